@@ -1,0 +1,71 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import { createMetrics } from './lib/metrics.js';
+import { Upstream } from './lib/upstream.js';
+import { loggerOptions } from './lib/logger.js';
+import { installErrorHandler } from './lib/error-handler.js';
+import security from './plugins/security.js';
+import session from './plugins/session.js';
+import decode from './plugins/decode.js';
+import manageProxy from './plugins/manage-proxy.js';
+import events from './plugins/events.js';
+import errorLog from './plugins/error-log.js';
+import health from './plugins/health.js';
+import staticUi from './plugins/static-ui.js';
+import './types.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** pino options, false to silence, or an existing pino stream for tests. */
+  logger?: FastifyServerOptions['logger'];
+  /** Shown in /api/session so the UI can label sandbox mode. */
+  sandbox?: boolean;
+  /** Collect process metrics (off in tests that build many apps in one process). */
+  processMetrics?: boolean;
+}
+
+/**
+ * Builds the gateway. Registers the plugins in a fixed order and never listens: main.ts does,
+ * tests use inject or listen on port 0.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger === undefined ? loggerOptions(config) : options.logger,
+    trustProxy: config.trustProxy as boolean | string, // a number (hop count) is accepted at run time
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    requestIdLogLabel: 'reqId',
+    genReqId: () => crypto.randomUUID(),
+    // Event streams stay open for hours; the per-request timeout must not cut them.
+    requestTimeout: 0,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  const upstreamUrl = config.chatBackendUrl ?? 'http://127.0.0.1:1';
+  app.decorate('config', config);
+  app.decorate('metrics', createMetrics({ processMetrics: options.processMetrics ?? false }));
+  app.decorate('upstream', new Upstream({
+    baseUrl: upstreamUrl,
+    timeoutMs: config.upstreamTimeoutMs,
+    tlsInsecure: config.upstreamTlsInsecure,
+    maxAnswerBytes: config.decodeMaxBytes,
+  }));
+  app.decorate('shuttingDown', false);
+  installErrorHandler(app);
+  app.addHook('onClose', async () => {
+    await app.upstream.close();
+  });
+
+  await app.register(security);
+  await app.register(health);
+  await app.register(session, { sandbox: options.sandbox ?? false });
+  await app.register(decode);
+  await app.register(manageProxy);
+  await app.register(events);
+  await app.register(errorLog);
+  await app.register(staticUi);
+
+  return app;
+}

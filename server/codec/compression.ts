@@ -1,0 +1,43 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { DecodeError } from './errors.js';
+
+export type CompressionFormat = 'gzip' | 'zlib' | 'deflate-raw';
+
+/** Tells the three formats apart by their first bytes (RFC 1952 magic, RFC 1950 header check). */
+export function detectCompression(data: Buffer): CompressionFormat {
+  if (data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b) return 'gzip';
+  if (data.length >= 2) {
+    const cmf = data[0]!;
+    const flg = data[1]!;
+    if ((cmf & 0x0f) === 8 && cmf >> 4 <= 7 && (cmf * 256 + flg) % 31 === 0) return 'zlib';
+  }
+  return 'deflate-raw';
+}
+
+const inflaters = {
+  gzip: promisify(zlib.gunzip),
+  zlib: promisify(zlib.inflate),
+  'deflate-raw': promisify(zlib.inflateRaw),
+} as const;
+
+/**
+ * Inflates with a hard cap: zlib stops at maxOutputLength instead of growing the buffer, so a
+ * compression bomb costs at most the cap.
+ */
+export async function inflate(data: Buffer, maxBytes: number): Promise<Buffer> {
+  const format = detectCompression(data);
+  try {
+    return await inflaters[format](data, { maxOutputLength: maxBytes });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw new DecodeError('too_large');
+    throw new DecodeError('bad_compression');
+  }
+}
+
+export function compress(data: Buffer, format: CompressionFormat): Buffer {
+  if (format === 'gzip') return zlib.gzipSync(data);
+  if (format === 'zlib') return zlib.deflateSync(data);
+  return zlib.deflateRawSync(data);
+}

@@ -1,0 +1,184 @@
+import { isIP } from 'node:net';
+
+/** Typed, validated configuration from the environment (DESIGN section 2). */
+export interface Config {
+  port: number;
+  host: string;
+  /** Base URL of the chat backend; null means "start the sandbox backend in-process". */
+  chatBackendUrl: string | null;
+  fileServerUrl: string | null;
+  aes: {
+    /** Raw key bytes (16, 24 or 32), or null when no key is configured (encoded bodies then fail to decode). */
+    key: Buffer | null;
+    iv: Buffer;
+    mode: 'cbc' | 'ecb';
+  };
+  upstreamTimeoutMs: number;
+  withdrawalCountPath: string;
+  withdrawalPollMs: number;
+  dataDir: string;
+  cookieSecure: 'auto' | boolean;
+  trustProxy: boolean | string | number;
+  logLevel: string;
+  /** Decoded-body cap, bytes. */
+  decodeMaxBytes: number;
+  /** Largest request body the gateway accepts, bytes. */
+  bodyLimitBytes: number;
+  /** How long shutdown waits for in-flight calls before giving up. */
+  shutdownTimeoutMs: number;
+  /** Opt-out of TLS verification of an HTTPS backend, for test rigs only. */
+  upstreamTlsInsecure: boolean;
+  /** Where the built UI lives. */
+  uiDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function httpUrl(env: Env, name: string): string | null {
+  const raw = text(env, name);
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.search || url.hash) throw new ConfigError(name, 'must not carry a query or fragment');
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/** Key text: plain UTF-8, or `base64:` followed by base64 of the raw bytes. */
+export function parseKeyText(name: string, raw: string, allowed: readonly number[]): Buffer {
+  let bytes: Buffer;
+  if (raw.startsWith('base64:')) {
+    const b64 = raw.slice('base64:'.length);
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) {
+      throw new ConfigError(name, 'the text after "base64:" is not valid base64');
+    }
+    bytes = Buffer.from(b64, 'base64');
+  } else {
+    bytes = Buffer.from(raw, 'utf8');
+  }
+  if (!allowed.includes(bytes.length)) {
+    throw new ConfigError(name, `must be ${allowed.join(', ')} bytes long, got ${bytes.length}`);
+  }
+  return bytes;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function trustProxy(env: Env): boolean | string | number {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  if (/^\d+$/.test(raw)) return Number(raw); // hop count
+  const parts = raw.split(',').map((s) => s.trim());
+  for (const part of parts) {
+    const [address, prefix] = part.split('/');
+    if (!address || isIP(address) === 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) {
+      throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or addresses/CIDRs, got "${raw}"`);
+    }
+  }
+  return raw;
+}
+
+export interface LoadConfigOptions {
+  /** Key used when no RESPONSE_AES_KEY is set and the sandbox backend runs. */
+  sandboxKey?: string;
+}
+
+export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): Config {
+  const chatBackendUrl = httpUrl(env, 'CHAT_BACKEND_URL');
+  const fileServerUrl = httpUrl(env, 'FILE_SERVER_URL') ?? chatBackendUrl;
+
+  const keyText = text(env, 'RESPONSE_AES_KEY') ?? (chatBackendUrl === null ? options.sandboxKey : undefined);
+  const key = keyText === undefined ? null : parseKeyText('RESPONSE_AES_KEY', keyText, [16, 24, 32]);
+  const ivText = text(env, 'RESPONSE_AES_IV');
+  const iv = ivText === undefined ? Buffer.alloc(16) : parseKeyText('RESPONSE_AES_IV', ivText, [16]);
+  const modeText = (text(env, 'RESPONSE_AES_MODE') ?? 'cbc').toLowerCase();
+  if (modeText !== 'cbc' && modeText !== 'ecb') {
+    throw new ConfigError('RESPONSE_AES_MODE', `must be cbc or ecb, got "${modeText}"`);
+  }
+
+  const withdrawalCountPath = text(env, 'WITHDRAWAL_COUNT_PATH') ?? '/manage/finance/cashWithdrawalCheck/count';
+  if (!withdrawalCountPath.startsWith('/') || withdrawalCountPath.startsWith('//')) {
+    throw new ConfigError('WITHDRAWAL_COUNT_PATH', `must be a path starting with one "/", got "${withdrawalCountPath}"`);
+  }
+
+  const cookieSecureText = (text(env, 'COOKIE_SECURE') ?? 'auto').toLowerCase();
+  let cookieSecure: Config['cookieSecure'];
+  if (cookieSecureText === 'auto') cookieSecure = 'auto';
+  else cookieSecure = bool({ COOKIE_SECURE: cookieSecureText }, 'COOKIE_SECURE', false);
+
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  const host = text(env, 'HOST') ?? '0.0.0.0';
+
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host,
+    chatBackendUrl,
+    fileServerUrl,
+    aes: { key, iv, mode: modeText },
+    upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 60_000, 1, 3_600_000),
+    withdrawalCountPath,
+    withdrawalPollMs: integer(env, 'WITHDRAWAL_POLL_MS', 10_000, 100, 3_600_000),
+    dataDir: text(env, 'DATA_DIR') ?? './data',
+    cookieSecure,
+    trustProxy: trustProxy(env),
+    logLevel,
+    decodeMaxBytes: integer(env, 'DECODE_MAX_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+    upstreamTlsInsecure: bool(env, 'UPSTREAM_TLS_INSECURE', false),
+    uiDir: text(env, 'UI_DIR') ?? 'dist/web',
+  };
+}
+
+/** The configuration as a log line may show it: secrets masked. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return {
+    ...config,
+    aes: { key: config.aes.key ? `<${config.aes.key.length} bytes>` : null, iv: '<masked>', mode: config.aes.mode },
+  };
+}

@@ -1,0 +1,40 @@
+/** Paths of the chat backend calls SPEC section 7 names. */
+export const CALLS = {
+  login: '/manage/logIn',
+  permission: '/manage/permission',
+  siteConfig: '/api/exclude/siteConfig/webSiteConfig',
+  count: '/manage/count',
+  dailyStatistics: '/manage/dailyStatistics',
+  financeData: '/manage/getFinanceData',
+  importDatabase: '/manage/deployment/importDatabase/moeForUrl',
+  runner: '/manage/deployment/runner',
+  runnerSetMoment: '/manage/deployment/runner/setMoment',
+  runnerSetWallet: '/manage/deployment/runner/setWallet',
+  runnerSetMomentPublic: '/manage/deployment/runner/setMomentPublic',
+  runnerSetAutomaticRegister: '/manage/deployment/runner/setAutomaticRegister',
+  runnerSaveConfig: '/manage/deployment/runner/saveRunnerConfig',
+  monitoring: '/manage/deployment/monitoring',
+  syncCashWithdrawal: '/manage/finance/cashWithdrawalCheck/syncCashWithdrawal',
+  /** Default of WITHDRAWAL_COUNT_PATH (DESIGN section 2). */
+  withdrawalCount: '/manage/finance/cashWithdrawalCheck/count',
+} as const;
+
+export interface LoginBody {
+  account: string;
+  password: string;
+  code: string;
+}
+
+export interface LoginAnswer {
+  token?: string;
+  userId: string | number;
+}
+
+export interface SiteConfig {
+  webIconPath: string;
+  chatRoomName: string;
+  logoIconPath?: string;
+}
+
+/** File-server prefix of icon and avatar paths (SPEC section 9). */
+export const FILE_SERVER_PREFIX = '/plate/';

@@ -1,0 +1,76 @@
+/** The gateway's own endpoints (DESIGN section 2), shared by the gateway and the UI. */
+
+export const COOKIE_TOKEN = 'token';
+export const COOKIE_USER_ID = 'userId';
+export const SESSION_NAME = 'Admin';
+
+export const GATEWAY_PATHS = {
+  session: '/api/session',
+  logout: '/api/logout',
+  events: '/api/events',
+  errorLog: '/api/error-log',
+  healthz: '/healthz',
+  readyz: '/readyz',
+  metrics: '/metrics',
+} as const;
+
+export interface SessionInfo {
+  loggedIn: boolean;
+  userId: string | null;
+  name: typeof SESSION_NAME;
+  /** True when the gateway runs on its built-in sandbox backend; the UI shows a banner. */
+  sandbox: boolean;
+}
+
+export const WITHDRAWAL_EVENT = 'withdrawal-count';
+export interface WithdrawalCountEvent {
+  count: number;
+}
+
+/** What the UI posts to /api/error-log. */
+export interface ErrorLogInput {
+  message: string;
+  stack?: string;
+  url: string;
+  info?: string;
+}
+
+/** What the gateway stores and lists: the input plus what only the gateway can know. */
+export interface ErrorLogEntry extends ErrorLogInput {
+  id: string;
+  time: string;
+  userId: string | null;
+  userAgent: string | null;
+}
+
+export interface ErrorLogPage {
+  list: ErrorLogEntry[];
+  total: number;
+}
+
+export const ERROR_LOG_LIMITS = {
+  /** Largest accepted JSON body of one entry, in bytes; larger answers 413. */
+  maxEntryBytes: 16 * 1024,
+  maxMessageChars: 2_000,
+  maxStackChars: 10_000,
+  maxUrlChars: 2_000,
+  maxInfoChars: 2_000,
+  pageSizeMax: 200,
+} as const;
+
+/** Routes the UI serves without a session (SPEC section 2). */
+export const PUBLIC_ROUTES: readonly string[] = ['/login', '/auth-redirect', '/404', '/401'];
+
+/**
+ * A redirect target is honoured only as a same-origin path: one leading slash, not `//` or `/\`,
+ * no scheme, no control characters. Anything else falls back to `/`.
+ */
+export function safeRedirectPath(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return '/';
+  if (!value.startsWith('/')) return '/';
+  if (value.startsWith('//') || value.startsWith('/\\')) return '/';
+  // Browsers strip tabs and newlines inside URLs, which would turn "/\t/evil" into "//evil".
+  if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
+  if (value.includes('\\')) return '/';
+  return value;
+}

@@ -1,0 +1,55 @@
+/**
+ * The gateway's error catalogue. Every error the gateway itself answers comes from here, in the
+ * backend's envelope {code, msg} plus a stable `error` name. The README documents each name, and a
+ * test keeps the two in step.
+ */
+export interface GatewayErrorSpec {
+  status: number;
+  msg: string;
+}
+
+export const GATEWAY_ERRORS = {
+  UPSTREAM_UNREACHABLE: { status: 502, msg: 'The chat backend cannot be reached' },
+  UPSTREAM_TIMEOUT: { status: 504, msg: 'The chat backend did not answer in time' },
+  UPSTREAM_BAD_ANSWER: { status: 502, msg: 'The chat backend sent an answer that is not JSON' },
+  DECODE_FAILED: { status: 502, msg: 'The chat backend sent an encrypted answer that cannot be decoded' },
+  DECODE_TOO_LARGE: { status: 502, msg: 'The chat backend sent an answer larger than the decode limit' },
+  BODY_TOO_LARGE: { status: 413, msg: 'The request body is too large' },
+  BAD_REQUEST: { status: 400, msg: 'The request is malformed' },
+  CROSS_ORIGIN: { status: 403, msg: 'Cross-origin requests are refused' },
+  NOT_LOGGED_IN: { status: 401, msg: 'Not logged in' },
+  FORBIDDEN: { status: 403, msg: 'This session lacks the permission for this call' },
+  NOT_FOUND: { status: 404, msg: 'No such endpoint' },
+  RATE_LIMITED: { status: 429, msg: 'Too many requests; try again shortly' },
+  SHUTTING_DOWN: { status: 503, msg: 'The gateway is shutting down' },
+  NOT_READY: { status: 503, msg: 'The chat backend is not reachable' },
+  INTERNAL: { status: 500, msg: 'The gateway failed unexpectedly' },
+} as const satisfies Record<string, GatewayErrorSpec>;
+
+export type GatewayErrorName = keyof typeof GATEWAY_ERRORS;
+
+export interface GatewayErrorBody {
+  code: number;
+  msg: string;
+  error: GatewayErrorName;
+}
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly errorName: GatewayErrorName;
+  constructor(name: GatewayErrorName, detail?: string, options?: { cause?: unknown }) {
+    const spec = GATEWAY_ERRORS[name];
+    super(detail ? `${spec.msg}: ${detail}` : spec.msg, options);
+    this.name = 'GatewayError';
+    this.status = spec.status;
+    this.errorName = name;
+  }
+  toBody(): GatewayErrorBody {
+    return errorBody(this.errorName, this.message);
+  }
+}
+
+export function errorBody(name: GatewayErrorName, msg?: string): GatewayErrorBody {
+  const spec = GATEWAY_ERRORS[name];
+  return { code: spec.status, msg: msg ?? spec.msg, error: name };
+}

@@ -1,0 +1,29 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { GATEWAY_ERRORS, GatewayError, errorBody } from '../errors.js';
+
+/**
+ * Every error the gateway answers goes out in the backend's envelope, so the UI's one error path
+ * (SPEC section 8) handles gateway failures like backend ones.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
+    if (error instanceof GatewayError) {
+      if (error.status >= 500) request.log.warn({ err: error.cause ?? error, path: request.url }, error.message);
+      return reply.code(error.status).send(error.toBody());
+    }
+    if (error.validation) {
+      return reply.code(400).send(errorBody('BAD_REQUEST', `${errorBody('BAD_REQUEST').msg}: ${error.message}`));
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      return reply.code(413).send(errorBody('BODY_TOO_LARGE'));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Malformed JSON, a forbidden file path, an unsupported media type: the client's fault,
+      // said plainly with the status Fastify chose.
+      const name = error.statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST';
+      return reply.code(error.statusCode).send({ code: error.statusCode, msg: `${GATEWAY_ERRORS[name].msg}: ${error.message}`, error: name });
+    }
+    request.log.error({ err: error }, 'unexpected gateway error');
+    return reply.code(500).send(errorBody('INTERNAL'));
+  });
+}

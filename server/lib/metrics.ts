@@ -1,0 +1,55 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * One registry per gateway instance, so tests that build several apps in one process do not
+ * share counters.
+ */
+export function createMetrics(options: { processMetrics?: boolean } = {}) {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'gateway_' });
+  return {
+    registry,
+    requests: new Counter({
+      name: 'gateway_http_requests_total',
+      help: 'Requests answered by the gateway, by route, method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'Time to answer, by route and method',
+      labelNames: ['route', 'method'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    upstreamErrors: new Counter({
+      name: 'gateway_upstream_errors_total',
+      help: 'Calls to the chat backend that failed, by kind (unreachable, timeout, bad_answer)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    decodeFailures: new Counter({
+      name: 'gateway_decode_failures_total',
+      help: 'Encoded answers that could not be decoded, by reason',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    eventStreams: new Gauge({
+      name: 'gateway_event_streams_open',
+      help: 'Open /api/events streams',
+      registers: [registry],
+    }),
+    withdrawalPolls: new Counter({
+      name: 'gateway_withdrawal_polls_total',
+      help: 'Upstream polls of the pending withdrawal count',
+      registers: [registry],
+    }),
+    errorLogWrites: new Counter({
+      name: 'gateway_error_log_entries_total',
+      help: 'UI error-log entries stored',
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,131 @@
+import { Pool, errors as undiciErrors } from 'undici';
+import type { Envelope } from '../contract/index.js';
+import { TOKEN_HEADER, USER_ID_HEADER, isEnvelope } from '../contract/index.js';
+import { GatewayError } from '../errors.js';
+import type { Session } from '../types.js';
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** Turns a raw answer (maybe encoded) into JSON bytes; supplied by the decode plugin. */
+export type AnswerDecoder = (answer: RawAnswer, path: string) => Promise<Buffer>;
+
+export interface CallOptions {
+  method?: 'GET' | 'POST';
+  session?: Session | null;
+  body?: unknown;
+  timeoutMs?: number;
+  /** Largest answer accepted, bytes. */
+  maxBytes?: number;
+}
+
+export interface UpstreamOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  tlsInsecure: boolean;
+  maxAnswerBytes: number;
+  connections?: number;
+}
+
+/**
+ * The gateway's connection to the chat backend: one keep-alive pool shared by the proxy and the
+ * gateway's own calls (login, permission look-ups, withdrawal polls, readiness).
+ */
+export class Upstream {
+  readonly origin: string;
+  /** Path the backend is mounted under, '' for the root. */
+  readonly pathPrefix: string;
+  readonly pool: Pool;
+  decoder: AnswerDecoder | null = null;
+
+  constructor(readonly options: UpstreamOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.pathPrefix = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(this.origin, {
+      connections: options.connections ?? 128,
+      keepAliveTimeout: 60_000,
+      // undici's own 300 s defaults would outlive UPSTREAM_TIMEOUT_MS (DESIGN section 7).
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { rejectUnauthorized: !options.tlsInsecure, timeout: Math.min(options.timeoutMs, 10_000) },
+    });
+  }
+
+  /** Sends one request and reads the whole answer, bounded in size and time. */
+  async request(path: string, options: CallOptions = {}): Promise<RawAnswer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.session) {
+      headers[TOKEN_HEADER] = options.session.token;
+      headers[USER_ID_HEADER] = options.session.userId;
+    }
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const timeout = options.timeoutMs ?? this.options.timeoutMs;
+    const maxBytes = options.maxBytes ?? this.options.maxAnswerBytes;
+    try {
+      const answer = await this.pool.request({
+        path: this.pathPrefix + path,
+        method: options.method ?? 'GET',
+        headers,
+        body,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: AbortSignal.timeout(timeout),
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of answer.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          answer.body.destroy();
+          throw new GatewayError('DECODE_TOO_LARGE');
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { status: answer.statusCode, headers: answer.headers, body: Buffer.concat(chunks) };
+    } catch (error) {
+      throw toGatewayError(error);
+    }
+  }
+
+  /** A call whose answer is the backend's JSON envelope, decoded when encoded. */
+  async call<T = unknown>(path: string, options: CallOptions = {}): Promise<Envelope<T>> {
+    const answer = await this.request(path, options);
+    const json = this.decoder ? await this.decoder(answer, path) : answer.body;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json.toString('utf8'));
+    } catch {
+      throw new GatewayError('UPSTREAM_BAD_ANSWER', `${path} answered HTTP ${answer.status} with a body that is not JSON`);
+    }
+    if (!isEnvelope(parsed)) {
+      throw new GatewayError('UPSTREAM_BAD_ANSWER', `${path} answered without a {code, msg} envelope`);
+    }
+    return parsed as Envelope<T>;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+/** Classifies a failure of a call to the backend into the gateway's catalogue. */
+export function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError ||
+    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+  ) {
+    return new GatewayError('UPSTREAM_TIMEOUT', undefined, { cause: error });
+  }
+  return new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
+}

@@ -1,0 +1,61 @@
+import fp from 'fastify-plugin';
+import { CALLS, GATEWAY_PATHS } from '../contract/index.js';
+import { errorBody } from '../errors.js';
+
+const READINESS_TIMEOUT_MS = 3_000;
+/** Probes arrive every few seconds from each monitor; one upstream check a second is plenty. */
+const READINESS_CACHE_MS = 1_000;
+
+const statusSchema = {
+  type: 'object',
+  properties: {
+    status: { type: 'string' },
+    uptimeSeconds: { type: 'number' },
+    backend: { type: 'string' },
+  },
+} as const;
+
+/** Liveness, readiness, Prometheus metrics, and the per-route request metrics behind them. */
+export default fp(
+  async (app) => {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      app.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+      app.metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    });
+
+    app.get(GATEWAY_PATHS.healthz, { schema: { response: { 200: statusSchema } }, logLevel: 'warn' }, async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
+    });
+
+    let lastCheck: { at: number; ok: boolean } | null = null;
+    const backendReachable = async (): Promise<boolean> => {
+      if (lastCheck && Date.now() - lastCheck.at < READINESS_CACHE_MS) return lastCheck.ok;
+      let ok: boolean;
+      try {
+        // Any HTTP answer proves the backend is there; only a failed connection or time-out does not.
+        await app.upstream.request(CALLS.siteConfig, { timeoutMs: READINESS_TIMEOUT_MS, maxBytes: 1024 * 1024 });
+        ok = true;
+      } catch {
+        ok = false;
+      }
+      lastCheck = { at: Date.now(), ok };
+      return ok;
+    };
+
+    app.get(GATEWAY_PATHS.readyz, { schema: {}, logLevel: 'warn' }, async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
+      if (!(await backendReachable())) return reply.code(503).send(errorBody('NOT_READY'));
+      return { status: 'ready', backend: app.upstream.origin };
+    });
+
+    app.get(GATEWAY_PATHS.metrics, { schema: {}, logLevel: 'warn' }, async (_request, reply) => {
+      reply.header('content-type', app.metrics.registry.contentType);
+      reply.header('cache-control', 'no-store');
+      return app.metrics.registry.metrics();
+    });
+  },
+  { name: 'health' },
+);

@@ -1,0 +1,192 @@
+import fp from 'fastify-plugin';
+import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../contract/index.js';
+import { parseEnableMode, type EncodedMode } from '../codec/index.js';
+import { GatewayError } from '../errors.js';
+
+type Headers = Record<string, string | string[] | number | undefined>;
+
+interface UpstreamResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  stream: Readable;
+}
+
+/** What the browser may not pass on: its cookies (the session is ours) and any w-* header it forged. */
+function browserHeadersStripped(headers: Headers): Headers {
+  const out: Headers = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'cookie' || lower.startsWith('w-')) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Reads a whole upstream body, refusing past `limit` bytes without buffering the rest. */
+async function readBounded(stream: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      stream.destroy();
+      throw new GatewayError('DECODE_TOO_LARGE');
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function isJsonContentType(value: string | string[] | undefined): boolean {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text !== undefined && /\bjson\b/i.test(text);
+}
+
+interface ProxyRouteOptions {
+  prefix: string;
+  upstream: string;
+  rewritePrefix: string;
+  methods: string[];
+  /** Send the session as w-token and w-userId. */
+  credentials: boolean;
+  /** Decode w-enable-mode bodies and refuse non-JSON error pages. */
+  jsonApi: boolean;
+  useSharedPool: boolean;
+}
+
+function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
+  const encodedModes = new WeakMap<FastifyRequest, EncodedMode>();
+  const { decodeMaxBytes, upstreamTimeoutMs } = app.config;
+  // Base64 grows the body by a third, and the AES padding adds at most one block.
+  const encodedLimit = Math.ceil((decodeMaxBytes + 16) / 3) * 4 + 1024;
+
+  const sendError = (reply: FastifyReply, error: unknown) => {
+    const gatewayError = error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
+    if (gatewayError.errorName.startsWith('UPSTREAM')) app.metrics.upstreamErrors.inc({ kind: gatewayError.errorName.slice('UPSTREAM_'.length).toLowerCase() });
+    if (!reply.sent) reply.code(gatewayError.status).send(gatewayError.toBody());
+  };
+
+  return app.register(async (scope) => {
+    // Our own body parsers, so the body limit holds for proxied calls too (the proxy's default
+    // parser streams any size through) and malformed JSON is refused here with a clear error.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      if (body === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(new GatewayError('BAD_REQUEST', 'the body is not valid JSON'), undefined);
+      }
+    });
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+    await scope.register(httpProxy, {
+      upstream: route.upstream,
+      prefix: route.prefix,
+      rewritePrefix: route.rewritePrefix,
+      httpMethods: route.methods,
+      proxyPayloads: false,
+      disableRequestLogging: true,
+      ...(route.useSharedPool ? { undici: app.upstream.pool as never } : {}),
+      replyOptions: {
+        timeout: upstreamTimeoutMs,
+        rewriteRequestHeaders: (request: FastifyRequest, headers: Headers) => {
+          const out = browserHeadersStripped(headers);
+          if (route.credentials && request.session) {
+            out[TOKEN_HEADER] = request.session.token;
+            out[USER_ID_HEADER] = request.session.userId;
+          }
+          return out as never;
+        },
+        rewriteHeaders: (headers: Headers, request: FastifyRequest) => {
+          // The gateway owns the browser's cookies; the backend cannot set any.
+          delete headers['set-cookie'];
+          if (!route.jsonApi) return headers as never;
+          const mode = parseEnableMode(headers[ENABLE_MODE_HEADER] as string | undefined);
+          if (mode !== null) {
+            encodedModes.set(request, mode);
+            delete headers[ENABLE_MODE_HEADER];
+            delete headers['content-length'];
+            delete headers['content-encoding'];
+            headers['content-type'] = 'application/json; charset=utf-8';
+          }
+          return headers as never;
+        },
+        onResponse: (request: FastifyRequest, reply: FastifyReply, res: unknown) => {
+          const response = res as UpstreamResponse;
+          const mode = encodedModes.get(request);
+          if (mode !== undefined) {
+            readBounded(response.stream, encodedLimit)
+              .then((body) =>
+                app.decodeAnswer({ status: response.statusCode, headers: { [ENABLE_MODE_HEADER]: String(mode) }, body }, request.url),
+              )
+              .then((json) => reply.send(json))
+              .catch((error: unknown) => sendError(reply, error));
+            return;
+          }
+          if (route.jsonApi && response.statusCode >= 400 && !isJsonContentType(response.headers['content-type'])) {
+            // An HTML error page from a crashed backend or a proxy in front of it: say so in JSON.
+            response.stream.resume();
+            reply.removeHeader('content-length');
+            reply.removeHeader('content-type');
+            sendError(reply, new GatewayError('UPSTREAM_BAD_ANSWER', `HTTP ${response.statusCode} with a ${String(response.headers['content-type'] ?? 'missing')} content type`));
+            return;
+          }
+          reply.send(response.stream);
+        },
+        onError: (reply: FastifyReply, { error }: { error: Error & { statusCode?: number } }) => {
+          reply.removeHeader('content-length');
+          const timedOut = error.statusCode === 504;
+          sendError(reply, new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNREACHABLE', undefined, { cause: error }));
+        },
+      },
+      // The typings of replyOptions lag behind reply-from's runtime signatures used above.
+    } as unknown as FastifyHttpProxyOptions);
+  });
+}
+
+/**
+ * The backend's three faces: /manage with the session, /api/exclude without one, /plate for files.
+ * In sandbox mode the backend's address is only known after it listens, so it is read at register.
+ */
+export default fp(
+  async (app) => {
+    const backend = app.config.chatBackendUrl;
+    if (!backend) throw new Error('manage-proxy needs config.chatBackendUrl (main.ts sets it to the sandbox in sandbox mode)');
+    const prefixPath = app.upstream.pathPrefix;
+    await registerProxy(app, {
+      prefix: '/manage',
+      upstream: app.upstream.origin,
+      rewritePrefix: `${prefixPath}/manage`,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      credentials: true,
+      jsonApi: true,
+      useSharedPool: true,
+    });
+    await registerProxy(app, {
+      prefix: '/api/exclude',
+      upstream: app.upstream.origin,
+      rewritePrefix: `${prefixPath}/api/exclude`,
+      methods: ['GET', 'HEAD'],
+      credentials: false,
+      jsonApi: true,
+      useSharedPool: true,
+    });
+    const fileServer = new URL(app.config.fileServerUrl ?? backend);
+    const sameServer = fileServer.origin === app.upstream.origin;
+    await registerProxy(app, {
+      prefix: '/plate',
+      upstream: fileServer.origin,
+      rewritePrefix: `${fileServer.pathname.replace(/\/+$/, '')}/plate`,
+      methods: ['GET', 'HEAD'],
+      credentials: false,
+      jsonApi: false,
+      useSharedPool: sameServer,
+    });
+  },
+  { name: 'manage-proxy', dependencies: ['session', 'decode'] },
+);

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
+import { createCipheriv } from 'node:crypto';
+import { DecodeError, decodeBody, detectCompression, encodeBody, parseEnableMode, type CodecKey } from '../../server/codec/index.js';
+
+const key256: CodecKey = { key: Buffer.from('0123456789abcdef0123456789abcdef'), iv: Buffer.alloc(16), mode: 'cbc' };
+const json = JSON.stringify({ code: 200, msg: 'ok', data: { list: [1, 2, 3], name: '管理员' } });
+const limit = { maxBytes: 1024 * 1024 };
+
+async function reason(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(DecodeError);
+    return (error as DecodeError).reason;
+  }
+  throw new Error('expected a DecodeError');
+}
+
+describe('codec', () => {
+  it.each([16, 24, 32])('round-trips mode 1 with a %i-byte key in CBC and ECB', async (length) => {
+    for (const mode of ['cbc', 'ecb'] as const) {
+      const key: CodecKey = { key: Buffer.alloc(length, 7), iv: Buffer.alloc(16, 1), mode };
+      const body = Buffer.from(encodeBody(json, 1, key));
+      expect((await decodeBody(body, 1, key, limit)).toString()).toBe(json);
+    }
+  });
+
+  it.each(['gzip', 'zlib', 'deflate-raw'] as const)('round-trips mode 3 compressed with %s', async (format) => {
+    const body = Buffer.from(encodeBody(json, 3, key256, format));
+    expect((await decodeBody(body, 3, key256, limit)).toString()).toBe(json);
+  });
+
+  it('tells the compression formats apart by their first bytes', () => {
+    expect(detectCompression(gzipSync('{}'))).toBe('gzip');
+    expect(detectCompression(Buffer.from([0x78, 0x9c, 0]))).toBe('zlib');
+    expect(detectCompression(Buffer.from([0x78, 0x00]))).toBe('deflate-raw');
+  });
+
+  it('tolerates surrounding white space and JSON string quotes', async () => {
+    const text = encodeBody(json, 1, key256);
+    expect((await decodeBody(Buffer.from(`\n  "${text}"  \r\n`), 1, key256, limit)).toString()).toBe(json);
+  });
+
+  it('reads the w-enable-mode header', () => {
+    expect(parseEnableMode('1')).toBe(1);
+    expect(parseEnableMode(' 3 ')).toBe(3);
+    expect(parseEnableMode('2')).toBeNull();
+    expect(parseEnableMode(undefined)).toBeNull();
+  });
+
+  it('refuses truncated base64', async () => {
+    const text = encodeBody(json, 1, key256);
+    expect(await reason(decodeBody(Buffer.from(text.slice(0, -3)), 1, key256, limit))).toBe('bad_base64');
+  });
+
+  it('refuses base64 with characters outside the alphabet', async () => {
+    expect(await reason(decodeBody(Buffer.from('ab$d'.repeat(8)), 1, key256, limit))).toBe('bad_base64');
+  });
+
+  it('refuses a ciphertext that is not whole blocks', async () => {
+    expect(await reason(decodeBody(Buffer.from(Buffer.alloc(20).toString('base64')), 1, key256, limit))).toBe('bad_ciphertext');
+  });
+
+  it('refuses a wrong key as a padding error', async () => {
+    const body = Buffer.from(encodeBody(json, 1, key256));
+    const wrong: CodecKey = { ...key256, key: Buffer.alloc(32, 9) };
+    expect(await reason(decodeBody(body, 1, wrong, limit))).toBe('bad_padding');
+  });
+
+  it('refuses a plain text that is not JSON', async () => {
+    const body = Buffer.from(encodeBody('<html>oops</html>', 1, key256));
+    expect(await reason(decodeBody(body, 1, key256, limit))).toBe('not_json');
+    const broken = Buffer.from(encodeBody('{"code": 200,', 1, key256));
+    expect(await reason(decodeBody(broken, 1, key256, limit))).toBe('not_json');
+  });
+
+  it('refuses a mode 3 body whose plain text is not compressed', async () => {
+    const body = Buffer.from(encodeBody(json, 1, key256));
+    expect(await reason(decodeBody(body, 3, key256, limit))).toBe('bad_compression');
+  });
+
+  it('stops a compression bomb at the cap instead of inflating it', async () => {
+    // 64 MiB of spaces inside a JSON string compresses to about 64 KiB.
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(64 * 1024 * 1024, 0x20), Buffer.from('"}')]));
+    const cipher = createCipheriv('aes-256-cbc', key256.key, key256.iv);
+    const body = Buffer.from(Buffer.concat([cipher.update(bomb), cipher.final()]).toString('base64'));
+    expect(await reason(decodeBody(body, 3, key256, { maxBytes: 1024 * 1024 }))).toBe('too_large');
+  });
+
+  it('refuses a mode 1 body past the cap', async () => {
+    const big = JSON.stringify({ data: 'x'.repeat(4096) });
+    const body = Buffer.from(encodeBody(big, 1, key256));
+    expect(await reason(decodeBody(body, 1, key256, { maxBytes: 1024 }))).toBe('too_large');
+  });
+
+  it('says so when no key is configured', async () => {
+    expect(await reason(decodeBody(Buffer.from('AAAA'), 1, null, limit))).toBe('no_key');
+  });
+});

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
+import { GATEWAY_ERRORS } from '../../server/errors.js';
+import { safeRedirectPath } from '../../server/contract/index.js';
+import { buildTestGateway } from './support/gateway.js';
+import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+
+const session = { token: 'tok-1', userId: '7' };
+
+describe('security rules', () => {
+  let backend: FakeBackend;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    backend = await startFakeBackend();
+    backend.route('POST /manage/user/userProfile/save', (_call, res) => sendJson(res, { code: 200, msg: 'ok' }));
+    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url });
+  });
+  afterAll(async () => {
+    await app.close();
+    await backend.close();
+  });
+
+  it.each([
+    ['a cross-site fetch', { 'sec-fetch-site': 'cross-site', origin: 'http://localhost:80' }],
+    ['another origin', { origin: 'https://evil.example' }],
+    ['a look-alike origin', { origin: 'http://localhost:8080' }],
+    ['a foreign referer', { referer: 'https://evil.example/page' }],
+    ['neither origin nor referer', {}],
+    ['an opaque origin', { origin: 'null' }],
+  ])('refuses an unsafe call from %s with 403 JSON', async (_label, headers) => {
+    const before = backend.calls.length;
+    for (const url of ['/manage/user/userProfile/save', '/api/logout', '/api/error-log']) {
+      const response = await app.inject({ method: 'POST', url, cookies: session, headers: { host: 'localhost:80', ...headers }, payload: {} });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 403, error: 'CROSS_ORIGIN' });
+    }
+    expect(backend.calls.length).toBe(before);
+  });
+
+  it('accepts a same-origin referer when Origin is absent', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/manage/user/userProfile/save',
+      cookies: session,
+      headers: { host: 'localhost:80', referer: 'http://localhost/userpage/userset' },
+      payload: {},
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('lets safe methods through without an origin', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/session' });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('puts security headers and a request id on every answer', async () => {
+    for (const url of ['/api/session', '/login', '/assets/main-ABC123.js', '/nope/api']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('keeps the request id a front proxy sent', async () => {
+    const response = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(response.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('answers unknown /api paths with a JSON 404, never the UI', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/nothing-here', headers: { accept: 'text/html' }, cookies: session });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 404, error: 'NOT_FOUND' });
+  });
+});
+
+describe('serving the UI', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildTestGateway({ CHAT_BACKEND_URL: 'http://127.0.0.1:9' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('redirects an HTML navigation without a session to the login page with the path', async () => {
+    const response = await app.inject({ method: 'GET', url: '/finance/OnlineRecharge?tab=2', headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe(`/login?redirect=${encodeURIComponent('/finance/OnlineRecharge?tab=2')}`);
+  });
+
+  it('never builds a login redirect that leaves the site', async () => {
+    for (const url of ['//evil.example', '/\\evil.example/x', '/%2F%2Fevil.example/', '/%5Cevil.example/']) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      if (response.statusCode !== 302) {
+        expect(response.statusCode).toBeGreaterThanOrEqual(400);
+        continue;
+      }
+      const location = String(response.headers.location);
+      expect(location.startsWith('/login?redirect=')).toBe(true);
+      const target = decodeURIComponent(location.slice('/login?redirect='.length));
+      expect(safeRedirectPath(target)).toBe(target);
+    }
+  });
+
+  it('serves public routes and sessions the page, never cached', async () => {
+    for (const [url, cookies] of [['/login?redirect=%2Fdashboard', {}], ['/404', {}], ['/dashboard', session]] as const) {
+      const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' }, cookies });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toContain('no-store');
+      expect(response.body).toContain('<div id="root">');
+    }
+  });
+
+  it('serves hashed assets immutable, and their brotli or gzip copies when accepted', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/assets/main-ABC123.js' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const br = await app.inject({ method: 'GET', url: '/assets/main-ABC123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    const gz = await app.inject({ method: 'GET', url: '/assets/main-ABC123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('answers a missing asset with 404, not the page', async () => {
+    const response = await app.inject({ method: 'GET', url: '/assets/gone-XYZ.js', headers: { accept: '*/*' } });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('the error catalogue', () => {
+  it('documents every gateway error name in the README', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of Object.keys(GATEWAY_ERRORS)) {
+      expect(readme, `README.md lacks the gateway error ${name}`).toContain(`\`${name}\``);
+    }
+  });
+});
+
