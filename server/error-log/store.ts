@@ -1,0 +1,290 @@
+import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
+import { isNotFound, readLinesBackward } from './read-lines.js';
+
+export interface ErrorLogStoreOptions {
+  /** Directory holding error-log.jsonl and its rotated generations; created when missing. */
+  dir: string;
+  /** Size past which the current file is rotated, bytes. */
+  maxFileBytes?: number;
+  /** Rotated generations kept beside the current file (error-log.1.jsonl ... error-log.N.jsonl). */
+  generations?: number;
+}
+
+export interface ErrorLogQuery {
+  /** 1-based. */
+  pageNum: number;
+  pageSize: number;
+  /** Case-insensitive substring of the message or the URL. */
+  keyword?: string;
+  /** Inclusive bounds on the entry time, epoch milliseconds. */
+  since?: number;
+  until?: number;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_GENERATIONS = 3;
+
+/** A stored line, or null for anything else (a torn line from a crash, foreign text). */
+export function parseEntry(line: string): ErrorLogEntry | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const entry = value as Partial<Record<keyof ErrorLogEntry, unknown>>;
+  if (typeof entry.id !== 'string' || typeof entry.time !== 'string') return null;
+  if (typeof entry.message !== 'string' || typeof entry.url !== 'string') return null;
+  return value as ErrorLogEntry;
+}
+
+function matcher(query: ErrorLogQuery): ((entry: ErrorLogEntry) => boolean) | null {
+  const keyword = query.keyword?.trim().toLowerCase() || undefined;
+  const { since, until } = query;
+  if (keyword === undefined && since === undefined && until === undefined) return null;
+  return (entry) => {
+    if (keyword !== undefined && !entry.message.toLowerCase().includes(keyword) && !entry.url.toLowerCase().includes(keyword)) {
+      return false;
+    }
+    if (since !== undefined || until !== undefined) {
+      const time = Date.parse(entry.time);
+      if (Number.isNaN(time)) return false;
+      if (since !== undefined && time < since) return false;
+      if (until !== undefined && time > until) return false;
+    }
+    return true;
+  };
+}
+
+/**
+ * The UI error log: an append-only JSON-lines file with size-capped rotation.
+ *
+ * Every operation runs through one promise queue. That keeps appends whole and in order, and
+ * keeps a listing from reading a file that a rotation or a clear is renaming under it; the log
+ * takes a handful of writes a minute, so the serialisation costs nothing that matters.
+ */
+export class ErrorLogStore {
+  readonly dir: string;
+  readonly maxFileBytes: number;
+  readonly generations: number;
+
+  private queue: Promise<unknown> = Promise.resolve();
+  private handle: FileHandle | null = null;
+  private opened = false;
+  private closed = false;
+  /** Bytes in the current file, so rotation needs no stat per append. */
+  private bytes = 0;
+  /** A failed write may have left a partial line; the next one must start on a fresh line. */
+  private needsNewline = false;
+  /**
+   * Whole entries per generation (0 = current), null until counted. Rotated files never change,
+   * so each is counted at most once per process and the total of an unfiltered listing is free.
+   */
+  private counts: (number | null)[];
+
+  constructor(options: ErrorLogStoreOptions) {
+    const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    const generations = options.generations ?? DEFAULT_GENERATIONS;
+    if (!Number.isInteger(maxFileBytes) || maxFileBytes < 1) throw new RangeError('maxFileBytes must be a positive integer');
+    if (!Number.isInteger(generations) || generations < 1) throw new RangeError('generations must be a positive integer');
+    this.dir = options.dir;
+    this.maxFileBytes = maxFileBytes;
+    this.generations = generations;
+    this.counts = new Array<number | null>(generations + 1).fill(null);
+  }
+
+  /** Path of a generation: 0 is the file being written, 1..N the rotated ones, 1 the newest. */
+  pathOf(generation: number): string {
+    return join(this.dir, generation === 0 ? 'error-log.jsonl' : `error-log.${generation}.jsonl`);
+  }
+
+  /** Creates the directory and repairs a torn last line. Other calls do this on first use. */
+  open(): Promise<void> {
+    return this.enqueue(() => this.ensureOpen());
+  }
+
+  /** Resolves once the entry is written as one whole line (not fsynced). */
+  append(entry: ErrorLogEntry): Promise<void> {
+    // Serialised before queueing so a bad entry fails its own call, not the queue.
+    const line = JSON.stringify(entry) + '\n';
+    return this.enqueue(async () => {
+      await this.ensureOpen();
+      let data = Buffer.from(line, 'utf8');
+      if (this.bytes > 0 && this.bytes + data.length > this.maxFileBytes) await this.rotate();
+      if (this.needsNewline) data = Buffer.concat([Buffer.from('\n'), data]);
+      await this.writeWhole(data);
+      this.needsNewline = false;
+      this.bytes += data.length;
+      if (this.counts[0] != null) this.counts[0] += 1;
+    });
+  }
+
+  list(query: ErrorLogQuery): Promise<ErrorLogPage> {
+    const pageNum = Math.max(1, Math.floor(query.pageNum));
+    const pageSize = Math.max(1, Math.floor(query.pageSize));
+    return this.enqueue(async () => {
+      await this.ensureOpen();
+      const skip = (pageNum - 1) * pageSize;
+      const match = matcher(query);
+      return match ? this.scanFiltered(match, skip, pageSize) : this.scanAll(skip, pageSize);
+    });
+  }
+
+  /** Removes every generation; the log starts empty. */
+  clear(): Promise<void> {
+    return this.enqueue(async () => {
+      await this.ensureOpen();
+      await this.closeHandle();
+      for (let generation = 0; generation <= this.generations; generation++) {
+        await rm(this.pathOf(generation), { force: true });
+      }
+      this.counts.fill(0);
+      this.bytes = 0;
+      this.needsNewline = false;
+      await this.openHandle();
+    });
+  }
+
+  /** Waits for every write queued so far. */
+  async flush(): Promise<void> {
+    await this.enqueue(async () => undefined);
+  }
+
+  /** Flushes and releases the file; later calls reject. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) {
+      await this.queue;
+      return;
+    }
+    const done = this.enqueue(() => this.closeHandle());
+    this.closed = true;
+    await done;
+  }
+
+  private enqueue<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('The error log is closed'));
+    const result = this.queue.then(operation);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async ensureOpen(): Promise<void> {
+    if (this.opened) return;
+    await mkdir(this.dir, { recursive: true });
+    await this.openHandle();
+    const handle = this.handle!;
+    if (this.bytes > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, this.bytes - 1);
+      // A crash mid-write left a torn line; end it so the next entry is not glued onto it.
+      if (last[0] !== 0x0a) {
+        await this.writeWhole(Buffer.from('\n'));
+        this.bytes += 1;
+      }
+    }
+    this.opened = true;
+  }
+
+  private async openHandle(): Promise<void> {
+    // A retried open after a failed one must not leak the earlier descriptor.
+    await this.closeHandle();
+    // 'a+' appends at the end whatever the position, and still lets ensureOpen read the last byte.
+    this.handle = await open(this.pathOf(0), 'a+');
+    this.bytes = (await this.handle.stat()).size;
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    if (handle) await handle.close();
+  }
+
+  /**
+   * One write call per line, so a crash leaves at most the tail of that one line behind. A short
+   * write (disk full) is retried for the rest; a failure marks the file as needing a fresh line.
+   */
+  private async writeWhole(data: Buffer): Promise<void> {
+    const handle = this.handle;
+    if (!handle) throw new Error('The error log is not open');
+    try {
+      let written = 0;
+      while (written < data.length) {
+        const { bytesWritten } = await handle.write(data, written, data.length - written);
+        written += bytesWritten;
+      }
+    } catch (error) {
+      this.needsNewline = true;
+      this.counts[0] = null;
+      this.bytes = await handle.stat().then((s) => s.size, () => this.bytes);
+      throw error;
+    }
+  }
+
+  private async rotate(): Promise<void> {
+    await this.closeHandle();
+    for (let generation = this.generations - 1; generation >= 0; generation--) {
+      try {
+        // rename replaces the target atomically, so the oldest generation drops off here.
+        await rename(this.pathOf(generation), this.pathOf(generation + 1));
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    }
+    this.counts = [0, ...this.counts.slice(0, this.generations)];
+    await this.openHandle();
+  }
+
+  private async countOf(generation: number): Promise<number> {
+    const known = this.counts[generation];
+    if (known != null) return known;
+    let count = 0;
+    for await (const line of readLinesBackward(this.pathOf(generation))) {
+      if (parseEntry(line)) count++;
+    }
+    this.counts[generation] = count;
+    return count;
+  }
+
+  private async scanAll(skip: number, pageSize: number): Promise<ErrorLogPage> {
+    let total = 0;
+    for (let generation = 0; generation <= this.generations; generation++) total += await this.countOf(generation);
+    const list: ErrorLogEntry[] = [];
+    let toSkip = skip;
+    for (let generation = 0; generation <= this.generations && list.length < pageSize; generation++) {
+      const count = await this.countOf(generation);
+      // Whole generations before the page are skipped by their count, without reading them.
+      if (toSkip >= count) {
+        toSkip -= count;
+        continue;
+      }
+      for await (const line of readLinesBackward(this.pathOf(generation))) {
+        const entry = parseEntry(line);
+        if (!entry) continue;
+        if (toSkip > 0) {
+          toSkip--;
+          continue;
+        }
+        list.push(entry);
+        if (list.length >= pageSize) break;
+      }
+    }
+    return { list, total };
+  }
+
+  private async scanFiltered(match: (entry: ErrorLogEntry) => boolean, skip: number, pageSize: number): Promise<ErrorLogPage> {
+    const list: ErrorLogEntry[] = [];
+    let total = 0;
+    for (let generation = 0; generation <= this.generations; generation++) {
+      for await (const line of readLinesBackward(this.pathOf(generation))) {
+        const entry = parseEntry(line);
+        if (!entry || !match(entry)) continue;
+        if (total >= skip && list.length < pageSize) list.push(entry);
+        total++;
+      }
+    }
+    return { list, total };
+  }
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogEntry, type ErrorLogInput, type ErrorLogPage } from '../contract/gateway.js';
+import { GatewayError } from '../errors.js';
+import { RateLimiter } from '../error-log/rate-limit.js';
+import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from '../error-log/schema.js';
+import { ErrorLogStore, type ErrorLogQuery } from '../error-log/store.js';
+
+export interface ErrorLogPluginOptions {
+  /** Rotation threshold of the log file, bytes (default 5 MiB). */
+  maxFileBytes?: number;
+  /** Writes per client: burst and refill per minute (default 30 and 30). */
+  rateLimit?: { capacity: number; refillPerMinute: number };
+  /** Clock for the rate limiter, for tests. */
+  now?: () => number;
+}
+
+const USER_AGENT_MAX_CHARS = 512;
+const RATE_LIMIT_MAX_CLIENTS = 10_000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO date or date-time as epoch ms; a bare `until` date covers that whole (UTC) day. */
+function parseTimeBound(name: string, value: string | undefined, endOfDay: boolean): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  const ms = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) throw new GatewayError('BAD_REQUEST', `${name} must be an ISO 8601 date or date-time`);
+  return endOfDay && DATE_ONLY.test(text) ? ms + 86_399_999 : ms;
+}
+
+function userAgentOf(request: FastifyRequest): string | null {
+  const value = request.headers['user-agent'];
+  if (typeof value !== 'string' || value === '') return null;
+  return value.length > USER_AGENT_MAX_CHARS ? value.slice(0, USER_AGENT_MAX_CHARS) : value;
+}
+
+async function requireSession(request: FastifyRequest): Promise<void> {
+  if (!request.session) throw new GatewayError('NOT_LOGGED_IN');
+}
+
+const okSchema = {
+  type: 'object',
+  required: ['code', 'msg'],
+  properties: { code: { type: 'integer' }, msg: { type: 'string' } },
+} as const;
+
+const storedSchema = {
+  type: 'object',
+  required: ['code', 'msg', 'data'],
+  properties: {
+    ...okSchema.properties,
+    data: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+  },
+} as const;
+
+const nullableString = { type: ['string', 'null'] } as const;
+
+/** Serialising through a schema also keeps any foreign field in a hand-edited file out of the answer. */
+const pageResponseSchema = {
+  type: 'object',
+  required: ['code', 'msg', 'data'],
+  properties: {
+    code: { type: 'integer' },
+    msg: { type: 'string' },
+    data: {
+      type: 'object',
+      required: ['list', 'total'],
+      properties: {
+        total: { type: 'integer' },
+        list: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'time', 'message', 'url'],
+            properties: {
+              id: { type: 'string' },
+              time: { type: 'string' },
+              message: { type: 'string' },
+              url: { type: 'string' },
+              stack: { type: 'string' },
+              info: { type: 'string' },
+              userId: nullableString,
+              userAgent: nullableString,
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/**
+ * The UI's error log (DESIGN section 2). Writes are open to visitors without a session, since a
+ * failure on the login page is worth recording, so they are size-capped and rate-limited per
+ * client address; reading and clearing need a session.
+ */
+export default fp<ErrorLogPluginOptions>(
+  async (app, options) => {
+    const store = new ErrorLogStore({
+      dir: app.config.dataDir,
+      ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
+    });
+    // Opened now so that an unwritable DATA_DIR stops the start, not the first UI error.
+    await store.open();
+    app.addHook('onClose', async () => {
+      await store.close();
+    });
+
+    const limiter = new RateLimiter({
+      capacity: options.rateLimit?.capacity ?? 30,
+      refillPerMinute: options.rateLimit?.refillPerMinute ?? 30,
+      maxClients: RATE_LIMIT_MAX_CLIENTS,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    const retryAfterSeconds = String(Math.ceil(60 / (options.rateLimit?.refillPerMinute ?? 30)));
+
+    app.post<{ Body: ErrorLogInput }>(
+      GATEWAY_PATHS.errorLog,
+      {
+        bodyLimit: ERROR_LOG_LIMITS.maxEntryBytes,
+        schema: { body: errorLogBodySchema, response: { 200: storedSchema } },
+        // The shared Ajv coerces and strips; this route refuses wrong types and unknown fields.
+        validatorCompiler: () => checkEntryBody,
+        // Counted before the body is read, so a flood costs neither parsing nor disk.
+        onRequest: async (request, reply) => {
+          if (!limiter.take(request.ip)) {
+            reply.header('retry-after', retryAfterSeconds);
+            throw new GatewayError('RATE_LIMITED');
+          }
+        },
+      },
+      async (request) => {
+        const entry: ErrorLogEntry = {
+          ...request.body,
+          id: randomUUID(),
+          time: new Date().toISOString(),
+          userId: request.session?.userId ?? null,
+          userAgent: userAgentOf(request),
+        };
+        await store.append(entry);
+        app.metrics.errorLogWrites.inc();
+        // The id only: the entry's text may carry personal data and stays out of the logs.
+        request.log.debug({ errorLogId: entry.id }, 'stored a UI error');
+        return { code: 200, msg: 'ok', data: { id: entry.id } };
+      },
+    );
+
+    app.get<{ Querystring: ErrorLogQueryString }>(
+      GATEWAY_PATHS.errorLog,
+      { schema: { querystring: errorLogQuerySchema, response: { 200: pageResponseSchema } }, onRequest: requireSession },
+      async (request, reply): Promise<{ code: number; msg: string; data: ErrorLogPage }> => {
+        const { pageNum, pageSize, keyword } = request.query;
+        const query: ErrorLogQuery = { pageNum, pageSize };
+        if (keyword !== undefined && keyword.trim() !== '') query.keyword = keyword;
+        const since = parseTimeBound('since', request.query.since, false);
+        const until = parseTimeBound('until', request.query.until, true);
+        if (since !== undefined) query.since = since;
+        if (until !== undefined) query.until = until;
+        reply.header('cache-control', 'no-store');
+        return { code: 200, msg: 'ok', data: await store.list(query) };
+      },
+    );
+
+    app.delete(
+      GATEWAY_PATHS.errorLog,
+      { schema: { response: { 200: okSchema } }, onRequest: requireSession },
+      async (request) => {
+        await store.clear();
+        request.log.info({ userId: request.session?.userId }, 'error log cleared');
+        return { code: 200, msg: 'ok' };
+      },
+    );
+  },
+  { name: 'error-log', dependencies: ['session'] },
+);
