@@ -8,7 +8,7 @@ import security from './plugins/security.js';
 import session from './plugins/session.js';
 import decode from './plugins/decode.js';
 import manageProxy from './plugins/manage-proxy.js';
-import events from './plugins/events.js';
+import events, { type EventsOptions } from './plugins/events.js';
 import errorLog from './plugins/error-log.js';
 import health from './plugins/health.js';
 import staticUi from './plugins/static-ui.js';
@@ -22,6 +22,8 @@ export interface BuildAppOptions {
   sandbox?: boolean;
   /** Collect process metrics (off in tests that build many apps in one process). */
   processMetrics?: boolean;
+  /** Heartbeat and cache periods of /api/events, shortened by tests and benchmarks. */
+  events?: EventsOptions;
 }
 
 /**
@@ -63,7 +65,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(session, { sandbox: options.sandbox ?? false });
   await app.register(decode);
   await app.register(manageProxy);
-  await app.register(events);
+  await app.register(events, options.events ?? {});
   await app.register(errorLog);
   await app.register(staticUi);
 

@@ -11,7 +11,7 @@ export interface GatewayErrorSpec {
 export const GATEWAY_ERRORS = {
   UPSTREAM_UNREACHABLE: { status: 502, msg: 'The chat backend cannot be reached' },
   UPSTREAM_TIMEOUT: { status: 504, msg: 'The chat backend did not answer in time' },
-  UPSTREAM_BAD_ANSWER: { status: 502, msg: 'The chat backend sent an answer that is not JSON' },
+  UPSTREAM_BAD_ANSWER: { status: 502, msg: 'The chat backend sent an answer the gateway cannot use' },
   DECODE_FAILED: { status: 502, msg: 'The chat backend sent an encrypted answer that cannot be decoded' },
   DECODE_TOO_LARGE: { status: 502, msg: 'The chat backend sent an answer larger than the decode limit' },
   BODY_TOO_LARGE: { status: 413, msg: 'The request body is too large' },

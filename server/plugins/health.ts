@@ -21,7 +21,8 @@ export default fp(
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';
       app.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-      app.metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+      // An event stream's "latency" is its lifetime; it would drown the histogram.
+      if (route !== GATEWAY_PATHS.events) app.metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     });
 
     app.get(GATEWAY_PATHS.healthz, { schema: { response: { 200: statusSchema } }, logLevel: 'warn' }, async (_request, reply) => {

@@ -1,0 +1,145 @@
+import type { Permission } from './permissions.js';
+
+/**
+ * The backend contract of the management screens SPEC.md does not show (DESIGN section 3), as
+ * plain data. The sandbox backend serves each resource from its definition and the UI declares
+ * its screens on the same definitions, so the two cannot drift apart.
+ *
+ * Calls, under the resource's path (its permission string, plus a segment where two pages share
+ * one permission):
+ *   GET  {path}/list?pageNum&pageSize&keyword&sort&<filters>  -> {list, total, totals?}
+ *   GET  {path}/detail?id                                      -> one record
+ *   POST {path}/save                                           -> create (no id) or update (id)
+ *   POST {path}/delete {ids}
+ *   GET  {path}/config, POST {path}/config                     -> settings: one object
+ *   POST {path}/<action> {id | ids, ...inputs}                 -> a named action
+ */
+
+export type FieldKind =
+  | 'text'
+  | 'longtext'
+  | 'number'
+  | 'money' // stored in the smallest unit, shown divided by 100
+  | 'switch'
+  | 'select'
+  | 'link' // must look like scheme://…
+  | 'image' // a path on the file server, under /plate/
+  | 'datetime' // ISO 8601 text
+  | 'date' // YYYY-MM-DD
+  | 'ip' // IPv4, IPv6 or either with a /prefix
+  | 'lines' // a list of strings, edited one per line
+  | 'password'; // write-only
+
+export interface FieldDef {
+  key: string;
+  kind: FieldKind;
+  required?: boolean;
+  /** Allowed values of a select. */
+  options?: readonly string[];
+  /** Bounds of a number or money field (money in the smallest unit). */
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  /** A download link: empty while required gives 下载链接不能为空 rather than the generic message. */
+  download?: boolean;
+  /** Set by the backend: shown, never sent on save. */
+  readOnly?: boolean;
+  /** A column of the list table. */
+  column?: boolean;
+  sortable?: boolean;
+  /**
+   * A list filter: a select, switch or text filters by equality under its own key; a date or
+   * datetime field by range, as `<key>From` and `<key>To` (dates, inclusive).
+   */
+  filter?: boolean;
+  /** Only asked when creating (an initial password). */
+  createOnly?: boolean;
+  /** Never in a form (counters, derived values). */
+  formHidden?: boolean;
+}
+
+export interface ActionDef {
+  /** POST {path}/{name}. */
+  name: string;
+  /** A row action sends {id}, a bulk action {ids}, a page action neither. */
+  target: 'row' | 'bulk' | 'page';
+  /** Asks for confirmation first. */
+  destructive?: boolean;
+  /** Asked in a dialog before running and sent beside the ids. */
+  inputs?: readonly FieldDef[];
+  /** Offered only on rows whose field holds one of these values. */
+  when?: { field: string; in: readonly (string | number | boolean)[] };
+  /** The answer's data is shown to the administrator (a generated secret, a tester's findings). */
+  showsResult?: boolean;
+}
+
+interface ResourceBase {
+  /** Unique, lower-case; also the i18n namespace of the resource's labels. */
+  id: string;
+  path: string;
+  permission: Permission;
+}
+
+export interface ListResource extends ResourceBase {
+  kind: 'list';
+  fields: readonly FieldDef[];
+  keywordFields: readonly string[];
+  /** `field` ascending or `-field` descending. */
+  defaultSort: string;
+  create?: boolean;
+  edit?: boolean;
+  remove?: boolean;
+  detail?: boolean;
+  actions?: readonly ActionDef[];
+  /** Money fields summed over the whole filtered set, answered as `totals`. */
+  totals?: readonly string[];
+}
+
+export interface SettingsResource extends ResourceBase {
+  kind: 'settings';
+  fields: readonly FieldDef[];
+  /** Page actions beside the form (a test push, a test message). */
+  actions?: readonly ActionDef[];
+}
+
+/** A form that starts one operation: GET {path}/preview shows what it will do, POST {path}/{run} does it. */
+export interface OperationResource extends ResourceBase {
+  kind: 'operation';
+  inputs: readonly FieldDef[];
+  preview?: boolean;
+  run: string;
+  /** Text the administrator must type to confirm; the backend checks it too (body `confirm`). */
+  confirmText?: string;
+}
+
+export interface StatisticsResource extends ResourceBase {
+  kind: 'statistics';
+  /** GET {path}/list?startDate&endDate[&<dimension>] -> {list: [{date, [dimension], ...series}], total}. */
+  series: readonly { key: string; kind: 'number' | 'money' }[];
+  dimension?: { key: string; options: readonly string[] };
+}
+
+export type Resource = ListResource | SettingsResource | StatisticsResource | OperationResource;
+
+export interface ListAnswer<T = Record<string, unknown>> {
+  list: T[];
+  total: number;
+  totals?: Record<string, number>;
+}
+
+export function resourceCalls(resource: Pick<ResourceBase, 'path'>) {
+  return {
+    list: `${resource.path}/list`,
+    detail: `${resource.path}/detail`,
+    save: `${resource.path}/save`,
+    remove: `${resource.path}/delete`,
+    config: `${resource.path}/config`,
+    preview: `${resource.path}/preview`,
+    action: (name: string) => `${resource.path}/${name}`,
+  };
+}
+
+/** The fields a create or edit form shows. */
+export function formFields(resource: { fields: readonly FieldDef[] }, mode: 'create' | 'edit'): FieldDef[] {
+  return resource.fields.filter((f) => !f.readOnly && !f.formHidden && (mode === 'create' || !f.createOnly));
+}

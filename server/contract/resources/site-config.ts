@@ -1,0 +1,269 @@
+import { PERMISSIONS } from '../permissions.js';
+import type { FieldDef, ListResource, SettingsResource } from '../resource.js';
+
+export const LANGUAGES = ['zh', 'en', 'es', 'ja'] as const;
+
+export const SITE_FUNCTIONS = {
+  kind: 'settings',
+  id: 'siteFunctions',
+  path: PERMISSIONS.stationSystem,
+  permission: PERMISSIONS.stationSystem,
+  fields: [
+    { key: 'chatRoomName', kind: 'text', required: true, maxLength: 40 },
+    { key: 'webIconPath', kind: 'image' },
+    { key: 'logoIconPath', kind: 'image' },
+    { key: 'registerEnabled', kind: 'switch' },
+    { key: 'inviteCodeRequired', kind: 'switch' },
+    { key: 'phoneVerifyRequired', kind: 'switch' },
+    { key: 'friendVerifyRequired', kind: 'switch' },
+    { key: 'momentsEnabled', kind: 'switch' },
+    { key: 'redEnvelopeEnabled', kind: 'switch' },
+    { key: 'walletEnabled', kind: 'switch' },
+    { key: 'maxGroupMembers', kind: 'number', required: true, min: 2, max: 10000 },
+    { key: 'messageRecallMinutes', kind: 'number', required: true, min: 0, max: 1440 },
+    { key: 'customerServiceUrl', kind: 'link' },
+  ],
+} as const satisfies SettingsResource;
+
+const sortField: FieldDef = { key: 'sort', kind: 'number', min: 0, max: 9999, column: true, sortable: true };
+const createTime: FieldDef = { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true };
+
+export const DEFAULT_FRIENDS = {
+  kind: 'list',
+  id: 'defaultFriends',
+  path: PERMISSIONS.defaultFriend,
+  permission: PERMISSIONS.defaultFriend,
+  keywordFields: ['userAccount', 'nickname'],
+  defaultSort: 'sort',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'userAccount', kind: 'text', required: true, maxLength: 32, column: true },
+    { key: 'nickname', kind: 'text', readOnly: true, column: true },
+    { key: 'welcomeMessage', kind: 'text', maxLength: 200, column: true },
+    sortField,
+    createTime,
+  ],
+} as const satisfies ListResource;
+
+export const DEFAULT_GROUPS = {
+  kind: 'list',
+  id: 'defaultGroups',
+  path: PERMISSIONS.defaultGroup,
+  permission: PERMISSIONS.defaultGroup,
+  keywordFields: ['groupName'],
+  defaultSort: 'sort',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'groupId', kind: 'number', required: true, min: 1, column: true },
+    { key: 'groupName', kind: 'text', readOnly: true, column: true },
+    sortField,
+    createTime,
+  ],
+} as const satisfies ListResource;
+
+export const DEFAULT_AVATARS = {
+  kind: 'list',
+  id: 'defaultAvatars',
+  path: PERMISSIONS.defaultAvatar,
+  permission: PERMISSIONS.defaultAvatar,
+  keywordFields: ['name'],
+  defaultSort: 'sort',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'image', kind: 'image', required: true, column: true },
+    { key: 'name', kind: 'text', maxLength: 40, column: true },
+    sortField,
+    createTime,
+  ],
+} as const satisfies ListResource;
+
+export const EMOJI_CATEGORIES = ['classic', 'animals', 'food', 'gestures', 'festival'] as const;
+
+export const DEFAULT_EMOJI = {
+  kind: 'list',
+  id: 'defaultEmoji',
+  path: PERMISSIONS.defaultEmoticon,
+  permission: PERMISSIONS.defaultEmoticon,
+  keywordFields: ['name'],
+  defaultSort: 'sort',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'image', kind: 'image', required: true, column: true },
+    { key: 'name', kind: 'text', required: true, maxLength: 40, column: true },
+    { key: 'category', kind: 'select', options: EMOJI_CATEGORIES, required: true, column: true, filter: true },
+    sortField,
+    createTime,
+  ],
+} as const satisfies ListResource;
+
+export const SECURITY_QUESTIONS = {
+  kind: 'list',
+  id: 'securityQuestions',
+  path: PERMISSIONS.secretProtection,
+  permission: PERMISSIONS.secretProtection,
+  keywordFields: ['question'],
+  defaultSort: 'sort',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'question', kind: 'text', required: true, maxLength: 100, column: true },
+    { key: 'language', kind: 'select', options: LANGUAGES, required: true, column: true, filter: true },
+    { key: 'enabled', kind: 'switch', column: true, filter: true },
+    sortField,
+  ],
+} as const satisfies ListResource;
+
+export const DISCOVER_ENTRIES = {
+  kind: 'list',
+  id: 'discover',
+  path: PERMISSIONS.discover,
+  permission: PERMISSIONS.discover,
+  keywordFields: ['title', 'url'],
+  defaultSort: 'sort',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'icon', kind: 'image', column: true },
+    { key: 'title', kind: 'text', required: true, maxLength: 40, column: true },
+    { key: 'url', kind: 'link', required: true, column: true },
+    { key: 'enabled', kind: 'switch', column: true, filter: true },
+    sortField,
+  ],
+} as const satisfies ListResource;
+
+export const ANNOUNCEMENTS = {
+  kind: 'list',
+  id: 'announcements',
+  path: PERMISSIONS.siteAnnouncement,
+  permission: PERMISSIONS.siteAnnouncement,
+  keywordFields: ['title', 'content'],
+  defaultSort: '-createTime',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'title', kind: 'text', required: true, maxLength: 80, column: true },
+    { key: 'content', kind: 'longtext', required: true, maxLength: 5000 },
+    { key: 'published', kind: 'switch', column: true, filter: true },
+    { key: 'pinned', kind: 'switch', column: true },
+    { key: 'publishTime', kind: 'datetime', column: true, sortable: true },
+    createTime,
+  ],
+} as const satisfies ListResource;
+
+export const INVITE_CODE_STATUSES = ['unused', 'used', 'disabled'] as const;
+
+export const INVITE_CODES = {
+  kind: 'list',
+  id: 'inviteCodes',
+  path: PERMISSIONS.inviteCode,
+  permission: PERMISSIONS.inviteCode,
+  keywordFields: ['code', 'usedBy'],
+  defaultSort: '-createTime',
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'code', kind: 'text', readOnly: true, column: true },
+    { key: 'status', kind: 'select', options: INVITE_CODE_STATUSES, readOnly: true, column: true, filter: true },
+    { key: 'usedCount', kind: 'number', readOnly: true, column: true, sortable: true },
+    { key: 'maxUses', kind: 'number', readOnly: true, column: true },
+    { key: 'usedBy', kind: 'text', readOnly: true, column: true },
+    { key: 'expireTime', kind: 'datetime', readOnly: true, column: true },
+    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+  ],
+  actions: [
+    {
+      name: 'generate',
+      target: 'page',
+      showsResult: true,
+      inputs: [
+        { key: 'count', kind: 'number', required: true, min: 1, max: 500 },
+        { key: 'maxUses', kind: 'number', required: true, min: 1, max: 10000 },
+        { key: 'expireTime', kind: 'datetime' },
+      ],
+    },
+    { name: 'disable', target: 'row', destructive: true, when: { field: 'status', in: ['unused'] } },
+    { name: 'disable', target: 'bulk', destructive: true },
+  ],
+} as const satisfies ListResource;
+
+export const SENSITIVE_WORD_CATEGORIES = ['politics', 'porn', 'violence', 'ads', 'abuse', 'other'] as const;
+
+export const SENSITIVE_WORDS = {
+  kind: 'list',
+  id: 'sensitiveWords',
+  path: PERMISSIONS.sensitiveWord,
+  permission: PERMISSIONS.sensitiveWord,
+  keywordFields: ['word'],
+  defaultSort: '-createTime',
+  create: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'word', kind: 'text', required: true, maxLength: 50, column: true, sortable: true },
+    { key: 'category', kind: 'select', options: SENSITIVE_WORD_CATEGORIES, required: true, column: true, filter: true },
+    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true },
+  ],
+  actions: [
+    // Answers {added, skipped}: duplicates are skipped, not errors.
+    {
+      name: 'batchAdd',
+      target: 'page',
+      showsResult: true,
+      inputs: [
+        { key: 'words', kind: 'lines', required: true },
+        { key: 'category', kind: 'select', options: SENSITIVE_WORD_CATEGORIES, required: true },
+      ],
+    },
+    // Answers {hits: [{word, category, index}]}: which words a text contains.
+    { name: 'test', target: 'page', showsResult: true, inputs: [{ key: 'text', kind: 'longtext', required: true, maxLength: 5000 }] },
+  ],
+} as const satisfies ListResource;
+
+export const PRIVILEGES = ['noAds', 'unlimitedGroups', 'largeFiles', 'vipBadge', 'priorityService'] as const;
+
+export const PRIVILEGED_USERS = {
+  kind: 'list',
+  id: 'privilegedUsers',
+  path: PERMISSIONS.privilegedUser,
+  permission: PERMISSIONS.privilegedUser,
+  keywordFields: ['userAccount', 'nickname', 'remark'],
+  defaultSort: '-createTime',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'userAccount', kind: 'text', required: true, maxLength: 32, column: true },
+    { key: 'nickname', kind: 'text', readOnly: true, column: true },
+    { key: 'privileges', kind: 'lines', options: PRIVILEGES, required: true, column: true },
+    { key: 'remark', kind: 'text', maxLength: 200, column: true },
+    createTime,
+  ],
+} as const satisfies ListResource;
+
+/** Shares its permission with privileged users, so its own segment follows (DESIGN section 3). */
+export const TERMS_OF_USE = {
+  kind: 'settings',
+  id: 'termsOfUse',
+  path: `${PERMISSIONS.privilegedUser}/terms`,
+  permission: PERMISSIONS.privilegedUser,
+  fields: LANGUAGES.map((language) => ({ key: `terms_${language}`, kind: 'longtext', maxLength: 50000 }) as const),
+} as const satisfies SettingsResource;

@@ -1,0 +1,73 @@
+import { ALL_PERMISSIONS, PERMISSIONS } from '../permissions.js';
+import type { ListResource } from '../resource.js';
+
+export const ADMIN_STATUSES = ['enabled', 'disabled'] as const;
+
+export const ADMINS = {
+  kind: 'list',
+  id: 'admins',
+  path: PERMISSIONS.adminUser,
+  permission: PERMISSIONS.adminUser,
+  keywordFields: ['account', 'nickname'],
+  defaultSort: '-createTime',
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true, sortable: true },
+    { key: 'account', kind: 'text', required: true, maxLength: 32, column: true, sortable: true },
+    { key: 'nickname', kind: 'text', required: true, maxLength: 32, column: true },
+    { key: 'password', kind: 'password', required: true, createOnly: true, maxLength: 64 },
+    { key: 'permissions', kind: 'lines', options: ALL_PERMISSIONS, required: true },
+    { key: 'status', kind: 'select', options: ADMIN_STATUSES, required: true, column: true, filter: true },
+    { key: 'googleBound', kind: 'switch', readOnly: true, column: true },
+    { key: 'lastLoginTime', kind: 'datetime', readOnly: true, column: true, sortable: true },
+    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+  ],
+  actions: [
+    { name: 'resetPassword', target: 'row', destructive: true, inputs: [{ key: 'password', kind: 'password', required: true, maxLength: 64 }] },
+    { name: 'disable', target: 'row', destructive: true, when: { field: 'status', in: ['enabled'] } },
+    { name: 'enable', target: 'row', when: { field: 'status', in: ['disabled'] } },
+  ],
+} as const satisfies ListResource;
+
+export const OPERATION_ACTIONS = ['login', 'create', 'update', 'delete', 'ban', 'unban', 'approve', 'reject', 'config', 'export'] as const;
+
+export const OPERATION_LOG = {
+  kind: 'list',
+  id: 'operationLog',
+  path: PERMISSIONS.record,
+  permission: PERMISSIONS.record,
+  keywordFields: ['adminAccount', 'module', 'detail', 'ip'],
+  defaultSort: '-createTime',
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'adminAccount', kind: 'text', readOnly: true, column: true, filter: true },
+    { key: 'action', kind: 'select', options: OPERATION_ACTIONS, readOnly: true, column: true, filter: true },
+    { key: 'module', kind: 'text', readOnly: true, column: true },
+    { key: 'detail', kind: 'longtext', readOnly: true, column: true },
+    { key: 'ip', kind: 'text', readOnly: true, column: true },
+    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+  ],
+} as const satisfies ListResource;
+
+export const GOOGLE_VERIFY = {
+  kind: 'list',
+  id: 'googleVerify',
+  path: PERMISSIONS.googleGenerator,
+  permission: PERMISSIONS.googleGenerator,
+  keywordFields: ['account'],
+  defaultSort: 'id',
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true },
+    { key: 'account', kind: 'text', readOnly: true, column: true },
+    { key: 'googleBound', kind: 'switch', readOnly: true, column: true, filter: true },
+    { key: 'boundTime', kind: 'datetime', readOnly: true, column: true },
+  ],
+  actions: [
+    // Answers {secret, otpauthUrl} once; the administrator scans it into an authenticator.
+    { name: 'bind', target: 'row', showsResult: true, when: { field: 'googleBound', in: [false] } },
+    { name: 'reset', target: 'row', destructive: true, showsResult: true, when: { field: 'googleBound', in: [true] } },
+    { name: 'unbind', target: 'row', destructive: true, when: { field: 'googleBound', in: [true] } },
+  ],
+} as const satisfies ListResource;

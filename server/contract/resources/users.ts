@@ -1,0 +1,83 @@
+import { PERMISSIONS } from '../permissions.js';
+import type { ListResource } from '../resource.js';
+
+export const USER_STATUSES = ['normal', 'banned'] as const;
+export const USER_CHANNELS = ['official', 'appStore', 'googlePlay', 'huawei', 'xiaomi', 'web', 'invite'] as const;
+
+/** GET {path}/detail?id also answers wallet, moments, groups and recentLogins (UserDetail). */
+export const USERS = {
+  kind: 'list',
+  id: 'users',
+  path: PERMISSIONS.userProfile,
+  permission: PERMISSIONS.userProfile,
+  keywordFields: ['id', 'account', 'nickname', 'phone'],
+  defaultSort: '-registerTime',
+  edit: true,
+  detail: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true, sortable: true },
+    { key: 'avatar', kind: 'image', readOnly: true, column: true },
+    { key: 'account', kind: 'text', readOnly: true, column: true, sortable: true },
+    { key: 'nickname', kind: 'text', required: true, maxLength: 32, column: true },
+    { key: 'phone', kind: 'text', maxLength: 20, column: true },
+    { key: 'status', kind: 'select', options: USER_STATUSES, readOnly: true, column: true, filter: true },
+    { key: 'channel', kind: 'select', options: USER_CHANNELS, readOnly: true, column: true, filter: true },
+    { key: 'privileged', kind: 'switch', readOnly: true, column: true },
+    { key: 'balance', kind: 'money', readOnly: true, column: true, sortable: true },
+    { key: 'registerTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    { key: 'lastLoginTime', kind: 'datetime', readOnly: true, column: true, sortable: true },
+    { key: 'lastLoginIp', kind: 'text', readOnly: true },
+  ],
+  actions: [
+    { name: 'ban', target: 'row', destructive: true, inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }], when: { field: 'status', in: ['normal'] } },
+    { name: 'unban', target: 'row', when: { field: 'status', in: ['banned'] } },
+    // Answers {password}: the new password, shown once.
+    { name: 'resetPassword', target: 'row', destructive: true, showsResult: true },
+    { name: 'setPrivileged', target: 'row', when: { field: 'privileged', in: [false] } },
+    { name: 'unsetPrivileged', target: 'row', when: { field: 'privileged', in: [true] } },
+    { name: 'ban', target: 'bulk', destructive: true, inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }] },
+  ],
+} as const satisfies ListResource;
+
+export interface UserDetail {
+  user: Record<string, unknown>;
+  wallet: { balance: number; frozen: number; totalRecharge: number; totalWithdraw: number };
+  moments: { id: number; content: string; likes: number; comments: number; createTime: string }[];
+  groups: { id: number; name: string; role: 'owner' | 'admin' | 'member'; joinTime: string }[];
+  recentLogins: { time: string; ip: string; device: string; region: string }[];
+}
+
+export const GROUP_STATUSES = ['normal', 'dissolved'] as const;
+
+/** GET {path}/detail?id also answers members (GroupDetail). */
+export const GROUPS = {
+  kind: 'list',
+  id: 'groups',
+  path: PERMISSIONS.groupProfile,
+  permission: PERMISSIONS.groupProfile,
+  keywordFields: ['id', 'name', 'ownerAccount'],
+  defaultSort: '-createTime',
+  edit: true,
+  detail: true,
+  fields: [
+    { key: 'id', kind: 'number', readOnly: true, column: true, sortable: true },
+    { key: 'avatar', kind: 'image', readOnly: true, column: true },
+    { key: 'name', kind: 'text', required: true, maxLength: 40, column: true },
+    { key: 'ownerAccount', kind: 'text', readOnly: true, column: true },
+    { key: 'memberCount', kind: 'number', readOnly: true, column: true, sortable: true },
+    { key: 'muted', kind: 'switch', readOnly: true, column: true, filter: true },
+    { key: 'status', kind: 'select', options: GROUP_STATUSES, readOnly: true, column: true, filter: true },
+    { key: 'notice', kind: 'longtext', maxLength: 500 },
+    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+  ],
+  actions: [
+    { name: 'muteAll', target: 'row', when: { field: 'muted', in: [false] } },
+    { name: 'unmuteAll', target: 'row', when: { field: 'muted', in: [true] } },
+    { name: 'dissolve', target: 'row', destructive: true, when: { field: 'status', in: ['normal'] } },
+  ],
+} as const satisfies ListResource;
+
+export interface GroupDetail {
+  group: Record<string, unknown>;
+  members: { userId: number; account: string; nickname: string; role: 'owner' | 'admin' | 'member'; joinTime: string; muted: boolean }[];
+}

@@ -1,0 +1,119 @@
+import type { FieldDef } from './resource.js';
+
+/** Validation outcomes shared by the UI (translated messages) and the sandbox backend (Chinese msg). */
+export type ValidationCode =
+  | 'required'
+  | 'linkFormat'
+  | 'downloadLinkEmpty'
+  | 'tooLong'
+  | 'notNumber'
+  | 'notInteger'
+  | 'tooSmall'
+  | 'tooLarge'
+  | 'notAnOption'
+  | 'ipFormat'
+  | 'dateFormat';
+
+/** The backend's own wording (SPEC section 5 gives the first two). */
+export const VALIDATION_MESSAGES_ZH: Record<ValidationCode, string> = {
+  linkFormat: '链接格式错误',
+  downloadLinkEmpty: '下载链接不能为空',
+  required: '此项不能为空',
+  tooLong: '内容过长',
+  notNumber: '请输入数字',
+  notInteger: '请输入整数',
+  tooSmall: '数值过小',
+  tooLarge: '数值过大',
+  notAnOption: '选项无效',
+  ipFormat: 'IP 格式错误',
+  dateFormat: '日期格式错误',
+};
+
+/** SPEC section 5: a scheme followed by ://, then something. */
+const LINK = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+$/;
+
+export function isLink(value: string): boolean {
+  return LINK.test(value);
+}
+
+function isIPv4(text: string): boolean {
+  const parts = text.split('.');
+  return parts.length === 4 && parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255);
+}
+
+function isIPv6(text: string): boolean {
+  if (!/^[0-9A-Fa-f:.]+$/.test(text) || text.includes(':::')) return false;
+  let body = text;
+  const groupsNeeded = 8;
+  const lastColon = body.lastIndexOf(':');
+  const tail = body.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    if (!isIPv4(tail)) return false;
+    body = body.slice(0, lastColon + 1) + '0:0';
+  }
+  const halves = body.split('::');
+  if (halves.length > 2) return false;
+  const groups = (half: string) => (half === '' ? [] : half.split(':'));
+  const all = halves.flatMap(groups);
+  if (!all.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g))) return false;
+  return halves.length === 2 ? all.length < groupsNeeded : all.length === groupsNeeded;
+}
+
+/** IPv4 or IPv6, optionally with a CIDR prefix length. */
+export function isIpOrCidr(value: string): boolean {
+  const [address, prefix, extra] = value.trim().split('/');
+  if (extra !== undefined || !address) return false;
+  const v4 = isIPv4(address);
+  if (!v4 && !isIPv6(address)) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (v4 ? 32 : 128);
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/** One field's value; null when it is acceptable. */
+export function validateField(field: FieldDef, value: unknown): ValidationCode | null {
+  if (isEmpty(value)) {
+    if (!field.required || field.kind === 'switch') return null;
+    return field.kind === 'link' && field.download ? 'downloadLinkEmpty' : 'required';
+  }
+  switch (field.kind) {
+    case 'link':
+      return typeof value === 'string' && isLink(value.trim()) ? null : 'linkFormat';
+    case 'ip':
+      return typeof value === 'string' && isIpOrCidr(value) ? null : 'ipFormat';
+    case 'number':
+    case 'money': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) return 'notNumber';
+      if (field.kind === 'money' && !Number.isInteger(n)) return 'notInteger';
+      if (field.min !== undefined && n < field.min) return 'tooSmall';
+      if (field.max !== undefined && n > field.max) return 'tooLarge';
+      return null;
+    }
+    case 'select':
+      return field.options && !field.options.includes(String(value)) ? 'notAnOption' : null;
+    case 'date':
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? null : 'dateFormat';
+    case 'datetime':
+      return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? null : 'dateFormat';
+    case 'lines':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : 'required';
+    default:
+      if (typeof value !== 'string') return 'required';
+      return field.maxLength !== undefined && value.length > field.maxLength ? 'tooLong' : null;
+  }
+}
+
+/** Every field of a form; an empty object when all are acceptable. */
+export function validateRecord(fields: readonly FieldDef[], record: Record<string, unknown>): Record<string, ValidationCode> {
+  const errors: Record<string, ValidationCode> = {};
+  for (const field of fields) {
+    const code = validateField(field, record[field.key]);
+    if (code) errors[field.key] = code;
+  }
+  return errors;
+}

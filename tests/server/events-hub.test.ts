@@ -1,0 +1,230 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../../server/events/withdrawal-hub.js';
+
+interface FakeSession {
+  id: string;
+}
+
+class Recorder implements HubSubscriber {
+  counts: number[] = [];
+  ended = 0;
+  onCount(count: number): void {
+    this.counts.push(count);
+  }
+  onEnded(): void {
+    this.ended += 1;
+  }
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A poll function whose answers the test scripts, recording every call per session. */
+function scriptedPoll(answers: Array<PollOutcome | Error>) {
+  const calls: string[] = [];
+  let next = 0;
+  const poll = async (session: FakeSession): Promise<PollOutcome> => {
+    calls.push(session.id);
+    const answer = answers[Math.min(next, answers.length - 1)];
+    next += 1;
+    if (answer === undefined) throw new Error('no scripted answer');
+    if (answer instanceof Error) throw answer;
+    return answer;
+  };
+  return { poll, calls };
+}
+
+const count = (n: number): PollOutcome => ({ status: 'count', count: n });
+
+const hubs: WithdrawalHub<FakeSession>[] = [];
+function makeHub(options: ConstructorParameters<typeof WithdrawalHub<FakeSession>>[0]): WithdrawalHub<FakeSession> {
+  const hub = new WithdrawalHub<FakeSession>(options);
+  hubs.push(hub);
+  return hub;
+}
+
+afterEach(() => {
+  for (const hub of hubs.splice(0)) hub.close();
+});
+
+describe('WithdrawalHub', () => {
+  it('polls at once for a first tab and hands a later tab the last count without polling', async () => {
+    const { poll, calls } = scriptedPoll([count(4)]);
+    const hub = makeHub({ pollMs: 60_000, poll });
+    const first = new Recorder();
+    hub.subscribe('a', { id: 'a' }, first);
+    expect(calls).toEqual(['a']);
+    await waitFor(() => first.counts.length === 1, 'the first count');
+    expect(first.counts).toEqual([4]);
+
+    const second = new Recorder();
+    hub.subscribe('a', { id: 'a' }, second);
+    expect(second.counts).toEqual([4]);
+    expect(calls).toEqual(['a']);
+    expect(hub.lastCount('a')).toBe(4);
+  });
+
+  it('gives tabs that joined during the first poll the first answer', async () => {
+    let release: (outcome: PollOutcome) => void = () => undefined;
+    const calls: string[] = [];
+    const hub = makeHub({
+      pollMs: 60_000,
+      poll: (session) => {
+        calls.push(session.id);
+        return new Promise<PollOutcome>((resolve) => {
+          release = resolve;
+        });
+      },
+    });
+    const tabs = [new Recorder(), new Recorder(), new Recorder()];
+    for (const tab of tabs) hub.subscribe('a', { id: 'a' }, tab);
+    expect(calls).toEqual(['a']);
+    expect(tabs.map((t) => t.counts)).toEqual([[], [], []]);
+    release(count(2));
+    await waitFor(() => tabs.every((t) => t.counts.length === 1), 'every tab to hear the count');
+    expect(tabs.map((t) => t.counts)).toEqual([[2], [2], [2]]);
+  });
+
+  it('tells tabs only about changes', async () => {
+    const { poll, calls } = scriptedPoll([count(1), count(1), count(1), count(3), count(3)]);
+    const hub = makeHub({ pollMs: 10, poll });
+    const tab = new Recorder();
+    hub.subscribe('a', { id: 'a' }, tab);
+    await waitFor(() => calls.length >= 6, 'six polls');
+    expect(tab.counts).toEqual([1, 3]);
+  });
+
+  it('polls each session on its own, once per period however many tabs it has', async () => {
+    const { poll, calls } = scriptedPoll([count(0)]);
+    const hub = makeHub({ pollMs: 20, poll });
+    for (let i = 0; i < 5; i += 1) hub.subscribe('a', { id: 'a' }, new Recorder());
+    hub.subscribe('b', { id: 'b' }, new Recorder());
+    expect(hub.sessionCount).toBe(2);
+    await waitFor(() => calls.filter((c) => c === 'b').length >= 5, 'five polls of b');
+    const a = calls.filter((c) => c === 'a').length;
+    const b = calls.filter((c) => c === 'b').length;
+    // Five tabs of a cost what one tab of b costs (five times as many would show as 25 or so);
+    // the two timers may drift apart by a poll or two on a loaded machine.
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(2);
+  });
+
+  it('keeps the last count and keeps polling through failures, reporting each streak once', async () => {
+    const failures: unknown[] = [];
+    let recovered = 0;
+    const { poll, calls } = scriptedPoll([
+      count(5),
+      new Error('down'),
+      new Error('down'),
+      new Error('down'),
+      count(5),
+      new Error('down again'),
+      count(6),
+    ]);
+    const hub = makeHub({
+      pollMs: 10,
+      poll,
+      onPollFailure: (error) => failures.push(error),
+      onPollRecovered: () => {
+        recovered += 1;
+      },
+    });
+    const tab = new Recorder();
+    hub.subscribe('a', { id: 'a' }, tab);
+    await waitFor(() => tab.counts.includes(6), 'the count after the outages');
+    expect(tab.counts).toEqual([5, 6]);
+    expect(failures.map((f) => (f as Error).message)).toEqual(['down', 'down again']);
+    expect(recovered).toBe(2);
+    expect(calls.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('ends every tab and stops polling when the backend ends the session', async () => {
+    const ended: string[] = [];
+    const { poll, calls } = scriptedPoll([count(1), { status: 'ended' }]);
+    const hub = makeHub({ pollMs: 10, poll, onSessionEnded: (key) => ended.push(key) });
+    const tabs = [new Recorder(), new Recorder()];
+    for (const tab of tabs) hub.subscribe('a', { id: 'a' }, tab);
+    await waitFor(() => ended.length === 1, 'the session to end');
+    expect(tabs.map((t) => t.ended)).toEqual([1, 1]);
+    expect(hub.sessionCount).toBe(0);
+    const pollsAtEnd = calls.length;
+    await sleep(80);
+    expect(calls.length).toBe(pollsAtEnd);
+    // Unsubscribing after the end (the streams' close handlers) is harmless.
+    for (const tab of tabs) hub.unsubscribe('a', tab);
+    expect(ended).toEqual(['a']);
+  });
+
+  it('stops polling when the last tab leaves, and only then', async () => {
+    const { poll, calls } = scriptedPoll([count(1)]);
+    const hub = makeHub({ pollMs: 10, poll });
+    const one = new Recorder();
+    const two = new Recorder();
+    hub.subscribe('a', { id: 'a' }, one);
+    hub.subscribe('a', { id: 'a' }, two);
+    await waitFor(() => calls.length >= 2, 'two polls');
+    hub.unsubscribe('a', one);
+    const before = calls.length;
+    await waitFor(() => calls.length >= before + 2, 'polling to go on for the remaining tab');
+    hub.unsubscribe('a', two);
+    expect(hub.sessionCount).toBe(0);
+    const after = calls.length;
+    await sleep(80);
+    // A poll already in flight when the tab left may still land; no new one starts.
+    expect(calls.length).toBe(after);
+  });
+
+  it('drops the answer of a poll still in flight when the last tab left', async () => {
+    let release: (outcome: PollOutcome) => void = () => undefined;
+    const hub = makeHub({
+      pollMs: 10,
+      poll: () =>
+        new Promise<PollOutcome>((resolve) => {
+          release = resolve;
+        }),
+    });
+    const tab = new Recorder();
+    hub.subscribe('a', { id: 'a' }, tab);
+    hub.unsubscribe('a', tab);
+    release(count(9));
+    await sleep(30);
+    expect(tab.counts).toEqual([]);
+    expect(hub.sessionCount).toBe(0);
+  });
+
+  it('lets other tabs hear the count when one tab throws', async () => {
+    const { poll } = scriptedPoll([count(7)]);
+    const hub = makeHub({ pollMs: 60_000, poll });
+    const broken: HubSubscriber = {
+      onCount: () => {
+        throw new Error('socket gone');
+      },
+      onEnded: () => undefined,
+    };
+    const tab = new Recorder();
+    hub.subscribe('a', { id: 'a' }, broken);
+    hub.subscribe('a', { id: 'a' }, tab);
+    await waitFor(() => tab.counts.length === 1, 'the healthy tab to hear the count');
+    expect(tab.counts).toEqual([7]);
+  });
+
+  it('stops every poll on close and refuses new tabs', async () => {
+    const { poll, calls } = scriptedPoll([count(1)]);
+    const hub = makeHub({ pollMs: 10, poll });
+    hub.subscribe('a', { id: 'a' }, new Recorder());
+    hub.subscribe('b', { id: 'b' }, new Recorder());
+    await waitFor(() => calls.length >= 4, 'some polls');
+    hub.close();
+    expect(hub.sessionCount).toBe(0);
+    const after = calls.length;
+    await sleep(80);
+    expect(calls.length).toBe(after);
+    expect(() => hub.subscribe('c', { id: 'c' }, new Recorder())).toThrow(/closed/);
+  });
+});

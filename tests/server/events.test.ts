@@ -1,0 +1,390 @@
+import { request as httpRequest, type IncomingHttpHeaders, type ClientRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { CALLS, GATEWAY_PATHS, WITHDRAWAL_EVENT, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
+import { buildTestGateway } from './support/gateway.js';
+import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+
+const POLL_MS = 200;
+const COUNT_PATH = CALLS.withdrawalCount;
+
+interface SseEvent {
+  event: string;
+  data: string;
+}
+
+/** One browser tab's view of /api/events, read over a real socket with a small SSE parser. */
+class SseTab {
+  status = 0;
+  headers: IncomingHttpHeaders = {};
+  body = '';
+  events: SseEvent[] = [];
+  comments: string[] = [];
+  retries: number[] = [];
+  ended = false;
+  private buffer = '';
+  private pending: SseEvent = { event: 'message', data: '' };
+  private readonly waiters = new Set<() => void>();
+  private req: ClientRequest | null = null;
+
+  static open(port: number, cookie: string | null): Promise<SseTab> {
+    const tab = new SseTab();
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: GATEWAY_PATHS.events, headers: cookie ? { cookie, accept: 'text/event-stream' } : {} },
+        (res) => {
+          tab.status = res.statusCode ?? 0;
+          tab.headers = res.headers;
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => tab.feed(chunk));
+          res.on('end', () => tab.finish());
+          res.on('close', () => tab.finish());
+          res.on('error', () => tab.finish());
+          resolve(tab);
+        },
+      );
+      req.on('error', (error) => (tab.status === 0 ? reject(error) : tab.finish()));
+      req.end();
+      tab.req = req;
+    });
+  }
+
+  counts(): number[] {
+    return this.events
+      .filter((e) => e.event === WITHDRAWAL_EVENT)
+      .map((e) => (JSON.parse(e.data) as { count: number }).count);
+  }
+
+  async waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+    if (condition()) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`timed out waiting for ${what}; events so far: ${JSON.stringify(this.events)}`));
+      }, timeoutMs);
+      const check = () => {
+        if (!condition()) return;
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve();
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  close(): void {
+    this.req?.destroy();
+  }
+
+  private feed(chunk: string): void {
+    this.body += chunk;
+    this.buffer += chunk;
+    let newline: number;
+    while ((newline = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(newline + 1);
+      this.line(line);
+    }
+    this.notify();
+  }
+
+  private line(line: string): void {
+    if (line === '') {
+      if (this.pending.data !== '' || this.pending.event !== 'message') this.events.push(this.pending);
+      this.pending = { event: 'message', data: '' };
+      return;
+    }
+    if (line.startsWith(':')) return void this.comments.push(line.slice(1).trim());
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') this.pending.event = value;
+    else if (field === 'data') this.pending.data = this.pending.data ? `${this.pending.data}\n${value}` : value;
+    else if (field === 'retry') this.retries.push(Number(value));
+  }
+
+  private finish(): void {
+    this.ended = true;
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The backend's view: which token holds which permissions and what count each one sees. */
+interface BackendState {
+  permissions: Map<string, unknown[] | 'unauthorized' | 'failing'>;
+  counts: Map<string, number | 'unauthorized' | 'broken'>;
+}
+
+function callsFor(backend: FakeBackend, path: string, token: string): number {
+  return backend.calls.filter((c) => c.url.split('?')[0] === path && c.headers['w-token'] === token).length;
+}
+
+async function startBackend(): Promise<{ backend: FakeBackend; state: BackendState }> {
+  const backend = await startFakeBackend();
+  const state: BackendState = { permissions: new Map(), counts: new Map() };
+  backend.route(`GET ${CALLS.permission}`, (call, res) => {
+    const held = state.permissions.get(String(call.headers['w-token']));
+    if (held === undefined || held === 'unauthorized') return sendJson(res, { code: 401, msg: 'Please log in again' });
+    if (held === 'failing') return sendJson(res, { code: 500, msg: 'database unavailable' });
+    sendJson(res, { code: 200, msg: 'ok', data: held });
+  });
+  backend.route(`GET ${COUNT_PATH}`, (call, res) => {
+    const count = state.counts.get(String(call.headers['w-token']));
+    if (count === undefined || count === 'unauthorized') return sendJson(res, { code: 401, msg: 'Please log in again' });
+    if (count === 'broken') {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      return void res.end('<html>Internal Server Error</html>');
+    }
+    sendJson(res, { code: 200, msg: 'ok', data: count });
+  });
+  return { backend, state };
+}
+
+async function listen(app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as AddressInfo).port;
+}
+
+const reviewer = (token: string) => `token=${token}; userId=u-${token}`;
+const REVIEWER_PERMISSIONS = [{ permission: '/manage/user/userProfile' }, { permission: WITHDRAWAL_REVIEW_PERMISSION }];
+
+async function openStreamsGauge(app: FastifyInstance): Promise<number> {
+  return (await app.metrics.eventStreams.get()).values[0]?.value ?? 0;
+}
+
+describe('GET /api/events', () => {
+  let backend: FakeBackend;
+  let state: BackendState;
+  let app: FastifyInstance;
+  let port: number;
+  const tabs: SseTab[] = [];
+  const openTab = async (cookie: string | null) => {
+    const tab = await SseTab.open(port, cookie);
+    tabs.push(tab);
+    return tab;
+  };
+
+  beforeAll(async () => {
+    ({ backend, state } = await startBackend());
+    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, WITHDRAWAL_POLL_MS: String(POLL_MS) });
+    port = await listen(app);
+  });
+
+  afterEach(async () => {
+    for (const tab of tabs.splice(0)) tab.close();
+    // The gateway learns of closed tabs asynchronously; later tests read the gauge.
+    await waitUntil(async () => (await openStreamsGauge(app)) === 0, 'every stream to be closed');
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await backend.close();
+  });
+
+  it('answers 401 in the envelope without a session', async () => {
+    const tab = await openTab(null);
+    await tab.waitFor(() => tab.ended, 'the answer to end');
+    expect(tab.status).toBe(401);
+    expect(JSON.parse(tab.body)).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
+  });
+
+  it('answers 401 when the backend no longer knows the session', async () => {
+    state.permissions.set('gone', 'unauthorized');
+    const tab = await openTab(reviewer('gone'));
+    await tab.waitFor(() => tab.ended, 'the answer to end');
+    expect(tab.status).toBe(401);
+    expect(JSON.parse(tab.body)).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
+    expect(callsFor(backend, COUNT_PATH, 'gone')).toBe(0);
+  });
+
+  it('answers 403 to a session without the withdrawal-review permission', async () => {
+    state.permissions.set('operator', [{ permission: '/manage/user/userProfile' }, '/manage/finance/billRecord']);
+    state.counts.set('operator', 3);
+    const tab = await openTab(reviewer('operator'));
+    await tab.waitFor(() => tab.ended, 'the answer to end');
+    expect(tab.status).toBe(403);
+    expect(JSON.parse(tab.body)).toMatchObject({ code: 403, error: 'FORBIDDEN' });
+    expect(callsFor(backend, COUNT_PATH, 'operator')).toBe(0);
+  });
+
+  it('answers 502 when the permission look-up fails, and asks again on the next connect', async () => {
+    state.permissions.set('unlucky', 'failing');
+    state.counts.set('unlucky', 2);
+    const first = await openTab(reviewer('unlucky'));
+    await first.waitFor(() => first.ended, 'the refusal');
+    expect(first.status).toBe(502);
+    expect(JSON.parse(first.body)).toMatchObject({ code: 502, error: 'UPSTREAM_BAD_ANSWER' });
+    expect(JSON.parse(first.body).msg).toContain('code 500');
+
+    state.permissions.set('unlucky', REVIEWER_PERMISSIONS);
+    const second = await openTab(reviewer('unlucky'));
+    await second.waitFor(() => second.counts().length > 0, 'the first count');
+    expect(second.counts()).toEqual([2]);
+    expect(callsFor(backend, CALLS.permission, 'unlucky')).toBe(2);
+  });
+
+  it('opens a stream with SSE and security headers and sends the count at once', async () => {
+    state.permissions.set('alpha', REVIEWER_PERMISSIONS);
+    state.counts.set('alpha', 4);
+    const tab = await openTab(reviewer('alpha'));
+    expect(tab.status).toBe(200);
+    expect(tab.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(tab.headers['cache-control']).toBe('no-cache, no-transform');
+    expect(tab.headers['x-accel-buffering']).toBe('no');
+    expect(tab.headers['x-content-type-options']).toBe('nosniff');
+    expect(tab.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    await tab.waitFor(() => tab.counts().length > 0, 'the first count');
+    expect(tab.counts()).toEqual([4]);
+    expect(tab.events[0]).toEqual({ event: WITHDRAWAL_EVENT, data: '{"count":4}' });
+  });
+
+  it('polls once per period per session however many tabs it has, and fans changes out to all', async () => {
+    state.permissions.set('multi', REVIEWER_PERMISSIONS);
+    state.permissions.set('single', REVIEWER_PERMISSIONS);
+    state.counts.set('multi', 1);
+    state.counts.set('single', 1);
+    const started = Date.now();
+    const multi = await Promise.all([openTab(reviewer('multi')), openTab(reviewer('multi')), openTab(reviewer('multi'))]);
+    const single = await openTab(reviewer('single'));
+    for (const tab of [...multi, single]) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
+    expect(multi.map((t) => t.counts())).toEqual([[1], [1], [1]]);
+    expect(await openStreamsGauge(app)).toBe(4);
+    // Three tabs cost one permission look-up, not three.
+    expect(callsFor(backend, CALLS.permission, 'multi')).toBe(1);
+
+    await sleep(POLL_MS * 6);
+    const multiPolls = callsFor(backend, COUNT_PATH, 'multi');
+    const singlePolls = callsFor(backend, COUNT_PATH, 'single');
+    const periods = Math.floor((Date.now() - started) / POLL_MS);
+    expect(multiPolls).toBeGreaterThanOrEqual(2);
+    expect(multiPolls).toBeLessThanOrEqual(periods + 1);
+    // Three tabs of one session poll no more than one tab of another does.
+    expect(Math.abs(multiPolls - singlePolls)).toBeLessThanOrEqual(2);
+
+    state.counts.set('multi', 7);
+    for (const tab of multi) await tab.waitFor(() => tab.counts().includes(7), 'the changed count');
+    expect(multi.map((t) => t.counts())).toEqual([[1, 7], [1, 7], [1, 7]]);
+    expect(single.counts()).toEqual([1]);
+
+    // A new tab of a polled session hears the last count without another backend call.
+    const pollsBeforeLate = callsFor(backend, COUNT_PATH, 'multi');
+    const late = await openTab(reviewer('multi'));
+    await late.waitFor(() => late.counts().length > 0, 'the late tab to hear the count');
+    expect(late.counts()).toEqual([7]);
+    expect(callsFor(backend, COUNT_PATH, 'multi')).toBeLessThanOrEqual(pollsBeforeLate + 1);
+
+    const metricsText = await app.metrics.registry.metrics();
+    const polled = Number(/gateway_withdrawal_polls_total (\d+)/.exec(metricsText)?.[1]);
+    const backendPolls = backend.calls.filter((c) => c.url.split('?')[0] === COUNT_PATH).length;
+    expect(polled).toBeGreaterThanOrEqual(backendPolls - 2);
+    expect(polled).toBeLessThanOrEqual(backendPolls + 2);
+  });
+
+  it('stops polling a session when its last tab leaves', async () => {
+    state.permissions.set('leaver', REVIEWER_PERMISSIONS);
+    state.counts.set('leaver', 2);
+    const pair = [await openTab(reviewer('leaver')), await openTab(reviewer('leaver'))];
+    for (const tab of pair) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
+
+    pair[0]!.close();
+    await waitUntil(async () => (await openStreamsGauge(app)) === 1, 'one stream to close');
+    const whileOneLeft = callsFor(backend, COUNT_PATH, 'leaver');
+    await waitUntil(() => callsFor(backend, COUNT_PATH, 'leaver') >= whileOneLeft + 2, 'polling to go on for the other tab');
+
+    pair[1]!.close();
+    await waitUntil(async () => (await openStreamsGauge(app)) === 0, 'both streams to close');
+    const atLeave = callsFor(backend, COUNT_PATH, 'leaver');
+    await sleep(POLL_MS * 4);
+    // One poll may already have been under way when the tab left; none starts after it.
+    expect(callsFor(backend, COUNT_PATH, 'leaver')).toBeLessThanOrEqual(atLeave + 1);
+  });
+
+  it('keeps the stream and the last count through backend failures', async () => {
+    state.permissions.set('flaky', REVIEWER_PERMISSIONS);
+    state.counts.set('flaky', 5);
+    const tab = await openTab(reviewer('flaky'));
+    await tab.waitFor(() => tab.counts().length > 0, 'the first count');
+    state.counts.set('flaky', 'broken');
+    const atBreak = callsFor(backend, COUNT_PATH, 'flaky');
+    await waitUntil(() => callsFor(backend, COUNT_PATH, 'flaky') >= atBreak + 3, 'polls of the broken backend');
+    expect(tab.ended).toBe(false);
+    expect(tab.counts()).toEqual([5]);
+    state.counts.set('flaky', 6);
+    await tab.waitFor(() => tab.counts().includes(6), 'the count after recovery');
+    expect(tab.counts()).toEqual([5, 6]);
+  });
+
+  it('ends every tab of a session the backend answers 401 for, and stops polling it', async () => {
+    state.permissions.set('expiring', REVIEWER_PERMISSIONS);
+    state.counts.set('expiring', 3);
+    const pair = [await openTab(reviewer('expiring')), await openTab(reviewer('expiring'))];
+    for (const tab of pair) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
+
+    state.counts.set('expiring', 'unauthorized');
+    for (const tab of pair) await tab.waitFor(() => tab.ended, 'the stream to end');
+    for (const tab of pair) expect(tab.events.at(-1)?.event).toBe('session-ended');
+    const atEnd = callsFor(backend, COUNT_PATH, 'expiring');
+    await sleep(POLL_MS * 4);
+    expect(callsFor(backend, COUNT_PATH, 'expiring')).toBe(atEnd);
+
+    // The browser's automatic reconnect is refused without asking the backend again.
+    const permissionCalls = callsFor(backend, CALLS.permission, 'expiring');
+    const again = await openTab(reviewer('expiring'));
+    await again.waitFor(() => again.ended, 'the refusal');
+    expect(again.status).toBe(401);
+    expect(callsFor(backend, CALLS.permission, 'expiring')).toBe(permissionCalls);
+  });
+});
+
+describe('GET /api/events during shutdown', () => {
+  let backend: FakeBackend;
+  let state: BackendState;
+
+  beforeAll(async () => {
+    ({ backend, state } = await startBackend());
+    state.permissions.set('late', REVIEWER_PERMISSIONS);
+    state.counts.set('late', 1);
+  });
+
+  afterAll(async () => {
+    await backend.close();
+  });
+
+  it('refuses new streams with 503, ends open ones with a retry hint, and lets close() finish', async () => {
+    const app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, WITHDRAWAL_POLL_MS: String(POLL_MS) });
+    const port = await listen(app);
+    const open = [await SseTab.open(port, reviewer('late')), await SseTab.open(port, reviewer('late'))];
+    for (const tab of open) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
+
+    app.shuttingDown = true;
+    const refused = await SseTab.open(port, reviewer('late'));
+    await refused.waitFor(() => refused.ended, 'the refusal');
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 503, error: 'SHUTTING_DOWN' });
+
+    await app.close();
+    for (const tab of open) {
+      await tab.waitFor(() => tab.ended, 'the stream to end');
+      expect(tab.retries).toEqual([3000]);
+    }
+    expect(await openStreamsGauge(app)).toBe(0);
+    const polls = callsFor(backend, COUNT_PATH, 'late');
+    await sleep(POLL_MS * 3);
+    expect(callsFor(backend, COUNT_PATH, 'late')).toBe(polls);
+  });
+});

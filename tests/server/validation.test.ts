@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { isIpOrCidr, isLink, validateField, validateRecord, VALIDATION_MESSAGES_ZH, type FieldDef } from '../../server/contract/index.js';
+
+describe('shared validation (SPEC section 5)', () => {
+  it.each(['https://example.com/app.apk', 'http://a', 'ftp://files.example/x', 'itms-services://?action=download'])('accepts the link %s', (v) => {
+    expect(isLink(v)).toBe(true);
+  });
+  it.each(['example.com', 'https:/x', '://x', 'javascript:alert(1)', 'https:// space', ''])('refuses the link %s', (v) => {
+    expect(isLink(v)).toBe(false);
+  });
+
+  it('gives 链接格式错误 for a bad link and accepts an empty optional one', () => {
+    const mirror: FieldDef = { key: 'mirrorUrl', kind: 'link' };
+    expect(validateField(mirror, 'not a link')).toBe('linkFormat');
+    expect(VALIDATION_MESSAGES_ZH.linkFormat).toBe('链接格式错误');
+    expect(validateField(mirror, '')).toBeNull();
+  });
+
+  it('gives 下载链接不能为空 for an empty required download link', () => {
+    const download: FieldDef = { key: 'downloadUrl', kind: 'link', required: true, download: true };
+    expect(validateField(download, '')).toBe('downloadLinkEmpty');
+    expect(VALIDATION_MESSAGES_ZH.downloadLinkEmpty).toBe('下载链接不能为空');
+    expect(validateField({ key: 'name', kind: 'text', required: true }, ' ')).toBeNull();
+    expect(validateField({ key: 'name', kind: 'text', required: true }, '')).toBe('required');
+  });
+
+  it.each(['10.0.0.1', '192.168.0.0/16', '0.0.0.0/0', '::1', '2001:db8::/32', 'fe80::1:2:3:4', '::ffff:10.0.0.1', '1:2:3:4:5:6:7:8'])(
+    'accepts the address %s',
+    (v) => expect(isIpOrCidr(v)).toBe(true),
+  );
+  it.each(['256.0.0.1', '10.0.0', '10.0.0.1/33', '2001:db8::/129', '1:2:3:4:5:6:7:8:9', '1::2::3', 'abc', '10.0.0.1/', '01.2.3.4'])(
+    'refuses the address %s',
+    (v) => expect(isIpOrCidr(v)).toBe(false),
+  );
+
+  it('checks numbers, money, options and lengths', () => {
+    expect(validateField({ key: 'n', kind: 'number', min: 1, max: 10 }, 0)).toBe('tooSmall');
+    expect(validateField({ key: 'n', kind: 'number', min: 1, max: 10 }, '11')).toBe('tooLarge');
+    expect(validateField({ key: 'n', kind: 'number' }, 'x')).toBe('notNumber');
+    expect(validateField({ key: 'm', kind: 'money' }, 10.5)).toBe('notInteger');
+    expect(validateField({ key: 's', kind: 'select', options: ['a', 'b'] }, 'c')).toBe('notAnOption');
+    expect(validateField({ key: 't', kind: 'text', maxLength: 3 }, 'abcd')).toBe('tooLong');
+    expect(validateRecord([{ key: 'a', kind: 'text', required: true }, { key: 'b', kind: 'link' }], { a: 'x', b: 'bad' })).toEqual({ b: 'linkFormat' });
+  });
+});
