@@ -1,6 +1,5 @@
 import { PERMISSIONS } from '../permissions.js';
 import type { ListResource, SettingsResource } from '../resource.js';
-import { WITHDRAWAL_STATES } from '../dashboard.js';
 
 export const RECHARGE_METHODS = ['alipay', 'wechat', 'bankCard', 'usdt', 'applePay'] as const;
 
@@ -60,6 +59,7 @@ export const WITHDRAWAL_CONFIG = {
 } as const satisfies SettingsResource;
 
 export const WITHDRAWAL_METHODS = ['alipay', 'bankCard', 'usdt'] as const;
+export const WITHDRAWAL_STATES = ['pending', 'approved', 'rejected'] as const;
 
 export const WITHDRAWAL_REVIEW = {
   kind: 'list',
