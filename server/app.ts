@@ -37,7 +37,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy as boolean | string, // a number (hop count) is accepted at run time
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
-    requestIdLogLabel: 'reqId',
     genReqId: () => crypto.randomUUID(),
     // Event streams stay open for hours; the per-request timeout must not cut them.
     requestTimeout: 0,
