@@ -1,0 +1,70 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { registerEncoding } from './encoded-routes.js';
+import { SandboxError } from './errors.js';
+import { sandboxCodecKey } from './key.js';
+import { registerAuth } from './routes/auth.js';
+import { registerDashboard } from './routes/dashboard.js';
+import { registerDeployment } from './routes/deployment.js';
+import { registerFiles } from './routes/files.js';
+import { registerFinance } from './routes/finance.js';
+import { SandboxStore } from './store/index.js';
+
+export interface SandboxOptions {
+  /** Seed of the simulated data; the same seed gives the same users, groups and money. */
+  seed?: number;
+  /** How often a new withdrawal application arrives; 0 disables. */
+  withdrawalTickMs?: number;
+  logger?: boolean;
+  /** End of the seeded history; defaults to the start time. */
+  now?: number;
+}
+
+export const DEFAULT_SEED = 20240601;
+export const DEFAULT_WITHDRAWAL_TICK_MS = 20_000;
+
+/** The sandbox backend with its store, for tests to read and change (`app.sandbox.addPendingWithdrawal()`). */
+export type SandboxApp = FastifyInstance & { sandbox: SandboxStore };
+
+/**
+ * The simulated chat backend: its own Fastify instance (never listens; start.ts does). Every answer
+ * is HTTP 200 with the {code, msg, data} envelope, business refusals included, like the real one.
+ */
+export async function buildSandbox(options: SandboxOptions = {}): Promise<SandboxApp> {
+  const store = new SandboxStore({ seed: options.seed ?? DEFAULT_SEED, now: options.now ?? Date.now() });
+  const app: FastifyInstance = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
+  app.decorate('sandbox', store);
+
+  app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
+    if (error instanceof SandboxError) return reply.code(200).send({ code: error.code, msg: error.message });
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, an empty JSON body, a body too large: the client's fault, in the envelope.
+      return reply.code(200).send({ code: status, msg: error.message });
+    }
+    request.log.error({ err: error }, 'sandbox route failed');
+    return reply.code(500).send({ code: 500, msg: 'Internal server error' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(200).send({ code: 404, msg: `No such interface: ${request.method} ${request.url.split('?')[0]}` });
+  });
+
+  registerAuth(app, store);
+  registerEncoding(app, sandboxCodecKey());
+  registerFiles(app, store);
+  registerDashboard(app, store);
+  registerDeployment(app, store);
+  registerFinance(app, store);
+
+  const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
+  if (tickMs > 0) {
+    const timer = setInterval(() => {
+      store.addPendingWithdrawal();
+      store.counters.withdrawalTicks++;
+    }, tickMs);
+    // The simulator must never be what keeps a process (or a test run) alive.
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+
+  return app as SandboxApp;
+}

@@ -1,0 +1,37 @@
+import { startSandbox } from './start.js';
+
+/** `npm run sandbox`: the simulated chat backend alone, for working on the UI or the gateway against it. */
+function port(): number {
+  const raw = process.env.PORT?.trim();
+  if (!raw) return 8090;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    process.stderr.write(`Invalid configuration: PORT must be a port number, got "${raw}"\n`);
+    process.exit(78);
+  }
+  return Number(raw);
+}
+
+const seedText = process.env.SANDBOX_SEED?.trim();
+const started = await startSandbox({
+  port: port(),
+  host: process.env.HOST?.trim() || '127.0.0.1',
+  logger: true,
+  ...(seedText && /^\d+$/.test(seedText) ? { seed: Number(seedText) } : {}),
+});
+started.app.log.info(
+  { url: started.url },
+  `sandbox chat backend listening on ${started.url} (accounts admin/admin123 and operator/operator123)`,
+);
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) process.exit(1);
+  stopping = true;
+  started.app.log.info({ signal }, 'sandbox shutting down');
+  started.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));

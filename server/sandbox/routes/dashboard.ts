@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { CALLS } from '../../contract/index.js';
+import { badRequest, ok } from '../errors.js';
+import { DAY, parseDayKey, startOfDay } from '../lib/time.js';
+import type { SandboxStore } from '../store/index.js';
+import { countAnswer, dailyStatistics, financeData } from '../store/statistics.js';
+import { queryObject } from './common.js';
+
+export const DEFAULT_RANGE_DAYS = 30;
+export const MAX_RANGE_DAYS = 366;
+
+function dayParam(value: unknown, name: string): number | null {
+  if (value === undefined || value === '') return null;
+  const day = typeof value === 'string' ? parseDayKey(value.trim()) : null;
+  if (day === null) throw badRequest(`${name} must be a date written YYYY-MM-DD`);
+  return day;
+}
+
+/** The dashboard's three calls; each needs only a login. */
+export function registerDashboard(app: FastifyInstance, store: SandboxStore): void {
+  app.get(CALLS.count, async () => ok(countAnswer(store, Date.now())));
+
+  app.get(CALLS.dailyStatistics, async (request) => {
+    const query = queryObject(request);
+    const now = Date.now();
+    let start = dayParam(query.startDate, 'startDate');
+    let end = dayParam(query.endDate, 'endDate');
+    // A missing end means today; a missing start means the 30 days up to the end.
+    end ??= start === null ? startOfDay(now) : Math.min(startOfDay(now), start + (DEFAULT_RANGE_DAYS - 1) * DAY);
+    start ??= end - (DEFAULT_RANGE_DAYS - 1) * DAY;
+    if (start > end) throw badRequest('startDate must not be after endDate');
+    if ((end - start) / DAY + 1 > MAX_RANGE_DAYS) throw badRequest(`The range may span at most ${MAX_RANGE_DAYS} days`);
+    return ok(dailyStatistics(store, start, end, now));
+  });
+
+  app.get(CALLS.financeData, async () => ok(financeData(store, Date.now())));
+}
