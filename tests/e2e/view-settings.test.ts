@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginAs, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  const errors = h?.pageErrors ?? [];
+  await h?.close();
+  expect(errors).toEqual([]);
+});
+
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
+
+describe('console shell: search and view settings', () => {
+  it('jumps to a screen from the header search', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.getByTestId('header-search-toggle').click();
+    await page.getByTestId('header-search-input').fill('sensitive');
+    await page.locator('[data-search-path="/sensitivewords"]').click();
+    await page.waitForURL((u) => u.pathname === '/sensitivewords');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sensitive words');
+  });
+
+  it('switches the size with a message and keeps it after a reload', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin', '/login?redirect=%2FBillingRecords');
+    await page.getByTestId('size-select').click();
+    await page.locator('[data-size="small"]').click();
+    await page.getByText('Size switched').waitFor();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('size-small');
+    expect(new URL(page.url()).pathname).toBe('/BillingRecords');
+    await page.reload();
+    await page.getByTestId('layout').waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('size-small'))).toBe(true);
+  });
+
+  it('switches the language, follows it in <html lang> and keeps it', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.getByTestId('language-select').click();
+    await page.locator('[data-lang="zh"]').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('zh');
+    await expect.poll(() => page.locator('[data-menu-path="/dashboard"]').textContent()).toBe('首页');
+    await page.reload();
+    await page.getByTestId('layout').waitFor();
+    await expect.poll(() => page.locator('[data-menu-path="/dashboard"]').textContent()).toBe('首页');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh');
+  });
+
+  it('takes the browser language when nothing is saved', async () => {
+    const { page } = await h.newPage({ locale: 'ja-JP' });
+    await page.goto('/login');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    await page.getByLabel('アカウント').waitFor();
+  });
+
+  it('collapses the sidebar, remembers it in a cookie, and closes it on a phone', async () => {
+    const { page, context } = await h.newPage();
+    await loginAs(page, 'admin');
+    const sidebar = page.getByTestId('sidebar');
+    expect(await sidebar.getAttribute('data-state')).toBe('open');
+    await page.getByTestId('hamburger').click();
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('collapsed');
+    const cookie = (await context.cookies()).find((c) => c.name === 'sidebarStatus');
+    expect(cookie?.value).toBe('0');
+    await page.reload();
+    await page.getByTestId('layout').waitFor();
+    expect(await sidebar.getAttribute('data-state')).toBe('collapsed');
+    await page.getByTestId('hamburger').click();
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('open');
+
+    await page.setViewportSize({ width: 800, height: 900 });
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('hidden');
+    await page.getByTestId('hamburger').click();
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('open');
+    await page.getByTestId('sidebar-backdrop').click({ position: { x: 700, y: 400 } });
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('hidden');
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { buildUrl, classifyEnvelope, mentionsPermission } from '../../web/engine/api-client.js';
+import { parsePermissionList, PermissionError } from '../../web/app/session.js';
+import { parseCount, shouldChime } from '../../web/app/layout/withdrawals.js';
+import { pageTitle } from '../../web/app/title.js';
+import { initI18n } from '../../web/i18n/index.js';
+
+initI18n();
+
+describe('envelope handling (SPEC section 8)', () => {
+  it('resolves 200', () => {
+    expect(classifyEnvelope({ code: 200, msg: '' })).toEqual({ kind: 'ok' });
+  });
+  it('lets 600 and 601 and a permission 401 through silently', () => {
+    expect(classifyEnvelope({ code: 600, msg: 'x' }).kind).toBe('silent');
+    expect(classifyEnvelope({ code: 601, msg: 'x' }).kind).toBe('silent');
+    expect(classifyEnvelope({ code: 401, msg: 'No Permission for this call' }).kind).toBe('silent');
+    expect(classifyEnvelope({ code: 401, msg: '没有权限' }).kind).toBe('silent');
+  });
+  it('treats any other 401 as logged in elsewhere', () => {
+    expect(classifyEnvelope({ code: 401, msg: 'token expired' }).kind).toBe('logged-elsewhere');
+    expect(classifyEnvelope({ code: 401, msg: '' }).kind).toBe('logged-elsewhere');
+  });
+  it('toasts the server message for other codes', () => {
+    expect(classifyEnvelope({ code: 500, msg: 'boom' })).toEqual({ kind: 'toast', text: 'boom' });
+  });
+  it('detects the permission word', () => {
+    expect(mentionsPermission('PERMISSION denied')).toBe(true);
+    expect(mentionsPermission('无权限')).toBe(true);
+    expect(mentionsPermission('expired')).toBe(false);
+    expect(mentionsPermission(undefined)).toBe(false);
+  });
+  it('builds query strings without empty values', () => {
+    expect(buildUrl('/a', { pageNum: 1, keyword: '', x: null, y: 'a b' })).toBe('/a?pageNum=1&y=a+b');
+    expect(buildUrl('/a')).toBe('/a');
+  });
+});
+
+describe('permission list', () => {
+  it('reads the permission field of each entry', () => {
+    expect(parsePermissionList([{ permission: '/manage/push' }, { permission: '/manage/page' }])).toEqual(['/manage/push', '/manage/page']);
+  });
+  it('tells a missing list from an empty one', () => {
+    expect(() => parsePermissionList(null)).toThrow(PermissionError);
+    expect(() => parsePermissionList(undefined)).toThrow('Cannot get user permissions, please log in again');
+    expect(() => parsePermissionList({})).toThrow(PermissionError);
+    expect(() => parsePermissionList([])).toThrow('roles must be a non-null array');
+    const keyOf = (data: unknown) => {
+      try {
+        parsePermissionList(data);
+        return null;
+      } catch (e) {
+        return (e as PermissionError).key;
+      }
+    };
+    expect(keyOf([])).toBe('api.rolesEmpty');
+    expect(keyOf(undefined)).toBe('api.noPermissionList');
+  });
+});
+
+describe('withdrawal events', () => {
+  it('parses counts and ignores junk', () => {
+    expect(parseCount('{"count":3}')).toBe(3);
+    expect(parseCount('{"count":-1}')).toBeNull();
+    expect(parseCount('nope')).toBeNull();
+    expect(parseCount(undefined)).toBeNull();
+  });
+  it('chimes only on a rise after the first value', () => {
+    expect(shouldChime(null, 5)).toBe(false);
+    expect(shouldChime(5, 5)).toBe(false);
+    expect(shouldChime(5, 4)).toBe(false);
+    expect(shouldChime(4, 5)).toBe(true);
+  });
+});
+
+describe('page title', () => {
+  it('is the route title, a dash, then the site title', () => {
+    expect(pageTitle('Home', '后台')).toBe('Home - 后台');
+    expect(pageTitle(null, 'Nimbus后台')).toBe('Nimbus后台');
+  });
+});

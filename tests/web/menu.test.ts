@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_PERMISSIONS, PERMISSIONS as P } from '../../server/contract/index.js';
+import { buildMenu, breadcrumbFor, openGroupFor } from '../../web/app/menu.js';
+import { LEAF_ROUTES } from '../../web/app/routes.js';
+
+const OPERATOR = [P.userProfile, P.groupProfile, P.sensitiveWord, P.onlineStatistics, P.billRecord];
+
+function paths(menu: ReturnType<typeof buildMenu>): string[] {
+  return menu.flatMap((m) => (m.children ? m.children.map((c) => c.path!) : [m.path!]));
+}
+
+describe('buildMenu', () => {
+  it('shows every screen to a holder of every permission', () => {
+    const menu = buildMenu(ALL_PERMISSIONS);
+    expect(paths(menu).sort()).toEqual(LEAF_ROUTES.map((r) => r.path).sort());
+  });
+
+  it('hides groups with no permitted child and flattens one-child groups', () => {
+    const menu = buildMenu(OPERATOR);
+    expect(menu.map((m) => m.key)).toEqual([
+      '/dashboard',
+      '/userpage',
+      '/sensitivewords',
+      '/operation',
+      '/BillingRecords',
+      '/error',
+      '/error-log/log',
+    ]);
+    const users = menu.find((m) => m.key === '/userpage')!;
+    expect(users.children!.map((c) => c.path)).toEqual(['/userpage/userset', '/groupset']);
+    // Online statistics opens both the IP blacklist and online users: the group stays a group.
+    expect(paths(menu)).toContain('/onlineuser');
+    expect(paths(menu)).not.toContain('/finance/OnlineRecharge');
+    expect(paths(menu)).not.toContain('/deployconfig/monitor');
+  });
+
+  it('keeps one-child groups that ask to stay a group', () => {
+    const menu = buildMenu([]);
+    expect(menu.find((m) => m.key === '/error')?.children?.length).toBe(2);
+  });
+
+  it('marks the withdrawal review entry and its group for the badge', () => {
+    const finance = buildMenu(ALL_PERMISSIONS).find((m) => m.key === '/finance')!;
+    expect(finance.badge).toBe('withdrawal');
+    expect(finance.children!.find((c) => c.path === '/WithDrawMoneyCheck')!.badge).toBe('withdrawal');
+  });
+
+  it('finds the submenu holding a path', () => {
+    const menu = buildMenu(ALL_PERMISSIONS);
+    expect(openGroupFor(menu, '/WithDrawMoneyCheck')).toBe('/finance');
+    expect(openGroupFor(menu, '/dashboard')).toBeNull();
+  });
+});
+
+describe('breadcrumb', () => {
+  it('is only the dashboard on the dashboard, not a link', () => {
+    expect(breadcrumbFor('/dashboard')).toEqual([{ title: 'route.dashboard' }]);
+  });
+  it('starts with home and ends with an unlinked crumb', () => {
+    expect(breadcrumbFor('/WithDrawMoneyCheck')).toEqual([
+      { title: 'route.dashboard', path: '/dashboard' },
+      { title: 'route.finance', path: '/finance' },
+      { title: 'route.withdrawCheck' },
+    ]);
+  });
+  it('does not repeat a one-child group', () => {
+    expect(breadcrumbFor('/push/pushconfig')).toEqual([{ title: 'route.dashboard', path: '/dashboard' }, { title: 'route.push' }]);
+  });
+});

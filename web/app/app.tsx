@@ -1,0 +1,118 @@
+import { Suspense, lazy, useEffect } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { decide, loginUrl, type Decision } from './navigation.js';
+import { loadPermissions, logout, permissions, session } from './session.js';
+import { pageTitle, siteTitle } from './title.js';
+import { toast } from './toast.js';
+import { LoggedElsewhereDialog, Toaster } from './toaster.js';
+import { ErrorBoundary } from './error-boundary.js';
+import { t, useT } from '../i18n/index.js';
+import { language } from './settings.js';
+import type { MessageKey } from '../i18n/index.js';
+
+const LoginPage = lazy(() => import('../pages/login-page.js'));
+const ErrorPage = lazy(() => import('../pages/error-page.js'));
+const AuthRedirect = lazy(() => import('../pages/auth-redirect-page.js'));
+// The frame and everything behind the login (Headless UI, TanStack Query, fuse.js) load only here.
+const Layout = lazy(() => import('./layout/layout.js'));
+
+export function Splash() {
+  const tr = useT();
+  return (
+    <div className="flex min-h-screen items-center justify-center text-slate-500" role="status">
+      {tr('app.loading')}
+    </div>
+  );
+}
+
+let permissionLoad: Promise<void> | null = null;
+
+/** SPEC section 4: the first navigation after login loads the permission list; a failure logs out. */
+function startPermissionLoad(wanted: string): void {
+  if (permissionLoad) return;
+  permissionLoad = loadPermissions()
+    .then(() => undefined)
+    .catch(async (error: unknown) => {
+      const text = error instanceof Error && error.message ? error.message : t('api.hasError');
+      await logout();
+      toast.error(text);
+      navigate(loginUrl(wanted), { replace: true });
+    })
+    .finally(() => {
+      permissionLoad = null;
+    });
+}
+
+function titleKeyOf(decision: Decision): MessageKey | null {
+  switch (decision.kind) {
+    case 'page':
+    case 'forbidden':
+      return decision.route.meta.title;
+    case 'public':
+      if (decision.path === '/login') return 'route.login';
+      if (decision.path === '/404') return 'route.page404';
+      if (decision.path === '/401') return 'route.page401';
+      return null;
+    case 'refresh':
+      return 'route.redirect';
+    default:
+      return null;
+  }
+}
+
+export function App() {
+  useSignals();
+  const [pathname] = useLocation();
+  const search = useSearch();
+  const info = session.value;
+  const held = permissions.value;
+  // Reading the language makes titles follow a language switch.
+  const lang = language.value;
+
+  const decision: Decision | null = info ? decide(pathname, search, { loggedIn: info.loggedIn, permissions: held }) : null;
+  const wanted = pathname + (search ? `?${search}` : '');
+
+  useEffect(() => {
+    if (decision?.kind === 'load-permissions') startPermissionLoad(wanted);
+  }, [decision?.kind, wanted]);
+
+  const titleKey = decision ? titleKeyOf(decision) : null;
+  const site = siteTitle.value;
+  useEffect(() => {
+    if (decision?.kind === 'redirect') return;
+    document.title = pageTitle(titleKey ? t(titleKey) : null, site);
+  }, [titleKey, site, lang, decision?.kind]);
+
+  return (
+    <>
+      {info?.sandbox && (
+        <div role="note" data-testid="sandbox-banner" className="bg-amber-400 px-3 py-1 text-center text-sm font-medium text-amber-950">
+          {t('app.sandboxBanner')}
+        </div>
+      )}
+      <ErrorBoundary>
+        <Suspense fallback={<Splash />}>{decision ? <Screen decision={decision} /> : <Splash />}</Suspense>
+      </ErrorBoundary>
+      <Toaster />
+      <LoggedElsewhereDialog />
+    </>
+  );
+}
+
+function Screen({ decision }: { decision: Decision }) {
+  switch (decision.kind) {
+    case 'redirect':
+      // wouter redirects only on mount; the key makes a chained redirect (/login -> / -> /dashboard) mount again.
+      return <Redirect key={decision.to} to={decision.to} replace />;
+    case 'load-permissions':
+      return <Splash />;
+    case 'public':
+      if (decision.path === '/login') return <LoginPage />;
+      if (decision.path === '/auth-redirect') return <AuthRedirect />;
+      return <ErrorPage code={decision.path === '/401' ? 401 : 404} />;
+    default:
+      return <Layout decision={decision} />;
+  }
+}

@@ -1,0 +1,59 @@
+import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogInput } from '../../server/contract/index.js';
+
+/** At most this many reports per page load: a render loop must not flood the gateway. */
+const MAX_REPORTS = 20;
+let sent = 0;
+const seen = new Set<string>();
+
+function cut(value: string | undefined, max: number): string | undefined {
+  return value === undefined ? undefined : value.length > max ? value.slice(0, max) : value;
+}
+
+export function toEntry(error: unknown, info?: string, url = location.href): ErrorLogInput {
+  const err = error instanceof Error ? error : null;
+  const message = err ? `${err.name}: ${err.message}` : typeof error === 'string' ? error : safeJson(error);
+  return {
+    message: cut(message || 'Unknown error', ERROR_LOG_LIMITS.maxMessageChars)!,
+    stack: cut(err?.stack, ERROR_LOG_LIMITS.maxStackChars),
+    url: cut(url, ERROR_LOG_LIMITS.maxUrlChars)!,
+    info: cut(info, ERROR_LOG_LIMITS.maxInfoChars),
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** SPEC section 8: uncaught UI errors go to the console and the gateway's error log. */
+export function reportError(error: unknown, info?: string): void {
+  console.error(error, info ?? '');
+  const entry = toEntry(error, info);
+  const key = `${entry.message}|${entry.url}`;
+  if (seen.has(key) || sent >= MAX_REPORTS) return;
+  seen.add(key);
+  sent++;
+  void fetch(GATEWAY_PATHS.errorLog, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(entry),
+    keepalive: true,
+  }).catch(() => {
+    /* the log is best effort; a failing report must not raise another one */
+  });
+}
+
+export function installErrorReporter(): void {
+  window.addEventListener('error', (event) => {
+    // Failed <img>/<script> loads arrive here too, without an error object; those are not UI bugs.
+    if (!(event instanceof ErrorEvent)) return;
+    reportError(event.error ?? event.message, `${event.filename}:${event.lineno}:${event.colno}`);
+  });
+  window.addEventListener('unhandledrejection', (event) => {
+    reportError(event.reason, 'unhandledrejection');
+  });
+}

@@ -1,0 +1,28 @@
+import { Link } from 'wouter';
+import { breadcrumbFor } from '../menu.js';
+import { useT } from '../../i18n/index.js';
+
+export function Breadcrumb({ path }: { path: string }) {
+  const t = useT();
+  const crumbs = breadcrumbFor(path);
+  return (
+    <nav aria-label={t('nav.breadcrumb')} className="min-w-0" data-testid="breadcrumb">
+      <ol className="flex items-center gap-1 truncate text-sm">
+        {crumbs.map((c, i) => (
+          <li key={`${c.title}-${i}`} className="flex items-center gap-1 truncate">
+            {i > 0 && <span className="text-slate-400" aria-hidden="true">/</span>}
+            {c.path ? (
+              <Link href={c.path} className="text-slate-700 hover:text-primary">
+                {t(c.title)}
+              </Link>
+            ) : (
+              <span className="text-slate-500" aria-current={i === crumbs.length - 1 ? 'page' : undefined}>
+                {t(c.title)}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

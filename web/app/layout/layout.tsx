@@ -1,0 +1,87 @@
+import { Suspense, useEffect, useMemo } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { navigate } from 'wouter/use-browser-location';
+import { WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
+import type { Decision } from '../navigation.js';
+import { buildMenu } from '../menu.js';
+import { permissions } from '../session.js';
+import { closeSidebar, device, fixedHeader, sidebarOpened } from '../settings.js';
+import { ErrorBoundary } from '../error-boundary.js';
+import { Splash } from '../app.js';
+import { useT } from '../../i18n/index.js';
+import ErrorPage from '../../pages/error-page.js';
+import { Navbar } from './navbar.js';
+import { SettingsDrawer } from './settings-drawer.js';
+import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, Sidebar } from './sidebar.js';
+import { connectWithdrawals, withdrawalCount } from './withdrawals.js';
+
+// Our API client already toasts failures; retrying a failed call three times would toast three times.
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
+});
+
+type FrameDecision = Extract<Decision, { kind: 'page' | 'forbidden' | 'refresh' }>;
+
+/** /redirect/{path*}: renders nothing for one pass, so the screen behind `to` mounts afresh. */
+function Refresh({ to }: { to: string }) {
+  useEffect(() => {
+    navigate(to, { replace: true });
+  }, [to]);
+  return null;
+}
+
+export default function Layout({ decision }: { decision: FrameDecision }) {
+  useSignals();
+  const t = useT();
+  const held = permissions.value ?? [];
+  const menu = useMemo(() => buildMenu(held), [held]);
+  const path = decision.kind === 'refresh' ? decision.to.split('?')[0]! : decision.route.path;
+  const mobile = device.value === 'mobile';
+  const opened = sidebarOpened.value;
+  const showBadge = held.includes(WITHDRAWAL_REVIEW_PERMISSION);
+
+  useEffect(() => {
+    if (!showBadge) return;
+    const stop = connectWithdrawals();
+    return () => {
+      stop();
+      withdrawalCount.value = 0;
+    };
+  }, [showBadge]);
+
+  const offset = mobile ? 0 : opened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
+
+  let content;
+  if (decision.kind === 'refresh') content = <Refresh to={decision.to} />;
+  else if (decision.kind === 'forbidden') content = <ErrorPage code={401} />;
+  else {
+    const Page = decision.route.page;
+    content = <Page route={decision.route} />;
+  }
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <div className="min-h-screen bg-slate-50" data-testid="layout" data-device={device.value}>
+        <a href="#main-content" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          {t('app.skipToContent')}
+        </a>
+        {mobile && opened && (
+          <div className="fixed inset-0 z-30 bg-black/30" data-testid="sidebar-backdrop" aria-hidden="true" onClick={() => closeSidebar(false)} />
+        )}
+        <Sidebar menu={menu} path={path} showBadge={showBadge} />
+        <div className="flex min-h-screen flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
+          <header className={fixedHeader.value ? 'sticky top-0 z-20' : ''} data-testid="header">
+            <Navbar path={path} held={held} />
+          </header>
+          <main id="main-content" className="flex-1" tabIndex={-1}>
+            <ErrorBoundary key={path}>
+              <Suspense fallback={<Splash />}>{content}</Suspense>
+            </ErrorBoundary>
+          </main>
+        </div>
+        <SettingsDrawer />
+      </div>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,97 @@
+import { signal } from '@preact/signals-react';
+import { GATEWAY_PATHS, WITHDRAWAL_EVENT, type WithdrawalCountEvent } from '../../../server/contract/index.js';
+
+/** Pending withdrawal reviews, fed by the gateway's event stream. */
+export const withdrawalCount = signal(0);
+
+/** Parses one event's data; anything malformed is ignored rather than zeroing the badge. */
+export function parseCount(data: unknown): number | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const value = (JSON.parse(data) as Partial<WithdrawalCountEvent>).count;
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A rise over the previous value asks for attention; the first value of a stream does not. */
+export function shouldChime(previous: number | null, next: number): boolean {
+  return previous !== null && next > previous;
+}
+
+let audio: AudioContext | null = null;
+
+/** A short two-tone chime made on the fly; no audio file to ship or to be blocked by CSP. */
+export function playChime(): void {
+  try {
+    const Ctor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    if (!Ctor) return;
+    audio ??= new Ctor();
+    const ctx = audio;
+    if (ctx.state === 'suspended') void ctx.resume().catch(() => {});
+    const now = ctx.currentTime;
+    for (const [i, freq] of [880, 1320].entries()) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = freq;
+      const start = now + i * 0.15;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.25, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.14);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(start);
+      osc.stop(start + 0.15);
+    }
+  } catch {
+    /* autoplay policy or no audio device: the badge alone must do */
+  }
+}
+
+const RETRY_MIN_MS = 2_000;
+const RETRY_MAX_MS = 30_000;
+
+/**
+ * Opens the event stream and keeps it open. The browser reconnects by itself after a dropped
+ * connection, but gives up for good (readyState CLOSED) when a reconnect attempt gets an HTTP
+ * error, e.g. a 502/503 while the gateway restarts; then a new EventSource is made after a delay.
+ */
+export function connectWithdrawals(onRise: () => void = playChime): () => void {
+  let source: EventSource | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let delay = RETRY_MIN_MS;
+  let previous: number | null = null;
+  let stopped = false;
+
+  const open = () => {
+    if (stopped) return;
+    source = new EventSource(GATEWAY_PATHS.events, { withCredentials: true });
+    source.addEventListener('open', () => {
+      delay = RETRY_MIN_MS;
+    });
+    source.addEventListener(WITHDRAWAL_EVENT, (event) => {
+      const next = parseCount((event as MessageEvent).data);
+      if (next === null) return;
+      if (shouldChime(previous, next)) onRise();
+      previous = next;
+      withdrawalCount.value = next;
+    });
+    source.onerror = () => {
+      if (!source || source.readyState !== EventSource.CLOSED) return;
+      source.close();
+      source = null;
+      clearTimeout(timer);
+      timer = setTimeout(open, delay);
+      delay = Math.min(delay * 2, RETRY_MAX_MS);
+    };
+  };
+  open();
+
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    source?.close();
+    source = null;
+  };
+}

@@ -1,0 +1,78 @@
+import { isAllowed } from '../../server/contract/index.js';
+import type { MessageKey } from '../i18n/index.js';
+import { HOME_PATH, ROUTES, findRoute, type IconName, type LeafRoute, type RouteEntry } from './routes.js';
+
+export interface MenuItem {
+  key: string;
+  title: MessageKey;
+  icon?: IconName;
+  /** Leaves navigate; groups open. */
+  path?: string;
+  children?: MenuItem[];
+  badge?: 'withdrawal';
+}
+
+function leafItem(route: LeafRoute, fallbackIcon?: IconName): MenuItem {
+  return { key: route.path, title: route.meta.title, icon: route.meta.icon ?? fallbackIcon, path: route.path, badge: route.meta.badge };
+}
+
+/**
+ * The sidebar menu from the permitted routes: a group with no permitted child disappears, and a
+ * group with one permitted child shows that child directly unless it asks to stay a group.
+ */
+export function buildMenu(held: readonly string[], routes: readonly RouteEntry[] = ROUTES): MenuItem[] {
+  const items: MenuItem[] = [];
+  for (const r of routes) {
+    if (r.meta.hidden) continue;
+    if (r.kind === 'leaf') {
+      if (isAllowed(r.meta.permission, held)) items.push(leafItem(r));
+      continue;
+    }
+    const visible = r.children.filter((c) => !c.meta.hidden && isAllowed(c.meta.permission, held));
+    if (visible.length === 0) continue;
+    if (visible.length === 1 && !r.alwaysShow) {
+      items.push(leafItem(visible[0]!, r.meta.icon));
+      continue;
+    }
+    const children = visible.map((c) => leafItem(c));
+    items.push({
+      key: r.path,
+      title: r.meta.title,
+      icon: r.meta.icon,
+      children,
+      badge: children.some((c) => c.badge) ? 'withdrawal' : undefined,
+    });
+  }
+  return items;
+}
+
+/** The group key of the submenu holding `path`, to open it on arrival. */
+export function openGroupFor(menu: readonly MenuItem[], path: string): string | null {
+  for (const item of menu) if (item.children?.some((c) => c.path === path)) return item.key;
+  return null;
+}
+
+export interface Crumb {
+  title: MessageKey;
+  /** Absent on the last crumb and on crumbs that cannot be opened. */
+  path?: string;
+}
+
+/** Home first except on the dashboard itself; the last crumb is never a link. */
+export function breadcrumbFor(path: string): Crumb[] {
+  const route = findRoute(path);
+  const crumbs: Crumb[] = [];
+  if (path !== HOME_PATH) crumbs.push({ title: 'route.dashboard', path: HOME_PATH });
+  if (route) {
+    if (route.kind === 'leaf' && route.group && route.group.meta.breadcrumb !== false) {
+      // A one-child group repeats its child's title; showing it twice says nothing.
+      if (route.group.children.length > 1) crumbs.push({ title: route.group.meta.title, path: route.group.path });
+    }
+    if (route.meta.breadcrumb !== false) crumbs.push({ title: route.meta.title, path: route.path });
+  }
+  if (crumbs.length > 0) {
+    const last = crumbs[crumbs.length - 1]!;
+    crumbs[crumbs.length - 1] = { title: last.title };
+  }
+  return crumbs;
+}

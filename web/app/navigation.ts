@@ -1,0 +1,80 @@
+import { PUBLIC_ROUTES, isAllowed, safeRedirectPath } from '../../server/contract/index.js';
+import { HOME_PATH, findRoute, findRouteIgnoringCase, type GroupRoute, type LeafRoute } from './routes.js';
+
+export type Decision =
+  | { kind: 'redirect'; to: string }
+  | { kind: 'public'; path: string }
+  | { kind: 'load-permissions' }
+  | { kind: 'refresh'; to: string }
+  | { kind: 'page'; route: LeafRoute }
+  | { kind: 'forbidden'; route: LeafRoute };
+
+export interface GuardState {
+  loggedIn: boolean;
+  /** null = not loaded yet for this session. */
+  permissions: readonly string[] | null;
+}
+
+export const REDIRECT_PREFIX = '/redirect';
+
+export function loginUrl(wanted: string): string {
+  return `/login?redirect=${encodeURIComponent(wanted)}`;
+}
+
+/** "/a/b/" and "/a/b" are the same screen. */
+export function normalizePath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+export function firstAllowedChild(group: GroupRoute, held: readonly string[]): LeafRoute | undefined {
+  return group.children.find((c) => isAllowed(c.meta.permission, held));
+}
+
+const PUBLIC_FOLDED = new Map(PUBLIC_ROUTES.map((p) => [p.toLowerCase(), p]));
+
+/**
+ * SPEC section 2 guard rules as one pure decision: where the browser at `pathname` + `search`
+ * should be and what it shows there.
+ */
+export function decide(pathname: string, search: string, state: GuardState): Decision {
+  const path = normalizePath(pathname);
+  const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+  if (path === '/') return { kind: 'redirect', to: HOME_PATH };
+
+  if (PUBLIC_ROUTES.includes(path)) {
+    if (path === '/login' && state.loggedIn) return { kind: 'redirect', to: '/' };
+    return { kind: 'public', path };
+  }
+  const publicCanonical = PUBLIC_FOLDED.get(path.toLowerCase());
+  if (publicCanonical) return { kind: 'redirect', to: publicCanonical + query };
+
+  const known = findRoute(path);
+  if (!known) {
+    const folded = findRouteIgnoringCase(path);
+    if (folded) return { kind: 'redirect', to: folded.path + query };
+  }
+
+  if (!state.loggedIn) return { kind: 'redirect', to: loginUrl(path + query) };
+  if (state.permissions === null) return { kind: 'load-permissions' };
+  const held = state.permissions;
+
+  if (path === REDIRECT_PREFIX || path.startsWith(`${REDIRECT_PREFIX}/`)) {
+    const target = safeRedirectPath(path.slice(REDIRECT_PREFIX.length) || '/');
+    return { kind: 'refresh', to: target + query };
+  }
+
+  if (!known) return { kind: 'redirect', to: '/404' };
+  if (known.kind === 'group') {
+    const child = firstAllowedChild(known, held);
+    return child ? { kind: 'redirect', to: child.path } : { kind: 'redirect', to: '/401' };
+  }
+  if (!isAllowed(known.meta.permission, held)) return { kind: 'forbidden', route: known };
+  return { kind: 'page', route: known };
+}
+
+/** Where the login page sends the user once logged in. */
+export function afterLoginTarget(search: string): string {
+  const redirect = new URLSearchParams(search).get('redirect');
+  return safeRedirectPath(redirect ?? '/');
+}

@@ -1,0 +1,59 @@
+import { useCallback } from 'react';
+import i18next from 'i18next';
+import { initReactI18next, useTranslation } from 'react-i18next';
+import en, { type MessageKey } from './en.js';
+import type { Language } from '../lib/language.js';
+
+export type { MessageKey };
+
+// English ships in the entry chunk; the other languages are fetched when chosen, which keeps
+// the login page inside its size budget.
+const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
+  zh: () => import('./zh.js'),
+  es: () => import('./es.js'),
+  ja: () => import('./ja.js'),
+};
+
+/** Loads a language's messages (once) and makes it the active one. */
+export async function activateLanguage(language: Language): Promise<void> {
+  if (language !== 'en' && !i18next.hasResourceBundle(language, 'translation')) {
+    try {
+      const messages = (await LOADERS[language]()).default;
+      i18next.addResourceBundle(language, 'translation', messages, true, true);
+    } catch {
+      // Offline chunk load failure: stay readable in English rather than showing keys.
+      return;
+    }
+  }
+  if (i18next.language !== language) await i18next.changeLanguage(language);
+  document.documentElement.lang = language;
+}
+
+export function initI18n(): typeof i18next {
+  void i18next.use(initReactI18next).init({
+    resources: { en: { translation: en } },
+    lng: 'en',
+    fallbackLng: 'en',
+    keySeparator: false,
+    nsSeparator: false,
+    interpolation: { escapeValue: false },
+    // Resources are bundled, so init is synchronous and the first render is already translated.
+    initAsync: false,
+  });
+  return i18next;
+}
+
+// i18next's own key typing is bypassed: MessageKey already pins the keys.
+type Loose = (key: string, vars?: object) => string;
+
+export type TFunction = (key: MessageKey, vars?: Record<string, string | number>) => string;
+
+/** Translation outside React (toasts, titles). */
+export const t: TFunction = (key, vars) => (i18next.t as unknown as Loose)(key, vars);
+
+/** Typed translation hook; re-renders on language change. */
+export function useT(): TFunction {
+  const { t: tr } = useTranslation();
+  // Stable until the language changes, so memoised values that depend on it stay cached.
+  return useCallback<TFunction>((key, vars) => (tr as unknown as Loose)(key, vars), [tr]);
+}

@@ -1,0 +1,28 @@
+export const LANGUAGES = ['en', 'zh', 'es', 'ja'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  zh: '中文',
+  es: 'Español',
+  ja: '日本語',
+};
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** A browser tag such as "zh-CN" or "es_419" counts for its primary language. */
+function primary(tag: string): string {
+  return tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+}
+
+/** SPEC section 1: the saved language, else the first supported browser language, else English. */
+export function pickLanguage(saved: string | null | undefined, browser: readonly string[]): Language {
+  if (isLanguage(saved)) return saved;
+  for (const tag of browser) {
+    const lang = primary(tag);
+    if (isLanguage(lang)) return lang;
+  }
+  return 'en';
+}

@@ -1,0 +1,172 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { afterLoginTarget } from '../app/navigation.js';
+import { login, session, siteConfig } from '../app/session.js';
+import { language, setLanguage } from '../app/settings.js';
+import { useT, type MessageKey } from '../i18n/index.js';
+import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../lib/language.js';
+import { Logo } from '../ui/logo.js';
+
+type Field = 'account' | 'password' | 'code';
+
+export function validateLogin(account: string, password: string, code: string): Partial<Record<Field, MessageKey>> {
+  const errors: Partial<Record<Field, MessageKey>> = {};
+  if (!account.trim()) errors.account = 'login.accountRequired';
+  if (!password) errors.password = 'login.passwordRequired';
+  if (code.trim() && !/^\d{6}$/.test(code.trim())) errors.code = 'login.codeInvalid';
+  return errors;
+}
+
+export default function LoginPage() {
+  useSignals();
+  const t = useT();
+  const search = useSearch();
+  const id = useId();
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, MessageKey>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const config = siteConfig.value;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const errors = validateLogin(account, password, code);
+    setFieldErrors(errors);
+    setFailure(null);
+    if (Object.keys(errors).length > 0) return;
+    setBusy(true);
+    try {
+      const info = await login(account, password, code);
+      // Same tick: the guard sees the target and the new session together.
+      navigate(afterLoginTarget(search), { replace: true });
+      session.value = info;
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+      setBusy(false);
+    }
+  }
+
+  const input = 'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
+  const fieldError = (f: Field) =>
+    fieldErrors[f] ? (
+      <p id={`${id}-${f}-error`} className="mt-1 text-sm text-red-600">
+        {t(fieldErrors[f]!)}
+      </p>
+    ) : null;
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-slate-800 px-4 py-10">
+      <div className="w-full max-w-sm">
+        <div className="mb-3 flex justify-end">
+          <label className="flex items-center gap-2 text-sm text-slate-200">
+            {t('login.language')}
+            <select
+              className="rounded border border-slate-500 bg-slate-700 px-2 py-1 text-slate-100"
+              value={language.value}
+              onChange={(e) => isLanguage(e.target.value) && setLanguage(e.target.value)}
+              data-testid="login-language"
+            >
+              {LANGUAGES.map((l) => (
+                <option key={l} value={l}>
+                  {LANGUAGE_NAMES[l]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <form onSubmit={onSubmit} noValidate className="rounded-lg bg-white p-8 shadow-xl" aria-labelledby={`${id}-title`}>
+          <div className="mb-6 flex flex-col items-center gap-2 text-center">
+            <Logo path={config?.logoIconPath ?? config?.webIconPath} alt="" className="h-14 w-14" />
+            {config?.chatRoomName && <p className="text-lg font-semibold text-slate-800">{config.chatRoomName}</p>}
+            <h1 id={`${id}-title`} className="text-xl font-bold text-slate-900">
+              {t('login.title')}
+            </h1>
+          </div>
+
+          <div className="mb-4">
+            <label htmlFor={`${id}-account`} className="mb-1 block text-sm font-medium text-slate-700">
+              {t('login.account')}
+            </label>
+            <input
+              id={`${id}-account`}
+              name="account"
+              autoComplete="username"
+              autoFocus
+              className={input}
+              value={account}
+              onChange={(e) => setAccount(e.target.value)}
+              aria-invalid={!!fieldErrors.account}
+              aria-describedby={fieldErrors.account ? `${id}-account-error` : undefined}
+            />
+            {fieldError('account')}
+          </div>
+
+          <div className="mb-4">
+            <label htmlFor={`${id}-password`} className="mb-1 block text-sm font-medium text-slate-700">
+              {t('login.password')}
+            </label>
+            <div className="flex gap-2">
+              <input
+                id={`${id}-password`}
+                name="password"
+                type={showPassword ? 'text' : 'password'}
+                autoComplete="current-password"
+                className={input}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                aria-invalid={!!fieldErrors.password}
+                aria-describedby={fieldErrors.password ? `${id}-password-error` : undefined}
+              />
+              <button
+                type="button"
+                className="shrink-0 rounded-md border border-slate-300 px-2 text-xs text-slate-600 hover:bg-slate-50"
+                onClick={() => setShowPassword((v) => !v)}
+                aria-pressed={showPassword}
+              >
+                {showPassword ? t('login.hidePassword') : t('login.showPassword')}
+              </button>
+            </div>
+            {fieldError('password')}
+          </div>
+
+          <div className="mb-6">
+            <label htmlFor={`${id}-code`} className="mb-1 block text-sm font-medium text-slate-700">
+              {t('login.code')}
+            </label>
+            <input
+              id={`${id}-code`}
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              className={input}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              aria-invalid={!!fieldErrors.code}
+              aria-describedby={`${id}-code-hint${fieldErrors.code ? ` ${id}-code-error` : ''}`}
+            />
+            <p id={`${id}-code-hint`} className="mt-1 text-xs text-slate-500">
+              {t('login.codeHint')}
+            </p>
+            {fieldError('code')}
+          </div>
+
+          {failure && (
+            <p role="alert" data-testid="login-error" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+              {failure}
+            </p>
+          )}
+
+          <button type="submit" disabled={busy} className="btn btn-primary w-full justify-center py-2">
+            {busy ? t('login.submitting') : t('login.submit')}
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

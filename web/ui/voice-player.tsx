@@ -1,0 +1,57 @@
+import { useEffect, useRef, useState } from 'react';
+import { signal } from '@preact/signals-react';
+import { useT } from '../i18n/index.js';
+import { fileUrl } from '../app/title.js';
+import { UiIcon } from './icons.js';
+
+/** The one audio allowed to play (SPEC section 4); starting another stops it. */
+export const playingAudio = signal<HTMLAudioElement | null>(null);
+
+export const VOICE_EXPIRED_TEXT = '语音失效';
+
+/** Voice message: play/pause with its length in seconds, or 语音失效 when there is nothing to play. */
+export function VoicePlayer({ src, duration, expiredText = VOICE_EXPIRED_TEXT }: { src?: string | null; duration?: number | null; expiredText?: string }) {
+  const t = useT();
+  const ref = useRef<HTMLAudioElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [broken, setBroken] = useState(false);
+  const url = src ? (src.startsWith('/') || src.startsWith('blob:') || src.startsWith('data:') ? src : fileUrl(src)) : null;
+
+  useEffect(() => () => {
+    if (playingAudio.peek() === ref.current) playingAudio.value = null;
+  }, []);
+
+  if (!url || broken) return <span className="text-sm text-slate-500">{expiredText}</span>;
+
+  const toggle = () => {
+    const el = ref.current;
+    if (!el) return;
+    if (playing) {
+      el.pause();
+      return;
+    }
+    const other = playingAudio.peek();
+    if (other && other !== el) other.pause();
+    playingAudio.value = el;
+    void el.play().catch(() => setBroken(true));
+  };
+
+  const seconds = Math.max(0, Math.round(duration ?? 0));
+  return (
+    <span className="inline-flex items-center gap-2">
+      <button type="button" className="btn px-2 py-1" onClick={toggle} aria-label={playing ? t('voice.pause') : t('voice.play')} aria-pressed={playing}>
+        <UiIcon name={playing ? 'pause' : 'play'} className="h-4 w-4" />
+        <span className="ml-1 tabular-nums">{seconds}″</span>
+      </button>
+      <audio
+        ref={ref}
+        src={url}
+        preload="none"
+        onPlay={() => setPlaying(true)}
+        onPause={() => setPlaying(false)}
+        onEnded={() => setPlaying(false)}
+        onError={() => setBroken(true)}
+      />
+    </span>
+  );
+}
