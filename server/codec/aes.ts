@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, type Decipher } from 'node:crypto';
 import { DecodeError } from './errors.js';
 
 export interface CodecKey {
@@ -18,15 +18,33 @@ export function aesEncrypt(plain: Buffer, key: CodecKey): Buffer {
   return Buffer.concat([cipher.update(plain), cipher.final()]);
 }
 
-export function aesDecrypt(cipherText: Buffer, key: CodecKey): Buffer {
-  if (cipherText.length === 0 || cipherText.length % 16 !== 0) throw new DecodeError('bad_ciphertext');
-  const decipher = createDecipheriv(algorithm(key), key.key, key.mode === 'ecb' ? null : key.iv);
-  const head = decipher.update(cipherText);
-  let tail: Buffer;
-  try {
-    tail = decipher.final();
-  } catch {
-    throw new DecodeError('bad_padding');
+/** Decryption fed piece by piece, so the cipher text need never be whole in memory. */
+export class AesStream {
+  private readonly decipher: Decipher;
+  private cipherBytes = 0;
+
+  constructor(key: CodecKey) {
+    this.decipher = createDecipheriv(algorithm(key), key.key, key.mode === 'ecb' ? null : key.iv);
   }
+
+  push(cipherText: Buffer): Buffer {
+    this.cipherBytes += cipherText.length;
+    return this.decipher.update(cipherText);
+  }
+
+  end(): Buffer {
+    if (this.cipherBytes === 0 || this.cipherBytes % 16 !== 0) throw new DecodeError('bad_ciphertext');
+    try {
+      return this.decipher.final();
+    } catch {
+      throw new DecodeError('bad_padding');
+    }
+  }
+}
+
+export function aesDecrypt(cipherText: Buffer, key: CodecKey): Buffer {
+  const stream = new AesStream(key);
+  const head = stream.push(cipherText);
+  const tail = stream.end();
   return tail.length === 0 ? head : Buffer.concat([head, tail]);
 }

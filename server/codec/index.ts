@@ -1,5 +1,6 @@
-import { aesDecrypt, aesEncrypt, type CodecKey } from './aes.js';
-import { checkJson, decodeBase64Body } from './body.js';
+import { AesStream, aesEncrypt, type CodecKey } from './aes.js';
+import { Base64Stream } from './base64-stream.js';
+import { checkJson } from './body.js';
 import { compress, inflate, type CompressionFormat } from './compression.js';
 import { DecodeError } from './errors.js';
 
@@ -20,28 +21,59 @@ export function parseEnableMode(header: string | string[] | undefined): EncodedM
 }
 
 /**
- * Turns an encoded answer body into the JSON bytes it carries. Throws only DecodeError.
- * Never holds more than maxBytes of plain text: mode 1 is checked after decryption (the
- * ciphertext is no larger than the plain text plus one block), mode 3 is capped while inflating.
+ * Decodes an answer body as its chunks arrive: base64 and AES run per chunk, so a large body is
+ * held once, as decrypted bytes, instead of as text, bytes and plain text together. Throws only
+ * DecodeError. Never holds more than maxBytes of plain text: mode 1 stops as soon as the
+ * decrypted size passes the cap, mode 3 is capped while inflating.
  */
+export class BodyDecoder {
+  private readonly base64 = new Base64Stream();
+  private readonly aes: AesStream;
+  private readonly parts: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly mode: EncodedMode,
+    key: CodecKey | null,
+    private readonly options: { maxBytes: number },
+  ) {
+    if (!key) throw new DecodeError('no_key');
+    this.aes = new AesStream(key);
+  }
+
+  push(chunk: Buffer): void {
+    const cipherText = this.base64.push(chunk);
+    if (cipherText.length) this.keep(this.aes.push(cipherText));
+  }
+
+  async end(): Promise<Buffer> {
+    this.base64.end();
+    this.keep(this.aes.end());
+    const decrypted = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    this.parts.length = 0;
+    const plain = this.mode === 3 ? await inflate(decrypted, this.options.maxBytes) : decrypted;
+    return checkJson(plain);
+  }
+
+  private keep(part: Buffer): void {
+    if (part.length === 0) return;
+    this.size += part.length;
+    // A compressed body may legitimately be larger than nothing but still far under the cap.
+    if (this.size > this.options.maxBytes) throw new DecodeError('too_large');
+    this.parts.push(part);
+  }
+}
+
+/** Turns a whole encoded answer body into the JSON bytes it carries. Throws only DecodeError. */
 export async function decodeBody(
   body: Buffer,
   mode: EncodedMode,
   key: CodecKey | null,
   options: { maxBytes: number },
 ): Promise<Buffer> {
-  if (!key) throw new DecodeError('no_key');
-  const cipherText = decodeBase64Body(body);
-  if (mode === 1 && cipherText.length > options.maxBytes + 16) throw new DecodeError('too_large');
-  const decrypted = aesDecrypt(cipherText, key);
-  let plain: Buffer;
-  if (mode === 3) {
-    plain = await inflate(decrypted, options.maxBytes);
-  } else {
-    if (decrypted.length > options.maxBytes) throw new DecodeError('too_large');
-    plain = decrypted;
-  }
-  return checkJson(plain);
+  const decoder = new BodyDecoder(mode, key, options);
+  decoder.push(body);
+  return decoder.end();
 }
 
 /** The backend's side: JSON to base64 text of AES (mode 1) or AES over compressed JSON (mode 3). */

@@ -23,6 +23,8 @@ export interface SessionInfo {
 }
 
 export const WITHDRAWAL_EVENT = 'withdrawal-count';
+/** Sent before the gateway ends a stream because the backend no longer knows the session. */
+export const SESSION_ENDED_EVENT = 'session-ended';
 export interface WithdrawalCountEvent {
   count: number;
 }

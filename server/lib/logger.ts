@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 
@@ -17,13 +18,26 @@ export const REDACT_PATHS = [
   'data.token',
 ];
 
+/** pino-pretty is a development dependency: a production image has none, and says so. */
+function prettyAvailable(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   const base = {
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
   };
   if (process.env.NODE_ENV === 'development') {
-    return { ...base, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } };
+    if (prettyAvailable()) {
+      return { ...base, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l' } } };
+    }
+    process.stderr.write('NODE_ENV=development but pino-pretty is not installed: logging JSON\n');
   }
   return base;
 }

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { ENABLE_MODE_HEADER } from '../contract/index.js';
-import { DecodeError, decodeBody, parseEnableMode, type CodecKey } from '../codec/index.js';
+import { BodyDecoder, DecodeError, parseEnableMode, type CodecKey, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
 import type { RawAnswer } from '../lib/upstream.js';
 
@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The JSON bytes of an answer: the body itself, or its decoding when w-enable-mode is 1 or 3. */
     decodeAnswer(answer: RawAnswer, path: string): Promise<Buffer>;
+    /** The same for a body still arriving: decoded chunk by chunk, never buffered as text. */
+    decodeAnswerStream(body: AsyncIterable<Buffer> | Iterable<Buffer>, mode: EncodedMode, path: string): Promise<Buffer>;
   }
 }
 
@@ -21,20 +23,40 @@ export default fp(
     const key: CodecKey | null = keyBytes ? { key: keyBytes, iv, mode } : null;
     const maxBytes = app.config.decodeMaxBytes;
 
-    async function decodeAnswer(answer: RawAnswer, path: string): Promise<Buffer> {
-      const encodedMode = parseEnableMode(answer.headers[ENABLE_MODE_HEADER]);
-      if (encodedMode === null) return answer.body;
+    // Base64 grows the body by a third and AES padding adds at most a block: past this, the
+    // answer cannot decode within the cap, so reading stops early.
+    const encodedLimit = Math.ceil((maxBytes + 16) / 3) * 4 + 1024;
+
+    function failure(error: unknown, mode: EncodedMode, path: string): never {
+      if (!(error instanceof DecodeError)) throw error;
+      app.metrics.decodeFailures.inc({ reason: error.reason });
+      app.log.warn({ path: path.split('?')[0], mode, reason: error.reason }, 'could not decode an encoded answer');
+      throw new GatewayError(error.reason === 'too_large' ? 'DECODE_TOO_LARGE' : 'DECODE_FAILED', error.message);
+    }
+
+    async function decodeAnswerStream(body: AsyncIterable<Buffer> | Iterable<Buffer>, mode: EncodedMode, path: string): Promise<Buffer> {
       try {
-        return await decodeBody(answer.body, encodedMode, key, { maxBytes });
+        const decoder = new BodyDecoder(mode, key, { maxBytes });
+        let received = 0;
+        for await (const chunk of body) {
+          received += chunk.length;
+          if (received > encodedLimit) throw new DecodeError('too_large');
+          decoder.push(chunk);
+        }
+        return await decoder.end();
       } catch (error) {
-        if (!(error instanceof DecodeError)) throw error;
-        app.metrics.decodeFailures.inc({ reason: error.reason });
-        app.log.warn({ path: path.split('?')[0], mode: encodedMode, reason: error.reason }, 'could not decode an encoded answer');
-        throw new GatewayError(error.reason === 'too_large' ? 'DECODE_TOO_LARGE' : 'DECODE_FAILED', error.message);
+        return failure(error, mode, path);
       }
     }
 
+    async function decodeAnswer(answer: RawAnswer, path: string): Promise<Buffer> {
+      const encodedMode = parseEnableMode(answer.headers[ENABLE_MODE_HEADER]);
+      if (encodedMode === null) return answer.body;
+      return decodeAnswerStream([answer.body], encodedMode, path);
+    }
+
     app.decorate('decodeAnswer', decodeAnswer);
+    app.decorate('decodeAnswerStream', decodeAnswerStream);
     app.upstream.decoder = decodeAnswer;
   },
   { name: 'decode' },

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   CALLS,
   GATEWAY_PATHS,
+  SESSION_ENDED_EVENT,
   SUCCESS_CODE,
   WITHDRAWAL_EVENT,
   WITHDRAWAL_REVIEW_PERMISSION,
@@ -27,8 +28,6 @@ export interface EventsOptions {
   maxBufferedBytes?: number;
 }
 
-/** Sent before a stream is ended because the backend no longer knows the session. */
-export const SESSION_ENDED_EVENT = 'session-ended';
 
 const SSE_HEADERS: OutgoingHttpHeaders = {
   'content-type': 'text/event-stream; charset=utf-8',

@@ -26,21 +26,6 @@ function browserHeadersStripped(headers: Headers): Headers {
   return out;
 }
 
-/** Reads a whole upstream body, refusing past `limit` bytes without buffering the rest. */
-async function readBounded(stream: Readable, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      stream.destroy();
-      throw new GatewayError('DECODE_TOO_LARGE');
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, size);
-}
-
 function isJsonContentType(value: string | string[] | undefined): boolean {
   const text = Array.isArray(value) ? value[0] : value;
   return text !== undefined && /\bjson\b/i.test(text);
@@ -60,9 +45,7 @@ interface ProxyRouteOptions {
 
 function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
   const encodedModes = new WeakMap<FastifyRequest, EncodedMode>();
-  const { decodeMaxBytes, upstreamTimeoutMs } = app.config;
-  // Base64 grows the body by a third, and the AES padding adds at most one block.
-  const encodedLimit = Math.ceil((decodeMaxBytes + 16) / 3) * 4 + 1024;
+  const { upstreamTimeoutMs } = app.config;
 
   const sendError = (reply: FastifyReply, error: unknown) => {
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
@@ -120,12 +103,13 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
           const response = res as UpstreamResponse;
           const mode = encodedModes.get(request);
           if (mode !== undefined) {
-            readBounded(response.stream, encodedLimit)
-              .then((body) =>
-                app.decodeAnswer({ status: response.statusCode, headers: { [ENABLE_MODE_HEADER]: String(mode) }, body }, request.url),
-              )
+            app
+              .decodeAnswerStream(response.stream, mode, request.url)
               .then((json) => reply.send(json))
-              .catch((error: unknown) => sendError(reply, error));
+              .catch((error: unknown) => {
+                response.stream.destroy();
+                sendError(reply, error);
+              });
             return;
           }
           if (route.jsonApi && response.statusCode >= 400 && !isJsonContentType(response.headers['content-type'])) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { createCipheriv } from 'node:crypto';
-import { DecodeError, decodeBody, detectCompression, encodeBody, parseEnableMode, type CodecKey } from '../../server/codec/index.js';
+import { BodyDecoder, DecodeError, decodeBody, detectCompression, encodeBody, parseEnableMode, type CodecKey } from '../../server/codec/index.js';
 
 const key256: CodecKey = { key: Buffer.from('0123456789abcdef0123456789abcdef'), iv: Buffer.alloc(16), mode: 'cbc' };
 const json = JSON.stringify({ code: 200, msg: 'ok', data: { list: [1, 2, 3], name: '管理员' } });
@@ -40,6 +40,26 @@ describe('codec', () => {
   it('tolerates surrounding white space and JSON string quotes', async () => {
     const text = encodeBody(json, 1, key256);
     expect((await decodeBody(Buffer.from(`\n  "${text}"  \r\n`), 1, key256, limit)).toString()).toBe(json);
+  });
+
+  it('decodes the same however the body is cut into chunks', async () => {
+    const big = JSON.stringify({ code: 200, data: Array.from({ length: 500 }, (_, i) => ({ i, name: `用户${i}` })) });
+    for (const mode of [1, 3] as const) {
+      const text = Buffer.from(`  "${encodeBody(big, mode, key256)}"\n`);
+      for (const size of [1, 3, 5, 7, 64, 1000]) {
+        const decoder = new BodyDecoder(mode, key256, limit);
+        for (let at = 0; at < text.length; at += size) decoder.push(text.subarray(at, at + size));
+        expect((await decoder.end()).toString()).toBe(big);
+      }
+    }
+  });
+
+  it('refuses text after the closing quote or padding', async () => {
+    const text = encodeBody(json, 1, key256);
+    expect(await reason(decodeBody(Buffer.from(`"${text}"x`), 1, key256, limit))).toBe('bad_base64');
+    expect(await reason(decodeBody(Buffer.from(`${text}QUJD`), 1, key256, limit))).not.toBeNull();
+    expect(await reason(decodeBody(Buffer.from(`"${text}`), 1, key256, limit))).toBe('bad_base64');
+    expect(await reason(decodeBody(Buffer.from('   '), 1, key256, limit))).toBe('bad_base64');
   });
 
   it('reads the w-enable-mode header', () => {

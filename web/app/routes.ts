@@ -74,11 +74,11 @@ function group(path: string, name: string, title: MessageKey, icon: IconName, ch
 }
 
 export const ROUTES: readonly RouteEntry[] = [
-  leaf('/dashboard', 'Dashboard', 'route.dashboard', 'dashboard', undefined, { affix: true }),
+  leaf('/dashboard', 'Dashboard', 'route.dashboard', 'dashboard', undefined, { affix: true, page: lazy(() => import('../dashboard/dashboard-page.js')) }),
   group('/deployconfig', 'DeployConfig', 'route.deployconfig', 'deploy', [
-    leaf('/deployconfig/monitor', 'SystemMonitor', 'route.monitor', 'monitor', [P.deployment]),
-    leaf('/deployconfig/switch', 'StartSwitch', 'route.switch', 'switch', [P.deployment]),
-    leaf('/deployconfig/migration', 'DataMigration', 'route.migration', 'migrate', [P.deployment]),
+    leaf('/deployconfig/monitor', 'SystemMonitor', 'route.monitor', 'monitor', [P.deployment], { page: lazy(() => import('../deployment/monitor-page.js')) }),
+    leaf('/deployconfig/switch', 'StartSwitch', 'route.switch', 'switch', [P.deployment], { page: lazy(() => import('../deployment/switch-page.js')) }),
+    leaf('/deployconfig/migration', 'DataMigration', 'route.migration', 'migrate', [P.deployment], { page: lazy(() => import('../deployment/migration-page.js')) }),
   ]),
   group('/system', 'System', 'route.system', 'system', [
     leaf('/system/admins', 'AdminList', 'route.admins', 'admin', [P.adminUser]),

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals-react';
-import { GATEWAY_PATHS, WITHDRAWAL_EVENT, type WithdrawalCountEvent } from '../../../server/contract/index.js';
+import { GATEWAY_PATHS, SESSION_ENDED_EVENT, WITHDRAWAL_EVENT, type WithdrawalCountEvent } from '../../../server/contract/index.js';
+import { loggedElsewhereOpen } from '../toast.js';
 
 /** Pending withdrawal reviews, fed by the gateway's event stream. */
 export const withdrawalCount = signal(0);
@@ -76,6 +77,15 @@ export function connectWithdrawals(onRise: () => void = playChime): () => void {
       if (shouldChime(previous, next)) onRise();
       previous = next;
       withdrawalCount.value = next;
+    });
+    // No screen call may be coming to reveal the lost session (an admin idle on a page), so the
+    // stream's own notice opens the 'logged in elsewhere' dialog (SPEC section 8). No reconnect:
+    // with the dead session it would only earn 401s until the dialog reloads the page.
+    source.addEventListener(SESSION_ENDED_EVENT, () => {
+      stopped = true;
+      source?.close();
+      source = null;
+      loggedElsewhereOpen.value = true;
     });
     source.onerror = () => {
       if (!source || source.readyState !== EventSource.CLOSED) return;

@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CHILDREN_DIR, Child } from './lib/child.js';
+import { Cleanup, logFile, type BenchContext } from './lib/context.js';
+import { findWrk, runLoad, runWrk, startLoadGenerator, type LoadAnswer } from './lib/load.js';
+import { findNginx, startNginx } from './lib/nginx.js';
+import { fixed, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
+
+/** An admin team's real load (DESIGN section 6). */
+const STEADY_RATE = 200;
+const STEADY_CONNECTIONS = 16;
+const PATH = '/manage/bench/users/list';
+const HEADERS = { cookie: 'token=bench-token; userId=1', accept: 'application/json' };
+
+function signedMs(ms: number): string {
+  return `${ms >= 0 ? '+' : ''}${fixed(ms, 2)} ms`;
+}
+
+interface TargetFigures {
+  target: string;
+  url: string;
+  steady: LoadAnswer;
+  saturation: LoadAnswer;
+}
+
+/**
+ * The same ~1 KB JSON answer from the backend directly, through the gateway's real /manage proxy
+ * path (session cookie, header rewriting, w-enable-mode check) and through nginx with a keep-alive
+ * upstream: latency at a steady rate, then requests per second at saturation.
+ */
+export async function proxyScenario(context: BenchContext): Promise<ScenarioResult> {
+  const cleanup = new Cleanup();
+  const notes: string[] = [];
+  const seconds = context.seconds;
+  const warmupSeconds = context.quick ? 1 : 3;
+  try {
+    const { child: backend, ready: backendReady } = await Child.start('json backend', path.join(CHILDREN_DIR, 'json-backend.ts'), {
+      logFile: logFile(context, 'proxy-backend'),
+    });
+    cleanup.add(() => backend.stop());
+    const backendPort = backendReady.port!;
+
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-proxy-'));
+    cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
+    const { child: gateway, ready: gatewayReady } = await Child.start('gateway', path.join(CHILDREN_DIR, 'gateway.ts'), {
+      env: { CHAT_BACKEND_URL: backendReady.url, LOG_LEVEL: 'warn', DATA_DIR: dataDir, UI_DIR: dataDir, NODE_ENV: 'production' },
+      logFile: logFile(context, 'proxy-gateway'),
+    });
+    cleanup.add(() => gateway.stop());
+
+    const targets: { target: string; url: string }[] = [{ target: 'direct', url: backendReady.url! }];
+    const nginxBinary = findNginx();
+    if (nginxBinary) {
+      const nginx = await startNginx(nginxBinary, backendPort, 1);
+      cleanup.add(() => nginx.stop());
+      targets.push({ target: 'nginx', url: nginx.url });
+      notes.push(`nginx: ${nginxBinary}, 1 worker process, upstream keep-alive pool of 128`);
+    } else {
+      notes.push('nginx is NOT installed (apt-get install -y nginx): the nginx column and its budgets are skipped');
+    }
+    targets.push({ target: 'gateway', url: gatewayReady.url! });
+
+    const wrk = findWrk();
+    notes.push(
+      wrk
+        ? `saturation: wrk -t1 -c${context.connections} for ${seconds} s`
+        : `saturation: wrk is not installed (apt-get install -y wrk); undici generator with ${context.connections} connections instead, which may itself be the limit`,
+    );
+    notes.push(`steady: undici generator, open loop at ${STEADY_RATE} req/s over ${STEADY_CONNECTIONS} connections for ${seconds} s`);
+
+    const generator = await startLoadGenerator(logFile(context, 'proxy-load'));
+    cleanup.add(() => generator.stop());
+
+    const figures: TargetFigures[] = [];
+    for (const { target, url } of targets) {
+      const origin = new URL(url).origin;
+      // Checks the path answers 200 before measuring, so a broken setup does not produce figures.
+      const probe = await runLoad(generator, { origin, path: PATH, headers: HEADERS, mode: 'saturate', durationMs: warmupSeconds * 1000, connections: context.connections });
+      const ok = probe.statuses['200'] ?? 0;
+      if (ok === 0 || probe.errors > 0 || ok !== probe.requests) {
+        throw new Error(`${target}: warm-up answered ${JSON.stringify(probe.statuses)} with ${probe.errors} errors`);
+      }
+      const steady = await runLoad(generator, { origin, path: PATH, headers: HEADERS, mode: 'rate', rate: STEADY_RATE, durationMs: seconds * 1000, connections: STEADY_CONNECTIONS });
+      const saturation = wrk
+        ? await runWrk(wrk, `${origin}${PATH}`, HEADERS, context.connections, seconds)
+        : await runLoad(generator, { origin, path: PATH, headers: HEADERS, mode: 'saturate', durationMs: seconds * 1000, connections: context.connections });
+      figures.push({ target, url, steady, saturation });
+    }
+
+    printTable(`proxy: ~1 KB JSON, steady ${STEADY_RATE} req/s and saturation (${context.connections} connections)`, [
+      ['target', 'steady p50 ms', 'steady p99 ms', 'steady errors', 'sat. req/s', 'sat. p50 ms', 'sat. p99 ms', 'sat. errors'],
+      ...figures.map((f) => [
+        f.target,
+        fixed(f.steady.p50, 2),
+        fixed(f.steady.p99, 2),
+        f.steady.errors,
+        fixed(f.saturation.rps, 0),
+        fixed(f.saturation.p50, 2),
+        fixed(f.saturation.p99, 2),
+        f.saturation.errors,
+      ]),
+    ]);
+
+    const by = (name: string) => figures.find((f) => f.target === name);
+    const gw = by('gateway')!;
+    const direct = by('direct')!;
+    const nginx = by('nginx');
+    const ratios = {
+      gatewayToNginxRps: nginx ? gw.saturation.rps / nginx.saturation.rps : null,
+      gatewayToDirectRps: gw.saturation.rps / direct.saturation.rps,
+      nginxToDirectRps: nginx ? nginx.saturation.rps / direct.saturation.rps : null,
+      gatewayMinusNginxP50Ms: nginx ? gw.steady.p50 - nginx.steady.p50 : null,
+      gatewayMinusNginxP99Ms: nginx ? gw.steady.p99 - nginx.steady.p99 : null,
+    };
+    printTable('proxy: ratios', [
+      ['figure', 'value'],
+      ['gateway / nginx, saturation req/s', fixed(ratios.gatewayToNginxRps, 2)],
+      ['gateway / direct, saturation req/s', fixed(ratios.gatewayToDirectRps, 2)],
+      ['nginx / direct, saturation req/s', fixed(ratios.nginxToDirectRps, 2)],
+      ['gateway - nginx, steady p50 ms', fixed(ratios.gatewayMinusNginxP50Ms, 2)],
+      ['gateway - nginx, steady p99 ms', fixed(ratios.gatewayMinusNginxP99Ms, 2)],
+    ]);
+
+    const budgets: BudgetCheck[] = [
+      {
+        budget: 'proxy: steady p50 over nginx',
+        measured: ratios.gatewayMinusNginxP50Ms === null ? 'no nginx' : signedMs(ratios.gatewayMinusNginxP50Ms),
+        limit: '<= +1 ms',
+        pass: ratios.gatewayMinusNginxP50Ms === null ? null : ratios.gatewayMinusNginxP50Ms <= 1,
+      },
+      {
+        budget: 'proxy: steady p99 over nginx',
+        measured: ratios.gatewayMinusNginxP99Ms === null ? 'no nginx' : signedMs(ratios.gatewayMinusNginxP99Ms),
+        limit: '<= +3 ms',
+        pass: ratios.gatewayMinusNginxP99Ms === null ? null : ratios.gatewayMinusNginxP99Ms <= 3,
+      },
+      {
+        budget: 'proxy: saturation vs nginx (one core)',
+        measured: ratios.gatewayToNginxRps === null ? 'no nginx' : `${fixed(ratios.gatewayToNginxRps, 2)}x`,
+        limit: '>= 0.30x',
+        pass: ratios.gatewayToNginxRps === null ? null : ratios.gatewayToNginxRps >= 0.3,
+      },
+      {
+        budget: 'proxy: gain from a worker per core',
+        measured: 'gateway has no worker mode',
+        limit: 'measured gain',
+        pass: null,
+      },
+    ];
+    notes.push('the gateway runs one process (server/main.ts offers no worker-per-core mode), so the multi-worker figure is not measured');
+    for (const note of notes) console.log(`  note: ${note}`);
+    printBudgets(budgets);
+    return { scenario: 'proxy', notes, budgets, figures: { targets: figures, ratios, steadyRate: STEADY_RATE, connections: context.connections, seconds } };
+  } finally {
+    await cleanup.run();
+  }
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { ErrorLogEntry, ErrorLogPage } from '../../server/contract/index.js';
+import { loginAs, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+
+/** The uncaught errors this suite raises on purpose; any other page error fails the run. */
+const PLANTED = ['e2e-boom', 'e2e-rejected'];
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  const errors = (h?.pageErrors ?? []).filter((e) => !PLANTED.some((p) => e.includes(p)));
+  await h?.close();
+  expect(errors).toEqual([]);
+});
+
+/** The error log as the gateway keeps it, read with the page's own session cookies. */
+async function errorLog(page: Page): Promise<ErrorLogEntry[]> {
+  const res = await page.request.get('/api/error-log?pageSize=50');
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { code: number; data: ErrorLogPage };
+  expect(body.code).toBe(200);
+  return body.data.list;
+}
+
+describe('console shell: uncaught errors and the full-screen toggle', () => {
+  it('sends a thrown error and an unhandled rejection to the error log, which the log screen lists and clears', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin', '/login?redirect=%2FBillingRecords');
+    await page.waitForURL((u) => u.pathname === '/BillingRecords');
+    const where = page.url();
+    expect(await errorLog(page)).toEqual([]);
+
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('e2e-boom');
+      });
+      void Promise.reject(new Error('e2e-rejected'));
+    });
+
+    await expect
+      .poll(async () => (await errorLog(page)).map((e) => e.message).sort(), { timeout: 10_000 })
+      .toEqual(['Error: e2e-boom', 'Error: e2e-rejected']);
+    const entries = await errorLog(page);
+    for (const entry of entries) {
+      expect(entry.url).toBe(where);
+      expect(entry.userId).toBeTruthy();
+      expect(entry.stack).toContain(entry.message.replace(/^Error: /, ''));
+    }
+    expect(entries.find((e) => e.message.endsWith('e2e-rejected'))?.info).toBe('unhandledrejection');
+
+    await page.goto('/error-log/log');
+    const table = page.getByRole('table');
+    await table.waitFor();
+    const rows = table.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    const text = await table.textContent();
+    expect(text).toContain('Error: e2e-boom');
+    expect(text).toContain('Error: e2e-rejected');
+    expect(text).toContain(where);
+
+    // The keyword filter narrows the list and lands in the URL.
+    await page.getByLabel('Keyword').fill('boom');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL((u) => u.searchParams.get('keyword') === 'boom');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('e2e-boom');
+    await page.goto('/error-log/log');
+    await expect.poll(() => rows.count()).toBe(2);
+
+    // Clearing asks first; cancelling keeps every entry.
+    await page.getByRole('button', { name: 'Clear log' }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain('Delete every entry of the error log?');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await errorLog(page)).toHaveLength(2);
+
+    await page.getByRole('button', { name: 'Clear log' }).click();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('No errors recorded').waitFor();
+    await page.getByText('Error log cleared').waitFor();
+    expect(await errorLog(page)).toEqual([]);
+  });
+
+  it('enters full screen, or warns where the browser cannot', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    const toggle = page.getByTestId('fullscreen-toggle');
+    expect(await toggle.getAttribute('aria-label')).toBe('Full screen');
+    await toggle.click();
+
+    const warning = page.locator('[data-toast="warning"]', { hasText: 'Your browser does not support full screen' });
+    const outcome = async () => {
+      if (await page.evaluate(() => document.fullscreenElement !== null)) return 'fullscreen';
+      if (await warning.count()) return 'warned';
+      return 'pending';
+    };
+    await expect.poll(outcome, { timeout: 10_000 }).not.toBe('pending');
+    if ((await outcome()) === 'fullscreen') {
+      // Full screen reached: no warning, the toggle now offers the way back, and takes it.
+      expect(await warning.count()).toBe(0);
+      await expect.poll(() => toggle.getAttribute('aria-label')).toBe('Exit full screen');
+      await toggle.click();
+      await expect.poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
+      await expect.poll(() => toggle.getAttribute('aria-label')).toBe('Full screen');
+    } else {
+      expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
+      expect(await toggle.getAttribute('aria-label')).toBe('Full screen');
+    }
+  });
+
+  it('warns instead of failing silently when the page may not use full screen', async () => {
+    const { context, page } = await h.newPage();
+    // A browser without the Fullscreen API (old WebViews, locked-down kiosks), imitated before the app starts.
+    await context.addInitScript(() => {
+      Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false });
+    });
+    await loginAs(page, 'admin');
+    await page.getByTestId('fullscreen-toggle').click();
+    await page.locator('[data-toast="warning"]', { hasText: 'Your browser does not support full screen' }).waitFor();
+    expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
+  });
+
+  // Last in the file: the second login replaces the admin token that earlier tests' pages hold.
+  it('sends a reload with a session replaced elsewhere to login, with the reason shown', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin', '/login?redirect=%2FSignInConfig');
+    await page.waitForURL((u) => u.pathname === '/SignInConfig');
+
+    const again = await fetch(`${h.url}/manage/logIn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: h.url },
+      body: JSON.stringify({ account: 'admin', password: 'admin123', code: '' }),
+    });
+    expect(((await again.json()) as { code: number }).code).toBe(200);
+
+    // Reloading loads the permission list with the dead token: SPEC section 4 logs out, shows
+    // the failure text and keeps the wanted path as the redirect.
+    await page.reload();
+    await page.waitForURL((u) => u.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/SignInConfig');
+    await page.locator('[data-toast="error"]', { hasText: 'logged in elsewhere' }).waitFor();
+    const loggedIn = await page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { loggedIn: boolean }).loggedIn);
+    expect(loggedIn).toBe(false);
+  });
+});
+

@@ -1,0 +1,105 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { CALLS, ENABLE_MODE_HEADER, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { EventStream, cookieHeader, removeTempDirs, tempDir } from './support/processes.js';
+
+/**
+ * Scaling out: the cookie is the whole session, so a browser that a load balancer sends to another
+ * replica after logging in keeps working. Two gateways, each with its own data folder as replicas
+ * have, on one sandbox backend, over real HTTP.
+ */
+
+interface Replica {
+  app: FastifyInstance;
+  port: number;
+  origin: string;
+}
+
+let backend: StartedSandbox;
+let a: Replica;
+let b: Replica;
+
+async function startReplica(backendUrl: string): Promise<Replica> {
+  const config = loadConfig({
+    CHAT_BACKEND_URL: backendUrl,
+    RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: tempDir('ops-replica-data-'),
+    UI_DIR: tempDir('ops-replica-ui-'),
+  });
+  const app = await buildApp({ config, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+  return { app, port, origin: `http://127.0.0.1:${port}` };
+}
+
+beforeAll(async () => {
+  backend = await startSandbox({ port: 0, withdrawalTickMs: 0 });
+  a = await startReplica(backend.url);
+  b = await startReplica(backend.url);
+});
+
+afterAll(async () => {
+  await a?.app.close();
+  await b?.app.close();
+  await backend?.close();
+  removeTempDirs();
+});
+
+async function logIn(replica: Replica): Promise<string> {
+  const res = await fetch(`${replica.origin}${CALLS.login}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: replica.origin },
+    body: JSON.stringify({ account: 'admin', password: 'admin123' }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { code: number; data: Record<string, unknown> };
+  expect(body.code).toBe(200);
+  expect(body.data).not.toHaveProperty('token');
+  const cookie = cookieHeader(res);
+  expect(cookie).toMatch(/(^|; )token=[^;]+/);
+  expect(cookie).toMatch(/(^|; )userId=[^;]+/);
+  return cookie;
+}
+
+describe('two replicas on one backend', { timeout: 60_000 }, () => {
+  it('a login on one replica works on the other: the encoded permission list comes back decoded', async () => {
+    const cookie = await logIn(a);
+
+    const session = await fetch(`${b.origin}/api/session`, { headers: { cookie } });
+    expect(await session.json()).toMatchObject({ loggedIn: true });
+
+    const res = await fetch(`${b.origin}${CALLS.permission}`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get(ENABLE_MODE_HEADER)).toBeNull();
+    const body = (await res.json()) as { code: number; data: Array<{ permission: string }> };
+    expect(body.code).toBe(200);
+    expect(body.data.map((entry) => entry.permission)).toContain(WITHDRAWAL_REVIEW_PERMISSION);
+  });
+
+  it('either replica serves the event stream of a session opened on the other', async () => {
+    const cookie = await logIn(b);
+    const stream = await EventStream.open(a.port, cookie);
+    try {
+      expect(stream.status).toBe(200);
+      await stream.waitFor(() => /event: withdrawal-count\ndata: \{"count":\d+\}/.test(stream.body), 'a count event');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a session the backend does not know is refused by every replica alike', async () => {
+    const cookie = 'token=forged-token; userId=1';
+    for (const replica of [a, b]) {
+      const res = await fetch(`${replica.origin}${CALLS.permission}`, { headers: { cookie } });
+      const body = (await res.json()) as { code: number };
+      expect(body.code).toBe(401);
+    }
+  });
+});

@@ -1,0 +1,194 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { CALLS } from '../../server/contract/index.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir } from './support/processes.js';
+
+/**
+ * The README's nginx site, run as written (only ports, names and certificate paths swapped) in front
+ * of a gateway: TLS in front, TRUST_PROXY for scheme and host, Secure cookies, event streams passed
+ * on unbuffered, the proxy's request id kept. Needs nginx and openssl; skipped where they are absent.
+ */
+
+const hasTool = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
+const nginxBinary = ['nginx', '/usr/sbin/nginx'].find((candidate) => hasTool(candidate));
+const canRun = nginxBinary !== undefined && hasTool('openssl');
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+let folder: string;
+let ca: Buffer;
+let backend: StartedSandbox;
+let gateway: FastifyInstance;
+let nginx: NodeProcess;
+let tlsPort: number;
+let plainPort: number;
+let origin: string;
+
+function readmeNginxSite(): string {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Operating it'));
+  const match = /```nginx\n([\s\S]*?)\n```/.exec(section);
+  if (!match) throw new Error('README "Operating it" has no nginx snippet');
+  return match[1]!;
+}
+
+function replaceAll(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`the README nginx snippet no longer contains "${from}"; update this test with it`);
+  return text.split(from).join(to);
+}
+
+function tls(method: string, pathname: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    // The Host a browser at https://localhost:<port> sends; the socket goes to 127.0.0.1 all the same.
+    const withHost = { host: `localhost:${tlsPort}`, ...headers };
+    const req = httpsRequest({ host: '127.0.0.1', port: tlsPort, servername: 'localhost', ca, method, path: pathname, headers: withHost }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function logIn(): Promise<Answer> {
+  return tls('POST', CALLS.login, { 'content-type': 'application/json', origin }, JSON.stringify({ account: 'admin', password: 'admin123' }));
+}
+
+const cookiesOf = (answer: Answer) => (answer.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!).join('; ');
+
+describe.skipIf(!canRun)('behind the README nginx site with TLS', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    folder = tempDir('ops-nginx-');
+    const crt = path.join(folder, 'console.crt');
+    const key = path.join(folder, 'console.key');
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
+      '-addext', 'subjectAltName=DNS:localhost', '-keyout', key, '-out', crt,
+    ], { stdio: 'ignore' });
+    ca = readFileSync(crt);
+
+    backend = await startSandbox({ port: 0, withdrawalTickMs: 0 });
+    const config = loadConfig({
+      CHAT_BACKEND_URL: backend.url,
+      RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
+      TRUST_PROXY: '127.0.0.1',
+      DATA_DIR: tempDir('ops-nginx-data-'),
+      UI_DIR: tempDir('ops-nginx-ui-'),
+    });
+    gateway = await buildApp({ config, logger: false });
+    await gateway.listen({ port: 0, host: '127.0.0.1' });
+    const gatewayPort = (gateway.server.address() as AddressInfo).port;
+
+    tlsPort = await freePort();
+    plainPort = await freePort();
+    origin = `https://localhost:${tlsPort}`;
+    let site = readmeNginxSite();
+    site = replaceAll(site, 'server 127.0.0.1:8080;', `server 127.0.0.1:${gatewayPort};`);
+    site = replaceAll(site, 'listen 443 ssl http2;', `listen 127.0.0.1:${tlsPort} ssl http2;`);
+    site = replaceAll(site, 'listen 80;', `listen 127.0.0.1:${plainPort};`);
+    site = replaceAll(site, 'server_name admin.example.com;', 'server_name localhost;');
+    site = replaceAll(site, '/etc/nginx/tls/admin.example.com.crt', crt);
+    site = replaceAll(site, '/etc/nginx/tls/admin.example.com.key', key);
+    const temp = (name: string) => `${name}_temp_path ${path.join(folder, name)};`;
+    // One process, no privilege drop, everything under the temporary folder.
+    writeFileSync(
+      path.join(folder, 'nginx.conf'),
+      `daemon off;\nmaster_process off;\npid ${path.join(folder, 'nginx.pid')};\nerror_log ${path.join(folder, 'error.log')} warn;\n` +
+        `events {}\nhttp {\n  access_log off;\n  ${temp('client_body')}\n  ${temp('proxy')}\n  ${temp('fastcgi')}\n  ${temp('uwsgi')}\n  ${temp('scgi')}\n${site}\n}\n`,
+    );
+    nginx = new NodeProcess(['-p', folder, '-c', path.join(folder, 'nginx.conf'), '-e', path.join(folder, 'error.log')], {
+      cwd: folder,
+      env: {},
+      program: nginxBinary!,
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (nginx.exit) throw new Error(`nginx stopped: ${nginx.output()}\n${readFileSync(path.join(folder, 'error.log'), 'utf8')}`);
+      const ready = await tls('GET', '/healthz').catch(() => null);
+      if (ready?.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`nginx never answered\n${nginx.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await gateway?.close();
+    await backend?.close();
+    removeTempDirs();
+  });
+
+  it('logs in over HTTPS: the gateway sees the scheme and host, so the origin check passes and cookies are Secure', async () => {
+    const answer = await logIn();
+    expect(answer.status, answer.body).toBe(200);
+    expect((JSON.parse(answer.body) as { code: number }).code).toBe(200);
+    const cookies = answer.headers['set-cookie'] ?? [];
+    expect(cookies.map((line) => line.split('=')[0]).sort()).toEqual(['token', 'userId']);
+    for (const line of cookies) expect(line.toLowerCase()).toMatch(/;\s*secure(;|$)/);
+
+    const permissions = await tls('GET', CALLS.permission, { cookie: cookiesOf(answer) });
+    expect(permissions.status).toBe(200);
+    expect((JSON.parse(permissions.body) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+  });
+
+  it('keeps the request id nginx gives each request', async () => {
+    const answer = await tls('GET', '/api/session');
+    expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('passes an event stream on while it is open (no buffering)', async () => {
+    const cookie = cookiesOf(await logIn());
+    const firstEvent = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const req = httpsRequest(
+        { host: '127.0.0.1', port: tlsPort, servername: 'localhost', ca, path: '/api/events', headers: { host: `localhost:${tlsPort}`, cookie, accept: 'text/event-stream' } },
+        (res) => {
+          if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            // Resolving while the stream is still open is the point: a buffering proxy would hold it.
+            if (text.includes('event: withdrawal-count')) {
+              resolve(text);
+              req.destroy();
+            }
+          });
+          res.on('end', () => reject(new Error(`the stream ended before any event: ${JSON.stringify(text)}`)));
+        },
+      );
+      req.on('error', (error) => (text.includes('event: withdrawal-count') ? undefined : reject(error)));
+      req.end();
+    });
+    expect(firstEvent).toMatch(/data: \{"count":\d+\}/);
+  });
+
+  it('redirects plain HTTP to HTTPS and keeps /metrics off the public side', async () => {
+    const redirect = await new Promise<Answer>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: plainPort, path: '/dashboard', headers: { host: 'localhost' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.location).toBe('https://localhost/dashboard');
+    expect((await tls('GET', '/metrics')).status).toBe(404);
+  });
+});

@@ -1,0 +1,156 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
+import { EventStream, NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
+
+/**
+ * The process as operators run it: a real `node` running server/main.ts (through tsx, so no build
+ * is needed), stopped with real signals. The slow backend call is held open until the test lets
+ * it go, so "in flight during shutdown" is a fact of the test, not a guess about timing.
+ */
+
+const SESSION_COOKIE = 'token=shutdown-token; userId=7';
+
+interface Rig {
+  backend: FakeBackend;
+  gateway: NodeProcess;
+  port: number;
+  baseUrl: string;
+  /** Lets the held /manage/slow call answer. */
+  release(): void;
+  slowAnswered: () => boolean;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(removeTempDirs);
+
+async function startRig(): Promise<Rig> {
+  const backend = await startFakeBackend();
+  cleanups.push(() => backend.close());
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answered = false;
+  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
+  );
+  backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 4 }));
+  backend.route('GET /manage/slow', async (_call, res) => {
+    await released;
+    answered = true;
+    sendJson(res, { code: 200, msg: 'ok', data: { slow: true } });
+  });
+
+  const port = await freePort();
+  const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      CHAT_BACKEND_URL: backend.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDir('ops-shutdown-data-'),
+      UI_DIR: tempDir('ops-shutdown-ui-'),
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: '60000',
+    },
+  });
+  cleanups.push(async () => {
+    release();
+    await gateway.stop();
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitHealthy(gateway, baseUrl);
+  return { backend, gateway, port, baseUrl, release, slowAnswered: () => answered };
+}
+
+/**
+ * Starts GET /manage/slow and resolves once the backend holds it, i.e. it is in flight. The answer
+ * comes back wrapped: an async function returning a bare promise would wait for it.
+ */
+async function startSlowCall(rig: Rig): Promise<{ answer: Promise<Response> }> {
+  const call = fetch(`${rig.baseUrl}/manage/slow`, { headers: { cookie: SESSION_COOKIE } });
+  // Keep a rejection from surfacing as unhandled before the test awaits it.
+  call.catch(() => {});
+  const deadline = Date.now() + 30_000;
+  while (!rig.backend.calls.some((c) => c.url === '/manage/slow')) {
+    if (Date.now() > deadline) throw new Error(`the slow call never reached the backend\n${rig.gateway.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { answer: call };
+}
+
+const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().some((l) => String(l.msg).startsWith('shutting down'));
+
+// Each test starts a gateway process; on a loaded two-core machine that alone can take seconds.
+describe('graceful shutdown', { timeout: 120_000 }, () => {
+  it('on SIGTERM finishes the in-flight call, ends event streams with a retry hint, and exits 0', async () => {
+    const rig = await startRig();
+    const stream = await EventStream.open(rig.port, SESSION_COOKIE);
+    expect(stream.status).toBe(200);
+    await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
+    expect(stream.body).toContain('data: {"count":4}');
+
+    const slow = await startSlowCall(rig);
+    rig.gateway.signal('SIGTERM');
+
+    // Shutdown ends the streams first (preClose) while the slow call is still held by the backend.
+    await stream.waitFor(() => stream.ended, 'the event stream to end');
+    expect(stream.body).toMatch(/retry: \d+\n\n$/);
+    expect(rig.slowAnswered()).toBe(false);
+    expect(rig.gateway.exit).toBeNull();
+    // Load balancers must stop sending work: readiness fails (or nothing accepts any more).
+    const readiness = await fetch(`${rig.baseUrl}/readyz`).then((r) => r.status, () => 'refused');
+    expect(readiness).not.toBe(200);
+
+    rig.release();
+    const answer = await slow.answer;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ code: 200, msg: 'ok', data: { slow: true } });
+
+    const exit = await rig.gateway.exited;
+    expect(exit, rig.gateway.output()).toEqual({ code: 0, signal: null });
+    const messages = rig.gateway.logLines().map((l) => l.msg);
+    expect(messages).toContain('shut down cleanly');
+  });
+
+  it('on a second SIGTERM exits at once, without waiting for the in-flight call', async () => {
+    const rig = await startRig();
+    const slow = await startSlowCall(rig);
+
+    rig.gateway.signal('SIGTERM');
+    await rig.gateway.waitFor(shuttingDownLogged(rig.gateway), 'the shutdown to begin');
+    rig.gateway.signal('SIGTERM');
+
+    const exit = await rig.gateway.exited;
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+    // The backend still holds the call: the process did not wait for it.
+    expect(rig.slowAnswered()).toBe(false);
+    await expect(slow.answer).rejects.toThrow();
+    expect(rig.gateway.logLines().map((l) => l.msg)).toContain('second signal: exiting at once');
+  });
+});
+
+describe('a bad configuration', { timeout: 60_000 }, () => {
+  it.each([
+    ['RESPONSE_AES_KEY', { RESPONSE_AES_KEY: 'short' }],
+    ['CHAT_BACKEND_URL', { CHAT_BACKEND_URL: 'chat-backend:8081' }],
+    ['WITHDRAWAL_POLL_MS', { WITHDRAWAL_POLL_MS: '-5' }],
+    ['PORT', { PORT: 'eighty' }],
+  ])('stops the process with one line naming %s and exit code 78', async (variable, env) => {
+    const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
+      cwd: REPO_ROOT,
+      env: { CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-bad-'), ...env },
+    });
+    cleanups.push(() => gateway.stop());
+    const exit = await gateway.exited;
+    expect(exit, gateway.output()).toEqual({ code: 78, signal: null });
+    const lines = gateway.stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(variable);
+    expect(gateway.stdout).toBe('');
+  });
+});

@@ -1,0 +1,217 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type ClientRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const tempDirs: string[] = [];
+
+/** A fresh folder under the system temp folder, removed by removeTempDirs(). */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Call from afterAll: every folder tempDir() made in this test file goes. */
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A port nobody listens on right now. The gateway reads PORT from its environment, so the test
+ * must name a real one; another process could take it in between, which on a test machine is rare
+ * enough to accept.
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A gateway (or any program) running as its own process, with its output kept for asserts. */
+export class NodeProcess {
+  stdout = '';
+  stderr = '';
+  exit: ExitStatus | null = null;
+  readonly exited: Promise<ExitStatus>;
+  private readonly child: ChildProcess;
+  private readonly waiters = new Set<() => void>();
+
+  /** Runs the Node running the tests, or `options.program` (nginx, say). */
+  constructor(args: string[], options: { cwd: string; env: Record<string, string>; program?: string }) {
+    // A clean environment: the developer's own CHAT_BACKEND_URL or PORT must not leak in.
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env };
+    this.child = spawn(options.program ?? process.execPath, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stdout += chunk;
+      this.notify();
+    });
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr += chunk;
+      this.notify();
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on('close', (code, signal) => {
+        this.exit = { code, signal };
+        this.notify();
+        resolve(this.exit);
+      });
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  signal(name: NodeJS.Signals): void {
+    this.child.kill(name);
+  }
+
+  /** Parsed pino JSON lines of stdout (anything else, such as pretty output, is skipped). */
+  logLines(): Array<Record<string, unknown>> {
+    const out: Array<Record<string, unknown>> = [];
+    for (const line of this.stdout.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      try {
+        out.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // a line still being written
+      }
+    }
+    return out;
+  }
+
+  /** Resolves when the condition holds; rejects when the process exits first or time runs out. */
+  async waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+    if (condition()) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}\n${this.output()}`)), timeoutMs);
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = () => {
+        if (condition()) finish();
+        else if (this.exit) finish(new Error(`the process exited (${JSON.stringify(this.exit)}) before ${what}\n${this.output()}`));
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  /** Stops the process if the test left it running, so no gateway outlives its test. */
+  async stop(): Promise<void> {
+    if (this.exit) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  output(): string {
+    return `--- stdout ---\n${this.stdout.slice(-4000)}\n--- stderr ---\n${this.stderr.slice(-4000)}`;
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+/** Polls /healthz until the gateway answers; fails early with its output when it dies. */
+export async function waitHealthy(gateway: NodeProcess, baseUrl: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (gateway.exit) throw new Error(`the gateway exited (${JSON.stringify(gateway.exit)}) before it answered\n${gateway.output()}`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the gateway did not answer /healthz\n${gateway.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The cookies of Set-Cookie headers, as one Cookie header a browser would send back. */
+export function cookieHeader(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]!)
+    .join('; ');
+}
+
+/** One /api/events stream read raw over a socket, so the test sees exactly what ends it. */
+export class EventStream {
+  status = 0;
+  headers: IncomingHttpHeaders = {};
+  body = '';
+  ended = false;
+  private readonly waiters = new Set<() => void>();
+  private req: ClientRequest | null = null;
+
+  static open(port: number, cookie: string): Promise<EventStream> {
+    const stream = new EventStream();
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: '/api/events', headers: { cookie, accept: 'text/event-stream' } },
+        (res) => {
+          stream.status = res.statusCode ?? 0;
+          stream.headers = res.headers;
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            stream.body += chunk;
+            stream.notify();
+          });
+          const end = () => {
+            stream.ended = true;
+            stream.notify();
+          };
+          res.on('end', end);
+          res.on('close', end);
+          res.on('error', end);
+          resolve(stream);
+        },
+      );
+      req.on('error', (error) => (stream.status === 0 ? reject(error) : undefined));
+      req.end();
+      stream.req = req;
+    });
+  }
+
+  async waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+    if (condition()) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`timed out waiting for ${what}; stream so far: ${JSON.stringify(this.body)}`));
+      }, timeoutMs);
+      const check = () => {
+        if (!condition()) return;
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve();
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  close(): void {
+    this.req?.destroy();
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}

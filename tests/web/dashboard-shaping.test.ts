@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { DailyStatisticsRow } from '../../server/contract/index.js';
+import { MAX_RANGE_DAYS, lastDays, matchingPreset, parseDayKey, rangeDays, rangeProblem } from '../../web/dashboard/date-range.js';
+import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, exactValue, shortAmount, shortValue } from '../../web/dashboard/shaping.js';
+
+function row(date: string, over: Partial<DailyStatisticsRow> = {}): DailyStatisticsRow {
+  return {
+    date,
+    registrations: 3,
+    activeUsers: 40,
+    messages: 1200,
+    newGroups: 1,
+    rechargeAmount: 12345,
+    rechargeCount: 2,
+    withdrawalAmount: 500,
+    withdrawalCount: 1,
+    redPacketAmount: 99,
+    ...over,
+  };
+}
+
+describe('dashboard figures', () => {
+  it('shows money divided by 100, shortened from a thousand units up', () => {
+    expect(shortAmount(12345)).toBe('123.45');
+    expect(shortAmount(99_999)).toBe('999.99');
+    expect(shortAmount(123_456_78)).toBe('123.5k');
+    expect(shortAmount(4_200_000_000)).toBe('42M');
+    expect(shortAmount(-250_000)).toBe('-2.5k');
+    expect(shortAmount(Number.NaN)).toBe('0.00');
+  });
+
+  it('shortens counts with k/M/G and keeps small counts whole', () => {
+    expect(shortValue(987, 'count')).toBe('987');
+    expect(shortValue(15_300, 'count')).toBe('15.3k');
+    expect(shortValue(2_000_000_000, 'count')).toBe('2G');
+    expect(shortValue(15_300, 'money')).toBe('153.00');
+  });
+
+  it('gives the exact figure behind a shortened card in the page locale', () => {
+    expect(exactValue(123_456_789, 'money', 'en-US')).toBe('1,234,567.89');
+    expect(exactValue(5, 'money', 'en-US')).toBe('0.05');
+    expect(exactValue(1_234_567, 'count', 'en-US')).toBe('1,234,567');
+    expect(exactValue(1_234_567, 'count', 'es-ES')).toBe('1.234.567');
+  });
+});
+
+describe('daily chart columns', () => {
+  it('puts days in order as Unix seconds and divides money by 100', () => {
+    const data = dailyColumns([row('2024-03-02', { rechargeAmount: 250 }), row('2024-03-01')], [...COUNT_SERIES, ...MONEY_SERIES]);
+    expect(data[0]).toEqual([Date.UTC(2024, 2, 1) / 1000, Date.UTC(2024, 2, 2) / 1000]);
+    expect(data[1]).toEqual([3, 3]);
+    expect(data[3]).toEqual([1200, 1200]);
+    expect(data[4]).toEqual([123.45, 2.5]);
+    expect(data[6]).toEqual([0.99, 0.99]);
+  });
+
+  it('drops a row with an unreadable day and keeps a missing figure as a gap', () => {
+    const broken = { ...row('2024-03-03'), messages: undefined } as unknown as DailyStatisticsRow;
+    const data = dailyColumns([row('2024-02-30'), row('yesterday'), broken], ['messages']);
+    expect(data[0]).toEqual([Date.UTC(2024, 2, 3) / 1000]);
+    expect(data[1]).toEqual([null]);
+  });
+
+  it('totals each series over the range, gaps counting as zero', () => {
+    expect(columnTotals([[1, 2, 3], [1, null, 2], [0.5, 0.25, 0]])).toEqual([3, 0.75]);
+  });
+});
+
+describe('date range', () => {
+  const now = Date.UTC(2024, 5, 15, 23, 30);
+
+  it('defaults to the last 30 days including today, in UTC days', () => {
+    expect(lastDays(now)).toEqual({ startDate: '2024-05-17', endDate: '2024-06-15' });
+    expect(rangeDays(lastDays(now))).toBe(30);
+    expect(lastDays(now, 7)).toEqual({ startDate: '2024-06-09', endDate: '2024-06-15' });
+  });
+
+  it('reads only real calendar days', () => {
+    expect(parseDayKey('2024-02-29')).toBe(Date.UTC(2024, 1, 29));
+    expect(parseDayKey('2023-02-29')).toBeNull();
+    expect(parseDayKey('2024-2-1')).toBeNull();
+  });
+
+  it('refuses reversed, unreadable and over-long ranges before asking the backend', () => {
+    expect(rangeProblem({ startDate: '2024-06-15', endDate: '2024-06-15' })).toBeNull();
+    expect(rangeProblem({ startDate: '2024-06-16', endDate: '2024-06-15' })).toBe('reversed');
+    expect(rangeProblem({ startDate: '', endDate: '2024-06-15' })).toBe('invalid');
+    expect(rangeProblem(lastDays(now, MAX_RANGE_DAYS))).toBeNull();
+    expect(rangeProblem(lastDays(now, MAX_RANGE_DAYS + 1))).toBe('tooLong');
+  });
+
+  it('recognises a preset range so its button shows pressed', () => {
+    expect(matchingPreset(lastDays(now, 90), now)).toBe(90);
+    expect(matchingPreset({ startDate: '2024-06-01', endDate: '2024-06-15' }, now)).toBeNull();
+  });
+});

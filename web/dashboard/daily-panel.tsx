@@ -1,0 +1,164 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useT, type TFunction } from '../i18n/index.js';
+import { formatAmount, shortNumber } from '../lib/format.js';
+import { PALETTE, type ChartSpec } from './chart/chart-spec.js';
+import { TimeChart } from './chart/time-chart.js';
+import { MAX_RANGE_DAYS, RANGE_PRESETS, lastDays, matchingPreset, rangeProblem, type DateRange } from './date-range.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton, useLocale } from './panel.js';
+import { dailyStatisticsQueryOptions } from './queries.js';
+import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, exactValue, type AlignedSeries, type DailySeriesKey } from './shaping.js';
+
+const SERIES_LABEL: Record<DailySeriesKey, Parameters<TFunction>[0]> = {
+  registrations: 'dashboard.series.registrations',
+  activeUsers: 'dashboard.series.activeUsers',
+  messages: 'dashboard.series.messages',
+  rechargeAmount: 'dashboard.series.recharge',
+  withdrawalAmount: 'dashboard.series.withdrawal',
+  redPacketAmount: 'dashboard.series.redPacket',
+};
+
+/** Units (already divided by 100) back to the amount text with two decimals. */
+const money = (units: number) => formatAmount(Math.round(units * 100));
+const groupedMoney = (locale: string) => (units: number) => exactValue(Math.round(units * 100), 'money', locale);
+const moneyTick = (units: number) => (Math.abs(units) < 1000 ? String(Math.round(units * 100) / 100) : shortNumber(units));
+
+function specs(t: TFunction, locale: string): { counts: ChartSpec; money: ChartSpec } {
+  const base = { xKind: 'day' as const, xLabel: t('dashboard.axis.date'), locale };
+  return {
+    counts: {
+      ...base,
+      left: { label: t('dashboard.axis.users'), format: (v) => shortNumber(v) },
+      // Messages run two orders of magnitude above users; on one axis the user lines would be flat.
+      right: { label: t('dashboard.series.messages'), format: (v) => shortNumber(v) },
+      series: COUNT_SERIES.map((key, i) => ({
+        label: t(SERIES_LABEL[key]),
+        color: PALETTE[i % PALETTE.length]!,
+        axis: key === 'messages' ? ('right' as const) : ('left' as const),
+        format: (v: number) => v.toLocaleString(locale),
+      })),
+    },
+    money: {
+      ...base,
+      left: { label: t('dashboard.axis.amount'), format: moneyTick },
+      series: MONEY_SERIES.map((key, i) => ({
+        label: t(SERIES_LABEL[key]),
+        color: PALETTE[(i + 3) % PALETTE.length]!,
+        axis: 'left' as const,
+        format: money,
+      })),
+    },
+  };
+}
+
+function Totals({ keys, data, format }: { keys: readonly DailySeriesKey[]; data: AlignedSeries; format: (v: number) => string }) {
+  const t = useT();
+  const totals = columnTotals(data);
+  return (
+    <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
+      {keys.map((key, i) => (
+        <div key={key} className="flex gap-1" data-testid={`total-${key}`}>
+          <dt>{t('dashboard.rangeTotal', { name: t(SERIES_LABEL[key]) })}</dt>
+          <dd className="font-semibold text-slate-800 tabular-nums">{format(totals[i] ?? 0)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Daily registrations, activity and messages, and the day's money flow, over a chosen range. */
+export function DailyPanel() {
+  const t = useT();
+  const locale = useLocale();
+  const [range, setRange] = useState<DateRange>(() => lastDays(Date.now()));
+  const [draft, setDraft] = useState<DateRange>(range);
+  const problem = rangeProblem(draft);
+  const query = useQuery(dailyStatisticsQueryOptions(range));
+  const chartSpecs = useMemo(() => specs(t, locale), [t, locale]);
+  const rows = query.data?.list;
+  const counts = useMemo(() => dailyColumns(rows ?? [], COUNT_SERIES), [rows]);
+  const amounts = useMemo(() => dailyColumns(rows ?? [], MONEY_SERIES), [rows]);
+  const preset = matchingPreset(range, Date.now());
+
+  const change = (next: DateRange) => {
+    setDraft(next);
+    if (!rangeProblem(next)) setRange(next);
+  };
+
+  const problemText =
+    problem === 'tooLong' ? t('dashboard.rangeTooLong', { days: MAX_RANGE_DAYS }) : problem ? t('dashboard.rangeInvalid') : '';
+
+  return (
+    <Panel id="dashboard-daily" title={t('dashboard.daily')} testId="daily-panel">
+      <div className="mb-4 flex flex-wrap items-end gap-3" role="group" aria-label={t('dashboard.range')}>
+        <label className="flex flex-col text-sm text-slate-700">
+          {t('dashboard.from')}
+          <input
+            type="date"
+            value={draft.startDate}
+            max={draft.endDate}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'dashboard-range-problem' : undefined}
+            onChange={(e) => change({ ...draft, startDate: e.target.value })}
+            className="mt-1 rounded-md border border-slate-300 px-2 py-1"
+            data-testid="range-start"
+          />
+        </label>
+        <label className="flex flex-col text-sm text-slate-700">
+          {t('dashboard.to')}
+          <input
+            type="date"
+            value={draft.endDate}
+            min={draft.startDate}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'dashboard-range-problem' : undefined}
+            onChange={(e) => change({ ...draft, endDate: e.target.value })}
+            className="mt-1 rounded-md border border-slate-300 px-2 py-1"
+            data-testid="range-end"
+          />
+        </label>
+        {RANGE_PRESETS.map((days) => (
+          <button key={days} type="button" className="btn" aria-pressed={preset === days} onClick={() => change(lastDays(Date.now(), days))}>
+            {t('dashboard.lastDays', { days })}
+          </button>
+        ))}
+        {problem && (
+          <p id="dashboard-range-problem" role="alert" className="text-sm text-red-700">
+            {problemText}
+          </p>
+        )}
+      </div>
+
+      {query.isError && !query.data ? (
+        <PanelError onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      ) : !query.data ? (
+        <PanelSkeleton>
+          <Skeleton className="h-64 w-full" />
+        </PanelSkeleton>
+      ) : (
+        <div className={`grid gap-6 xl:grid-cols-2 ${query.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={query.isFetching}>
+          <div>
+            <h3 className="mb-2 font-medium text-slate-700">{t('dashboard.dailyActivity')}</h3>
+            <TimeChart
+              spec={chartSpecs.counts}
+              data={counts}
+              testId="daily-chart"
+              label={t('dashboard.chartSummary', { title: t('dashboard.dailyActivity'), start: range.startDate, end: range.endDate })}
+            />
+            <Totals keys={COUNT_SERIES} data={counts} format={(v) => v.toLocaleString(locale)} />
+          </div>
+          <div>
+            <h3 className="mb-2 font-medium text-slate-700">{t('dashboard.dailyMoney')}</h3>
+            <TimeChart
+              spec={chartSpecs.money}
+              data={amounts}
+              testId="money-chart"
+              label={t('dashboard.chartSummary', { title: t('dashboard.dailyMoney'), start: range.startDate, end: range.endDate })}
+            />
+            <Totals keys={MONEY_SERIES} data={amounts} format={groupedMoney(locale)} />
+          </div>
+        </div>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,18 @@
+import { useT } from '../i18n/index.js';
+import type { PageProps } from '../app/routes.js';
+import { DailyPanel } from './daily-panel.js';
+import { FinancePanel } from './finance-panel.js';
+import { KpiCards } from './kpi-cards.js';
+
+/** Home: KPI cards, the daily charts and the finance panel, each loading and failing on its own. */
+export default function DashboardPage({ route }: PageProps) {
+  const t = useT();
+  return (
+    <div className="space-y-6 p-6" data-testid="dashboard-page">
+      <h1 className="text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
+      <KpiCards />
+      <DailyPanel />
+      <FinancePanel />
+    </div>
+  );
+}

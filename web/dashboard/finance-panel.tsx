@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query';
+import { useT } from '../i18n/index.js';
+import { financeDataQueryOptions } from './queries.js';
+import { FINANCE_FIGURES, exactValue, shortValue } from './shaping.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from './panel.js';
+
+const GRID = 'grid grid-cols-1 gap-x-6 sm:grid-cols-2';
+
+/** All-time totals and today's movement of /manage/getFinanceData. */
+export function FinancePanel() {
+  const t = useT();
+  const locale = useLocale();
+  const query = useQuery(financeDataQueryOptions());
+  const data = query.data;
+
+  return (
+    <Panel id="dashboard-finance" title={t('dashboard.finance')} testId="finance-panel" actions={<UpdatedAt at={query.dataUpdatedAt} />}>
+      {query.isError && !data ? (
+        <PanelError onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      ) : !data ? (
+        <PanelSkeleton>
+          <div className={GRID}>
+            {FINANCE_FIGURES.map((f) => (
+              <Skeleton key={f.key} className="my-2 h-5 w-full" />
+            ))}
+          </div>
+        </PanelSkeleton>
+      ) : (
+        <dl className={GRID}>
+          {FINANCE_FIGURES.map((f) => {
+            const value = data[f.key];
+            const exact = exactValue(value, f.kind, locale);
+            return (
+              <div key={f.key} className="flex items-baseline justify-between gap-3 border-b border-slate-100 py-2" data-testid={`finance-${f.key}`}>
+                <dt className="text-sm text-slate-600">{t(f.label)}</dt>
+                <dd className="font-semibold text-slate-900 tabular-nums" title={exact}>
+                  <span aria-hidden="true">{shortValue(value, f.kind)}</span>
+                  <span className="sr-only">{exact}</span>
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+      )}
+    </Panel>
+  );
+}
