@@ -27,8 +27,11 @@ const inflaters = {
  */
 export async function inflate(data: Buffer, maxBytes: number): Promise<Buffer> {
   const format = detectCompression(data);
+  // zlib's 16 KiB default output chunk costs a thread-pool round trip per chunk: on a 10 MB
+  // answer a 1 MiB chunk inflates twice as fast. Small answers keep small chunks.
+  const chunkSize = Math.min(1024 * 1024, Math.max(16 * 1024, 2 ** Math.ceil(Math.log2(data.length * 4 + 1))));
   try {
-    return await inflaters[format](data, { maxOutputLength: maxBytes });
+    return await inflaters[format](data, { maxOutputLength: maxBytes, chunkSize });
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw new DecodeError('too_large');

@@ -81,6 +81,8 @@ export function validateField(field: FieldDef, value: unknown): ValidationCode |
     return field.kind === 'link' && field.download ? 'downloadLinkEmpty' : 'required';
   }
   switch (field.kind) {
+    case 'switch':
+      return typeof value === 'boolean' ? null : 'notAnOption';
     case 'link':
       return typeof value === 'string' && isLink(value.trim()) ? null : 'linkFormat';
     case 'ip':

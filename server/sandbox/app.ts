@@ -6,7 +6,9 @@ import { registerAuth } from './routes/auth.js';
 import { registerDashboard } from './routes/dashboard.js';
 import { registerDeployment } from './routes/deployment.js';
 import { registerFiles } from './routes/files.js';
+import { sandboxBindings } from './routes/bindings/index.js';
 import { registerFinance } from './routes/finance.js';
+import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/index.js';
 
 export interface SandboxOptions {
@@ -17,6 +19,8 @@ export interface SandboxOptions {
   logger?: boolean;
   /** End of the seeded history; defaults to the start time. */
   now?: number;
+  /** How many chat users to seed (default 3,000; a bench may ask for 100,000). */
+  userCount?: number;
 }
 
 export const DEFAULT_SEED = 20240601;
@@ -30,12 +34,18 @@ export type SandboxApp = FastifyInstance & { sandbox: SandboxStore };
  * is HTTP 200 with the {code, msg, data} envelope, business refusals included, like the real one.
  */
 export async function buildSandbox(options: SandboxOptions = {}): Promise<SandboxApp> {
-  const store = new SandboxStore({ seed: options.seed ?? DEFAULT_SEED, now: options.now ?? Date.now() });
+  const store = new SandboxStore({
+    seed: options.seed ?? DEFAULT_SEED,
+    now: options.now ?? Date.now(),
+    ...(options.userCount === undefined ? {} : { userCount: options.userCount }),
+  });
   const app: FastifyInstance = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
   app.decorate('sandbox', store);
 
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
-    if (error instanceof SandboxError) return reply.code(200).send({ code: error.code, msg: error.message });
+    if (error instanceof SandboxError) {
+      return reply.code(200).send({ code: error.code, msg: error.message, ...(error.data === undefined ? {} : { data: error.data }) });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Malformed JSON, an empty JSON body, a body too large: the client's fault, in the envelope.
@@ -54,6 +64,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   registerDashboard(app, store);
   registerDeployment(app, store);
   registerFinance(app, store);
+  registerResources(app, store, sandboxBindings(store));
 
   const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
   if (tickMs > 0) {

@@ -9,6 +9,8 @@ export class SandboxError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** Extra detail in the envelope's data, e.g. which form field failed. */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'SandboxError';

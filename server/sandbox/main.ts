@@ -12,11 +12,14 @@ function port(): number {
 }
 
 const seedText = process.env.SANDBOX_SEED?.trim();
+// SANDBOX_USERS: how many chat users to seed (default 3,000), e.g. 100000 to try the console at scale.
+const usersText = process.env.SANDBOX_USERS?.trim();
 const started = await startSandbox({
   port: port(),
   host: process.env.HOST?.trim() || '127.0.0.1',
   logger: true,
   ...(seedText && /^\d+$/.test(seedText) ? { seed: Number(seedText) } : {}),
+  ...(usersText && /^\d{1,7}$/.test(usersText) && Number(usersText) > 0 ? { userCount: Number(usersText) } : {}),
 });
 started.app.log.info(
   { url: started.url },

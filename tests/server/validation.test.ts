@@ -40,6 +40,8 @@ describe('shared validation (SPEC section 5)', () => {
     expect(validateField({ key: 'm', kind: 'money' }, 10.5)).toBe('notInteger');
     expect(validateField({ key: 's', kind: 'select', options: ['a', 'b'] }, 'c')).toBe('notAnOption');
     expect(validateField({ key: 't', kind: 'text', maxLength: 3 }, 'abcd')).toBe('tooLong');
+    expect(validateField({ key: 'w', kind: 'switch', required: true }, false)).toBeNull();
+    expect(validateField({ key: 'w', kind: 'switch' }, 'yes')).toBe('notAnOption');
     expect(validateRecord([{ key: 'a', kind: 'text', required: true }, { key: 'b', kind: 'link' }], { a: 'x', b: 'bad' })).toEqual({ b: 'linkFormat' });
   });
 });

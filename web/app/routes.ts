@@ -57,14 +57,15 @@ export interface GroupRoute {
 
 export type RouteEntry = LeafRoute | GroupRoute;
 
-// Until the screen engine lands, every screen is the same titled placeholder (issue 3).
-const Placeholder: LazyPage = lazy(() => import('../pages/placeholder-page.js'));
+// Management screens are declarations on the screen engine (web/screens): one lazy page reads the
+// declaration of its route's path, so the engine and its labels load only behind the login.
+const ScreenPage: LazyPage = lazy(() => import('../screens/screen-page.js'));
 const ErrorLogPage: LazyPage = lazy(() => import('../pages/error-log-page.js'));
 const ErrorInLayout: LazyPage = lazy(() => import('../pages/error-page.js'));
 
 function leaf(path: string, name: string, title: MessageKey, icon: IconName, permission?: readonly Permission[], extra: Partial<RouteMeta> & { page?: LazyPage } = {}): LeafRoute {
   const { page, ...meta } = extra;
-  return { kind: 'leaf', path, name, meta: { title, icon, permission, ...meta }, page: page ?? Placeholder };
+  return { kind: 'leaf', path, name, meta: { title, icon, permission, ...meta }, page: page ?? ScreenPage };
 }
 
 function group(path: string, name: string, title: MessageKey, icon: IconName, children: LeafRoute[], alwaysShow = false): GroupRoute {

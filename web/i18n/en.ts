@@ -149,8 +149,6 @@ const en = {
   'common.loading': 'Loading…',
   'common.retry': 'Retry',
 
-  'placeholder.note': 'This screen is being built. Its content arrives with the screen engine.',
-  'placeholder.permission': 'Required permission',
 
   'voice.play': 'Play voice message',
   'voice.pause': 'Pause voice message',

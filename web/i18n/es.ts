@@ -147,8 +147,6 @@ const es = {
   'common.loading': 'Cargando…',
   'common.retry': 'Reintentar',
 
-  'placeholder.note': 'Esta pantalla está en construcción. Su contenido llegará con el motor de pantallas.',
-  'placeholder.permission': 'Permiso requerido',
 
   'voice.play': 'Reproducir mensaje de voz',
   'voice.pause': 'Pausar mensaje de voz',

@@ -147,8 +147,6 @@ const ja = {
   'common.loading': '読み込み中…',
   'common.retry': '再試行',
 
-  'placeholder.note': 'この画面は準備中です。内容は画面エンジンとともに提供されます。',
-  'placeholder.permission': '必要な権限',
 
   'voice.play': '音声メッセージを再生',
   'voice.pause': '音声メッセージを一時停止',

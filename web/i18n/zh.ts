@@ -147,8 +147,6 @@ const zh = {
   'common.loading': '加载中…',
   'common.retry': '重试',
 
-  'placeholder.note': '此页面正在建设中，内容将随页面引擎一起提供。',
-  'placeholder.permission': '所需权限',
 
   'voice.play': '播放语音',
   'voice.pause': '暂停语音',

@@ -59,9 +59,10 @@ export function registerAuth(app: FastifyInstance, store: SandboxStore): void {
     if (body.code !== undefined && body.code !== null && typeof body.code !== 'string') throw badRequest('code must be text');
     const admin = store.accounts.all().find((a) => a.account === account);
     if (!admin || !passwordMatches(admin, password)) throw new SandboxError(CODES.wrongCredentials, MESSAGES.wrongCredentials);
-    if (!admin.enabled) throw new SandboxError(1003, 'This account has been disabled');
-    admin.lastLoginTime = Date.now();
+    if (admin.status !== 'enabled') throw new SandboxError(1003, 'This account has been disabled');
+    admin.lastLoginTime = new Date().toISOString();
     admin.lastLoginIp = request.ip;
+    store.logOperation({ adminAccount: admin.account, action: 'login', module: 'auth', detail: 'Signed in', ip: request.ip });
     const answer: LoginAnswer & { token: string } = { token: store.sessions.open(admin), userId: admin.userId };
     return ok(answer);
   });

@@ -16,20 +16,27 @@ function dayParam(value: unknown, name: string): number | null {
   return day;
 }
 
+/**
+ * The day range of a statistics call: a missing end means today, a missing start the 30 days up
+ * to the end; at most a year.
+ */
+export function statisticsRange(query: Record<string, unknown>, now: number): { start: number; end: number } {
+  let start = dayParam(query.startDate, 'startDate');
+  let end = dayParam(query.endDate, 'endDate');
+  end ??= start === null ? startOfDay(now) : Math.min(startOfDay(now), start + (DEFAULT_RANGE_DAYS - 1) * DAY);
+  start ??= end - (DEFAULT_RANGE_DAYS - 1) * DAY;
+  if (start > end) throw badRequest('startDate must not be after endDate');
+  if ((end - start) / DAY + 1 > MAX_RANGE_DAYS) throw badRequest(`The range may span at most ${MAX_RANGE_DAYS} days`);
+  return { start, end };
+}
+
 /** The dashboard's three calls; each needs only a login. */
 export function registerDashboard(app: FastifyInstance, store: SandboxStore): void {
   app.get(CALLS.count, async () => ok(countAnswer(store, Date.now())));
 
   app.get(CALLS.dailyStatistics, async (request) => {
-    const query = queryObject(request);
     const now = Date.now();
-    let start = dayParam(query.startDate, 'startDate');
-    let end = dayParam(query.endDate, 'endDate');
-    // A missing end means today; a missing start means the 30 days up to the end.
-    end ??= start === null ? startOfDay(now) : Math.min(startOfDay(now), start + (DEFAULT_RANGE_DAYS - 1) * DAY);
-    start ??= end - (DEFAULT_RANGE_DAYS - 1) * DAY;
-    if (start > end) throw badRequest('startDate must not be after endDate');
-    if ((end - start) / DAY + 1 > MAX_RANGE_DAYS) throw badRequest(`The range may span at most ${MAX_RANGE_DAYS} days`);
+    const { start, end } = statisticsRange(queryObject(request), now);
     return ok(dailyStatistics(store, start, end, now));
   });
 

@@ -4,6 +4,7 @@ import { CALLS } from '../../contract/index.js';
 import { ok } from '../errors.js';
 import { hashText } from '../lib/prng.js';
 import type { SandboxStore } from '../store/index.js';
+import { EMOJI } from '../store/seed-site.js';
 
 /** The site configuration and the file server (/plate/*) that holds its icons and users' avatars. */
 
@@ -50,12 +51,53 @@ function avatar(name: string): string {
 `;
 }
 
+const EMOJI_CHARS: ReadonlyMap<string, string> = new Map(EMOJI.map(([name, char]) => [name, char]));
+
+/** A generated emoji: the character on a soft round tile. */
+function emoji(char: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96" width="96" height="96">
+<circle cx="48" cy="48" r="46" fill="#FFF4D6"/>
+<text x="48" y="52" font-family="'Noto Color Emoji', 'Apple Color Emoji', 'Segoe UI Emoji', sans-serif" font-size="56" text-anchor="middle" dominant-baseline="central">${escapeXml(char)}</text>
+</svg>
+`;
+}
+
+/** A wide picture for splash screens and banners, titled with the file's name. */
+function banner(name: string): string {
+  const colour = AVATAR_COLOURS[hashText(name) % AVATAR_COLOURS.length]!;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 160" width="360" height="160">
+<rect width="360" height="160" fill="${colour}"/>
+<text x="180" y="84" fill="#fff" font-family="system-ui, sans-serif" font-size="28" text-anchor="middle" dominant-baseline="central">${escapeXml(name)}</text>
+</svg>
+`;
+}
+
+/** Images of the site-configuration tables (default avatars, emoji, discover icons, app pictures), drawn from their paths. */
+function generated(path: string): string | undefined {
+  const match = /^(defaults\/avatars|emoji|discover|app)\/([A-Za-z0-9_-]{1,64})\.svg$/.exec(path);
+  if (!match) return undefined;
+  const [, folder, file] = match as unknown as [string, string, string];
+  if (folder === 'emoji') return emoji(EMOJI_CHARS.get(file) ?? '🙂');
+  const words = file.replace(/^\d+-/, '').replace(/[-_]+/g, ' ');
+  if (folder === 'app') return banner(words);
+  return avatar(words);
+}
+
 export function registerFiles(app: FastifyInstance, store: SandboxStore): void {
-  app.get(CALLS.siteConfig, async () => ok({ ...SITE_CONFIG }));
+  // The public site config follows what the site-functions page saved.
+  app.get(CALLS.siteConfig, async () => {
+    const saved = store.settings.siteFunctions ?? {};
+    const text = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
+    return ok({
+      webIconPath: text(saved.webIconPath, SITE_CONFIG.webIconPath),
+      chatRoomName: text(saved.chatRoomName, SITE_CONFIG.chatRoomName),
+      logoIconPath: text(saved.logoIconPath, SITE_CONFIG.logoIconPath),
+    });
+  });
 
   app.get('/plate/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];
-    let svg = ICONS.get(path);
+    let svg = ICONS.get(path) ?? generated(path);
     const avatarMatch = /^avatars\/(group-)?(\d{1,9})\.svg$/.exec(path);
     if (svg === undefined && avatarMatch) {
       const id = Number(avatarMatch[2]);

@@ -12,7 +12,8 @@ export interface Identified {
 
 export type FilterFn<T> = (item: T, value: string) => boolean;
 
-export interface CollectionOptions<T> {
+/** How one list call reads the table: which fields a keyword searches, which sorts and filters exist. */
+export interface QuerySpec<T> {
   /** Text fields searched by `keyword` (case- and width-insensitive substring). */
   keywordFields: readonly (keyof T & string)[];
   /** Fields `sort` may name. */
@@ -24,11 +25,13 @@ export interface CollectionOptions<T> {
   totals?: readonly (keyof T & string)[];
 }
 
+export type CollectionOptions<T> = QuerySpec<T>;
+
 export interface ListQuery {
   pageNum: number;
   pageSize: number;
   keyword: string;
-  /** `field` ascending or `-field` descending; null for the collection's default. */
+  /** `field` ascending or `-field` descending; null for the spec's default. */
   sort: { field: string; desc: boolean } | null;
   filters: Record<string, string>;
 }
@@ -61,10 +64,38 @@ function positiveInt(raw: string | undefined, name: string, fallback: number, ma
   return Math.min(value, max);
 }
 
+const collator = new Intl.Collator();
+
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return collator.compare(String(a), String(b));
+}
+
+/**
+ * An ascending order of the table by one field, kept between calls: at 100,000 rows a sort costs
+ * far more than a page, so it is redone only when a row was added or removed or the field's value
+ * changed in some row (records are also changed in place by the ledger and actions, so the cache
+ * checks the values it sorted on rather than trusting every writer to report changes).
+ */
+interface SortedOrder<T> {
+  structure: number;
+  items: T[];
+  keys: unknown[];
+}
+
 export class Collection<T extends Identified> {
   private readonly items: T[] = [];
   private readonly byId = new Map<number, T>();
   private lastId = 0;
+  /** Bumped on every insert and removal. */
+  private structure = 0;
+  private readonly sorted = new Map<string, SortedOrder<T>>();
+  /** Normalized keyword text per row, keyed by the raw text it came from. */
+  private readonly haystacks = new WeakMap<T, { raw: string; text: string }>();
 
   constructor(
     readonly options: CollectionOptions<T>,
@@ -78,6 +109,7 @@ export class Collection<T extends Identified> {
     this.items.push(item);
     this.byId.set(item.id, item);
     if (item.id > this.lastId) this.lastId = item.id;
+    this.structure++;
   }
 
   get size(): number {
@@ -96,6 +128,10 @@ export class Collection<T extends Identified> {
     let n = 0;
     for (const item of this.items) if (predicate(item)) n++;
     return n;
+  }
+
+  find(predicate: (item: T) => boolean): T | undefined {
+    return this.items.find(predicate);
   }
 
   insert(fields: Omit<T, 'id'>): T {
@@ -123,24 +159,32 @@ export class Collection<T extends Identified> {
     let write = 0;
     for (const item of this.items) if (!doomed.has(item.id)) this.items[write++] = item;
     this.items.length = write;
+    this.structure++;
     return doomed.size;
   }
 
-  /** Reads `pageNum`, `pageSize`, `keyword`, `sort` and this collection's filters from a query string object. */
-  parseQuery(raw: unknown): ListQuery {
+  /** Removes every row the predicate picks; answers the rows removed. */
+  removeWhere(predicate: (item: T) => boolean): T[] {
+    const removed = this.items.filter(predicate);
+    this.remove(removed.map((item) => item.id));
+    return removed;
+  }
+
+  /** Reads `pageNum`, `pageSize`, `keyword`, `sort` and the spec's filters from a query string object. */
+  parseQuery(raw: unknown, spec: QuerySpec<T> = this.options): ListQuery {
     const source = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
     const sortText = firstValue(source.sort)?.trim() ?? '';
     let sort: ListQuery['sort'] = null;
     if (sortText !== '') {
       const desc = sortText.startsWith('-');
       const field = desc ? sortText.slice(1) : sortText;
-      if (!(this.options.sortFields as readonly string[]).includes(field)) {
-        throw badRequest(`sort must be one of ${this.options.sortFields.join(', ')}`);
+      if (!(spec.sortFields as readonly string[]).includes(field)) {
+        throw badRequest(`sort must be one of ${spec.sortFields.join(', ')}`);
       }
       sort = { field, desc };
     }
     const filters: Record<string, string> = {};
-    for (const name of Object.keys(this.options.filters ?? {})) {
+    for (const name of Object.keys(spec.filters ?? {})) {
       const value = firstValue(source[name])?.trim();
       if (value) filters[name] = value;
     }
@@ -153,50 +197,71 @@ export class Collection<T extends Identified> {
     };
   }
 
-  query(query: ListQuery): ListPage<T> {
-    const needle = normalize(query.keyword);
-    const filterFns = this.options.filters ?? {};
-    const matched = this.items.filter((item) => {
-      for (const [name, value] of Object.entries(query.filters)) {
-        const fn = filterFns[name];
-        if (fn && !fn(item, value)) return false;
+  private ascending(field: keyof T & string): T[] {
+    const cached = this.sorted.get(field);
+    if (cached && cached.structure === this.structure) {
+      let fresh = true;
+      for (let i = 0; i < cached.items.length; i++) {
+        if (cached.items[i]![field] !== cached.keys[i]) {
+          fresh = false;
+          break;
+        }
       }
-      if (needle === '') return true;
-      return this.options.keywordFields.some((field) => {
-        const value = item[field];
-        return (typeof value === 'string' || typeof value === 'number') && normalize(String(value)).includes(needle);
-      });
-    });
-    const sort = query.sort ?? this.options.defaultSort;
-    const field = sort.field as keyof T;
-    const direction = sort.desc ? -1 : 1;
-    matched.sort((a, b) => {
-      const order = compareValues(a[field], b[field]);
-      // Ties fall back to the id so pages never overlap or skip a row.
-      return (order === 0 ? a.id - b.id : order) * direction;
-    });
-    const start = (query.pageNum - 1) * query.pageSize;
-    const page: ListPage<T> = { list: matched.slice(start, start + query.pageSize), total: matched.length };
-    if (this.options.totals) {
-      const totals: Record<string, number> = {};
-      for (const field of this.options.totals) {
-        let sum = 0;
-        for (const item of matched) sum += Number(item[field]) || 0;
-        totals[field] = sum;
-      }
-      page.totals = totals;
+      if (fresh) return cached.items;
     }
+    // Ties fall back to the id so pages never overlap or skip a row.
+    const items = [...this.items].sort((a, b) => compareValues(a[field], b[field]) || a.id - b.id);
+    this.sorted.set(field, { structure: this.structure, items, keys: items.map((item) => item[field]) });
+    return items;
+  }
+
+  private haystack(item: T, fields: readonly (keyof T & string)[]): string {
+    let raw = '';
+    for (const field of fields) {
+      const value = item[field];
+      if (typeof value === 'string' || typeof value === 'number') raw += `${String(value)}\u0000`;
+    }
+    const cached = this.haystacks.get(item);
+    if (cached && cached.raw === raw) return cached.text;
+    const text = normalize(raw);
+    this.haystacks.set(item, { raw, text });
+    return text;
+  }
+
+  query(query: ListQuery, spec: QuerySpec<T> = this.options): ListPage<T> {
+    const needle = normalize(query.keyword);
+    const filterFns = spec.filters ?? {};
+    const active = Object.entries(query.filters)
+      .map(([name, value]) => [filterFns[name], value] as const)
+      .filter((entry): entry is readonly [FilterFn<T>, string] => entry[0] !== undefined);
+    const sort = query.sort ?? spec.defaultSort;
+    const order = this.ascending(sort.field as keyof T & string);
+    const start = (query.pageNum - 1) * query.pageSize;
+    const end = start + query.pageSize;
+    const list: T[] = [];
+    const totals: Record<string, number> = {};
+    for (const field of spec.totals ?? []) totals[field] = 0;
+    let total = 0;
+    const n = order.length;
+    for (let k = 0; k < n; k++) {
+      const item = order[sort.desc ? n - 1 - k : k]!;
+      let keep = true;
+      for (const [fn, value] of active) {
+        if (!fn(item, value)) {
+          keep = false;
+          break;
+        }
+      }
+      if (!keep) continue;
+      if (needle !== '' && !this.haystack(item, spec.keywordFields).includes(needle)) continue;
+      if (total >= start && total < end) list.push(item);
+      total++;
+      for (const field of spec.totals ?? []) totals[field]! += Number(item[field]) || 0;
+    }
+    const page: ListPage<T> = { list, total };
+    if (spec.totals) page.totals = totals;
     return page;
   }
-}
-
-function compareValues(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  return String(a).localeCompare(String(b));
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -206,7 +271,7 @@ function dateBound(value: string, name: string): string {
   return value;
 }
 
-/** Filter helpers for CollectionOptions.filters. */
+/** Filter helpers for QuerySpec.filters. */
 export const filterBy = {
   /** Equality on the value's text (so `muted=true` and `state=pending` both work). */
   exact<T>(field: keyof T): FilterFn<T> {

@@ -32,6 +32,9 @@ export interface UserRecord {
   device: Device;
   online: boolean;
   inviteCode: string;
+  /** Set while banned. */
+  banReason?: string;
+  banTime?: string;
 }
 
 /** GROUPS in resources/users.ts. */

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { loginAs, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const rows = (page: Page) => page.locator('[data-testid="list-table"] tbody tr');
+const dialog = (page: Page) => page.getByTestId('form-dialog');
+
+async function useLanguage(page: Page, lang: string): Promise<void> {
+  await page.evaluate((l) => localStorage.setItem('console.language', JSON.stringify(l)), lang);
+}
+
+describe('list screen end to end', () => {
+  it('creates, refuses a bad link, edits and deletes a discover entry', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/homelist');
+    await rows(page).first().waitFor();
+    const title = `E2E entry ${Date.now()}`;
+
+    await page.getByTestId('list-create').click();
+    await dialog(page).getByLabel('Title').fill(title);
+    await dialog(page).getByLabel('Link').fill('news.example.com');
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    expect(await dialog(page).locator('[data-error-for="url"]').textContent()).toBe('Link format error');
+
+    await dialog(page).getByLabel('Link').fill('https://news.example.com/e2e');
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    await page.locator('[data-toast="success"]', { hasText: 'Created' }).waitFor();
+
+    await page.getByTestId('list-keyword').fill(title);
+    const row = rows(page).filter({ hasText: title });
+    await row.waitFor();
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await dialog(page).getByLabel('Title').fill(`${title} edited`);
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    await rows(page).filter({ hasText: `${title} edited` }).waitFor();
+
+    await rows(page).filter({ hasText: title }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('[data-toast="success"]', { hasText: 'Deleted' }).waitFor();
+    await page.getByTestId('list-empty').waitFor();
+    expect(await page.locator('[data-toast="error"]').count()).toBe(0);
+  }, 90_000);
+
+  it('bans a user only after the confirmation and the reason', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/userpage/userset?status=normal');
+    await rows(page).first().waitFor();
+    const first = rows(page).first();
+    const id = await first.getAttribute('data-row-id');
+
+    await first.locator('[data-action="ban"]').click();
+    // The destructive question is asked in the same dialog as the reason.
+    expect(await dialog(page).textContent()).toContain('Run “Ban” on this record?');
+    await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+
+    await first.locator('[data-action="ban"]').click();
+    await dialog(page).getByRole('button', { name: 'Ban' }).click();
+    expect(await dialog(page).locator('[data-error-for="reason"]').textContent()).toBe('This field is required');
+    await dialog(page).getByLabel('Reason').fill('Spam from the e2e test');
+    await dialog(page).getByRole('button', { name: 'Ban' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    await page.locator('[data-toast="success"]').waitFor();
+
+    await page.goto(`/userpage/userset?keyword=${id}`);
+    const banned = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${id}"]`);
+    await banned.locator('[data-action="unban"]').waitFor();
+    expect(await banned.locator('[data-col="status"]').textContent()).toBe('Banned');
+  }, 90_000);
+
+  it('forces a user offline after the confirm dialog', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/onlineuser');
+    await rows(page).first().waitFor();
+    const id = await rows(page).first().getAttribute('data-row-id');
+    await rows(page).first().locator('[data-action="forceLogout"]').click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.locator(`tr[data-row-id="${id}"]`).count()).toBe(1);
+    await rows(page).first().locator('[data-action="forceLogout"]').click();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
+  }, 90_000);
+
+  it('opens the user detail with its wallet and logins', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/userpage/userset');
+    await rows(page).first().getByRole('button', { name: 'Details' }).click();
+    const drawer = page.getByTestId('detail-drawer');
+    await drawer.getByRole('tab', { name: 'Wallet' }).click();
+    await drawer.getByTestId('user-wallet').waitFor();
+    await drawer.getByRole('tab', { name: 'Recent logins' }).click();
+    await drawer.locator('table').waitFor();
+  }, 90_000);
+});
+
+describe('withdrawal review', () => {
+  it('approves one pending application: the list changes and the badge falls at once', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/WithDrawMoneyCheck?state=pending');
+    await rows(page).first().waitFor();
+    const badge = page.getByTestId('withdrawal-badge').first();
+    await expect.poll(async () => Number(await badge.getAttribute('data-count'))).toBeGreaterThan(0);
+    const before = Number(await badge.getAttribute('data-count'));
+    const id = await rows(page).first().getAttribute('data-row-id');
+    expect(await page.getByTestId('list-totals').count()).toBe(1);
+    await rows(page).first().locator('[data-action="approve"]').click();
+    await page.locator('[data-toast="success"]').waitFor();
+    await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
+    // Well inside one 10 s poll period.
+    await expect.poll(async () => Number(await badge.getAttribute('data-count')), { timeout: 3000 }).toBeLessThan(before);
+  }, 90_000);
+});
+
+describe('validation messages in Chinese', () => {
+  it('shows 下载链接不能为空 and 链接格式错误 on an app version', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await useLanguage(page, 'zh');
+    await page.goto('/versionupdate/appupdate');
+    await rows(page).first().waitFor();
+    await page.getByTestId('list-create').click();
+    await dialog(page).getByRole('button', { name: '保存' }).click();
+    expect(await dialog(page).locator('[data-error-for="downloadUrl"]').textContent()).toBe('下载链接不能为空');
+    await dialog(page).getByLabel('下载链接').fill('dl.example.com/app.apk');
+    await dialog(page).getByRole('button', { name: '保存' }).click();
+    expect(await dialog(page).locator('[data-error-for="downloadUrl"]').textContent()).toBe('链接格式错误');
+  }, 90_000);
+
+  it('refuses a bad link on a settings form and warns before leaving it', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await useLanguage(page, 'zh');
+    await page.goto('/siteconfig/function');
+    const form = page.getByTestId('settings-form');
+    await form.waitFor();
+    await form.getByLabel('客服链接').fill('not a link');
+    await form.getByRole('button', { name: '保存' }).click();
+    expect(await form.locator('[data-error-for="customerServiceUrl"]').textContent()).toBe('链接格式错误');
+    await page.getByTestId('unsaved').waitFor();
+    // In-app navigation asks first; staying keeps the typing.
+    await page.locator('[data-menu-path="/dashboard"]').first().click();
+    await page.getByTestId('leave-dialog').waitFor();
+    await page.getByTestId('leave-dialog').getByRole('button', { name: '留下' }).click();
+    expect(new URL(page.url()).pathname).toBe('/siteconfig/function');
+    expect(await form.getByLabel('客服链接').inputValue()).toBe('not a link');
+  }, 90_000);
+});
+
+describe('settings and operations', () => {
+  it('saves a money setting in the smallest unit', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/SignInConfig');
+    const form = page.getByTestId('settings-form');
+    await form.waitFor();
+    await form.getByLabel('Daily reward').fill('12.34');
+    const saved = page.waitForRequest((r) => r.url().endsWith('/config') && r.method() === 'POST');
+    await form.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).postDataJSON().dailyReward).toBe(1234);
+    await page.locator('[data-toast="success"]', { hasText: 'Saved' }).waitFor();
+    await page.reload();
+    await expect.poll(() => page.getByTestId('settings-form').getByLabel('Daily reward').inputValue()).toBe('12.34');
+  }, 90_000);
+
+  it('will not run the data clean-up without the typed confirmation', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/dataclean');
+    const form = page.getByTestId('operation-form');
+    await form.getByLabel('What to clean').selectOption('loginRecords');
+    await form.getByLabel('Older than (days)').fill('90');
+    await page.getByTestId('operation-preview').click();
+    await page.getByTestId('operation-preview-result').waitFor();
+    const run = page.getByTestId('operation-run');
+    expect(await run.isDisabled()).toBe(true);
+    await page.getByTestId('operation-confirm').fill('delete');
+    expect(await run.isDisabled()).toBe(true);
+    await page.getByTestId('operation-confirm').fill('DELETE');
+    expect(await run.isDisabled()).toBe(false);
+    const sent = page.waitForRequest((r) => r.url().endsWith('/clean'));
+    await run.click();
+    expect((await sent).postDataJSON()).toMatchObject({ target: 'loginRecords', olderThanDays: 90, confirm: 'DELETE' });
+    await page.getByTestId('operation-result').waitFor();
+  }, 90_000);
+});

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { SCREENS } from '../../web/screens/index.js';
+import { loginAs, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** What a working screen of each kind shows once its data is in. */
+const READY: Record<string, string> = {
+  list: '[data-testid="list-table"] tbody tr',
+  settings: '[data-testid="settings-form"]',
+  statistics: '[data-testid="chart"] canvas',
+  operation: '[data-testid="operation-form"]',
+};
+
+async function errorToasts(page: Page): Promise<string[]> {
+  return page.locator('[data-toast="error"]').allTextContents();
+}
+
+describe('every engine screen as the full account', () => {
+  it('shows rows, a chart or a filled form, with no error toast', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    const problems: string[] = [];
+    for (const [path, decl] of Object.entries(SCREENS)) {
+      await page.goto(path);
+      try {
+        await page.locator(READY[decl.kind]!).first().waitFor({ timeout: 10_000 });
+      } catch {
+        problems.push(`${path}: nothing shown (${(await errorToasts(page)).join('; ')})`);
+        continue;
+      }
+      if (decl.kind === 'settings') {
+        // A filled form: at least one text or number input holds a value from the backend.
+        const filled = await page.locator('[data-testid="settings-form"] input:not([type=checkbox]), [data-testid="settings-form"] textarea').evaluateAll((els) =>
+          els.some((e) => (e as HTMLInputElement).value !== ''),
+        );
+        if (!filled) problems.push(`${path}: empty form`);
+      }
+      const toasts = await errorToasts(page);
+      if (toasts.length) problems.push(`${path}: error toast ${toasts.join('; ')}`);
+    }
+    expect(problems).toEqual([]);
+  }, 240_000);
+
+  it('keeps paging and sorting in the URL across a reload', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/userpage/userset');
+    await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
+    await page.locator('[data-sort="balance"]').click();
+    await page.waitForURL((u) => u.searchParams.get('sort') === 'balance');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForURL((u) => u.searchParams.get('pageNum') === '2');
+    const firstId = await page.locator('[data-testid="list-table"] tbody tr').first().getAttribute('data-row-id');
+    await page.reload();
+    await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
+    expect(await page.locator('[data-testid="list-table"] tbody tr').first().getAttribute('data-row-id')).toBe(firstId);
+    expect(await page.locator('th[aria-sort="ascending"]').textContent()).toContain('Balance');
+  }, 90_000);
+
+  it('filters by keyword, debounced into the URL', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'admin');
+    await page.goto('/sensitivewords');
+    await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
+    const word = (await page.locator('[data-testid="list-table"] tbody tr [data-col="word"]').first().textContent())!.trim();
+    await page.getByTestId('list-keyword').fill(word);
+    await expect.poll(() => new URL(page.url()).searchParams.get('keyword')).toBe(word);
+    await expect
+      .poll(async () => (await page.locator('[data-testid="list-table"] tbody tr [data-col="word"]').allTextContents()).every((w) => w.includes(word)))
+      .toBe(true);
+  }, 90_000);
+});
+
+describe('the limited operator account', () => {
+  it('opens its own screens and is refused the others', async () => {
+    const { page } = await h.newPage();
+    await loginAs(page, 'operator');
+    await page.goto('/userpage/userset');
+    await page.locator(READY.list!).first().waitFor();
+    expect(await errorToasts(page)).toEqual([]);
+    for (const path of ['/siteconfig/function', '/WithDrawMoneyCheck', '/dataclean']) {
+      await page.goto(path);
+      await page.getByTestId('error-401').waitFor();
+      expect(await page.locator('[data-screen]').count()).toBe(0);
+    }
+  }, 90_000);
+});

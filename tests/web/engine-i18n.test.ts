@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { RESOURCES, type FieldDef, type Resource } from '../../server/contract/index.js';
+import en from '../../web/i18n/resources/en.js';
+import zh from '../../web/i18n/resources/zh.js';
+import es from '../../web/i18n/resources/es.js';
+import ja from '../../web/i18n/resources/ja.js';
+import { actionKey, fieldKey, optionKey, resourceKey } from '../../web/engine/labels.js';
+
+const LANGS: Record<string, Record<string, string>> = { en, zh, es, ja };
+
+function fieldLabels(field: Pick<FieldDef, 'key' | 'options'>): string[] {
+  return [fieldKey(field.key), ...(field.options ?? []).map((o) => optionKey(field.key, o))];
+}
+
+/** Every label a resource's screen shows, built with the same key functions the engine uses. */
+function labelsOf(resource: Resource): string[] {
+  const keys = [resourceKey(resource.id)];
+  switch (resource.kind) {
+    case 'list':
+    case 'settings':
+      for (const f of resource.fields) keys.push(...fieldLabels(f));
+      for (const a of resource.actions ?? []) {
+        keys.push(actionKey(a.name));
+        for (const f of a.inputs ?? []) keys.push(...fieldLabels(f));
+      }
+      break;
+    case 'operation':
+      keys.push(actionKey(resource.run));
+      for (const f of resource.inputs) keys.push(...fieldLabels(f));
+      break;
+    case 'statistics':
+      for (const s of resource.series) keys.push(fieldKey(s.key));
+      if (resource.dimension) keys.push(...fieldLabels(resource.dimension));
+      break;
+  }
+  return keys;
+}
+
+describe('screen labels', () => {
+  for (const [lang, messages] of Object.entries(LANGS)) {
+    it(`${lang} labels every resource title, field, option and action`, () => {
+      const missing = RESOURCES.flatMap((r) => labelsOf(r).filter((k) => !messages[k]?.trim()).map((k) => `${r.id}: ${k}`));
+      expect(missing).toEqual([]);
+    });
+    it(`${lang} has exactly the keys of every other language`, () => {
+      const all = new Set(Object.values(LANGS).flatMap((m) => Object.keys(m)));
+      expect([...all].filter((k) => !(k in messages))).toEqual([]);
+    });
+    it(`${lang} keeps the interpolation variables of English`, () => {
+      const vars = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+      const wrong = Object.keys(en).filter((k) => JSON.stringify(vars(messages[k] ?? '')) !== JSON.stringify(vars((en as Record<string, string>)[k]!)));
+      expect(wrong).toEqual([]);
+    });
+  }
+
+  it('has no label nobody uses among fields, options and actions', () => {
+    const used = new Set(RESOURCES.flatMap(labelsOf));
+    const unused = Object.keys(en).filter((k) => /^(field|option|action|resource)\./.test(k) && !used.has(k));
+    expect(unused).toEqual([]);
+  });
+});

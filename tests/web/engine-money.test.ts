@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SIGN_IN_CONFIG, PUSH_CONFIG, ADMINS } from '../../server/contract/index.js';
+import { formatMoney, moneyInputText, parseMoney } from '../../web/engine/money.js';
+import { draftFromRecord, recordFromDraft, sameDraft } from '../../web/engine/form-values.js';
+
+describe('money', () => {
+  it('parses amounts into the smallest unit without float errors', () => {
+    expect(parseMoney('12.34')).toBe(1234);
+    expect(parseMoney('0.29')).toBe(29);
+    expect(parseMoney('1.1')).toBe(110);
+    expect(parseMoney('5')).toBe(500);
+    expect(parseMoney('5.')).toBe(500);
+    expect(parseMoney('-3.07')).toBe(-307);
+    expect(parseMoney(' 1,234.50 ')).toBe(123450);
+    expect(parseMoney('19.99')).toBe(1999);
+  });
+
+  it('refuses what is not an amount with at most two decimals', () => {
+    for (const bad of ['', 'abc', '1.234', '1e3', '--1', '.5.5', '12.3.4']) expect(parseMoney(bad), bad).toBeNull();
+  });
+
+  it('shows stored values divided by 100 with two decimals', () => {
+    expect(formatMoney(1234)).toBe('12.34');
+    expect(formatMoney(5)).toBe('0.05');
+    expect(formatMoney(-307)).toBe('-3.07');
+    expect(moneyInputText(undefined)).toBe('');
+    expect(moneyInputText(100000)).toBe('1000.00');
+  });
+
+  it('round-trips every amount through its text', () => {
+    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (cents) => parseMoney(formatMoney(cents)) === cents));
+  });
+});
+
+describe('form values', () => {
+  it('shows money /100 and sends it back in the smallest unit', () => {
+    const record = { enabled: true, dailyReward: 150, streakDays: 7, streakBonus: 1000, monthlyCap: 99999, rules: 'r' };
+    const draft = draftFromRecord(SIGN_IN_CONFIG.fields, record);
+    expect(draft.dailyReward).toBe('1.50');
+    expect(draft.enabled).toBe(true);
+    const out = recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '12.34' });
+    expect(out.errors).toEqual({});
+    expect(out.values).toEqual({ ...record, dailyReward: 1234 });
+  });
+
+  it('reports a bad amount and a range error with the shared codes', () => {
+    const draft = draftFromRecord(SIGN_IN_CONFIG.fields, { dailyReward: 1, streakDays: 7, streakBonus: 1, monthlyCap: 1 });
+    const out = recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '1.234', streakDays: '1' });
+    expect(out.errors).toEqual({ dailyReward: 'notNumber', streakDays: 'tooSmall' });
+  });
+
+  it('never shows a stored secret and keeps it when left empty', () => {
+    const draft = draftFromRecord(PUSH_CONFIG.fields, { enabled: true, provider: 'jpush', appKey: 'k', masterSecret: 'old', apnsProduction: false });
+    expect(draft.masterSecret).toBe('');
+    const kept = recordFromDraft(PUSH_CONFIG.fields, draft);
+    expect(kept.errors).toEqual({});
+    expect(kept.values).not.toHaveProperty('masterSecret');
+    const changed = recordFromDraft(PUSH_CONFIG.fields, { ...draft, masterSecret: 'new-secret' });
+    expect(changed.values.masterSecret).toBe('new-secret');
+  });
+
+  it('requires the password of a new account, and takes option lists as chosen', () => {
+    const out = recordFromDraft(ADMINS.fields.filter((f) => !('readOnly' in f)), { account: 'ops', nickname: 'Ops', password: '', permissions: [], status: 'enabled' });
+    expect(out.errors).toEqual({ password: 'required', permissions: 'required' });
+    const ok = recordFromDraft(ADMINS.fields.filter((f) => !('readOnly' in f)), { account: 'ops', nickname: 'Ops', password: 'pw', permissions: ['/manage/push'], status: 'enabled' });
+    expect(ok.values.permissions).toEqual(['/manage/push']);
+  });
+
+  it('tells a changed draft from an unchanged one', () => {
+    const a = draftFromRecord(SIGN_IN_CONFIG.fields, { dailyReward: 150 });
+    expect(sameDraft(a, { ...a })).toBe(true);
+    expect(sameDraft(a, { ...a, dailyReward: '1.51' })).toBe(false);
+    expect(sameDraft({ x: ['a'] }, { x: ['a', 'b'] })).toBe(false);
+  });
+});

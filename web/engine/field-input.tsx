@@ -1,0 +1,161 @@
+import { useId } from 'react';
+import type { FieldDef } from '../../server/contract/index.js';
+import type { LabelT } from '../i18n/resources/index.js';
+import type { Density } from './density.js';
+import { isChoiceList, type DraftValue } from './form-values.js';
+import { fieldLabel, optionLabel } from './labels.js';
+import { formatMoney } from './money.js';
+import { Thumbnail } from './value-cell.js';
+
+export interface FieldInputProps {
+  field: FieldDef;
+  value: DraftValue | undefined;
+  onChange: (value: DraftValue) => void;
+  error?: string | undefined;
+  t: LabelT;
+  density: Density;
+  /** Shown instead of the shared field label (an action input with its own wording). */
+  label?: string;
+  /** A password the backend already holds: empty keeps it. */
+  keepsOldSecret?: boolean;
+  autoFocus?: boolean;
+}
+
+function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean): string[] {
+  const out: string[] = [];
+  const show = (n: number) => (field.kind === 'money' ? formatMoney(n) : String(n));
+  if (field.kind === 'money') out.push(t('engine.moneyHint'));
+  if (field.min !== undefined) out.push(t('engine.min', { min: show(field.min) }));
+  if (field.max !== undefined) out.push(t('engine.max', { max: show(field.max) }));
+  if (field.maxLength !== undefined && field.kind !== 'password') out.push(t('engine.maxLength', { max: field.maxLength }));
+  if (field.kind === 'lines' && !field.options) out.push(t('engine.linesHint'));
+  if (field.kind === 'image') out.push(t('engine.imagePath'));
+  if (field.kind === 'password' && keepsOldSecret) out.push(t('engine.passwordKeep'));
+  return out;
+}
+
+/** One labelled form control per field kind, with its hint and its validation message. */
+export function FieldInput({ field, value, onChange, error, t, density, label, keepsOldSecret = false, autoFocus }: FieldInputProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const text = typeof value === 'string' ? value : '';
+  const name = label ?? fieldLabel(t, field.key);
+  const hintList = hints(field, t, keepsOldSecret);
+  const describedBy = [hintList.length ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const box = `w-full rounded-md border bg-white ${density.input} ${density.text} ${error ? 'border-red-500' : 'border-slate-300'} focus:outline-2 focus:outline-primary`;
+  const common = {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+    'aria-required': field.required || undefined,
+    autoFocus,
+    'data-field': field.key,
+  } as const;
+
+  let control;
+  switch (field.kind) {
+    case 'switch':
+      control = (
+        <input {...common} type="checkbox" role="switch" className="h-5 w-5 accent-primary" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+      );
+      break;
+    case 'select':
+      control = (
+        <select {...common} className={box} value={text} onChange={(e) => onChange(e.target.value)}>
+          <option value="">{t('engine.none')}</option>
+          {(field.options ?? []).map((o) => (
+            <option key={o} value={o}>
+              {optionLabel(t, field.key, o)}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'longtext':
+      control = <textarea {...common} className={box} rows={5} value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'lines':
+      if (isChoiceList(field)) {
+        const chosen = Array.isArray(value) ? value : [];
+        return (
+          <fieldset className="flex flex-col gap-1" aria-describedby={describedBy} data-field={field.key}>
+            <legend className="mb-1 text-sm font-medium text-slate-700">
+              {name}
+              {field.required && <span className="text-red-600" aria-hidden="true"> *</span>}
+            </legend>
+            <div className="grid max-h-56 grid-cols-1 gap-1 overflow-auto rounded-md border border-slate-200 p-2 sm:grid-cols-2">
+              {(field.options ?? []).map((o) => (
+                <label key={o} className="flex items-center gap-2 text-sm text-slate-700">
+                  <input
+                    type="checkbox"
+                    className="accent-primary"
+                    checked={chosen.includes(o)}
+                    onChange={(e) => onChange(e.target.checked ? [...chosen, o] : chosen.filter((c) => c !== o))}
+                  />
+                  {optionLabel(t, field.key, o)}
+                </label>
+              ))}
+            </div>
+            {error && <p id={errorId} role="alert" className="text-sm text-red-600">{error}</p>}
+          </fieldset>
+        );
+      }
+      control = <textarea {...common} className={box} rows={6} value={text} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'number':
+      control = <input {...common} className={box} type="number" inputMode="numeric" min={field.min} max={field.max} value={text} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'money':
+      control = <input {...common} className={box} type="text" inputMode="decimal" value={text} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'datetime':
+      control = <input {...common} className={box} type="datetime-local" value={text} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'date':
+      control = <input {...common} className={box} type="date" value={text} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'password':
+      control = <input {...common} className={box} type="password" autoComplete="new-password" value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'link':
+      control = <input {...common} className={box} type="url" inputMode="url" value={text} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'image':
+      control = (
+        <div className="flex items-center gap-3">
+          <Thumbnail path={text} alt={name} t={t} className="h-12 w-12" />
+          <input {...common} className={box} type="text" value={text} onChange={(e) => onChange(e.target.value)} />
+        </div>
+      );
+      break;
+    default:
+      control = <input {...common} className={box} type="text" value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
+  }
+
+  if (field.kind === 'switch') {
+    return (
+      <div className="flex flex-col gap-1">
+        <div className="flex items-center gap-3">
+          {control}
+          <label htmlFor={id} className="text-sm font-medium text-slate-700">{name}</label>
+        </div>
+        {error && <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>{error}</p>}
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+        {name}
+        {field.required && <span className="text-red-600" aria-hidden="true"> *</span>}
+      </label>
+      {control}
+      {hintList.length > 0 && (
+        <p id={hintId} className="text-xs text-slate-500">{hintList.join(' · ')}</p>
+      )}
+      {error && <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>{error}</p>}
+    </div>
+  );
+}

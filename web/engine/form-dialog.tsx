@@ -1,0 +1,111 @@
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import type { FieldDef, ValidationCode } from '../../server/contract/index.js';
+import { ApiError } from './api-client.js';
+import { useLabelT } from '../i18n/resources/index.js';
+import { useDensity } from './density.js';
+import { FieldInput } from './field-input.js';
+import { draftFromRecord, recordFromDraft, serverFieldErrors, type Draft } from './form-values.js';
+import { validationMessage } from './labels.js';
+
+export interface FormDialogProps {
+  open: boolean;
+  title: string;
+  fields: readonly FieldDef[];
+  initial?: Record<string, unknown>;
+  submitLabel: string;
+  danger?: boolean;
+  /** Text above the fields (what the action will do). */
+  intro?: ReactNode;
+  /** Field labels other than the shared field.<key> ones. */
+  labelOf?: (field: FieldDef) => string | undefined;
+  keepsOldSecret?: boolean;
+  /** Resolves when done; a rejection's message is shown on the form. */
+  onSubmit: (values: Record<string, unknown>) => Promise<void>;
+  onClose: () => void;
+}
+
+/** A modal form (create, edit, action inputs): focus stays inside, Escape closes, errors stay on it. */
+export function FormDialog(props: FormDialogProps) {
+  const { open, title, fields, initial, submitLabel, danger, intro, labelOf, keepsOldSecret, onSubmit, onClose } = props;
+  const t = useLabelT();
+  const density = useDensity();
+  const [draft, setDraft] = useState<Draft>(() => draftFromRecord(fields, initial));
+  const [errors, setErrors] = useState<Record<string, ValidationCode>>({});
+  const [serverError, setServerError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  // Each opening starts from the record it was opened for; later renders must not wipe the typing.
+  useEffect(() => {
+    if (!open) return;
+    setDraft(draftFromRecord(fields, initial));
+    setErrors({});
+    setServerError('');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const outcome = recordFromDraft(fields, draft);
+    setErrors(outcome.errors);
+    setServerError('');
+    if (Object.keys(outcome.errors).length > 0) {
+      const first = fields.find((f) => outcome.errors[f.key]);
+      if (first) document.querySelector<HTMLElement>(`[role="dialog"] [data-field="${first.key}"]`)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSubmit(outcome.values);
+    } catch (error) {
+      // The envelope's msg goes on the form; a field the backend names is marked as well.
+      setErrors(serverFieldErrors(error instanceof ApiError ? error.data : null, fields));
+      setServerError(error instanceof Error && error.message ? error.message : t('engine.loadFailed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={() => !busy && onClose()} className="relative z-50">
+      <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
+      <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 sm:items-center">
+        <DialogPanel className="w-full max-w-lg rounded-lg bg-white shadow-xl" data-testid="form-dialog">
+          <form onSubmit={submit} noValidate>
+            <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{title}</DialogTitle>
+            <div className="flex max-h-[70vh] flex-col gap-4 overflow-y-auto px-5 py-4">
+              {intro && <div className="text-sm text-slate-700">{intro}</div>}
+              {fields.map((f, i) => (
+                <FieldInput
+                  key={f.key}
+                  field={f}
+                  value={draft[f.key]}
+                  onChange={(v) => setDraft((d) => ({ ...d, [f.key]: v }))}
+                  error={errors[f.key] ? validationMessage(t, errors[f.key]!) : undefined}
+                  t={t}
+                  density={density}
+                  label={labelOf?.(f)}
+                  keepsOldSecret={keepsOldSecret}
+                  autoFocus={i === 0}
+                />
+              ))}
+              {serverError && (
+                <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="form-server-error">
+                  {serverError}
+                </p>
+              )}
+            </div>
+            <div className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">
+              <button type="button" className="btn" onClick={onClose} disabled={busy}>
+                {t('engine.cancel')}
+              </button>
+              <button type="submit" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} disabled={busy}>
+                {busy ? t('engine.saving') : submitLabel}
+              </button>
+            </div>
+          </form>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,35 @@
+import type { ValidationCode } from '../../server/contract/index.js';
+import { dynamicLabel, type LabelKey, type LabelT } from '../i18n/resources/index.js';
+
+/** Where each resource label lives; the i18n test walks RESOURCES with these same functions. */
+
+export const fieldKey = (key: string) => `field.${key}`;
+export const optionKey = (field: string, value: string | number | boolean) => `option.${field}.${String(value)}`;
+export const actionKey = (name: string) => `action.${name}`;
+export const resourceKey = (id: string) => `resource.${id}`;
+export const resultKey = (key: string) => `result.${key}`;
+
+export const VALIDATION_KEYS: Record<ValidationCode, LabelKey> = {
+  required: 'validation.required',
+  linkFormat: 'validation.linkFormat',
+  downloadLinkEmpty: 'validation.downloadLinkEmpty',
+  tooLong: 'validation.tooLong',
+  notNumber: 'validation.notNumber',
+  notInteger: 'validation.notInteger',
+  tooSmall: 'validation.tooSmall',
+  tooLarge: 'validation.tooLarge',
+  notAnOption: 'validation.notAnOption',
+  ipFormat: 'validation.ipFormat',
+  dateFormat: 'validation.dateFormat',
+};
+
+export function validationMessage(t: LabelT, code: ValidationCode): string {
+  return t(VALIDATION_KEYS[code]);
+}
+
+export const fieldLabel = (t: LabelT, key: string) => dynamicLabel(t, fieldKey(key), key);
+export const optionLabel = (t: LabelT, field: string, value: string | number | boolean) =>
+  dynamicLabel(t, optionKey(field, value), String(value));
+export const actionLabel = (t: LabelT, name: string) => dynamicLabel(t, actionKey(name), name);
+export const resourceTitle = (t: LabelT, id: string) => dynamicLabel(t, resourceKey(id), id);
+export const resultLabel = (t: LabelT, key: string) => dynamicLabel(t, resultKey(key), key);

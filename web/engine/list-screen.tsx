@@ -1,0 +1,224 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useLocation, useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { formFields, type ListResource } from '../../server/contract/index.js';
+import { toast } from '../app/toast.js';
+import { useLabelT } from '../i18n/resources/index.js';
+import { ConfirmDialog } from '../ui/confirm-dialog.js';
+import { bulkActions, eligibleRows, pageActions } from './actions.js';
+import { useDensity } from './density.js';
+import { DetailDrawer } from './detail-drawer.js';
+import { exportListCsv } from './export-csv.js';
+import { FormDialog } from './form-dialog.js';
+import { actionLabel, resourceTitle } from './labels.js';
+import { ListFilters } from './list-filters.js';
+import { ListTable, Pagination, TableSkeleton } from './list-table.js';
+import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
+import type { ListScreenOptions } from './types.js';
+import { useActionRunner } from './use-action-runner.js';
+import { PAGE_SIZES, listQueryParams, nextSort, parseListState, serialiseListState, withChange, type ListState } from './url-state.js';
+
+type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
+
+/** A management list: server-side paging, sorting and filters kept in the URL, actions, forms, CSV. */
+export function ListScreen({ resource, options = {} }: { resource: ListResource; options?: ListScreenOptions }) {
+  const t = useLabelT();
+  const density = useDensity();
+  const [path] = useLocation();
+  const search = useSearch();
+  const state = useMemo(() => parseListState(search, resource), [search, resource]);
+  const params = useMemo(() => listQueryParams(state), [state]);
+  const query = useQuery(listQueryOptions(resource, params));
+
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [editing, setEditing] = useState<Editing>(null);
+  const [removing, setRemoving] = useState<string[] | null>(null);
+  const [detailRow, setDetailRow] = useState<Row | null>(null);
+  const [exporting, setExporting] = useState<number | null>(null);
+
+  const save = useSaveMutation(resource);
+  const remove = useDeleteMutation(resource);
+  const runner = useActionRunner(resource, options.results, (action, target) => {
+    setSelected(new Set());
+    options.afterAction?.(action, target);
+  });
+
+  const go = (next: ListState, replace = false) => {
+    const qs = serialiseListState(next, resource);
+    setSelected(new Set());
+    navigate(qs ? `${path}?${qs}` : path, { replace });
+  };
+
+  const rows = query.data?.list ?? [];
+  const total = query.data?.total ?? 0;
+  const columns = useMemo(() => resource.fields.filter((f) => f.column), [resource]);
+  const bulk = bulkActions(resource);
+  const selectable = bulk.length > 0 || !!resource.remove;
+  const selectedRows = rows.filter((r) => selected.has(String(r.id)));
+
+  const startExport = async () => {
+    setExporting(0);
+    try {
+      const { count, capped } = await exportListCsv(resource, params, t, setExporting);
+      toast.success(t('engine.exported', { count }));
+      if (capped) toast.warning(t('engine.exportCapped', { count }));
+    } catch {
+      // The API client has already told the user what went wrong.
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const runBulk = (name: string) => {
+    const action = bulk.find((a) => a.name === name);
+    if (!action) return;
+    const targets = eligibleRows(action, selectedRows);
+    if (targets.length < selectedRows.length) toast.warning(t('engine.skipped', { count: selectedRows.length - targets.length }));
+    if (targets.length > 0) runner.start(action, { ids: targets.map((r) => r.id) });
+  };
+
+  const pages = Math.max(1, Math.ceil(total / state.pageSize));
+  // A stale link past the last page (rows were deleted) moves back to the last real page.
+  if (query.data && state.pageNum > pages && !query.isPlaceholderData) queueMicrotask(() => go({ ...state, pageNum: pages }, true));
+
+  return (
+    <div className="flex flex-col gap-4" data-testid="list-screen" data-resource={resource.id}>
+      <div className="flex flex-wrap items-end gap-3">
+        <ListFilters
+          resource={resource}
+          state={state}
+          t={t}
+          density={density}
+          onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
+        />
+        <div className="ml-auto flex flex-wrap gap-2">
+          {pageActions(resource).map((a) => (
+            <button key={a.name} type="button" className="btn" onClick={() => runner.start(a, {})} data-action={a.name}>
+              {actionLabel(t, a.name)}
+            </button>
+          ))}
+          <button type="button" className="btn" disabled={exporting !== null || total === 0} onClick={() => void startExport()}>
+            {exporting !== null ? t('engine.exporting', { count: exporting }) : t('engine.exportCsv')}
+          </button>
+          {resource.create && (
+            <button type="button" className="btn btn-primary" onClick={() => setEditing({ mode: 'create' })} data-testid="list-create">
+              {t('engine.create')}
+            </button>
+          )}
+        </div>
+      </div>
+
+      {selectedRows.length > 0 && (
+        <div className="flex flex-wrap items-center gap-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-2 text-sm" role="region" aria-label={t('engine.selected', { count: selectedRows.length })}>
+          <span data-testid="selection-count">{t('engine.selected', { count: selectedRows.length })}</span>
+          {bulk.map((a) => (
+            <button key={a.name} type="button" className={`btn ${a.destructive ? 'btn-danger' : ''}`} onClick={() => runBulk(a.name)} data-bulk-action={a.name}>
+              {actionLabel(t, a.name)}
+            </button>
+          ))}
+          {resource.remove && (
+            <button type="button" className="btn btn-danger" onClick={() => setRemoving(selectedRows.map((r) => String(r.id)))}>
+              {t('engine.deleteSelected')}
+            </button>
+          )}
+          <button type="button" className="btn ml-auto" onClick={() => setSelected(new Set())}>
+            {t('engine.clearSelection')}
+          </button>
+        </div>
+      )}
+
+      {query.isPending ? (
+        <>
+          <p role="status" className="sr-only">{t('engine.loading')}</p>
+          <TableSkeleton columns={columns.length} density={density} />
+        </>
+      ) : query.isError && !query.data ? (
+        <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800" data-testid="list-error">
+          {t('engine.loadFailed')}
+          <button type="button" className="btn" onClick={() => void query.refetch()}>
+            {t('engine.retry')}
+          </button>
+        </div>
+      ) : rows.length === 0 ? (
+        <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500" data-testid="list-empty">
+          {t('engine.noData')}
+        </p>
+      ) : (
+        <ListTable
+          resource={resource}
+          columns={columns}
+          rows={rows}
+          sort={state.sort}
+          onSort={(key) => go(withChange(state, { sort: nextSort(state.sort, key, resource.defaultSort) }))}
+          selectable={selectable}
+          selected={selected}
+          onSelect={(ids, on) =>
+            setSelected((prev) => {
+              const next = new Set(prev);
+              for (const id of ids) if (on) next.add(id); else next.delete(id);
+              return next;
+            })
+          }
+          commands={{
+            detail: resource.detail ? setDetailRow : undefined,
+            edit: resource.edit ? (row) => setEditing({ mode: 'edit', row }) : undefined,
+            remove: resource.remove ? (row) => setRemoving([String(row.id)]) : undefined,
+            action: (a, row) => runner.start(a, { id: row.id }),
+          }}
+          totals={resource.totals ? query.data?.totals : undefined}
+          t={t}
+          density={density}
+          busy={query.isPlaceholderData || query.isFetching}
+        />
+      )}
+
+      {!query.isPending && !(query.isError && !query.data) && (
+        <Pagination
+          pageNum={state.pageNum}
+          pageSize={state.pageSize}
+          total={total}
+          sizes={PAGE_SIZES}
+          onPage={(n) => go({ ...state, pageNum: n })}
+          onSize={(n) => go(withChange(state, { pageSize: n }))}
+          t={t}
+          density={density}
+        />
+      )}
+
+      <FormDialog
+        open={editing !== null}
+        title={`${editing?.mode === 'edit' ? t('engine.edit') : t('engine.create')} · ${resourceTitle(t, resource.id)}`}
+        fields={formFields(resource, editing?.mode ?? 'create')}
+        initial={editing?.mode === 'edit' ? editing.row : undefined}
+        submitLabel={t('engine.save')}
+        keepsOldSecret={editing?.mode === 'edit'}
+        onClose={() => setEditing(null)}
+        onSubmit={async (values) => {
+          const isEdit = editing?.mode === 'edit';
+          await save.mutateAsync(isEdit ? { ...values, id: editing.row.id } : values);
+          toast.success(t(isEdit ? 'engine.saved' : 'engine.created'));
+          setEditing(null);
+        }}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        text={removing && removing.length > 1 ? t('engine.confirmDeleteMany', { count: removing.length }) : t('engine.confirmDelete')}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          const ids = removing ?? [];
+          setRemoving(null);
+          const original = rows.filter((r) => ids.includes(String(r.id))).map((r) => r.id);
+          remove.mutate(original, {
+            onSuccess: () => {
+              setSelected(new Set());
+              toast.success(t('engine.deleted'));
+            },
+          });
+        }}
+      />
+      <DetailDrawer resource={resource} row={detailRow} renderer={options.detail} onClose={() => setDetailRow(null)} />
+      {runner.dialogs}
+    </div>
+  );
+}

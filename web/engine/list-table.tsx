@@ -1,0 +1,191 @@
+import type { ActionDef, FieldDef, ListResource } from '../../server/contract/index.js';
+import type { LabelT } from '../i18n/resources/index.js';
+import { rowActions } from './actions.js';
+import type { Density } from './density.js';
+import { actionLabel, fieldLabel } from './labels.js';
+import { formatMoney } from './money.js';
+import type { Row } from './queries.js';
+import { ValueView } from './value-cell.js';
+
+export interface RowCommands {
+  detail?: (row: Row) => void;
+  edit?: (row: Row) => void;
+  remove?: (row: Row) => void;
+  action: (action: ActionDef, row: Row) => void;
+}
+
+interface Props {
+  resource: ListResource;
+  columns: readonly FieldDef[];
+  rows: readonly Row[];
+  sort: string;
+  onSort: (key: string) => void;
+  selectable: boolean;
+  selected: ReadonlySet<string>;
+  onSelect: (ids: string[], on: boolean) => void;
+  commands: RowCommands;
+  totals?: Record<string, number> | undefined;
+  t: LabelT;
+  density: Density;
+  busy: boolean;
+}
+
+const rowId = (row: Row) => String(row.id);
+
+function SortHeader({ field, sort, onSort, t }: { field: FieldDef; sort: string; onSort: (key: string) => void; t: LabelT }) {
+  const label = fieldLabel(t, field.key);
+  if (!field.sortable) return <>{label}</>;
+  const dir = sort === field.key ? 'asc' : sort === `-${field.key}` ? 'desc' : null;
+  return (
+    <button type="button" className="inline-flex items-center gap-1 font-medium hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-primary" onClick={() => onSort(field.key)} data-sort={field.key}>
+      {label}
+      <span aria-hidden="true" className={dir ? 'text-primary' : 'text-slate-300'}>{dir === 'desc' ? '▼' : dir === 'asc' ? '▲' : '↕'}</span>
+      {dir && <span className="sr-only">{t(dir === 'asc' ? 'engine.sortAsc' : 'engine.sortDesc')}</span>}
+    </button>
+  );
+}
+
+/** The table of one page: sortable headers, selection, row commands and the totals row. */
+export function ListTable({ resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy }: Props) {
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
+  const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
+  const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
+
+  return (
+    <div className={`overflow-x-auto rounded-md border border-slate-200 bg-white transition-opacity ${busy ? 'opacity-60' : ''}`}>
+      <table className={`w-full text-left ${density.text}`} data-testid="list-table" aria-busy={busy || undefined}>
+        <thead className="bg-slate-100 text-slate-600">
+          <tr>
+            {selectable && (
+              <th scope="col" className={`${density.cell} w-8`}>
+                <input type="checkbox" className="accent-primary" aria-label={t('engine.selectAll')} checked={allSelected} onChange={(e) => onSelect(rows.map(rowId), e.target.checked)} />
+              </th>
+            )}
+            {columns.map((f) => (
+              <th key={f.key} scope="col" className={`${density.cell} whitespace-nowrap ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''}`} aria-sort={ariaSort(f)}>
+                <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
+              </th>
+            ))}
+            {hasCommands && <th scope="col" className={`${density.cell} whitespace-nowrap`}>{t('engine.actions')}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const id = rowId(row);
+            const actions = rowActions(resource, row);
+            return (
+              <tr key={id} className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
+                {selectable && (
+                  <td className={density.cell}>
+                    <input type="checkbox" className="accent-primary" aria-label={t('engine.selectRow', { id })} checked={selected.has(id)} onChange={(e) => onSelect([id], e.target.checked)} />
+                  </td>
+                )}
+                {columns.map((f) => (
+                  <td key={f.key} className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''}`} data-col={f.key}>
+                    <ValueView t={t} field={f} value={row[f.key]} />
+                  </td>
+                ))}
+                {hasCommands && (
+                  <td className={`${density.cell} whitespace-nowrap`}>
+                    <div className="flex gap-1">
+                      {commands.detail && (
+                        <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.detail!(row)}>
+                          {t('engine.details')}
+                        </button>
+                      )}
+                      {commands.edit && (
+                        <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.edit!(row)}>
+                          {t('engine.edit')}
+                        </button>
+                      )}
+                      {actions.map((a) => (
+                        <button
+                          key={a.name}
+                          type="button"
+                          className={`btn px-2 py-0.5 text-xs ${a.destructive ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`}
+                          onClick={() => commands.action(a, row)}
+                          data-action={a.name}
+                        >
+                          {actionLabel(t, a.name)}
+                        </button>
+                      ))}
+                      {commands.remove && (
+                        <button type="button" className="btn border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50" onClick={() => commands.remove!(row)}>
+                          {t('engine.delete')}
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+        </tbody>
+        {totals && (
+          <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-medium" data-testid="list-totals">
+            <tr>
+              {selectable && <td className={density.cell} />}
+              {columns.map((f, i) => (
+                <td key={f.key} className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right tabular-nums' : ''}`} data-total={f.key in totals ? f.key : undefined}>
+                  {f.key in totals ? formatMoney(totals[f.key]) : i === 0 ? t('engine.total') : ''}
+                </td>
+              ))}
+              {hasCommands && <td className={density.cell} />}
+            </tr>
+          </tfoot>
+        )}
+      </table>
+    </div>
+  );
+}
+
+export function TableSkeleton({ columns, density }: { columns: number; density: Density }) {
+  return (
+    <div className="overflow-hidden rounded-md border border-slate-200 bg-white" aria-hidden="true" data-testid="list-skeleton">
+      {Array.from({ length: 8 }, (_, r) => (
+        <div key={r} className={`flex gap-4 border-t border-slate-100 first:border-t-0 ${density.cell}`}>
+          {Array.from({ length: Math.max(3, Math.min(columns, 8)) }, (_, c) => (
+            <div key={c} className="h-4 flex-1 animate-pulse rounded bg-slate-200" />
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function Pagination({ pageNum, pageSize, total, sizes, onPage, onSize, t, density }: {
+  pageNum: number;
+  pageSize: number;
+  total: number;
+  sizes: readonly number[];
+  onPage: (n: number) => void;
+  onSize: (n: number) => void;
+  t: LabelT;
+  density: Density;
+}) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <nav className={`mt-3 flex flex-wrap items-center gap-3 text-slate-600 ${density.text}`} aria-label={t('engine.pageOf', { page: pageNum, pages })}>
+      <span data-testid="list-total">{t('engine.totalCount', { count: total })}</span>
+      <label className="flex items-center gap-2">
+        {t('engine.pageSize')}
+        <select className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={pageSize} onChange={(e) => onSize(Number(e.target.value))}>
+          {sizes.map((s) => (
+            <option key={s} value={s}>
+              {t('engine.perPage', { count: s })}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="ml-auto flex items-center gap-2">
+        <button type="button" className="btn" disabled={pageNum <= 1} onClick={() => onPage(pageNum - 1)} aria-label={t('engine.prev')}>
+          ‹
+        </button>
+        <span aria-live="polite">{t('engine.pageOf', { page: pageNum, pages })}</span>
+        <button type="button" className="btn" disabled={pageNum >= pages} onClick={() => onPage(pageNum + 1)} aria-label={t('engine.next')}>
+          ›
+        </button>
+      </div>
+    </nav>
+  );
+}

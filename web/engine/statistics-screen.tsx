@@ -1,0 +1,150 @@
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useLocation, useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import type { StatisticsResource } from '../../server/contract/index.js';
+import { toast } from '../app/toast.js';
+import { useLabelT } from '../i18n/resources/index.js';
+import { csvFileName, toCsv, type CsvColumn } from './csv.js';
+import { useDensity } from './density.js';
+import { downloadText } from './export-csv.js';
+import { fieldLabel, optionLabel, resourceTitle } from './labels.js';
+import { formatMoney } from './money.js';
+import { statisticsQueryOptions } from './queries.js';
+import { dateSeconds, parseStatsState, serialiseStatsState, sumByDate, type StatRow, type StatsState } from './statistics-data.js';
+
+const Chart = lazy(() => import('./chart.js').then((m) => ({ default: m.Chart })));
+
+const FONT_PX = { 'text-base': 13, 'text-sm': 12, 'text-xs': 11 } as const;
+
+/** Date range (last 30 days by default), optional dimension, a chart and a table, CSV. */
+export function StatisticsScreen({ resource }: { resource: StatisticsResource }) {
+  const t = useLabelT();
+  const density = useDensity();
+  const [path] = useLocation();
+  const search = useSearch();
+  const state = useMemo(() => parseStatsState(search, resource), [search, resource]);
+  const [draft, setDraft] = useState<StatsState>(state);
+  useEffect(() => setDraft(state), [state]);
+  const dimKey = resource.dimension?.key;
+  const params = useMemo(
+    () => ({ startDate: state.startDate, endDate: state.endDate, ...(dimKey && state.dimension ? { [dimKey]: state.dimension } : {}) }),
+    [state, dimKey],
+  );
+  const query = useQuery(statisticsQueryOptions(resource, params));
+  const rows: StatRow[] = useMemo(() => [...(query.data?.list ?? [])].sort((a, b) => String(a.date).localeCompare(String(b.date))), [query.data]);
+
+  const keys = resource.series.map((s) => s.key);
+  const chart = useMemo(() => {
+    const { dates, values } = sumByDate(rows, keys);
+    return {
+      x: dates.map(dateSeconds),
+      series: resource.series.map((s) => ({
+        label: fieldLabel(t, s.key),
+        money: s.kind === 'money',
+        values: (values[s.key] ?? []).map((v) => (s.kind === 'money' ? v / 100 : v)),
+      })),
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows, resource, t]);
+
+  const apply = () => {
+    if (draft.startDate > draft.endDate) return;
+    const qs = serialiseStatsState(draft, resource);
+    navigate(qs ? `${path}?${qs}` : path);
+  };
+
+  const columns: CsvColumn<StatRow>[] = [
+    { label: t('engine.date'), value: (r) => String(r.date ?? '') },
+    ...(dimKey ? [{ label: fieldLabel(t, dimKey), value: (r: StatRow) => (r[dimKey] ? optionLabel(t, dimKey, String(r[dimKey])) : '') }] : []),
+    ...resource.series.map((s) => ({ label: fieldLabel(t, s.key), value: (r: StatRow) => (s.kind === 'money' ? formatMoney(r[s.key] as number) : String(r[s.key] ?? '')) })),
+  ];
+  const showDimColumn = !!dimKey && rows.some((r) => r[dimKey] !== undefined);
+  const tableColumns = showDimColumn ? columns : columns.filter((_, i) => !(dimKey && i === 1));
+  const title = resourceTitle(t, resource.id);
+
+  return (
+    <div className="flex flex-col gap-4" data-testid="statistics-screen" data-resource={resource.id}>
+      <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => { e.preventDefault(); apply(); }}>
+        <label className="flex flex-col text-sm text-slate-700">
+          <span className="mb-1">{t('engine.startDate')}</span>
+          <input type="date" className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={draft.startDate} max={draft.endDate} onChange={(e) => setDraft({ ...draft, startDate: e.target.value })} />
+        </label>
+        <label className="flex flex-col text-sm text-slate-700">
+          <span className="mb-1">{t('engine.endDate')}</span>
+          <input type="date" className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={draft.endDate} min={draft.startDate} onChange={(e) => setDraft({ ...draft, endDate: e.target.value })} />
+        </label>
+        {resource.dimension && (
+          <label className="flex flex-col text-sm text-slate-700">
+            <span className="mb-1">{fieldLabel(t, resource.dimension.key)}</span>
+            <select className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={draft.dimension} onChange={(e) => setDraft({ ...draft, dimension: e.target.value })}>
+              <option value="">{t('engine.all')}</option>
+              {resource.dimension.options.map((o) => (
+                <option key={o} value={o}>{optionLabel(t, resource.dimension!.key, o)}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        <button type="submit" className="btn btn-primary">{t('engine.apply')}</button>
+        <button
+          type="button"
+          className="btn ml-auto"
+          disabled={rows.length === 0}
+          onClick={() => {
+            downloadText(toCsv(tableColumns, rows), csvFileName(resource.id));
+            toast.success(t('engine.exported', { count: rows.length }));
+          }}
+        >
+          {t('engine.exportCsv')}
+        </button>
+      </form>
+
+      {query.isPending ? (
+        <div className="animate-pulse rounded-md bg-slate-200" style={{ height: density.chartHeight }} role="status" aria-label={t('engine.loading')} />
+      ) : query.isError && !query.data ? (
+        <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800">
+          {t('engine.loadFailed')}
+          <button type="button" className="btn" onClick={() => void query.refetch()}>{t('engine.retry')}</button>
+        </div>
+      ) : rows.length === 0 ? (
+        <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500" data-testid="list-empty">{t('engine.noData')}</p>
+      ) : (
+        <>
+          <section className="rounded-md border border-slate-200 bg-white p-3" aria-label={t('engine.chart')}>
+            <Suspense fallback={<div style={{ height: density.chartHeight }} />}>
+              <Chart
+                x={chart.x}
+                series={chart.series}
+                height={density.chartHeight}
+                fontPx={FONT_PX[density.text as keyof typeof FONT_PX] ?? 12}
+                label={title}
+                moneyLabel={resource.series.filter((s) => s.kind === 'money').map((s) => fieldLabel(t, s.key)).join(' / ')}
+                countLabel={resource.series.filter((s) => s.kind === 'number').map((s) => fieldLabel(t, s.key)).join(' / ')}
+              />
+            </Suspense>
+          </section>
+          <section aria-label={t('engine.table')} className="overflow-x-auto rounded-md border border-slate-200 bg-white">
+            <table className={`w-full text-left ${density.text}`} data-testid="list-table">
+              <thead className="bg-slate-100 text-slate-600">
+                <tr>
+                  {tableColumns.map((c, i) => (
+                    <th key={i} scope="col" className={`${density.cell} whitespace-nowrap ${i >= tableColumns.length - resource.series.length ? 'text-right' : ''}`}>{c.label}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r, ri) => (
+                  <tr key={ri} className="border-t border-slate-100">
+                    {tableColumns.map((c, i) => (
+                      <td key={i} className={`${density.cell} ${i >= tableColumns.length - resource.series.length ? 'text-right tabular-nums' : ''}`}>{c.value(r)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

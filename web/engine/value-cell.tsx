@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import type { FieldDef } from '../../server/contract/index.js';
+import { formatDateTime } from '../lib/format.js';
+import type { LabelT } from '../i18n/resources/index.js';
+import { optionLabel } from './labels.js';
+import { formatMoney } from './money.js';
+
+export const FILE_PREFIX = '/plate/';
+
+/** '/plate/' + a file-server path; a full URL or an absolute path is taken as it is. */
+export function imageUrl(path: string): string {
+  if (/^(https?:)?\/\//.test(path) || path.startsWith('/')) return path;
+  return FILE_PREFIX + path;
+}
+
+/** One value as plain text: table cells without markup, CSV, detail rows. */
+export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'options'>, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  switch (field.kind) {
+    case 'money':
+      return formatMoney(value as number);
+    case 'datetime':
+      return formatDateTime(value as string);
+    case 'switch':
+      return value === true ? t('engine.yes') : t('engine.no');
+    case 'select':
+      return optionLabel(t, field.key, value as string);
+    case 'lines':
+      return Array.isArray(value)
+        ? value.map((v) => (field.options ? optionLabel(t, field.key, String(v)) : String(v))).join(', ')
+        : String(value);
+    case 'password':
+      return '';
+    default:
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+}
+
+export function Thumbnail({ path, alt, t, className = 'h-8 w-8' }: { path: string; alt: string; t: LabelT; className?: string }) {
+  const [failed, setFailed] = useState(false);
+  if (!path || failed) {
+    return (
+      <span role="img" aria-label={t('engine.noImage')} className={`${className} inline-flex items-center justify-center rounded bg-slate-200 text-[10px] text-slate-500`}>
+        ?
+      </span>
+    );
+  }
+  return <img src={imageUrl(path)} alt={alt} loading="lazy" className={`${className} rounded object-cover`} onError={() => setFailed(true)} />;
+}
+
+/** One value rendered for a table cell or a detail row. */
+export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; value: unknown }) {
+  if (value === null || value === undefined || value === '') return <span className="text-slate-400">{t('engine.none')}</span>;
+  switch (field.kind) {
+    case 'switch':
+      return (
+        <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${value === true ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-600'}`}>
+          {valueText(t, field, value)}
+        </span>
+      );
+    case 'money': {
+      const negative = Number(value) < 0;
+      return <span className={`tabular-nums ${negative ? 'text-red-700' : ''}`}>{formatMoney(value as number)}</span>;
+    }
+    case 'number':
+      return <span className="tabular-nums">{String(value)}</span>;
+    case 'image':
+      return <Thumbnail path={String(value)} alt={String(value)} t={t} />;
+    case 'lines':
+      return (
+        <span className="flex flex-wrap gap-1">
+          {(Array.isArray(value) ? value : [value]).map((v, i) => (
+            <span key={i} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+              {field.options ? optionLabel(t, field.key, String(v)) : String(v)}
+            </span>
+          ))}
+        </span>
+      );
+    case 'link':
+      // Only web links become anchors: a stored javascript:// text must stay inert.
+      if (!/^https?:\/\//i.test(String(value))) return <span className="break-all">{String(value)}</span>;
+      return (
+        <a href={String(value)} target="_blank" rel="noopener noreferrer" className="break-all text-primary underline">
+          {String(value)}
+        </a>
+      );
+    case 'longtext':
+      return <span className="line-clamp-2 break-words whitespace-pre-wrap">{String(value)}</span>;
+    default:
+      return <span className="break-words">{valueText(t, field, value)}</span>;
+  }
+}

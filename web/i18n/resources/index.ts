@@ -1,0 +1,91 @@
+import { useCallback } from 'react';
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { signal } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { Language } from '../../lib/language.js';
+import type { LabelKey, Labels } from './en.js';
+
+export type { LabelKey, Labels };
+
+/**
+ * Screen labels ship in their own chunks, fetched with the first screen and with each language
+ * the user switches to, so the login page never carries them. They join i18next's default
+ * namespace under prefixes the shell does not use (engine., field., option., …).
+ */
+const LOADERS: Record<Language, () => Promise<{ default: Labels }>> = {
+  en: () => import('./en.js'),
+  zh: () => import('./zh.js'),
+  es: () => import('./es.js'),
+  ja: () => import('./ja.js'),
+};
+
+const loading = new Map<string, Promise<void>>();
+/** Bumped when a language's labels arrive, so screens drawn with the fallback redraw. */
+const labelsVersion = signal(0);
+
+function isKnown(lang: string): lang is Language {
+  return lang in LOADERS;
+}
+
+/** Loads one language's labels once; a failed chunk load may be retried later. */
+export function loadLabels(lang: string): Promise<void> {
+  if (!isKnown(lang)) return Promise.resolve();
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = LOADERS[lang]()
+      .then((m) => {
+        i18next.addResourceBundle(lang, 'translation', m.default, true, false);
+        labelsVersion.value++;
+      })
+      .catch(() => {
+        loading.delete(lang);
+      });
+    loading.set(lang, pending);
+  }
+  return pending;
+}
+
+const ready = new Map<string, Promise<void>>();
+
+/**
+ * English is the fallback of every other language, so it is always loaded too. The same promise
+ * is handed out per language because React's `use` needs a stable one to suspend on.
+ */
+export function labelsReady(): Promise<void> {
+  const lang = i18next.language || 'en';
+  let pending = ready.get(lang);
+  if (!pending) {
+    pending = Promise.all([loadLabels('en'), loadLabels(lang)]).then(() => undefined);
+    ready.set(lang, pending);
+  }
+  return pending;
+}
+
+let listening = false;
+function followLanguage(): void {
+  if (listening) return;
+  listening = true;
+  i18next.on('languageChanged', (lng) => void loadLabels(lng));
+}
+
+export type LabelT = (key: LabelKey, vars?: Record<string, string | number>) => string;
+type Loose = (key: string, vars?: object) => string;
+
+/** Translation of screen labels; re-renders when a language's labels arrive. */
+export function useLabelT(): LabelT {
+  useSignals();
+  followLanguage();
+  const { t } = useTranslation();
+  const version = labelsVersion.value;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useCallback<LabelT>((key, vars) => (t as unknown as Loose)(key, vars), [t, version]);
+}
+
+/** Outside React (CSV headers built in a callback). */
+export const labelT: LabelT = (key, vars) => (i18next.t as unknown as Loose)(key, vars);
+
+/** A label for a key built at run time (a field of a resource); falls back to the raw name. */
+export function dynamicLabel(t: LabelT, key: string, fallback: string): string {
+  return i18next.exists(key) ? t(key as LabelKey) : fallback;
+}
