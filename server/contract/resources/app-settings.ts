@@ -1,11 +1,11 @@
 import { PERMISSIONS } from '../permissions.js';
 import type { ListResource, SettingsResource } from '../resource.js';
+import { EDITABLE, ID, at } from './common-fields.js';
 
 export const APP_INTERFACE = {
   kind: 'settings',
   id: 'appInterface',
-  path: PERMISSIONS.page,
-  permission: PERMISSIONS.page,
+  ...at(PERMISSIONS.page),
   fields: [
     { key: 'themeColor', kind: 'text', required: true, maxLength: 7 },
     { key: 'splashImage', kind: 'image' },
@@ -25,8 +25,7 @@ export const PUSH_PROVIDERS = ['jpush', 'getui', 'fcm', 'apns'] as const;
 export const PUSH_CONFIG = {
   kind: 'settings',
   id: 'pushConfig',
-  path: PERMISSIONS.push,
-  permission: PERMISSIONS.push,
+  ...at(PERMISSIONS.push),
   fields: [
     { key: 'enabled', kind: 'switch' },
     { key: 'provider', kind: 'select', options: PUSH_PROVIDERS, required: true },
@@ -55,8 +54,7 @@ export const SMS_PROVIDERS = ['aliyun', 'tencent', 'twilio'] as const;
 export const SMS_CONFIG = {
   kind: 'settings',
   id: 'smsConfig',
-  path: PERMISSIONS.shortMessage,
-  permission: PERMISSIONS.shortMessage,
+  ...at(PERMISSIONS.shortMessage),
   fields: [
     { key: 'enabled', kind: 'switch' },
     { key: 'provider', kind: 'select', options: SMS_PROVIDERS, required: true },
@@ -74,15 +72,12 @@ export const APP_PLATFORMS = ['android', 'ios', 'windows', 'mac'] as const;
 export const APP_VERSIONS = {
   kind: 'list',
   id: 'appVersions',
-  path: PERMISSIONS.version,
-  permission: PERMISSIONS.version,
+  ...at(PERMISSIONS.version),
   keywordFields: ['version', 'releaseNotes'],
   defaultSort: '-publishTime',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'platform', kind: 'select', options: APP_PLATFORMS, required: true, column: true, filter: true },
     { key: 'version', kind: 'text', required: true, maxLength: 20, column: true },
     { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true },

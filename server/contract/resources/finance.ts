@@ -1,36 +1,33 @@
 import { PERMISSIONS } from '../permissions.js';
 import type { ListResource, SettingsResource } from '../resource.js';
+import { EDITABLE, ENABLED, ID, SORT_ORDER, at, shown } from './common-fields.js';
 
 export const RECHARGE_METHODS = ['alipay', 'wechat', 'bankCard', 'usdt', 'applePay'] as const;
 
 export const RECHARGE_CHANNELS = {
   kind: 'list',
   id: 'rechargeChannels',
-  path: PERMISSIONS.userBalance,
-  permission: PERMISSIONS.userBalance,
+  ...at(PERMISSIONS.userBalance),
   keywordFields: ['name'],
   defaultSort: 'sort',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'name', kind: 'text', required: true, maxLength: 40, column: true },
     { key: 'method', kind: 'select', options: RECHARGE_METHODS, required: true, column: true, filter: true },
     { key: 'minAmount', kind: 'money', required: true, min: 1, column: true },
     { key: 'maxAmount', kind: 'money', required: true, min: 1, column: true },
     { key: 'feePercent', kind: 'number', required: true, min: 0, max: 100, column: true },
     { key: 'gatewayUrl', kind: 'link' },
-    { key: 'enabled', kind: 'switch', column: true, filter: true },
-    { key: 'sort', kind: 'number', min: 0, max: 9999, column: true, sortable: true },
+    ENABLED,
+    SORT_ORDER,
   ],
 } as const satisfies ListResource;
 
 export const SIGN_IN_CONFIG = {
   kind: 'settings',
   id: 'signInConfig',
-  path: PERMISSIONS.signInConfig,
-  permission: PERMISSIONS.signInConfig,
+  ...at(PERMISSIONS.signInConfig),
   fields: [
     { key: 'enabled', kind: 'switch' },
     { key: 'dailyReward', kind: 'money', required: true, min: 0, max: 1000000 },
@@ -44,8 +41,7 @@ export const SIGN_IN_CONFIG = {
 export const WITHDRAWAL_CONFIG = {
   kind: 'settings',
   id: 'withdrawalConfig',
-  path: PERMISSIONS.cashWithdrawalConfig,
-  permission: PERMISSIONS.cashWithdrawalConfig,
+  ...at(PERMISSIONS.cashWithdrawalConfig),
   fields: [
     { key: 'enabled', kind: 'switch' },
     { key: 'minAmount', kind: 'money', required: true, min: 1 },
@@ -64,22 +60,21 @@ export const WITHDRAWAL_STATES = ['pending', 'approved', 'rejected'] as const;
 export const WITHDRAWAL_REVIEW = {
   kind: 'list',
   id: 'withdrawalReview',
-  path: PERMISSIONS.cashWithdrawalCheck,
-  permission: PERMISSIONS.cashWithdrawalCheck,
+  ...at(PERMISSIONS.cashWithdrawalCheck),
   keywordFields: ['userAccount', 'accountInfo'],
   defaultSort: '-createTime',
   totals: ['amount', 'fee'],
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'userAccount', kind: 'text', readOnly: true, column: true },
-    { key: 'amount', kind: 'money', readOnly: true, column: true, sortable: true },
-    { key: 'fee', kind: 'money', readOnly: true, column: true },
+    ID,
+    shown('userAccount', 'text'),
+    shown('amount', 'money', { sortable: true }),
+    shown('fee', 'money'),
     { key: 'method', kind: 'select', options: WITHDRAWAL_METHODS, readOnly: true, column: true, filter: true },
-    { key: 'accountInfo', kind: 'text', readOnly: true, column: true },
+    shown('accountInfo', 'text'),
     { key: 'state', kind: 'select', options: WITHDRAWAL_STATES, readOnly: true, column: true, filter: true },
-    { key: 'reason', kind: 'text', readOnly: true, column: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
-    { key: 'reviewTime', kind: 'datetime', readOnly: true, column: true },
+    shown('reason', 'text'),
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
+    shown('reviewTime', 'datetime'),
   ],
   actions: [
     { name: 'approve', target: 'row', when: { field: 'state', in: ['pending'] } },
@@ -94,20 +89,19 @@ export const PERSONAL_RED_PACK_STATES = ['received', 'pending', 'refunded'] as c
 export const PERSONAL_RED_ENVELOPES = {
   kind: 'list',
   id: 'personalRedEnvelopes',
-  path: PERMISSIONS.userRedPack,
-  permission: PERMISSIONS.userRedPack,
+  ...at(PERMISSIONS.userRedPack),
   keywordFields: ['senderAccount', 'receiverAccount'],
   defaultSort: '-createTime',
   totals: ['amount'],
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'senderAccount', kind: 'text', readOnly: true, column: true },
-    { key: 'receiverAccount', kind: 'text', readOnly: true, column: true },
-    { key: 'amount', kind: 'money', readOnly: true, column: true, sortable: true },
-    { key: 'greeting', kind: 'text', readOnly: true, column: true },
+    ID,
+    shown('senderAccount', 'text'),
+    shown('receiverAccount', 'text'),
+    shown('amount', 'money', { sortable: true }),
+    shown('greeting', 'text'),
     { key: 'state', kind: 'select', options: PERSONAL_RED_PACK_STATES, readOnly: true, column: true, filter: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
-    { key: 'receiveTime', kind: 'datetime', readOnly: true, column: true },
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
+    shown('receiveTime', 'datetime'),
   ],
 } as const satisfies ListResource;
 
@@ -116,20 +110,19 @@ export const GROUP_RED_PACK_STATES = ['finished', 'ongoing', 'refunded'] as cons
 export const GROUP_RED_ENVELOPES = {
   kind: 'list',
   id: 'groupRedEnvelopes',
-  path: PERMISSIONS.groupRedPack,
-  permission: PERMISSIONS.groupRedPack,
+  ...at(PERMISSIONS.groupRedPack),
   keywordFields: ['senderAccount', 'groupName'],
   defaultSort: '-createTime',
   totals: ['amount'],
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'senderAccount', kind: 'text', readOnly: true, column: true },
-    { key: 'groupName', kind: 'text', readOnly: true, column: true },
-    { key: 'amount', kind: 'money', readOnly: true, column: true, sortable: true },
-    { key: 'count', kind: 'number', readOnly: true, column: true },
-    { key: 'receivedCount', kind: 'number', readOnly: true, column: true },
+    ID,
+    shown('senderAccount', 'text'),
+    shown('groupName', 'text'),
+    shown('amount', 'money', { sortable: true }),
+    shown('count', 'number'),
+    shown('receivedCount', 'number'),
     { key: 'state', kind: 'select', options: GROUP_RED_PACK_STATES, readOnly: true, column: true, filter: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
 } as const satisfies ListResource;
 
@@ -138,19 +131,18 @@ export const BILL_TYPES = ['recharge', 'withdraw', 'redPackSend', 'redPackReceiv
 export const BILLING_RECORDS = {
   kind: 'list',
   id: 'billingRecords',
-  path: PERMISSIONS.billRecord,
-  permission: PERMISSIONS.billRecord,
+  ...at(PERMISSIONS.billRecord),
   keywordFields: ['userAccount', 'remark'],
   defaultSort: '-createTime',
   totals: ['amount'],
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'userAccount', kind: 'text', readOnly: true, column: true },
+    ID,
+    shown('userAccount', 'text'),
     { key: 'type', kind: 'select', options: BILL_TYPES, readOnly: true, column: true, filter: true },
     // Signed: money out of the wallet is negative.
-    { key: 'amount', kind: 'money', readOnly: true, column: true, sortable: true },
-    { key: 'balanceAfter', kind: 'money', readOnly: true, column: true },
-    { key: 'remark', kind: 'text', readOnly: true, column: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('amount', 'money', { sortable: true }),
+    shown('balanceAfter', 'money'),
+    shown('remark', 'text'),
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
 } as const satisfies ListResource;

@@ -1,12 +1,12 @@
 import { PERMISSIONS } from '../permissions.js';
 import type { ListResource, OperationResource, StatisticsResource } from '../resource.js';
 import { USER_CHANNELS } from './users.js';
+import { EDITABLE, ENABLED, ID, SORT_ORDER, at, shown } from './common-fields.js';
 
 export const DAILY_STATISTICS = {
   kind: 'statistics',
   id: 'dailyStatistics',
-  path: PERMISSIONS.dailyStatistics,
-  permission: PERMISSIONS.dailyStatistics,
+  ...at(PERMISSIONS.dailyStatistics),
   series: [
     { key: 'registrations', kind: 'number' },
     { key: 'activeUsers', kind: 'number' },
@@ -20,8 +20,7 @@ export const DAILY_STATISTICS = {
 export const CHANNEL_STATISTICS = {
   kind: 'statistics',
   id: 'channelStatistics',
-  path: PERMISSIONS.channelStatistics,
-  permission: PERMISSIONS.channelStatistics,
+  ...at(PERMISSIONS.channelStatistics),
   dimension: { key: 'channel', options: USER_CHANNELS },
   series: [
     { key: 'registrations', kind: 'number' },
@@ -38,16 +37,14 @@ export const IP_BLACKLIST = {
   permission: PERMISSIONS.onlineStatistics,
   keywordFields: ['ip', 'reason'],
   defaultSort: '-createTime',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'ip', kind: 'ip', required: true, column: true },
     { key: 'reason', kind: 'text', required: true, maxLength: 200, column: true },
     { key: 'expireTime', kind: 'datetime', column: true, sortable: true },
-    { key: 'createdBy', kind: 'text', readOnly: true, column: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true },
+    shown('createdBy', 'text'),
+    shown('createTime', 'datetime', { sortable: true }),
   ],
 } as const satisfies ListResource;
 
@@ -58,8 +55,7 @@ export const CLEAN_CONFIRM_TEXT = 'DELETE';
 export const DATA_CLEAN = {
   kind: 'operation',
   id: 'dataClean',
-  path: PERMISSIONS.dataClean,
-  permission: PERMISSIONS.dataClean,
+  ...at(PERMISSIONS.dataClean),
   preview: true,
   run: 'clean',
   confirmText: CLEAN_CONFIRM_TEXT,
@@ -75,20 +71,17 @@ export const LIMIT_SCOPES = ['user', 'ip', 'device'] as const;
 export const FREQUENCY_LIMITS = {
   kind: 'list',
   id: 'frequencyLimits',
-  path: PERMISSIONS.frequencyLimit,
-  permission: PERMISSIONS.frequencyLimit,
+  ...at(PERMISSIONS.frequencyLimit),
   keywordFields: ['action'],
   defaultSort: 'id',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'action', kind: 'select', options: LIMITED_ACTIONS, required: true, column: true, filter: true },
     { key: 'scope', kind: 'select', options: LIMIT_SCOPES, required: true, column: true, filter: true },
     { key: 'maxCount', kind: 'number', required: true, min: 1, max: 100000, column: true },
     { key: 'windowSeconds', kind: 'number', required: true, min: 1, max: 86400, column: true },
-    { key: 'enabled', kind: 'switch', column: true, filter: true },
+    ENABLED,
   ],
 } as const satisfies ListResource;
 
@@ -97,18 +90,17 @@ export const DEVICES = ['android', 'ios', 'web', 'pc'] as const;
 export const ONLINE_USERS = {
   kind: 'list',
   id: 'onlineUsers',
-  path: PERMISSIONS.onlineStatistics,
-  permission: PERMISSIONS.onlineStatistics,
+  ...at(PERMISSIONS.onlineStatistics),
   keywordFields: ['account', 'nickname', 'ip'],
   defaultSort: '-loginTime',
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'account', kind: 'text', readOnly: true, column: true },
-    { key: 'nickname', kind: 'text', readOnly: true, column: true },
+    ID,
+    shown('account', 'text'),
+    shown('nickname', 'text'),
     { key: 'device', kind: 'select', options: DEVICES, readOnly: true, column: true, filter: true },
-    { key: 'ip', kind: 'text', readOnly: true, column: true },
-    { key: 'region', kind: 'text', readOnly: true, column: true },
-    { key: 'loginTime', kind: 'datetime', readOnly: true, column: true, sortable: true },
+    shown('ip', 'text'),
+    shown('region', 'text'),
+    shown('loginTime', 'datetime', { sortable: true }),
   ],
   actions: [
     { name: 'forceLogout', target: 'row', destructive: true },
@@ -121,18 +113,17 @@ export const LOGIN_RESULTS = ['success', 'wrongPassword', 'banned', 'blockedIp']
 export const LOGIN_RECORDS = {
   kind: 'list',
   id: 'loginRecords',
-  path: PERMISSIONS.loginStatistics,
-  permission: PERMISSIONS.loginStatistics,
+  ...at(PERMISSIONS.loginStatistics),
   keywordFields: ['account', 'ip', 'region'],
   defaultSort: '-time',
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'account', kind: 'text', readOnly: true, column: true },
-    { key: 'ip', kind: 'text', readOnly: true, column: true },
-    { key: 'region', kind: 'text', readOnly: true, column: true },
+    ID,
+    shown('account', 'text'),
+    shown('ip', 'text'),
+    shown('region', 'text'),
     { key: 'device', kind: 'select', options: DEVICES, readOnly: true, column: true, filter: true },
     { key: 'result', kind: 'select', options: LOGIN_RESULTS, readOnly: true, column: true, filter: true },
-    { key: 'time', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('time', 'datetime', { sortable: true, filter: true }),
   ],
 } as const satisfies ListResource;
 
@@ -143,20 +134,19 @@ export const MASS_MESSAGE_STATES = ['sending', 'sent', 'failed'] as const;
 export const MASS_MESSAGES = {
   kind: 'list',
   id: 'massMessages',
-  path: PERMISSIONS.massMessage,
-  permission: PERMISSIONS.massMessage,
+  ...at(PERMISSIONS.massMessage),
   keywordFields: ['title', 'content'],
   defaultSort: '-createTime',
   remove: true,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'title', kind: 'text', readOnly: true, column: true },
+    ID,
+    shown('title', 'text'),
     { key: 'content', kind: 'longtext', readOnly: true },
     { key: 'segment', kind: 'select', options: SEGMENTS, readOnly: true, column: true, filter: true },
     { key: 'state', kind: 'select', options: MASS_MESSAGE_STATES, readOnly: true, column: true, filter: true },
-    { key: 'targetCount', kind: 'number', readOnly: true, column: true },
-    { key: 'deliveredCount', kind: 'number', readOnly: true, column: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('targetCount', 'number'),
+    shown('deliveredCount', 'number'),
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
   actions: [
     {
@@ -177,20 +167,17 @@ export const PLATFORMS = ['android', 'ios', 'web'] as const;
 export const DISTRIBUTION_ADDRESSES = {
   kind: 'list',
   id: 'distributionAddresses',
-  path: PERMISSIONS.distributionAddress,
-  permission: PERMISSIONS.distributionAddress,
+  ...at(PERMISSIONS.distributionAddress),
   keywordFields: ['name', 'url'],
   defaultSort: 'sort',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'name', kind: 'text', required: true, maxLength: 40, column: true },
     { key: 'url', kind: 'link', required: true, column: true },
     { key: 'platform', kind: 'select', options: PLATFORMS, required: true, column: true, filter: true },
-    { key: 'enabled', kind: 'switch', column: true, filter: true },
-    { key: 'sort', kind: 'number', min: 0, max: 9999, column: true, sortable: true },
+    ENABLED,
+    SORT_ORDER,
   ],
 } as const satisfies ListResource;
 
@@ -208,13 +195,13 @@ export const SUGGESTIONS = {
   detail: true,
   remove: true,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'userAccount', kind: 'text', readOnly: true, column: true },
+    ID,
+    shown('userAccount', 'text'),
     { key: 'type', kind: 'select', options: SUGGESTION_TYPES, readOnly: true, column: true, filter: true },
-    { key: 'content', kind: 'longtext', readOnly: true, column: true },
+    shown('content', 'longtext'),
     { key: 'state', kind: 'select', options: SUGGESTION_STATES, readOnly: true, column: true, filter: true },
     { key: 'reply', kind: 'longtext', readOnly: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
   actions: [
     { name: 'markHandled', target: 'row', when: { field: 'state', in: ['pending'] } },

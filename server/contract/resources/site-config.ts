@@ -1,13 +1,13 @@
 import { PERMISSIONS } from '../permissions.js';
 import type { FieldDef, ListResource, SettingsResource } from '../resource.js';
+import { EDITABLE, ENABLED, ID, SORT_ORDER, at, shown } from './common-fields.js';
 
 export const LANGUAGES = ['zh', 'en', 'es', 'ja'] as const;
 
 export const SITE_FUNCTIONS = {
   kind: 'settings',
   id: 'siteFunctions',
-  path: PERMISSIONS.stationSystem,
-  permission: PERMISSIONS.stationSystem,
+  ...at(PERMISSIONS.stationSystem),
   fields: [
     { key: 'chatRoomName', kind: 'text', required: true, maxLength: 40 },
     { key: 'webIconPath', kind: 'image' },
@@ -25,25 +25,21 @@ export const SITE_FUNCTIONS = {
   ],
 } as const satisfies SettingsResource;
 
-const sortField: FieldDef = { key: 'sort', kind: 'number', min: 0, max: 9999, column: true, sortable: true };
-const createTime: FieldDef = { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true };
+const createTime: FieldDef = shown('createTime', 'datetime', { sortable: true });
 
 export const DEFAULT_FRIENDS = {
   kind: 'list',
   id: 'defaultFriends',
-  path: PERMISSIONS.defaultFriend,
-  permission: PERMISSIONS.defaultFriend,
+  ...at(PERMISSIONS.defaultFriend),
   keywordFields: ['userAccount', 'nickname'],
   defaultSort: 'sort',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'userAccount', kind: 'text', required: true, maxLength: 32, column: true },
-    { key: 'nickname', kind: 'text', readOnly: true, column: true },
+    shown('nickname', 'text'),
     { key: 'welcomeMessage', kind: 'text', maxLength: 200, column: true },
-    sortField,
+    SORT_ORDER,
     createTime,
   ],
 } as const satisfies ListResource;
@@ -51,18 +47,15 @@ export const DEFAULT_FRIENDS = {
 export const DEFAULT_GROUPS = {
   kind: 'list',
   id: 'defaultGroups',
-  path: PERMISSIONS.defaultGroup,
-  permission: PERMISSIONS.defaultGroup,
+  ...at(PERMISSIONS.defaultGroup),
   keywordFields: ['groupName'],
   defaultSort: 'sort',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'groupId', kind: 'number', required: true, min: 1, column: true },
-    { key: 'groupName', kind: 'text', readOnly: true, column: true },
-    sortField,
+    shown('groupName', 'text'),
+    SORT_ORDER,
     createTime,
   ],
 } as const satisfies ListResource;
@@ -70,18 +63,15 @@ export const DEFAULT_GROUPS = {
 export const DEFAULT_AVATARS = {
   kind: 'list',
   id: 'defaultAvatars',
-  path: PERMISSIONS.defaultAvatar,
-  permission: PERMISSIONS.defaultAvatar,
+  ...at(PERMISSIONS.defaultAvatar),
   keywordFields: ['name'],
   defaultSort: 'sort',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'image', kind: 'image', required: true, column: true },
     { key: 'name', kind: 'text', maxLength: 40, column: true },
-    sortField,
+    SORT_ORDER,
     createTime,
   ],
 } as const satisfies ListResource;
@@ -91,19 +81,16 @@ export const EMOJI_CATEGORIES = ['classic', 'animals', 'food', 'gestures', 'fest
 export const DEFAULT_EMOJI = {
   kind: 'list',
   id: 'defaultEmoji',
-  path: PERMISSIONS.defaultEmoticon,
-  permission: PERMISSIONS.defaultEmoticon,
+  ...at(PERMISSIONS.defaultEmoticon),
   keywordFields: ['name'],
   defaultSort: 'sort',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'image', kind: 'image', required: true, column: true },
     { key: 'name', kind: 'text', required: true, maxLength: 40, column: true },
     { key: 'category', kind: 'select', options: EMOJI_CATEGORIES, required: true, column: true, filter: true },
-    sortField,
+    SORT_ORDER,
     createTime,
   ],
 } as const satisfies ListResource;
@@ -111,54 +98,45 @@ export const DEFAULT_EMOJI = {
 export const SECURITY_QUESTIONS = {
   kind: 'list',
   id: 'securityQuestions',
-  path: PERMISSIONS.secretProtection,
-  permission: PERMISSIONS.secretProtection,
+  ...at(PERMISSIONS.secretProtection),
   keywordFields: ['question'],
   defaultSort: 'sort',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'question', kind: 'text', required: true, maxLength: 100, column: true },
     { key: 'language', kind: 'select', options: LANGUAGES, required: true, column: true, filter: true },
-    { key: 'enabled', kind: 'switch', column: true, filter: true },
-    sortField,
+    ENABLED,
+    SORT_ORDER,
   ],
 } as const satisfies ListResource;
 
 export const DISCOVER_ENTRIES = {
   kind: 'list',
   id: 'discover',
-  path: PERMISSIONS.discover,
-  permission: PERMISSIONS.discover,
+  ...at(PERMISSIONS.discover),
   keywordFields: ['title', 'url'],
   defaultSort: 'sort',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'icon', kind: 'image', column: true },
     { key: 'title', kind: 'text', required: true, maxLength: 40, column: true },
     { key: 'url', kind: 'link', required: true, column: true },
-    { key: 'enabled', kind: 'switch', column: true, filter: true },
-    sortField,
+    ENABLED,
+    SORT_ORDER,
   ],
 } as const satisfies ListResource;
 
 export const ANNOUNCEMENTS = {
   kind: 'list',
   id: 'announcements',
-  path: PERMISSIONS.siteAnnouncement,
-  permission: PERMISSIONS.siteAnnouncement,
+  ...at(PERMISSIONS.siteAnnouncement),
   keywordFields: ['title', 'content'],
   defaultSort: '-createTime',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'title', kind: 'text', required: true, maxLength: 80, column: true },
     { key: 'content', kind: 'longtext', required: true, maxLength: 5000 },
     { key: 'published', kind: 'switch', column: true, filter: true },
@@ -173,20 +151,19 @@ export const INVITE_CODE_STATUSES = ['unused', 'used', 'disabled'] as const;
 export const INVITE_CODES = {
   kind: 'list',
   id: 'inviteCodes',
-  path: PERMISSIONS.inviteCode,
-  permission: PERMISSIONS.inviteCode,
+  ...at(PERMISSIONS.inviteCode),
   keywordFields: ['code', 'usedBy'],
   defaultSort: '-createTime',
   remove: true,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'code', kind: 'text', readOnly: true, column: true },
+    ID,
+    shown('code', 'text'),
     { key: 'status', kind: 'select', options: INVITE_CODE_STATUSES, readOnly: true, column: true, filter: true },
-    { key: 'usedCount', kind: 'number', readOnly: true, column: true, sortable: true },
-    { key: 'maxUses', kind: 'number', readOnly: true, column: true },
-    { key: 'usedBy', kind: 'text', readOnly: true, column: true },
-    { key: 'expireTime', kind: 'datetime', readOnly: true, column: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('usedCount', 'number', { sortable: true }),
+    shown('maxUses', 'number'),
+    shown('usedBy', 'text'),
+    shown('expireTime', 'datetime'),
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
   actions: [
     {
@@ -209,17 +186,16 @@ export const SENSITIVE_WORD_CATEGORIES = ['politics', 'porn', 'violence', 'ads',
 export const SENSITIVE_WORDS = {
   kind: 'list',
   id: 'sensitiveWords',
-  path: PERMISSIONS.sensitiveWord,
-  permission: PERMISSIONS.sensitiveWord,
+  ...at(PERMISSIONS.sensitiveWord),
   keywordFields: ['word'],
   defaultSort: '-createTime',
   create: true,
   remove: true,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'word', kind: 'text', required: true, maxLength: 50, column: true, sortable: true },
     { key: 'category', kind: 'select', options: SENSITIVE_WORD_CATEGORIES, required: true, column: true, filter: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true },
+    shown('createTime', 'datetime', { sortable: true }),
   ],
   actions: [
     // Answers {added, skipped}: duplicates are skipped, not errors.
@@ -242,17 +218,14 @@ export const PRIVILEGES = ['noAds', 'unlimitedGroups', 'largeFiles', 'vipBadge',
 export const PRIVILEGED_USERS = {
   kind: 'list',
   id: 'privilegedUsers',
-  path: PERMISSIONS.privilegedUser,
-  permission: PERMISSIONS.privilegedUser,
+  ...at(PERMISSIONS.privilegedUser),
   keywordFields: ['userAccount', 'nickname', 'remark'],
   defaultSort: '-createTime',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
+    ID,
     { key: 'userAccount', kind: 'text', required: true, maxLength: 32, column: true },
-    { key: 'nickname', kind: 'text', readOnly: true, column: true },
+    shown('nickname', 'text'),
     { key: 'privileges', kind: 'lines', options: PRIVILEGES, required: true, column: true },
     { key: 'remark', kind: 'text', maxLength: 200, column: true },
     createTime,

@@ -1,28 +1,26 @@
 import { ALL_PERMISSIONS, PERMISSIONS } from '../permissions.js';
 import type { ListResource } from '../resource.js';
+import { EDITABLE, ID, SORTABLE_ID, at, shown } from './common-fields.js';
 
 export const ADMIN_STATUSES = ['enabled', 'disabled'] as const;
 
 export const ADMINS = {
   kind: 'list',
   id: 'admins',
-  path: PERMISSIONS.adminUser,
-  permission: PERMISSIONS.adminUser,
+  ...at(PERMISSIONS.adminUser),
   keywordFields: ['account', 'nickname'],
   defaultSort: '-createTime',
-  create: true,
-  edit: true,
-  remove: true,
+  ...EDITABLE,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true, sortable: true },
+    SORTABLE_ID,
     { key: 'account', kind: 'text', required: true, maxLength: 32, column: true, sortable: true },
     { key: 'nickname', kind: 'text', required: true, maxLength: 32, column: true },
     { key: 'password', kind: 'password', required: true, createOnly: true, maxLength: 64 },
     { key: 'permissions', kind: 'lines', options: ALL_PERMISSIONS, required: true },
     { key: 'status', kind: 'select', options: ADMIN_STATUSES, required: true, column: true, filter: true },
-    { key: 'googleBound', kind: 'switch', readOnly: true, column: true },
-    { key: 'lastLoginTime', kind: 'datetime', readOnly: true, column: true, sortable: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('googleBound', 'switch'),
+    shown('lastLoginTime', 'datetime', { sortable: true }),
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
   actions: [
     { name: 'resetPassword', target: 'row', destructive: true, inputs: [{ key: 'password', kind: 'password', required: true, maxLength: 64 }] },
@@ -36,33 +34,31 @@ export const OPERATION_ACTIONS = ['login', 'create', 'update', 'delete', 'ban', 
 export const OPERATION_LOG = {
   kind: 'list',
   id: 'operationLog',
-  path: PERMISSIONS.record,
-  permission: PERMISSIONS.record,
+  ...at(PERMISSIONS.record),
   keywordFields: ['adminAccount', 'module', 'detail', 'ip'],
   defaultSort: '-createTime',
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'adminAccount', kind: 'text', readOnly: true, column: true, filter: true },
+    ID,
+    shown('adminAccount', 'text', { filter: true }),
     { key: 'action', kind: 'select', options: OPERATION_ACTIONS, readOnly: true, column: true, filter: true },
-    { key: 'module', kind: 'text', readOnly: true, column: true },
-    { key: 'detail', kind: 'longtext', readOnly: true, column: true },
-    { key: 'ip', kind: 'text', readOnly: true, column: true },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('module', 'text'),
+    shown('detail', 'longtext'),
+    shown('ip', 'text'),
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
 } as const satisfies ListResource;
 
 export const GOOGLE_VERIFY = {
   kind: 'list',
   id: 'googleVerify',
-  path: PERMISSIONS.googleGenerator,
-  permission: PERMISSIONS.googleGenerator,
+  ...at(PERMISSIONS.googleGenerator),
   keywordFields: ['account'],
   defaultSort: 'id',
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true },
-    { key: 'account', kind: 'text', readOnly: true, column: true },
-    { key: 'googleBound', kind: 'switch', readOnly: true, column: true, filter: true },
-    { key: 'boundTime', kind: 'datetime', readOnly: true, column: true },
+    ID,
+    shown('account', 'text'),
+    shown('googleBound', 'switch', { filter: true }),
+    shown('boundTime', 'datetime'),
   ],
   actions: [
     // Answers {secret, otpauthUrl} once; the administrator scans it into an authenticator.

@@ -1,5 +1,6 @@
 import { PERMISSIONS } from '../permissions.js';
 import type { ListResource } from '../resource.js';
+import { SORTABLE_ID, at, shown } from './common-fields.js';
 
 export const USER_STATUSES = ['normal', 'banned'] as const;
 export const USER_CHANNELS = ['official', 'appStore', 'googlePlay', 'huawei', 'xiaomi', 'web', 'invite'] as const;
@@ -8,24 +9,23 @@ export const USER_CHANNELS = ['official', 'appStore', 'googlePlay', 'huawei', 'x
 export const USERS = {
   kind: 'list',
   id: 'users',
-  path: PERMISSIONS.userProfile,
-  permission: PERMISSIONS.userProfile,
+  ...at(PERMISSIONS.userProfile),
   keywordFields: ['id', 'account', 'nickname', 'phone'],
   defaultSort: '-registerTime',
   edit: true,
   detail: true,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true, sortable: true },
-    { key: 'avatar', kind: 'image', readOnly: true, column: true },
-    { key: 'account', kind: 'text', readOnly: true, column: true, sortable: true },
+    SORTABLE_ID,
+    shown('avatar', 'image'),
+    shown('account', 'text', { sortable: true }),
     { key: 'nickname', kind: 'text', required: true, maxLength: 32, column: true },
     { key: 'phone', kind: 'text', maxLength: 20, column: true },
     { key: 'status', kind: 'select', options: USER_STATUSES, readOnly: true, column: true, filter: true },
     { key: 'channel', kind: 'select', options: USER_CHANNELS, readOnly: true, column: true, filter: true },
-    { key: 'privileged', kind: 'switch', readOnly: true, column: true },
-    { key: 'balance', kind: 'money', readOnly: true, column: true, sortable: true },
-    { key: 'registerTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
-    { key: 'lastLoginTime', kind: 'datetime', readOnly: true, column: true, sortable: true },
+    shown('privileged', 'switch'),
+    shown('balance', 'money', { sortable: true }),
+    shown('registerTime', 'datetime', { sortable: true, filter: true }),
+    shown('lastLoginTime', 'datetime', { sortable: true }),
     { key: 'lastLoginIp', kind: 'text', readOnly: true },
   ],
   actions: [
@@ -53,22 +53,21 @@ export const GROUP_STATUSES = ['normal', 'dissolved'] as const;
 export const GROUPS = {
   kind: 'list',
   id: 'groups',
-  path: PERMISSIONS.groupProfile,
-  permission: PERMISSIONS.groupProfile,
+  ...at(PERMISSIONS.groupProfile),
   keywordFields: ['id', 'name', 'ownerAccount'],
   defaultSort: '-createTime',
   edit: true,
   detail: true,
   fields: [
-    { key: 'id', kind: 'number', readOnly: true, column: true, sortable: true },
-    { key: 'avatar', kind: 'image', readOnly: true, column: true },
+    SORTABLE_ID,
+    shown('avatar', 'image'),
     { key: 'name', kind: 'text', required: true, maxLength: 40, column: true },
-    { key: 'ownerAccount', kind: 'text', readOnly: true, column: true },
-    { key: 'memberCount', kind: 'number', readOnly: true, column: true, sortable: true },
-    { key: 'muted', kind: 'switch', readOnly: true, column: true, filter: true },
+    shown('ownerAccount', 'text'),
+    shown('memberCount', 'number', { sortable: true }),
+    shown('muted', 'switch', { filter: true }),
     { key: 'status', kind: 'select', options: GROUP_STATUSES, readOnly: true, column: true, filter: true },
     { key: 'notice', kind: 'longtext', maxLength: 500 },
-    { key: 'createTime', kind: 'datetime', readOnly: true, column: true, sortable: true, filter: true },
+    shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
   actions: [
     { name: 'muteAll', target: 'row', when: { field: 'muted', in: [false] } },
