@@ -50,8 +50,10 @@ export function Chart({ x, series, height, fontPx, label, moneyLabel, countLabel
       const hasMoney = series.some((s) => s.money);
       const hasCount = series.some((s) => !s.money);
       const axes: uPlot.Axis[] = [{ font, stroke: '#475569', grid: { stroke: '#e2e8f0' } }];
-      if (hasCount) axes.push({ scale: 'count', label: countLabel, labelFont: font, font, stroke: '#475569', grid: { stroke: '#e2e8f0' } });
-      if (hasMoney) axes.push({ scale: 'money', label: moneyLabel, labelFont: font, font, side: 1, stroke: '#475569', grid: { show: !hasCount } });
+      // Wide enough for the longest tick ("250,000.00") at the current font size.
+      const size = (_self: uPlot, values: string[] | null) => Math.ceil(Math.max(4, ...(values ?? []).map((v) => v.length)) * fontPx * 0.62) + fontPx * 2;
+      if (hasCount) axes.push({ scale: 'count', label: countLabel, labelFont: font, font, size, stroke: '#475569', grid: { stroke: '#e2e8f0' } });
+      if (hasMoney) axes.push({ scale: 'money', label: moneyLabel, labelFont: font, font, size, side: 1, stroke: '#475569', grid: { show: !hasCount } });
       plot = new UPlot(
         {
           width: Math.max(200, el.clientWidth),

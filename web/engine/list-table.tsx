@@ -66,7 +66,8 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
                 <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
               </th>
             ))}
-            {hasCommands && <th scope="col" className={`${density.cell} whitespace-nowrap`}>{t('engine.actions')}</th>}
+            {/* Sticky so the row's actions stay in reach when a wide table scrolls sideways. */}
+            {hasCommands && <th scope="col" className={`${density.cell} sticky right-0 whitespace-nowrap bg-slate-100 shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>{t('engine.actions')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -86,7 +87,7 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
                   </td>
                 ))}
                 {hasCommands && (
-                  <td className={`${density.cell} whitespace-nowrap`}>
+                  <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
                     <div className="flex gap-1">
                       {commands.detail && (
                         <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.detail!(row)}>

@@ -118,8 +118,8 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
                 height={density.chartHeight}
                 fontPx={FONT_PX[density.text as keyof typeof FONT_PX] ?? 12}
                 label={title}
-                moneyLabel={resource.series.filter((s) => s.kind === 'money').map((s) => fieldLabel(t, s.key)).join(' / ')}
-                countLabel={resource.series.filter((s) => s.kind === 'number').map((s) => fieldLabel(t, s.key)).join(' / ')}
+                moneyLabel={t('engine.axisAmount')}
+                countLabel={t('engine.axisCount')}
               />
             </Suspense>
           </section>

@@ -78,6 +78,8 @@ const en = {
   'engine.endDate': 'End date',
   'engine.date': 'Date',
   'engine.chart': 'Chart',
+  'engine.axisCount': 'Count',
+  'engine.axisAmount': 'Amount',
   'engine.table': 'Table',
   'engine.apply': 'Apply',
   'engine.preview': 'Preview',

@@ -74,6 +74,8 @@ const es = {
   'engine.endDate': 'Fecha de fin',
   'engine.date': 'Fecha',
   'engine.chart': 'Gráfico',
+  'engine.axisCount': 'Cantidad',
+  'engine.axisAmount': 'Importe',
   'engine.table': 'Tabla',
   'engine.apply': 'Aplicar',
   'engine.preview': 'Vista previa',

@@ -74,6 +74,8 @@ const ja = {
   'engine.endDate': '終了日',
   'engine.date': '日付',
   'engine.chart': 'グラフ',
+  'engine.axisCount': '件数',
+  'engine.axisAmount': '金額',
   'engine.table': '表',
   'engine.apply': '適用',
   'engine.preview': 'プレビュー',

@@ -74,6 +74,8 @@ const zh = {
   'engine.endDate': '结束日期',
   'engine.date': '日期',
   'engine.chart': '图表',
+  'engine.axisCount': '数量',
+  'engine.axisAmount': '金额',
   'engine.table': '表格',
   'engine.apply': '查询',
   'engine.preview': '预览',
