@@ -49,6 +49,9 @@ export function listQueryOptions(resource: Ref, params: Query) {
     queryFn: ({ signal }) => fetchList(resource, params, signal),
     // The previous page stays on screen while the next one loads, so the table never blanks.
     placeholderData: keepPreviousData,
+    // A page left behind is dropped at once instead of cached for five minutes: paging through
+    // a 100,000-user list must not grow the tab's memory, and a revisit should show fresh rows.
+    gcTime: 0,
   });
 }
 

@@ -1,0 +1,502 @@
+/**
+ * The ui scenario's list bench (issues 4 and 7): the users list screen (/userpage/userset) over a
+ * sandbox of many users, in headless Chromium on a local gateway.
+ *
+ * - drawn: for every page or sort change, from the list call's response arriving (resource timing
+ *   responseEnd, in the page's clock) to its rows being in the DOM and one frame painted after
+ *   (requestAnimationFrame, then a message posted from it, which runs once that frame is done);
+ * - memory: the page's JS heap after a forced GC (CDP HeapProfiler.collectGarbage, then
+ *   Runtime.getHeapUsage) and the DOM counters, after every change; growth = last minus page 2;
+ * - server: the list call's request-sent to first-byte time as the browser saw it (gateway plus
+ *   backend), split into the first call of a new sort and the others.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { CHILDREN_DIR, Child } from './lib/child.js';
+import { Cleanup, logFile, type BenchContext } from './lib/context.js';
+import { fixed, mib, printTable, type BudgetCheck } from './lib/report.js';
+
+export const LIST_PATH = '/userpage/userset';
+export const LIST_CALL = '/manage/user/userProfile/list';
+/** The largest page size web/engine/url-state.ts allows (PAGE_SIZES = 10, 20, 50, 100). */
+export const LIST_PAGE_SIZE = 100;
+export const LIST_USERS = 100_000;
+export const LIST_DRAWN_BUDGET_MS = 200;
+/** "No growth beyond noise": at most this much, or this share of the page-2 heap, whichever is larger. */
+export const HEAP_GROWTH_BYTES = 2 * 1024 * 1024;
+export const HEAP_GROWTH_SHARE = 0.1;
+const STEP_TIMEOUT_MS = 15_000;
+/** The whole browser part of the list bench stops here, whatever is left. */
+const LIST_DEADLINE_MS = 180_000;
+
+/** One UI action: next page, or a click on a sortable header (which goes back to page 1). */
+type Step = { kind: 'next' } | { kind: 'sort'; field: string };
+
+/**
+ * 25 changes: 21 next-page clicks and 4 sort clicks (balance ascending, balance descending,
+ * lastLoginTime ascending, id ascending), so 20+ pages are visited, some deep into a sort.
+ * --quick keeps 10 changes.
+ */
+function plan(quick: boolean): Step[] {
+  const next = (n: number): Step[] => Array.from({ length: n }, () => ({ kind: 'next' }) as const);
+  if (quick) return [...next(4), { kind: 'sort', field: 'balance' }, ...next(3), { kind: 'sort', field: 'balance' }, ...next(1)];
+  return [
+    ...next(7),
+    { kind: 'sort', field: 'balance' },
+    ...next(5),
+    { kind: 'sort', field: 'balance' },
+    ...next(5),
+    { kind: 'sort', field: 'lastLoginTime' },
+    ...next(3),
+    { kind: 'sort', field: 'id' },
+    ...next(1),
+  ];
+}
+
+/**
+ * Runs in the page before the app: wraps fetch so that each list answer, once the app has parsed
+ * it, is recorded (ids of its first and last row, count, total), and offers wait(), which resolves
+ * when the DOM shows exactly the rows of the latest answer recorded since arm() and a frame has
+ * been painted. A plain string, so nothing of the bundler's output reaches the page.
+ */
+const PAGE_SCRIPT = `(() => {
+  const LIST = ${JSON.stringify(LIST_CALL)};
+  try { performance.setResourceTimingBufferSize(20000); } catch (e) {}
+  const state = { records: [], armed: 0 };
+  const realFetch = window.fetch.bind(window);
+  window.fetch = function (input, init) {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const sent = realFetch(input, init);
+    if (!String(url).includes(LIST)) return sent;
+    const sentAt = performance.now();
+    return sent.then((response) => {
+      const json = response.json.bind(response);
+      response.json = () => json().then((body) => {
+        const data = body && body.data;
+        const list = data && Array.isArray(data.list) ? data.list : [];
+        state.records.push({
+          url: response.url, sentAt, parsedAt: performance.now(), status: response.status,
+          total: data && typeof data.total === 'number' ? data.total : null, count: list.length,
+          firstId: list.length ? String(list[0].id) : null, lastId: list.length ? String(list[list.length - 1].id) : null,
+        });
+        return body;
+      });
+      return response;
+    });
+  };
+  const timingOf = (record) => {
+    const entries = performance.getEntriesByType('resource').filter((e) => e.name === record.url && e.startTime >= record.sentAt - 5);
+    const e = entries[0];
+    return e ? { requestStart: e.requestStart, responseStart: e.responseStart, responseEnd: e.responseEnd, startTime: e.startTime, transferSize: e.transferSize, encodedBodySize: e.encodedBodySize } : null;
+  };
+  window.__benchList = {
+    arm() { state.armed = state.records.length; },
+    wait(timeoutMs) {
+      return new Promise((resolve) => {
+        const deadline = performance.now() + timeoutMs;
+        let done = false;
+        let observer = null;
+        let timer = null;
+        const finish = (value) => {
+          done = true;
+          if (observer) observer.disconnect();
+          if (timer) clearInterval(timer);
+          resolve(value);
+        };
+        const check = () => {
+          if (done) return;
+          if (performance.now() > deadline) {
+            const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr').length;
+            return finish({ ok: false, reason: 'timeout', answers: state.records.length - state.armed, rows });
+          }
+          if (state.records.length <= state.armed) return;
+          const record = state.records[state.records.length - 1];
+          const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr');
+          if (rows.length !== record.count || rows.length === 0) return;
+          if (rows[0].getAttribute('data-row-id') !== record.firstId) return;
+          if (rows[rows.length - 1].getAttribute('data-row-id') !== record.lastId) return;
+          const inDomAt = performance.now();
+          if (observer) observer.disconnect();
+          if (timer) clearInterval(timer);
+          done = true;
+          requestAnimationFrame(() => {
+            const frameAt = performance.now();
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => {
+              const paintedAt = performance.now();
+              channel.port1.close();
+              // The resource entry can be queued after the paint on a busy machine: look again
+              // for up to a second (the stamps above are already taken).
+              let tries = 0;
+              const answer = () => {
+                const timing = timingOf(record);
+                if (!timing && tries++ < 20) return void setTimeout(answer, 50);
+                resolve({ ok: true, record, answers: state.records.length - state.armed, inDomAt, frameAt, paintedAt, timing, url: location.pathname + location.search });
+              };
+              answer();
+            };
+            channel.port2.postMessage(0);
+          });
+        };
+        observer = new MutationObserver(check);
+        observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-row-id'] });
+        timer = setInterval(check, 50);
+        check();
+      });
+    },
+  };
+})();`;
+
+interface ListRecord {
+  url: string;
+  sentAt: number;
+  parsedAt: number;
+  status: number;
+  total: number | null;
+  count: number;
+  firstId: string | null;
+  lastId: string | null;
+}
+
+type WaitAnswer =
+  | { ok: false; reason: string; answers: number; rows: number }
+  | {
+      ok: true;
+      record: ListRecord;
+      answers: number;
+      inDomAt: number;
+      frameAt: number;
+      paintedAt: number;
+      url: string;
+      timing: { requestStart: number; responseStart: number; responseEnd: number; startTime: number; transferSize: number; encodedBodySize: number } | null;
+    };
+
+export interface ListStep {
+  step: number;
+  action: string;
+  url: string;
+  pageNum: number;
+  sort: string;
+  rows: number;
+  total: number | null;
+  /** Response end (resource timing) to rows in the DOM and a frame painted: the budget figure. */
+  drawnMs: number;
+  /** The app's JSON parse done (our fetch wrapper) to painted. */
+  parsedToPaintedMs: number;
+  /** Rows in the DOM to painted. */
+  inDomToPaintedMs: number;
+  /** Request sent to first byte of the answer (gateway plus backend), as the browser saw it. */
+  serverMs: number | null;
+  /** The whole call, fetch() to body read. */
+  callMs: number | null;
+  answerBytes: number | null;
+  /** First call of a new sort order: the backend sorts 100,000 users for it. */
+  newSort: boolean;
+  heapUsed: number | null;
+  domNodes: number | null;
+  jsListeners: number | null;
+}
+
+export interface ListBench {
+  users: number;
+  pageSize: number;
+  seedMs: number | null;
+  firstLoad: { drawnMs: number; serverMs: number | null; total: number | null } | null;
+  steps: ListStep[];
+  heap: { page2: number | null; last: number | null; growth: number | null; growthShare: number | null; slopePerChange: number | null; domNodesPage2: number | null; domNodesLast: number | null };
+  loadAverage: { before: number[]; after: number[] };
+  drawn: { median: number; max: number; p90: number; count: number };
+  server: { sortedMedian: number | null; sortedMax: number | null; newSortMedian: number | null; newSortMax: number | null; count: number };
+  backendRss: number | null;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function nearestRank(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+async function heapAfterGc(cdp: CDPSession): Promise<{ heapUsed: number | null; domNodes: number | null; jsListeners: number | null }> {
+  try {
+    // Twice: what the first pass finalises can free more on the second.
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = await cdp.send('Runtime.getHeapUsage');
+    let domNodes: number | null = null;
+    let jsListeners: number | null = null;
+    try {
+      const counters = await cdp.send('Memory.getDOMCounters');
+      domNodes = counters.nodes;
+      jsListeners = counters.jsEventListeners;
+    } catch {
+      // Older Chromium: heap only.
+    }
+    return { heapUsed: heap.usedSize, domNodes, jsListeners };
+  } catch {
+    return { heapUsed: null, domNodes: null, jsListeners: null };
+  }
+}
+
+async function waitForList(page: Page): Promise<Extract<WaitAnswer, { ok: true }>> {
+  const answer = await page.evaluate((timeoutMs) => (window as unknown as { __benchList: { wait(ms: number): Promise<WaitAnswer> } }).__benchList.wait(timeoutMs), STEP_TIMEOUT_MS);
+  if (!answer.ok) throw new Error(`the users list did not show its answer within ${STEP_TIMEOUT_MS} ms (answers seen: ${answer.answers}, rows: ${answer.rows})`);
+  if (answer.record.status !== 200) throw new Error(`the list call answered HTTP ${answer.record.status}`);
+  return answer;
+}
+
+async function arm(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as { __benchList: { arm(): void } }).__benchList.arm());
+}
+
+async function login(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`, { waitUntil: 'commit' });
+  const account = page.locator('input[name=account]').or(page.getByLabel(/account/i)).first();
+  const password = page.locator('input[name=password]').or(page.getByLabel(/password/i)).first();
+  await account.fill('admin', { timeout: 15_000 });
+  await password.fill('admin123');
+  const submit = page.locator('form button[type=submit]').first();
+  if ((await submit.count()) > 0) await submit.click();
+  else await password.press('Enter');
+  await page.waitForURL(/\/dashboard(?:[?#]|$)/, { timeout: 15_000 });
+}
+
+function stepFigures(answer: Extract<WaitAnswer, { ok: true }>): Pick<ListStep, 'drawnMs' | 'parsedToPaintedMs' | 'inDomToPaintedMs' | 'serverMs' | 'callMs' | 'answerBytes' | 'rows' | 'total' | 'url' | 'pageNum' | 'sort'> {
+  const { record, timing } = answer;
+  // Without a resource entry (should not happen on one origin) the parse end stands in for arrival.
+  const arrivedAt = timing ? timing.responseEnd : record.parsedAt;
+  const query = new URL(record.url).searchParams;
+  return {
+    drawnMs: answer.paintedAt - arrivedAt,
+    parsedToPaintedMs: answer.paintedAt - record.parsedAt,
+    inDomToPaintedMs: answer.paintedAt - answer.inDomAt,
+    serverMs: timing && timing.requestStart > 0 ? timing.responseStart - timing.requestStart : null,
+    callMs: timing ? timing.responseEnd - timing.startTime : record.parsedAt - record.sentAt,
+    answerBytes: timing ? timing.encodedBodySize : null,
+    rows: record.count,
+    total: record.total,
+    url: answer.url,
+    pageNum: Number(query.get('pageNum') ?? 1),
+    sort: query.get('sort') ?? '',
+  };
+}
+
+async function browse(baseUrl: string, userDataDir: string, steps: Step[]): Promise<Pick<ListBench, 'firstLoad' | 'steps'>> {
+  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const browserContext: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    // The existing ui scenario's flags, unchanged.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    await browserContext.addInitScript({ content: PAGE_SCRIPT });
+    const page = browserContext.pages()[0] ?? (await browserContext.newPage());
+    const cdp = await browserContext.newCDPSession(page);
+    await login(page, baseUrl);
+
+    // The list screen, 100 rows a page, the default sort: a full load (chunks, session, menu).
+    const listCall = page.waitForResponse((r) => r.url().includes(LIST_CALL), { timeout: STEP_TIMEOUT_MS });
+    // A fresh document: its recorder starts armed at zero, so the first answer counts.
+    await page.goto(`${baseUrl}${LIST_PATH}?pageSize=${LIST_PAGE_SIZE}`, { waitUntil: 'commit' });
+    await listCall;
+    const first = await waitForList(page);
+    const firstFigures = stepFigures(first);
+    if (first.record.count !== LIST_PAGE_SIZE) throw new Error(`the users list shows ${first.record.count} rows, expected ${LIST_PAGE_SIZE}`);
+    const firstLoad = { drawnMs: firstFigures.drawnMs, serverMs: firstFigures.serverMs, total: firstFigures.total };
+
+    const table = page.locator('[data-testid="list-table"]');
+    // The pagination's last button is "next" (its label is translated; its place is not).
+    const nextButton = page.locator('[data-testid="list-screen"] nav:has([data-testid="list-total"]) button').last();
+    const results: ListStep[] = [];
+    const seenSorts = new Set<string>([firstFigures.sort]);
+    const deadline = performance.now() + LIST_DEADLINE_MS;
+    for (const [index, step] of steps.entries()) {
+      if (performance.now() > deadline) throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${index} changes`);
+      await arm(page);
+      const response = page.waitForResponse((r) => r.url().includes(LIST_CALL), { timeout: STEP_TIMEOUT_MS });
+      if (step.kind === 'next') await nextButton.click({ timeout: STEP_TIMEOUT_MS });
+      else await table.locator(`thead button[data-sort="${step.field}"]`).click({ timeout: STEP_TIMEOUT_MS });
+      await response;
+      const answer = await waitForList(page);
+      const figures = stepFigures(answer);
+      const newSort = !seenSorts.has(figures.sort);
+      seenSorts.add(figures.sort);
+      // Measured after the draw, so the forced GC never lands inside a measured change.
+      const memory = await heapAfterGc(cdp);
+      results.push({ step: index + 1, action: step.kind === 'next' ? 'next page' : `sort ${step.field}`, ...figures, newSort, ...memory });
+    }
+    return { firstLoad, steps: results };
+  } finally {
+    await browserContext.close();
+  }
+}
+
+/**
+ * The list bench: a sandbox of LIST_USERS users in its own process, the gateway child in front of
+ * it, one browser session paging and sorting the users list. Prints its tables and returns the
+ * figures and budget rows for the ui scenario.
+ */
+export async function listBench(context: BenchContext, uiDir: string, dataDir: string, makeProfile: () => string): Promise<{ figures: ListBench; budgets: BudgetCheck[]; notes: string[] }> {
+  const cleanup = new Cleanup();
+  const notes: string[] = [];
+  try {
+    const { child: sandbox, ready: sandboxReady } = await Child.start('sandbox backend', path.join(CHILDREN_DIR, 'sandbox.ts'), {
+      env: { BENCH_SANDBOX_USERS: String(LIST_USERS), NODE_ENV: 'production' },
+      logFile: logFile(context, 'ui-list-sandbox'),
+      readyTimeoutMs: 120_000,
+    });
+    cleanup.add(() => sandbox.stop());
+    const seedMs = typeof sandboxReady.seedMs === 'number' ? sandboxReady.seedMs : null;
+    const { child: gateway, ready } = await Child.start('gateway (100k-user sandbox)', path.join(CHILDREN_DIR, 'gateway.ts'), {
+      env: {
+        BENCH_SANDBOX: '',
+        CHAT_BACKEND_URL: sandboxReady.url!,
+        FILE_SERVER_URL: sandboxReady.url!,
+        RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
+        UI_DIR: uiDir,
+        DATA_DIR: path.join(dataDir, 'data-list'),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      },
+      logFile: logFile(context, 'ui-list-gateway'),
+    });
+    cleanup.add(() => gateway.stop());
+
+    const steps = plan(context.quick);
+    const loadBefore = os.loadavg();
+    const { firstLoad, steps: results } = await browse(ready.url!, makeProfile(), steps);
+    const loadAfter = os.loadavg();
+    if (loadBefore[0]! > os.cpus().length) notes.push(`the machine was busy during the list bench (load ${loadBefore[0]!.toFixed(1)} on ${os.cpus().length} cores): the drawn figures are inflated by waiting for a core`);
+    const backendRss = await sandbox
+      .request<{ rss: number }>({ type: 'memory' }, 5_000)
+      .then((m) => m.rss)
+      .catch(() => null);
+
+    printTable(`ui: users list, ${LIST_USERS.toLocaleString('en')} sandbox users, ${LIST_PAGE_SIZE} rows a page (${results.length} changes)`, [
+      ['#', 'action', 'page', 'sort', 'rows', 'drawn ms', 'parsed->paint ms', 'DOM->paint ms', 'server ms', 'call ms', 'answer KB', 'JS heap', 'DOM nodes'],
+      ...results.map((s) => [
+        s.step,
+        s.action,
+        s.pageNum,
+        s.sort || '(default)',
+        s.rows,
+        fixed(s.drawnMs, 1),
+        fixed(s.parsedToPaintedMs, 1),
+        fixed(s.inDomToPaintedMs, 1),
+        `${fixed(s.serverMs, 1)}${s.newSort ? '*' : ''}`,
+        fixed(s.callMs, 1),
+        s.answerBytes === null ? 'n/a' : fixed(s.answerBytes / 1024, 1),
+        mib(s.heapUsed),
+        s.domNodes ?? 'n/a',
+      ]),
+    ]);
+    console.log('  * first call of a new sort order (the backend builds the order of all users)');
+
+    const wrongRows = results.filter((s) => s.rows !== LIST_PAGE_SIZE);
+    if (wrongRows.length > 0) notes.push(`${wrongRows.length} changes showed other than ${LIST_PAGE_SIZE} rows`);
+    const totals = [...new Set(results.map((s) => s.total))];
+    if (totals.length !== 1 || totals[0] !== LIST_USERS) notes.push(`the list's total was ${totals.join(', ')}, expected ${LIST_USERS}`);
+
+    const drawnValues = results.filter((s) => s.rows === LIST_PAGE_SIZE).map((s) => s.drawnMs);
+    const drawn = { median: median(drawnValues), max: Math.max(...drawnValues), p90: nearestRank(drawnValues, 90), count: drawnValues.length };
+    // Every list call names its sort (the default is -registerTime); the first call of each sort apart.
+    const sorted = results.filter((s) => s.serverMs !== null);
+    const sortedOld = sorted.filter((s) => !s.newSort).map((s) => s.serverMs!);
+    const sortedNew = sorted.filter((s) => s.newSort).map((s) => s.serverMs!);
+    const server = {
+      sortedMedian: sortedOld.length ? median(sortedOld) : null,
+      sortedMax: sortedOld.length ? Math.max(...sortedOld) : null,
+      newSortMedian: sortedNew.length ? median(sortedNew) : null,
+      newSortMax: sortedNew.length ? Math.max(...sortedNew) : null,
+      count: sorted.length,
+    };
+    // Least-squares slope of the heap over the changes: a steady climb shows here even when the
+    // end points sit inside the allowance.
+    const heapSeries = results.filter((s) => s.heapUsed !== null).map((s) => [s.step, s.heapUsed!] as const);
+    let slopePerChange: number | null = null;
+    if (heapSeries.length >= 3) {
+      const mx = heapSeries.reduce((a, [x]) => a + x, 0) / heapSeries.length;
+      const my = heapSeries.reduce((a, [, y]) => a + y, 0) / heapSeries.length;
+      const sxy = heapSeries.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
+      const sxx = heapSeries.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+      slopePerChange = sxx > 0 ? sxy / sxx : null;
+    }
+    const page2 = results[0] ?? null;
+    const last = results[results.length - 1] ?? null;
+    const growth = page2?.heapUsed != null && last?.heapUsed != null ? last.heapUsed - page2.heapUsed : null;
+    const heap = {
+      page2: page2?.heapUsed ?? null,
+      last: last?.heapUsed ?? null,
+      growth,
+      growthShare: growth !== null && page2?.heapUsed ? growth / page2.heapUsed : null,
+      slopePerChange,
+      domNodesPage2: page2?.domNodes ?? null,
+      domNodesLast: last?.domNodes ?? null,
+    };
+    const allServer = results.filter((s) => s.serverMs !== null).map((s) => s.serverMs!);
+    printTable('ui: users list summary', [
+      ['figure', 'value'],
+      ['sandbox users (seeded in)', `${LIST_USERS.toLocaleString('en')} (${fixed(seedMs === null ? null : seedMs / 1000, 1)} s)`],
+      ['first load of the screen: response -> painted', `${fixed(firstLoad?.drawnMs, 1)} ms`],
+      [`drawn after data, ${drawn.count} changes: median / p90 / max`, `${fixed(drawn.median, 1)} / ${fixed(drawn.p90, 1)} / ${fixed(drawn.max, 1)} ms`],
+      ['server (request -> first byte), all changes: median / max', `${fixed(median(allServer), 1)} / ${fixed(allServer.length ? Math.max(...allServer) : null, 1)} ms`],
+      ['first load of the screen: server', `${fixed(firstLoad?.serverMs, 1)} ms`],
+      [`sorted page, sort order already built (${sortedOld.length}): median / max`, `${fixed(server.sortedMedian, 1)} / ${fixed(server.sortedMax, 1)} ms`],
+      [`sorted page, first of a new sort (${sortedNew.length}): median / max`, `${fixed(server.newSortMedian, 1)} / ${fixed(server.newSortMax, 1)} ms`],
+      ['JS heap after GC: page 2 -> last page', `${mib(heap.page2)} -> ${mib(heap.last)}`],
+      ['JS heap growth', growth === null ? 'n/a' : `${growth >= 0 ? '+' : ''}${fixed(growth / 1024, 0)} KB (${fixed((heap.growthShare ?? 0) * 100, 1)}%)`],
+      ['JS heap trend (least squares) per change', slopePerChange === null ? 'n/a' : `${slopePerChange >= 0 ? '+' : ''}${fixed(slopePerChange / 1024, 1)} KB`],
+      ['DOM nodes: page 2 -> last page', `${heap.domNodesPage2 ?? 'n/a'} -> ${heap.domNodesLast ?? 'n/a'}`],
+      ['backend (sandbox) RSS', mib(backendRss)],
+      ['load average before / after the browser run', `${loadBefore.map((n) => n.toFixed(2)).join(' ')} / ${loadAfter.map((n) => n.toFixed(2)).join(' ')}`],
+    ]);
+
+    const allowed = heap.page2 === null ? HEAP_GROWTH_BYTES : Math.max(HEAP_GROWTH_BYTES, heap.page2 * HEAP_GROWTH_SHARE);
+    const budgets: BudgetCheck[] = [
+      {
+        budget: `ui: ${LIST_PAGE_SIZE}-row list drawn after its data (median of ${drawn.count})`,
+        measured: `${fixed(drawn.median, 1)} ms (max ${fixed(drawn.max, 1)})`,
+        limit: `<= ${LIST_DRAWN_BUDGET_MS} ms`,
+        pass: drawn.count > 0 ? drawn.median <= LIST_DRAWN_BUDGET_MS : null,
+      },
+      {
+        budget: `ui: ${LIST_PAGE_SIZE}-row list drawn after its data (max)`,
+        measured: `${fixed(drawn.max, 1)} ms`,
+        limit: `<= ${LIST_DRAWN_BUDGET_MS} ms`,
+        pass: drawn.count > 0 ? drawn.max <= LIST_DRAWN_BUDGET_MS : null,
+      },
+      {
+        budget: `ui: browser heap growth, page 2 -> after ${results.length} page/sort changes`,
+        measured: growth === null ? 'no heap figure' : `${growth >= 0 ? '+' : ''}${fixed(growth / 1024, 0)} KB (${mib(heap.page2)} -> ${mib(heap.last)})`,
+        limit: `<= ${fixed(allowed / 1024 / 1024, 1)} MiB (2 MiB or 10%)`,
+        pass: growth === null ? null : growth <= allowed,
+      },
+      {
+        budget: `ui: users list (${LIST_USERS / 1000}k) sorted server-side`,
+        measured: `server ${fixed(server.sortedMedian, 1)} ms median, ${fixed(server.newSortMax, 1)} ms new sort`,
+        limit: 'figure',
+        pass: null,
+      },
+    ];
+    notes.push(
+      `users list: the sandbox (${LIST_USERS} users) runs in its own child (children/sandbox.ts) behind the gateway child; page size ${LIST_PAGE_SIZE} (the largest of url-state.ts PAGE_SIZES 10/20/50/100)`,
+      '"drawn" = resource timing responseEnd of the list call -> the 100 rows of that answer in the DOM -> requestAnimationFrame -> a posted message (runs after that frame), all in the page clock',
+      '"server ms" = responseStart - requestStart of the list call (gateway + backend, loopback); the heap is V8 usedSize after two forced GCs (CDP), taken after each change',
+    );
+    return {
+      figures: { users: LIST_USERS, pageSize: LIST_PAGE_SIZE, seedMs, firstLoad, steps: results, heap, drawn, server, backendRss, loadAverage: { before: loadBefore, after: loadAfter } },
+      budgets,
+      notes,
+    };
+  } finally {
+    await cleanup.run();
+  }
+}
