@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  const errors = h?.pageErrors ?? [];
-  await h?.close();
-  expect(errors).toEqual([]);
-});
+const h = useHarness();
 
 const pathOf = (url: string) => {
   const u = new URL(url);
@@ -47,16 +37,14 @@ describe('console shell: login, guards and menus', () => {
   });
 
   it('builds the menu from the permissions of each account', async () => {
-    const admin = (await h.newPage()).page;
-    await loginAs(admin, 'admin');
+    const admin = (await h.pageAs('admin')).page;
     const adminGroups = await admin.locator('[data-menu-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-group')));
     expect(adminGroups).toEqual(expect.arrayContaining(['/deployconfig', '/system', '/userpage', '/siteconfig', '/operation', '/finance']));
     // The sandbox seeds pending withdrawals; the badge arrives over /api/events.
     await admin.getByTestId('withdrawal-badge').first().waitFor();
     expect(Number(await admin.getByTestId('withdrawal-badge').first().getAttribute('data-count'))).toBeGreaterThan(0);
 
-    const operator = (await h.newPage()).page;
-    await loginAs(operator, 'operator');
+    const operator = (await h.pageAs('operator')).page;
     const groups = await operator.locator('[data-menu-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-group')));
     expect(groups).toContain('/userpage');
     expect(groups).not.toContain('/finance');
@@ -72,8 +60,7 @@ describe('console shell: login, guards and menus', () => {
   });
 
   it('sends an unknown path to 404 and a wrong case to the known path', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/no/such/screen');
     await page.waitForURL((u) => u.pathname === '/404');
     await page.getByTestId('error-404').waitFor();
@@ -82,8 +69,7 @@ describe('console shell: login, guards and menus', () => {
   });
 
   it('logs out to the login page with the current path as redirect', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin', '/login?redirect=%2FSignInConfig');
+    const { page } = await h.pageAs('admin', { loginPath: '/login?redirect=%2FSignInConfig' });
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.waitForURL((u) => u.pathname === '/login');

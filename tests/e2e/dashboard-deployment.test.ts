@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { RunnerSwitch } from '../../server/contract/index.js';
 import { CALLS } from '../../server/contract/index.js';
 import { SandboxError } from '../../server/sandbox/errors.js';
-import { loginAs, startHarness, type Harness } from './harness.js';
+import { errorToasts, storePreference, useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  const errors = h?.pageErrors ?? [];
-  await h?.close();
-  expect(errors).toEqual([]);
-});
+const h = useHarness();
 
 const deployment = () => h.sandbox.app.sandbox.deployment;
-
-async function errorToasts(page: Page): Promise<string[]> {
-  return page.locator('[data-toast="error"]').allTextContents();
-}
 
 /** A chart is drawn once uPlot has put its canvas in the figure, with height to read. */
 async function chartDrawn(page: Page, testId: string): Promise<{ points: number; height: number }> {
@@ -51,8 +37,7 @@ function refuseSwitch(name: RunnerSwitch, msg: string): () => void {
 
 describe('dashboard', () => {
   it('shows the KPI cards, both daily charts and the finance panel without an error', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.getByTestId('dashboard-page').waitFor();
     for (const key of ['userCount', 'newUsersToday', 'activeUsersToday', 'onlineUsers', 'groupCount', 'messagesToday', 'pendingWithdrawals', 'rechargeToday']) {
       await expect.poll(() => page.getByTestId(`kpi-${key}`).locator('dd').textContent()).toMatch(/\d/);
@@ -75,8 +60,7 @@ describe('dashboard', () => {
   });
 
   it('keeps the other panels when one call fails, and retries it', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     // The backend being unreachable for this one call only.
     const isCount = (url: URL) => url.pathname === CALLS.count;
     await page.route(isCount, (route) => route.abort('connectionrefused'));
@@ -91,11 +75,10 @@ describe('dashboard', () => {
   });
 
   it('draws the chart in the smallest and the largest size setting', async () => {
-    const { page } = await h.newPage({ width: 1024, height: 768 });
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin', { width: 1024, height: 768 });
     const heights: number[] = [];
     for (const size of ['mini', 'default']) {
-      await page.evaluate((s) => localStorage.setItem('console.size', JSON.stringify(s)), size);
+      await storePreference(page, 'size', size);
       await page.reload();
       const drawn = await chartDrawn(page, 'daily-chart');
       expect(drawn.points).toBe(30);
@@ -107,8 +90,7 @@ describe('dashboard', () => {
 
 describe('deployment screens', () => {
   it('monitors the host and services with a refreshing, pausable history', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/deployconfig/monitor');
     await expect.poll(() => page.getByTestId('host-cpu').locator('dd').textContent()).toMatch(/%/);
     expect(await page.getByTestId('host-panel').locator('h2').textContent()).toContain('chat-prod-01');
@@ -131,8 +113,7 @@ describe('deployment screens', () => {
   });
 
   it('flips a start switch, and rolls one back when the backend refuses it', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/deployconfig/switch');
     const moment = page.getByTestId('switch-moment');
     await moment.waitFor();
@@ -165,8 +146,7 @@ describe('deployment screens', () => {
   });
 
   it('validates and saves the runner config, warning about unsaved changes', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/deployconfig/switch');
     const ws = page.getByLabel('WebSocket address');
     await ws.waitFor();
@@ -195,9 +175,8 @@ describe('deployment screens', () => {
   });
 
   it('refuses a bad migration link in Chinese without calling the backend', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
-    await page.evaluate(() => localStorage.setItem('console.language', JSON.stringify('zh')));
+    const { page } = await h.pageAs('admin');
+    await storePreference(page, 'language', 'zh');
     await page.goto('/deployconfig/migration');
     let sent = 0;
     page.on('request', (r) => {
@@ -210,8 +189,7 @@ describe('deployment screens', () => {
   });
 
   it('imports a database from a valid link after confirmation and shows the outcome', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/deployconfig/migration');
     const url = page.getByLabel('Database dump link');
     await url.fill('ftp:/backup');

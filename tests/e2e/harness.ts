@@ -3,9 +3,14 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
+import { CALLS, GATEWAY_PATHS } from '../../server/contract/index.js';
+import type { EventsOptions } from '../../server/plugins/events.js';
+import type { SandboxOptions } from '../../server/sandbox/app.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 
@@ -27,13 +32,43 @@ export const ACCOUNTS = {
   operator: { account: 'operator', password: 'operator123' },
 } as const;
 
+export type Account = keyof typeof ACCOUNTS;
+
+export interface HarnessOptions {
+  /** The gateway's withdrawal poll period (WITHDRAWAL_POLL_MS); the gateway's default (10 s) when absent. */
+  pollMs?: number;
+  /** Heartbeat and retry periods of /api/events; the gateway's defaults when absent. */
+  events?: EventsOptions;
+  /** The sandbox backend's options; `withdrawalTickMs: 0` leaves every new withdrawal to the test. */
+  sandbox?: SandboxOptions;
+}
+
+export interface NewPageOptions {
+  width?: number;
+  height?: number;
+  locale?: string;
+  /** Runs in every document of the page before the app's own scripts (context.addInitScript). */
+  initScript?: () => void;
+}
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+}
+
 export interface Harness {
-  /** Gateway base URL, no trailing slash. */
+  /** Gateway base URL, no trailing slash; the same across stopGateway()/startGateway(). */
   url: string;
   sandbox: StartedSandbox;
   /** Uncaught errors of every page opened so far; a test run ends with none. */
   pageErrors: string[];
-  newPage(options?: { width?: number; height?: number; locale?: string }): Promise<{ context: BrowserContext; page: Page }>;
+  newPage(options?: NewPageOptions): Promise<OpenedPage>;
+  /** A new page, logged in through the form as `who`; `loginPath` as for loginAs(). */
+  pageAs(who: Account, options?: NewPageOptions & { loginPath?: string }): Promise<OpenedPage>;
+  /** Stops the gateway; the sandbox and the open pages stay. */
+  stopGateway(): Promise<void>;
+  /** Starts the gateway again on the same port, with the same configuration and data folder. */
+  startGateway(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,52 +76,75 @@ export interface Harness {
  * Sandbox backend on its own port, the gateway in front of it serving dist/web, and a headless
  * Chromium. The UI must have been built (`node build.mjs`) beforehand.
  */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   if (!existsSync(path.join(UI_DIR, 'index.html'))) {
     throw new Error('dist/web/index.html is missing: run `node build.mjs` before the browser tests');
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'console-e2e-data-'));
   const profileDir = await mkdtemp(path.join(tmpdir(), 'console-e2e-chromium-'));
-  const sandbox = await startSandbox({ port: 0 });
+  const sandbox = await startSandbox({ ...options.sandbox, port: 0 });
   const config = loadConfig({
     CHAT_BACKEND_URL: sandbox.url,
     RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
     DATA_DIR: dataDir,
     UI_DIR,
     LOG_LEVEL: 'silent',
+    ...(options.pollMs === undefined ? {} : { WITHDRAWAL_POLL_MS: String(options.pollMs) }),
   });
-  const app = await buildApp({ config, logger: false, sandbox: true });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  let gateway: FastifyInstance | null = null;
+  let port = 0;
+  const startGateway = async () => {
+    if (gateway) throw new Error('the gateway is already running');
+    const app = await buildApp({ config, logger: false, sandbox: true, ...(options.events ? { events: options.events } : {}) });
+    await app.listen({ port, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+    gateway = app;
+  };
+  const stopGateway = async () => {
+    const app = gateway;
+    gateway = null;
+    await app?.close();
+  };
+  await startGateway();
+  const url = `http://127.0.0.1:${port}`;
 
   const contexts: BrowserContext[] = [];
   const pageErrors: string[] = [];
+  /**
+   * Each page gets its own browser with a fresh profile directory: Playwright only accepts a
+   * user data directory through a persistent context, which also isolates cookies per test.
+   */
+  const newPage = async ({ width = 1280, height = 800, locale = 'en-US', initScript }: NewPageOptions = {}): Promise<OpenedPage> => {
+    const dir = await mkdtemp(path.join(profileDir, 'profile-'));
+    const context = await chromium.launchPersistentContext(dir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width, height },
+      locale,
+      baseURL: url,
+    });
+    contexts.push(context);
+    if (initScript) await context.addInitScript(initScript);
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+    return { context, page };
+  };
   return {
     url,
     sandbox,
     pageErrors,
-    /**
-     * Each page gets its own browser with a fresh profile directory: Playwright only accepts a
-     * user data directory through a persistent context, which also isolates cookies per test.
-     */
-    async newPage({ width = 1280, height = 800, locale = 'en-US' } = {}) {
-      const dir = await mkdtemp(path.join(profileDir, 'profile-'));
-      const context = await chromium.launchPersistentContext(dir, {
-        executablePath: CHROMIUM_PATH,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: { width, height },
-        locale,
-        baseURL: url,
-      });
-      contexts.push(context);
-      const page = context.pages()[0] ?? (await context.newPage());
-      page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-      return { context, page };
+    newPage,
+    async pageAs(who, { loginPath, ...pageOptions } = {}) {
+      const opened = await newPage(pageOptions);
+      await loginAs(opened.page, who, loginPath);
+      return opened;
     },
+    stopGateway,
+    startGateway,
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
-      await app.close();
+      await stopGateway();
       await sandbox.close();
       await rm(dataDir, { recursive: true, force: true });
       await rm(profileDir, { recursive: true, force: true });
@@ -94,12 +152,84 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-/** Logs in through the form; `next` is the URL expected after the login. */
-export async function loginAs(page: Page, who: keyof typeof ACCOUNTS, startPath = '/login'): Promise<void> {
+export interface SuiteOptions extends HarnessOptions {
+  /** Parts of the uncaught page errors the suite raises on purpose; any other one fails the run. */
+  plantedErrors?: readonly string[];
+  /** false: the suite's page errors are kept in pageErrors but not checked at its end. */
+  checkPageErrors?: boolean;
+}
+
+/**
+ * The harness of one test file: started before its first test, closed after its last, and then
+ * no page may have had an uncaught error (but for `plantedErrors`). Use it inside tests only.
+ */
+export function useHarness(options: SuiteOptions = {}): Harness {
+  const { plantedErrors = [], checkPageErrors = true, ...harnessOptions } = options;
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness(harnessOptions);
+  });
+  afterAll(async () => {
+    const errors = (started?.pageErrors ?? []).filter((e) => !plantedErrors.some((p) => e.includes(p)));
+    await started?.close();
+    if (checkPageErrors) expect(errors).toEqual([]);
+  });
+  const h = () => {
+    if (!started) throw new Error('the harness is not running: use it inside a test');
+    return started;
+  };
+  return {
+    get url() {
+      return h().url;
+    },
+    get sandbox() {
+      return h().sandbox;
+    },
+    get pageErrors() {
+      return h().pageErrors;
+    },
+    newPage: (pageOptions) => h().newPage(pageOptions),
+    pageAs: (who, pageOptions) => h().pageAs(who, pageOptions),
+    stopGateway: () => h().stopGateway(),
+    startGateway: () => h().startGateway(),
+    close: () => h().close(),
+  };
+}
+
+/** Logs in through the form, starting at `startPath` (a /login URL with a redirect, say), and waits for the console frame. */
+export async function loginAs(page: Page, who: Account, startPath = '/login'): Promise<void> {
   const { account, password } = ACCOUNTS[who];
   await page.goto(startPath);
   await page.getByLabel('Account').fill(account);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByTestId('layout').waitFor();
+}
+
+/**
+ * Logs `who` in again from outside the browser, as another device would: the sandbox keeps one
+ * token per account, so the browser's session dies. Returns the envelope code of the answer.
+ */
+export async function loginElsewhere(url: string, who: Account): Promise<number> {
+  const answer = await fetch(`${url}${CALLS.login}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ ...ACCOUNTS[who], code: '' }),
+  });
+  return ((await answer.json()) as { code: number }).code;
+}
+
+/** Whether the gateway sees the page's cookies as a session, asked from inside the page. */
+export function sessionLoggedIn(page: Page): Promise<boolean> {
+  return page.evaluate(async (sessionPath) => ((await (await fetch(sessionPath)).json()) as { loggedIn: boolean }).loggedIn, GATEWAY_PATHS.session);
+}
+
+/** The texts of the error toasts shown now. */
+export function errorToasts(page: Page): Promise<string[]> {
+  return page.locator('[data-toast="error"]').allTextContents();
+}
+
+/** Saves a view preference as the console does (`console.<name>` in localStorage); it applies from the next load. */
+export async function storePreference(page: Page, name: 'language' | 'size', value: string): Promise<void> {
+  await page.evaluate(([key, text]) => localStorage.setItem(key, text), [`console.${name}`, JSON.stringify(value)] as const);
 }

@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginAs, startHarness, type Harness } from './harness.js';
+import { storePreference, useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+// This suite has never checked the pages' uncaught errors; the harness still collects them.
+const h = useHarness();
 
 const rows = (page: Page) => page.locator('[data-testid="list-table"] tbody tr');
 const dialog = (page: Page) => page.getByTestId('form-dialog');
 
-async function useLanguage(page: Page, lang: string): Promise<void> {
-  await page.evaluate((l) => localStorage.setItem('console.language', JSON.stringify(l)), lang);
-}
-
 describe('list screen end to end', () => {
   it('creates, refuses a bad link, edits and deletes a discover entry', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/homelist');
     await rows(page).first().waitFor();
     const title = `E2E entry ${Date.now()}`;
@@ -56,8 +44,7 @@ describe('list screen end to end', () => {
   }, 90_000);
 
   it('bans a user only after the confirmation and the reason', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/userpage/userset?status=normal');
     await rows(page).first().waitFor();
     const first = rows(page).first();
@@ -84,8 +71,7 @@ describe('list screen end to end', () => {
   }, 90_000);
 
   it('forces a user offline after the confirm dialog', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/onlineuser');
     await rows(page).first().waitFor();
     const id = await rows(page).first().getAttribute('data-row-id');
@@ -99,8 +85,7 @@ describe('list screen end to end', () => {
   }, 90_000);
 
   it('opens the user detail with its wallet and logins', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/userpage/userset');
     await rows(page).first().getByRole('button', { name: 'Details' }).click();
     const drawer = page.getByTestId('detail-drawer');
@@ -113,8 +98,7 @@ describe('list screen end to end', () => {
 
 describe('withdrawal review', () => {
   it('approves one pending application: the list changes and the badge falls at once', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/WithDrawMoneyCheck?state=pending');
     await rows(page).first().waitFor();
     const badge = page.getByTestId('withdrawal-badge').first();
@@ -132,9 +116,8 @@ describe('withdrawal review', () => {
 
 describe('validation messages in Chinese', () => {
   it('shows 下载链接不能为空 and 链接格式错误 on an app version', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
-    await useLanguage(page, 'zh');
+    const { page } = await h.pageAs('admin');
+    await storePreference(page, 'language', 'zh');
     await page.goto('/versionupdate/appupdate');
     await rows(page).first().waitFor();
     await page.getByTestId('list-create').click();
@@ -146,9 +129,8 @@ describe('validation messages in Chinese', () => {
   }, 90_000);
 
   it('refuses a bad link on a settings form and warns before leaving it', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
-    await useLanguage(page, 'zh');
+    const { page } = await h.pageAs('admin');
+    await storePreference(page, 'language', 'zh');
     await page.goto('/siteconfig/function');
     const form = page.getByTestId('settings-form');
     await form.waitFor();
@@ -167,8 +149,7 @@ describe('validation messages in Chinese', () => {
 
 describe('settings and operations', () => {
   it('saves a money setting in the smallest unit', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/SignInConfig');
     const form = page.getByTestId('settings-form');
     await form.waitFor();
@@ -182,8 +163,7 @@ describe('settings and operations', () => {
   }, 90_000);
 
   it('will not run the data clean-up without the typed confirmation', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.goto('/dataclean');
     const form = page.getByTestId('operation-form');
     await form.getByLabel('What to clean').selectOption('loginRecords');

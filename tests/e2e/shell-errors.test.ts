@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ErrorLogEntry, ErrorLogPage } from '../../server/contract/index.js';
-import { loginAs, startHarness, type Harness } from './harness.js';
-
-let h: Harness;
+import { loginElsewhere, sessionLoggedIn, useHarness } from './harness.js';
 
 /** The uncaught errors this suite raises on purpose; any other page error fails the run. */
-const PLANTED = ['e2e-boom', 'e2e-rejected'];
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  const errors = (h?.pageErrors ?? []).filter((e) => !PLANTED.some((p) => e.includes(p)));
-  await h?.close();
-  expect(errors).toEqual([]);
-});
+const h = useHarness({ plantedErrors: ['e2e-boom', 'e2e-rejected'] });
 
 /** The error log as the gateway keeps it, read with the page's own session cookies. */
 async function errorLog(page: Page): Promise<ErrorLogEntry[]> {
@@ -29,8 +17,7 @@ async function errorLog(page: Page): Promise<ErrorLogEntry[]> {
 
 describe('console shell: uncaught errors and the full-screen toggle', () => {
   it('sends a thrown error and an unhandled rejection to the error log, which the log screen lists and clears', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin', '/login?redirect=%2FBillingRecords');
+    const { page } = await h.pageAs('admin', { loginPath: '/login?redirect=%2FBillingRecords' });
     await page.waitForURL((u) => u.pathname === '/BillingRecords');
     const where = page.url();
     expect(await errorLog(page)).toEqual([]);
@@ -89,8 +76,7 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
   });
 
   it('enters full screen, or warns where the browser cannot', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     const toggle = page.getByTestId('fullscreen-toggle');
     expect(await toggle.getAttribute('aria-label')).toBe('Full screen');
     await toggle.click();
@@ -116,12 +102,12 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
   });
 
   it('warns instead of failing silently when the page may not use full screen', async () => {
-    const { context, page } = await h.newPage();
     // A browser without the Fullscreen API (old WebViews, locked-down kiosks), imitated before the app starts.
-    await context.addInitScript(() => {
-      Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false });
+    const { page } = await h.pageAs('admin', {
+      initScript: () => {
+        Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false });
+      },
     });
-    await loginAs(page, 'admin');
     await page.getByTestId('fullscreen-toggle').click();
     await page.locator('[data-toast="warning"]', { hasText: 'Your browser does not support full screen' }).waitFor();
     expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
@@ -129,16 +115,10 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
 
   // Last in the file: the second login replaces the admin token that earlier tests' pages hold.
   it('sends a reload with a session replaced elsewhere to login, with the reason shown', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin', '/login?redirect=%2FSignInConfig');
+    const { page } = await h.pageAs('admin', { loginPath: '/login?redirect=%2FSignInConfig' });
     await page.waitForURL((u) => u.pathname === '/SignInConfig');
 
-    const again = await fetch(`${h.url}/manage/logIn`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: h.url },
-      body: JSON.stringify({ account: 'admin', password: 'admin123', code: '' }),
-    });
-    expect(((await again.json()) as { code: number }).code).toBe(200);
+    expect(await loginElsewhere(h.url, 'admin')).toBe(200);
 
     // Reloading loads the permission list with the dead token: SPEC section 4 logs out, shows
     // the failure text and keeps the wanted path as the redirect.
@@ -146,8 +126,7 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
     await page.waitForURL((u) => u.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/SignInConfig');
     await page.locator('[data-toast="error"]', { hasText: 'logged in elsewhere' }).waitFor();
-    const loggedIn = await page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { loggedIn: boolean }).loggedIn);
-    expect(loggedIn).toBe(false);
+    expect(await sessionLoggedIn(page)).toBe(false);
   });
 });
 

@@ -1,110 +1,49 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, UI_DIR, loginAs } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loginElsewhere, sessionLoggedIn, useHarness } from './harness.js';
 
 /*
- * The finance badge end to end: sandbox backend -> gateway poll -> /api/events -> badge. The
- * shared harness polls every 10 s and lets the sandbox add withdrawals on its own timer, so this
- * suite builds its own rig: a 300 ms poll, no sandbox timer (every rise is one the test made),
- * and a gateway it can stop and start again on the same port.
+ * The finance badge end to end: sandbox backend -> gateway poll -> /api/events -> badge. Unlike
+ * the other browser suites, this one polls every 300 ms, has no sandbox timer (every rise is one
+ * the test made), and stops and starts the gateway again on the same port.
  */
 const POLL_MS = 300;
 /** A few poll periods plus the browser's work; generous so a loaded machine does not flake. */
 const RISE_TIMEOUT_MS = 10_000;
 
-let sandbox: StartedSandbox;
-let gateway: FastifyInstance;
-let url: string;
-let port: number;
-let dataDir: string;
-let profileDir: string;
-const contexts: BrowserContext[] = [];
-const pageErrors: string[] = [];
+const h = useHarness({ pollMs: POLL_MS, events: { heartbeatMs: 1_000, retryMs: 500 }, sandbox: { withdrawalTickMs: 0 } });
+const sandbox = () => h.sandbox.app.sandbox;
 
-async function startGateway(listenPort: number): Promise<FastifyInstance> {
-  const config = loadConfig({
-    CHAT_BACKEND_URL: sandbox.url,
-    RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
-    DATA_DIR: dataDir,
-    UI_DIR,
-    LOG_LEVEL: 'silent',
-    WITHDRAWAL_POLL_MS: String(POLL_MS),
-  });
-  const app = await buildApp({ config, logger: false, sandbox: true, events: { heartbeatMs: 1_000, retryMs: 500 } });
-  await app.listen({ port: listenPort, host: '127.0.0.1' });
-  return app;
+/**
+ * Counts the chime's oscillators from outside the app: the shell keeps no counter of its own,
+ * and wrapping the Web Audio API shows the attempt whether or not autoplay lets it be heard.
+ */
+function countOscillators(): void {
+  const w = window as unknown as { __chimeOscillators: number };
+  w.__chimeOscillators = 0;
+  const original = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function (this: AudioContext) {
+    w.__chimeOscillators++;
+    return original.call(this);
+  };
 }
 
-async function newPage(): Promise<Page> {
-  const dir = await mkdtemp(path.join(profileDir, 'profile-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-US',
-    baseURL: url,
-  });
-  contexts.push(context);
-  // Counts the chime's oscillators from outside the app: the shell keeps no counter of its own,
-  // and wrapping the Web Audio API shows the attempt whether or not autoplay lets it be heard.
-  await context.addInitScript(() => {
-    const w = window as unknown as { __chimeOscillators: number };
-    w.__chimeOscillators = 0;
-    const original = AudioContext.prototype.createOscillator;
-    AudioContext.prototype.createOscillator = function (this: AudioContext) {
-      w.__chimeOscillators++;
-      return original.call(this);
-    };
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  return page;
-}
-
+const pageAs = async (who: 'admin' | 'operator') => (await h.pageAs(who, { initScript: countOscillators })).page;
 const badge = (page: Page) => page.getByTestId('withdrawal-badge').first();
 const shownCount = async (page: Page) => Number(await badge(page).getAttribute('data-count', { timeout: RISE_TIMEOUT_MS }));
 const oscillators = (page: Page) => page.evaluate(() => (window as unknown as { __chimeOscillators: number }).__chimeOscillators);
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'console-e2e-events-data-'));
-  profileDir = await mkdtemp(path.join(tmpdir(), 'console-e2e-events-chromium-'));
-  sandbox = await startSandbox({ port: 0, withdrawalTickMs: 0 });
-  gateway = await startGateway(0);
-  port = (gateway.server.address() as AddressInfo).port;
-  url = `http://127.0.0.1:${port}`;
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await gateway?.close();
-  await sandbox?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
-  expect(pageErrors).toEqual([]);
-});
-
 describe('finance badge fed by the event stream', () => {
   it('shows the pending count, rises with a chime when a withdrawal arrives, and carries its tooltip', async () => {
-    const page = await newPage();
-    await loginAs(page, 'admin');
-    const seeded = sandbox.app.sandbox.pendingWithdrawalCount();
+    const page = await pageAs('admin');
+    const seeded = sandbox().pendingWithdrawalCount();
     expect(seeded).toBeGreaterThan(0);
     await expect.poll(() => shownCount(page), { timeout: RISE_TIMEOUT_MS }).toBe(seeded);
     // The first value of a stream is no rise: no chime yet.
     expect(await oscillators(page)).toBe(0);
 
-    sandbox.app.sandbox.addPendingWithdrawal();
-    sandbox.app.sandbox.addPendingWithdrawal();
+    sandbox().addPendingWithdrawal();
+    sandbox().addPendingWithdrawal();
     await expect.poll(() => shownCount(page), { timeout: RISE_TIMEOUT_MS }).toBe(seeded + 2);
     // The visible number follows the count (the sandbox seeds well under the 99+ cap).
     expect(await badge(page).textContent()).toContain(String(seeded + 2));
@@ -120,9 +59,8 @@ describe('finance badge fed by the event stream', () => {
   });
 
   it('shows no badge to the operator, who does not review withdrawals', async () => {
-    const page = await newPage();
-    await loginAs(page, 'operator');
-    sandbox.app.sandbox.addPendingWithdrawal();
+    const page = await pageAs('operator');
+    sandbox().addPendingWithdrawal();
     // Let several poll periods pass: a badge that were going to appear would have by now.
     await page.waitForTimeout(POLL_MS * 5);
     expect(await page.getByTestId('withdrawal-badge').count()).toBe(0);
@@ -131,9 +69,8 @@ describe('finance badge fed by the event stream', () => {
   });
 
   it('reconnects by itself after the gateway restarts on the same port', async () => {
-    const page = await newPage();
-    await loginAs(page, 'admin');
-    const before = sandbox.app.sandbox.pendingWithdrawalCount();
+    const page = await pageAs('admin');
+    const before = sandbox().pendingWithdrawalCount();
     await expect.poll(() => shownCount(page), { timeout: RISE_TIMEOUT_MS }).toBe(before);
     const marker = await page.evaluate(() => {
       const w = window as unknown as { __sameDocument: string };
@@ -141,14 +78,14 @@ describe('finance badge fed by the event stream', () => {
       return w.__sameDocument;
     });
 
-    await gateway.close();
+    await h.stopGateway();
     // A request while the gateway is down must fail, or the restart below proves nothing.
     const down = await page.evaluate(() => fetch('/healthz').then(() => 'up', () => 'down'));
     expect(down).toBe('down');
-    gateway = await startGateway(port);
+    await h.startGateway();
 
-    sandbox.app.sandbox.addPendingWithdrawal();
-    const after = sandbox.app.sandbox.pendingWithdrawalCount();
+    sandbox().addPendingWithdrawal();
+    const after = sandbox().pendingWithdrawalCount();
     expect(after).toBe(before + 1);
     // The browser's retry and the shell's own back-off both run on seconds, so wait generously.
     await expect.poll(() => shownCount(page), { timeout: 45_000, interval: 250 }).toBe(after);
@@ -158,17 +95,11 @@ describe('finance badge fed by the event stream', () => {
 
   // Last in the file: the second login replaces the admin token that earlier tests' pages hold.
   it("opens the 'logged in elsewhere' dialog when another login replaces the session, then goes to login", async () => {
-    const page = await newPage();
-    await loginAs(page, 'admin');
+    const page = await pageAs('admin');
     await badge(page).waitFor({ timeout: RISE_TIMEOUT_MS });
 
     // The same account logs in again from elsewhere; the sandbox keeps one token per account.
-    const again = await fetch(`${url}/manage/logIn`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: url },
-      body: JSON.stringify({ account: 'admin', password: 'admin123', code: '' }),
-    });
-    expect(((await again.json()) as { code: number }).code).toBe(200);
+    expect(await loginElsewhere(h.url, 'admin')).toBe(200);
 
     // The admin stays idle on the dashboard: the gateway's next poll meets the dead token.
     const dialog = page.getByRole('dialog', { name: 'Logged out' });
@@ -183,8 +114,7 @@ describe('finance badge fed by the event stream', () => {
     await page.waitForURL((u) => u.pathname === '/login', { timeout: RISE_TIMEOUT_MS });
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard');
     await page.getByLabel('Account').waitFor();
-    const sessionAfter = await page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { loggedIn: boolean }).loggedIn);
-    expect(sessionAfter).toBe(false);
+    expect(await sessionLoggedIn(page)).toBe(false);
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
 });

@@ -1,27 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  const errors = h?.pageErrors ?? [];
-  await h?.close();
-  expect(errors).toEqual([]);
-});
-
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return u.pathname + u.search;
-};
+const h = useHarness();
 
 describe('console shell: search and view settings', () => {
   it('jumps to a screen from the header search', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.getByTestId('header-search-toggle').click();
     await page.getByTestId('header-search-input').fill('sensitive');
     await page.locator('[data-search-path="/sensitivewords"]').click();
@@ -30,8 +14,7 @@ describe('console shell: search and view settings', () => {
   });
 
   it('switches the size with a message and keeps it after a reload', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin', '/login?redirect=%2FBillingRecords');
+    const { page } = await h.pageAs('admin', { loginPath: '/login?redirect=%2FBillingRecords' });
     await page.getByTestId('size-select').click();
     await page.locator('[data-size="small"]').click();
     await page.getByText('Size switched').waitFor();
@@ -43,8 +26,7 @@ describe('console shell: search and view settings', () => {
   });
 
   it('switches the language, follows it in <html lang> and keeps it', async () => {
-    const { page } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page } = await h.pageAs('admin');
     await page.getByTestId('language-select').click();
     await page.locator('[data-lang="zh"]').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('zh');
@@ -63,8 +45,7 @@ describe('console shell: search and view settings', () => {
   });
 
   it('collapses the sidebar, remembers it in a cookie, and closes it on a phone', async () => {
-    const { page, context } = await h.newPage();
-    await loginAs(page, 'admin');
+    const { page, context } = await h.pageAs('admin');
     const sidebar = page.getByTestId('sidebar');
     expect(await sidebar.getAttribute('data-state')).toBe('open');
     await page.getByTestId('hamburger').click();

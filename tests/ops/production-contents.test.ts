@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
 import { readDockerfile, replayCopies, type Stage } from './support/dockerfile.js';
-import { NodeProcess, REPO_ROOT, cookieHeader, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
+import { NodeProcess, REPO_ROOT, freePort, logInAdmin, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
 
 /**
  * What the image ships, without Docker: the Dockerfile's own COPY lines are replayed into temporary
@@ -187,18 +187,7 @@ describe('the production image contents', { timeout: 120_000 }, () => {
     const { gateway, baseUrl } = await startGateway({});
     expect(gateway.logLines().some((l) => String(l.msg).startsWith('SANDBOX MODE'))).toBe(true);
 
-    const login = await fetch(`${baseUrl}${CALLS.login}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: baseUrl },
-      body: JSON.stringify({ account: 'admin', password: 'admin123' }),
-    });
-    expect(login.status).toBe(200);
-    const body = (await login.json()) as { code: number; data: Record<string, unknown> };
-    expect(body.code).toBe(200);
-    expect(body.data).not.toHaveProperty('token');
-    const cookie = cookieHeader(login);
-    expect(cookie).toMatch(/(^|; )token=[^;]+/);
-    expect(cookie).toMatch(/(^|; )userId=[^;]+/);
+    const cookie = await logInAdmin(baseUrl);
 
     const session = await fetch(`${baseUrl}/api/session`, { headers: { cookie } });
     expect(await session.json()).toMatchObject({ loggedIn: true, sandbox: true });

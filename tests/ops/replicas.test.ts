@@ -6,7 +6,8 @@ import { loadConfig } from '../../server/config.js';
 import { CALLS, ENABLE_MODE_HEADER, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { EventStream, cookieHeader, removeTempDirs, tempDir } from './support/processes.js';
+import { SseClient } from '../server/support/sse-client.js';
+import { logInAdmin, removeTempDirs, tempDir } from './support/processes.js';
 
 /**
  * Scaling out: the cookie is the whole session, so a browser that a load balancer sends to another
@@ -52,25 +53,9 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-async function logIn(replica: Replica): Promise<string> {
-  const res = await fetch(`${replica.origin}${CALLS.login}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: replica.origin },
-    body: JSON.stringify({ account: 'admin', password: 'admin123' }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { code: number; data: Record<string, unknown> };
-  expect(body.code).toBe(200);
-  expect(body.data).not.toHaveProperty('token');
-  const cookie = cookieHeader(res);
-  expect(cookie).toMatch(/(^|; )token=[^;]+/);
-  expect(cookie).toMatch(/(^|; )userId=[^;]+/);
-  return cookie;
-}
-
 describe('two replicas on one backend', { timeout: 60_000 }, () => {
   it('a login on one replica works on the other: the encoded permission list comes back decoded', async () => {
-    const cookie = await logIn(a);
+    const cookie = await logInAdmin(a.origin);
 
     const session = await fetch(`${b.origin}/api/session`, { headers: { cookie } });
     expect(await session.json()).toMatchObject({ loggedIn: true });
@@ -84,8 +69,8 @@ describe('two replicas on one backend', { timeout: 60_000 }, () => {
   });
 
   it('either replica serves the event stream of a session opened on the other', async () => {
-    const cookie = await logIn(b);
-    const stream = await EventStream.open(a.port, cookie);
+    const cookie = await logInAdmin(b.origin);
+    const stream = await SseClient.open(a.port, cookie, { timeoutMs: 30_000 });
     try {
       expect(stream.status).toBe(200);
       await stream.waitFor(() => /event: withdrawal-count\ndata: \{"count":\d+\}/.test(stream.body), 'a count event');

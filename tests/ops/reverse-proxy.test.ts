@@ -11,6 +11,7 @@ import { loadConfig } from '../../server/config.js';
 import { CALLS } from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { SseClient } from '../server/support/sse-client.js';
 import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir } from './support/processes.js';
 
 /**
@@ -154,28 +155,20 @@ describe.skipIf(!canRun)('behind the README nginx site with TLS', { timeout: 60_
 
   it('passes an event stream on while it is open (no buffering)', async () => {
     const cookie = cookiesOf(await logIn());
-    const firstEvent = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      const req = httpsRequest(
-        { host: '127.0.0.1', port: tlsPort, servername: 'localhost', ca, path: '/api/events', headers: { host: `localhost:${tlsPort}`, cookie, accept: 'text/event-stream' } },
-        (res) => {
-          if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
-            // Resolving while the stream is still open is the point: a buffering proxy would hold it.
-            if (text.includes('event: withdrawal-count')) {
-              resolve(text);
-              req.destroy();
-            }
-          });
-          res.on('end', () => reject(new Error(`the stream ended before any event: ${JSON.stringify(text)}`)));
-        },
-      );
-      req.on('error', (error) => (text.includes('event: withdrawal-count') ? undefined : reject(error)));
-      req.end();
+    const stream = await SseClient.open(tlsPort, cookie, {
+      tls: { ca, servername: 'localhost' },
+      headers: { host: `localhost:${tlsPort}` },
+      timeoutMs: 30_000,
     });
-    expect(firstEvent).toMatch(/data: \{"count":\d+\}/);
+    try {
+      expect(stream.status).toBe(200);
+      // Seeing the event while the stream is still open is the point: a buffering proxy would hold it.
+      await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
+      expect(stream.ended).toBe(false);
+      expect(stream.body).toMatch(/data: \{"count":\d+\}/);
+    } finally {
+      stream.close();
+    }
   });
 
   it('redirects plain HTTP to HTTPS and keeps /metrics off the public side', async () => {

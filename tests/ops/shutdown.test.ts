@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
-import { EventStream, NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
+import { SseClient } from '../server/support/sse-client.js';
+import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
 
 /**
  * The process as operators run it: a real `node` running server/main.ts (through tsx, so no build
@@ -88,7 +89,7 @@ const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().so
 describe('graceful shutdown', { timeout: 120_000 }, () => {
   it('on SIGTERM finishes the in-flight call, ends event streams with a retry hint, and exits 0', async () => {
     const rig = await startRig();
-    const stream = await EventStream.open(rig.port, SESSION_COOKIE);
+    const stream = await SseClient.open(rig.port, SESSION_COOKIE, { timeoutMs: 30_000 });
     expect(stream.status).toBe(200);
     await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
     expect(stream.body).toContain('data: {"count":4}');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../../server/events/withdrawal-hub.js';
+import { sleep, waitUntil } from './support/wait.js';
 
 interface FakeSession {
   id: string;
@@ -16,15 +17,8 @@ class Recorder implements HubSubscriber {
   }
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The parts under test run on periods of milliseconds: check every 5 ms, give up after 5 s. */
+const waitFor = (condition: () => boolean, what: string) => waitUntil(condition, what, { timeoutMs: 5_000, intervalMs: 5 });
 
 /** A poll function whose answers the test scripts, recording every call per session. */
 function scriptedPoll(answers: Array<PollOutcome | Error>) {

@@ -8,14 +8,10 @@ import {
   retryChunk,
   type SseSink,
 } from '../../server/events/sse-streams.js';
+import { waitUntil } from './support/wait.js';
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** The parts under test run on periods of milliseconds: check every 5 ms, give up after 5 s. */
+const waitFor = (condition: () => boolean, what: string) => waitUntil(condition, what, { timeoutMs: 5_000, intervalMs: 5 });
 
 /** Records what a stream was sent; `stuck` simulates a client that stopped reading. */
 class FakeSink implements SseSink {

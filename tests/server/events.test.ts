@@ -1,128 +1,14 @@
-import { request as httpRequest, type IncomingHttpHeaders, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { CALLS, GATEWAY_PATHS, WITHDRAWAL_EVENT, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
+import { CALLS, WITHDRAWAL_EVENT, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { buildTestGateway } from './support/gateway.js';
 import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { SseClient } from './support/sse-client.js';
+import { sleep, waitUntil } from './support/wait.js';
 
 const POLL_MS = 200;
 const COUNT_PATH = CALLS.withdrawalCount;
-
-interface SseEvent {
-  event: string;
-  data: string;
-}
-
-/** One browser tab's view of /api/events, read over a real socket with a small SSE parser. */
-class SseTab {
-  status = 0;
-  headers: IncomingHttpHeaders = {};
-  body = '';
-  events: SseEvent[] = [];
-  comments: string[] = [];
-  retries: number[] = [];
-  ended = false;
-  private buffer = '';
-  private pending: SseEvent = { event: 'message', data: '' };
-  private readonly waiters = new Set<() => void>();
-  private req: ClientRequest | null = null;
-
-  static open(port: number, cookie: string | null): Promise<SseTab> {
-    const tab = new SseTab();
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(
-        { host: '127.0.0.1', port, path: GATEWAY_PATHS.events, headers: cookie ? { cookie, accept: 'text/event-stream' } : {} },
-        (res) => {
-          tab.status = res.statusCode ?? 0;
-          tab.headers = res.headers;
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => tab.feed(chunk));
-          res.on('end', () => tab.finish());
-          res.on('close', () => tab.finish());
-          res.on('error', () => tab.finish());
-          resolve(tab);
-        },
-      );
-      req.on('error', (error) => (tab.status === 0 ? reject(error) : tab.finish()));
-      req.end();
-      tab.req = req;
-    });
-  }
-
-  counts(): number[] {
-    return this.events
-      .filter((e) => e.event === WITHDRAWAL_EVENT)
-      .map((e) => (JSON.parse(e.data) as { count: number }).count);
-  }
-
-  async waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-    if (condition()) return;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`timed out waiting for ${what}; events so far: ${JSON.stringify(this.events)}`));
-      }, timeoutMs);
-      const check = () => {
-        if (!condition()) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve();
-      };
-      this.waiters.add(check);
-    });
-  }
-
-  close(): void {
-    this.req?.destroy();
-  }
-
-  private feed(chunk: string): void {
-    this.body += chunk;
-    this.buffer += chunk;
-    let newline: number;
-    while ((newline = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(newline + 1);
-      this.line(line);
-    }
-    this.notify();
-  }
-
-  private line(line: string): void {
-    if (line === '') {
-      if (this.pending.data !== '' || this.pending.event !== 'message') this.events.push(this.pending);
-      this.pending = { event: 'message', data: '' };
-      return;
-    }
-    if (line.startsWith(':')) return void this.comments.push(line.slice(1).trim());
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') this.pending.event = value;
-    else if (field === 'data') this.pending.data = this.pending.data ? `${this.pending.data}\n${value}` : value;
-    else if (field === 'retry') this.retries.push(Number(value));
-  }
-
-  private finish(): void {
-    this.ended = true;
-    this.notify();
-  }
-
-  private notify(): void {
-    for (const waiter of [...this.waiters]) waiter();
-  }
-}
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The backend's view: which token holds which permissions and what count each one sees. */
 interface BackendState {
@@ -172,9 +58,9 @@ describe('GET /api/events', () => {
   let state: BackendState;
   let app: FastifyInstance;
   let port: number;
-  const tabs: SseTab[] = [];
+  const tabs: SseClient[] = [];
   const openTab = async (cookie: string | null) => {
-    const tab = await SseTab.open(port, cookie);
+    const tab = await SseClient.open(port, cookie);
     tabs.push(tab);
     return tab;
   };
@@ -368,11 +254,11 @@ describe('GET /api/events during shutdown', () => {
   it('refuses new streams with 503, ends open ones with a retry hint, and lets close() finish', async () => {
     const app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, WITHDRAWAL_POLL_MS: String(POLL_MS) });
     const port = await listen(app);
-    const open = [await SseTab.open(port, reviewer('late')), await SseTab.open(port, reviewer('late'))];
+    const open = [await SseClient.open(port, reviewer('late')), await SseClient.open(port, reviewer('late'))];
     for (const tab of open) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
 
     app.shuttingDown = true;
-    const refused = await SseTab.open(port, reviewer('late'));
+    const refused = await SseClient.open(port, reviewer('late'));
     await refused.waitFor(() => refused.ended, 'the refusal');
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 503, error: 'SHUTTING_DOWN' });

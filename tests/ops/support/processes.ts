@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type ClientRequest } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { CALLS } from '../../../server/contract/index.js';
+import { Waiters } from '../../server/support/wait.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -47,7 +50,7 @@ export class NodeProcess {
   exit: ExitStatus | null = null;
   readonly exited: Promise<ExitStatus>;
   private readonly child: ChildProcess;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Waiters();
 
   /** Runs the Node running the tests, or `options.program` (nginx, say). */
   constructor(args: string[], options: { cwd: string; env: Record<string, string>; program?: string }) {
@@ -94,21 +97,11 @@ export class NodeProcess {
   }
 
   /** Resolves when the condition holds; rejects when the process exits first or time runs out. */
-  async waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-    if (condition()) return;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}\n${this.output()}`)), timeoutMs);
-      const finish = (error?: Error) => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        if (error) reject(error);
-        else resolve();
-      };
-      const check = () => {
-        if (condition()) finish();
-        else if (this.exit) finish(new Error(`the process exited (${JSON.stringify(this.exit)}) before ${what}\n${this.output()}`));
-      };
-      this.waiters.add(check);
+  waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+    return this.waiters.until(condition, {
+      timeoutMs,
+      timedOut: () => new Error(`timed out waiting for ${what}\n${this.output()}`),
+      hopeless: () => (this.exit ? new Error(`the process exited (${JSON.stringify(this.exit)}) before ${what}\n${this.output()}`) : null),
     });
   }
 
@@ -124,7 +117,7 @@ export class NodeProcess {
   }
 
   private notify(): void {
-    for (const waiter of [...this.waiters]) waiter();
+    this.waiters.notify();
   }
 }
 
@@ -152,66 +145,22 @@ export function cookieHeader(res: Response): string {
     .join('; ');
 }
 
-/** One /api/events stream read raw over a socket, so the test sees exactly what ends it. */
-export class EventStream {
-  status = 0;
-  headers: IncomingHttpHeaders = {};
-  body = '';
-  ended = false;
-  private readonly waiters = new Set<() => void>();
-  private req: ClientRequest | null = null;
-
-  static open(port: number, cookie: string): Promise<EventStream> {
-    const stream = new EventStream();
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(
-        { host: '127.0.0.1', port, path: '/api/events', headers: { cookie, accept: 'text/event-stream' } },
-        (res) => {
-          stream.status = res.statusCode ?? 0;
-          stream.headers = res.headers;
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            stream.body += chunk;
-            stream.notify();
-          });
-          const end = () => {
-            stream.ended = true;
-            stream.notify();
-          };
-          res.on('end', end);
-          res.on('close', end);
-          res.on('error', end);
-          resolve(stream);
-        },
-      );
-      req.on('error', (error) => (stream.status === 0 ? reject(error) : undefined));
-      req.end();
-      stream.req = req;
-    });
-  }
-
-  async waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-    if (condition()) return;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`timed out waiting for ${what}; stream so far: ${JSON.stringify(this.body)}`));
-      }, timeoutMs);
-      const check = () => {
-        if (!condition()) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve();
-      };
-      this.waiters.add(check);
-    });
-  }
-
-  close(): void {
-    this.req?.destroy();
-  }
-
-  private notify(): void {
-    for (const waiter of [...this.waiters]) waiter();
-  }
+/**
+ * Logs the sandbox's admin in through the gateway at `baseUrl` as the login form does, checks that
+ * the session comes back as cookies only (no token in the body), and returns them as a Cookie header.
+ */
+export async function logInAdmin(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}${CALLS.login}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ account: 'admin', password: 'admin123' }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { code: number; data: Record<string, unknown> };
+  expect(body.code).toBe(200);
+  expect(body.data).not.toHaveProperty('token');
+  const cookie = cookieHeader(res);
+  expect(cookie).toMatch(/(^|; )token=[^;]+/);
+  expect(cookie).toMatch(/(^|; )userId=[^;]+/);
+  return cookie;
 }
