@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 
 /** Typed, validated configuration from the environment (DESIGN section 2). */
 export interface Config {
@@ -30,6 +31,8 @@ export interface Config {
   upstreamTlsInsecure: boolean;
   /** Where the built UI lives. */
   uiDir: string;
+  /** Gateway processes: 1 = one process (the default); more = a node:cluster primary and that many workers. */
+  workers: number;
 }
 
 export class ConfigError extends Error {
@@ -119,6 +122,20 @@ function trustProxy(env: Env): boolean | string | number {
   return raw;
 }
 
+export const MAX_WORKERS = 64;
+
+/** WORKERS: a count from 1 to 64, or `auto` for one per core the process may use. */
+function workers(env: Env): number {
+  const raw = text(env, 'WORKERS');
+  if (raw === undefined) return 1;
+  if (raw.toLowerCase() === 'auto') return Math.min(MAX_WORKERS, Math.max(1, availableParallelism()));
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 1 && value <= MAX_WORKERS)) {
+    throw new ConfigError('WORKERS', `must be auto or a whole number from 1 to ${MAX_WORKERS}, got "${raw}"`);
+  }
+  return value;
+}
+
 export interface LoadConfigOptions {
   /** Key used when no RESPONSE_AES_KEY is set and the sandbox backend runs. */
   sandboxKey?: string;
@@ -172,6 +189,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     upstreamTlsInsecure: bool(env, 'UPSTREAM_TLS_INSECURE', false),
     uiDir: text(env, 'UI_DIR') ?? 'dist/web',
+    workers: workers(env),
   };
 }
 

@@ -23,6 +23,19 @@ export interface ErrorLogQuery {
   until?: number;
 }
 
+/**
+ * What the error-log plugin needs: this file's ErrorLogStore in a single process, or
+ * IpcErrorLogStore (ipc-store.ts) in a cluster worker, whose primary owns the one file and index.
+ */
+export interface ErrorLog {
+  open(): Promise<void>;
+  append(entry: ErrorLogEntry): Promise<void>;
+  list(query: ErrorLogQuery): Promise<ErrorLogPage>;
+  clear(): Promise<void>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_GENERATIONS = 3;
 
@@ -66,7 +79,7 @@ function matcher(query: ErrorLogQuery): ((entry: ErrorLogEntry) => boolean) | nu
  * keeps a listing from reading a file that a rotation or a clear is renaming under it; the log
  * takes a handful of writes a minute, so the serialisation costs nothing that matters.
  */
-export class ErrorLogStore {
+export class ErrorLogStore implements ErrorLog {
   readonly dir: string;
   readonly maxFileBytes: number;
   readonly generations: number;

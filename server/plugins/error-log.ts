@@ -5,7 +5,9 @@ import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogEntry, type ErrorLogInput
 import { GatewayError } from '../errors.js';
 import { RateLimiter } from '../error-log/rate-limit.js';
 import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from '../error-log/schema.js';
-import { ErrorLogStore, type ErrorLogQuery } from '../error-log/store.js';
+import { ErrorLogStore, type ErrorLog, type ErrorLogQuery } from '../error-log/store.js';
+import { IpcErrorLogStore } from '../error-log/ipc-store.js';
+import { primaryChannel } from '../cluster/ipc.js';
 
 export interface ErrorLogPluginOptions {
   /** Rotation threshold of the log file, bytes (default 5 MiB). */
@@ -14,6 +16,11 @@ export interface ErrorLogPluginOptions {
   rateLimit?: { capacity: number; refillPerMinute: number };
   /** Clock for the rate limiter, for tests. */
   now?: () => number;
+  /**
+   * The store to use. Default: the primary's, over IPC, in a cluster worker (WORKERS > 1);
+   * else a local file store under DATA_DIR.
+   */
+  store?: ErrorLog;
 }
 
 const USER_AGENT_MAX_CHARS = 512;
@@ -94,14 +101,21 @@ const pageResponseSchema = {
 /**
  * The UI's error log (DESIGN section 2). Writes are open to visitors without a session, since a
  * failure on the login page is worth recording, so they are size-capped and rate-limited per
- * client address; reading and clearing need a session.
+ * client address; reading and clearing need a session. With WORKERS > 1 the rate limit is kept per
+ * worker (a client may get up to WORKERS times the burst), while the entries go to the primary's
+ * one store.
  */
 export default fp<ErrorLogPluginOptions>(
   async (app, options) => {
-    const store = new ErrorLogStore({
-      dir: app.config.dataDir,
-      ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
-    });
+    const channel = primaryChannel();
+    const store: ErrorLog =
+      options.store ??
+      (channel
+        ? new IpcErrorLogStore(channel)
+        : new ErrorLogStore({
+            dir: app.config.dataDir,
+            ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
+          }));
     // Opened now so that an unwritable DATA_DIR stops the start, not the first UI error.
     await store.open();
     app.addHook('onClose', async () => {

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import { CALLS, GATEWAY_PATHS } from '../contract/index.js';
 import { errorBody } from '../errors.js';
+import { primaryChannel } from '../cluster/ipc.js';
+import { METRICS_CALL } from '../cluster/metrics.js';
 
 const READINESS_TIMEOUT_MS = 3_000;
 /** Probes arrive every few seconds from each monitor; one upstream check a second is plenty. */
@@ -57,10 +59,13 @@ export default fp(
       return { status: 'ready', backend: app.upstream.origin };
     });
 
+    // In a cluster worker (WORKERS > 1) the primary sums every worker's registry, so any worker
+    // answers for the whole gateway; the names are the same as a single process's.
+    const channel = primaryChannel();
     app.get(GATEWAY_PATHS.metrics, { schema: {}, logLevel: 'warn' }, async (_request, reply) => {
       reply.header('content-type', app.metrics.registry.contentType);
       reply.header('cache-control', 'no-store');
-      return app.metrics.registry.metrics();
+      return channel ? channel.call<string>(METRICS_CALL) : app.metrics.registry.metrics();
     });
   },
   { name: 'health' },

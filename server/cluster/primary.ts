@@ -1,0 +1,201 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+import type { ErrorLogEntry } from '../contract/gateway.js';
+import { describeConfig, type Config } from '../config.js';
+import { ErrorLogStore, type ErrorLogQuery } from '../error-log/store.js';
+import { ERROR_LOG_CALLS } from '../error-log/ipc-store.js';
+import { serveWorkers, type ShutdownMessage } from './ipc.js';
+import { METRICS_CALL, clusterMetricsCollector } from './metrics.js';
+import { SANDBOX_URL_ENV, WORKER_ENV } from './worker.js';
+
+/** Restart delay after a worker's first unexpected exit; doubled per exit in a row, up to the cap. */
+const RESTART_BASE_MS = 500;
+const RESTART_MAX_MS = 30_000;
+/** A worker that served this long before it died starts its slot's backoff afresh. */
+const HEALTHY_RUN_MS = 60_000;
+const SHUTDOWN: ShutdownMessage = { gateway: 'shutdown' };
+
+export interface PrimaryOptions {
+  /** Validated, with config.workers > 1; chatBackendUrl null = sandbox mode. */
+  config: Config;
+  log: Logger;
+}
+
+export interface GatewayPrimary {
+  /** Resolves with the shared port once every worker listens; rejects when one fails to start. */
+  ready: Promise<{ port: number }>;
+  /** Asks every worker to shut down gracefully; resolves with the exit code once all have exited. */
+  shutdown(reason: string): Promise<number>;
+  /** Kills every worker at once (a second signal, a shutdown time-out). */
+  killWorkers(): void;
+}
+
+interface Slot {
+  index: number;
+  worker: Worker | null;
+  startedAt: number;
+  /** Unexpected exits in a row, for the backoff. */
+  failures: number;
+  restartTimer: NodeJS.Timeout | null;
+}
+
+/**
+ * The primary of WORKERS > 1: owns what must not split across workers (the error-log file and its
+ * index, the sandbox backend, the metric aggregation), forks the workers, restarts one that dies
+ * unexpectedly, and shuts them all down gracefully. It serves no HTTP itself.
+ */
+export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrimary> {
+  const { log } = options;
+  let config = options.config;
+  const count = config.workers;
+
+  // Opened now, as the single process does, so that an unwritable DATA_DIR stops the start.
+  const store = new ErrorLogStore({ dir: config.dataDir });
+  await store.open();
+
+  const workerEnv: Record<string, string> = { [WORKER_ENV]: '1' };
+  let stopSandbox: (() => Promise<void>) | null = null;
+  const sandbox = config.chatBackendUrl === null;
+  if (sandbox) {
+    // One sandbox for every worker, so they all see the same simulated data.
+    const { startSandbox } = await import('../sandbox/start.js');
+    const started = await startSandbox({ port: 0, host: '127.0.0.1' });
+    stopSandbox = started.close;
+    workerEnv[SANDBOX_URL_ENV] = started.url;
+    config = { ...config, chatBackendUrl: started.url, fileServerUrl: config.fileServerUrl ?? started.url };
+  }
+
+  log.info({ config: describeConfig(config) }, 'effective configuration');
+  if (sandbox) {
+    log.warn(
+      { backend: config.chatBackendUrl },
+      'SANDBOX MODE: CHAT_BACKEND_URL is not set, so the gateway runs on its built-in simulated chat backend. Log in as admin/admin123 or operator/operator123.',
+    );
+  }
+
+  const collectMetrics = clusterMetricsCollector();
+  serveWorkers({
+    [ERROR_LOG_CALLS.append]: (entry) => store.append(entry as ErrorLogEntry),
+    [ERROR_LOG_CALLS.list]: (query) => store.list(query as ErrorLogQuery),
+    [ERROR_LOG_CALLS.clear]: () => store.clear(),
+    [ERROR_LOG_CALLS.flush]: () => store.flush(),
+    [METRICS_CALL]: () => collectMetrics(),
+  });
+
+  let stopping = false;
+  let started = false;
+  let shutdownResult: Promise<number> | null = null;
+  let failedToStart = false;
+  let uncleanExit = false;
+  const slots: Slot[] = Array.from({ length: count }, (_, index) => ({ index, worker: null, startedAt: 0, failures: 0, restartTimer: null }));
+  const live = new Set<Worker>();
+  let allExited: (() => void) | null = null;
+
+  let resolveReady!: (value: { port: number }) => void;
+  let rejectReady!: (error: Error) => void;
+  const ready = new Promise<{ port: number }>((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
+  // main.ts reacts through shutdown(); an unobserved rejection must not end the process first.
+  ready.catch(() => undefined);
+  const listened = new Set<number>();
+
+  const fork = (slot: Slot) => {
+    slot.restartTimer = null;
+    if (stopping) return;
+    const worker = cluster.fork(workerEnv);
+    slot.worker = worker;
+    slot.startedAt = Date.now();
+    live.add(worker);
+    log.info({ worker: slot.index + 1, workerPid: worker.process.pid }, 'worker started');
+
+    let listening = false;
+    worker.on('listening', (address) => {
+      listening = true;
+      // A shutdown message sent while the worker was still loading its code may have been lost.
+      if (stopping) worker.send(SHUTDOWN, undefined, () => undefined);
+      if (started) return;
+      listened.add(slot.index);
+      if (listened.size === count) {
+        started = true;
+        log.info({ workers: count, port: address.port }, 'every worker listens');
+        resolveReady({ port: address.port });
+      }
+    });
+
+    worker.on('exit', (code, signal) => {
+      live.delete(worker);
+      if (slot.worker === worker) slot.worker = null;
+      if (stopping) {
+        // A worker stopped before it listened had nothing to finish, whatever its exit.
+        if (listening && code !== 0) uncleanExit = true;
+        log.info({ worker: slot.index + 1, workerPid: worker.process.pid, code, signal }, 'worker exited');
+        if (live.size === 0) allExited?.();
+        return;
+      }
+      if (!started) {
+        // A worker that cannot start (port taken, bad DATA_DIR...) would fail again: stop, as a
+        // single process does when it cannot listen.
+        failedToStart = true;
+        log.error({ worker: slot.index + 1, workerPid: worker.process.pid, code, signal }, 'a worker failed to start; stopping the gateway');
+        rejectReady(new Error(`worker ${slot.index + 1} exited (${code ?? signal}) before it listened`));
+        void shutdown('a worker failed to start');
+        return;
+      }
+      if (Date.now() - slot.startedAt >= HEALTHY_RUN_MS) slot.failures = 0;
+      const delayMs = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** slot.failures);
+      slot.failures += 1;
+      log.error(
+        { worker: slot.index + 1, workerPid: worker.process.pid, code, signal, restartInMs: delayMs },
+        'worker exited unexpectedly; restarting it',
+      );
+      slot.restartTimer = setTimeout(() => fork(slot), delayMs);
+    });
+  };
+
+  const shutdown = (reason: string): Promise<number> => {
+    if (shutdownResult) return shutdownResult;
+    stopping = true;
+    shutdownResult = (async () => {
+      log.info(
+        { signal: reason, workers: live.size },
+        'shutting down: every worker finishes its in-flight calls and closes its event streams',
+      );
+      for (const slot of slots) {
+        if (slot.restartTimer) clearTimeout(slot.restartTimer);
+        slot.restartTimer = null;
+      }
+      const exited = new Promise<void>((resolve) => {
+        allExited = resolve;
+        if (live.size === 0) resolve();
+      });
+      for (const worker of live) {
+        // A worker still starting may not hear IPC yet; its SIGTERM handler (or the default) ends it.
+        if (worker.isConnected()) worker.send(SHUTDOWN, undefined, () => undefined);
+        else worker.process.kill('SIGTERM');
+      }
+      await exited;
+      let code = failedToStart || uncleanExit ? 1 : 0;
+      try {
+        await store.close();
+        if (stopSandbox) await stopSandbox();
+      } catch (error) {
+        log.error({ err: error }, 'error during shutdown');
+        code = 1;
+      }
+      if (code === 0) log.info('shut down cleanly');
+      return code;
+    })();
+    return shutdownResult;
+  };
+
+  const killWorkers = () => {
+    stopping = true;
+    for (const slot of slots) if (slot.restartTimer) clearTimeout(slot.restartTimer);
+    for (const worker of live) worker.process.kill('SIGKILL');
+  };
+
+  for (const slot of slots) fork(slot);
+  return { ready, shutdown, killWorkers };
+}

@@ -1,0 +1,273 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { request as httpRequest } from 'node:http';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.js';
+import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
+import { SseClient } from '../server/support/sse-client.js';
+import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
+
+/**
+ * WORKERS=2: a real `node` running server/main.ts as a node:cluster primary with two workers on
+ * one port, against a fake backend. Which worker answered is read from the pino lines (each
+ * carries its process id), so production answers carry no debug header.
+ */
+
+const SESSION_COOKIE = 'token=workers-token; userId=7';
+
+interface Rig {
+  backend: FakeBackend;
+  gateway: NodeProcess;
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  release(): void;
+  slowAnswered: () => boolean;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(removeTempDirs);
+
+function gatewayProcess(env: Record<string, string>): NodeProcess {
+  return new NodeProcess(['--import', 'tsx', 'server/main.ts'], { cwd: REPO_ROOT, env });
+}
+
+/** Pids of the processes that logged `msg` (optionally only lines passing `filter`). */
+function pidsLogging(gateway: NodeProcess, msg: string | RegExp, filter: (line: Record<string, unknown>) => boolean = () => true): Set<number> {
+  const pids = new Set<number>();
+  for (const line of gateway.logLines()) {
+    const text = String(line.msg);
+    if ((typeof msg === 'string' ? text === msg : msg.test(text)) && filter(line)) pids.add(Number(line.pid));
+  }
+  return pids;
+}
+
+const listeningPids = (gateway: NodeProcess) => pidsLogging(gateway, /^Server listening at /);
+
+async function startRig(): Promise<Rig> {
+  const backend = await startFakeBackend();
+  cleanups.push(() => backend.close());
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answered = false;
+  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
+  );
+  backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 4 }));
+  backend.route('GET /manage/slow', async (_call, res) => {
+    await released;
+    answered = true;
+    sendJson(res, { code: 200, msg: 'ok', data: { slow: true } });
+  });
+
+  const port = await freePort();
+  const dataDir = tempDir('ops-workers-data-');
+  const gateway = gatewayProcess({
+    WORKERS: '2',
+    CHAT_BACKEND_URL: backend.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    UI_DIR: tempDir('ops-workers-ui-'),
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '60000',
+  });
+  cleanups.push(async () => {
+    release();
+    await gateway.stop();
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Three processes start on what may be a busy machine: be patient.
+  await waitHealthy(gateway, baseUrl, 90_000);
+  await gateway.waitFor(() => listeningPids(gateway).size === 2, 'both workers to listen', 90_000);
+  return { backend, gateway, port, baseUrl, dataDir, release, slowAnswered: () => answered };
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive pool), so the cluster hands each to the
+ * next worker in turn instead of every request riding the first worker's connection.
+ */
+function freshCall(baseUrl: string, pathname: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${baseUrl}${pathname}`,
+      { method: options.method ?? 'GET', agent: false, headers: { connection: 'close', ...options.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+function postError(rig: Rig, message: string): Promise<Answer> {
+  return freshCall(rig.baseUrl, '/api/error-log', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: rig.baseUrl },
+    body: JSON.stringify({ message, url: '/ops/workers' }),
+  });
+}
+
+/** A counter's value in Prometheus text, by its full series name with labels. */
+function seriesValue(metrics: string, series: string): number | null {
+  const line = metrics.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? null : Number(line.slice(series.length + 1));
+}
+
+async function startSlowCall(rig: Rig): Promise<{ answer: Promise<Response> }> {
+  const call = fetch(`${rig.baseUrl}/manage/slow`, { headers: { cookie: SESSION_COOKIE } });
+  call.catch(() => {});
+  const deadline = Date.now() + 30_000;
+  while (!rig.backend.calls.some((c) => c.url === '/manage/slow')) {
+    if (Date.now() > deadline) throw new Error(`the slow call never reached the backend\n${rig.gateway.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { answer: call };
+}
+
+describe('WORKERS=2', { timeout: 240_000 }, () => {
+  it('answers from both workers, with one error log, summed metrics and one configuration line', async () => {
+    const rig = await startRig();
+    const { gateway } = rig;
+    expect(gateway.logLines().filter((l) => l.msg === 'effective configuration')).toHaveLength(1);
+    const primaryPid = gateway.pid;
+    expect(listeningPids(gateway).has(primaryPid)).toBe(false);
+
+    // Requests on fresh connections are spread over the workers.
+    const SESSION_CALLS = 20;
+    for (let i = 0; i < SESSION_CALLS; i++) {
+      const answer = await freshCall(rig.baseUrl, '/api/session');
+      expect(answer.status).toBe(200);
+    }
+    const answeredBy = () => pidsLogging(gateway, 'request completed', (l) => l.url === '/api/session');
+    await gateway.waitFor(() => answeredBy().size === 2, 'request lines from both workers');
+    expect([...answeredBy()].sort()).toEqual([...listeningPids(gateway)].sort());
+
+    // Every post lands once in the one log the primary owns, whichever worker took it.
+    const POSTS = 12;
+    const ids: string[] = [];
+    for (let i = 0; i < POSTS; i++) {
+      const answer = await postError(rig, `workers-test-${i}`);
+      expect(answer.status, answer.body).toBe(200);
+      ids.push((JSON.parse(answer.body) as { data: { id: string } }).data.id);
+    }
+    expect(new Set(ids).size).toBe(POSTS);
+    await gateway.waitFor(() => pidsLogging(gateway, 'request completed', (l) => l.url === '/api/error-log').size === 2, 'error-log posts on both workers');
+    for (let i = 0; i < 4; i++) {
+      const listed = await freshCall(rig.baseUrl, '/api/error-log?pageNum=1&pageSize=100', { headers: { cookie: SESSION_COOKIE } });
+      expect(listed.status, listed.body).toBe(200);
+      const page = JSON.parse(listed.body) as { data: { total: number; list: Array<{ id: string; message: string }> } };
+      expect(page.data.total).toBe(POSTS);
+      expect(page.data.list.map((e) => e.id).sort()).toEqual([...ids].sort());
+      expect(page.data.list.map((e) => e.message).sort()).toEqual(Array.from({ length: POSTS }, (_, n) => `workers-test-${n}`).sort());
+    }
+    const fileLines = readFileSync(path.join(rig.dataDir, 'error-log.jsonl'), 'utf8').split('\n').filter(Boolean);
+    expect(fileLines).toHaveLength(POSTS);
+
+    // Whichever worker answers /metrics, it shows the whole gateway, under the usual names.
+    for (let i = 0; i < 4; i++) {
+      const answer = await freshCall(rig.baseUrl, '/metrics');
+      expect(answer.status).toBe(200);
+      expect(seriesValue(answer.body, 'gateway_http_requests_total{route="/api/session",method="GET",status="200"}')).toBe(SESSION_CALLS);
+      expect(seriesValue(answer.body, 'gateway_http_requests_total{route="/api/error-log",method="POST",status="200"}')).toBe(POSTS);
+      expect(seriesValue(answer.body, 'gateway_error_log_entries_total')).toBe(POSTS);
+      expect(answer.body).toContain('gateway_process_resident_memory_bytes');
+    }
+  });
+
+  it('restarts a worker that dies unexpectedly', async () => {
+    const rig = await startRig();
+    const { gateway } = rig;
+    const [victim, survivor] = [...listeningPids(gateway)];
+    process.kill(victim!, 'SIGKILL');
+    await gateway.waitFor(
+      () => gateway.logLines().some((l) => l.msg === 'worker exited unexpectedly; restarting it' && l.workerPid === victim),
+      'the primary to notice the dead worker',
+    );
+    await gateway.waitFor(() => listeningPids(gateway).size === 3, 'a replacement worker to listen', 90_000);
+    const now = listeningPids(gateway);
+    expect(now.has(survivor!)).toBe(true);
+    for (let i = 0; i < 6; i++) expect((await freshCall(rig.baseUrl, '/api/session')).status).toBe(200);
+    expect(gateway.exit).toBeNull();
+  });
+
+  it('on SIGTERM every worker finishes its in-flight call and ends its streams, then the primary exits 0', async () => {
+    const rig = await startRig();
+    const stream = await SseClient.open(rig.port, SESSION_COOKIE, { timeoutMs: 30_000 });
+    expect(stream.status).toBe(200);
+    await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
+
+    const slow = await startSlowCall(rig);
+    rig.gateway.signal('SIGTERM');
+
+    await stream.waitFor(() => stream.ended, 'the event stream to end');
+    expect(stream.body).toMatch(/retry: \d+\n\n$/);
+    expect(rig.slowAnswered()).toBe(false);
+    expect(rig.gateway.exit).toBeNull();
+
+    rig.release();
+    const answer = await slow.answer;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ code: 200, msg: 'ok', data: { slow: true } });
+
+    const exit = await rig.gateway.exited;
+    expect(exit, rig.gateway.output()).toEqual({ code: 0, signal: null });
+    expect(pidsLogging(rig.gateway, 'worker shut down cleanly')).toEqual(listeningPids(rig.gateway));
+    expect(pidsLogging(rig.gateway, 'shut down cleanly')).toEqual(new Set([rig.gateway.pid]));
+  });
+
+  it('on a second SIGTERM exits at once, without waiting for the in-flight call', async () => {
+    const rig = await startRig();
+    const slow = await startSlowCall(rig);
+
+    rig.gateway.signal('SIGTERM');
+    await rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down')), 'the shutdown to begin');
+    rig.gateway.signal('SIGTERM');
+
+    const exit = await rig.gateway.exited;
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+    expect(rig.slowAnswered()).toBe(false);
+    await expect(slow.answer).rejects.toThrow();
+    expect(rig.gateway.logLines().map((l) => l.msg)).toContain('second signal: exiting at once');
+  });
+});
+
+describe('WORKERS in the configuration', () => {
+  it('defaults to one process, takes a count, and auto means one per core', () => {
+    const base = { CHAT_BACKEND_URL: 'http://127.0.0.1:9' };
+    expect(loadConfig(base).workers).toBe(1);
+    expect(loadConfig({ ...base, WORKERS: ' 3 ' }).workers).toBe(3);
+    expect(loadConfig({ ...base, WORKERS: 'AUTO' }).workers).toBe(Math.min(64, availableParallelism()));
+    expect(() => loadConfig({ ...base, WORKERS: '-1' })).toThrow(/^WORKERS: /);
+  });
+});
+
+describe('a bad WORKERS value', { timeout: 60_000 }, () => {
+  it.each(['many', '0', '65', '1.5'])('"%s" stops the process with one line naming WORKERS and exit code 78', async (value) => {
+    const gateway = gatewayProcess({ WORKERS: value, CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-workers-bad-') });
+    cleanups.push(() => gateway.stop());
+    const exit = await gateway.exited;
+    expect(exit, gateway.output()).toEqual({ code: 78, signal: null });
+    const lines = gateway.stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('WORKERS');
+    expect(gateway.stdout).toBe('');
+  });
+});
