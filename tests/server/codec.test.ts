@@ -108,6 +108,16 @@ describe('codec', () => {
     expect(await reason(decodeBody(body, 3, key256, { maxBytes: 1024 * 1024 }))).toBe('too_large');
   });
 
+  it('inflates a small body whose output outgrows the synchronous share, and caps it', async () => {
+    // About 2 MiB of JSON that compresses to a few KiB: past the 1 MiB inflated on the event loop.
+    const big = JSON.stringify({ data: ' '.repeat(2 * 1024 * 1024) });
+    const body = Buffer.from(encodeBody(big, 3, key256, 'deflate-raw'));
+    expect(body.length).toBeLessThan(64 * 1024);
+    expect((await decodeBody(body, 3, key256, { maxBytes: 4 * 1024 * 1024 })).length).toBe(big.length);
+    expect(await reason(decodeBody(body, 3, key256, { maxBytes: 1024 * 1024 }))).toBe('too_large');
+    expect(await reason(decodeBody(body, 3, key256, { maxBytes: 1536 * 1024 }))).toBe('too_large');
+  });
+
   it('refuses a mode 1 body past the cap', async () => {
     const big = JSON.stringify({ data: 'x'.repeat(4096) });
     const body = Buffer.from(encodeBody(big, 1, key256));
