@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
-import { sendJson, startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
+import type { FakeBackend } from '../server/support/fake-backend.js';
 import { SseClient } from '../server/support/sse-client.js';
+import { startHeldBackend } from './support/held-backend.js';
 import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
 
 /**
@@ -29,21 +29,8 @@ afterEach(async () => {
 afterAll(removeTempDirs);
 
 async function startRig(): Promise<Rig> {
-  const backend = await startFakeBackend();
+  const { backend, release, slowAnswered } = await startHeldBackend();
   cleanups.push(() => backend.close());
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let answered = false;
-  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
-  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
-    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
-  );
-  backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 4 }));
-  backend.route('GET /manage/slow', async (_call, res) => {
-    await released;
-    answered = true;
-    sendJson(res, { code: 200, msg: 'ok', data: { slow: true } });
-  });
 
   const port = await freePort();
   const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
@@ -64,7 +51,7 @@ async function startRig(): Promise<Rig> {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitHealthy(gateway, baseUrl);
-  return { backend, gateway, port, baseUrl, release, slowAnswered: () => answered };
+  return { backend, gateway, port, baseUrl, release, slowAnswered };
 }
 
 /**

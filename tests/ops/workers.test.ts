@@ -4,9 +4,9 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
-import { sendJson, startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
+import type { FakeBackend } from '../server/support/fake-backend.js';
 import { SseClient } from '../server/support/sse-client.js';
+import { startHeldBackend } from './support/held-backend.js';
 import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
 
 /**
@@ -50,21 +50,8 @@ function pidsLogging(gateway: NodeProcess, msg: string | RegExp, filter: (line: 
 const listeningPids = (gateway: NodeProcess) => pidsLogging(gateway, /^Server listening at /);
 
 async function startRig(): Promise<Rig> {
-  const backend = await startFakeBackend();
+  const { backend, release, slowAnswered } = await startHeldBackend();
   cleanups.push(() => backend.close());
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let answered = false;
-  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
-  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
-    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
-  );
-  backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 4 }));
-  backend.route('GET /manage/slow', async (_call, res) => {
-    await released;
-    answered = true;
-    sendJson(res, { code: 200, msg: 'ok', data: { slow: true } });
-  });
 
   const port = await freePort();
   const dataDir = tempDir('ops-workers-data-');
@@ -86,7 +73,7 @@ async function startRig(): Promise<Rig> {
   // Three processes start on what may be a busy machine: be patient.
   await waitHealthy(gateway, baseUrl, 90_000);
   await gateway.waitFor(() => listeningPids(gateway).size === 2, 'both workers to listen', 90_000);
-  return { backend, gateway, port, baseUrl, dataDir, release, slowAnswered: () => answered };
+  return { backend, gateway, port, baseUrl, dataDir, release, slowAnswered };
 }
 
 interface Answer {

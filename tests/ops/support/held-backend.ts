@@ -1,0 +1,32 @@
+import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../../server/support/fake-backend.js';
+
+/**
+ * A fake backend for shutdown tests: site config for readiness, the withdrawal permission and
+ * count for an event stream, and GET /manage/slow, held open until the test releases it, so
+ * "in flight during shutdown" is a fact of the test, not a guess about timing.
+ */
+export interface HeldBackend {
+  backend: FakeBackend;
+  /** Lets the held /manage/slow call answer. */
+  release(): void;
+  slowAnswered(): boolean;
+}
+
+export async function startHeldBackend(): Promise<HeldBackend> {
+  const backend = await startFakeBackend();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answered = false;
+  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
+  );
+  backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 4 }));
+  backend.route('GET /manage/slow', async (_call, res) => {
+    await released;
+    answered = true;
+    sendJson(res, { code: 200, msg: 'ok', data: { slow: true } });
+  });
+  return { backend, release, slowAnswered: () => answered };
+}
