@@ -1,3 +1,4 @@
+import { memo, useMemo, useRef } from 'react';
 import type { ActionDef, FieldDef, ListResource } from '../../server/contract/index.js';
 import type { LabelT } from '../i18n/resources/index.js';
 import { rowActions } from './actions.js';
@@ -45,11 +46,98 @@ function SortHeader({ field, sort, onSort, t }: { field: FieldDef; sort: string;
   );
 }
 
+interface StableCommands {
+  detail: (row: Row) => void;
+  edit: (row: Row) => void;
+  remove: (row: Row) => void;
+  action: (action: ActionDef, row: Row) => void;
+  select: (id: string, on: boolean) => void;
+}
+
+interface RowProps {
+  row: Row;
+  resource: ListResource;
+  columns: readonly FieldDef[];
+  selectable: boolean;
+  checked: boolean;
+  hasCommands: boolean;
+  has: { detail: boolean; edit: boolean; remove: boolean };
+  commands: StableCommands;
+  t: LabelT;
+  density: Density;
+}
+
+const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density }: RowProps) {
+  const id = rowId(row);
+  const actions = rowActions(resource, row);
+  return (
+    <tr className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
+      {selectable && (
+        <td className={density.cell}>
+          <input type="checkbox" className="accent-primary" aria-label={t('engine.selectRow', { id })} checked={checked} onChange={(e) => commands.select(id, e.target.checked)} />
+        </td>
+      )}
+      {columns.map((f) => (
+        <td key={f.key} className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''}`} data-col={f.key}>
+          <ValueView t={t} field={f} value={row[f.key]} />
+        </td>
+      ))}
+      {hasCommands && (
+        <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
+          <div className="flex gap-1">
+            {has.detail && (
+              <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.detail(row)}>
+                {t('engine.details')}
+              </button>
+            )}
+            {has.edit && (
+              <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.edit(row)}>
+                {t('engine.edit')}
+              </button>
+            )}
+            {actions.map((a) => (
+              <button
+                key={a.name}
+                type="button"
+                className={`btn px-2 py-0.5 text-xs ${a.destructive ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`}
+                onClick={() => commands.action(a, row)}
+                data-action={a.name}
+              >
+                {actionLabel(t, a.name)}
+              </button>
+            ))}
+            {has.remove && (
+              <button type="button" className="btn border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50" onClick={() => commands.remove(row)}>
+                {t('engine.delete')}
+              </button>
+            )}
+          </div>
+        </td>
+      )}
+    </tr>
+  );
+});
+
 /** The table of one page: sortable headers, selection, row commands and the totals row. */
 export function ListTable({ resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy }: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
   const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
   const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
+  // The screen passes fresh closures on every render; rows get stable ones that call the latest,
+  // so a row whose data did not change is not rendered again (the busy/idle switch, a selection).
+  const latest = useRef({ commands, onSelect });
+  latest.current = { commands, onSelect };
+  const stable = useMemo<StableCommands>(
+    () => ({
+      detail: (row) => latest.current.commands.detail?.(row),
+      edit: (row) => latest.current.commands.edit?.(row),
+      remove: (row) => latest.current.commands.remove?.(row),
+      action: (action, row) => latest.current.commands.action(action, row),
+      select: (id, on) => latest.current.onSelect([id], on),
+    }),
+    [],
+  );
+  const has = useMemo(() => ({ detail: !!commands.detail, edit: !!commands.edit, remove: !!commands.remove }), [!!commands.detail, !!commands.edit, !!commands.remove]);
 
   return (
     <div className={`overflow-x-auto rounded-md border border-slate-200 bg-white transition-opacity ${busy ? 'opacity-60' : ''}`}>
@@ -73,52 +161,20 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
         <tbody>
           {rows.map((row) => {
             const id = rowId(row);
-            const actions = rowActions(resource, row);
             return (
-              <tr key={id} className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
-                {selectable && (
-                  <td className={density.cell}>
-                    <input type="checkbox" className="accent-primary" aria-label={t('engine.selectRow', { id })} checked={selected.has(id)} onChange={(e) => onSelect([id], e.target.checked)} />
-                  </td>
-                )}
-                {columns.map((f) => (
-                  <td key={f.key} className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''}`} data-col={f.key}>
-                    <ValueView t={t} field={f} value={row[f.key]} />
-                  </td>
-                ))}
-                {hasCommands && (
-                  <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
-                    <div className="flex gap-1">
-                      {commands.detail && (
-                        <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.detail!(row)}>
-                          {t('engine.details')}
-                        </button>
-                      )}
-                      {commands.edit && (
-                        <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.edit!(row)}>
-                          {t('engine.edit')}
-                        </button>
-                      )}
-                      {actions.map((a) => (
-                        <button
-                          key={a.name}
-                          type="button"
-                          className={`btn px-2 py-0.5 text-xs ${a.destructive ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`}
-                          onClick={() => commands.action(a, row)}
-                          data-action={a.name}
-                        >
-                          {actionLabel(t, a.name)}
-                        </button>
-                      ))}
-                      {commands.remove && (
-                        <button type="button" className="btn border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50" onClick={() => commands.remove!(row)}>
-                          {t('engine.delete')}
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                )}
-              </tr>
+              <TableRow
+                key={id}
+                row={row}
+                resource={resource}
+                columns={columns}
+                selectable={selectable}
+                checked={selected.has(id)}
+                hasCommands={hasCommands}
+                has={has}
+                commands={stable}
+                t={t}
+                density={density}
+              />
             );
           })}
         </tbody>
