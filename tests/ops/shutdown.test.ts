@@ -1,8 +1,7 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { FakeBackend } from '../server/support/fake-backend.js';
+import { describe, expect, it } from 'vitest';
 import { SseClient } from '../server/support/sse-client.js';
-import { startHeldBackend } from './support/held-backend.js';
-import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
+import { startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
+import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
 
 /**
  * The process as operators run it: a real `node` running server/main.ts (through tsx, so no build
@@ -12,25 +11,18 @@ import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy 
 
 const SESSION_COOKIE = 'token=shutdown-token; userId=7';
 
-interface Rig {
-  backend: FakeBackend;
+interface Rig extends HeldBackend {
   gateway: NodeProcess;
   port: number;
   baseUrl: string;
-  /** Lets the held /manage/slow call answer. */
-  release(): void;
-  slowAnswered: () => boolean;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(removeTempDirs);
+const defer = cleanupAfterEach();
 
 async function startRig(): Promise<Rig> {
-  const { backend, release, slowAnswered } = await startHeldBackend();
-  cleanups.push(() => backend.close());
+  const held = await startHeldBackend();
+  const { backend } = held;
+  defer(() => backend.close());
 
   const port = await freePort();
   const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
@@ -45,29 +37,13 @@ async function startRig(): Promise<Rig> {
       SHUTDOWN_TIMEOUT_MS: '60000',
     },
   });
-  cleanups.push(async () => {
-    release();
+  defer(async () => {
+    held.release();
     await gateway.stop();
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitHealthy(gateway, baseUrl);
-  return { backend, gateway, port, baseUrl, release, slowAnswered };
-}
-
-/**
- * Starts GET /manage/slow and resolves once the backend holds it, i.e. it is in flight. The answer
- * comes back wrapped: an async function returning a bare promise would wait for it.
- */
-async function startSlowCall(rig: Rig): Promise<{ answer: Promise<Response> }> {
-  const call = fetch(`${rig.baseUrl}/manage/slow`, { headers: { cookie: SESSION_COOKIE } });
-  // Keep a rejection from surfacing as unhandled before the test awaits it.
-  call.catch(() => {});
-  const deadline = Date.now() + 30_000;
-  while (!rig.backend.calls.some((c) => c.url === '/manage/slow')) {
-    if (Date.now() > deadline) throw new Error(`the slow call never reached the backend\n${rig.gateway.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { answer: call };
+  return { ...held, gateway, port, baseUrl };
 }
 
 const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().some((l) => String(l.msg).startsWith('shutting down'));
@@ -81,7 +57,7 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
     await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
     expect(stream.body).toContain('data: {"count":4}');
 
-    const slow = await startSlowCall(rig);
+    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
     rig.gateway.signal('SIGTERM');
 
     // Shutdown ends the streams first (preClose) while the slow call is still held by the backend.
@@ -106,7 +82,7 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
 
   it('on a second SIGTERM exits at once, without waiting for the in-flight call', async () => {
     const rig = await startRig();
-    const slow = await startSlowCall(rig);
+    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
 
     rig.gateway.signal('SIGTERM');
     await rig.gateway.waitFor(shuttingDownLogged(rig.gateway), 'the shutdown to begin');
@@ -133,7 +109,7 @@ describe('a bad configuration', { timeout: 60_000 }, () => {
       cwd: REPO_ROOT,
       env: { CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-bad-'), ...env },
     });
-    cleanups.push(() => gateway.stop());
+    defer(() => gateway.stop());
     const exit = await gateway.exited;
     expect(exit, gateway.output()).toEqual({ code: 78, signal: null });
     const lines = gateway.stderr.split('\n').filter((line) => line.trim() !== '');

@@ -2,12 +2,11 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import type { FakeBackend } from '../server/support/fake-backend.js';
 import { SseClient } from '../server/support/sse-client.js';
-import { startHeldBackend } from './support/held-backend.js';
-import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
+import { startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
+import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
 
 /**
  * WORKERS=2: a real `node` running server/main.ts as a node:cluster primary with two workers on
@@ -17,21 +16,14 @@ import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir, waitHealthy 
 
 const SESSION_COOKIE = 'token=workers-token; userId=7';
 
-interface Rig {
-  backend: FakeBackend;
+interface Rig extends HeldBackend {
   gateway: NodeProcess;
   port: number;
   baseUrl: string;
   dataDir: string;
-  release(): void;
-  slowAnswered: () => boolean;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(removeTempDirs);
+const defer = cleanupAfterEach();
 
 function gatewayProcess(env: Record<string, string>): NodeProcess {
   return new NodeProcess(['--import', 'tsx', 'server/main.ts'], { cwd: REPO_ROOT, env });
@@ -50,8 +42,9 @@ function pidsLogging(gateway: NodeProcess, msg: string | RegExp, filter: (line: 
 const listeningPids = (gateway: NodeProcess) => pidsLogging(gateway, /^Server listening at /);
 
 async function startRig(): Promise<Rig> {
-  const { backend, release, slowAnswered } = await startHeldBackend();
-  cleanups.push(() => backend.close());
+  const held = await startHeldBackend();
+  const { backend } = held;
+  defer(() => backend.close());
 
   const port = await freePort();
   const dataDir = tempDir('ops-workers-data-');
@@ -65,15 +58,15 @@ async function startRig(): Promise<Rig> {
     LOG_LEVEL: 'info',
     SHUTDOWN_TIMEOUT_MS: '60000',
   });
-  cleanups.push(async () => {
-    release();
+  defer(async () => {
+    held.release();
     await gateway.stop();
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   // Three processes start on what may be a busy machine: be patient.
   await waitHealthy(gateway, baseUrl, 90_000);
   await gateway.waitFor(() => listeningPids(gateway).size === 2, 'both workers to listen', 90_000);
-  return { backend, gateway, port, baseUrl, dataDir, release, slowAnswered };
+  return { ...held, gateway, port, baseUrl, dataDir };
 }
 
 interface Answer {
@@ -115,17 +108,6 @@ function postError(rig: Rig, message: string): Promise<Answer> {
 function seriesValue(metrics: string, series: string): number | null {
   const line = metrics.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? null : Number(line.slice(series.length + 1));
-}
-
-async function startSlowCall(rig: Rig): Promise<{ answer: Promise<Response> }> {
-  const call = fetch(`${rig.baseUrl}/manage/slow`, { headers: { cookie: SESSION_COOKIE } });
-  call.catch(() => {});
-  const deadline = Date.now() + 30_000;
-  while (!rig.backend.calls.some((c) => c.url === '/manage/slow')) {
-    if (Date.now() > deadline) throw new Error(`the slow call never reached the backend\n${rig.gateway.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { answer: call };
 }
 
 describe('WORKERS=2', { timeout: 240_000 }, () => {
@@ -200,7 +182,7 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
     expect(stream.status).toBe(200);
     await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
 
-    const slow = await startSlowCall(rig);
+    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
     rig.gateway.signal('SIGTERM');
 
     await stream.waitFor(() => stream.ended, 'the event stream to end');
@@ -221,7 +203,7 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
 
   it('on a second SIGTERM exits at once, without waiting for the in-flight call', async () => {
     const rig = await startRig();
-    const slow = await startSlowCall(rig);
+    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
 
     rig.gateway.signal('SIGTERM');
     await rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down')), 'the shutdown to begin');
@@ -249,7 +231,7 @@ describe('WORKERS in the configuration', () => {
 describe('a bad WORKERS value', { timeout: 60_000 }, () => {
   it.each(['many', '0', '65', '1.5'])('"%s" stops the process with one line naming WORKERS and exit code 78', async (value) => {
     const gateway = gatewayProcess({ WORKERS: value, CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-workers-bad-') });
-    cleanups.push(() => gateway.stop());
+    defer(() => gateway.stop());
     const exit = await gateway.exited;
     expect(exit, gateway.output()).toEqual({ code: 78, signal: null });
     const lines = gateway.stderr.split('\n').filter((line) => line.trim() !== '');

@@ -1,5 +1,6 @@
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../../server/support/fake-backend.js';
+import { waitUntil } from '../../server/support/wait.js';
 
 /**
  * A fake backend for shutdown tests: site config for readiness, the withdrawal permission and
@@ -29,4 +30,20 @@ export async function startHeldBackend(): Promise<HeldBackend> {
     sendJson(res, { code: 200, msg: 'ok', data: { slow: true } });
   });
   return { backend, release, slowAnswered: () => answered };
+}
+
+/**
+ * Starts GET /manage/slow through the gateway and resolves once the backend holds it, i.e. it is
+ * in flight. The answer comes back wrapped: an async function returning a bare promise would
+ * wait for it.
+ */
+export async function startSlowCall(held: HeldBackend, baseUrl: string, cookie: string): Promise<{ answer: Promise<Response> }> {
+  const call = fetch(`${baseUrl}/manage/slow`, { headers: { cookie } });
+  // Keep a rejection from surfacing as unhandled before the test awaits it.
+  call.catch(() => {});
+  await waitUntil(() => held.backend.calls.some((c) => c.url === '/manage/slow'), 'the slow call to reach the backend', {
+    timeoutMs: 30_000,
+    intervalMs: 20,
+  });
+  return { answer: call };
 }

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import { CALLS } from '../../../server/contract/index.js';
 import { Waiters } from '../../server/support/wait.js';
 
@@ -163,4 +163,17 @@ export async function logInAdmin(baseUrl: string): Promise<string> {
   expect(cookie).toMatch(/(^|; )token=[^;]+/);
   expect(cookie).toMatch(/(^|; )userId=[^;]+/);
   return cookie;
+}
+
+/**
+ * Cleanups a test registers as it starts things, run in reverse after each test; temp folders
+ * go after the file. Call once at the top of a test file.
+ */
+export function cleanupAfterEach(): (cleanup: () => Promise<void>) => void {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  afterAll(removeTempDirs);
+  return (cleanup) => void cleanups.push(cleanup);
 }
