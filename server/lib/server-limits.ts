@@ -35,12 +35,27 @@ export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<S
   };
 }
 
-/** Caps the open sockets and answers `Expect: 100-continue` without the interim 100. */
+/**
+ * Caps the open sockets, answers `Expect: 100-continue` without the interim 100, and lets no
+ * kept-alive socket outlive a shutdown.
+ */
 export function applyServerLimits(app: FastifyInstance, config: Config): void {
   app.server.maxConnections = config.maxConnections;
   // Node would answer "100 Continue" before the gateway could refuse the request; passed on as a
   // plain request, it meets the request guard, which refuses Expect with 400.
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
+
+  // Closing the server reaps the sockets idle at that moment only; one whose call was still in
+  // flight would otherwise stay open for the keep-alive time-out after its answer (72 s) and hold
+  // the shutdown up that long. Answers given once closing began end their connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing || app.shuttingDown) reply.header('connection', 'close');
+    done(null, payload);
+  });
 }
 
 function rawAnswer(name: GatewayErrorName): string {
