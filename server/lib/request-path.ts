@@ -22,11 +22,12 @@ export function decodedPath(path: string): string | null {
 }
 
 /**
- * Which area a path belongs to once decoded, as the router sees it: `/%6danage/x` is under
- * /manage, whatever its spelling.
+ * Which area a path belongs to once decoded, as the router or a backend may see it:
+ * `/%6danage/x` is under /manage, whatever its spelling.
  */
 export function areaOf(path: string): ApiArea | null {
-  const decoded = decodedPath(path) ?? path;
+  // Some servers read a backslash as a slash: `/manage\x` counts as under /manage.
+  const decoded = (decodedPath(path) ?? path).replace(/\\/g, '/');
   for (const area of AREAS) {
     const prefix = `/${area}`;
     if (decoded === prefix || decoded.startsWith(`${prefix}/`)) return area;

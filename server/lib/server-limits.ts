@@ -41,9 +41,11 @@ export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<S
  */
 export function applyServerLimits(app: FastifyInstance, config: Config): void {
   app.server.maxConnections = config.maxConnections;
-  // Node would answer "100 Continue" before the gateway could refuse the request; passed on as a
-  // plain request, it meets the request guard, which refuses Expect with 400.
+  // Node would answer "100 Continue" (or 417 with no body, for any other expectation) before the
+  // gateway could refuse the request; passed on as a plain request, it meets the request guard,
+  // which refuses Expect with 400 in the catalogue's envelope.
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
+  app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res));
 
   // Closing the server reaps the sockets idle at that moment only; one whose call was still in
   // flight would otherwise stay open for the keep-alive time-out after its answer (72 s) and hold

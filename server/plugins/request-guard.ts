@@ -21,8 +21,13 @@ export default fp(
     app.addHook('onRequest', async (request, reply) => {
       const target = request.raw.url ?? '';
       if (!target.startsWith('/')) return refuse(request, reply, 'the request target must be a path');
-      if (request.headers.upgrade !== undefined) return refuse(request, reply, 'protocol upgrades are not supported');
-      if (request.headers.expect !== undefined) return refuse(request, reply, 'the Expect header is not supported');
+      if (request.headers.upgrade !== undefined || request.headers.expect !== undefined) {
+        // The client may already be sending what it hoped to switch to, or a body it meant to
+        // hold back: nothing more on this connection can be trusted to be a request.
+        reply.header('connection', 'close');
+        const what = request.headers.upgrade !== undefined ? 'protocol upgrades are' : 'the Expect header is';
+        return refuse(request, reply, `${what} not supported`);
+      }
       const path = pathOf(target);
       if (areaOf(path) === null) return;
       const reason = ambiguousPathReason(path);

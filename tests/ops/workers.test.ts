@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { SseClient } from '../server/support/sse-client.js';
 import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
-import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
+import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, freshCall, tempDir, waitHealthy, type Answer } from './support/processes.js';
 
 /**
  * WORKERS=2: a real `node` running server/main.ts as a node:cluster primary with two workers on
@@ -68,33 +67,6 @@ async function startRig(): Promise<Rig> {
   await waitHealthy(gateway, baseUrl, 90_000);
   await gateway.waitFor(() => listeningPids(gateway).size === 2, 'both workers to listen', 90_000);
   return { ...held, gateway, port, baseUrl, dataDir, cookie: await logInHeld(baseUrl) };
-}
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/**
- * One request on a connection of its own (no keep-alive pool), so the cluster hands each to the
- * next worker in turn instead of every request riding the first worker's connection.
- */
-function freshCall(baseUrl: string, pathname: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${baseUrl}${pathname}`,
-      { method: options.method ?? 'GET', agent: false, headers: { connection: 'close', ...options.headers } },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
 }
 
 function postError(rig: Rig, message: string): Promise<Answer> {
