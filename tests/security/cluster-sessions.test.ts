@@ -65,7 +65,9 @@ describe('sessions across the workers of one gateway', { timeout: 180_000 }, () 
     expect(pidsAnswering(gateway, (l) => l.url === CALLS.permission).size).toBe(2);
 
     const streams: SseClient[] = [];
-    defer(() => streams.forEach((s) => s.close()));
+    defer(async () => {
+      for (const s of streams) s.close();
+    });
     for (let i = 0; i < 6; i++) {
       const stream = await SseClient.open(port, cookie, { timeoutMs: 30_000, headers: { connection: 'close' } });
       streams.push(stream);
