@@ -16,8 +16,7 @@ export const GATEWAY_PATHS = {
 
 /** The `error` of the gateway's 401 when a call needs a session it does not have (none, expired, logged out). */
 export const NOT_LOGGED_IN_ERROR = 'NOT_LOGGED_IN';
-/** The `error` of the gateway's 429; a throttled login also carries `data: LoginThrottled`. */
-export const RATE_LIMITED_ERROR = 'RATE_LIMITED';
+/** The `data` of the gateway's 429 RATE_LIMITED answer to a throttled login (also sent as Retry-After). */
 export interface LoginThrottled {
   retryAfterSeconds: number;
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer } from '../contract/index.js';
+import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer, type LoginThrottled } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { primaryChannel } from '../cluster/ipc.js';
 import { forwardedHeaders } from '../lib/forwarded.js';
@@ -72,9 +72,8 @@ export default fp<LoginPluginOptions>(
           const retryAfterSeconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
           reply.header('retry-after', String(retryAfterSeconds));
           request.log.warn({ clientAddress: request.ip, retryAfterSeconds }, 'login throttled after repeated failures');
-          throw new GatewayError('RATE_LIMITED', `too many failed logins; try again in ${retryAfterSeconds} s`, {
-            data: { retryAfterSeconds },
-          });
+          const data: LoginThrottled = { retryAfterSeconds };
+          throw new GatewayError('RATE_LIMITED', `too many failed logins; try again in ${retryAfterSeconds} s`, { data });
         }
         const { attempt } = verdict;
         let answer;
