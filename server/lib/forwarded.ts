@@ -41,8 +41,27 @@ export function isDroppedRequestHeader(lowerName: string): boolean {
   return DROPPED.has(lowerName) || lowerName.startsWith('w-') || lowerName.startsWith('x-forwarded-');
 }
 
-/** Answer headers of the backend that never reach the browser: they describe the backend's software or its hop. */
-const HIDDEN_ANSWER_HEADERS = ['server', 'x-powered-by', 'x-aspnet-version', 'x-aspnetmvc-version', 'keep-alive', 'connection', 'proxy-connection', 'upgrade'];
+/**
+ * Answer headers of the backend that never reach the browser: they describe the backend's
+ * software or its hop, or would open the console's answers to other origins (the console is one
+ * origin and needs no CORS).
+ */
+const HIDDEN_ANSWER_HEADERS = [
+  'server',
+  'x-powered-by',
+  'x-aspnet-version',
+  'x-aspnetmvc-version',
+  'keep-alive',
+  'connection',
+  'proxy-connection',
+  'upgrade',
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-expose-headers',
+  'access-control-max-age',
+];
 
 export function hideBackendHeaders(headers: Record<string, unknown>): void {
   for (const name of HIDDEN_ANSWER_HEADERS) delete headers[name];

@@ -211,6 +211,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
       if (value !== undefined) headers[name] = value;
     }
     delete headers['content-length'];
+    delete headers['content-disposition'];
     Object.assign(headers, SSE_HEADERS);
     reply.hijack();
     res.writeHead(200, headers);

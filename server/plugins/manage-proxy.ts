@@ -8,7 +8,7 @@ import { parseEnableMode, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
 import { boundedJsonParser } from '../lib/json-body.js';
 import { forwardedHeaders, hideBackendHeaders, isDroppedRequestHeader } from '../lib/forwarded.js';
-import { NO_STORE } from './security.js';
+import { API_DISPOSITION, NO_STORE } from './security.js';
 import { plateAnswerHeaders } from '../lib/plate-headers.js';
 
 type Headers = Record<string, string | string[] | number | undefined>;
@@ -94,6 +94,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
           if (route.files) return plateAnswerHeaders(headers) as never;
           if (!route.jsonApi) return headers as never;
           headers['cache-control'] = NO_STORE;
+          headers['content-disposition'] = API_DISPOSITION;
           delete headers.expires;
           delete headers.etag;
           delete headers['last-modified'];

@@ -63,6 +63,8 @@ export function hstsHeader(protocol: string, maxAge: number): string | null {
 
 /** API answers carry sessions' data: no browser or proxy cache may keep them. */
 export const NO_STORE = 'no-store';
+/** An API answer opened as a page is saved as a file, never rendered on the console's origin. */
+export const API_DISPOSITION = 'attachment; filename="api.json"';
 
 /**
  * Headers on every answer, and the same-origin rule for every unsafe method on every path: the
@@ -78,7 +80,10 @@ export default fp(
       const hsts = hstsHeader(request.protocol, hstsMaxAge);
       if (hsts) reply.header('strict-transport-security', hsts);
       const area = areaOf(pathOf(request.url));
-      if (area === 'manage' || area === 'api') reply.header('cache-control', NO_STORE);
+      if (area === 'manage' || area === 'api') {
+        reply.header('cache-control', NO_STORE);
+        reply.header('content-disposition', API_DISPOSITION);
+      }
       if (!SAFE_METHODS.has(request.method) && !isSameOriginRequest(request)) {
         request.log.warn({ origin: request.headers.origin ?? null }, 'refused a cross-origin unsafe request');
         return reply.code(403).send(errorBody('CROSS_ORIGIN'));

@@ -32,6 +32,8 @@ describe('headers both ways', () => {
         'keep-alive': 'timeout=5',
         'cache-control': 'public, max-age=600',
         'x-aspnet-version': '4.0',
+        'access-control-allow-origin': '*',
+        'access-control-allow-credentials': 'true',
       }),
     );
     cookie = await fakeLogInOver(rig.url, { token: 'tok-h', userId: '5' });
@@ -84,10 +86,12 @@ describe('headers both ways', () => {
     expect(await upstreamErrors(rig)).toBe(errorsBefore);
   });
 
-  it("never show the browser the backend's Server, X-Powered-By or Keep-Alive", async () => {
+  it("never show the browser the backend's Server, X-Powered-By, Keep-Alive or CORS grants", async () => {
     const answer = await rawRequest(rig.port, httpText('GET /manage/software HTTP/1.1', { cookie }));
     expect(answer.status).toBe(200);
-    for (const name of ['server', 'x-powered-by', 'x-aspnet-version']) expect(answer.headers[name], name).toBeUndefined();
+    for (const name of ['server', 'x-powered-by', 'x-aspnet-version', 'access-control-allow-origin', 'access-control-allow-credentials']) {
+      expect(answer.headers[name], name).toBeUndefined();
+    }
     expect(answer.headers['keep-alive']).not.toBe('timeout=5');
   });
 
@@ -100,7 +104,11 @@ describe('headers both ways', () => {
       await fetch(`${rig.url}/manage/anything`), // 401 without a session
       await fetch(`${rig.url}/api/nothing-here`), // 404
     ];
-    for (const res of answers) expect(res.headers.get('cache-control'), res.url).toBe('no-store');
+    for (const res of answers) {
+      expect(res.headers.get('cache-control'), res.url).toBe('no-store');
+      // Opened as a page, an API answer is saved, never rendered on the console's origin.
+      expect(res.headers.get('content-disposition'), res.url).toBe('attachment; filename="api.json"');
+    }
   });
 
   it('answer deeply nested JSON with 400 before it reaches the backend, and stay up', async () => {

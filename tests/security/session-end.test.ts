@@ -87,6 +87,15 @@ describe('logout', () => {
     expect(callsSince(rig.backend, afterLogout)).toEqual([]);
   });
 
+  it('gives every login a session of its own: logging one out leaves the other', async () => {
+    const first = await fakeLogInOver(rig.url, { token: 'tok-twice', userId: '6' });
+    const second = await fakeLogInOver(rig.url, { token: 'tok-twice', userId: '6' });
+    expect(first).not.toBe(second);
+    expect((await logout(rig.url, first)).status).toBe(204);
+    expect((await save(rig.url, first)).status).toBe(401);
+    expect((await save(rig.url, second)).status).toBe(200);
+  });
+
   it('answers 204 even when the backend logout fails, and the session is still refused', async () => {
     rig.backend.route(`POST ${LOGOUT_PATH}`, (_call, res) => {
       res.writeHead(500, { 'content-type': 'text/html' });
