@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { FAKE_PASSWORD } from '../server/support/session.js';
-import { callsSince, startGateway, startRig, type Rig } from './support/rig.js';
+import { callsSince, startGateway, startRig, useSandboxGateway, type Rig } from './support/rig.js';
 
 /**
  * Hole 6: wrong passwords all reached the backend, as fast as they came, and client-sent
@@ -183,19 +181,10 @@ describe('the client address', () => {
 });
 
 describe('login throttling against the sandbox backend', () => {
-  let sandbox: StartedSandbox;
-  let gateway: Awaited<ReturnType<typeof startGateway>>;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, withdrawalTickMs: 0 });
-    gateway = await startGateway(sandbox.url, { RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT });
-  });
-  afterAll(async () => {
-    await gateway.app.close();
-    await sandbox.close();
-  });
+  const sandboxGateway = useSandboxGateway();
 
   it('refuses the sixth wrong admin password with 429 and keeps the right one waiting', async () => {
+    const gateway = sandboxGateway();
     for (let i = 0; i < 5; i++) {
       const a = await attempt(gateway.url, 'admin', `guess-${i}`);
       expect(a.status).toBe(200);

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS, SESSION_ENDED_EVENT } from '../../server/contract/index.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { sendJson } from '../server/support/fake-backend.js';
 import { SseClient } from '../server/support/sse-client.js';
 import { fakeLogInOver, logInOver, setCookieValues } from '../server/support/session.js';
-import { SAVE_PATH, callsSince, startGateway, startRig, type Rig } from './support/rig.js';
+import { SAVE_PATH, callsSince, startRig, useSandboxGateway, type Rig } from './support/rig.js';
 
 /**
  * Hole 3: logout only cleared cookies, so the old value replayed afterwards kept working and its
@@ -108,19 +106,10 @@ describe('logout', () => {
 });
 
 describe('logout against the sandbox backend', () => {
-  let sandbox: StartedSandbox;
-  let gateway: Awaited<ReturnType<typeof startGateway>>;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, withdrawalTickMs: 0 });
-    gateway = await startGateway(sandbox.url, { RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT });
-  });
-  afterAll(async () => {
-    await gateway.app.close();
-    await sandbox.close();
-  });
+  const sandboxGateway = useSandboxGateway();
 
   it('the replayed cookie no longer reads the sandbox', async () => {
+    const gateway = sandboxGateway();
     const cookie = await logInOver(gateway.url, { account: 'admin', password: 'admin123' });
     const before = await fetch(`${gateway.url}${CALLS.permission}`, { headers: { cookie } });
     expect(((await before.json()) as { code: number }).code).toBe(200);

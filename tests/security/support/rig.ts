@@ -1,6 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { SANDBOX_AES_KEY_TEXT } from '../../../server/sandbox/key.js';
+import { startSandbox, type StartedSandbox } from '../../../server/sandbox/start.js';
 import { buildApp, type BuildAppOptions } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
@@ -65,6 +68,27 @@ export async function startRig(env: Record<string, string> = {}, options: Omit<B
       await gateway.app.close();
       await backend.close();
     },
+  };
+}
+
+/**
+ * A started gateway in front of the sandbox backend for the enclosing describe block: started
+ * before its first test, closed after its last. Call inside the block; read it inside tests.
+ */
+export function useSandboxGateway(): () => { url: string; sandbox: StartedSandbox } {
+  let sandbox: StartedSandbox | undefined;
+  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, withdrawalTickMs: 0 });
+    gateway = await startGateway(sandbox.url, { RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT });
+  });
+  afterAll(async () => {
+    await gateway?.app.close();
+    await sandbox?.close();
+  });
+  return () => {
+    if (!gateway || !sandbox) throw new Error('the sandbox gateway is not running: use it inside a test');
+    return { url: gateway.url, sandbox };
   };
 }
 
