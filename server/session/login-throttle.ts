@@ -63,8 +63,9 @@ export class MemoryAttemptCounter implements AttemptCounter {
   takeNow(key: string, rule: ThrottleRule, now: number): number {
     let slot = this.slots.get(key);
     if (slot && slot.expiresAt <= now) slot = undefined;
-    if (slot) {
-      const wait = slot.lastAt + throttleDelayMs(slot.count, rule) - now;
+    const delay = slot ? throttleDelayMs(slot.count, rule) : 0;
+    if (slot && delay > 0) {
+      const wait = slot.lastAt + delay - now;
       if (wait > 0) return wait;
     }
     const next: Slot = { count: (slot?.count ?? 0) + 1, lastAt: now, expiresAt: now + rule.windowMs };
