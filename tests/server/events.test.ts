@@ -174,8 +174,10 @@ describe('GET /api/events', () => {
     expect(single.counts()).toEqual([1]);
 
     // A new tab of a polled session hears the last count without another backend call.
+    // Logged in first, so the window below holds the tab's opening only.
+    const lateCookie = await reviewer('multi');
     const pollsBeforeLate = callsFor(backend, COUNT_PATH, 'multi');
-    const late = await openTab(reviewer('multi'));
+    const late = await openTab(lateCookie);
     await late.waitFor(() => late.counts().length > 0, 'the late tab to hear the count');
     expect(late.counts()).toEqual([7]);
     expect(callsFor(backend, COUNT_PATH, 'multi')).toBeLessThanOrEqual(pollsBeforeLate + 1);
