@@ -4,8 +4,15 @@ import { createMetrics } from './lib/metrics.js';
 import { Upstream } from './lib/upstream.js';
 import { loggerOptions } from './lib/logger.js';
 import { installErrorHandler } from './lib/error-handler.js';
+import { applyServerLimits, serverLimitOptions } from './lib/server-limits.js';
+import { trustProxyOption } from './lib/trust-proxy.js';
 import security from './plugins/security.js';
+import requestGuard from './plugins/request-guard.js';
 import session from './plugins/session.js';
+import login from './plugins/login.js';
+import metricsEndpoint from './plugins/metrics-endpoint.js';
+import type { RevocationStore } from './session/revocations.js';
+import type { AttemptCounter } from './session/login-throttle.js';
 import decode from './plugins/decode.js';
 import manageProxy from './plugins/manage-proxy.js';
 import events, { type EventsOptions } from './plugins/events.js';
@@ -24,6 +31,13 @@ export interface BuildAppOptions {
   processMetrics?: boolean;
   /** Heartbeat and cache periods of /api/events, shortened by tests and benchmarks. */
   events?: EventsOptions;
+  /** Clock of session ages and login throttling, for tests. */
+  now?: () => number;
+  /**
+   * Where session revocations and failed-login counts live. Default: this process's memory, or
+   * the cluster primary's in a worker (WORKERS > 1).
+   */
+  sessionStores?: { revocations?: RevocationStore; loginAttempts?: AttemptCounter };
 }
 
 /**
@@ -34,12 +48,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   const app = Fastify({
     logger: options.logger === undefined ? loggerOptions(config) : options.logger,
-    trustProxy: config.trustProxy as boolean | string, // a number (hop count) is accepted at run time
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    // Event streams stay open for hours; the per-request timeout must not cut them.
-    requestTimeout: 0,
+    ...serverLimitOptions(config),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // One line per request (the health plugin writes it when the answer is sent) instead of
@@ -57,15 +70,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     maxAnswerBytes: config.decodeMaxBytes,
   }));
   app.decorate('shuttingDown', false);
+  applyServerLimits(app, config);
   installErrorHandler(app);
   app.addHook('onClose', async () => {
     await app.upstream.close();
   });
 
+  const stores = options.sessionStores ?? {};
   await app.register(security);
+  await app.register(requestGuard);
   await app.register(health);
-  await app.register(session, { sandbox: options.sandbox ?? false });
+  await app.register(metricsEndpoint);
+  await app.register(session, {
+    sandbox: options.sandbox ?? false,
+    ...(options.now ? { now: options.now } : {}),
+    ...(stores.revocations ? { revocations: stores.revocations } : {}),
+  });
   await app.register(decode);
+  await app.register(login, {
+    ...(options.now ? { now: options.now } : {}),
+    ...(stores.loginAttempts ? { attempts: stores.loginAttempts } : {}),
+  });
   await app.register(manageProxy);
   await app.register(events, options.events ?? {});
   await app.register(errorLog);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
@@ -33,6 +34,30 @@ export interface Config {
   uiDir: string;
   /** Gateway processes: 1 = one process (the default); more = a node:cluster primary and that many workers. */
   workers: number;
+  /** A request's headers and body must arrive within this, else 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** Open sockets one gateway process accepts; more are closed at once. */
+  maxConnections: number;
+  /** A session with no call for this long is refused. */
+  sessionIdleMinutes: number;
+  /** A session is refused this long after its login, whatever its use. */
+  sessionMaxHours: number;
+  /** Key material the session cookie is sealed under (at least 32 bytes). */
+  sessionSecret: Buffer;
+  /** True when SESSION_SECRET was unset and a random one was made at start (replicas cannot share it). */
+  sessionSecretGenerated: boolean;
+  /** Backend call made with the session's token at logout; null when the backend has none. */
+  backendLogoutPath: string | null;
+  /** Failed logins per account and client address within the throttle window before 429. */
+  loginMaxFailures: number;
+  /** Open event streams per session; the next is refused with 429. */
+  eventsMaxPerSession: number;
+  /** Strict-Transport-Security max-age on answers to HTTPS requests; 0 sends none. */
+  hstsMaxAge: number;
+  /** Serve /metrics on this port instead of the main one; null keeps it on the main port. */
+  metricsPort: number | null;
+  /** Bearer token /metrics requires; null = none. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +161,45 @@ function workers(env: Env): number {
   return value;
 }
 
+/** A backend path setting: one leading "/", no scheme or host. */
+function backendPath(env: Env, name: string, fallback: string): string;
+function backendPath(env: Env, name: string, fallback: null): string | null;
+function backendPath(env: Env, name: string, fallback: string | null): string | null {
+  const value = text(env, name) ?? fallback;
+  if (value === null) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || /[\s\\#]/.test(value)) {
+    throw new ConfigError(name, `must be a path starting with one "/", got "${value}"`);
+  }
+  return value;
+}
+
+/** SESSION_SECRET: text or `base64:` bytes, at least 32 bytes; a random one when unset. */
+function sessionSecret(env: Env): { secret: Buffer; generated: boolean } {
+  const raw = text(env, 'SESSION_SECRET');
+  if (raw === undefined) return { secret: randomBytes(32), generated: true };
+  let bytes: Buffer;
+  if (raw.startsWith('base64:')) {
+    const b64 = raw.slice('base64:'.length);
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) {
+      throw new ConfigError('SESSION_SECRET', 'the text after "base64:" is not valid base64');
+    }
+    bytes = Buffer.from(b64, 'base64');
+  } else {
+    bytes = Buffer.from(raw, 'utf8');
+  }
+  if (bytes.length < 32) throw new ConfigError('SESSION_SECRET', `must be at least 32 bytes long, got ${bytes.length}`);
+  return { secret: bytes, generated: false };
+}
+
+function metricsToken(env: Env): string | null {
+  const raw = text(env, 'METRICS_TOKEN');
+  if (raw === undefined) return null;
+  if (!/^[\x21-\x7e]{16,512}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be 16 to 512 printable characters without spaces');
+  }
+  return raw;
+}
+
 export interface LoadConfigOptions {
   /** Key used when no RESPONSE_AES_KEY is set and the sandbox backend runs. */
   sandboxKey?: string;
@@ -154,10 +218,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     throw new ConfigError('RESPONSE_AES_MODE', `must be cbc or ecb, got "${modeText}"`);
   }
 
-  const withdrawalCountPath = text(env, 'WITHDRAWAL_COUNT_PATH') ?? '/manage/finance/cashWithdrawalCheck/count';
-  if (!withdrawalCountPath.startsWith('/') || withdrawalCountPath.startsWith('//')) {
-    throw new ConfigError('WITHDRAWAL_COUNT_PATH', `must be a path starting with one "/", got "${withdrawalCountPath}"`);
-  }
+  const withdrawalCountPath = backendPath(env, 'WITHDRAWAL_COUNT_PATH', '/manage/finance/cashWithdrawalCheck/count');
 
   const cookieSecureText = (text(env, 'COOKIE_SECURE') ?? 'auto').toLowerCase();
   let cookieSecure: Config['cookieSecure'];
@@ -170,9 +231,16 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   }
 
   const host = text(env, 'HOST') ?? '0.0.0.0';
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const metricsPortText = text(env, 'METRICS_PORT');
+  const metricsPort = metricsPortText === undefined ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (${port})`);
+  }
+  const { secret, generated } = sessionSecret(env);
 
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    port,
     host,
     chatBackendUrl,
     fileServerUrl,
@@ -190,6 +258,18 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     upstreamTlsInsecure: bool(env, 'UPSTREAM_TLS_INSECURE', false),
     uiDir: text(env, 'UI_DIR') ?? 'dist/web',
     workers: workers(env),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 2_000, 1, 1_000_000),
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120, 1, 43_200),
+    sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12, 1, 8_760),
+    sessionSecret: secret,
+    sessionSecretGenerated: generated,
+    backendLogoutPath: backendPath(env, 'BACKEND_LOGOUT_PATH', null),
+    loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1_000),
+    eventsMaxPerSession: integer(env, 'EVENTS_MAX_PER_SESSION', 20, 1, 100_000),
+    hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 31_536_000, 0, 2_147_483_647),
+    metricsPort,
+    metricsToken: metricsToken(env),
   };
 }
 
@@ -198,5 +278,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
   return {
     ...config,
     aes: { key: config.aes.key ? `<${config.aes.key.length} bytes>` : null, iv: '<masked>', mode: config.aes.mode },
+    sessionSecret: config.sessionSecretGenerated ? '<generated>' : `<${config.sessionSecret.length} bytes>`,
+    metricsToken: config.metricsToken === null ? null : '<masked>',
   };
 }

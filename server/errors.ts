@@ -16,6 +16,11 @@ export const GATEWAY_ERRORS = {
   DECODE_TOO_LARGE: { status: 502, msg: 'The chat backend sent an answer larger than the decode limit' },
   BODY_TOO_LARGE: { status: 413, msg: 'The request body is too large' },
   BAD_REQUEST: { status: 400, msg: 'The request is malformed' },
+  UNAUTHORIZED: { status: 401, msg: 'A valid bearer token is required' },
+  METHOD_NOT_ALLOWED: { status: 405, msg: 'This method is not allowed here' },
+  REQUEST_TIMEOUT: { status: 408, msg: 'The request did not arrive in time' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, msg: 'This content type is not accepted here' },
+  HEADERS_TOO_LARGE: { status: 431, msg: 'The request headers are too large' },
   CROSS_ORIGIN: { status: 403, msg: 'Cross-origin requests are refused' },
   NOT_LOGGED_IN: { status: 401, msg: 'Not logged in' },
   FORBIDDEN: { status: 403, msg: 'This session lacks the permission for this call' },
@@ -32,20 +37,25 @@ export interface GatewayErrorBody {
   code: number;
   msg: string;
   error: GatewayErrorName;
+  /** Details a client acts on, e.g. `{retryAfterSeconds}` of a throttled login. */
+  data?: unknown;
 }
 
 export class GatewayError extends Error {
   readonly status: number;
   readonly errorName: GatewayErrorName;
-  constructor(name: GatewayErrorName, detail?: string, options?: { cause?: unknown }) {
+  readonly data: unknown;
+  constructor(name: GatewayErrorName, detail?: string, options?: { cause?: unknown; data?: unknown }) {
     const spec = GATEWAY_ERRORS[name];
     super(detail ? `${spec.msg}: ${detail}` : spec.msg, options);
     this.name = 'GatewayError';
     this.status = spec.status;
     this.errorName = name;
+    this.data = options?.data;
   }
   toBody(): GatewayErrorBody {
-    return errorBody(this.errorName, this.message);
+    const body = errorBody(this.errorName, this.message);
+    return this.data === undefined ? body : { ...body, data: this.data };
   }
 }
 

@@ -3,10 +3,18 @@ import type { Config } from './config.js';
 import type { Metrics } from './lib/metrics.js';
 import type { Upstream } from './lib/upstream.js';
 
-/** The session as the gateway knows it: only what the cookies say. */
+/** The session as the gateway knows it: what its sealed `token` cookie holds. */
 export interface Session {
+  /** The backend's token, sent as w-token. */
   token: string;
+  /** The backend's user id, sent as w-userId. */
   userId: string;
+  /** Random id of this login: what logout revokes, what event streams are counted by. */
+  id: string;
+  /** Login time, epoch ms. */
+  issuedAt: number;
+  /** Last call seen, epoch ms, to about a minute. */
+  lastSeen: number;
 }
 
 declare module 'fastify' {
@@ -18,7 +26,7 @@ declare module 'fastify' {
     shuttingDown: boolean;
   }
   interface FastifyRequest {
-    /** From the `token` and `userId` cookies; null without a session. Set by the session plugin. */
+    /** From the sealed `token` cookie, when it opens and is neither expired nor revoked; else null. Set by the session plugin. */
     session: Session | null;
   }
 }

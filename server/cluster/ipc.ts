@@ -27,6 +27,21 @@ export interface ShutdownMessage {
 
 export type RpcHandler = (params: unknown, worker: Worker) => unknown;
 
+/** Sent by the primary to every worker; each answers with a BroadcastAck once it has applied it. */
+export interface BroadcastMessage {
+  gateway: 'broadcast';
+  id: number;
+  topic: string;
+  payload: unknown;
+}
+
+export interface BroadcastAck {
+  gateway: 'broadcast-ack';
+  id: number;
+}
+
+export type BroadcastHandler = (payload: unknown) => void | Promise<void>;
+
 const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 function isTagged(message: unknown, tag: string): boolean {
@@ -41,12 +56,14 @@ export function isShutdownMessage(message: unknown): message is ShutdownMessage 
 export class PrimaryChannel {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly broadcastHandlers = new Map<string, BroadcastHandler>();
 
   constructor(
     private readonly proc: NodeJS.Process = process,
     private readonly timeoutMs = DEFAULT_CALL_TIMEOUT_MS,
   ) {
     proc.on('message', (message: unknown) => {
+      if (isTagged(message, 'broadcast')) return void this.applyBroadcast(message as BroadcastMessage);
       if (!isTagged(message, 'rpc-reply')) return;
       const reply = message as RpcReply;
       const waiter = this.pending.get(reply.id);
@@ -63,6 +80,23 @@ export class PrimaryChannel {
         waiter.reject(new Error('the gateway primary process is gone'));
       }
     });
+  }
+
+  /** Handles the primary's broadcasts of one topic (one handler per topic). */
+  onBroadcast(topic: string, handler: BroadcastHandler): void {
+    this.broadcastHandlers.set(topic, handler);
+  }
+
+  private applyBroadcast(message: BroadcastMessage): void {
+    const handler = this.broadcastHandlers.get(message.topic);
+    Promise.resolve()
+      .then(() => handler?.(message.payload))
+      .catch(() => undefined)
+      .then(() => {
+        if (!this.proc.send || !this.proc.connected) return;
+        const ack: BroadcastAck = { gateway: 'broadcast-ack', id: message.id };
+        this.proc.send(ack, undefined, undefined, () => undefined);
+      });
   }
 
   call<T>(method: string, params: unknown = null): Promise<T> {
@@ -107,6 +141,60 @@ export function serveWorkers(handlers: Record<string, RpcHandler>): void {
         (result) => reply({ result: result ?? null }),
         (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
       );
+  });
+}
+
+let nextBroadcastId = 1;
+const awaitingAcks = new Map<number, { workers: Set<number>; done: () => void }>();
+let acksHeard = false;
+
+function hearAcks(): void {
+  if (acksHeard) return;
+  acksHeard = true;
+  cluster.on('message', (worker: Worker, message: unknown) => {
+    if (!isTagged(message, 'broadcast-ack')) return;
+    const waiting = awaitingAcks.get((message as BroadcastAck).id);
+    if (!waiting) return;
+    waiting.workers.delete(worker.id);
+    if (waiting.workers.size === 0) waiting.done();
+  });
+  // A worker that dies before it acknowledges holds nobody up.
+  cluster.on('exit', (worker: Worker) => {
+    for (const waiting of [...awaitingAcks.values()]) {
+      waiting.workers.delete(worker.id);
+      if (waiting.workers.size === 0) waiting.done();
+    }
+  });
+}
+
+/**
+ * The primary's end: sends a message to every connected worker and resolves once each has applied
+ * it (or died, or `timeoutMs` passed), so what a worker asked for holds in all of them on return.
+ */
+export function broadcastToWorkers(topic: string, payload: unknown, timeoutMs = 5_000): Promise<void> {
+  hearAcks();
+  const id = nextBroadcastId++;
+  const targets = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected());
+  if (targets.length === 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      awaitingAcks.delete(id);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    timer.unref();
+    awaitingAcks.set(id, { workers: new Set(targets.map((w) => w.id)), done });
+    const message: BroadcastMessage = { gateway: 'broadcast', id, topic, payload };
+    for (const worker of targets) {
+      worker.send(message, undefined, (error: Error | null) => {
+        if (!error) return;
+        const waiting = awaitingAcks.get(id);
+        if (!waiting) return;
+        waiting.workers.delete(worker.id);
+        if (waiting.workers.size === 0) waiting.done();
+      });
+    }
   });
 }
 

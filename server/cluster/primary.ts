@@ -4,6 +4,7 @@ import type { ErrorLogEntry } from '../contract/gateway.js';
 import { describeConfig, type Config } from '../config.js';
 import { ErrorLogStore, type ErrorLogQuery } from '../error-log/store.js';
 import { ERROR_LOG_CALLS } from '../error-log/ipc-store.js';
+import { sessionPrimaryHandlers } from '../session/cluster.js';
 import { serveWorkers, type ShutdownMessage } from './ipc.js';
 import { METRICS_CALL, clusterMetricsCollector } from './metrics.js';
 import { SANDBOX_URL_ENV, WORKER_ENV } from './worker.js';
@@ -54,6 +55,10 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   await store.open();
 
   const workerEnv: Record<string, string> = { [WORKER_ENV]: '1' };
+  if (config.sessionSecretGenerated) {
+    // Every worker must seal and open the same cookies: they share the one secret made here.
+    workerEnv.SESSION_SECRET = `base64:${config.sessionSecret.toString('base64')}`;
+  }
   let stopSandbox: (() => Promise<void>) | null = null;
   const sandbox = config.chatBackendUrl === null;
   if (sandbox) {
@@ -66,6 +71,11 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   }
 
   log.info({ config: describeConfig(config) }, 'effective configuration');
+  if (config.sessionSecretGenerated) {
+    log.warn(
+      'SESSION_SECRET is not set: a random one was made for this gateway. Sessions end when it restarts, and replicas behind one load balancer must share one SESSION_SECRET.',
+    );
+  }
   if (sandbox) {
     log.warn(
       { backend: config.chatBackendUrl },
@@ -80,6 +90,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     [ERROR_LOG_CALLS.clear]: () => store.clear(),
     [ERROR_LOG_CALLS.flush]: () => store.flush(),
     [METRICS_CALL]: () => collectMetrics(),
+    ...sessionPrimaryHandlers(),
   });
 
   let stopping = false;

@@ -14,6 +14,13 @@ export const GATEWAY_PATHS = {
   metrics: '/metrics',
 } as const;
 
+/** The `error` of the gateway's 401 when a call needs a session it does not have (none, expired, logged out). */
+export const NOT_LOGGED_IN_ERROR = 'NOT_LOGGED_IN';
+/** The `data` of the gateway's 429 RATE_LIMITED answer to a throttled login (also sent as Retry-After). */
+export interface LoginThrottled {
+  retryAfterSeconds: number;
+}
+
 export interface SessionInfo {
   loggedIn: boolean;
   userId: string | null;
@@ -23,8 +30,15 @@ export interface SessionInfo {
 }
 
 export const WITHDRAWAL_EVENT = 'withdrawal-count';
-/** Sent before the gateway ends a stream because the backend no longer knows the session. */
+/** Sent before the gateway ends a stream because its session is over. */
 export const SESSION_ENDED_EVENT = 'session-ended';
+export interface SessionEndedEvent {
+  /**
+   * `backend`: the backend no longer knows the token (logged in elsewhere); `logged-out`: the
+   * session was logged out (in another tab, say); `expired`: it reached its maximum age.
+   */
+  reason: 'backend' | 'logged-out' | 'expired';
+}
 export interface WithdrawalCountEvent {
   count: number;
 }

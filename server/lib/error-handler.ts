@@ -1,5 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { GATEWAY_ERRORS, GatewayError, errorBody } from '../errors.js';
+import { GATEWAY_ERRORS, GatewayError, errorBody, type GatewayErrorName } from '../errors.js';
+
+/** The catalogue's name for a client error Fastify raised with this status. */
+const CLIENT_ERROR_NAMES: Record<number, GatewayErrorName> = {
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  431: 'HEADERS_TOO_LARGE',
+};
 
 /**
  * Every error the gateway answers goes out in the backend's envelope, so the UI's one error path
@@ -20,7 +29,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Malformed JSON, a forbidden file path, an unsupported media type: the client's fault,
       // said plainly with the status Fastify chose.
-      const name = error.statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST';
+      const name = CLIENT_ERROR_NAMES[error.statusCode] ?? 'BAD_REQUEST';
       return reply.code(error.statusCode).send({ code: error.statusCode, msg: `${GATEWAY_ERRORS[name].msg}: ${error.message}`, error: name });
     }
     request.log.error({ err: error }, 'unexpected gateway error');

@@ -15,8 +15,10 @@ export type AnswerDecoder = (answer: RawAnswer, path: string) => Promise<Buffer>
 
 export interface CallOptions {
   method?: 'GET' | 'POST';
-  session?: Session | null;
+  session?: Pick<Session, 'token' | 'userId'> | null;
   body?: unknown;
+  /** Sent as they are (the client's address as X-Forwarded-For, say). */
+  headers?: Record<string, string>;
   timeoutMs?: number;
   /** Largest answer accepted, bytes. */
   maxBytes?: number;
@@ -57,7 +59,7 @@ export class Upstream {
 
   /** Sends one request and reads the whole answer, bounded in size and time. */
   async request(path: string, options: CallOptions = {}): Promise<RawAnswer> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     if (options.session) {
       headers[TOKEN_HEADER] = options.session.token;
       headers[USER_ID_HEADER] = options.session.userId;

@@ -43,8 +43,12 @@ function userAgentOf(request: FastifyRequest): string | null {
   return value.length > USER_AGENT_MAX_CHARS ? value.slice(0, USER_AGENT_MAX_CHARS) : value;
 }
 
-async function requireSession(request: FastifyRequest): Promise<void> {
-  if (!request.session) throw new GatewayError('NOT_LOGGED_IN');
+/**
+ * Whose writes a bucket counts: the session's when there is one, else the client address (the
+ * socket's, or what a proxy TRUST_PROXY trusts saw), never an address the client wrote itself.
+ */
+function rateLimitKey(request: FastifyRequest): string {
+  return request.session ? `session:${request.session.id}` : `address:${request.ip}`;
 }
 
 const okSchema = {
@@ -99,9 +103,9 @@ const pageResponseSchema = {
 } as const;
 
 /**
- * The UI's error log (DESIGN section 2). Writes are open to visitors without a session, since a
- * failure on the login page is worth recording, so they are size-capped and rate-limited per
- * client address; reading and clearing need a session. With WORKERS > 1 the rate limit is kept per
+ * The UI's error log. Writes are open to visitors without a session, since a failure on the
+ * login page is worth recording, so they are size-capped and rate-limited per session, or per
+ * client address without one; reading and clearing need a session. With WORKERS > 1 the rate limit is kept per
  * worker (a client may get up to WORKERS times the burst), while the entries go to the primary's
  * one store.
  */
@@ -139,7 +143,7 @@ export default fp<ErrorLogPluginOptions>(
         validatorCompiler: () => checkEntryBody,
         // Counted before the body is read, so a flood costs neither parsing nor disk.
         onRequest: async (request, reply) => {
-          if (!limiter.take(request.ip)) {
+          if (!limiter.take(rateLimitKey(request))) {
             reply.header('retry-after', retryAfterSeconds);
             throw new GatewayError('RATE_LIMITED');
           }
@@ -150,6 +154,7 @@ export default fp<ErrorLogPluginOptions>(
           ...request.body,
           id: randomUUID(),
           time: new Date().toISOString(),
+          // Only a session the gateway sealed names a user; anything else is stored as anonymous.
           userId: request.session?.userId ?? null,
           userAgent: userAgentOf(request),
         };
@@ -163,7 +168,7 @@ export default fp<ErrorLogPluginOptions>(
 
     app.get<{ Querystring: ErrorLogQueryString }>(
       GATEWAY_PATHS.errorLog,
-      { schema: { querystring: errorLogQuerySchema, response: { 200: pageResponseSchema } }, onRequest: requireSession },
+      { schema: { querystring: errorLogQuerySchema, response: { 200: pageResponseSchema } }, onRequest: app.sessions.require },
       async (request, reply): Promise<{ code: number; msg: string; data: ErrorLogPage }> => {
         const { pageNum, pageSize, keyword } = request.query;
         const query: ErrorLogQuery = { pageNum, pageSize };
@@ -179,7 +184,7 @@ export default fp<ErrorLogPluginOptions>(
 
     app.delete(
       GATEWAY_PATHS.errorLog,
-      { schema: { response: { 200: okSchema } }, onRequest: requireSession },
+      { schema: { response: { 200: okSchema } }, onRequest: app.sessions.require },
       async (request) => {
         await store.clear();
         request.log.info({ userId: request.session?.userId }, 'error log cleared');

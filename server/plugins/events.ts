@@ -6,6 +6,7 @@ import {
   GATEWAY_PATHS,
   SESSION_ENDED_EVENT,
   SUCCESS_CODE,
+  type SessionEndedEvent,
   WITHDRAWAL_EVENT,
   WITHDRAWAL_REVIEW_PERMISSION,
   type WithdrawalCountEvent,
@@ -31,7 +32,7 @@ export interface EventsOptions {
 
 const SSE_HEADERS: OutgoingHttpHeaders = {
   'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
+  'cache-control': 'no-store, no-transform',
   connection: 'keep-alive',
   // nginx and similar proxies would otherwise hold events back in their buffers.
   'x-accel-buffering': 'no',
@@ -39,6 +40,8 @@ const SSE_HEADERS: OutgoingHttpHeaders = {
 
 /** How long shutdown waits for ended streams to flush before cutting their sockets. */
 const END_FLUSH_MS = 2_000;
+/** setTimeout's longest delay; a later expiry is re-armed when it fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function sessionKey(session: Session): string {
   return `${session.token}\n${session.userId}`;
@@ -57,10 +60,23 @@ class TabStream implements HubSubscriber {
   }
 
   onEnded(): void {
-    this.streams.send(this.res, eventChunk(SESSION_ENDED_EVENT, {}));
+    this.end('backend');
+  }
+
+  /** Tells the tab why its session ended, then ends the stream. */
+  end(reason: SessionEndedEvent['reason']): void {
+    const event: SessionEndedEvent = { reason };
+    this.streams.send(this.res, eventChunk(SESSION_ENDED_EVENT, event));
     this.streams.delete(this.res);
     this.res.end();
   }
+}
+
+/** The open streams of one session (one login), so its logout or expiry can end them all. */
+interface SessionTabs {
+  tabs: Set<TabStream>;
+  hubKey: string;
+  expiry: NodeJS.Timeout | null;
 }
 
 function waitClosed(res: ServerResponse, ms: number): Promise<void> {
@@ -104,6 +120,31 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     },
   });
 
+  const maxPerSession = app.config.eventsMaxPerSession;
+  const bySession = new Map<string, SessionTabs>();
+
+  const endSession = (id: string, reason: SessionEndedEvent['reason']) => {
+    const group = bySession.get(id);
+    if (!group) return;
+    bySession.delete(id);
+    if (group.expiry) clearTimeout(group.expiry);
+    for (const tab of group.tabs) {
+      hub.unsubscribe(group.hubKey, tab);
+      tab.end(reason);
+    }
+  };
+
+  const armExpiry = (id: string, session: Session, group: SessionTabs) => {
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, app.sessions.expiresAt(session) - app.sessions.now()));
+    group.expiry = setTimeout(() => {
+      if (app.sessions.now() >= app.sessions.expiresAt(session)) endSession(id, 'expired');
+      else armExpiry(id, session, group);
+    }, delay);
+    group.expiry.unref();
+  };
+
+  const stopHearing = app.sessions.onRevoked((id) => endSession(id, 'logged-out'));
+
   const countPath = app.config.withdrawalCountPath;
   const hub = new WithdrawalHub<Session>({
     pollMs: app.config.withdrawalPollMs,
@@ -135,6 +176,10 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     const session = request.session;
     if (!session) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
+    if ((bySession.get(session.id)?.tabs.size ?? 0) >= maxPerSession) {
+      reply.header('retry-after', '30');
+      return reply.code(429).send(errorBody('RATE_LIMITED', `${errorBody('RATE_LIMITED').msg}: this session already has ${maxPerSession} event streams open`));
+    }
 
     const key = sessionKey(session);
     let access: Access;
@@ -150,6 +195,11 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     if (access === 'unauthorized') return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
     if (access === 'forbidden') return reply.code(403).send(errorBody('FORBIDDEN'));
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
+    // Checked again after the look-up: the session may have been logged out, or filled up, meanwhile.
+    if (await app.sessions.isRevoked(session.id)) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
+    if ((bySession.get(session.id)?.tabs.size ?? 0) >= maxPerSession) {
+      return reply.code(429).send(errorBody('RATE_LIMITED'));
+    }
 
     const res = reply.raw;
     // The tab may have gone while the permission look-up ran; its close event has already fired.
@@ -161,6 +211,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
       if (value !== undefined) headers[name] = value;
     }
     delete headers['content-length'];
+    delete headers['content-disposition'];
     Object.assign(headers, SSE_HEADERS);
     reply.hijack();
     res.writeHead(200, headers);
@@ -168,15 +219,31 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
 
     const tab = new TabStream(res, streams);
     streams.add(res);
+    let group = bySession.get(session.id);
+    if (!group) {
+      group = { tabs: new Set(), hubKey: key, expiry: null };
+      bySession.set(session.id, group);
+      armExpiry(session.id, session, group);
+    }
+    group.tabs.add(tab);
+    const joined = group;
     res.once('close', () => {
       streams.delete(res);
       hub.unsubscribe(key, tab);
+      joined.tabs.delete(tab);
+      if (joined.tabs.size === 0 && bySession.get(session.id) === joined) {
+        if (joined.expiry) clearTimeout(joined.expiry);
+        bySession.delete(session.id);
+      }
     });
     hub.subscribe(key, session, tab);
   });
 
   app.addHook('preClose', async () => {
     closing = true;
+    stopHearing();
+    for (const group of bySession.values()) if (group.expiry) clearTimeout(group.expiry);
+    bySession.clear();
     hub.close();
     permissions.clear();
     const ended = streams.endAll(retryChunk(retryMs));

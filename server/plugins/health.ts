@@ -1,8 +1,6 @@
 import fp from 'fastify-plugin';
 import { CALLS, GATEWAY_PATHS } from '../contract/index.js';
 import { errorBody } from '../errors.js';
-import { primaryChannel } from '../cluster/ipc.js';
-import { METRICS_CALL } from '../cluster/metrics.js';
 
 const READINESS_TIMEOUT_MS = 3_000;
 /** Probes arrive every few seconds from each monitor; one upstream check a second is plenty. */
@@ -13,11 +11,10 @@ const statusSchema = {
   properties: {
     status: { type: 'string' },
     uptimeSeconds: { type: 'number' },
-    backend: { type: 'string' },
   },
 } as const;
 
-/** Liveness, readiness, Prometheus metrics, and the per-route request metrics behind them. */
+/** Liveness, readiness, and the per-route request metrics (served by the metrics-endpoint plugin). */
 export default fp(
   async (app) => {
     app.addHook('onResponse', async (request, reply) => {
@@ -52,20 +49,12 @@ export default fp(
       return ok;
     };
 
+    // Ready or not and why, in words: the backend's address is nobody's business outside.
     app.get(GATEWAY_PATHS.readyz, { schema: {}, logLevel: 'warn' }, async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       if (app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
       if (!(await backendReachable())) return reply.code(503).send(errorBody('NOT_READY'));
-      return { status: 'ready', backend: app.upstream.origin };
-    });
-
-    // In a cluster worker (WORKERS > 1) the primary sums every worker's registry, so any worker
-    // answers for the whole gateway; the names are the same as a single process's.
-    const channel = primaryChannel();
-    app.get(GATEWAY_PATHS.metrics, { schema: {}, logLevel: 'warn' }, async (_request, reply) => {
-      reply.header('content-type', app.metrics.registry.contentType);
-      reply.header('cache-control', 'no-store');
-      return channel ? channel.call<string>(METRICS_CALL) : app.metrics.registry.metrics();
+      return { status: 'ready' };
     });
   },
   { name: 'health' },

@@ -6,6 +6,10 @@ import type { Readable } from 'node:stream';
 import { ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../contract/index.js';
 import { parseEnableMode, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
+import { boundedJsonParser } from '../lib/json-body.js';
+import { forwardedHeaders, hideBackendHeaders, isDroppedRequestHeader } from '../lib/forwarded.js';
+import { API_DISPOSITION, NO_STORE } from './security.js';
+import { plateAnswerHeaders } from '../lib/plate-headers.js';
 
 type Headers = Record<string, string | string[] | number | undefined>;
 
@@ -15,15 +19,13 @@ interface UpstreamResponse {
   stream: Readable;
 }
 
-/** What the browser may not pass on: its cookies (the session is ours) and any w-* header it forged. */
-function browserHeadersStripped(headers: Headers): Headers {
+/** The browser's headers without those it may not pass on, plus the client's address as the gateway knows it. */
+function headersForBackend(request: FastifyRequest, headers: Headers): Headers {
   const out: Headers = {};
   for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (lower === 'cookie' || lower.startsWith('w-')) continue;
-    out[name] = value;
+    if (!isDroppedRequestHeader(name.toLowerCase())) out[name] = value;
   }
-  return out;
+  return Object.assign(out, forwardedHeaders(request));
 }
 
 function isJsonContentType(value: string | string[] | undefined): boolean {
@@ -38,8 +40,12 @@ interface ProxyRouteOptions {
   methods: string[];
   /** Send the session as w-token and w-userId. */
   credentials: boolean;
-  /** Decode w-enable-mode bodies and refuse non-JSON error pages. */
+  /** Decode w-enable-mode bodies, refuse non-JSON error pages, never let an answer be cached. */
   jsonApi: boolean;
+  /** Serve the answers as files that can never run as the console (/plate). */
+  files: boolean;
+  /** Refuse calls without a session (401 NOT_LOGGED_IN) before they reach the backend. */
+  requireSession: boolean;
   useSharedPool: boolean;
 }
 
@@ -57,15 +63,11 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
     // Our own body parsers, so the body limit holds for proxied calls too (the proxy's default
     // parser streams any size through) and malformed JSON is refused here with a clear error.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-      if (body === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(body as string));
-      } catch {
-        done(new GatewayError('BAD_REQUEST', 'the body is not valid JSON'), undefined);
-      }
-    });
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    // The backend sees no call without a session the gateway vouches for: a forged, expired or
+    // revoked cookie, or none, is answered here (before the body is even read).
+    if (route.requireSession) scope.addHook('onRequest', app.sessions.require);
 
     await scope.register(httpProxy, {
       upstream: route.upstream,
@@ -78,7 +80,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
       replyOptions: {
         timeout: upstreamTimeoutMs,
         rewriteRequestHeaders: (request: FastifyRequest, headers: Headers) => {
-          const out = browserHeadersStripped(headers);
+          const out = headersForBackend(request, headers);
           if (route.credentials && request.session) {
             out[TOKEN_HEADER] = request.session.token;
             out[USER_ID_HEADER] = request.session.userId;
@@ -88,7 +90,14 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
         rewriteHeaders: (headers: Headers, request: FastifyRequest) => {
           // The gateway owns the browser's cookies; the backend cannot set any.
           delete headers['set-cookie'];
+          hideBackendHeaders(headers);
+          if (route.files) return plateAnswerHeaders(headers) as never;
           if (!route.jsonApi) return headers as never;
+          headers['cache-control'] = NO_STORE;
+          headers['content-disposition'] = API_DISPOSITION;
+          delete headers.expires;
+          delete headers.etag;
+          delete headers['last-modified'];
           const mode = parseEnableMode(headers[ENABLE_MODE_HEADER] as string | undefined);
           if (mode !== null) {
             encodedModes.set(request, mode);
@@ -149,6 +158,8 @@ export default fp(
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       credentials: true,
       jsonApi: true,
+      files: false,
+      requireSession: true,
       useSharedPool: true,
     });
     await registerProxy(app, {
@@ -158,6 +169,8 @@ export default fp(
       methods: ['GET', 'HEAD'],
       credentials: false,
       jsonApi: true,
+      files: false,
+      requireSession: false,
       useSharedPool: true,
     });
     const fileServer = new URL(app.config.fileServerUrl ?? backend);
@@ -169,8 +182,10 @@ export default fp(
       methods: ['GET', 'HEAD'],
       credentials: false,
       jsonApi: false,
+      files: true,
+      requireSession: false,
       useSharedPool: sameServer,
     });
   },
-  { name: 'manage-proxy', dependencies: ['session', 'decode'] },
+  { name: 'manage-proxy', dependencies: ['session', 'decode', 'login'] },
 );

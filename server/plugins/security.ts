@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../errors.js';
+import { areaOf, pathOf } from '../lib/request-path.js';
 
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Methods that cannot change anything; every other one must come from the console's own origin. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The UI is one bundle of same-origin scripts and styles; nothing inline, nothing framed. */
 export const CONTENT_SECURITY_POLICY = [
@@ -19,7 +21,7 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS: Record<string, string> = {
+export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
@@ -54,18 +56,35 @@ export function isSameOriginRequest(request: FastifyRequest): boolean {
   return claimed !== null && claimed === ownOrigin(request);
 }
 
-function needsOriginCheck(request: FastifyRequest): boolean {
-  if (!UNSAFE_METHODS.has(request.method)) return false;
-  const path = request.url;
-  return path.startsWith('/manage') || path.startsWith('/api/') || path === '/api';
+/** Strict-Transport-Security for an answer to `protocol`, or null when none is due. */
+export function hstsHeader(protocol: string, maxAge: number): string | null {
+  return protocol === 'https' && maxAge > 0 ? `max-age=${maxAge}; includeSubDomains` : null;
 }
 
+/** API answers carry sessions' data: no browser or proxy cache may keep them. */
+export const NO_STORE = 'no-store';
+/** An API answer opened as a page is saved as a file, never rendered on the console's origin. */
+export const API_DISPOSITION = 'attachment; filename="api.json"';
+
+/**
+ * Headers on every answer, and the same-origin rule for every unsafe method on every path: the
+ * rule looks at the method only, so no spelling of a path (percent-encoded, absolute-form) can
+ * route a cross-site call around it.
+ */
 export default fp(
   async (app) => {
+    const hstsMaxAge = app.config.hstsMaxAge;
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       reply.headers(SECURITY_HEADERS);
       reply.header('x-request-id', request.id);
-      if (needsOriginCheck(request) && !isSameOriginRequest(request)) {
+      const hsts = hstsHeader(request.protocol, hstsMaxAge);
+      if (hsts) reply.header('strict-transport-security', hsts);
+      const area = areaOf(pathOf(request.url));
+      if (area === 'manage' || area === 'api') {
+        reply.header('cache-control', NO_STORE);
+        reply.header('content-disposition', API_DISPOSITION);
+      }
+      if (!SAFE_METHODS.has(request.method) && !isSameOriginRequest(request)) {
         request.log.warn({ origin: request.headers.origin ?? null }, 'refused a cross-origin unsafe request');
         return reply.code(403).send(errorBody('CROSS_ORIGIN'));
       }

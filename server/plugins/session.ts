@@ -1,61 +1,93 @@
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  CALLS,
-  COOKIE_TOKEN,
-  COOKIE_USER_ID,
-  GATEWAY_PATHS,
-  SESSION_NAME,
-  SUCCESS_CODE,
-  type LoginAnswer,
-  type SessionInfo,
-} from '../contract/index.js';
+import { COOKIE_TOKEN, COOKIE_USER_ID, GATEWAY_PATHS, SESSION_NAME, type SessionInfo } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
+import { primaryChannel } from '../cluster/ipc.js';
+import { ClusterRevocations } from '../session/cluster.js';
+import { MemoryRevocations, type RevocationStore } from '../session/revocations.js';
+import { SessionSealer, newSessionId } from '../session/seal.js';
 import type { Session } from '../types.js';
+
+/** Why a `token` cookie was not taken as a session. */
+export type SessionRefusal = 'unsealed' | 'expired' | 'idle' | 'revoked';
+
+export interface SessionService {
+  /** Starts a session for a token the backend just gave: seals it into `token` and sets `userId`. */
+  open(request: FastifyRequest, reply: FastifyReply, token: string, userId: string): Session;
+  /** Ends the request's session, if any: revokes its id everywhere and clears both cookies. */
+  end(request: FastifyRequest, reply: FastifyReply): Promise<Session | null>;
+  clearCookies(request: FastifyRequest, reply: FastifyReply): void;
+  /** A route hook: 401 NOT_LOGGED_IN unless the request carries a valid session. */
+  require(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  isRevoked(id: string): Promise<boolean>;
+  /** Hears of every revoked session id, this process's and other workers' alike. */
+  onRevoked(listener: (id: string) => void): () => void;
+  /** When the session is refused whatever its use (SESSION_MAX_HOURS after login), epoch ms. */
+  expiresAt(session: Session): number;
+  now(): number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: SessionService;
+  }
+  interface FastifyRequest {
+    /** Why the request's `token` cookie was refused; null when it had none or it was taken. */
+    sessionRefusal: SessionRefusal | null;
+  }
+}
 
 export interface SessionPluginOptions {
   sandbox: boolean;
+  /** Clock of session ages, for tests. */
+  now?: () => number;
+  /** Where revocations live; default: in memory, or the primary's list in a cluster worker. */
+  revocations?: RevocationStore;
 }
 
 /** A cookie value we would forward as a header: printable ASCII, bounded. */
-const COOKIE_VALUE = /^[\x21-\x7e]{1,1024}$/;
-
-function readSession(request: FastifyRequest): Session | null {
-  const token = request.cookies[COOKIE_TOKEN];
-  const userId = request.cookies[COOKIE_USER_ID];
-  if (!token || !userId || !COOKIE_VALUE.test(token) || !COOKIE_VALUE.test(userId)) return null;
-  return { token, userId };
-}
-
-const loginBodySchema = {
-  type: 'object',
-  required: ['account', 'password'],
-  properties: {
-    account: { type: 'string', maxLength: 256 },
-    password: { type: 'string', maxLength: 1024 },
-    code: { type: 'string', maxLength: 64 },
-  },
-} as const;
-
-const envelopeSchema = {
-  type: 'object',
-  required: ['code'],
-  properties: { code: { type: 'number' }, msg: { type: 'string' } },
-  additionalProperties: true,
-} as const;
+export const COOKIE_VALUE = /^[\x21-\x7e]{1,1024}$/;
+/** last-seen is re-sealed at most this often, so an active session costs one Set-Cookie a minute. */
+const REFRESH_AFTER_MS = 60_000;
 
 /**
- * The session is the two httpOnly cookies and nothing else: no server-side state, so any replica
- * serves any browser. The UI never sees the token.
+ * Who is calling. The session is the sealed `token` cookie: the backend's token and user id,
+ * a random session id and its login and last-call times, authenticated under SESSION_SECRET, so
+ * a cookie the gateway did not issue is refused without asking the backend. Idle and old sessions
+ * are refused by their own times; a logout revokes the session id until the cookie's maximum age.
+ * The `userId` cookie is still set for compatibility but never trusted.
  */
 export default fp<SessionPluginOptions>(
   async (app, options) => {
     await app.register(cookie);
-    app.decorateRequest('session', null);
-    app.addHook('onRequest', async (request) => {
-      request.session = readSession(request);
+    const now = options.now ?? Date.now;
+    const { sessionIdleMinutes, sessionMaxHours } = app.config;
+    const idleMs = sessionIdleMinutes * 60_000;
+    const maxMs = sessionMaxHours * 3_600_000;
+    const sealer = new SessionSealer(app.config.sessionSecret);
+
+    let revocations = options.revocations;
+    if (!revocations) {
+      const channel = primaryChannel();
+      if (channel) {
+        const cluster = new ClusterRevocations(channel, now);
+        await cluster.open();
+        revocations = cluster;
+      } else {
+        revocations = new MemoryRevocations({ now });
+      }
+    }
+    const store = revocations;
+    app.addHook('onClose', async () => {
+      await store.close();
     });
+
+    if (app.config.sessionSecretGenerated && !primaryChannel()) {
+      app.log.warn(
+        'SESSION_SECRET is not set: a random one was made for this process. Sessions end when it restarts, and replicas behind one load balancer must share one SESSION_SECRET.',
+      );
+    }
 
     const cookieOptions = (request: FastifyRequest) => ({
       httpOnly: true,
@@ -64,43 +96,67 @@ export default fp<SessionPluginOptions>(
       secure: app.config.cookieSecure === 'auto' ? request.protocol === 'https' : app.config.cookieSecure,
     });
 
-    const clearSession = (request: FastifyRequest, reply: FastifyReply) => {
-      const { httpOnly, sameSite, path, secure } = cookieOptions(request);
-      reply.clearCookie(COOKIE_TOKEN, { httpOnly, sameSite, path, secure });
-      reply.clearCookie(COOKIE_USER_ID, { httpOnly, sameSite, path, secure });
+    const clearCookies = (request: FastifyRequest, reply: FastifyReply) => {
+      const options = cookieOptions(request);
+      reply.clearCookie(COOKIE_TOKEN, options);
+      reply.clearCookie(COOKIE_USER_ID, options);
     };
 
-    app.post<{ Body: { account: string; password: string; code?: string } }>(
-      CALLS.login,
-      { schema: { body: loginBodySchema, response: { 200: envelopeSchema } } },
-      async (request, reply) => {
-        const body = {
-          account: request.body.account.trim(),
-          password: request.body.password,
-          code: (request.body.code ?? '').trim(),
-        };
-        const answer = await app.upstream.call<LoginAnswer>(CALLS.login, { method: 'POST', body });
-        const data = answer.data;
-        if (answer.code === SUCCESS_CODE && data && typeof data.token === 'string' && data.token !== '') {
-          const userId = String(data.userId ?? '');
-          if (!COOKIE_VALUE.test(data.token) || !COOKIE_VALUE.test(userId)) {
-            throw new GatewayError('UPSTREAM_BAD_ANSWER', 'the login answer carries a token or user id that cannot be a cookie');
-          }
-          reply.setCookie(COOKIE_TOKEN, data.token, cookieOptions(request));
-          reply.setCookie(COOKIE_USER_ID, userId, cookieOptions(request));
-          const { token: _token, ...rest } = data;
-          return { ...answer, data: { ...rest, userId } };
-        }
-        // A refused login sets no cookie; it also ends any session this browser had.
-        if (request.session) clearSession(request, reply);
-        return answer;
-      },
-    );
+    const expiresAt = (session: Session) => session.issuedAt + maxMs;
 
-    app.post(GATEWAY_PATHS.logout, { schema: {} }, async (request, reply) => {
-      clearSession(request, reply);
-      return reply.code(204).send();
-    });
+    async function readSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const value = request.cookies[COOKIE_TOKEN];
+      if (!value) return;
+      const session = sealer.unseal(value);
+      const at = now();
+      let refusal: SessionRefusal | null = null;
+      if (!session) refusal = 'unsealed';
+      else if (at >= expiresAt(session)) refusal = 'expired';
+      else if (at - session.lastSeen >= idleMs) refusal = 'idle';
+      else if (await store.isRevoked(session.id)) refusal = 'revoked';
+      if (refusal !== null || !session) {
+        request.sessionRefusal = refusal;
+        // The reason, never the value: the cookie holds the backend's token.
+        request.log.debug({ reason: refusal }, 'refused a session cookie');
+        return;
+      }
+      request.session = session;
+      if (at - session.lastSeen >= REFRESH_AFTER_MS) {
+        reply.setCookie(COOKIE_TOKEN, sealer.seal({ ...session, lastSeen: at }), cookieOptions(request));
+      }
+    }
+
+    app.decorateRequest('session', null);
+    app.decorateRequest('sessionRefusal', null);
+    app.addHook('onRequest', readSession);
+
+    const service: SessionService = {
+      open(request, reply, token, userId) {
+        const at = now();
+        const session: Session = { token, userId, id: newSessionId(), issuedAt: at, lastSeen: at };
+        reply.setCookie(COOKIE_TOKEN, sealer.seal(session), cookieOptions(request));
+        reply.setCookie(COOKIE_USER_ID, userId, cookieOptions(request));
+        return session;
+      },
+      async end(request, reply) {
+        clearCookies(request, reply);
+        const session = request.session;
+        if (!session) return null;
+        await store.revoke(session.id, expiresAt(session));
+        request.session = null;
+        request.sessionRefusal = 'revoked';
+        return session;
+      },
+      clearCookies,
+      async require(request) {
+        if (!request.session) throw new GatewayError('NOT_LOGGED_IN');
+      },
+      isRevoked: (id) => store.isRevoked(id),
+      onRevoked: (listener) => store.subscribe(listener),
+      expiresAt,
+      now,
+    };
+    app.decorate('sessions', service);
 
     app.get(
       GATEWAY_PATHS.session,
@@ -121,7 +177,9 @@ export default fp<SessionPluginOptions>(
         },
       },
       async (request, reply): Promise<SessionInfo> => {
-        reply.header('cache-control', 'no-store');
+        // The UI asks this first when a page loads: a refused cookie is dropped here, where no
+        // other call of the same page can race a login that sets a new one.
+        if (request.sessionRefusal !== null) clearCookies(request, reply);
         return {
           loggedIn: request.session !== null,
           userId: request.session?.userId ?? null,

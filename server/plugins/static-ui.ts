@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { COOKIE_TOKEN, PUBLIC_ROUTES, safeRedirectPath } from '../contract/index.js';
+import { PUBLIC_ROUTES, safeRedirectPath } from '../contract/index.js';
 import { errorBody } from '../errors.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -66,7 +66,9 @@ export default fp(
       if (isApiPath(pathname) || !isHtmlNavigation(request) || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
         return reply.code(404).send(errorBody('NOT_FOUND', `No such endpoint: ${request.method} ${pathname}`));
       }
-      if (!request.cookies[COOKIE_TOKEN] && !isPublicRoute(pathname)) {
+      // A session the gateway vouches for, not just a cookie: an expired or logged-out one goes
+      // to the login form with the page it wanted, not to a console that will refuse every call.
+      if (!request.session && !isPublicRoute(pathname)) {
         return reply.redirect(`/login?redirect=${encodeURIComponent(safeRedirectPath(url))}`, 302);
       }
       return sendIndex(reply);

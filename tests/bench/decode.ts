@@ -9,6 +9,7 @@ import { BENCH_KEY_ENV, benchKey, makeJsonBody } from './lib/bodies.js';
 import { CHILDREN_DIR, Child } from './lib/child.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { fixed, mib, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
+import { benchLogIn } from './lib/session.js';
 
 const SIZES = [1024, 64 * 1024, 1024 * 1024, 16 * 1024 * 1024];
 const BIG = 50 * 1024 * 1024;
@@ -42,8 +43,18 @@ function rawDecode(body: Buffer, mode: EncodedMode, key: CodecKey): Buffer {
   return mode === 3 ? gunzipSync(decrypted) : decrypted;
 }
 
+/** The bench's session cookie, from a login through the gateway; kept current as the gateway re-seals it. */
+let sessionCookie = '';
+
+function keepCookie(setCookie: string | string[] | undefined): void {
+  const lines = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
+  const token = lines.map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('token='));
+  if (token) sessionCookie = token;
+}
+
 async function fetchAll(pool: Pool, mode: EncodedMode, size: number): Promise<Buffer[]> {
-  const answer = await pool.request({ path: `/manage/bench/decode?mode=${mode}&size=${size}`, method: 'GET', headers: { cookie: 'token=bench; userId=1' } });
+  const answer = await pool.request({ path: `/manage/bench/decode?mode=${mode}&size=${size}`, method: 'GET', headers: { cookie: sessionCookie } });
+  keepCookie(answer.headers['set-cookie']);
   const chunks: Buffer[] = [];
   for await (const chunk of answer.body) chunks.push(chunk as Buffer);
   if (answer.statusCode !== 200) throw new Error(`gateway answered ${answer.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`);
@@ -51,7 +62,8 @@ async function fetchAll(pool: Pool, mode: EncodedMode, size: number): Promise<Bu
 }
 
 async function fetchCount(pool: Pool, mode: EncodedMode, size: number): Promise<number> {
-  const answer = await pool.request({ path: `/manage/bench/decode?mode=${mode}&size=${size}`, method: 'GET', headers: { cookie: 'token=bench; userId=1' } });
+  const answer = await pool.request({ path: `/manage/bench/decode?mode=${mode}&size=${size}`, method: 'GET', headers: { cookie: sessionCookie } });
+  keepCookie(answer.headers['set-cookie']);
   let bytes = 0;
   for await (const chunk of answer.body) bytes += (chunk as Buffer).length;
   if (answer.statusCode !== 200) throw new Error(`gateway answered ${answer.statusCode}`);
@@ -102,6 +114,7 @@ export async function decodeScenario(context: BenchContext): Promise<ScenarioRes
     cleanup.add(() => gateway.stop());
     const pool = new Pool(gatewayReady.url!, { connections: 1, keepAliveTimeout: 60_000, bodyTimeout: 120_000, headersTimeout: 120_000 });
     cleanup.add(() => pool.close());
+    sessionCookie = await benchLogIn(gatewayReady.url!, 'bench');
 
     const rows: Row[] = [];
     for (const mode of MODES) {

@@ -5,6 +5,7 @@ import { CHILDREN_DIR, Child } from './lib/child.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { countFds, openFilesLimit, sleep } from './lib/proc.js';
 import { fixed, kib, mib, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
+import { benchLogIn } from './lib/session.js';
 
 const STREAMS = 5_000;
 const SESSIONS = 50;
@@ -35,7 +36,18 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-events-'));
     cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
     const { child: gateway, ready: gatewayReady } = await Child.start('gateway', path.join(CHILDREN_DIR, 'gateway.ts'), {
-      env: { CHAT_BACKEND_URL: backendReady.url, WITHDRAWAL_POLL_MS: String(POLL_MS), LOG_LEVEL: 'warn', DATA_DIR: dataDir, UI_DIR: dataDir, NODE_ENV: 'production' },
+      env: {
+        CHAT_BACKEND_URL: backendReady.url,
+        WITHDRAWAL_POLL_MS: String(POLL_MS),
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dataDir,
+        UI_DIR: dataDir,
+        NODE_ENV: 'production',
+        // Each session here holds streams / SESSIONS tabs, far more than a person opens.
+        EVENTS_MAX_PER_SESSION: String(Math.ceil(STREAMS / SESSIONS) + 10),
+        // Thousands of sockets: more than the default cap of one process.
+        MAX_CONNECTIONS: String(STREAMS + 1_000),
+      },
       nodeArgs: ['--expose-gc'],
       logFile: logFile(context, 'events-gateway'),
       raiseFdLimit: true,
@@ -56,9 +68,11 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
       }
     }
     await backend.request({ type: 'set-count', count: 1 });
+    // One login per session, as each administrator's browser makes; its tabs share the cookie.
+    const sessionCookies = await Promise.all(Array.from({ length: SESSIONS }, (_, i) => benchLogIn(gatewayReady.url!, `s${i}`)));
 
     // A few streams first, so the routes, the permission cache and the JIT are warm before the baseline.
-    const warm = await clients[0]!.request<{ opened: number }>({ type: 'open', port: gatewayReady.port, cookies: ['token=s0; userId=0'] });
+    const warm = await clients[0]!.request<{ opened: number }>({ type: 'open', port: gatewayReady.port, cookies: [sessionCookies[0]!] });
     if (warm.opened !== 1) throw new Error('could not open a first event stream (is server/plugins/events.ts answering?)');
     await sleep(500);
     const before = await gateway.request<Memory>({ type: 'gc' });
@@ -68,7 +82,7 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
     const opened = await Promise.all(
       clients.map((client, c) => {
         const cookies: string[] = [];
-        for (let i = c; i < streams; i += CLIENTS) cookies.push(`token=s${i % SESSIONS}; userId=${i % SESSIONS}`);
+        for (let i = c; i < streams; i += CLIENTS) cookies.push(sessionCookies[i % SESSIONS]!);
         return client.request<{ opened: number; failed: number }>({ type: 'open', port: gatewayReady.port, cookies }, 120_000);
       }),
     );

@@ -6,12 +6,13 @@ import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { findWrk, runLoad, runWrk, startLoadGenerator, type LoadAnswer } from './lib/load.js';
 import { findNginx, startNginx } from './lib/nginx.js';
 import { fixed, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
+import { benchLogIn } from './lib/session.js';
 
 /** An admin team's real load (DESIGN section 6). */
 const STEADY_RATE = 200;
 const STEADY_CONNECTIONS = 16;
 const PATH = '/manage/bench/users/list';
-const HEADERS = { cookie: 'token=bench-token; userId=1', accept: 'application/json' };
+const HEADERS = { accept: 'application/json' };
 /** The gateway's worker-per-core mode, measured beside the one-process default. */
 const CLUSTER_WORKERS = 2;
 const CLUSTER_TARGET = `gateway x${CLUSTER_WORKERS}`;
@@ -69,18 +70,21 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
     });
     cleanup.add(() => clusterGateway.stop('SIGTERM', 15_000));
 
-    const targets: { target: string; url: string }[] = [{ target: 'direct', url: backendReady.url! }];
+    const targets: { target: string; url: string; gateway: boolean }[] = [{ target: 'direct', url: backendReady.url!, gateway: false }];
     const nginxBinary = findNginx();
     if (nginxBinary) {
       const nginx = await startNginx(nginxBinary, backendPort, 1);
       cleanup.add(() => nginx.stop());
-      targets.push({ target: 'nginx', url: nginx.url });
+      targets.push({ target: 'nginx', url: nginx.url, gateway: false });
       notes.push(`nginx: ${nginxBinary}, 1 worker process, upstream keep-alive pool of 128`);
     } else {
       notes.push('nginx is NOT installed (apt-get install -y nginx): the nginx column and its budgets are skipped');
     }
-    targets.push({ target: 'gateway', url: gatewayReady.url! });
-    targets.push({ target: CLUSTER_TARGET, url: clusterReady.url! });
+    targets.push({ target: 'gateway', url: gatewayReady.url!, gateway: true });
+    targets.push({ target: CLUSTER_TARGET, url: clusterReady.url!, gateway: true });
+    // A gateway serves /manage to a session it sealed: log in before each run, so that no run
+    // outlives the minute after which every call would re-seal a stale cookie.
+    const headersFor = async (url: string, gateway: boolean) => (gateway ? { ...HEADERS, cookie: await benchLogIn(url, 'bench-token') } : HEADERS);
     const cores = availableParallelism();
     notes.push(
       `${CLUSTER_TARGET}: WORKERS=${CLUSTER_WORKERS} (a cluster primary and ${CLUSTER_WORKERS} workers on one port); the load generator, ` +
@@ -100,28 +104,30 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
     cleanup.add(() => generator.stop());
 
     const figures: TargetFigures[] = [];
-    for (const { target, url } of targets) {
+    for (const { target, url, gateway: isGateway } of targets) {
       const origin = new URL(url).origin;
       // Checks the path answers 200 before measuring, so a broken setup does not produce figures.
-      const probe = await runLoad(generator, { origin, path: PATH, headers: HEADERS, mode: 'saturate', durationMs: warmupSeconds * 1000, connections: context.connections });
+      const probe = await runLoad(generator, { origin, path: PATH, headers: await headersFor(url, isGateway), mode: 'saturate', durationMs: warmupSeconds * 1000, connections: context.connections });
       const ok = probe.statuses['200'] ?? 0;
       if (ok === 0 || probe.errors > 0 || ok !== probe.requests) {
         throw new Error(`${target}: warm-up answered ${JSON.stringify(probe.statuses)} with ${probe.errors} errors`);
       }
-      const steady = await runLoad(generator, { origin, path: PATH, headers: HEADERS, mode: 'rate', rate: STEADY_RATE, durationMs: seconds * 1000, connections: STEADY_CONNECTIONS });
+      const steady = await runLoad(generator, { origin, path: PATH, headers: await headersFor(url, isGateway), mode: 'rate', rate: STEADY_RATE, durationMs: seconds * 1000, connections: STEADY_CONNECTIONS });
+      const saturationHeaders = await headersFor(url, isGateway);
       const saturation = wrk
-        ? await runWrk(wrk, `${origin}${PATH}`, HEADERS, context.connections, seconds)
-        : await runLoad(generator, { origin, path: PATH, headers: HEADERS, mode: 'saturate', durationMs: seconds * 1000, connections: context.connections });
+        ? await runWrk(wrk, `${origin}${PATH}`, saturationHeaders, context.connections, seconds)
+        : await runLoad(generator, { origin, path: PATH, headers: saturationHeaders, mode: 'saturate', durationMs: seconds * 1000, connections: context.connections });
       figures.push({ target, url, steady, saturation });
     }
 
     // The gain of WORKERS=2 from alternating short saturation runs, one worker then two, so that
     // a load change elsewhere on the machine hits both sides of each pair alike; the median pair counts.
-    const saturate = (url: string, runSeconds: number) => {
+    const saturate = async (url: string, runSeconds: number) => {
       const origin = new URL(url).origin;
+      const headers = await headersFor(url, true);
       return wrk
-        ? runWrk(wrk, `${origin}${PATH}`, HEADERS, context.connections, runSeconds)
-        : runLoad(generator, { origin, path: PATH, headers: HEADERS, mode: 'saturate', durationMs: runSeconds * 1000, connections: context.connections });
+        ? runWrk(wrk, `${origin}${PATH}`, headers, context.connections, runSeconds)
+        : runLoad(generator, { origin, path: PATH, headers, mode: 'saturate', durationMs: runSeconds * 1000, connections: context.connections });
     };
     const gainRounds = context.quick ? 1 : 5;
     const gainSeconds = Math.max(2, Math.round(seconds / 2));

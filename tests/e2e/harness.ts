@@ -41,6 +41,8 @@ export interface HarnessOptions {
   events?: EventsOptions;
   /** The sandbox backend's options; `withdrawalTickMs: 0` leaves every new withdrawal to the test. */
   sandbox?: SandboxOptions;
+  /** More of the gateway's environment (FILE_SERVER_URL, LOGIN_MAX_FAILURES...). */
+  env?: Record<string, string>;
 }
 
 export interface NewPageOptions {
@@ -90,6 +92,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     UI_DIR,
     LOG_LEVEL: 'silent',
     ...(options.pollMs === undefined ? {} : { WITHDRAWAL_POLL_MS: String(options.pollMs) }),
+    ...options.env,
   });
   let gateway: FastifyInstance | null = null;
   let port = 0;

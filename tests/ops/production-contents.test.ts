@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
+import { fakeLogInOver, routeFakeLogin } from '../server/support/session.js';
 import { readDockerfile, replayCopies, type Stage } from './support/dockerfile.js';
 import { NodeProcess, REPO_ROOT, freePort, logInAdmin, removeTempDirs, tempDir, waitHealthy } from './support/processes.js';
 
@@ -86,6 +87,7 @@ beforeAll(async () => {
   });
 
   backend = await startFakeBackend();
+  routeFakeLogin(backend);
   backend.route(`GET ${CALLS.siteConfig}`, (_call, res) =>
     sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'Ops', webIconPath: '/plate/icon.png' } }),
   );
@@ -146,8 +148,11 @@ describe('the production image contents', { timeout: 120_000 }, () => {
     expect(metrics).toContain('gateway_http_requests_total');
     expect(metrics).toContain('gateway_process_cpu_user_seconds_total');
 
+    // A session, logged in through the gateway as a browser would.
+    const cookie = await fakeLogInOver(baseUrl, { token: 'prod-token', userId: '42' });
+
     // The UI: the shell page, then the hashed assets it names, served from the build's copies.
-    const page = await fetch(`${baseUrl}/dashboard`, { headers: { accept: 'text/html', cookie: 'token=prod-token; userId=42' } });
+    const page = await fetch(`${baseUrl}/dashboard`, { headers: { accept: 'text/html', cookie } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
@@ -165,7 +170,7 @@ describe('the production image contents', { timeout: 120_000 }, () => {
 
     // A proxied call carries the session from the cookies to the backend as w-token / w-userId.
     const answer = await fetch(`${baseUrl}${CALLS.permission}`, {
-      headers: { cookie: 'token=prod-token; userId=42', 'x-request-id': 'ops-request-1' },
+      headers: { cookie, 'x-request-id': 'ops-request-1' },
     });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-request-id')).toBe('ops-request-1');

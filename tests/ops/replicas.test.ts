@@ -10,10 +10,12 @@ import { SseClient } from '../server/support/sse-client.js';
 import { logInAdmin, removeTempDirs, tempDir } from './support/processes.js';
 
 /**
- * Scaling out: the cookie is the whole session, so a browser that a load balancer sends to another
- * replica after logging in keeps working. Two gateways, each with its own data folder as replicas
- * have, on one sandbox backend, over real HTTP.
+ * Scaling out: the sealed cookie carries the session, so a browser that a load balancer sends to
+ * another replica after logging in keeps working, when the replicas share SESSION_SECRET. Two
+ * gateways, each with its own data folder as replicas have, on one sandbox backend, over real HTTP.
  */
+
+const SHARED_SECRET = 'replicas-share-this-session-secret-0123456789';
 
 interface Replica {
   app: FastifyInstance;
@@ -25,8 +27,9 @@ let backend: StartedSandbox;
 let a: Replica;
 let b: Replica;
 
-async function startReplica(backendUrl: string): Promise<Replica> {
+async function startReplica(backendUrl: string, secret = SHARED_SECRET): Promise<Replica> {
   const config = loadConfig({
+    SESSION_SECRET: secret,
     CHAT_BACKEND_URL: backendUrl,
     RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
     HOST: '127.0.0.1',
@@ -79,12 +82,24 @@ describe('two replicas on one backend', { timeout: 60_000 }, () => {
     }
   });
 
-  it('a session the backend does not know is refused by every replica alike', async () => {
+  it('a session the gateway did not seal is refused by every replica alike', async () => {
     const cookie = 'token=forged-token; userId=1';
     for (const replica of [a, b]) {
       const res = await fetch(`${replica.origin}${CALLS.permission}`, { headers: { cookie } });
-      const body = (await res.json()) as { code: number };
-      expect(body.code).toBe(401);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
+    }
+  });
+
+  it('a replica with another SESSION_SECRET refuses the session the others sealed', async () => {
+    const stranger = await startReplica(backend.url, 'a-different-secret-for-the-odd-replica-out');
+    try {
+      const cookie = await logInAdmin(a.origin);
+      const res = await fetch(`${stranger.origin}${CALLS.permission}`, { headers: { cookie } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'NOT_LOGGED_IN' });
+    } finally {
+      await stranger.app.close();
     }
   });
 });

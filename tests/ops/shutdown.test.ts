@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SseClient } from '../server/support/sse-client.js';
-import { startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
+import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
 import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
 
 /**
@@ -9,10 +9,11 @@ import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealth
  * it go, so "in flight during shutdown" is a fact of the test, not a guess about timing.
  */
 
-const SESSION_COOKIE = 'token=shutdown-token; userId=7';
 
 interface Rig extends HeldBackend {
   gateway: NodeProcess;
+  /** A session logged in through the gateway's login. */
+  cookie: string;
   port: number;
   baseUrl: string;
 }
@@ -43,7 +44,7 @@ async function startRig(): Promise<Rig> {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitHealthy(gateway, baseUrl);
-  return { ...held, gateway, port, baseUrl };
+  return { ...held, gateway, port, baseUrl, cookie: await logInHeld(baseUrl) };
 }
 
 const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().some((l) => String(l.msg).startsWith('shutting down'));
@@ -52,12 +53,12 @@ const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().so
 describe('graceful shutdown', { timeout: 120_000 }, () => {
   it('on SIGTERM finishes the in-flight call, ends event streams with a retry hint, and exits 0', async () => {
     const rig = await startRig();
-    const stream = await SseClient.open(rig.port, SESSION_COOKIE, { timeoutMs: 30_000 });
+    const stream = await SseClient.open(rig.port, rig.cookie, { timeoutMs: 30_000 });
     expect(stream.status).toBe(200);
     await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
     expect(stream.body).toContain('data: {"count":4}');
 
-    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
+    const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
     rig.gateway.signal('SIGTERM');
 
     // Shutdown ends the streams first (preClose) while the slow call is still held by the backend.
@@ -82,7 +83,7 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
 
   it('on a second SIGTERM exits at once, without waiting for the in-flight call', async () => {
     const rig = await startRig();
-    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
+    const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
 
     rig.gateway.signal('SIGTERM');
     await rig.gateway.waitFor(shuttingDownLogged(rig.gateway), 'the shutdown to begin');

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { SseClient } from '../server/support/sse-client.js';
-import { startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
-import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
+import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
+import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, freshCall, tempDir, waitHealthy, type Answer } from './support/processes.js';
 
 /**
  * WORKERS=2: a real `node` running server/main.ts as a node:cluster primary with two workers on
@@ -14,10 +13,11 @@ import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealth
  * carries its process id), so production answers carry no debug header.
  */
 
-const SESSION_COOKIE = 'token=workers-token; userId=7';
 
 interface Rig extends HeldBackend {
   gateway: NodeProcess;
+  /** A session logged in through the gateway's login. */
+  cookie: string;
   port: number;
   baseUrl: string;
   dataDir: string;
@@ -66,34 +66,7 @@ async function startRig(): Promise<Rig> {
   // Three processes start on what may be a busy machine: be patient.
   await waitHealthy(gateway, baseUrl, 90_000);
   await gateway.waitFor(() => listeningPids(gateway).size === 2, 'both workers to listen', 90_000);
-  return { ...held, gateway, port, baseUrl, dataDir };
-}
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/**
- * One request on a connection of its own (no keep-alive pool), so the cluster hands each to the
- * next worker in turn instead of every request riding the first worker's connection.
- */
-function freshCall(baseUrl: string, pathname: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${baseUrl}${pathname}`,
-      { method: options.method ?? 'GET', agent: false, headers: { connection: 'close', ...options.headers } },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
+  return { ...held, gateway, port, baseUrl, dataDir, cookie: await logInHeld(baseUrl) };
 }
 
 function postError(rig: Rig, message: string): Promise<Answer> {
@@ -139,7 +112,7 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
     expect(new Set(ids).size).toBe(POSTS);
     await gateway.waitFor(() => pidsLogging(gateway, 'request completed', (l) => l.url === '/api/error-log').size === 2, 'error-log posts on both workers');
     for (let i = 0; i < 4; i++) {
-      const listed = await freshCall(rig.baseUrl, '/api/error-log?pageNum=1&pageSize=100', { headers: { cookie: SESSION_COOKIE } });
+      const listed = await freshCall(rig.baseUrl, '/api/error-log?pageNum=1&pageSize=100', { headers: { cookie: rig.cookie } });
       expect(listed.status, listed.body).toBe(200);
       const page = JSON.parse(listed.body) as { data: { total: number; list: Array<{ id: string; message: string }> } };
       expect(page.data.total).toBe(POSTS);
@@ -178,11 +151,11 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
 
   it('on SIGTERM every worker finishes its in-flight call and ends its streams, then the primary exits 0', async () => {
     const rig = await startRig();
-    const stream = await SseClient.open(rig.port, SESSION_COOKIE, { timeoutMs: 30_000 });
+    const stream = await SseClient.open(rig.port, rig.cookie, { timeoutMs: 30_000 });
     expect(stream.status).toBe(200);
     await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
 
-    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
+    const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
     rig.gateway.signal('SIGTERM');
 
     await stream.waitFor(() => stream.ended, 'the event stream to end');
@@ -203,7 +176,7 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
 
   it('on a second SIGTERM exits at once, without waiting for the in-flight call', async () => {
     const rig = await startRig();
-    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
+    const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
 
     rig.gateway.signal('SIGTERM');
     await rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down')), 'the shutdown to begin');

@@ -29,6 +29,32 @@ describe('configuration', () => {
     expect(config.aes.key?.length).toBe(32);
   });
 
+  it('has the security defaults, and makes a session secret when none is set', () => {
+    const config = loadConfig({ CHAT_BACKEND_URL: 'http://x' });
+    expect(config.requestTimeoutMs).toBe(30_000);
+    expect(config.maxConnections).toBe(2_000);
+    expect(config.sessionIdleMinutes).toBe(120);
+    expect(config.sessionMaxHours).toBe(12);
+    expect(config.loginMaxFailures).toBe(5);
+    expect(config.eventsMaxPerSession).toBe(20);
+    expect(config.hstsMaxAge).toBe(31_536_000);
+    expect(config.metricsPort).toBeNull();
+    expect(config.metricsToken).toBeNull();
+    expect(config.backendLogoutPath).toBeNull();
+    expect(config.sessionSecretGenerated).toBe(true);
+    expect(config.sessionSecret.length).toBe(32);
+    // A new one each time: two gateways without SESSION_SECRET never share sessions by accident.
+    expect(loadConfig({ CHAT_BACKEND_URL: 'http://x' }).sessionSecret.equals(config.sessionSecret)).toBe(false);
+  });
+
+  it('reads the session secret as text or base64 bytes', () => {
+    const text = loadConfig({ CHAT_BACKEND_URL: 'http://x', SESSION_SECRET: 'a-session-secret-of-thirty-two-b' });
+    expect(text.sessionSecret.toString()).toBe('a-session-secret-of-thirty-two-b');
+    expect(text.sessionSecretGenerated).toBe(false);
+    const bytes = Buffer.alloc(48, 9);
+    expect(loadConfig({ CHAT_BACKEND_URL: 'http://x', SESSION_SECRET: `base64:${bytes.toString('base64')}` }).sessionSecret.equals(bytes)).toBe(true);
+  });
+
   it('uses no sandbox key when a real backend is named', () => {
     const config = loadConfig({ CHAT_BACKEND_URL: 'http://chat:8081/' }, { sandboxKey: 'sandbox-key-sandbox-key-sandbox!' });
     expect(config.chatBackendUrl).toBe('http://chat:8081');
@@ -58,6 +84,21 @@ describe('configuration', () => {
     [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE'],
     [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SESSION_SECRET: 'too short' }, 'SESSION_SECRET'],
+    [{ SESSION_SECRET: 'base64:AAAA' }, 'SESSION_SECRET'],
+    [{ SESSION_IDLE_MINUTES: '0' }, 'SESSION_IDLE_MINUTES'],
+    [{ SESSION_MAX_HOURS: 'forever' }, 'SESSION_MAX_HOURS'],
+    [{ BACKEND_LOGOUT_PATH: 'logout' }, 'BACKEND_LOGOUT_PATH'],
+    [{ BACKEND_LOGOUT_PATH: '//evil.example/logout' }, 'BACKEND_LOGOUT_PATH'],
+    [{ LOGIN_MAX_FAILURES: '0' }, 'LOGIN_MAX_FAILURES'],
+    [{ REQUEST_TIMEOUT_MS: '10' }, 'REQUEST_TIMEOUT_MS'],
+    [{ MAX_CONNECTIONS: '-1' }, 'MAX_CONNECTIONS'],
+    [{ EVENTS_MAX_PER_SESSION: 'lots' }, 'EVENTS_MAX_PER_SESSION'],
+    [{ HSTS_MAX_AGE: '-1' }, 'HSTS_MAX_AGE'],
+    [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
+    [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'has a space in it, sixteen+' }, 'METRICS_TOKEN'],
   ])('refuses %o with one line naming %s', (env, variable) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);
@@ -70,5 +111,15 @@ describe('configuration', () => {
     const text = JSON.stringify(describeConfig(config));
     expect(text).not.toContain('0123456789abcdef');
     expect(text).toContain('16 bytes');
+  });
+
+  it('masks the session secret and the metrics token when describing the configuration', () => {
+    const secret = 'a-session-secret-of-thirty-two-b';
+    const config = loadConfig({ CHAT_BACKEND_URL: 'http://x', SESSION_SECRET: secret, METRICS_TOKEN: 'metrics-token-0123456789' });
+    const text = JSON.stringify(describeConfig(config));
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(JSON.stringify([...Buffer.from(secret)]).slice(1, 20));
+    expect(text).not.toContain('metrics-token-0123456789');
+    expect(JSON.stringify(describeConfig(loadConfig({ CHAT_BACKEND_URL: 'http://x' })))).toContain('"sessionSecret":"<generated>"');
   });
 });

@@ -5,6 +5,8 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorLogEntry } from '../../server/contract/gateway.js';
 import { CHILDREN_DIR, Child } from '../bench/lib/child.js';
+import { startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { fakeLogInOver, routeFakeLogin } from './support/session.js';
 
 /*
  * Issue 7, item 4: 50 concurrent writers to POST /api/error-log, the gateway killed with SIGKILL
@@ -19,9 +21,9 @@ const KILL_AT_ACKS = 400;
 const KILL_AFTER_MS = 15_000;
 /** Bound on each writer's loop, whatever happens. */
 const MAX_WRITES_PER_WRITER = 200;
-const SESSION_COOKIE = 'token=durability-token; userId=42';
-
 let workDir: string;
+/** Answers nothing but the login that gives the reader its session. */
+let backend: FakeBackend;
 let dataDir: string;
 let uiDir: string;
 const started: Child[] = [];
@@ -31,8 +33,7 @@ async function startGateway(): Promise<{ child: Child; url: string }> {
     env: {
       DATA_DIR: dataDir,
       UI_DIR: uiDir,
-      // Nothing here reaches the chat backend; a closed port is enough.
-      CHAT_BACKEND_URL: 'http://127.0.0.1:1',
+      CHAT_BACKEND_URL: backend.url,
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'silent',
     },
@@ -47,10 +48,13 @@ beforeAll(async () => {
   dataDir = path.join(workDir, 'data');
   uiDir = path.join(workDir, 'ui');
   await mkdir(uiDir);
+  backend = await startFakeBackend();
+  routeFakeLogin(backend);
 });
 
 afterAll(async () => {
   await Promise.all(started.map((child) => child.stop('SIGKILL')));
+  await backend?.close();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -149,6 +153,7 @@ describe('error log under SIGKILL', () => {
 
     // After a restart on the same DATA_DIR the gateway lists every acknowledged entry.
     const restarted = await startGateway();
+    const SESSION_COOKIE = await fakeLogInOver(restarted.url, { token: 'durability-token', userId: '42' });
     const listed = new Map<string, ErrorLogEntry>();
     const reader = new Pool(restarted.url, { connections: 1 });
     let total = -1;

@@ -6,6 +6,7 @@ import { buildTestGateway } from './support/gateway.js';
 import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
 import { SseClient } from './support/sse-client.js';
 import { sleep, waitUntil } from './support/wait.js';
+import { fakeLogInOver, routeFakeLogin } from './support/session.js';
 
 const POLL_MS = 200;
 const COUNT_PATH = CALLS.withdrawalCount;
@@ -22,6 +23,7 @@ function callsFor(backend: FakeBackend, path: string, token: string): number {
 
 async function startBackend(): Promise<{ backend: FakeBackend; state: BackendState }> {
   const backend = await startFakeBackend();
+  routeFakeLogin(backend);
   const state: BackendState = { permissions: new Map(), counts: new Map() };
   backend.route(`GET ${CALLS.permission}`, (call, res) => {
     const held = state.permissions.get(String(call.headers['w-token']));
@@ -46,7 +48,10 @@ async function listen(app: FastifyInstance): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
-const reviewer = (token: string) => `token=${token}; userId=u-${token}`;
+/** Port of the gateway under test, set once it listens. */
+let gatewayPort = 0;
+/** A fresh login (a new session) as the backend token `token`; resolves to its Cookie header. */
+const reviewer = (token: string) => fakeLogInOver(`http://127.0.0.1:${gatewayPort}`, { token, userId: `u-${token}` });
 const REVIEWER_PERMISSIONS = [{ permission: '/manage/user/userProfile' }, { permission: WITHDRAWAL_REVIEW_PERMISSION }];
 
 async function openStreamsGauge(app: FastifyInstance): Promise<number> {
@@ -59,8 +64,8 @@ describe('GET /api/events', () => {
   let app: FastifyInstance;
   let port: number;
   const tabs: SseClient[] = [];
-  const openTab = async (cookie: string | null) => {
-    const tab = await SseClient.open(port, cookie);
+  const openTab = async (cookie: string | null | Promise<string>) => {
+    const tab = await SseClient.open(port, await cookie);
     tabs.push(tab);
     return tab;
   };
@@ -69,6 +74,7 @@ describe('GET /api/events', () => {
     ({ backend, state } = await startBackend());
     app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, WITHDRAWAL_POLL_MS: String(POLL_MS) });
     port = await listen(app);
+    gatewayPort = port;
   });
 
   afterEach(async () => {
@@ -130,7 +136,7 @@ describe('GET /api/events', () => {
     const tab = await openTab(reviewer('alpha'));
     expect(tab.status).toBe(200);
     expect(tab.headers['content-type']).toMatch(/^text\/event-stream/);
-    expect(tab.headers['cache-control']).toBe('no-cache, no-transform');
+    expect(tab.headers['cache-control']).toBe('no-store, no-transform');
     expect(tab.headers['x-accel-buffering']).toBe('no');
     expect(tab.headers['x-content-type-options']).toBe('nosniff');
     expect(tab.headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -168,8 +174,10 @@ describe('GET /api/events', () => {
     expect(single.counts()).toEqual([1]);
 
     // A new tab of a polled session hears the last count without another backend call.
+    // Logged in first, so the window below holds the tab's opening only.
+    const lateCookie = await reviewer('multi');
     const pollsBeforeLate = callsFor(backend, COUNT_PATH, 'multi');
-    const late = await openTab(reviewer('multi'));
+    const late = await openTab(lateCookie);
     await late.waitFor(() => late.counts().length > 0, 'the late tab to hear the count');
     expect(late.counts()).toEqual([7]);
     expect(callsFor(backend, COUNT_PATH, 'multi')).toBeLessThanOrEqual(pollsBeforeLate + 1);
@@ -254,11 +262,12 @@ describe('GET /api/events during shutdown', () => {
   it('refuses new streams with 503, ends open ones with a retry hint, and lets close() finish', async () => {
     const app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, WITHDRAWAL_POLL_MS: String(POLL_MS) });
     const port = await listen(app);
-    const open = [await SseClient.open(port, reviewer('late')), await SseClient.open(port, reviewer('late'))];
+    gatewayPort = port;
+    const open = [await SseClient.open(port, await reviewer('late')), await SseClient.open(port, await reviewer('late'))];
     for (const tab of open) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
 
     app.shuttingDown = true;
-    const refused = await SseClient.open(port, reviewer('late'));
+    const refused = await SseClient.open(port, await reviewer('late'));
     await refused.waitFor(() => refused.ended, 'the refusal');
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 503, error: 'SHUTTING_DOWN' });

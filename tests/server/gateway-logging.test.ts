@@ -8,6 +8,7 @@ import { loadConfig } from '../../server/config.js';
 import { REDACT_PATHS } from '../../server/lib/logger.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, writeFakeUi } from './support/gateway.js';
 import { sendJson, startFakeBackend } from './support/fake-backend.js';
+import { setCookieValues } from './support/session.js';
 
 describe('logs', () => {
   it('never contain a token, password or cookie, even at trace level', async () => {
@@ -32,12 +33,15 @@ describe('logs', () => {
       LOG_LEVEL: 'trace',
     });
     const app = await buildApp({ config, logger: { level: 'trace', stream, redact: { paths: REDACT_PATHS, censor: '[redacted]' } } });
+    let sealed = '';
     try {
-      await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'admin', password: 'PASSWORD-99' } });
+      const login = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'admin', password: 'PASSWORD-99' } });
+      const cookies = setCookieValues(login.headers['set-cookie']);
+      sealed = cookies.token!;
       await app.inject({
         method: 'GET',
         url: '/manage/fail',
-        cookies: { token: 'SECRET-TOKEN-42', userId: '3' },
+        cookies,
         headers: { authorization: 'Bearer SECRET-BEARER' },
       });
     } finally {
@@ -48,6 +52,7 @@ describe('logs', () => {
     // One line per request, plus the decode failure: the calls above were really logged.
     expect(lines.filter((line) => line.includes('"request completed"'))).toHaveLength(2);
     expect(text).toContain('could not decode an encoded answer');
-    for (const secret of ['SECRET-TOKEN-42', 'PASSWORD-99', 'SECRET-BEARER']) expect(text).not.toContain(secret);
+    expect(sealed.length).toBeGreaterThan(20);
+    for (const secret of ['SECRET-TOKEN-42', 'PASSWORD-99', 'SECRET-BEARER', sealed]) expect(text).not.toContain(secret);
   });
 });

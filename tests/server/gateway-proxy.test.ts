@@ -5,9 +5,11 @@ import { gzipSync } from 'node:zlib';
 import { encodeBody } from '../../server/codec/index.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, buildTestGateway } from './support/gateway.js';
 import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { fakeLogIn, routeFakeLogin } from './support/session.js';
 
 const key = { key: Buffer.from(TEST_KEY_TEXT), iv: Buffer.alloc(16), mode: 'cbc' as const };
-const session = { token: 'tok-1', userId: '7' };
+/** The session cookies of a login as backend token tok-1, user 7. */
+let session: Record<string, string>;
 const answer = { code: 200, msg: 'ok', data: { list: [{ id: 1, name: '张三' }], total: 1 } };
 
 function sendEncoded(res: import('node:http').ServerResponse, text: string | Buffer, mode: string) {
@@ -26,6 +28,7 @@ describe('the /manage proxy', () => {
 
   beforeAll(async () => {
     backend = await startFakeBackend();
+    routeFakeLogin(backend);
     backend.route('GET /manage/plain', (_call, res) => sendJson(res, answer));
     backend.route('POST /manage/echo', (call, res) => sendJson(res, { code: 200, msg: 'ok', data: JSON.parse(call.body || 'null') }));
     backend.route('GET /manage/mode1', (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 1, key), '1'));
@@ -64,6 +67,7 @@ describe('the /manage proxy', () => {
       res.end('<svg xmlns="http://www.w3.org/2000/svg"/>');
     });
     app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '400', DECODE_MAX_BYTES: String(1024 * 1024) });
+    session = await fakeLogIn(app, { token: 'tok-1', userId: '7' });
   });
 
   afterAll(async () => {
@@ -87,9 +91,12 @@ describe('the /manage proxy', () => {
     expect(call.headers.cookie).toBeUndefined();
   });
 
-  it('forwards no w-token without a session even when the browser sends one', async () => {
-    await app.inject({ method: 'GET', url: '/manage/plain', headers: { 'w-token': 'forged' } });
-    expect(backend.calls.at(-1)!.headers['w-token']).toBeUndefined();
+  it('refuses a call without a session before it reaches the backend, even with a forged w-token', async () => {
+    const before = backend.calls.length;
+    const response = await app.inject({ method: 'GET', url: '/manage/plain', headers: { 'w-token': 'forged' } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
+    expect(backend.calls.length).toBe(before);
   });
 
   it('passes JSON bodies of same-origin posts through', async () => {
@@ -194,9 +201,11 @@ describe('the /manage proxy', () => {
 describe('a backend that is down', () => {
   it('answers 502 JSON for calls, 503 for readiness, and the gateway stays up', async () => {
     const backend = await startFakeBackend();
-    const url = backend.url;
+    routeFakeLogin(backend);
+    const app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '2000' });
+    // Logged in while the backend was up; then it goes down.
+    const session = await fakeLogIn(app, { token: 'tok-1', userId: '7' });
     await backend.close();
-    const app = await buildTestGateway({ CHAT_BACKEND_URL: url, UPSTREAM_TIMEOUT_MS: '2000' });
     try {
       const call = await app.inject({ method: 'GET', url: '/manage/plain', cookies: session });
       expect(call.statusCode).toBe(502);

@@ -5,8 +5,9 @@ import { GATEWAY_ERRORS } from '../../server/errors.js';
 import { safeRedirectPath } from '../../server/contract/index.js';
 import { buildTestGateway } from './support/gateway.js';
 import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { fakeLogIn, routeFakeLogin } from './support/session.js';
 
-const session = { token: 'tok-1', userId: '7' };
+let session: Record<string, string>;
 
 describe('security rules', () => {
   let backend: FakeBackend;
@@ -14,8 +15,10 @@ describe('security rules', () => {
 
   beforeAll(async () => {
     backend = await startFakeBackend();
+    routeFakeLogin(backend);
     backend.route('POST /manage/user/userProfile/save', (_call, res) => sendJson(res, { code: 200, msg: 'ok' }));
     app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url });
+    session = await fakeLogIn(app, { token: 'tok-1', userId: '7' });
   });
   afterAll(async () => {
     await app.close();
@@ -81,12 +84,17 @@ describe('security rules', () => {
 });
 
 describe('serving the UI', () => {
+  let backend: FakeBackend;
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildTestGateway({ CHAT_BACKEND_URL: 'http://127.0.0.1:9' });
+    backend = await startFakeBackend();
+    routeFakeLogin(backend);
+    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url });
+    session = await fakeLogIn(app, { token: 'tok-1', userId: '7' });
   });
   afterAll(async () => {
     await app.close();
+    await backend.close();
   });
 
   it('redirects an HTML navigation without a session to the login page with the path', async () => {

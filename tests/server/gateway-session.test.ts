@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { encodeBody } from '../../server/codec/index.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, buildTestGateway, parseSetCookies } from './support/gateway.js';
 import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { logInInject } from './support/session.js';
 
 const key = { key: Buffer.from(TEST_KEY_TEXT), iv: Buffer.alloc(16), mode: 'cbc' as const };
 
@@ -24,6 +25,7 @@ describe('session: login, logout and /api/session', () => {
       }
       return sendJson(res, { code: 1001, msg: 'Wrong account or password' });
     });
+    backend.route('GET /manage/whoami', (call, res) => sendJson(res, { code: 200, msg: 'ok', data: { token: call.headers['w-token'], userId: call.headers['w-userid'] } }));
     app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url });
   });
 
@@ -32,7 +34,7 @@ describe('session: login, logout and /api/session', () => {
     await backend.close();
   });
 
-  it('trims the account, sets two httpOnly strict cookies and hides the token', async () => {
+  it('trims the account, sets two httpOnly strict cookies, seals the token and hides it from the body', async () => {
     const response = await app.inject({
       method: 'POST',
       url: '/manage/logIn',
@@ -54,14 +56,19 @@ describe('session: login, logout and /api/session', () => {
       expect(cookie.attributes).toContain('path=/');
       expect(cookie.attributes).not.toContain('secure'); // plain HTTP with COOKIE_SECURE=auto
     }
-    expect(cookies.get('token')!.value).toBe('tok-admin-1');
+    // The token cookie is sealed: the browser never holds the backend's token in the clear.
+    expect(cookies.get('token')!.value).not.toContain('tok-admin-1');
     expect(cookies.get('userId')!.value).toBe('7');
+    const whoami = await app.inject({ method: 'GET', url: '/manage/whoami', cookies: { token: cookies.get('token')!.value } });
+    expect(whoami.json()).toMatchObject({ data: { token: 'tok-admin-1', userId: '7' } });
   });
 
   it('decodes an encoded login answer before reading the token', async () => {
     const response = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'encoded', password: 'pw' } });
     expect(response.json()).toEqual({ code: 200, msg: 'ok', data: { userId: '9' } });
-    expect(parseSetCookies(response.headers['set-cookie']).get('token')!.value).toBe('tok-enc');
+    const sealed = parseSetCookies(response.headers['set-cookie']).get('token')!.value;
+    const whoami = await app.inject({ method: 'GET', url: '/manage/whoami', cookies: { token: sealed } });
+    expect(whoami.json()).toMatchObject({ data: { token: 'tok-enc', userId: '9' } });
   });
 
   it('sets no cookie when the backend refuses the login', async () => {
@@ -83,20 +90,25 @@ describe('session: login, logout and /api/session', () => {
     expect(missing.statusCode).toBe(400);
   });
 
-  it('reports the session from the cookies alone', async () => {
+  it('reports the session it sealed, and none for a cookie it did not seal', async () => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/session' });
     expect(anonymous.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false });
-    const known = await app.inject({ method: 'GET', url: '/api/session', cookies: { token: 'abc', userId: '7' } });
+    const forged = await app.inject({ method: 'GET', url: '/api/session', cookies: { token: 'abc', userId: '7' } });
+    expect(forged.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false });
+    const cookies = await logInInject(app, { account: 'admin', password: 'admin123' });
+    // The userId cookie is not what the gateway believes: the sealed value is.
+    const known = await app.inject({ method: 'GET', url: '/api/session', cookies: { ...cookies, userId: '999' } });
     expect(known.json()).toEqual({ loggedIn: true, userId: '7', name: 'Admin', sandbox: false });
   });
 
   it('logs out by clearing both cookies', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/logout', headers: SAME_ORIGIN, cookies: { token: 'abc', userId: '7' } });
+    const cookies = await logInInject(app, { account: 'admin', password: 'admin123' });
+    const response = await app.inject({ method: 'POST', url: '/api/logout', headers: SAME_ORIGIN, cookies });
     expect(response.statusCode).toBe(204);
-    const cookies = parseSetCookies(response.headers['set-cookie']);
-    expect(cookies.get('token')!.value).toBe('');
-    expect(cookies.get('userId')!.value).toBe('');
-    expect(cookies.get('token')!.attributes.some((a) => a.startsWith('expires=thu, 01 jan 1970'))).toBe(true);
+    const cleared = parseSetCookies(response.headers['set-cookie']);
+    expect(cleared.get('token')!.value).toBe('');
+    expect(cleared.get('userId')!.value).toBe('');
+    expect(cleared.get('token')!.attributes.some((a) => a.startsWith('expires=thu, 01 jan 1970'))).toBe(true);
   });
 
   it('marks cookies Secure when the request came over HTTPS through a trusted proxy', async () => {

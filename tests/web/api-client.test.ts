@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildUrl, classifyEnvelope, mentionsPermission } from '../../web/engine/api-client.js';
 import { parsePermissionList, PermissionError } from '../../web/app/session.js';
-import { parseCount, shouldChime } from '../../web/app/layout/withdrawals.js';
+import { endedReason, parseCount, shouldChime } from '../../web/app/layout/withdrawals.js';
 import { pageTitle } from '../../web/app/title.js';
 import { initI18n } from '../../web/i18n/index.js';
 
@@ -16,6 +16,11 @@ describe('envelope handling (SPEC section 8)', () => {
     expect(classifyEnvelope({ code: 601, msg: 'x' }).kind).toBe('silent');
     expect(classifyEnvelope({ code: 401, msg: 'No Permission for this call' }).kind).toBe('silent');
     expect(classifyEnvelope({ code: 401, msg: '没有权限' }).kind).toBe('silent');
+  });
+  it("sends the gateway's NOT_LOGGED_IN to the login form, not to the 'logged in elsewhere' dialog", () => {
+    expect(classifyEnvelope({ code: 401, msg: 'Not logged in', error: 'NOT_LOGGED_IN' } as never).kind).toBe('session-lost');
+    // A backend 401 that happens to carry another error name is still the backend's.
+    expect(classifyEnvelope({ code: 401, msg: 'token expired', error: 'SOMETHING' } as never).kind).toBe('logged-elsewhere');
   });
   it('treats any other 401 as logged in elsewhere', () => {
     expect(classifyEnvelope({ code: 401, msg: 'token expired' }).kind).toBe('logged-elsewhere');
@@ -77,5 +82,17 @@ describe('page title', () => {
   it('is the route title, a dash, then the site title', () => {
     expect(pageTitle('Home', '后台')).toBe('Home - 后台');
     expect(pageTitle(null, 'Nimbus后台')).toBe('Nimbus后台');
+  });
+});
+
+describe('the end of an event stream', () => {
+  it('tells a gateway-ended session from one the backend dropped', () => {
+    expect(endedReason('{"reason":"logged-out"}')).toBe('logged-out');
+    expect(endedReason('{"reason":"expired"}')).toBe('expired');
+    expect(endedReason('{"reason":"backend"}')).toBe('backend');
+    // The notice of an older gateway carried no reason: the backend's, as before.
+    expect(endedReason('{}')).toBe('backend');
+    expect(endedReason('not json')).toBe('backend');
+    expect(endedReason(undefined)).toBe('backend');
   });
 });

@@ -3,7 +3,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { decide, loginUrl, type Decision } from './navigation.js';
-import { loadPermissions, logout, permissions, session } from './session.js';
+import { forgetSession, loadPermissions, logout, permissions, session } from './session.js';
+import { onSessionLost } from './session-lost.js';
 import { pageTitle, siteTitle } from './title.js';
 import { toast } from './toast.js';
 import { LoggedElsewhereDialog, Toaster } from './toaster.js';
@@ -29,12 +30,18 @@ export function Splash() {
 
 let permissionLoad: Promise<void> | null = null;
 
+// The gateway refused the session: forgetting it is enough, the guard then sends the user to
+// the login form with the page they were on.
+onSessionLost(forgetSession);
+
 /** SPEC section 4: the first navigation after login loads the permission list; a failure logs out. */
 function startPermissionLoad(wanted: string): void {
   if (permissionLoad) return;
   permissionLoad = loadPermissions()
     .then(() => undefined)
     .catch(async (error: unknown) => {
+      // The session was refused meanwhile: the guard is already on its way to the login form.
+      if (!session.value?.loggedIn) return;
       const text = error instanceof Error && error.message ? error.message : t('api.hasError');
       await logout();
       toast.error(text);
@@ -64,6 +71,8 @@ function titleKeyOf(decision: Decision): MessageKey | null {
 
 export function App() {
   useSignals();
+  // The hook, not the module's t: a language whose messages load after the switch re-renders the banner.
+  const tr = useT();
   const [pathname] = useLocation();
   const search = useSearch();
   const info = session.value;
@@ -89,7 +98,7 @@ export function App() {
     <>
       {info?.sandbox && (
         <div role="note" data-testid="sandbox-banner" className="bg-amber-400 px-3 py-1 text-center text-sm font-medium text-amber-950">
-          {t('app.sandboxBanner')}
+          {tr('app.sandboxBanner')}
         </div>
       )}
       <ErrorBoundary>

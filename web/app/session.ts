@@ -3,6 +3,7 @@ import {
   CALLS,
   GATEWAY_PATHS,
   SUCCESS_CODE,
+  type LoginThrottled,
   type LoginAnswer,
   type LoginBody,
   type SessionInfo,
@@ -47,6 +48,20 @@ async function fetchSession(): Promise<SessionInfo> {
 
 export class LoginError extends Error {}
 
+/** Too many failed logins: the gateway takes the next attempt after `retryAfterSeconds`. */
+export class LoginThrottledError extends LoginError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many failed logins; try again in ${retryAfterSeconds} s`);
+  }
+}
+
+/** The seconds of a throttled login's answer, or null when the error is something else. */
+function throttledSeconds(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.code !== 429) return null;
+  const seconds = (error.data as Partial<LoginThrottled> | undefined)?.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 60;
+}
+
 /**
  * SPEC section 5: the account is trimmed; success only on code 200. Errors come back translated.
  * Returns the new session without publishing it, so the caller can navigate and publish in the
@@ -58,11 +73,19 @@ export async function login(account: string, password: string, code: string): Pr
     const env = await api.post<LoginAnswer>(CALLS.login, body, { quiet: true });
     if (env.code !== SUCCESS_CODE) throw new LoginError(env.msg);
   } catch (error) {
+    const wait = throttledSeconds(error);
+    if (wait !== null) throw new LoginThrottledError(wait);
     if (error instanceof ApiError && error.code === 0) throw new LoginError(t('api.connectionError'));
     throw new LoginError(t('login.failed', { msg: error instanceof Error ? error.message : String(error) }));
   }
   permissions.value = null;
   return fetchSession();
+}
+
+/** Forgets the session in the UI only: the gateway already refuses it. The guard then goes to login. */
+export function forgetSession(): void {
+  permissions.value = null;
+  session.value = { loggedIn: false, userId: null, name: 'Admin', sandbox: session.value?.sandbox ?? false };
 }
 
 export async function logout(): Promise<void> {
@@ -71,8 +94,7 @@ export async function logout(): Promise<void> {
   } catch {
     /* the cookies may already be gone; the UI state is reset either way */
   }
-  permissions.value = null;
-  session.value = { loggedIn: false, userId: null, name: 'Admin', sandbox: session.value?.sandbox ?? false };
+  forgetSession();
 }
 
 export class PermissionError extends Error {

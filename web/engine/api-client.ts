@@ -1,6 +1,7 @@
-import { GATEWAY_PATHS, SILENT_CODES, SUCCESS_CODE, isEnvelope, type Envelope } from '../../server/contract/index.js';
+import { GATEWAY_PATHS, NOT_LOGGED_IN_ERROR, SILENT_CODES, SUCCESS_CODE, isEnvelope, type Envelope } from '../../server/contract/index.js';
 import { t } from '../i18n/index.js';
 import { loggedElsewhereOpen, toast } from '../app/toast.js';
+import { sessionLost } from '../app/session-lost.js';
 
 /** SPEC section 7: every call times out after 60 s. */
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -47,12 +48,18 @@ export function mentionsPermission(msg: unknown): boolean {
 export type Outcome =
   | { kind: 'ok' }
   | { kind: 'silent' }
+  | { kind: 'session-lost' }
   | { kind: 'logged-elsewhere' }
   | { kind: 'toast'; text: string };
 
-/** SPEC section 8, as a pure decision on one envelope. */
-export function classifyEnvelope(env: Envelope): Outcome {
+/**
+ * SPEC section 8, as a pure decision on one envelope, plus the gateway's own 401: its
+ * NOT_LOGGED_IN means the session is over here (logged out, idle, too old), so the user goes
+ * to the login form, not to the 'logged in elsewhere' dialog a backend 401 opens.
+ */
+export function classifyEnvelope(env: Envelope & { error?: unknown }): Outcome {
   if (env.code === SUCCESS_CODE) return { kind: 'ok' };
+  if (env.code === 401 && env.error === NOT_LOGGED_IN_ERROR) return { kind: 'session-lost' };
   if (env.code === 401 && !mentionsPermission(env.msg)) return { kind: 'logged-elsewhere' };
   if (SILENT_CODES.includes(env.code)) return { kind: 'silent' };
   return { kind: 'toast', text: env.msg || `Error ${env.code}` };
@@ -116,6 +123,10 @@ export async function request<T = unknown>(method: string, path: string, options
     case 'ok':
       return env;
     case 'silent':
+      throw new ApiError(env.msg, env.code, true, env.data);
+    case 'session-lost':
+      // Quiet or not: every screen behind the login is useless without the session.
+      sessionLost();
       throw new ApiError(env.msg, env.code, true, env.data);
     case 'logged-elsewhere':
       if (!quiet) loggedElsewhereOpen.value = true;

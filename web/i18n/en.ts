@@ -78,6 +78,8 @@ const en = {
   'login.showPassword': 'Show password',
   'login.hidePassword': 'Hide password',
   'login.language': 'Language',
+  'login.throttled': 'Too many failed logins. Try again in {{wait}}.',
+  'login.sessionEnded': 'Your session has ended. Please log in again.',
 
   'nav.toggleSidebar': 'Toggle sidebar',
   'nav.breadcrumb': 'Breadcrumb',

@@ -76,6 +76,8 @@ const es = {
   'login.showPassword': 'Mostrar contraseña',
   'login.hidePassword': 'Ocultar contraseña',
   'login.language': 'Idioma',
+  'login.throttled': 'Demasiados intentos fallidos. Vuelva a intentarlo en {{wait}}.',
+  'login.sessionEnded': 'Su sesión ha terminado. Inicie sesión de nuevo.',
 
   'nav.toggleSidebar': 'Mostrar u ocultar la barra lateral',
   'nav.breadcrumb': 'Ruta de navegación',

@@ -76,6 +76,8 @@ const ja = {
   'login.showPassword': 'パスワードを表示',
   'login.hidePassword': 'パスワードを隠す',
   'login.language': '言語',
+  'login.throttled': 'ログインの失敗が多すぎます。{{wait}} 後にもう一度お試しください。',
+  'login.sessionEnded': 'セッションが終了しました。もう一度ログインしてください。',
 
   'nav.toggleSidebar': 'サイドバーの開閉',
   'nav.breadcrumb': 'パンくずリスト',

@@ -76,6 +76,8 @@ const zh = {
   'login.showPassword': '显示密码',
   'login.hidePassword': '隐藏密码',
   'login.language': '语言',
+  'login.throttled': '登录失败次数过多，请在 {{wait}} 后重试。',
+  'login.sessionEnded': '您的会话已结束，请重新登录。',
 
   'nav.toggleSidebar': '展开/收起侧边栏',
   'nav.breadcrumb': '面包屑导航',

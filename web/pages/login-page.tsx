@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { afterLoginTarget } from '../app/navigation.js';
-import { login, session, siteConfig } from '../app/session.js';
+import { LoginThrottledError, login, session, siteConfig } from '../app/session.js';
+import { sessionEndedNotice } from '../app/session-lost.js';
 import { language, setLanguage } from '../app/settings.js';
 import { useT, type MessageKey } from '../i18n/index.js';
 import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../lib/language.js';
@@ -19,6 +20,24 @@ export function validateLogin(account: string, password: string, code: string): 
   return errors;
 }
 
+/** A wait as m:ss, which reads the same in every language. */
+export function formatWait(seconds: number): string {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/** Seconds left until `until` (epoch ms), ticking once a second; 0 once it has passed or when null. */
+function useSecondsLeft(until: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+  return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
+}
+
 export default function LoginPage() {
   useSignals();
   const t = useT();
@@ -31,22 +50,32 @@ export default function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, MessageKey>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Too many failed logins: the gateway takes the next attempt once this passes.
+  const [throttle, setThrottle] = useState<{ until: number; seconds: number } | null>(null);
+  const waitLeft = useSecondsLeft(throttle?.until ?? null);
+  const waiting = waitLeft > 0;
   const config = siteConfig.value;
+  const sessionEnded = sessionEndedNotice.value;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const errors = validateLogin(account, password, code);
     setFieldErrors(errors);
     setFailure(null);
-    if (Object.keys(errors).length > 0) return;
+    if (Object.keys(errors).length > 0 || waiting) return;
     setBusy(true);
     try {
       const info = await login(account, password, code);
+      sessionEndedNotice.value = false;
       // Same tick: the guard sees the target and the new session together.
       navigate(afterLoginTarget(search), { replace: true });
       session.value = info;
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
+      if (error instanceof LoginThrottledError) {
+        setThrottle({ until: Date.now() + error.retryAfterSeconds * 1000, seconds: error.retryAfterSeconds });
+      } else {
+        setFailure(error instanceof Error ? error.message : String(error));
+      }
       setBusy(false);
     }
   }
@@ -156,13 +185,29 @@ export default function LoginPage() {
             {fieldError('code')}
           </div>
 
+          {sessionEnded && !failure && !waiting && (
+            <p role="status" data-testid="login-session-ended" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              {t('login.sessionEnded')}
+            </p>
+          )}
+
           {failure && (
             <p role="alert" data-testid="login-error" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
               {failure}
             </p>
           )}
 
-          <button type="submit" disabled={busy} className="btn btn-primary w-full justify-center py-2">
+          {waiting && throttle && (
+            <p data-testid="login-throttled" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+              {/* Announced once with the whole wait; the countdown beside it is for the eyes only. */}
+              <span role="alert" className="sr-only">
+                {t('login.throttled', { wait: formatWait(throttle.seconds) })}
+              </span>
+              <span aria-hidden="true">{t('login.throttled', { wait: formatWait(waitLeft) })}</span>
+            </p>
+          )}
+
+          <button type="submit" disabled={busy || waiting} className="btn btn-primary w-full justify-center py-2">
             {busy ? t('login.submitting') : t('login.submit')}
           </button>
         </form>

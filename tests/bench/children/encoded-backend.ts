@@ -7,11 +7,13 @@ import { createServer } from 'node:http';
 import { encodeBody, type EncodedMode } from '../../../server/codec/index.js';
 import { benchKey, makeJsonBody } from '../lib/bodies.js';
 import { sendReady, serveRequests } from '../lib/child.js';
+import { answerBenchLogin } from '../lib/session.js';
 
 const prepared = new Map<string, Buffer>();
 const keyOf = (mode: number, size: number) => `${mode}:${size}`;
 
 const server = createServer((req, res) => {
+  if (answerBenchLogin(req, res)) return;
   req.resume();
   const url = new URL(req.url ?? '/', 'http://backend');
   const body = prepared.get(keyOf(Number(url.searchParams.get('mode')), Number(url.searchParams.get('size'))));

@@ -6,6 +6,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
 import { sendReady, serveRequests } from '../lib/child.js';
+import { answerBenchLogin } from '../lib/session.js';
 
 const countPath = process.env.WITHDRAWAL_COUNT_PATH ?? '/manage/finance/cashWithdrawalCheck/count';
 let count = 0;
@@ -20,6 +21,7 @@ function send(res: ServerResponse, body: unknown): void {
 }
 
 const server = createServer((req, res) => {
+  if (answerBenchLogin(req, res)) return;
   req.resume();
   const pathname = (req.url ?? '/').split('?')[0];
   if (pathname === '/manage/permission') {

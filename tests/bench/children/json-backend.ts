@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import { sendReady, serveRequests } from '../lib/child.js';
+import { answerBenchLogin } from '../lib/session.js';
 
 const items = Array.from({ length: 8 }, (_, i) => ({
   id: 1000 + i,
@@ -16,6 +17,7 @@ const body = Buffer.from(JSON.stringify({ code: 200, msg: 'ok', data: { total: 8
 let served = 0;
 
 const server = createServer((req, res) => {
+  if (answerBenchLogin(req, res)) return;
   served++;
   req.resume();
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });

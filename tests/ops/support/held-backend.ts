@@ -1,6 +1,15 @@
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../../server/support/fake-backend.js';
 import { waitUntil } from '../../server/support/wait.js';
+import { fakeLogInOver, routeFakeLogin } from '../../server/support/session.js';
+
+/** The backend session the held backend's login hands out. */
+export const HELD_SESSION = { token: 'held-token', userId: '7' } as const;
+
+/** Logs in through the gateway at `baseUrl` (in front of a held backend); returns the Cookie header. */
+export function logInHeld(baseUrl: string): Promise<string> {
+  return fakeLogInOver(baseUrl, HELD_SESSION);
+}
 
 /**
  * A fake backend for shutdown tests: site config for readiness, the withdrawal permission and
@@ -19,6 +28,7 @@ export async function startHeldBackend(): Promise<HeldBackend> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let answered = false;
+  routeFakeLogin(backend);
   backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
   backend.route(`GET ${CALLS.permission}`, (_call, res) =>
     sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -176,4 +176,31 @@ export function cleanupAfterEach(): (cleanup: () => Promise<void>) => void {
   });
   afterAll(removeTempDirs);
   return (cleanup) => void cleanups.push(cleanup);
+}
+
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive pool), so the cluster hands each to the
+ * next worker in turn instead of every request riding the first worker's connection.
+ */
+export function freshCall(baseUrl: string, pathname: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${baseUrl}${pathname}`,
+      { method: options.method ?? 'GET', agent: false, headers: { connection: 'close', ...options.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }

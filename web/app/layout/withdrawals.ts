@@ -1,6 +1,13 @@
 import { signal } from '@preact/signals-react';
-import { GATEWAY_PATHS, SESSION_ENDED_EVENT, WITHDRAWAL_EVENT, type WithdrawalCountEvent } from '../../../server/contract/index.js';
+import {
+  GATEWAY_PATHS,
+  SESSION_ENDED_EVENT,
+  WITHDRAWAL_EVENT,
+  type SessionEndedEvent,
+  type WithdrawalCountEvent,
+} from '../../../server/contract/index.js';
 import { loggedElsewhereOpen } from '../toast.js';
+import { sessionLost } from '../session-lost.js';
 
 /** Pending withdrawal reviews, fed by the gateway's event stream. */
 export const withdrawalCount = signal(0);
@@ -13,6 +20,17 @@ export function parseCount(data: unknown): number | null {
     return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
   } catch {
     return null;
+  }
+}
+
+/** Why the stream's session ended; a notice without a known reason counts as the backend's. */
+export function endedReason(data: unknown): SessionEndedEvent['reason'] {
+  if (typeof data !== 'string') return 'backend';
+  try {
+    const reason = (JSON.parse(data) as Partial<SessionEndedEvent>).reason;
+    return reason === 'logged-out' || reason === 'expired' ? reason : 'backend';
+  } catch {
+    return 'backend';
   }
 }
 
@@ -79,13 +97,16 @@ export function connectWithdrawals(onRise: () => void = playChime): () => void {
       withdrawalCount.value = next;
     });
     // No screen call may be coming to reveal the lost session (an admin idle on a page), so the
-    // stream's own notice opens the 'logged in elsewhere' dialog (SPEC section 8). No reconnect:
-    // with the dead session it would only earn 401s until the dialog reloads the page.
-    source.addEventListener(SESSION_ENDED_EVENT, () => {
+    // stream's own notice does: the backend dropping the token opens the 'logged in elsewhere'
+    // dialog (SPEC section 8); the gateway ending the session (a logout in another tab, its
+    // maximum age) goes to the login form. No reconnect: with the dead session it would only
+    // earn 401s.
+    source.addEventListener(SESSION_ENDED_EVENT, (event) => {
       stopped = true;
       source?.close();
       source = null;
-      loggedElsewhereOpen.value = true;
+      if (endedReason((event as MessageEvent).data) === 'backend') loggedElsewhereOpen.value = true;
+      else sessionLost();
     });
     source.onerror = () => {
       if (!source || source.readyState !== EventSource.CLOSED) return;

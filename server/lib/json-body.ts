@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../errors.js';
+
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. The console's bodies are a few
+ * levels deep; a body nested thousands deep parses, but re-serialising it for the backend would
+ * overflow the stack.
+ */
+export const JSON_MAX_DEPTH = 64;
+
+/** True when the JSON text nests deeper than `max`; strings are skipped, so brackets in them do not count. */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+type Done = (error: Error | null, body?: unknown) => void;
+
+/**
+ * A JSON body parser for `app`: refuses bodies nested past JSON_MAX_DEPTH with 400 BAD_REQUEST,
+ * then parses as Fastify's own does (refusing __proto__ and constructor.prototype keys).
+ */
+export function boundedJsonParser(
+  app: FastifyInstance,
+  { allowEmpty = false }: { allowEmpty?: boolean } = {},
+): (request: FastifyRequest, body: string | Buffer, done: Done) => void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  return (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') {
+      return allowEmpty ? done(null, undefined) : done(new GatewayError('BAD_REQUEST', 'the JSON body is empty'), undefined);
+    }
+    if (jsonNestsDeeperThan(text, JSON_MAX_DEPTH)) {
+      return done(new GatewayError('BAD_REQUEST', `the JSON body nests deeper than ${JSON_MAX_DEPTH} levels`), undefined);
+    }
+    parse(request, text, (error: Error | null, value?: unknown) => {
+      if (error) return done(new GatewayError('BAD_REQUEST', 'the body is not valid JSON'), undefined);
+      done(null, value);
+    });
+  };
+}

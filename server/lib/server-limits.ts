@@ -1,0 +1,102 @@
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { errorBody, type GatewayErrorName } from '../errors.js';
+import { NO_STORE, SECURITY_HEADERS } from '../plugins/security.js';
+
+/** Headers must arrive well before the whole request; a real client sends them in one packet. */
+const HEADERS_TIMEOUT_MAX_MS = 15_000;
+/**
+ * Above a front proxy's idle time-out (nginx 60 s, most load balancers 60 s), so the gateway
+ * never closes a kept-alive socket the proxy is about to reuse.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/**
+ * The Node server's limits, as Fastify options: a request's headers and body must arrive within
+ * REQUEST_TIMEOUT_MS (Node's requestTimeout covers receiving the request only, so an event
+ * stream's answer may last for hours), and the connection check runs often enough that a socket
+ * past its time is closed soon after.
+ */
+export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<Server>> {
+  const requestTimeout = config.requestTimeoutMs;
+  const headersTimeout = Math.min(requestTimeout, HEADERS_TIMEOUT_MAX_MS);
+  return {
+    requestTimeout,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    http: {
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    },
+    clientErrorHandler,
+    frameworkErrors,
+  };
+}
+
+/**
+ * Caps the open sockets, answers `Expect: 100-continue` without the interim 100, and lets no
+ * kept-alive socket outlive a shutdown.
+ */
+export function applyServerLimits(app: FastifyInstance, config: Config): void {
+  app.server.maxConnections = config.maxConnections;
+  // Node would answer "100 Continue" (or 417 with no body, for any other expectation) before the
+  // gateway could refuse the request; passed on as a plain request, it meets the request guard,
+  // which refuses Expect with 400 in the catalogue's envelope.
+  app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
+  app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res));
+
+  // Closing the server reaps the sockets idle at that moment only; one whose call was still in
+  // flight would otherwise stay open for the keep-alive time-out after its answer (72 s) and hold
+  // the shutdown up that long. Answers given once closing began end their connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing || app.shuttingDown) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
+
+function rawAnswer(name: GatewayErrorName): string {
+  const body = JSON.stringify(errorBody(name));
+  const { code } = errorBody(name);
+  const headers = [
+    `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    `cache-control: ${NO_STORE}`,
+    ...Object.entries(SECURITY_HEADERS).map(([k, v]) => `${k}: ${v}`),
+    'connection: close',
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/**
+ * Errors Node meets before any request exists (a request that did not arrive in time, headers
+ * past the limit, bytes that are not HTTP) answer in the catalogue's envelope, then the socket
+ * closes.
+ */
+function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const name: GatewayErrorName =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  this.log.debug({ code: error.code, answer: name }, 'client error before a request');
+  if (socket.writable) socket.end(rawAnswer(name));
+  // end() flushes the answer; destroy after it so a client that never reads cannot hold the socket.
+  socket.once('finish', () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1_000).unref();
+}
+
+/** Fastify's own refusals before routing (a URL that does not decode, a parameter too long). */
+function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(SECURITY_HEADERS);
+  reply.header('cache-control', NO_STORE);
+  const known = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  if (!known) request.log.error({ err: error }, 'unexpected framework error');
+  const name: GatewayErrorName = known ? 'BAD_REQUEST' : 'INTERNAL';
+  const body = known ? errorBody(name, `${errorBody(name).msg}: the URL is not valid`) : errorBody(name);
+  void reply.code(body.code).send(body);
+}

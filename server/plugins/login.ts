@@ -1,0 +1,141 @@
+import fp from 'fastify-plugin';
+import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer, type LoginThrottled } from '../contract/index.js';
+import { GatewayError } from '../errors.js';
+import { primaryChannel } from '../cluster/ipc.js';
+import { forwardedHeaders } from '../lib/forwarded.js';
+import { IpcAttemptCounter } from '../session/cluster.js';
+import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from '../session/login-throttle.js';
+import { COOKIE_VALUE } from './session.js';
+
+export interface LoginPluginOptions {
+  /** Clock of the throttle, for tests. */
+  now?: () => number;
+  /** Where failed logins are counted; default: in memory, or the primary's counters in a cluster worker. */
+  attempts?: AttemptCounter;
+}
+
+/** One address guessing across many accounts is capped too, well above one person's typos. */
+export const LOGIN_MAX_FAILURES_PER_ADDRESS = 30;
+/** How long logout waits for BACKEND_LOGOUT_PATH before answering anyway. */
+const BACKEND_LOGOUT_TIMEOUT_MS = 5_000;
+
+const loginBodySchema = {
+  type: 'object',
+  required: ['account', 'password'],
+  properties: {
+    account: { type: 'string', maxLength: 256 },
+    password: { type: 'string', maxLength: 1024 },
+    code: { type: 'string', maxLength: 64 },
+  },
+} as const;
+
+const envelopeSchema = {
+  type: 'object',
+  required: ['code'],
+  properties: { code: { type: 'number' }, msg: { type: 'string' } },
+  additionalProperties: true,
+} as const;
+
+/**
+ * Logging in and out. The login is the one backend call the gateway makes on the browser's
+ * behalf before there is a session: it is throttled per account and client address, and its
+ * token becomes the sealed session cookie instead of reaching the browser. Logout revokes the
+ * session everywhere and tells the backend when it has a logout call.
+ */
+export default fp<LoginPluginOptions>(
+  async (app, options) => {
+    const now = options.now ?? Date.now;
+    const channel = primaryChannel();
+    const counter = options.attempts ?? (channel ? new IpcAttemptCounter(channel) : new MemoryAttemptCounter());
+    app.addHook('onClose', async () => {
+      await counter.close();
+    });
+    const throttle = new LoginThrottle({
+      counter,
+      perAccount: app.config.loginMaxFailures,
+      perAddress: LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowMs: THROTTLE_WINDOW_MS,
+      now,
+    });
+
+    app.post<{ Body: { account: string; password: string; code?: string } }>(
+      CALLS.login,
+      { schema: { body: loginBodySchema, response: { 200: envelopeSchema } } },
+      async (request, reply) => {
+        const body = {
+          account: request.body.account.trim(),
+          password: request.body.password,
+          code: (request.body.code ?? '').trim(),
+        };
+        const verdict = await throttle.begin(body.account, request.ip);
+        if (!verdict.allowed) {
+          const retryAfterSeconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+          reply.header('retry-after', String(retryAfterSeconds));
+          request.log.warn({ clientAddress: request.ip, retryAfterSeconds }, 'login throttled after repeated failures');
+          const data: LoginThrottled = { retryAfterSeconds };
+          throw new GatewayError('RATE_LIMITED', `too many failed logins; try again in ${retryAfterSeconds} s`, { data });
+        }
+        const { attempt } = verdict;
+        let answer;
+        try {
+          answer = await app.upstream.call<LoginAnswer>(CALLS.login, { method: 'POST', body, headers: forwardedHeaders(request) });
+        } catch (error) {
+          await attempt.abandoned();
+          throw error;
+        }
+        const data = answer.data;
+        if (answer.code === SUCCESS_CODE && data && typeof data.token === 'string' && data.token !== '') {
+          const userId = String(data.userId ?? '');
+          if (!COOKIE_VALUE.test(data.token) || !COOKIE_VALUE.test(userId)) {
+            await attempt.abandoned();
+            throw new GatewayError('UPSTREAM_BAD_ANSWER', 'the login answer carries a token or user id that cannot be a cookie');
+          }
+          await attempt.succeeded();
+          app.sessions.open(request, reply, data.token, userId);
+          const { token: _token, ...rest } = data;
+          return { ...answer, data: { ...rest, userId } };
+        }
+        // Only the backend's own refusal counts against the account; it also ends the session
+        // this browser had, and sets no cookie.
+        await attempt.failed();
+        if (request.session || request.sessionRefusal) app.sessions.clearCookies(request, reply);
+        return answer;
+      },
+    );
+
+    // Any other method on the login path would reach the backend's login through the proxy, and
+    // its answer (with the token) would reach the browser.
+    app.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      url: CALLS.login,
+      schema: {},
+      handler: async (_request, reply) => {
+        reply.header('allow', 'POST');
+        throw new GatewayError('METHOD_NOT_ALLOWED', 'the login takes POST only');
+      },
+    });
+
+    app.post(GATEWAY_PATHS.logout, { schema: {} }, async (request, reply) => {
+      const ended = await app.sessions.end(request, reply);
+      const logoutPath = app.config.backendLogoutPath;
+      if (ended && logoutPath) {
+        try {
+          const answer = await app.upstream.call(logoutPath, {
+            method: 'POST',
+            session: ended,
+            body: {},
+            headers: forwardedHeaders(request),
+            timeoutMs: Math.min(app.config.upstreamTimeoutMs, BACKEND_LOGOUT_TIMEOUT_MS),
+          });
+          if (answer.code !== SUCCESS_CODE) request.log.warn({ path: logoutPath, code: answer.code }, 'the backend refused the logout call');
+        } catch (error) {
+          // The gateway already refuses the session; the backend's copy will expire on its own.
+          request.log.warn({ path: logoutPath, reason: error instanceof Error ? error.message : String(error) }, 'the backend logout call failed');
+        }
+      }
+      if (ended) request.log.info({ userId: ended.userId }, 'logged out');
+      return reply.code(204).send();
+    });
+  },
+  { name: 'login', dependencies: ['session', 'decode'] },
+);

@@ -1,0 +1,103 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fp from 'fastify-plugin';
+import { GATEWAY_PATHS } from '../contract/index.js';
+import { errorBody, type GatewayErrorName } from '../errors.js';
+import { primaryChannel } from '../cluster/ipc.js';
+import { METRICS_CALL } from '../cluster/metrics.js';
+import { NO_STORE, SECURITY_HEADERS } from './security.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where the separate metrics server listens (METRICS_PORT); null when /metrics is on the main port. */
+    metricsAddress(): AddressInfo | null;
+  }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** True when the Authorization header carries the bearer token; compared in constant time. */
+export function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  const match = typeof header === 'string' ? /^Bearer +(\S+)\s*$/i.exec(header) : null;
+  return match !== null && timingSafeEqual(digest(match[1]!), expected);
+}
+
+/**
+ * GET /metrics, Prometheus text. On the main port by default, where anyone who reaches the
+ * console can read it; METRICS_PORT moves it to a port of its own (the main port then answers
+ * 404), and METRICS_TOKEN requires `Authorization: Bearer <token>` wherever it is served. In a
+ * cluster worker the primary sums every worker's registry, so any worker answers for all.
+ */
+export default fp(
+  async (app) => {
+    const { metricsPort, metricsToken, host } = app.config;
+    const expected = metricsToken === null ? null : digest(metricsToken);
+    const channel = primaryChannel();
+    const collect = () => (channel ? channel.call<string>(METRICS_CALL) : app.metrics.registry.metrics());
+    const refusal = (authorization: string | undefined): GatewayErrorName | null =>
+      expected !== null && !bearerMatches(authorization, expected) ? 'UNAUTHORIZED' : null;
+
+    if (metricsPort === null) {
+      app.decorate('metricsAddress', () => null);
+      app.get(GATEWAY_PATHS.metrics, { schema: {}, logLevel: 'warn' }, async (request, reply) => {
+        reply.header('cache-control', NO_STORE);
+        if (refusal(request.headers.authorization)) {
+          reply.header('www-authenticate', 'Bearer realm="metrics"');
+          return reply.code(401).send(errorBody('UNAUTHORIZED'));
+        }
+        reply.header('content-type', app.metrics.registry.contentType);
+        return collect();
+      });
+      return;
+    }
+
+    const send = (res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}) => {
+      res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': NO_STORE, 'content-length': Buffer.byteLength(body), ...extra });
+      res.end(body);
+    };
+    const sendError = (res: ServerResponse, name: GatewayErrorName, extra: Record<string, string> = {}) => {
+      const body = errorBody(name);
+      send(res, body.code, 'application/json; charset=utf-8', JSON.stringify(body), extra);
+    };
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (path !== GATEWAY_PATHS.metrics) return sendError(res, 'NOT_FOUND');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 'METHOD_NOT_ALLOWED', { allow: 'GET, HEAD' });
+      if (refusal(req.headers.authorization)) return sendError(res, 'UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="metrics"' });
+      try {
+        send(res, 200, app.metrics.registry.contentType, await collect());
+      } catch (error) {
+        app.log.error({ err: error }, 'collecting metrics failed');
+        sendError(res, 'INTERNAL');
+      }
+    };
+    const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000 }, (req, res) => void handle(req, res));
+    server.maxConnections = 64;
+
+    app.decorate('metricsAddress', () => {
+      const address = server.address();
+      return address && typeof address === 'object' ? address : null;
+    });
+    // Listening when the gateway gets ready, so a port that is taken stops the start as the main
+    // port would; a gateway only injected into (tests) gets ready too, and port 0 suits them.
+    app.addHook('onReady', async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(metricsPort, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      app.log.info({ port: (server.address() as AddressInfo).port }, 'metrics served on their own port');
+    });
+    app.addHook('onClose', async () => {
+      if (!server.listening) return;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+  },
+  { name: 'metrics-endpoint' },
+);

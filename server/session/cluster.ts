@@ -1,0 +1,103 @@
+import type { PrimaryChannel, RpcHandler } from '../cluster/ipc.js';
+import { broadcastToWorkers } from '../cluster/ipc.js';
+import { MemoryAttemptCounter, type AttemptCounter, type ThrottleRule } from './login-throttle.js';
+import { MemoryRevocations, type RevocationStore } from './revocations.js';
+
+/**
+ * Sessions across the workers of one gateway (WORKERS > 1). The primary holds the one list of
+ * revocations and the one set of login counters; a revocation is pushed to every worker, which
+ * keeps its own copy so the per-request check costs no IPC.
+ */
+
+export const SESSION_CALLS = {
+  revoke: 'session.revoke',
+  revocations: 'session.revocations',
+  throttleTake: 'login-throttle.take',
+  throttleGive: 'login-throttle.give',
+  throttleClear: 'login-throttle.clear',
+} as const;
+
+const REVOKED_TOPIC = 'session.revoked';
+
+interface Revocation {
+  id: string;
+  until: number;
+}
+
+/** The primary's side: what startPrimary() serves to its workers. */
+export function sessionPrimaryHandlers(): Record<string, RpcHandler> {
+  const revocations = new MemoryRevocations();
+  const counter = new MemoryAttemptCounter();
+  return {
+    [SESSION_CALLS.revoke]: async (params) => {
+      const { id, until } = params as Revocation;
+      revocations.add(id, until);
+      await broadcastToWorkers(REVOKED_TOPIC, { id, until } satisfies Revocation);
+    },
+    [SESSION_CALLS.revocations]: () => revocations.list(),
+    [SESSION_CALLS.throttleTake]: (params) => {
+      const { key, rule, now } = params as { key: string; rule: ThrottleRule; now: number };
+      return counter.takeNow(key, rule, now);
+    },
+    [SESSION_CALLS.throttleGive]: (params) => counter.giveNow((params as { key: string }).key),
+    [SESSION_CALLS.throttleClear]: (params) => counter.clearNow((params as { key: string }).key),
+  };
+}
+
+/** A worker's revocations: a local copy, kept in step by the primary's broadcasts. */
+export class ClusterRevocations implements RevocationStore {
+  private readonly local: MemoryRevocations;
+
+  constructor(
+    private readonly channel: PrimaryChannel,
+    now?: () => number,
+  ) {
+    this.local = new MemoryRevocations(now ? { now } : {});
+    channel.onBroadcast(REVOKED_TOPIC, (payload) => {
+      const { id, until } = payload as Revocation;
+      this.local.add(id, until);
+    });
+  }
+
+  /** Takes over what the primary knows, for a worker started (or restarted) after logouts. */
+  async open(): Promise<void> {
+    const known = await this.channel.call<Array<[string, number]>>(SESSION_CALLS.revocations);
+    for (const [id, until] of known) this.local.add(id, until);
+  }
+
+  async revoke(id: string, until: number): Promise<void> {
+    this.local.add(id, until);
+    await this.channel.call(SESSION_CALLS.revoke, { id, until } satisfies Revocation);
+  }
+
+  async isRevoked(id: string): Promise<boolean> {
+    return this.local.has(id);
+  }
+
+  subscribe(listener: (id: string) => void): () => void {
+    return this.local.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+  }
+}
+
+/** A worker's login counters: every call goes to the primary, so the limits hold across workers. */
+export class IpcAttemptCounter implements AttemptCounter {
+  constructor(private readonly channel: PrimaryChannel) {}
+
+  take(key: string, rule: ThrottleRule, now: number): Promise<number> {
+    return this.channel.call<number>(SESSION_CALLS.throttleTake, { key, rule, now });
+  }
+
+  async give(key: string): Promise<void> {
+    await this.channel.call(SESSION_CALLS.throttleGive, { key });
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.channel.call(SESSION_CALLS.throttleClear, { key });
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,79 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+/** What the sealed `token` cookie holds: the backend's token and what the gateway knows of it. */
+export interface SealedSession {
+  /** The backend's token, sent as w-token. */
+  token: string;
+  /** The backend's user id, sent as w-userId. */
+  userId: string;
+  /** Random id of this login, the handle logout revokes. */
+  id: string;
+  /** Login time, epoch ms (second precision once sealed). */
+  issuedAt: number;
+  /** Last call seen, epoch ms (second precision once sealed); refreshed at most about once a minute. */
+  lastSeen: number;
+}
+
+const VERSION = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** The cookie name is authenticated with the payload, so a value sealed for another purpose never opens here. */
+const AAD = Buffer.from('chat-admin-console session cookie token v1');
+/** Bounds the work a forged cookie can cause; a real one is a few hundred characters. */
+const MAX_SEALED_CHARS = 4_096;
+
+/** A session id: 128 random bits. */
+export function newSessionId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * Seals sessions into cookie values with AES-256-GCM under a key derived (HKDF-SHA256) from
+ * SESSION_SECRET. The value is authenticated, so any change, a value made under another secret
+ * or a cookie of the old unsealed format fails to open and is refused without asking the backend.
+ */
+export class SessionSealer {
+  private readonly key: Buffer;
+
+  constructor(secret: Buffer) {
+    if (secret.length < 32) throw new RangeError('the session secret must be at least 32 bytes');
+    this.key = Buffer.from(hkdfSync('sha256', secret, 'chat-admin-console', 'session cookie v1', 32));
+  }
+
+  seal(session: SealedSession): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(AAD);
+    const payload = JSON.stringify([
+      session.token,
+      session.userId,
+      session.id,
+      Math.floor(session.issuedAt / 1000),
+      Math.floor(session.lastSeen / 1000),
+    ]);
+    const sealed = Buffer.concat([cipher.update(payload, 'utf8'), cipher.final()]);
+    return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+  }
+
+  /** The session inside a cookie value, or null when the value was not sealed by this key as a session. */
+  unseal(value: string): SealedSession | null {
+    if (value.length > MAX_SEALED_CHARS || !value.startsWith(`${VERSION}.`)) return null;
+    const bytes = Buffer.from(value.slice(VERSION.length + 1), 'base64url');
+    if (bytes.length <= IV_BYTES + TAG_BYTES) return null;
+    let payload: unknown;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES));
+      decipher.setAAD(AAD);
+      decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      const text = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      payload = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    if (!Array.isArray(payload) || payload.length !== 5) return null;
+    const [token, userId, id, issuedAt, lastSeen] = payload as unknown[];
+    if (typeof token !== 'string' || typeof userId !== 'string' || typeof id !== 'string') return null;
+    if (!Number.isSafeInteger(issuedAt) || !Number.isSafeInteger(lastSeen)) return null;
+    return { token, userId, id, issuedAt: (issuedAt as number) * 1000, lastSeen: (lastSeen as number) * 1000 };
+  }
+}
