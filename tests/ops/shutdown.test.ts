@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { SseClient } from '../server/support/sse-client.js';
 import { startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
-import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
+import { builtGatewayArgs } from './support/built-gateway.js';
+import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, logInAdmin, tempDir, waitHealthy } from './support/processes.js';
 
 /**
- * The process as operators run it: a real `node` running server/main.ts (through tsx, so no build
- * is needed), stopped with real signals. The slow backend call is held open until the test lets
- * it go, so "in flight during shutdown" is a fact of the test, not a guess about timing.
+ * The process as operators run it: a real `node` running the shipped bundle dist/server/main.js
+ * (built by `node build.mjs`, as the image runs it), stopped with real signals. The slow backend
+ * call is held open until the test lets it go, so "in flight during shutdown" is a fact of the
+ * test, not a guess about timing.
  */
 
-const SESSION_COOKIE = 'token=shutdown-token; userId=7';
-
 interface Rig extends HeldBackend {
+  /** The session's cookies, as the gateway set them at login. */
+  cookie: string;
   gateway: NodeProcess;
   port: number;
   baseUrl: string;
@@ -25,7 +27,7 @@ async function startRig(): Promise<Rig> {
   defer(() => backend.close());
 
   const port = await freePort();
-  const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
+  const gateway = new NodeProcess(builtGatewayArgs(), {
     cwd: REPO_ROOT,
     env: {
       CHAT_BACKEND_URL: backend.url,
@@ -43,7 +45,7 @@ async function startRig(): Promise<Rig> {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitHealthy(gateway, baseUrl);
-  return { ...held, gateway, port, baseUrl };
+  return { ...held, gateway, port, baseUrl, cookie: await logInAdmin(baseUrl) };
 }
 
 const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().some((l) => String(l.msg).startsWith('shutting down'));
@@ -52,12 +54,12 @@ const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().so
 describe('graceful shutdown', { timeout: 120_000 }, () => {
   it('on SIGTERM finishes the in-flight call, ends event streams with a retry hint, and exits 0', async () => {
     const rig = await startRig();
-    const stream = await SseClient.open(rig.port, SESSION_COOKIE, { timeoutMs: 30_000 });
+    const stream = await SseClient.open(rig.port, rig.cookie, { timeoutMs: 30_000 });
     expect(stream.status).toBe(200);
     await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
     expect(stream.body).toContain('data: {"count":4}');
 
-    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
+    const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
     rig.gateway.signal('SIGTERM');
 
     // Shutdown ends the streams first (preClose) while the slow call is still held by the backend.
@@ -82,7 +84,7 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
 
   it('on a second SIGTERM exits at once, without waiting for the in-flight call', async () => {
     const rig = await startRig();
-    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
+    const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
 
     rig.gateway.signal('SIGTERM');
     await rig.gateway.waitFor(shuttingDownLogged(rig.gateway), 'the shutdown to begin');
@@ -105,7 +107,7 @@ describe('a bad configuration', { timeout: 60_000 }, () => {
     ['WITHDRAWAL_POLL_MS', { WITHDRAWAL_POLL_MS: '-5' }],
     ['PORT', { PORT: 'eighty' }],
   ])('stops the process with one line naming %s and exit code 78', async (variable, env) => {
-    const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
+    const gateway = new NodeProcess(builtGatewayArgs(), {
       cwd: REPO_ROOT,
       env: { CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-bad-'), ...env },
     });

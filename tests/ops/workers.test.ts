@@ -6,17 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { SseClient } from '../server/support/sse-client.js';
 import { startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
-import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
+import { builtGatewayArgs } from './support/built-gateway.js';
+import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, logInAdmin, tempDir, waitHealthy } from './support/processes.js';
 
 /**
- * WORKERS=2: a real `node` running server/main.ts as a node:cluster primary with two workers on
- * one port, against a fake backend. Which worker answered is read from the pino lines (each
+ * WORKERS=2: a real `node` running the shipped bundle dist/server/main.js (as the image does) as a
+ * node:cluster primary with two workers on one port, against a fake backend. Which worker answered is read from the pino lines (each
  * carries its process id), so production answers carry no debug header.
  */
 
-const SESSION_COOKIE = 'token=workers-token; userId=7';
-
 interface Rig extends HeldBackend {
+  /** The session's cookies, as the gateway set them at login. */
+  cookie: string;
   gateway: NodeProcess;
   port: number;
   baseUrl: string;
@@ -26,7 +27,7 @@ interface Rig extends HeldBackend {
 const defer = cleanupAfterEach();
 
 function gatewayProcess(env: Record<string, string>): NodeProcess {
-  return new NodeProcess(['--import', 'tsx', 'server/main.ts'], { cwd: REPO_ROOT, env });
+  return new NodeProcess(builtGatewayArgs(), { cwd: REPO_ROOT, env });
 }
 
 /** Pids of the processes that logged `msg` (optionally only lines passing `filter`). */
@@ -66,7 +67,7 @@ async function startRig(): Promise<Rig> {
   // Three processes start on what may be a busy machine: be patient.
   await waitHealthy(gateway, baseUrl, 90_000);
   await gateway.waitFor(() => listeningPids(gateway).size === 2, 'both workers to listen', 90_000);
-  return { ...held, gateway, port, baseUrl, dataDir };
+  return { ...held, gateway, port, baseUrl, dataDir, cookie: await logInAdmin(baseUrl) };
 }
 
 interface Answer {
@@ -139,7 +140,7 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
     expect(new Set(ids).size).toBe(POSTS);
     await gateway.waitFor(() => pidsLogging(gateway, 'request completed', (l) => l.url === '/api/error-log').size === 2, 'error-log posts on both workers');
     for (let i = 0; i < 4; i++) {
-      const listed = await freshCall(rig.baseUrl, '/api/error-log?pageNum=1&pageSize=100', { headers: { cookie: SESSION_COOKIE } });
+      const listed = await freshCall(rig.baseUrl, '/api/error-log?pageNum=1&pageSize=100', { headers: { cookie: rig.cookie } });
       expect(listed.status, listed.body).toBe(200);
       const page = JSON.parse(listed.body) as { data: { total: number; list: Array<{ id: string; message: string }> } };
       expect(page.data.total).toBe(POSTS);
@@ -178,11 +179,11 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
 
   it('on SIGTERM every worker finishes its in-flight call and ends its streams, then the primary exits 0', async () => {
     const rig = await startRig();
-    const stream = await SseClient.open(rig.port, SESSION_COOKIE, { timeoutMs: 30_000 });
+    const stream = await SseClient.open(rig.port, rig.cookie, { timeoutMs: 30_000 });
     expect(stream.status).toBe(200);
     await stream.waitFor(() => stream.body.includes('event: withdrawal-count'), 'the first count event');
 
-    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
+    const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
     rig.gateway.signal('SIGTERM');
 
     await stream.waitFor(() => stream.ended, 'the event stream to end');
@@ -203,7 +204,7 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
 
   it('on a second SIGTERM exits at once, without waiting for the in-flight call', async () => {
     const rig = await startRig();
-    const slow = await startSlowCall(rig, rig.baseUrl, SESSION_COOKIE);
+    const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
 
     rig.gateway.signal('SIGTERM');
     await rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down')), 'the shutdown to begin');

@@ -3,8 +3,8 @@ import { sendJson, startFakeBackend, type FakeBackend } from '../../server/suppo
 import { waitUntil } from '../../server/support/wait.js';
 
 /**
- * A fake backend for shutdown tests: site config for readiness, the withdrawal permission and
- * count for an event stream, and GET /manage/slow, held open until the test releases it, so
+ * A fake backend for shutdown tests: a login that answers any account with a session, site config
+ * for readiness, the withdrawal permission and count for an event stream, and GET /manage/slow, held open until the test releases it, so
  * "in flight during shutdown" is a fact of the test, not a guess about timing.
  */
 export interface HeldBackend {
@@ -19,6 +19,7 @@ export async function startHeldBackend(): Promise<HeldBackend> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let answered = false;
+  backend.route(`POST ${CALLS.login}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { token: 'held-token', userId: 7 } }));
   backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
   backend.route(`GET ${CALLS.permission}`, (_call, res) =>
     sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
