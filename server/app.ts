@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { createMetrics } from './lib/metrics.js';
 import { Upstream } from './lib/upstream.js';
 import { loggerOptions } from './lib/logger.js';
+import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import { installErrorHandler } from './lib/error-handler.js';
 import security from './plugins/security.js';
 import session from './plugins/session.js';
@@ -34,7 +35,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   const app = Fastify({
     logger: options.logger === undefined ? loggerOptions(config) : options.logger,
-    trustProxy: config.trustProxy as boolean | string, // a number (hop count) is accepted at run time
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),

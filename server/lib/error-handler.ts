@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { GATEWAY_ERRORS, GatewayError, errorBody } from '../errors.js';
+import { countUpstreamError } from './metrics.js';
 
 /**
  * Every error the gateway answers goes out in the backend's envelope, so the UI's one error path
@@ -8,6 +9,8 @@ import { GATEWAY_ERRORS, GatewayError, errorBody } from '../errors.js';
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     if (error instanceof GatewayError) {
+      // The gateway's own calls to the backend (login, say) fail here; proxied ones in the proxy.
+      countUpstreamError(app.metrics, error);
       if (error.status >= 500) request.log.warn({ err: error.cause ?? error, path: request.url }, error.message);
       return reply.code(error.status).send(error.toBody());
     }

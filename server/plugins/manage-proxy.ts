@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../contract/index.js';
 import { parseEnableMode, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
+import { countUpstreamError } from '../lib/metrics.js';
 
 type Headers = Record<string, string | string[] | number | undefined>;
 
@@ -49,7 +50,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
 
   const sendError = (reply: FastifyReply, error: unknown) => {
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
-    if (gatewayError.errorName.startsWith('UPSTREAM')) app.metrics.upstreamErrors.inc({ kind: gatewayError.errorName.slice('UPSTREAM_'.length).toLowerCase() });
+    countUpstreamError(app.metrics, gatewayError);
     if (!reply.sent) reply.code(gatewayError.status).send(gatewayError.toBody());
   };
 
