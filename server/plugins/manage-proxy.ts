@@ -7,6 +7,8 @@ import { ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../contract/in
 import { parseEnableMode, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
 import { countUpstreamError } from '../lib/metrics.js';
+import { createBackendPool } from '../lib/upstream.js';
+import type { Pool } from 'undici';
 
 type Headers = Record<string, string | string[] | number | undefined>;
 
@@ -41,7 +43,8 @@ interface ProxyRouteOptions {
   credentials: boolean;
   /** Decode w-enable-mode bodies and refuse non-JSON error pages. */
   jsonApi: boolean;
-  useSharedPool: boolean;
+  /** The pool to send through: the backend's shared one, or one of the file server's own. */
+  pool: Pool;
 }
 
 function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
@@ -51,6 +54,9 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
   const sendError = (reply: FastifyReply, error: unknown) => {
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
     countUpstreamError(app.metrics, gatewayError);
+    // As the error handler does for the gateway's own calls: the cause (refused, certificate,
+    // time-out) is for the operator's log, not the browser.
+    reply.request.log.warn({ err: gatewayError.cause ?? gatewayError, path: reply.request.url.split('?')[0] }, gatewayError.message);
     if (!reply.sent) reply.code(gatewayError.status).send(gatewayError.toBody());
   };
 
@@ -75,7 +81,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
       httpMethods: route.methods,
       proxyPayloads: false,
       disableRequestLogging: true,
-      ...(route.useSharedPool ? { undici: app.upstream.pool as never } : {}),
+      undici: route.pool as never,
       replyOptions: {
         timeout: upstreamTimeoutMs,
         rewriteRequestHeaders: (request: FastifyRequest, headers: Headers) => {
@@ -150,7 +156,7 @@ export default fp(
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       credentials: true,
       jsonApi: true,
-      useSharedPool: true,
+      pool: app.upstream.pool,
     });
     await registerProxy(app, {
       prefix: '/api/exclude',
@@ -159,10 +165,15 @@ export default fp(
       methods: ['GET', 'HEAD'],
       credentials: false,
       jsonApi: true,
-      useSharedPool: true,
+      pool: app.upstream.pool,
     });
     const fileServer = new URL(app.config.fileServerUrl ?? backend);
     const sameServer = fileServer.origin === app.upstream.origin;
+    const filePool = sameServer
+      ? app.upstream.pool
+      : createBackendPool(fileServer.origin, { timeoutMs: app.config.upstreamTimeoutMs, tlsInsecure: app.config.upstreamTlsInsecure });
+    // The proxy leaves the pools it is given open; the shared one closes with app.upstream.
+    if (!sameServer) app.addHook('onClose', async () => filePool.close());
     await registerProxy(app, {
       prefix: '/plate',
       upstream: fileServer.origin,
@@ -170,7 +181,7 @@ export default fp(
       methods: ['GET', 'HEAD'],
       credentials: false,
       jsonApi: false,
-      useSharedPool: sameServer,
+      pool: filePool,
     });
   },
   { name: 'manage-proxy', dependencies: ['session', 'decode'] },
