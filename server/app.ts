@@ -41,7 +41,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => crypto.randomUUID(),
     // Event streams stay open for hours; the per-request timeout must not cut them.
     requestTimeout: 0,
-    return503OnClosing: true,
+    // The health plugin answers what arrives during shutdown, in the envelope (SHUTTING_DOWN).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // One line per request (the health plugin writes it when the answer is sent) instead of
     // Fastify's two: at saturation each log line costs as much as the proxying itself.
