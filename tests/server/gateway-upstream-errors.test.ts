@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
-import { answerLogins, cookieHeaderOf, logInThrough } from '../support/session.js';
+import { cookieHeaderOf, logInThrough } from '../support/session.js';
 import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, writeFakeUi } from './support/gateway.js';
 import { SseClient } from './support/sse-client.js';
@@ -32,7 +32,7 @@ interface Gateway {
   lines: Array<Record<string, unknown>>;
 }
 
-async function gateway(env: Record<string, string>, events?: { heartbeatMs?: number }): Promise<Gateway> {
+async function gateway(env: Record<string, string>): Promise<Gateway> {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -48,7 +48,7 @@ async function gateway(env: Record<string, string>, events?: { heartbeatMs?: num
     WITHDRAWAL_POLL_MS: '100',
     ...env,
   });
-  const app = await buildApp({ config, logger: { level: 'info', stream }, ...(events ? { events } : {}) });
+  const app = await buildApp({ config, logger: { level: 'info', stream } });
   apps.push(app);
   return { app, lines };
 }
@@ -63,6 +63,13 @@ async function upstreamErrors(app: FastifyInstance): Promise<Record<string, numb
 
 const login = (app: FastifyInstance, account: string) =>
   app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account, password: 'pw' } });
+
+/** The session of `account` (the fake backend gives each account a token of its own) as a Cookie header. */
+async function sessionOf(app: FastifyInstance, account: string): Promise<string> {
+  const response = await login(app, account);
+  expect(response.statusCode).toBe(200);
+  return cookieHeaderOf(Object.fromEntries(response.cookies.map((c) => [c.name, c.value])));
+}
 
 beforeAll(async () => {
   const probe = await startFakeBackend();
@@ -130,10 +137,7 @@ describe('UPSTREAM_BAD_ANSWER', () => {
 
   it('answers 502 to an event stream whose permission look-up comes back garbled', async () => {
     const { app } = await gateway({ CHAT_BACKEND_URL: backend.url });
-    const cookies = await logInThrough(app, { ...SAME_ORIGIN });
-    // The login above answered tok-admin; this account's session gets the garbled answer.
-    const garbled = await login(app, 'garbled');
-    const cookie = cookieHeaderOf(Object.fromEntries(garbled.cookies.map((c) => [c.name, c.value])));
+    const cookie = await sessionOf(app, 'garbled');
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as AddressInfo).port;
     const stream = await SseClient.open(port, cookie);
@@ -141,15 +145,14 @@ describe('UPSTREAM_BAD_ANSWER', () => {
     expect(stream.status).toBe(502);
     expect(JSON.parse(stream.body)).toMatchObject({ code: 502, error: 'UPSTREAM_BAD_ANSWER' });
     // A healthy session still gets its stream.
-    const healthy = await SseClient.open(port, cookieHeaderOf(cookies));
+    const healthy = await SseClient.open(port, await sessionOf(app, 'admin'));
     await healthy.waitFor(() => healthy.counts().length > 0, 'the first count');
     healthy.close();
   });
 
   it('keeps the last count when a withdrawal poll answers an envelope without a code, and logs why', async () => {
     const { app, lines } = await gateway({ CHAT_BACKEND_URL: backend.url });
-    const codeless = await login(app, 'codeless');
-    const cookie = cookieHeaderOf(Object.fromEntries(codeless.cookies.map((c) => [c.name, c.value])));
+    const cookie = await sessionOf(app, 'codeless');
     await app.listen({ port: 0, host: '127.0.0.1' });
     const stream = await SseClient.open((app.server.address() as AddressInfo).port, cookie);
     await waitUntil(() => lines.some((l) => l.msg === 'withdrawal count poll failed; keeping the last count'), 'the poll failure in the log');
