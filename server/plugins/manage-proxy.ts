@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../contract/index.js';
 import { parseEnableMode, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
-import { countUpstreamError } from '../lib/metrics.js';
+import { countUpstreamError, upstreamErrorKind } from '../lib/metrics.js';
 import { createBackendPool } from '../lib/upstream.js';
 import type { Pool } from 'undici';
 
@@ -55,8 +55,11 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
     countUpstreamError(app.metrics, gatewayError);
     // As the error handler does for the gateway's own calls: the cause (refused, certificate,
-    // time-out) is for the operator's log, not the browser.
-    reply.request.log.warn({ err: gatewayError.cause ?? gatewayError, path: reply.request.url.split('?')[0] }, gatewayError.message);
+    // time-out) is for the operator's log, not the browser. Decode failures are logged where
+    // they are found, once.
+    if (upstreamErrorKind(gatewayError)) {
+      reply.request.log.warn({ err: gatewayError.cause ?? gatewayError, path: reply.request.url.split('?')[0] }, gatewayError.message);
+    }
     if (!reply.sent) reply.code(gatewayError.status).send(gatewayError.toBody());
   };
 
