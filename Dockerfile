@@ -6,10 +6,10 @@
 #   docker run -p 8080:8080 -v console-data:/data \
 #     -e CHAT_BACKEND_URL=http://chat-backend:8081 -e RESPONSE_AES_KEY=... chat-admin-console
 #
-# tests/ops/production-contents.test.ts replays the COPY lines of this file without Docker: keep
-# them plain (one source list and a destination, no globs), or teach that test the new form.
+# Without a registry (CI): .ci/build-image makes a local Node 24 base image and builds this file on
+# it with --build-arg NODE_IMAGE; tests/image/image.test.ts then runs and checks the result.
 
-# Node 24 is the current LTS; Node 20 is past its end of life (DESIGN.md section 7). The slim
+# Node 24 is the current LTS; Node 20 reached its end of life in April 2026. The slim
 # Debian image matches the glibc native binaries the lock file resolves for esbuild and Tailwind.
 ARG NODE_IMAGE=node:24-bookworm-slim
 

@@ -53,7 +53,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     ...serverLimitOptions(config),
-    return503OnClosing: true,
+    // The health plugin answers what arrives during shutdown, in the envelope (SHUTTING_DOWN).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // One line per request (the health plugin writes it when the answer is sent) instead of
     // Fastify's two: at saturation each log line costs as much as the proxying itself.

@@ -9,6 +9,7 @@ const CLIENT_ERROR_NAMES: Record<number, GatewayErrorName> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   431: 'HEADERS_TOO_LARGE',
 };
+import { countUpstreamError } from './metrics.js';
 
 /**
  * Every error the gateway answers goes out in the backend's envelope, so the UI's one error path
@@ -17,6 +18,8 @@ const CLIENT_ERROR_NAMES: Record<number, GatewayErrorName> = {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     if (error instanceof GatewayError) {
+      // The gateway's own calls to the backend (login, say) fail here; proxied ones in the proxy.
+      countUpstreamError(app.metrics, error);
       if (error.status >= 500) request.log.warn({ err: error.cause ?? error, path: request.url }, error.message);
       return reply.code(error.status).send(error.toBody());
     }

@@ -1,4 +1,22 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { GatewayError } from '../errors.js';
+
+export type UpstreamErrorKind = 'unreachable' | 'timeout' | 'bad_answer';
+
+/** The kind a failed call to the backend is counted under, or null for any other error. */
+export function upstreamErrorKind(error: unknown): UpstreamErrorKind | null {
+  if (!(error instanceof GatewayError)) return null;
+  switch (error.errorName) {
+    case 'UPSTREAM_UNREACHABLE':
+      return 'unreachable';
+    case 'UPSTREAM_TIMEOUT':
+      return 'timeout';
+    case 'UPSTREAM_BAD_ANSWER':
+      return 'bad_answer';
+    default:
+      return null;
+  }
+}
 
 /**
  * One registry per gateway instance, so tests that build several apps in one process do not
@@ -53,3 +71,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Counts `error` in gateway_upstream_errors_total when it is a failed call to the backend. Every
+ * place where such a failure ends (the proxy, the error handler, the event stream's look-ups and
+ * polls) calls this once, so proxied calls and the gateway's own calls are counted alike.
+ */
+export function countUpstreamError(metrics: Metrics, error: unknown): void {
+  const kind = upstreamErrorKind(error);
+  if (kind) metrics.upstreamErrors.inc({ kind });
+}

@@ -36,8 +36,8 @@ export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<S
 }
 
 /**
- * Caps the open sockets, answers `Expect: 100-continue` without the interim 100, and lets no
- * kept-alive socket outlive a shutdown.
+ * Caps the open sockets and answers `Expect: 100-continue` without the interim 100. (That no
+ * kept-alive socket outlives a shutdown is the health plugin's part.)
  */
 export function applyServerLimits(app: FastifyInstance, config: Config): void {
   app.server.maxConnections = config.maxConnections;
@@ -46,18 +46,6 @@ export function applyServerLimits(app: FastifyInstance, config: Config): void {
   // which refuses Expect with 400 in the catalogue's envelope.
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res));
-
-  // Closing the server reaps the sockets idle at that moment only; one whose call was still in
-  // flight would otherwise stay open for the keep-alive time-out after its answer (72 s) and hold
-  // the shutdown up that long. Answers given once closing began end their connection.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing || app.shuttingDown) reply.header('connection', 'close');
-    done(null, payload);
-  });
 }
 
 function rawAnswer(name: GatewayErrorName): string {

@@ -47,14 +47,7 @@ export class Upstream {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.pathPrefix = url.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(this.origin, {
-      connections: options.connections ?? 128,
-      keepAliveTimeout: 60_000,
-      // undici's own 300 s defaults would outlive UPSTREAM_TIMEOUT_MS (DESIGN section 7).
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: { rejectUnauthorized: !options.tlsInsecure, timeout: Math.min(options.timeoutMs, 10_000) },
-    });
+    this.pool = createBackendPool(this.origin, options);
   }
 
   /** Sends one request and reads the whole answer, bounded in size and time. */
@@ -116,6 +109,21 @@ export class Upstream {
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+/**
+ * A keep-alive pool to one origin of the backend (or its file server), with the gateway's time-out
+ * and certificate checking. Every pool the gateway opens comes from here: @fastify/reply-from's
+ * own pools would skip the certificate check of an HTTPS origin and wait undici's 300 s.
+ */
+export function createBackendPool(origin: string, options: Pick<UpstreamOptions, 'timeoutMs' | 'tlsInsecure' | 'connections'>): Pool {
+  return new Pool(origin, {
+    connections: options.connections ?? 128,
+    keepAliveTimeout: 60_000,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connect: { rejectUnauthorized: !options.tlsInsecure, timeout: Math.min(options.timeoutMs, 10_000) },
+  });
 }
 
 /** Classifies a failure of a call to the backend into the gateway's catalogue. */

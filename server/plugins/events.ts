@@ -12,6 +12,7 @@ import {
   type WithdrawalCountEvent,
 } from '../contract/index.js';
 import { GatewayError, errorBody } from '../errors.js';
+import { countUpstreamError } from '../lib/metrics.js';
 import type { Session } from '../types.js';
 import { PermissionCache, type Access } from '../events/permission-cache.js';
 import { SseStreams, OPEN_CHUNK, eventChunk, retryChunk } from '../events/sse-streams.js';
@@ -160,6 +161,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
       return { status: 'count', count };
     },
     onPollFailure(error, session) {
+      countUpstreamError(app.metrics, error);
       const reason = error instanceof Error ? error.message : String(error);
       app.log.warn({ userId: session.userId, path: countPath, reason }, 'withdrawal count poll failed; keeping the last count');
     },
@@ -187,6 +189,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
       access = await permissions.get(key, session);
     } catch (error) {
       if (error instanceof GatewayError) {
+        countUpstreamError(app.metrics, error);
         request.log.warn({ reason: error.message }, 'permission look-up for the event stream failed');
         return reply.code(error.status).send(error.toBody());
       }

@@ -17,6 +17,24 @@ const statusSchema = {
 /** Liveness, readiness, and the per-route request metrics (served by the metrics-endpoint plugin). */
 export default fp(
   async (app) => {
+    // However the close began (a signal in main.ts, a worker told to stop, a test), what arrives
+    // from now on on a connection still open is told so and asked to go elsewhere; calls already
+    // in flight finish. New connections are no longer accepted at all.
+    app.addHook('preClose', async () => {
+      app.shuttingDown = true;
+    });
+    app.addHook('onRequest', async (_request, reply) => {
+      if (!app.shuttingDown) return;
+      reply.header('connection', 'close');
+      return reply.code(503).send(errorBody('SHUTTING_DOWN'));
+    });
+    // A call that was in flight when shutdown began must not leave its connection open for the
+    // next one: a browser would keep it for the keep-alive time (72 s), and the close would wait
+    // for it past SHUTDOWN_TIMEOUT_MS.
+    app.addHook('onSend', async (_request, reply) => {
+      if (app.shuttingDown) reply.header('connection', 'close');
+    });
+
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';
       const level = reply.statusCode >= 500 ? 'warn' : request.routeOptions.logLevel === 'warn' ? 'debug' : 'info';

@@ -10,6 +10,9 @@ import { boundedJsonParser } from '../lib/json-body.js';
 import { forwardedHeaders, hideBackendHeaders, isDroppedRequestHeader } from '../lib/forwarded.js';
 import { API_DISPOSITION, NO_STORE } from './security.js';
 import { plateAnswerHeaders } from '../lib/plate-headers.js';
+import { countUpstreamError, upstreamErrorKind } from '../lib/metrics.js';
+import { createBackendPool } from '../lib/upstream.js';
+import type { Pool } from 'undici';
 
 type Headers = Record<string, string | string[] | number | undefined>;
 
@@ -46,7 +49,8 @@ interface ProxyRouteOptions {
   files: boolean;
   /** Refuse calls without a session (401 NOT_LOGGED_IN) before they reach the backend. */
   requireSession: boolean;
-  useSharedPool: boolean;
+  /** The pool to send through: the backend's shared one, or one of the file server's own. */
+  pool: Pool;
 }
 
 function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
@@ -55,7 +59,13 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
 
   const sendError = (reply: FastifyReply, error: unknown) => {
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
-    if (gatewayError.errorName.startsWith('UPSTREAM')) app.metrics.upstreamErrors.inc({ kind: gatewayError.errorName.slice('UPSTREAM_'.length).toLowerCase() });
+    countUpstreamError(app.metrics, gatewayError);
+    // As the error handler does for the gateway's own calls: the cause (refused, certificate,
+    // time-out) is for the operator's log, not the browser. Decode failures are logged where
+    // they are found, once.
+    if (upstreamErrorKind(gatewayError)) {
+      reply.request.log.warn({ err: gatewayError.cause ?? gatewayError, path: reply.request.url.split('?')[0] }, gatewayError.message);
+    }
     if (!reply.sent) reply.code(gatewayError.status).send(gatewayError.toBody());
   };
 
@@ -76,7 +86,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
       httpMethods: route.methods,
       proxyPayloads: false,
       disableRequestLogging: true,
-      ...(route.useSharedPool ? { undici: app.upstream.pool as never } : {}),
+      undici: route.pool as never,
       replyOptions: {
         timeout: upstreamTimeoutMs,
         rewriteRequestHeaders: (request: FastifyRequest, headers: Headers) => {
@@ -160,7 +170,7 @@ export default fp(
       jsonApi: true,
       files: false,
       requireSession: true,
-      useSharedPool: true,
+      pool: app.upstream.pool,
     });
     await registerProxy(app, {
       prefix: '/api/exclude',
@@ -171,10 +181,15 @@ export default fp(
       jsonApi: true,
       files: false,
       requireSession: false,
-      useSharedPool: true,
+      pool: app.upstream.pool,
     });
     const fileServer = new URL(app.config.fileServerUrl ?? backend);
     const sameServer = fileServer.origin === app.upstream.origin;
+    const filePool = sameServer
+      ? app.upstream.pool
+      : createBackendPool(fileServer.origin, { timeoutMs: app.config.upstreamTimeoutMs, tlsInsecure: app.config.upstreamTlsInsecure });
+    // The proxy leaves the pools it is given open; the shared one closes with app.upstream.
+    if (!sameServer) app.addHook('onClose', async () => filePool.close());
     await registerProxy(app, {
       prefix: '/plate',
       upstream: fileServer.origin,
@@ -184,7 +199,7 @@ export default fp(
       jsonApi: false,
       files: true,
       requireSession: false,
-      useSharedPool: sameServer,
+      pool: filePool,
     });
   },
   { name: 'manage-proxy', dependencies: ['session', 'decode', 'login'] },

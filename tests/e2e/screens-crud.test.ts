@@ -3,10 +3,44 @@ import type { Page } from 'playwright-core';
 import { storePreference, useHarness } from './harness.js';
 
 // This suite has never checked the pages' uncaught errors; the harness still collects them.
-const h = useHarness();
+// No sandbox timer adding withdrawals: every change of the pending count is one a test made.
+const POLL_MS = 5_000;
+const h = useHarness({ pollMs: POLL_MS, sandbox: { withdrawalTickMs: 0 } });
 
 const rows = (page: Page) => page.locator('[data-testid="list-table"] tbody tr');
 const dialog = (page: Page) => page.getByTestId('form-dialog');
+
+interface BadgeLogEntry {
+  kind: 'event' | 'badge';
+  count: number;
+}
+
+/**
+ * Runs in the page before the app: logs, in the order they happen, every withdrawal-count event
+ * the event stream delivers (logged before the app's own listener sees it) and every value the
+ * badge shows.
+ */
+function recordBadgeAndEvents(): void {
+  const log: BadgeLogEntry[] = [];
+  (window as unknown as { __badgeLog: BadgeLogEntry[] }).__badgeLog = log;
+  const Original = window.EventSource;
+  window.EventSource = class extends Original {
+    constructor(url: string | URL, init?: EventSourceInit) {
+      super(url, init);
+      this.addEventListener('withdrawal-count', (event) => {
+        log.push({ kind: 'event', count: (JSON.parse((event as MessageEvent<string>).data) as { count: number }).count });
+      });
+    }
+  };
+  let shown: number | null = null;
+  new MutationObserver(() => {
+    const text = document.querySelector('[data-testid="withdrawal-badge"]')?.getAttribute('data-count');
+    const count = text == null ? 0 : Number(text);
+    if (count !== shown) log.push({ kind: 'badge', count: (shown = count) });
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-count'] });
+}
+
+const badgeLog = (page: Page) => page.evaluate(() => [...(window as unknown as { __badgeLog: BadgeLogEntry[] }).__badgeLog]);
 
 describe('list screen end to end', () => {
   it('creates, refuses a bad link, edits and deletes a discover entry', async () => {
@@ -97,20 +131,30 @@ describe('list screen end to end', () => {
 });
 
 describe('withdrawal review', () => {
-  it('approves one pending application: the list changes and the badge falls at once', async () => {
-    const { page } = await h.pageAs('admin');
+  it('approves one pending application: the list changes and the badge falls before the next poll confirms it', async () => {
+    const { page } = await h.pageAs('admin', { initScript: recordBadgeAndEvents });
     await page.goto('/WithDrawMoneyCheck?state=pending');
     await rows(page).first().waitFor();
     const badge = page.getByTestId('withdrawal-badge').first();
     await expect.poll(async () => Number(await badge.getAttribute('data-count'))).toBeGreaterThan(0);
-    const before = Number(await badge.getAttribute('data-count'));
+
+    // A new application shows when the gateway's poll finds it: that event marks a poll, and the
+    // next one is a whole poll period (POLL_MS) away, far longer than approving takes.
+    const seen = await badgeLog(page);
+    const polled = h.sandbox.app.sandbox.pendingWithdrawalCount() + 1;
+    h.sandbox.app.sandbox.addPendingWithdrawal();
+    await expect.poll(async () => (await badgeLog(page)).slice(seen.length), { timeout: 30_000 }).toContainEqual({ kind: 'event', count: polled });
+    const mark = (await badgeLog(page)).length;
+
     const id = await rows(page).first().getAttribute('data-row-id');
     expect(await page.getByTestId('list-totals').count()).toBe(1);
     await rows(page).first().locator('[data-action="approve"]').click();
     await page.locator('[data-toast="success"]').waitFor();
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
-    // Well inside one 10 s poll period.
-    await expect.poll(async () => Number(await badge.getAttribute('data-count')), { timeout: 3000 }).toBeLessThan(before);
+    // The next poll confirms the lower count...
+    await expect.poll(async () => (await badgeLog(page)).slice(mark), { timeout: 30_000 }).toContainEqual({ kind: 'event', count: polled - 1 });
+    // ...after the badge had already fallen by itself: the decrement came first.
+    expect((await badgeLog(page)).slice(mark)[0]).toEqual({ kind: 'badge', count: polled - 1 });
   }, 90_000);
 });
 

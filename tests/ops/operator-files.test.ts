@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { skipWithout } from '../support/ci.js';
 import { readDockerfile } from './support/dockerfile.js';
 import { REPO_ROOT } from './support/processes.js';
 
@@ -74,7 +75,7 @@ describe('operator files', () => {
     expect(read('docker-compose.yml')).toContain(`test: ${JSON.stringify(['CMD', ...probe!]).replace(/","/g, '", "')}`);
   });
 
-  it.skipIf(compose === null)('docker compose config accepts the compose file, with and without the backend named', () => {
+  it.skipIf(skipWithout(compose === null ? ['docker-compose'] : [], 'checking docker-compose.yml'))('docker compose config accepts the compose file, with and without the backend named', () => {
     const [program, ...base] = compose!;
     // A clean environment, so a developer's .env-like shell variables do not decide the outcome.
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -12,17 +12,18 @@ import { CALLS } from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { SseClient } from '../server/support/sse-client.js';
+import { hasProgram, skipWithout } from '../support/ci.js';
 import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir } from './support/processes.js';
 
 /**
  * The README's nginx site, run as written (only ports, names and certificate paths swapped) in front
  * of a gateway: TLS in front, TRUST_PROXY for scheme and host, Secure cookies, event streams passed
- * on unbuffered, the proxy's request id kept. Needs nginx and openssl; skipped where they are absent.
+ * on unbuffered, the proxy's request id kept. Needs nginx and openssl: skipped where they are absent,
+ * failed in CI.
  */
 
-const hasTool = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
-const nginxBinary = ['nginx', '/usr/sbin/nginx'].find((candidate) => hasTool(candidate));
-const canRun = nginxBinary !== undefined && hasTool('openssl');
+const nginxBinary = ['nginx', '/usr/sbin/nginx'].find((candidate) => hasProgram(candidate));
+const missing = [...(nginxBinary ? [] : ['nginx']), ...(hasProgram('openssl') ? [] : ['openssl'])];
 
 interface Answer {
   status: number;
@@ -73,7 +74,7 @@ async function logIn(): Promise<Answer> {
 
 const cookiesOf = (answer: Answer) => (answer.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!).join('; ');
 
-describe.skipIf(!canRun)('behind the README nginx site with TLS', { timeout: 60_000 }, () => {
+describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the README nginx site with TLS', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     folder = tempDir('ops-nginx-');
     const crt = path.join(folder, 'console.crt');

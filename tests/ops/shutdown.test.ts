@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { SseClient } from '../server/support/sse-client.js';
 import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
+import { builtGatewayArgs } from './support/built-gateway.js';
 import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
 
 /**
- * The process as operators run it: a real `node` running server/main.ts (through tsx, so no build
- * is needed), stopped with real signals. The slow backend call is held open until the test lets
- * it go, so "in flight during shutdown" is a fact of the test, not a guess about timing.
+ * The process as operators run it: a real `node` running the shipped bundle dist/server/main.js
+ * (built by `node build.mjs`, as the image runs it), stopped with real signals. The slow backend
+ * call is held open until the test lets it go, so "in flight during shutdown" is a fact of the
+ * test, not a guess about timing.
  */
-
 
 interface Rig extends HeldBackend {
   gateway: NodeProcess;
-  /** A session logged in through the gateway's login. */
+  /** The session's cookies, as the gateway set them at login. */
   cookie: string;
   port: number;
   baseUrl: string;
@@ -26,7 +27,7 @@ async function startRig(): Promise<Rig> {
   defer(() => backend.close());
 
   const port = await freePort();
-  const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
+  const gateway = new NodeProcess(builtGatewayArgs(), {
     cwd: REPO_ROOT,
     env: {
       CHAT_BACKEND_URL: backend.url,
@@ -106,7 +107,7 @@ describe('a bad configuration', { timeout: 60_000 }, () => {
     ['WITHDRAWAL_POLL_MS', { WITHDRAWAL_POLL_MS: '-5' }],
     ['PORT', { PORT: 'eighty' }],
   ])('stops the process with one line naming %s and exit code 78', async (variable, env) => {
-    const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
+    const gateway = new NodeProcess(builtGatewayArgs(), {
       cwd: REPO_ROOT,
       env: { CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-bad-'), ...env },
     });

@@ -5,18 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { SseClient } from '../server/support/sse-client.js';
 import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
+import { builtGatewayArgs } from './support/built-gateway.js';
 import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, freshCall, tempDir, waitHealthy, type Answer } from './support/processes.js';
 
 /**
- * WORKERS=2: a real `node` running server/main.ts as a node:cluster primary with two workers on
- * one port, against a fake backend. Which worker answered is read from the pino lines (each
+ * WORKERS=2: a real `node` running the shipped bundle dist/server/main.js (as the image does) as a
+ * node:cluster primary with two workers on one port, against a fake backend. Which worker answered is read from the pino lines (each
  * carries its process id), so production answers carry no debug header.
  */
 
-
 interface Rig extends HeldBackend {
   gateway: NodeProcess;
-  /** A session logged in through the gateway's login. */
+  /** The session's cookies, as the gateway set them at login. */
   cookie: string;
   port: number;
   baseUrl: string;
@@ -26,7 +26,7 @@ interface Rig extends HeldBackend {
 const defer = cleanupAfterEach();
 
 function gatewayProcess(env: Record<string, string>): NodeProcess {
-  return new NodeProcess(['--import', 'tsx', 'server/main.ts'], { cwd: REPO_ROOT, env });
+  return new NodeProcess(builtGatewayArgs(), { cwd: REPO_ROOT, env });
 }
 
 /** Pids of the processes that logged `msg` (optionally only lines passing `filter`). */

@@ -266,8 +266,10 @@ describe('GET /api/events during shutdown', () => {
     const open = [await SseClient.open(port, await reviewer('late')), await SseClient.open(port, await reviewer('late'))];
     for (const tab of open) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
 
+    // Logged in before the shutdown begins: from then on the gateway takes no new call at all.
+    const lateCookie = await reviewer('late');
     app.shuttingDown = true;
-    const refused = await SseClient.open(port, await reviewer('late'));
+    const refused = await SseClient.open(port, lateCookie);
     await refused.waitFor(() => refused.ended, 'the refusal');
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 503, error: 'SHUTTING_DOWN' });
