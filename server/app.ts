@@ -1,25 +1,34 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
-import { createMetrics } from './lib/metrics.js';
-import { Upstream } from './lib/upstream.js';
+import type { PrimaryChannel } from './cluster/ipc.js';
+import { createMetrics, type Metrics } from './lib/metrics.js';
 import { loggerOptions } from './lib/logger.js';
 import { installErrorHandler } from './lib/error-handler.js';
 import { applyServerLimits, serverLimitOptions } from './lib/server-limits.js';
 import { trustProxyOption } from './lib/trust-proxy.js';
+import upstream from './plugins/upstream.js';
 import security from './plugins/security.js';
 import requestGuard from './plugins/request-guard.js';
+import requestLog from './plugins/request-log.js';
 import session from './plugins/session.js';
 import login from './plugins/login.js';
 import metricsEndpoint from './plugins/metrics-endpoint.js';
 import type { RevocationStore } from './session/revocations.js';
 import type { AttemptCounter } from './session/login-throttle.js';
-import decode from './plugins/decode.js';
 import manageProxy from './plugins/manage-proxy.js';
 import events, { type EventsOptions } from './plugins/events.js';
 import errorLog from './plugins/error-log.js';
 import health from './plugins/health.js';
 import staticUi from './plugins/static-ui.js';
-import './types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    metrics: Metrics;
+    /** True once SIGTERM has been received: new event streams are refused, open ones ended. */
+    shuttingDown: boolean;
+  }
+}
 
 export interface BuildAppOptions {
   config: Config;
@@ -38,6 +47,12 @@ export interface BuildAppOptions {
    * the cluster primary's in a worker (WORKERS > 1).
    */
   sessionStores?: { revocations?: RevocationStore; loginAttempts?: AttemptCounter };
+  /**
+   * In a cluster worker (WORKERS > 1): the channel to the primary, which owns the error log, the
+   * session revocations and login counts, and sums every worker's metrics. Absent in a single
+   * process and in tests, which keep their own.
+   */
+  primary?: PrimaryChannel;
 }
 
 /**
@@ -56,45 +71,39 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The health plugin answers what arrives during shutdown, in the envelope (SHUTTING_DOWN).
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    // One line per request (the health plugin writes it when the answer is sent) instead of
+    // One line per request (the request-log plugin writes it when the answer is sent) instead of
     // Fastify's two: at saturation each log line costs as much as the proxying itself.
     disableRequestLogging: true,
   });
 
-  const upstreamUrl = config.chatBackendUrl ?? 'http://127.0.0.1:1';
   app.decorate('config', config);
   app.decorate('metrics', createMetrics({ processMetrics: options.processMetrics ?? false }));
-  app.decorate('upstream', new Upstream({
-    baseUrl: upstreamUrl,
-    timeoutMs: config.upstreamTimeoutMs,
-    tlsInsecure: config.upstreamTlsInsecure,
-    maxAnswerBytes: config.decodeMaxBytes,
-  }));
   app.decorate('shuttingDown', false);
   applyServerLimits(app, config);
   installErrorHandler(app);
-  app.addHook('onClose', async () => {
-    await app.upstream.close();
-  });
 
   const stores = options.sessionStores ?? {};
+  const primary = options.primary ?? null;
+  await app.register(upstream);
   await app.register(security);
   await app.register(requestGuard);
+  await app.register(requestLog);
   await app.register(health);
-  await app.register(metricsEndpoint);
+  await app.register(metricsEndpoint, { primary });
   await app.register(session, {
     sandbox: options.sandbox ?? false,
+    primary,
     ...(options.now ? { now: options.now } : {}),
     ...(stores.revocations ? { revocations: stores.revocations } : {}),
   });
-  await app.register(decode);
   await app.register(login, {
+    primary,
     ...(options.now ? { now: options.now } : {}),
     ...(stores.loginAttempts ? { attempts: stores.loginAttempts } : {}),
   });
   await app.register(manageProxy);
   await app.register(events, options.events ?? {});
-  await app.register(errorLog);
+  await app.register(errorLog, { primary });
   await app.register(staticUi);
 
   return app;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
-/** Typed, validated configuration from the environment (DESIGN section 2). */
+/** Typed, validated configuration from the environment; every variable is in the README. */
 export interface Config {
   port: number;
   host: string;

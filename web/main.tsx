@@ -2,13 +2,22 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
 import { installErrorReporter } from './app/error-reporter.js';
-import { loadSession, loadSiteConfig } from './app/session.js';
-import { applyDocumentSettings, language } from './app/settings.js';
+import { loggedElsewhereOpen } from './app/logged-elsewhere.js';
 import { setTabIcon, siteTitle } from './app/title.js';
+import { setApiHooks } from './api/client.js';
+import { loadSession, loadSiteConfig } from './api/session.js';
 import { activateLanguage, initI18n } from './i18n/index.js';
+import { installLeaveGuard } from './lib/leave-guard.js';
+import { sessionLost } from './lib/session-lost.js';
+import { applyDocumentSettings, language } from './lib/settings.js';
+import { toast } from './lib/toast.js';
 
 initI18n();
+// A failed backend call is told in a toast; a session ended elsewhere opens its dialog; a session
+// the gateway no longer accepts goes back to the login form.
+setApiHooks({ notifyError: toast.error, loggedInElsewhere: () => (loggedElsewhereOpen.value = true), sessionEnded: sessionLost });
 applyDocumentSettings((lang) => void activateLanguage(lang));
+installLeaveGuard();
 if (process.env.NODE_ENV === 'production') installErrorReporter();
 
 void loadSiteConfig().then((config) => {

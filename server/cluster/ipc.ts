@@ -197,18 +197,3 @@ export function broadcastToWorkers(topic: string, payload: unknown, timeoutMs = 
     }
   });
 }
-
-let channel: PrimaryChannel | null = null;
-
-/**
- * Set by a cluster worker (server/cluster/worker.ts) before it builds the app: the error-log and
- * health plugins then use the primary's error log and aggregated metrics. Null in a single
- * process and in tests that build apps in-process, which keep the local ones.
- */
-export function primaryChannel(): PrimaryChannel | null {
-  return channel;
-}
-
-export function setPrimaryChannel(value: PrimaryChannel | null): void {
-  channel = value;
-}

@@ -1,13 +1,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { ErrorLogEntry } from '../contract/gateway.js';
-import { describeConfig, type Config } from '../config.js';
+import type { Config } from '../config.js';
 import { ErrorLogStore, type ErrorLogQuery } from '../error-log/store.js';
 import { ERROR_LOG_CALLS } from '../error-log/ipc-store.js';
 import { sessionPrimaryHandlers } from '../session/cluster.js';
 import { serveWorkers, type ShutdownMessage } from './ipc.js';
 import { METRICS_CALL, clusterMetricsCollector } from './metrics.js';
-import { SANDBOX_URL_ENV, WORKER_ENV } from './worker.js';
+import { WORKER_ENV } from './worker.js';
 
 /** Restart delay after a worker's first unexpected exit; doubled per exit in a row, up to the cap. */
 const RESTART_BASE_MS = 500;
@@ -17,9 +17,13 @@ const HEALTHY_RUN_MS = 60_000;
 const SHUTDOWN: ShutdownMessage = { gateway: 'shutdown' };
 
 export interface PrimaryOptions {
-  /** Validated, with config.workers > 1; chatBackendUrl null = sandbox mode. */
+  /** Validated, with config.workers > 1 and the chat backend chosen. */
   config: Config;
   log: Logger;
+  /** Added to each worker's environment (where the sandbox backend listens). */
+  workerEnv?: Record<string, string>;
+  /** Closed once every worker has exited (the sandbox backend the workers used). */
+  closeAfterWorkers?: () => Promise<void>;
 }
 
 export interface GatewayPrimary {
@@ -42,44 +46,23 @@ interface Slot {
 
 /**
  * The primary of WORKERS > 1: owns what must not split across workers (the error-log file and its
- * index, the sandbox backend, the metric aggregation), forks the workers, restarts one that dies
+ * index, the metric aggregation), forks the workers, restarts one that dies
  * unexpectedly, and shuts them all down gracefully. It serves no HTTP itself.
  */
 export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrimary> {
-  const { log } = options;
-  let config = options.config;
+  const { log, config } = options;
   const count = config.workers;
 
   // Opened now, as the single process does, so that an unwritable DATA_DIR stops the start.
   const store = new ErrorLogStore({ dir: config.dataDir });
   await store.open();
 
-  const workerEnv: Record<string, string> = { [WORKER_ENV]: '1' };
+  const workerEnv: Record<string, string> = { ...options.workerEnv, [WORKER_ENV]: '1' };
   if (config.sessionSecretGenerated) {
     // Every worker must seal and open the same cookies: they share the one secret made here.
     workerEnv.SESSION_SECRET = `base64:${config.sessionSecret.toString('base64')}`;
-  }
-  let stopSandbox: (() => Promise<void>) | null = null;
-  const sandbox = config.chatBackendUrl === null;
-  if (sandbox) {
-    // One sandbox for every worker, so they all see the same simulated data.
-    const { startSandbox } = await import('../sandbox/start.js');
-    const started = await startSandbox({ port: 0, host: '127.0.0.1' });
-    stopSandbox = started.close;
-    workerEnv[SANDBOX_URL_ENV] = started.url;
-    config = { ...config, chatBackendUrl: started.url, fileServerUrl: config.fileServerUrl ?? started.url };
-  }
-
-  log.info({ config: describeConfig(config) }, 'effective configuration');
-  if (config.sessionSecretGenerated) {
     log.warn(
       'SESSION_SECRET is not set: a random one was made for this gateway. Sessions end when it restarts, and replicas behind one load balancer must share one SESSION_SECRET.',
-    );
-  }
-  if (sandbox) {
-    log.warn(
-      { backend: config.chatBackendUrl },
-      'SANDBOX MODE: CHAT_BACKEND_URL is not set, so the gateway runs on its built-in simulated chat backend. Log in as admin/admin123 or operator/operator123.',
     );
   }
 
@@ -190,7 +173,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
       let code = failedToStart || uncleanExit ? 1 : 0;
       try {
         await store.close();
-        if (stopSandbox) await stopSandbox();
+        await options.closeAfterWorkers?.();
       } catch (error) {
         log.error({ err: error }, 'error during shutdown');
         code = 1;

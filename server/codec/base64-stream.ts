@@ -7,7 +7,7 @@ const PAD = 0x3d;
 /**
  * Strict, incremental base64 for answer bodies that arrive in chunks, so a large body is never
  * held as text and bytes at once. Surrounding white space and one pair of JSON quotes are
- * tolerated (DESIGN section 2); so is white space inside, as MIME-style line breaks.
+ * tolerated, as some backends wrap the body as a JSON string; so is white space inside, as MIME-style line breaks.
  *
  * Node's decoder is fast but silently skips characters outside the alphabet. Instead of checking
  * every byte in JavaScript, each decoded slice's length is compared with what its text length

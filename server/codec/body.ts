@@ -9,7 +9,7 @@ const FULL_PARSE_LIMIT = 16 * 1024;
 /**
  * Returns the JSON bytes without a UTF-8 BOM, or throws not_json. Large bodies get a cheap check
  * (an object or array in valid UTF-8) instead of a parse the gateway would throw away
- * (DESIGN section 6: JSON.parse runs at a tenth of the decryption's speed).
+ * (JSON.parse runs at a tenth of the decryption's speed).
  */
 export function checkJson(plain: Buffer): Buffer {
   let data = plain;

@@ -1,4 +1,4 @@
-/** Paths of the chat backend calls SPEC section 7 names. */
+/** Paths of the chat backend calls the console makes outside the management screens. */
 export const CALLS = {
   login: '/manage/logIn',
   permission: '/manage/permission',
@@ -15,7 +15,7 @@ export const CALLS = {
   runnerSaveConfig: '/manage/deployment/runner/saveRunnerConfig',
   monitoring: '/manage/deployment/monitoring',
   syncCashWithdrawal: '/manage/finance/cashWithdrawalCheck/syncCashWithdrawal',
-  /** Default of WITHDRAWAL_COUNT_PATH (DESIGN section 2). */
+  /** Default of WITHDRAWAL_COUNT_PATH: the pending withdrawal count the badge shows. */
   withdrawalCount: '/manage/finance/cashWithdrawalCheck/count',
 } as const;
 
@@ -36,5 +36,5 @@ export interface SiteConfig {
   logoIconPath?: string;
 }
 
-/** File-server prefix of icon and avatar paths (SPEC section 9). */
+/** File-server prefix of icon and avatar paths: the gateway proxies it to FILE_SERVER_URL. */
 export const FILE_SERVER_PREFIX = '/plate/';

@@ -1,7 +1,7 @@
 import type { WITHDRAWAL_METHODS, WITHDRAWAL_STATES } from './resources/finance.js';
 
 /**
- * Answers SPEC section 7 leaves "not shown": the dashboard, deployment and withdrawal-review calls.
+ * The answers of the dashboard, deployment and withdrawal-review calls, as the console reads them.
  * Money is in the smallest unit (shown divided by 100); times are ISO 8601 text in UTC, as the
  * resources' datetime fields; calendar days are 'YYYY-MM-DD' in UTC.
  */

@@ -7,7 +7,7 @@ export interface Envelope<T = unknown> {
 
 export const SUCCESS_CODE = 200;
 
-/** Codes the UI lets through without a toast (SPEC section 8). */
+/** Codes the UI lets through without a toast: the screen that called shows its own message. */
 export const SILENT_CODES: readonly number[] = [401, 600, 601];
 
 /** Header that flags an encoded answer body: 1 = AES, 3 = AES over compressed JSON. */

@@ -1,4 +1,4 @@
-/** The gateway's own endpoints (DESIGN section 2), shared by the gateway and the UI. */
+/** The gateway's own endpoints, shared by the gateway and the UI. */
 
 export const COOKIE_TOKEN = 'token';
 export const COOKIE_USER_ID = 'userId';
@@ -74,7 +74,7 @@ export const ERROR_LOG_LIMITS = {
   pageSizeMax: 200,
 } as const;
 
-/** Routes the UI serves without a session (SPEC section 2). */
+/** Routes the UI serves without a session; every other one needs a login. */
 export const PUBLIC_ROUTES: readonly string[] = ['/login', '/auth-redirect', '/404', '/401'];
 
 /**
@@ -86,7 +86,7 @@ export function safeRedirectPath(value: unknown): string {
   if (!value.startsWith('/')) return '/';
   if (value.startsWith('//') || value.startsWith('/\\')) return '/';
   // Browsers strip tabs and newlines inside URLs, which would turn "/\t/evil" into "//evil".
-  if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
+  if ([...value].some((c) => c < ' ' || c === '\u007f')) return '/';
   if (value.includes('\\')) return '/';
   return value;
 }

@@ -1,4 +1,4 @@
-/** Permission strings of SPEC section 2. A route is allowed when the user holds any of its list. */
+/** The backend's permission strings. A route is allowed when the user holds any of its list. */
 export const PERMISSIONS = {
   deployment: '/manage/deployment',
   adminUser: '/manage/management/adminUser',
@@ -45,7 +45,7 @@ export const ALL_PERMISSIONS: readonly Permission[] = Object.values(PERMISSIONS)
 /** The permission that sees the withdrawal badge and may open /api/events. */
 export const WITHDRAWAL_REVIEW_PERMISSION: Permission = PERMISSIONS.cashWithdrawalCheck;
 
-/** SPEC section 4: allowed with no requirement, or when any held permission is in the route's list. */
+/** Allowed with no requirement, or when any held permission is in the route's list. */
 export function isAllowed(required: readonly string[] | undefined, held: readonly string[]): boolean {
   if (!required || required.length === 0) return true;
   return held.some((p) => required.includes(p));

@@ -1,7 +1,7 @@
 import type { Permission } from './permissions.js';
 
 /**
- * The backend contract of the management screens SPEC.md does not show (DESIGN section 3), as
+ * The backend contract of the management screens, as
  * plain data. The sandbox backend serves each resource from its definition and the UI declares
  * its screens on the same definitions, so the two cannot drift apart.
  *

@@ -14,7 +14,7 @@ export type ValidationCode =
   | 'ipFormat'
   | 'dateFormat';
 
-/** The backend's own wording (SPEC section 5 gives the first two). */
+/** The backend's own wording, shown as is in Chinese. */
 export const VALIDATION_MESSAGES_ZH: Record<ValidationCode, string> = {
   linkFormat: '链接格式错误',
   downloadLinkEmpty: '下载链接不能为空',
@@ -29,7 +29,7 @@ export const VALIDATION_MESSAGES_ZH: Record<ValidationCode, string> = {
   dateFormat: '日期格式错误',
 };
 
-/** SPEC section 5: a scheme followed by ://, then something. */
+/** A link: a scheme followed by ://, then something. */
 const LINK = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+$/;
 
 export function isLink(value: string): boolean {

@@ -1,4 +1,4 @@
-import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
 import { isNotFound, readLinesBackward } from './read-lines.js';

@@ -1,6 +1,6 @@
 /**
  * Readers of the two backend answers the event stream depends on. Both are lenient about shape
- * (SPEC section 7 only says "a list" and "a number") and strict about meaning.
+ * (the backend promises only "a list" and "a number") and strict about meaning.
  */
 
 /** The permission list: entries are `{permission: "/manage/..."}` objects or plain strings. */

@@ -13,7 +13,7 @@ import { countUpstreamError } from './metrics.js';
 
 /**
  * Every error the gateway answers goes out in the backend's envelope, so the UI's one error path
- * (SPEC section 8) handles gateway failures like backend ones.
+ * handles gateway failures like backend ones.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {

@@ -2,7 +2,6 @@ import { Pool, errors as undiciErrors } from 'undici';
 import type { Envelope } from '../contract/index.js';
 import { TOKEN_HEADER, USER_ID_HEADER, isEnvelope } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import type { Session } from '../types.js';
 
 export interface RawAnswer {
   status: number;
@@ -10,12 +9,13 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-/** Turns a raw answer (maybe encoded) into JSON bytes; supplied by the decode plugin. */
+/** Turns a raw answer (maybe encoded) into JSON bytes. */
 export type AnswerDecoder = (answer: RawAnswer, path: string) => Promise<Buffer>;
 
 export interface CallOptions {
   method?: 'GET' | 'POST';
-  session?: Pick<Session, 'token' | 'userId'> | null;
+  /** The session's cookies, sent to the backend as w-token and w-userId. */
+  session?: { token: string; userId: string } | null;
   body?: unknown;
   /** Sent as they are (the client's address as X-Forwarded-For, say). */
   headers?: Record<string, string>;
@@ -29,6 +29,8 @@ export interface UpstreamOptions {
   timeoutMs: number;
   tlsInsecure: boolean;
   maxAnswerBytes: number;
+  /** Turns each answer of call() into JSON bytes (decoding w-enable-mode bodies). */
+  decoder: AnswerDecoder;
   connections?: number;
 }
 
@@ -41,7 +43,6 @@ export class Upstream {
   /** Path the backend is mounted under, '' for the root. */
   readonly pathPrefix: string;
   readonly pool: Pool;
-  decoder: AnswerDecoder | null = null;
 
   constructor(readonly options: UpstreamOptions) {
     const url = new URL(options.baseUrl);
@@ -93,7 +94,7 @@ export class Upstream {
   /** A call whose answer is the backend's JSON envelope, decoded when encoded. */
   async call<T = unknown>(path: string, options: CallOptions = {}): Promise<Envelope<T>> {
     const answer = await this.request(path, options);
-    const json = this.decoder ? await this.decoder(answer, path) : answer.body;
+    const json = await this.options.decoder(answer, path);
     let parsed: unknown;
     try {
       parsed = JSON.parse(json.toString('utf8'));

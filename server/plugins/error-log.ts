@@ -7,7 +7,7 @@ import { RateLimiter } from '../error-log/rate-limit.js';
 import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from '../error-log/schema.js';
 import { ErrorLogStore, type ErrorLog, type ErrorLogQuery } from '../error-log/store.js';
 import { IpcErrorLogStore } from '../error-log/ipc-store.js';
-import { primaryChannel } from '../cluster/ipc.js';
+import type { PrimaryChannel } from '../cluster/ipc.js';
 
 export interface ErrorLogPluginOptions {
   /** Rotation threshold of the log file, bytes (default 5 MiB). */
@@ -21,6 +21,8 @@ export interface ErrorLogPluginOptions {
    * else a local file store under DATA_DIR.
    */
   store?: ErrorLog;
+  /** In a cluster worker: the primary, which owns the one error-log file. */
+  primary?: PrimaryChannel | null;
 }
 
 const USER_AGENT_MAX_CHARS = 512;
@@ -111,7 +113,7 @@ const pageResponseSchema = {
  */
 export default fp<ErrorLogPluginOptions>(
   async (app, options) => {
-    const channel = primaryChannel();
+    const channel = options.primary ?? null;
     const store: ErrorLog =
       options.store ??
       (channel

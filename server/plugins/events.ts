@@ -13,7 +13,7 @@ import {
 } from '../contract/index.js';
 import { GatewayError, errorBody } from '../errors.js';
 import { countUpstreamError } from '../lib/metrics.js';
-import type { Session } from '../types.js';
+import type { Session } from './session.js';
 import { PermissionCache, type Access } from '../events/permission-cache.js';
 import { SseStreams, OPEN_CHUNK, eventChunk, retryChunk } from '../events/sse-streams.js';
 import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../events/withdrawal-hub.js';

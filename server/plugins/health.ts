@@ -14,7 +14,10 @@ const statusSchema = {
   },
 } as const;
 
-/** Liveness, readiness, and the per-route request metrics (served by the metrics-endpoint plugin). */
+/**
+ * Liveness and readiness, and the gateway's side of a shutdown: what arrives once it began is
+ * refused in the envelope and no connection outlives it.
+ */
 export default fp(
   async (app) => {
     // However the close began (a signal in main.ts, a worker told to stop, a test), what arrives
@@ -33,18 +36,6 @@ export default fp(
     // for it past SHUTDOWN_TIMEOUT_MS.
     app.addHook('onSend', async (_request, reply) => {
       if (app.shuttingDown) reply.header('connection', 'close');
-    });
-
-    app.addHook('onResponse', async (request, reply) => {
-      const route = request.routeOptions.url ?? 'unmatched';
-      const level = reply.statusCode >= 500 ? 'warn' : request.routeOptions.logLevel === 'warn' ? 'debug' : 'info';
-      request.log[level](
-        { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-        'request completed',
-      );
-      app.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-      // An event stream's "latency" is its lifetime; it would drown the histogram.
-      if (route !== GATEWAY_PATHS.events) app.metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     });
 
     app.get(GATEWAY_PATHS.healthz, { schema: { response: { 200: statusSchema } }, logLevel: 'warn' }, async (_request, reply) => {

@@ -1,13 +1,15 @@
 import fp from 'fastify-plugin';
 import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer, type LoginThrottled } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import { primaryChannel } from '../cluster/ipc.js';
+import type { PrimaryChannel } from '../cluster/ipc.js';
 import { forwardedHeaders } from '../lib/forwarded.js';
 import { IpcAttemptCounter } from '../session/cluster.js';
 import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from '../session/login-throttle.js';
 import { COOKIE_VALUE } from './session.js';
 
 export interface LoginPluginOptions {
+  /** In a cluster worker: the primary, which keeps the failed-login counts of every worker. */
+  primary?: PrimaryChannel | null;
   /** Clock of the throttle, for tests. */
   now?: () => number;
   /** Where failed logins are counted; default: in memory, or the primary's counters in a cluster worker. */
@@ -45,7 +47,7 @@ const envelopeSchema = {
 export default fp<LoginPluginOptions>(
   async (app, options) => {
     const now = options.now ?? Date.now;
-    const channel = primaryChannel();
+    const channel = options.primary ?? null;
     const counter = options.attempts ?? (channel ? new IpcAttemptCounter(channel) : new MemoryAttemptCounter());
     app.addHook('onClose', async () => {
       await counter.close();
@@ -137,5 +139,5 @@ export default fp<LoginPluginOptions>(
       return reply.code(204).send();
     });
   },
-  { name: 'login', dependencies: ['session', 'decode'] },
+  { name: 'login', dependencies: ['session', 'upstream'] },
 );

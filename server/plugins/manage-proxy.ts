@@ -202,5 +202,5 @@ export default fp(
       pool: filePool,
     });
   },
-  { name: 'manage-proxy', dependencies: ['session', 'decode', 'login'] },
+  { name: 'manage-proxy', dependencies: ['session', 'upstream', 'login'] },
 );

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import fp from 'fastify-plugin';
 import { GATEWAY_PATHS } from '../contract/index.js';
 import { errorBody, type GatewayErrorName } from '../errors.js';
-import { primaryChannel } from '../cluster/ipc.js';
+import type { PrimaryChannel } from '../cluster/ipc.js';
 import { METRICS_CALL } from '../cluster/metrics.js';
 import { NO_STORE, SECURITY_HEADERS } from './security.js';
 
@@ -31,11 +31,16 @@ export function bearerMatches(header: string | undefined, expected: Buffer): boo
  * 404), and METRICS_TOKEN requires `Authorization: Bearer <token>` wherever it is served. In a
  * cluster worker the primary sums every worker's registry, so any worker answers for all.
  */
-export default fp(
-  async (app) => {
+export interface MetricsEndpointOptions {
+  /** In a cluster worker: the primary, which sums every worker's metrics. */
+  primary?: PrimaryChannel | null;
+}
+
+export default fp<MetricsEndpointOptions>(
+  async (app, options) => {
     const { metricsPort, metricsToken, host } = app.config;
     const expected = metricsToken === null ? null : digest(metricsToken);
-    const channel = primaryChannel();
+    const channel = options.primary ?? null;
     const collect = () => (channel ? channel.call<string>(METRICS_CALL) : app.metrics.registry.metrics());
     const refusal = (authorization: string | undefined): GatewayErrorName | null =>
       expected !== null && !bearerMatches(authorization, expected) ? 'UNAUTHORIZED' : null;

@@ -3,11 +3,24 @@ import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { COOKIE_TOKEN, COOKIE_USER_ID, GATEWAY_PATHS, SESSION_NAME, type SessionInfo } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import { primaryChannel } from '../cluster/ipc.js';
+import type { PrimaryChannel } from '../cluster/ipc.js';
 import { ClusterRevocations } from '../session/cluster.js';
 import { MemoryRevocations, type RevocationStore } from '../session/revocations.js';
 import { SessionSealer, newSessionId } from '../session/seal.js';
-import type { Session } from '../types.js';
+
+/** The session as the gateway knows it: what its sealed `token` cookie holds. */
+export interface Session {
+  /** The backend's token, sent as w-token. */
+  token: string;
+  /** The backend's user id, sent as w-userId. */
+  userId: string;
+  /** Random id of this login: what logout revokes, what event streams are counted by. */
+  id: string;
+  /** Login time, epoch ms. */
+  issuedAt: number;
+  /** Last call seen, epoch ms, to about a minute. */
+  lastSeen: number;
+}
 
 /** Why a `token` cookie was not taken as a session. */
 export type SessionRefusal = 'unsealed' | 'expired' | 'idle' | 'revoked';
@@ -33,6 +46,8 @@ declare module 'fastify' {
     sessions: SessionService;
   }
   interface FastifyRequest {
+    /** From the sealed `token` cookie, when it opens and is neither expired nor revoked; else null. */
+    session: Session | null;
     /** Why the request's `token` cookie was refused; null when it had none or it was taken. */
     sessionRefusal: SessionRefusal | null;
   }
@@ -44,6 +59,8 @@ export interface SessionPluginOptions {
   now?: () => number;
   /** Where revocations live; default: in memory, or the primary's list in a cluster worker. */
   revocations?: RevocationStore;
+  /** In a cluster worker: the primary, which keeps the revocations of every worker. */
+  primary?: PrimaryChannel | null;
 }
 
 /** A cookie value we would forward as a header: printable ASCII, bounded. */
@@ -69,7 +86,7 @@ export default fp<SessionPluginOptions>(
 
     let revocations = options.revocations;
     if (!revocations) {
-      const channel = primaryChannel();
+      const channel = options.primary ?? null;
       if (channel) {
         const cluster = new ClusterRevocations(channel, now);
         await cluster.open();
@@ -83,7 +100,7 @@ export default fp<SessionPluginOptions>(
       await store.close();
     });
 
-    if (app.config.sessionSecretGenerated && !primaryChannel()) {
+    if (app.config.sessionSecretGenerated && !options.primary) {
       app.log.warn(
         'SESSION_SECRET is not set: a random one was made for this process. Sessions end when it restarts, and replicas behind one load balancer must share one SESSION_SECRET.',
       );

@@ -1,3 +1,4 @@
+import { exitGracefully } from '../lib/lifecycle.js';
 import { startSandbox } from './start.js';
 
 /** `npm run sandbox`: the simulated chat backend alone, for working on the UI or the gateway against it. */
@@ -26,15 +27,11 @@ started.app.log.info(
   `sandbox chat backend listening on ${started.url} (accounts admin/admin123 and operator/operator123)`,
 );
 
-let stopping = false;
-const stop = (signal: string) => {
-  if (stopping) process.exit(1);
-  stopping = true;
-  started.app.log.info({ signal }, 'sandbox shutting down');
-  started.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
+exitGracefully({
+  log: started.app.log,
+  shutdown: async (signal) => {
+    started.app.log.info({ signal }, 'sandbox shutting down');
+    await started.close();
+    return 0;
+  },
+});

@@ -6,7 +6,8 @@ import { gunzipSync } from 'node:zlib';
 import { Pool } from 'undici';
 import { decodeBody, encodeBody, type CodecKey, type EncodedMode } from '../../server/codec/index.js';
 import { BENCH_KEY_ENV, benchKey, makeJsonBody } from './lib/bodies.js';
-import { CHILDREN_DIR, Child } from './lib/child.js';
+import { Child } from '../support/child.js';
+import { CHILDREN_DIR } from '../support/paths.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { fixed, mib, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
 import { benchLogIn } from './lib/session.js';
@@ -14,7 +15,7 @@ import { benchLogIn } from './lib/session.js';
 const SIZES = [1024, 64 * 1024, 1024 * 1024, 16 * 1024 * 1024];
 const BIG = 50 * 1024 * 1024;
 const MODES: EncodedMode[] = [1, 3];
-/** Sizes the throughput budget applies to (DESIGN section 6: 64 KB and larger). */
+/** Sizes the throughput budget applies to: 64 KB and larger. */
 const BUDGET_MIN_SIZE = 64 * 1024;
 const MAX_REPS = 20_000;
 

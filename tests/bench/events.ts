@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHILDREN_DIR, Child } from './lib/child.js';
+import { Child } from '../support/child.js';
+import { CHILDREN_DIR } from '../support/paths.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
-import { countFds, openFilesLimit, sleep } from './lib/proc.js';
+import { countFds, openFilesLimit } from './lib/proc.js';
+import { sleep } from '../support/wait.js';
 import { fixed, kib, mib, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
 import { benchLogIn } from './lib/session.js';
 

@@ -1,14 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHILDREN_DIR, Child } from './lib/child.js';
+import { Child } from '../support/child.js';
+import { CHILDREN_DIR } from '../support/paths.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { findWrk, runLoad, runWrk, startLoadGenerator, type LoadAnswer } from './lib/load.js';
 import { findNginx, startNginx } from './lib/nginx.js';
 import { fixed, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
 import { benchLogIn } from './lib/session.js';
 
-/** An admin team's real load (DESIGN section 6). */
+/** An admin team's real load. */
 const STEADY_RATE = 200;
 const STEADY_CONNECTIONS = 16;
 const PATH = '/manage/bench/users/list';

@@ -12,9 +12,12 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
+import { loginForm, submitLogin } from '../support/login.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
-import { CHILDREN_DIR, Child } from './lib/child.js';
+import { Child } from '../support/child.js';
+import { CHILDREN_DIR } from '../support/paths.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { fixed, mib, printTable, type BudgetCheck } from './lib/report.js';
 
@@ -258,13 +261,8 @@ async function arm(page: Page): Promise<void> {
 
 async function login(page: Page, baseUrl: string): Promise<void> {
   await page.goto(`${baseUrl}/login`, { waitUntil: 'commit' });
-  const account = page.locator('input[name=account]').or(page.getByLabel(/account/i)).first();
-  const password = page.locator('input[name=password]').or(page.getByLabel(/password/i)).first();
-  await account.fill('admin', { timeout: 15_000 });
-  await password.fill('admin123');
-  const submit = page.locator('form button[type=submit]').first();
-  if ((await submit.count()) > 0) await submit.click();
-  else await password.press('Enter');
+  await loginForm(page).account.waitFor({ timeout: 15_000 });
+  await submitLogin(page, 'admin');
   await page.waitForURL(/\/dashboard(?:[?#]|$)/, { timeout: 15_000 });
 }
 
@@ -289,13 +287,7 @@ function stepFigures(answer: Extract<WaitAnswer, { ok: true }>): Pick<ListStep, 
 }
 
 async function browse(baseUrl: string, userDataDir: string, steps: Step[]): Promise<Pick<ListBench, 'firstLoad' | 'steps'>> {
-  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  const browserContext: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    // The existing ui scenario's flags, unchanged.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browserContext: BrowserContext = await launchChromium(userDataDir);
   try {
     await browserContext.addInitScript({ content: PAGE_SCRIPT });
     const page = browserContext.pages()[0] ?? (await browserContext.newPage());
@@ -357,7 +349,6 @@ export async function listBench(context: BenchContext, uiDir: string, dataDir: s
     const seedMs = typeof sandboxReady.seedMs === 'number' ? sandboxReady.seedMs : null;
     const { child: gateway, ready } = await Child.start('gateway (100k-user sandbox)', path.join(CHILDREN_DIR, 'gateway.ts'), {
       env: {
-        BENCH_SANDBOX: '',
         CHAT_BACKEND_URL: sandboxReady.url!,
         FILE_SERVER_URL: sandboxReady.url!,
         RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,

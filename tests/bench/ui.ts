@@ -2,15 +2,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Page, type Request } from 'playwright-core';
-import { CHILDREN_DIR, Child, ROOT } from './lib/child.js';
+import type { Request } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
+import { ACCOUNTS, loginForm } from '../support/login.js';
+import { Child } from '../support/child.js';
+import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
 import { measureBundle } from './lib/bundle.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { fixed, kib, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
 import { listBench, type ListBench } from './ui-list.js';
 
-const UI_DIR = path.join(ROOT, 'dist', 'web');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const UI_DIR = path.join(REPO_ROOT, 'dist', 'web');
 const LOGIN_BUDGET_BYTES = 120 * 1024;
 const DASHBOARD_BUDGET_MS = 1000;
 /** vue-element-admin's login page, gzipped JS + CSS (issue 7), for the comparison row. */
@@ -22,19 +24,12 @@ const RUNS = 3;
 async function build(context: BenchContext): Promise<void> {
   const log = logFile(context, 'ui-build');
   const fd = openSync(log, 'a');
-  const proc = spawn(process.execPath, [path.join(ROOT, 'build.mjs')], { cwd: ROOT, stdio: ['ignore', fd, fd] });
+  const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], { cwd: REPO_ROOT, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
   if (code !== 0) throw new Error(`node build.mjs failed (exit ${code}); see ${log}`);
 }
 
-/** The login form's inputs by name, else by their visible label, so a reworded UI still works. */
-function accountInput(page: Page) {
-  return page.locator('input[name=account]').or(page.getByLabel(/account/i)).first();
-}
-function passwordInput(page: Page) {
-  return page.locator('input[name=password]').or(page.getByLabel(/password/i)).first();
-}
 
 /** API traffic the page waits on; the event stream never ends and the error log is fire-and-forget. */
 function isApiCall(request: Request): boolean {
@@ -52,11 +47,7 @@ interface UiRun {
 }
 
 async function oneRun(baseUrl: string, userDataDir: string): Promise<UiRun> {
-  const browserContext = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browserContext = await launchChromium(userDataDir);
   try {
     const page = browserContext.pages()[0] ?? (await browserContext.newPage());
     let pending = 0;
@@ -79,22 +70,21 @@ async function oneRun(baseUrl: string, userDataDir: string): Promise<UiRun> {
 
     const t0 = performance.now();
     await page.goto(`${baseUrl}/login`, { waitUntil: 'commit' });
-    const account = accountInput(page);
+    const form = loginForm(page);
+    const account = form.account;
     await account.waitFor({ state: 'visible', timeout: 15_000 });
     // Interactive: the field takes input (React has mounted and hydrated the form).
-    await account.fill('admin', { timeout: 15_000 });
+    await account.fill(ACCOUNTS.admin.account, { timeout: 15_000 });
     const loginInteractiveMs = performance.now() - t0;
     const domContentLoadedMs = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
       return nav ? nav.domContentLoadedEventEnd : null;
     });
-    await passwordInput(page).fill('admin123');
+    await form.password.fill(ACCOUNTS.admin.password);
 
     apiCalls = 0;
     const clickAt = performance.now();
-    const submit = page.locator('form button[type=submit]').first();
-    if ((await submit.count()) > 0) await submit.click();
-    else await passwordInput(page).press('Enter');
+    await form.submit.click();
     await page.waitForURL(/\/dashboard(?:[?#]|$)/, { timeout: 15_000 });
     const urlAt = performance.now();
     // Drawn: the dashboard's data calls have all answered and nothing new started for QUIET_MS,
@@ -161,14 +151,14 @@ export async function uiScenario(context: BenchContext): Promise<ScenarioResult>
 
     const runs: UiRun[] = [];
     let listFigures: ListBench | null = null;
-    if (!existsSync(CHROMIUM)) {
-      notes.push(`Chromium is NOT installed at ${CHROMIUM} (apt-get install -y chromium): browser figures skipped`);
+    if (!existsSync(CHROMIUM_PATH)) {
+      notes.push(`Chromium is NOT installed at ${CHROMIUM_PATH} (apt-get install -y chromium): browser figures skipped`);
       budgets.push({ budget: 'ui: dashboard drawn after login', measured: 'no chromium', limit: '<= 1000 ms', pass: null });
     } else {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-ui-'));
       cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
       const { child: gateway, ready } = await Child.start('gateway (sandbox)', path.join(CHILDREN_DIR, 'gateway.ts'), {
-        env: { BENCH_SANDBOX: '1', CHAT_BACKEND_URL: '', RESPONSE_AES_KEY: '', UI_DIR, DATA_DIR: path.join(dataDir, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+        env: { CHAT_BACKEND_URL: '', RESPONSE_AES_KEY: '', UI_DIR, DATA_DIR: path.join(dataDir, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
         logFile: logFile(context, 'ui-gateway'),
       });
       cleanup.add(() => gateway.stop());
@@ -206,7 +196,7 @@ export async function uiScenario(context: BenchContext): Promise<ScenarioResult>
         notes.push(`users list bench failed: ${error instanceof Error ? error.message : String(error)} (logs: ui-list-*.log)`);
       }
     }
-    if (!listFigures) budgets.push({ budget: 'ui: 100-row list drawn after its data', measured: existsSync(CHROMIUM) ? 'failed' : 'no chromium', limit: '<= 200 ms', pass: null });
+    if (!listFigures) budgets.push({ budget: 'ui: 100-row list drawn after its data', measured: existsSync(CHROMIUM_PATH) ? 'failed' : 'no chromium', limit: '<= 200 ms', pass: null });
     for (const note of notes) console.log(`  note: ${note}`);
     printBudgets(budgets);
     return { scenario: 'ui', notes, budgets, figures: { sizes, runs, list: listFigures, vueElementAdminLoginBytes: VUE_ELEMENT_ADMIN_LOGIN_BYTES } };

@@ -162,8 +162,8 @@ describe('deployment screens', () => {
     await page.getByLabel('Worker processes').fill('6');
     // Leaving through the menu with unsaved changes asks first.
     await page.locator('[data-menu-path="/deployconfig/monitor"]').click();
-    await page.getByTestId('confirm-dialog').waitFor();
-    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('leave-dialog').waitFor();
+    await page.getByTestId('leave-dialog').getByRole('button', { name: 'Stay' }).click();
     expect(new URL(page.url()).pathname).toBe('/deployconfig/switch');
 
     await page.getByTestId('runner-save').click();

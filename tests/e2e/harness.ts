@@ -4,35 +4,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import { CALLS, GATEWAY_PATHS } from '../../server/contract/index.js';
+import { GATEWAY_PATHS } from '../../server/contract/index.js';
 import type { EventsOptions } from '../../server/plugins/events.js';
 import type { SandboxOptions } from '../../server/sandbox/app.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { launchChromium } from '../support/chromium.js';
+import { postLogin, submitLogin, type Account } from '../support/login.js';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const UI_DIR = path.resolve('dist/web');
-/** The user data directory is given by launchPersistentContext, not as an argument. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-export const ACCOUNTS = {
-  admin: { account: 'admin', password: 'admin123' },
-  operator: { account: 'operator', password: 'operator123' },
-} as const;
-
-export type Account = keyof typeof ACCOUNTS;
 
 export interface HarnessOptions {
   /** The gateway's withdrawal poll period (WITHDRAWAL_POLL_MS); the gateway's default (10 s) when absent. */
@@ -119,14 +103,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
    */
   const newPage = async ({ width = 1280, height = 800, locale = 'en-US', initScript }: NewPageOptions = {}): Promise<OpenedPage> => {
     const dir = await mkdtemp(path.join(profileDir, 'profile-'));
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width, height },
-      locale,
-      baseURL: url,
-    });
+    const context = await launchChromium(dir, { viewport: { width, height }, locale, baseURL: url });
     contexts.push(context);
     if (initScript) await context.addInitScript(initScript);
     const page = context.pages()[0] ?? (await context.newPage());
@@ -201,11 +178,8 @@ export function useHarness(options: SuiteOptions = {}): Harness {
 
 /** Logs in through the form, starting at `startPath` (a /login URL with a redirect, say), and waits for the console frame. */
 export async function loginAs(page: Page, who: Account, startPath = '/login'): Promise<void> {
-  const { account, password } = ACCOUNTS[who];
   await page.goto(startPath);
-  await page.getByLabel('Account').fill(account);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await submitLogin(page, who);
   await page.getByTestId('layout').waitFor();
 }
 
@@ -214,12 +188,7 @@ export async function loginAs(page: Page, who: Account, startPath = '/login'): P
  * token per account, so the browser's session dies. Returns the envelope code of the answer.
  */
 export async function loginElsewhere(url: string, who: Account): Promise<number> {
-  const answer = await fetch(`${url}${CALLS.login}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ ...ACCOUNTS[who], code: '' }),
-  });
-  return ((await answer.json()) as { code: number }).code;
+  return ((await (await postLogin(url, who)).json()) as { code: number }).code;
 }
 
 /** Whether the gateway sees the page's cookies as a session, asked from inside the page. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
+import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { useHarness } from './harness.js';
 
 /*

@@ -189,6 +189,32 @@ describe('validation messages in Chinese', () => {
     expect(new URL(page.url()).pathname).toBe('/siteconfig/function');
     expect(await form.getByLabel('客服链接').inputValue()).toBe('not a link');
   }, 90_000);
+
+  it('asks before Back or logging out drops unsaved changes', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/dashboard');
+    await page.getByTestId('layout').waitFor();
+    // An in-app step, so that Back stays in the page.
+    await page.evaluate(() => history.pushState(null, '', '/siteconfig/function'));
+    const form = page.getByTestId('settings-form');
+    await form.getByLabel('Customer service link').fill('https://help.example.com/new');
+    await page.getByTestId('unsaved').waitFor();
+
+    await page.goBack();
+    await page.getByTestId('leave-dialog').getByRole('button', { name: 'Stay' }).click();
+    expect(new URL(page.url()).pathname).toBe('/siteconfig/function');
+    expect(await form.getByLabel('Customer service link').inputValue()).toBe('https://help.example.com/new');
+
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await page.getByTestId('leave-dialog').getByRole('button', { name: 'Stay' }).click();
+    expect(new URL(page.url()).pathname).toBe('/siteconfig/function');
+
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await page.getByTestId('leave-dialog').getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+  }, 90_000);
 });
 
 describe('settings and operations', () => {

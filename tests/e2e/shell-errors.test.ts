@@ -129,7 +129,7 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
 
     expect(await loginElsewhere(h.url, 'admin')).toBe(200);
 
-    // Reloading loads the permission list with the dead token: SPEC section 4 logs out, shows
+    // Reloading loads the permission list with the dead token: the console logs out, shows
     // the failure text and keeps the wanted path as the redirect.
     await page.reload();
     await page.waitForURL((u) => u.pathname === '/login');

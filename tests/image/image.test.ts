@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS } from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { readDockerfile, type Stage } from '../ops/support/dockerfile.js';
-import { REPO_ROOT, freePort, logInAdmin } from '../ops/support/processes.js';
-import { SseClient } from '../server/support/sse-client.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { freePort } from '../support/ports.js';
+import { logIn } from '../support/login.js';
+import { SseClient } from '../support/sse-client.js';
 import { skipWithout } from '../support/ci.js';
 import { DockerObjects, IMAGE, docker, dockerOk, imageMissing, inspect, pollUntil } from './docker.js';
 
@@ -195,7 +197,7 @@ describe.skipIf(skipWithout(missing ? [missing] : [], 'the image tests (build th
     });
 
     it('serves the console: admin/admin123 logs in through the gateway and /manage answers, decoded', async () => {
-      cookie = await logInAdmin(baseUrl);
+      cookie = await logIn(baseUrl);
       const session = await (await fetch(`${baseUrl}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json();
       expect(session).toMatchObject({ loggedIn: true, sandbox: true });
 
@@ -306,7 +308,7 @@ describe.skipIf(skipWithout(missing ? [missing] : [], 'the image tests (build th
       expect(ready.status).toBe(200);
       expect(await ready.json()).toMatchObject({ status: 'ready', backend: backendUrl });
 
-      const cookie = await logInAdmin(baseUrl);
+      const cookie = await logIn(baseUrl);
       expect(await (await fetch(`${baseUrl}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()).toMatchObject({ loggedIn: true, sandbox: false });
       for (const call of [CALLS.permission, CALLS.count]) {
         const body = (await (await fetch(`${baseUrl}${call}`, { headers: { cookie } })).json()) as { code: number };
@@ -322,7 +324,7 @@ describe.skipIf(skipWithout(missing ? [missing] : [], 'the image tests (build th
     });
 
     it('reports the backend container gone: not ready, and 502 for calls', async () => {
-      const cookie = await logInAdmin(baseUrl);
+      const cookie = await logIn(baseUrl);
       await dockerOk(['stop', backend], 60_000);
       const notReady = await pollUntil(() => fetch(`${baseUrl}${GATEWAY_PATHS.readyz}`), (r) => r.status === 503, 'readiness to fail', 30_000);
       expect(await notReady.json()).toMatchObject({ error: 'NOT_READY' });

@@ -6,7 +6,7 @@ import { loadConfig } from '../../server/config.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { skipWithout } from '../support/ci.js';
 import { readDockerfile } from './support/dockerfile.js';
-import { REPO_ROOT } from './support/processes.js';
+import { REPO_ROOT } from '../support/paths.js';
 
 /**
  * The operator's files must not drift from the code: a variable the gateway reads but the README

@@ -6,8 +6,9 @@ import { loadConfig } from '../../server/config.js';
 import { CALLS, ENABLE_MODE_HEADER, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { SseClient } from '../server/support/sse-client.js';
-import { logInAdmin, removeTempDirs, tempDir } from './support/processes.js';
+import { SseClient } from '../support/sse-client.js';
+import { removeTempDirs, tempDir } from '../support/processes.js';
+import { logIn } from '../support/login.js';
 
 /**
  * Scaling out: the sealed cookie carries the session, so a browser that a load balancer sends to
@@ -58,7 +59,7 @@ afterAll(async () => {
 
 describe('two replicas on one backend', { timeout: 60_000 }, () => {
   it('a login on one replica works on the other: the encoded permission list comes back decoded', async () => {
-    const cookie = await logInAdmin(a.origin);
+    const cookie = await logIn(a.origin);
 
     const session = await fetch(`${b.origin}/api/session`, { headers: { cookie } });
     expect(await session.json()).toMatchObject({ loggedIn: true });
@@ -72,7 +73,7 @@ describe('two replicas on one backend', { timeout: 60_000 }, () => {
   });
 
   it('either replica serves the event stream of a session opened on the other', async () => {
-    const cookie = await logInAdmin(b.origin);
+    const cookie = await logIn(b.origin);
     const stream = await SseClient.open(a.port, cookie, { timeoutMs: 30_000 });
     try {
       expect(stream.status).toBe(200);
@@ -94,7 +95,7 @@ describe('two replicas on one backend', { timeout: 60_000 }, () => {
   it('a replica with another SESSION_SECRET refuses the session the others sealed', async () => {
     const stranger = await startReplica(backend.url, 'a-different-secret-for-the-odd-replica-out');
     try {
-      const cookie = await logInAdmin(a.origin);
+      const cookie = await logIn(a.origin);
       const res = await fetch(`${stranger.origin}${CALLS.permission}`, { headers: { cookie } });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: 'NOT_LOGGED_IN' });

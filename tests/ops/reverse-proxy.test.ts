@@ -11,9 +11,11 @@ import { loadConfig } from '../../server/config.js';
 import { CALLS } from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { SseClient } from '../server/support/sse-client.js';
+import { SseClient } from '../support/sse-client.js';
 import { hasProgram, skipWithout } from '../support/ci.js';
-import { NodeProcess, REPO_ROOT, freePort, removeTempDirs, tempDir } from './support/processes.js';
+import { NodeProcess, removeTempDirs, tempDir } from '../support/processes.js';
+import { freePort } from '../support/ports.js';
+import { REPO_ROOT } from '../support/paths.js';
 
 /**
  * The README's nginx site, run as written (only ports, names and certificate paths swapped) in front

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtGatewayArgs } from './support/built-gateway.js';
 import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
-import { NodeProcess, REPO_ROOT, cleanupAfterEach, freePort, tempDir, waitHealthy } from './support/processes.js';
+import { NodeProcess, cleanupAfterEach, tempDir, waitHealthy } from '../support/processes.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { freePort } from '../support/ports.js';
 
 /**
  * What the README's Shutdown section promises beyond the basics, on the shipped bundle: what

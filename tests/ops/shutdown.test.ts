@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SseClient } from '../server/support/sse-client.js';
-import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
-import { builtGatewayArgs } from './support/built-gateway.js';
-import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealthy } from './support/processes.js';
+import { SseClient } from '../support/sse-client.js';
+import { gatewayProcess, startHeldRig, startSlowCall } from './support/held-backend.js';
+import { cleanupAfterEach, tempDir, type NodeProcess } from '../support/processes.js';
 
 /**
  * The process as operators run it: a real `node` running the shipped bundle dist/server/main.js
@@ -11,42 +10,8 @@ import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, tempDir, waitHealth
  * test, not a guess about timing.
  */
 
-interface Rig extends HeldBackend {
-  gateway: NodeProcess;
-  /** The session's cookies, as the gateway set them at login. */
-  cookie: string;
-  port: number;
-  baseUrl: string;
-}
-
 const defer = cleanupAfterEach();
-
-async function startRig(): Promise<Rig> {
-  const held = await startHeldBackend();
-  const { backend } = held;
-  defer(() => backend.close());
-
-  const port = await freePort();
-  const gateway = new NodeProcess(builtGatewayArgs(), {
-    cwd: REPO_ROOT,
-    env: {
-      CHAT_BACKEND_URL: backend.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: tempDir('ops-shutdown-data-'),
-      UI_DIR: tempDir('ops-shutdown-ui-'),
-      LOG_LEVEL: 'info',
-      SHUTDOWN_TIMEOUT_MS: '60000',
-    },
-  });
-  defer(async () => {
-    held.release();
-    await gateway.stop();
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitHealthy(gateway, baseUrl);
-  return { ...held, gateway, port, baseUrl, cookie: await logInHeld(baseUrl) };
-}
+const startRig = () => startHeldRig(defer);
 
 const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().some((l) => String(l.msg).startsWith('shutting down'));
 
@@ -107,10 +72,7 @@ describe('a bad configuration', { timeout: 60_000 }, () => {
     ['WITHDRAWAL_POLL_MS', { WITHDRAWAL_POLL_MS: '-5' }],
     ['PORT', { PORT: 'eighty' }],
   ])('stops the process with one line naming %s and exit code 78', async (variable, env) => {
-    const gateway = new NodeProcess(builtGatewayArgs(), {
-      cwd: REPO_ROOT,
-      env: { CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-bad-'), ...env },
-    });
+    const gateway = gatewayProcess({ CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-bad-'), ...env });
     defer(() => gateway.stop());
     const exit = await gateway.exited;
     expect(exit, gateway.output()).toEqual({ code: 78, signal: null });

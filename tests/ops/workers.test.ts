@@ -3,10 +3,9 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { SseClient } from '../server/support/sse-client.js';
-import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
-import { builtGatewayArgs } from './support/built-gateway.js';
-import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, freshCall, tempDir, waitHealthy, type Answer } from './support/processes.js';
+import { SseClient } from '../support/sse-client.js';
+import { gatewayProcess, startHeldRig, startSlowCall, type HeldRig } from './support/held-backend.js';
+import { cleanupAfterEach, freshCall, tempDir, type Answer, type NodeProcess } from '../support/processes.js';
 
 /**
  * WORKERS=2: a real `node` running the shipped bundle dist/server/main.js (as the image does) as a
@@ -14,21 +13,7 @@ import { NodeProcess, REPO_ROOT, freePort, cleanupAfterEach, freshCall, tempDir,
  * carries its process id), so production answers carry no debug header.
  */
 
-interface Rig extends HeldBackend {
-  gateway: NodeProcess;
-  /** The session's cookies, as the gateway set them at login. */
-  cookie: string;
-  port: number;
-  baseUrl: string;
-  dataDir: string;
-}
-
 const defer = cleanupAfterEach();
-
-function gatewayProcess(env: Record<string, string>): NodeProcess {
-  return new NodeProcess(builtGatewayArgs(), { cwd: REPO_ROOT, env });
-}
-
 /** Pids of the processes that logged `msg` (optionally only lines passing `filter`). */
 function pidsLogging(gateway: NodeProcess, msg: string | RegExp, filter: (line: Record<string, unknown>) => boolean = () => true): Set<number> {
   const pids = new Set<number>();
@@ -41,35 +26,14 @@ function pidsLogging(gateway: NodeProcess, msg: string | RegExp, filter: (line: 
 
 const listeningPids = (gateway: NodeProcess) => pidsLogging(gateway, /^Server listening at /);
 
-async function startRig(): Promise<Rig> {
-  const held = await startHeldBackend();
-  const { backend } = held;
-  defer(() => backend.close());
-
-  const port = await freePort();
-  const dataDir = tempDir('ops-workers-data-');
-  const gateway = gatewayProcess({
-    WORKERS: '2',
-    CHAT_BACKEND_URL: backend.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    UI_DIR: tempDir('ops-workers-ui-'),
-    LOG_LEVEL: 'info',
-    SHUTDOWN_TIMEOUT_MS: '60000',
-  });
-  defer(async () => {
-    held.release();
-    await gateway.stop();
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
+async function startRig(): Promise<HeldRig> {
   // Three processes start on what may be a busy machine: be patient.
-  await waitHealthy(gateway, baseUrl, 90_000);
-  await gateway.waitFor(() => listeningPids(gateway).size === 2, 'both workers to listen', 90_000);
-  return { ...held, gateway, port, baseUrl, dataDir, cookie: await logInHeld(baseUrl) };
+  const rig = await startHeldRig(defer, { WORKERS: '2' }, 90_000);
+  await rig.gateway.waitFor(() => listeningPids(rig.gateway).size === 2, 'both workers to listen', 90_000);
+  return rig;
 }
 
-function postError(rig: Rig, message: string): Promise<Answer> {
+function postError(rig: HeldRig, message: string): Promise<Answer> {
   return freshCall(rig.baseUrl, '/api/error-log', {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: rig.baseUrl },

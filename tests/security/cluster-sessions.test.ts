@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS, SESSION_ENDED_EVENT } from '../../server/contract/index.js';
-import { SseClient } from '../server/support/sse-client.js';
-import { FAKE_PASSWORD, cookieHeader, fakeAccount, setCookieValues } from '../server/support/session.js';
-import { NodeProcess, REPO_ROOT, cleanupAfterEach, freePort, freshCall, tempDir, waitHealthy } from '../ops/support/processes.js';
+import { SseClient } from '../support/sse-client.js';
+import { FAKE_PASSWORD, cookieHeader, fakeAccount, setCookieValues } from '../support/fake-session.js';
+import { NodeProcess, cleanupAfterEach, freshCall, tempDir, waitHealthy } from '../support/processes.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { freePort } from '../support/ports.js';
 import { SAVE_PATH, startRecordingBackend } from './support/rig.js';
 
 /**

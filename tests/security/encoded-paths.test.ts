@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
-import { fakeLogInOver } from '../server/support/session.js';
+import { fakeLogInOver } from '../support/fake-session.js';
 import { SAVE_PATH, callsSince, httpText, rawRequest, startRig, type Rig } from './support/rig.js';
 
 /**

@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS } from '../../server/contract/index.js';
 import { REDACT_PATHS } from '../../server/lib/logger.js';
-import { sendJson } from '../server/support/fake-backend.js';
-import { SseClient } from '../server/support/sse-client.js';
-import { fakeLogInOver, setCookieValues } from '../server/support/session.js';
+import { sendJson } from '../support/fake-backend.js';
+import { SseClient } from '../support/sse-client.js';
+import { fakeLogInOver, setCookieValues } from '../support/fake-session.js';
 import { SAVE_PATH, callsSince, httpText, rawRequest, startRig, type Rig } from './support/rig.js';
 
 /**
@@ -288,7 +288,7 @@ describe('the log', () => {
       },
     });
     const rig = await startRig({ LOG_LEVEL: 'trace' }, { logger: { level: 'trace', stream, redact: { paths: REDACT_PATHS, censor: '[redacted]' } } });
-    let sealed = '';
+    let sealed: string;
     try {
       const login = await fetch(`${rig.url}${CALLS.login}`, {
         method: 'POST',

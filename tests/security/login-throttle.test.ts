@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
-import { FAKE_PASSWORD } from '../server/support/session.js';
+import { FAKE_PASSWORD } from '../support/fake-session.js';
 import { callsSince, startGateway, startRig, useSandboxGateway, type Rig } from './support/rig.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATE_CONTENT_SECURITY_POLICY } from '../../server/lib/plate-headers.js';
-import { startFakeBackend, type FakeBackend } from '../server/support/fake-backend.js';
+import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { startGateway, startRecordingBackend } from './support/rig.js';
 
 /**

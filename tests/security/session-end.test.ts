@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS, SESSION_ENDED_EVENT } from '../../server/contract/index.js';
-import { sendJson } from '../server/support/fake-backend.js';
-import { SseClient } from '../server/support/sse-client.js';
-import { fakeLogInOver, logInOver, setCookieValues } from '../server/support/session.js';
+import { sendJson } from '../support/fake-backend.js';
+import { SseClient } from '../support/sse-client.js';
+import { fakeLogInOver, logInOver, setCookieValues } from '../support/fake-session.js';
 import { SAVE_PATH, callsSince, startRig, useSandboxGateway, type Rig } from './support/rig.js';
 
 /**

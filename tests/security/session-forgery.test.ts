@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS } from '../../server/contract/index.js';
 import { SessionSealer } from '../../server/session/seal.js';
-import { SseClient } from '../server/support/sse-client.js';
-import { cookieHeader, fakeLogInOver } from '../server/support/session.js';
+import { SseClient } from '../support/sse-client.js';
+import { cookieHeader, fakeLogInOver } from '../support/fake-session.js';
 import { SAVE_PATH, callsSince, startRig, type Rig } from './support/rig.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SseClient } from '../server/support/sse-client.js';
-import { sleep } from '../server/support/wait.js';
-import { fakeLogInOver } from '../server/support/session.js';
+import { SseClient } from '../support/sse-client.js';
+import { sleep } from '../support/wait.js';
+import { fakeLogInOver } from '../support/fake-session.js';
 import { SAVE_PATH, callsSince, httpText, openSocket, rawRequest, startRig, type Rig } from './support/rig.js';
 
 /**

@@ -12,7 +12,7 @@ function configError(env: Record<string, string>): ConfigError {
 }
 
 describe('configuration', () => {
-  it('has the defaults of DESIGN section 2', () => {
+  it('has the documented defaults', () => {
     const config = loadConfig({}, { sandboxKey: 'sandbox-key-sandbox-key-sandbox!' });
     expect(config.port).toBe(8080);
     expect(config.host).toBe('0.0.0.0');

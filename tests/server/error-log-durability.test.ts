@@ -4,9 +4,10 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorLogEntry } from '../../server/contract/gateway.js';
-import { CHILDREN_DIR, Child } from '../bench/lib/child.js';
-import { startFakeBackend, type FakeBackend } from './support/fake-backend.js';
-import { fakeLogInOver, routeFakeLogin } from './support/session.js';
+import { Child } from '../support/child.js';
+import { CHILDREN_DIR } from '../support/paths.js';
+import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { fakeLogInOver, routeFakeLogin } from '../support/fake-session.js';
 
 /*
  * Issue 7, item 4: 50 concurrent writers to POST /api/error-log, the gateway killed with SIGKILL

@@ -7,8 +7,8 @@ import { ERROR_LOG_LIMITS, type ErrorLogEntry } from '../../server/contract/gate
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { SAME_ORIGIN, buildTestGateway, writeFakeUi } from './support/gateway.js';
-import { startFakeBackend, type FakeBackend } from './support/fake-backend.js';
-import { cookieHeader, fakeLogIn, routeFakeLogin } from './support/session.js';
+import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { cookieHeader, fakeLogIn, routeFakeLogin } from '../support/fake-session.js';
 
 /** The Cookie header of a login as backend token t1, user 7, made afresh for each test's gateway. */
 let SESSION: { cookie: string };

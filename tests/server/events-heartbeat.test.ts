@@ -8,9 +8,9 @@ import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { answerLogins, cookieHeaderOf, logInThrough } from '../support/session.js';
-import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { writeFakeUi } from './support/gateway.js';
-import { SseClient } from './support/sse-client.js';
+import { SseClient } from '../support/sse-client.js';
 
 /**
  * The event stream's comment heartbeats, read raw off a real socket of a listening gateway: they

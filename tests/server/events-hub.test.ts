@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../../server/events/withdrawal-hub.js';
-import { sleep, waitUntil } from './support/wait.js';
+import { sleep, waitUntil } from '../support/wait.js';
 
 interface FakeSession {
   id: string;

@@ -8,7 +8,7 @@ import {
   retryChunk,
   type SseSink,
 } from '../../server/events/sse-streams.js';
-import { waitUntil } from './support/wait.js';
+import { waitUntil } from '../support/wait.js';
 
 /** The parts under test run on periods of milliseconds: check every 5 ms, give up after 5 s. */
 const waitFor = (condition: () => boolean, what: string) => waitUntil(condition, what, { timeoutMs: 5_000, intervalMs: 5 });

@@ -3,10 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { CALLS, WITHDRAWAL_EVENT, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { buildTestGateway } from './support/gateway.js';
-import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
-import { SseClient } from './support/sse-client.js';
-import { sleep, waitUntil } from './support/wait.js';
-import { fakeLogInOver, routeFakeLogin } from './support/session.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { SseClient } from '../support/sse-client.js';
+import { sleep, waitUntil } from '../support/wait.js';
+import { fakeLogInOver, routeFakeLogin } from '../support/fake-session.js';
 
 const POLL_MS = 200;
 const COUNT_PATH = CALLS.withdrawalCount;

@@ -9,7 +9,7 @@ import { encodeBody } from '../../server/codec/index.js';
 import { loadConfig } from '../../server/config.js';
 import { loggerOptions } from '../../server/lib/logger.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, writeFakeUi } from './support/gateway.js';
-import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 
 /**
  * The gateway's log as production writes it: the logger options main.ts uses (server/lib/logger.ts),
@@ -94,7 +94,7 @@ describe('logs, with the production logger options', () => {
   it('never contain a token, password, cookie or body, decoded or not, even at trace level', async () => {
     const lines: string[] = [];
     const app = await gatewayLoggingTo(lines, 'trace');
-    let cookieValues: string[] = [];
+    let cookieValues: string[];
     try {
       const cookies = await logIn(app);
       cookieValues = Object.values(cookies).filter((value) => value.length > 3);

@@ -4,8 +4,8 @@ import { createCipheriv } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { encodeBody } from '../../server/codec/index.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, buildTestGateway } from './support/gateway.js';
-import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
-import { fakeLogIn, routeFakeLogin } from './support/session.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { fakeLogIn, routeFakeLogin } from '../support/fake-session.js';
 
 const key = { key: Buffer.from(TEST_KEY_TEXT), iv: Buffer.alloc(16), mode: 'cbc' as const };
 /** The session cookies of a login as backend token tok-1, user 7. */

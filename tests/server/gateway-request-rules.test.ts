@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerLogins, logInThrough } from '../support/session.js';
-import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 
 /**

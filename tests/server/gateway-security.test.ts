@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { GATEWAY_ERRORS } from '../../server/errors.js';
 import { safeRedirectPath } from '../../server/contract/index.js';
 import { buildTestGateway } from './support/gateway.js';
-import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
-import { fakeLogIn, routeFakeLogin } from './support/session.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { fakeLogIn, routeFakeLogin } from '../support/fake-session.js';
 
 let session: Record<string, string>;
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { encodeBody } from '../../server/codec/index.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, buildTestGateway, parseSetCookies } from './support/gateway.js';
-import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
-import { logInInject } from './support/session.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { logInInject } from '../support/fake-session.js';
 
 const key = { key: Buffer.from(TEST_KEY_TEXT), iv: Buffer.alloc(16), mode: 'cbc' as const };
 

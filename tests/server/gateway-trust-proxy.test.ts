@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
 import { answerLogins, logInThrough } from '../support/session.js';
-import { startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { SAME_ORIGIN, buildTestGateway, parseSetCookies } from './support/gateway.js';
 
 /**

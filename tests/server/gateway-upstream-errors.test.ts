@@ -9,10 +9,10 @@ import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { cookieHeaderOf, logInThrough } from '../support/session.js';
-import { sendJson, startFakeBackend, type FakeBackend } from './support/fake-backend.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, writeFakeUi } from './support/gateway.js';
-import { SseClient } from './support/sse-client.js';
-import { waitUntil } from './support/wait.js';
+import { SseClient } from '../support/sse-client.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * The catalogue's upstream errors as the README promises them, through gateways in front of real

@@ -81,7 +81,7 @@ describe('login and permissions', () => {
 
     const stale = await client.call(CALLS.permission, { session: first });
     expect(stale.envelope).toEqual({ code: 401, msg: ELSEWHERE });
-    // The UI keys its "logged in elsewhere" dialog on the word being absent (SPEC section 8).
+    // The UI keys its "logged in elsewhere" dialog on the word being absent.
     expect(stale.envelope.msg.toLowerCase()).not.toContain('permission');
     expect((await client.call(CALLS.permission, { session: second })).envelope.code).toBe(200);
     operator = second;

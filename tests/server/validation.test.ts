@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isIpOrCidr, isLink, validateField, validateRecord, VALIDATION_MESSAGES_ZH, type FieldDef } from '../../server/contract/index.js';
 
-describe('shared validation (SPEC section 5)', () => {
+describe('shared validation', () => {
   it.each(['https://example.com/app.apk', 'http://a', 'ftp://files.example/x', 'itms-services://?action=download'])('accepts the link %s', (v) => {
     expect(isLink(v)).toBe(true);
   });

@@ -12,8 +12,11 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
-import { CHILDREN_DIR, Child, ROOT } from '../bench/lib/child.js';
-import { countFds, freePort, sleep, waitUntil, type FdCounts } from '../bench/lib/proc.js';
+import { Child } from '../support/child.js';
+import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
+import { countFds, type FdCounts } from '../bench/lib/proc.js';
+import { freePort } from '../support/ports.js';
+import { pollUntil, sleep } from '../support/wait.js';
 import { mib } from '../bench/lib/report.js';
 import { Traffic } from './traffic.js';
 
@@ -28,7 +31,7 @@ const UPSTREAM_POOL = 128;
 const HARD_LIMIT_MS = 240_000;
 
 const workDir = mkdtempSync(path.join(tmpdir(), 'soak-'));
-const logDir = path.join(ROOT, 'tests', 'bench', 'results', 'logs');
+const logDir = path.join(REPO_ROOT, 'tests', 'bench', 'results', 'logs');
 mkdirSync(logDir, { recursive: true });
 const startedAt = Date.now();
 let phase = 'start';
@@ -44,7 +47,7 @@ hardStop.unref();
 const backendPort = await freePort();
 let backend = null as Child | null;
 async function startBackend(): Promise<void> {
-  const started = await Child.start('sandbox backend', path.join(ROOT, 'tests', 'soak', 'sandbox-child.ts'), {
+  const started = await Child.start('sandbox backend', path.join(REPO_ROOT, 'tests', 'soak', 'sandbox-child.ts'), {
     env: { PORT: String(backendPort) },
     logFile: path.join(logDir, 'soak-backend.log'),
   });
@@ -130,7 +133,7 @@ try {
   phase = 'at rest after the run';
   await traffic.stop();
   log('traffic stopped; waiting for client sockets and event streams to close');
-  const fdsBack = await waitUntil(() => restFds(countFds(gateway.pid)) <= restFds(start.fds) + FD_SLACK, 15_000, 250);
+  const fdsBack = await pollUntil(() => restFds(countFds(gateway.pid)) <= restFds(start.fds) + FD_SLACK, { timeoutMs: 15_000, intervalMs: 250 });
   const end = await measure();
 
   const { counts, violations } = traffic;

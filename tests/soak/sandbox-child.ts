@@ -4,7 +4,7 @@
  * past the gateway's UPSTREAM_TIMEOUT_MS; `fast` ends that.
  */
 import { buildSandbox } from '../../server/sandbox/app.js';
-import { sendReady, serveRequests } from '../bench/lib/child.js';
+import { sendReady, serveRequests } from '../support/child.js';
 
 const port = Number(process.env.PORT);
 if (!Number.isInteger(port) || port <= 0) throw new Error('PORT must name the port to listen on');

@@ -1,5 +1,7 @@
 import { Pool, type Dispatcher } from 'undici';
 import { CALLS, PERMISSIONS } from '../../server/contract/index.js';
+import { ACCOUNTS, cookieHeader, type Account } from '../support/login.js';
+import { sleep } from '../support/wait.js';
 
 /** A response that breaks the soak's rule on failures, kept for the report. */
 export interface Violation {
@@ -19,10 +21,6 @@ export interface TrafficCounts {
 
 const ENCODED_CALLS = [CALLS.count, CALLS.dailyStatistics, CALLS.financeData, CALLS.monitoring, CALLS.permission];
 const LIST_CALLS = [`${PERMISSIONS.billRecord}/list?pageNum=1&pageSize=20`, `${PERMISSIONS.cashWithdrawalCheck}/list?pageNum=1&pageSize=50`];
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * Mixed console traffic against one gateway: logins, list pages, encoded dashboard calls and
@@ -62,7 +60,7 @@ export class Traffic {
       ...Array.from({ length: 3 }, () => loop(() => this.call('GET', LIST_CALLS[Math.floor(Math.random() * LIST_CALLS.length)]!), 30)),
       ...Array.from({ length: 3 }, () => loop(() => this.call('GET', ENCODED_CALLS[Math.floor(Math.random() * ENCODED_CALLS.length)]!), 30)),
       // The operator account, so these logins do not replace the admin session the others use.
-      loop(() => this.login('operator', 'operator123').then(() => undefined), 400),
+      loop(() => this.login('operator').then(() => undefined), 400),
       ...Array.from({ length: 4 }, () => loop(() => this.stream(), 100)),
     ];
   }
@@ -106,21 +104,20 @@ export class Traffic {
     return json;
   }
 
-  private async login(account: string, password: string): Promise<string | null> {
+  private async login(who: Account): Promise<string | null> {
     try {
       const answer = await this.pool.request({
         path: CALLS.login,
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: this.origin },
-        body: JSON.stringify({ account, password, code: '' }),
+        body: JSON.stringify({ ...ACCOUNTS[who], code: '' }),
       });
       const text = await answer.body.text();
       const json = (await this.check('POST logIn', answer.statusCode, answer.headers, text)) as { code?: number } | undefined;
       if (answer.statusCode !== 200 || json?.code !== 200) return null;
       this.counts.logins++;
       const setCookie = answer.headers['set-cookie'];
-      const lines = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
-      return lines.map((line) => line.split(';')[0]).join('; ');
+      return cookieHeader(Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []);
     } catch (error) {
       this.note(`POST logIn: the gateway dropped the call (${(error as Error).message})`);
       return null;
@@ -131,7 +128,7 @@ export class Traffic {
   private async session(): Promise<string | null> {
     if (this.cookie) return this.cookie;
     if (!this.loggingIn) {
-      this.loggingIn = this.login('admin', 'admin123').then((cookie) => {
+      this.loggingIn = this.login('admin').then((cookie) => {
         this.cookie = cookie;
         this.loggingIn = null;
       });

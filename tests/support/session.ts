@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
-import { sendJson, type FakeBackend } from '../server/support/fake-backend.js';
+import { sendJson, type FakeBackend } from './fake-backend.js';
 import { SAME_ORIGIN } from '../server/support/gateway.js';
 
 /**

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildUrl, classifyEnvelope, mentionsPermission } from '../../web/engine/api-client.js';
-import { parsePermissionList, PermissionError } from '../../web/app/session.js';
-import { endedReason, parseCount, shouldChime } from '../../web/app/layout/withdrawals.js';
+import { buildUrl, classifyEnvelope, mentionsPermission } from '../../web/api/client.js';
+import { parsePermissionList, PermissionError } from '../../web/api/session.js';
+import { endedReason, parseCount, shouldChime } from '../../web/api/withdrawals.js';
 import { pageTitle } from '../../web/app/title.js';
 import { initI18n } from '../../web/i18n/index.js';
 
 initI18n();
 
-describe('envelope handling (SPEC section 8)', () => {
+describe('envelope handling', () => {
   it('resolves 200', () => {
     expect(classifyEnvelope({ code: 200, msg: '' })).toEqual({ kind: 'ok' });
   });

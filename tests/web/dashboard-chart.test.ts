@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type uPlot from 'uplot';
-import { CHART_FONT_PX, buildChartOptions, niceMax, xFormatter, type ChartSpec } from '../../web/dashboard/chart/chart-spec.js';
+import { CHART_FONT_PX, buildChartOptions, niceMax, xFormatter, type ChartSpec } from '../../web/ui/chart/chart-spec.js';
 
 const spec: ChartSpec = {
   xKind: 'day',

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MutationObserver, QueryClient } from '@tanstack/react-query';
 import type { MonitoringAnswer, RunnerConfig, RunnerState } from '../../server/contract/index.js';
-import { toasts } from '../../web/app/toast.js';
+import { setApiHooks } from '../../web/api/client.js';
+import { toast, toasts } from '../../web/lib/toast.js';
 import { initI18n } from '../../web/i18n/index.js';
 import { appendSample, historyColumns, percent, sampleOf, type Sample } from '../../web/deployment/history.js';
 import { formatBytes, uptimeParts } from '../../web/deployment/format.js';
@@ -10,6 +11,8 @@ import { changedFields, changesToSave, draftOf, validateDraft } from '../../web/
 import { urlProblem } from '../../web/deployment/migration-page.js';
 
 initI18n();
+// As the app wires it: a failed call is told in a toast.
+setApiHooks({ notifyError: toast.error, loggedInElsewhere: () => {}, sessionEnded: () => {} });
 
 const s = (t: number, cpu = 10, memory = 50): Sample => ({ t, cpu, memory });
 

@@ -12,7 +12,7 @@ const translator = (messages: Record<string, string>) => (key: LabelKey) => mess
 const codes = Object.keys(VALIDATION_MESSAGES_ZH) as ValidationCode[];
 
 describe('validation messages', () => {
-  it('uses the backend wording in Chinese, SPEC section 5 exactly', () => {
+  it('uses the backend wording in Chinese exactly', () => {
     for (const code of codes) expect(validationMessage(translator(zh), code)).toBe(VALIDATION_MESSAGES_ZH[code]);
     expect(validationMessage(translator(zh), 'linkFormat')).toBe('链接格式错误');
     expect(validationMessage(translator(zh), 'downloadLinkEmpty')).toBe('下载链接不能为空');

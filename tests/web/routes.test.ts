@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, PERMISSIONS as P } from '../../server/contract/index.js';
-import { decide, afterLoginTarget, normalizePath } from '../../web/app/navigation.js';
+import { decide, normalizePath } from '../../web/app/navigation.js';
+import { afterLoginTarget } from '../../web/lib/login-redirect.js';
 import { GROUP_ROUTES, LEAF_ROUTES, findRoute } from '../../web/app/routes.js';
 
 const admin = { loggedIn: true, permissions: ALL_PERMISSIONS };
@@ -14,7 +15,7 @@ describe('route table', () => {
     expect(new Set(all.map((r) => r.path.toLowerCase())).size).toBe(all.length);
     expect(new Set(all.map((r) => r.name)).size).toBe(all.length);
   });
-  it('keeps the original console URLs (DESIGN section 4)', () => {
+  it('keeps the original console URLs', () => {
     for (const p of [
       '/SignInConfig', '/WithDrawMoneyCheck', '/sensitivewords', '/groupset', '/finance/OnlineRecharge',
       '/siteconfig/function', '/operation/statistics', '/userpage/userset', '/deployconfig/monitor',

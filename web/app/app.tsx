@@ -2,31 +2,24 @@ import { Suspense, lazy, useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { decide, loginUrl, type Decision } from './navigation.js';
-import { forgetSession, loadPermissions, logout, permissions, session } from './session.js';
-import { onSessionLost } from './session-lost.js';
+import { decide, type Decision } from './navigation.js';
+import { afterLoginTarget, loginUrl } from '../lib/login-redirect.js';
+import { forgetSession, loadPermissions, logout, permissions, session } from '../api/session.js';
+import { onSessionLost } from '../lib/session-lost.js';
 import { pageTitle, siteTitle } from './title.js';
-import { toast } from './toast.js';
-import { LoggedElsewhereDialog, Toaster } from './toaster.js';
+import { toast } from '../lib/toast.js';
+import { Toaster } from '../ui/toaster.js';
+import { Splash } from '../ui/splash.js';
+import { LoggedElsewhereDialog } from './logged-elsewhere.js';
 import { ErrorBoundary } from './error-boundary.js';
 import { t, useT } from '../i18n/index.js';
-import { language } from './settings.js';
+import { language } from '../lib/settings.js';
 import type { MessageKey } from '../i18n/index.js';
 
 const LoginPage = lazy(() => import('../pages/login-page.js'));
 const ErrorPage = lazy(() => import('../pages/error-page.js'));
-const AuthRedirect = lazy(() => import('../pages/auth-redirect-page.js'));
 // The frame and everything behind the login (Headless UI, TanStack Query, fuse.js) load only here.
 const Layout = lazy(() => import('./layout/layout.js'));
-
-export function Splash() {
-  const tr = useT();
-  return (
-    <div className="flex min-h-screen items-center justify-center text-slate-500" role="status">
-      {tr('app.loading')}
-    </div>
-  );
-}
 
 let permissionLoad: Promise<void> | null = null;
 
@@ -34,7 +27,7 @@ let permissionLoad: Promise<void> | null = null;
 // the login form with the page they were on.
 onSessionLost(forgetSession);
 
-/** SPEC section 4: the first navigation after login loads the permission list; a failure logs out. */
+/** The first navigation after login loads the permission list; a failure logs out. */
 function startPermissionLoad(wanted: string): void {
   if (permissionLoad) return;
   permissionLoad = loadPermissions()
@@ -102,7 +95,7 @@ export function App() {
         </div>
       )}
       <ErrorBoundary>
-        <Suspense fallback={<Splash />}>{decision ? <Screen decision={decision} /> : <Splash />}</Suspense>
+        <Suspense fallback={<Splash />}>{decision ? <Screen decision={decision} search={search} /> : <Splash />}</Suspense>
       </ErrorBoundary>
       <Toaster />
       <LoggedElsewhereDialog />
@@ -110,7 +103,15 @@ export function App() {
   );
 }
 
-function Screen({ decision }: { decision: Decision }) {
+/** Landing point of an external sign-in: continue to the (same-origin) redirect target. */
+function AuthRedirect({ search }: { search: string }) {
+  useEffect(() => {
+    navigate(afterLoginTarget(search), { replace: true });
+  }, [search]);
+  return <Splash />;
+}
+
+function Screen({ decision, search }: { decision: Decision; search: string }) {
   switch (decision.kind) {
     case 'redirect':
       // wouter redirects only on mount; the key makes a chained redirect (/login -> / -> /dashboard) mount again.
@@ -118,8 +119,8 @@ function Screen({ decision }: { decision: Decision }) {
     case 'load-permissions':
       return <Splash />;
     case 'public':
-      if (decision.path === '/login') return <LoginPage />;
-      if (decision.path === '/auth-redirect') return <AuthRedirect />;
+      if (decision.path === '/login') return <LoginPage next={afterLoginTarget(search)} />;
+      if (decision.path === '/auth-redirect') return <AuthRedirect search={search} />;
       return <ErrorPage code={decision.path === '/401' ? 401 : 404} />;
     default:
       return <Layout decision={decision} />;

@@ -1,4 +1,4 @@
-import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogInput } from '../../server/contract/index.js';
+import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogInput } from '../../server/contract/gateway.js';
 
 /** At most this many reports per page load: a render loop must not flood the gateway. */
 const MAX_REPORTS = 20;
@@ -28,7 +28,7 @@ function safeJson(value: unknown): string {
   }
 }
 
-/** SPEC section 8: uncaught UI errors go to the console and the gateway's error log. */
+/** Uncaught UI errors go to the console and the gateway's error log. */
 export function reportError(error: unknown, info?: string): void {
   console.error(error, info ?? '');
   const entry = toEntry(error, info);

@@ -1,6 +1,7 @@
-import { isAllowed } from '../../server/contract/index.js';
+import { isAllowed } from '../../server/contract/permissions.js';
 import type { MessageKey } from '../i18n/index.js';
-import { HOME_PATH, ROUTES, findRoute, type IconName, type LeafRoute, type RouteEntry } from './routes.js';
+import type { IconName } from '../ui/icons.js';
+import { HOME_PATH, ROUTES, findRoute, type LeafRoute, type RouteEntry } from './routes.js';
 
 export interface MenuItem {
   key: string;

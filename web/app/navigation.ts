@@ -1,4 +1,6 @@
-import { PUBLIC_ROUTES, isAllowed, safeRedirectPath } from '../../server/contract/index.js';
+import { PUBLIC_ROUTES, safeRedirectPath } from '../../server/contract/gateway.js';
+import { isAllowed } from '../../server/contract/permissions.js';
+import { loginUrl } from '../lib/login-redirect.js';
 import { HOME_PATH, findRoute, findRouteIgnoringCase, type GroupRoute, type LeafRoute } from './routes.js';
 
 export type Decision =
@@ -17,10 +19,6 @@ export interface GuardState {
 
 export const REDIRECT_PREFIX = '/redirect';
 
-export function loginUrl(wanted: string): string {
-  return `/login?redirect=${encodeURIComponent(wanted)}`;
-}
-
 /** "/a/b/" and "/a/b" are the same screen. */
 export function normalizePath(pathname: string): string {
   const trimmed = pathname.replace(/\/+$/, '');
@@ -34,7 +32,7 @@ export function firstAllowedChild(group: GroupRoute, held: readonly string[]): L
 const PUBLIC_FOLDED = new Map(PUBLIC_ROUTES.map((p) => [p.toLowerCase(), p]));
 
 /**
- * SPEC section 2 guard rules as one pure decision: where the browser at `pathname` + `search`
+ * The route guard as one pure decision: where the browser at `pathname` + `search`
  * should be and what it shows there.
  */
 export function decide(pathname: string, search: string, state: GuardState): Decision {
@@ -71,10 +69,4 @@ export function decide(pathname: string, search: string, state: GuardState): Dec
   }
   if (!isAllowed(known.meta.permission, held)) return { kind: 'forbidden', route: known };
   return { kind: 'page', route: known };
-}
-
-/** Where the login page sends the user once logged in. */
-export function afterLoginTarget(search: string): string {
-  const redirect = new URLSearchParams(search).get('redirect');
-  return safeRedirectPath(redirect ?? '/');
 }

@@ -1,46 +1,67 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { PERMISSIONS as P, type Permission } from '../../server/contract/index.js';
+import {
+  ADMINS,
+  ANNOUNCEMENTS,
+  APP_INTERFACE,
+  APP_VERSIONS,
+  BILLING_RECORDS,
+  CHANNEL_STATISTICS,
+  DAILY_STATISTICS,
+  DATA_CLEAN,
+  DEFAULT_AVATARS,
+  DEFAULT_EMOJI,
+  DEFAULT_FRIENDS,
+  DEFAULT_GROUPS,
+  DISCOVER_ENTRIES,
+  DISTRIBUTION_ADDRESSES,
+  FREQUENCY_LIMITS,
+  GOOGLE_VERIFY,
+  GROUP_RED_ENVELOPES,
+  GROUPS,
+  INVITE_CODES,
+  IP_BLACKLIST,
+  LOGIN_RECORDS,
+  MASS_MESSAGES,
+  ONLINE_USERS,
+  OPERATION_LOG,
+  PERSONAL_RED_ENVELOPES,
+  PRIVILEGED_USERS,
+  PUSH_CONFIG,
+  RECHARGE_CHANNELS,
+  SECURITY_QUESTIONS,
+  SENSITIVE_WORDS,
+  SIGN_IN_CONFIG,
+  SITE_FUNCTIONS,
+  SMS_CONFIG,
+  SUGGESTIONS,
+  TERMS_OF_USE,
+  USERS,
+  WITHDRAWAL_CONFIG,
+  WITHDRAWAL_REVIEW,
+} from '../../server/contract/resources/index.js';
+import { PERMISSIONS as P } from '../../server/contract/permissions.js';
 import type { MessageKey } from '../i18n/index.js';
+import { listScreen, operationScreen, settingsScreen, statisticsScreen, type ScreenDecl } from '../screens/declare.js';
+import type { IconName } from '../ui/icons.js';
+import type { PageProps, PageRoute, RouteMeta } from '../ui/page.js';
 
 /**
- * The one route table (SPEC section 2, URLs per DESIGN section 4). The menu, the guards, the
- * breadcrumb, the header search and the tests all read it.
+ * The one route table: every screen of the console, its URL, menu entry and permission, and what
+ * it shows. The menu, the guards, the breadcrumb, the header search and the tests all read it.
+ * A management screen is a declaration on the screen engine (`listScreen(USERS)`) and needs the
+ * permission of its resource; the engine, the declarations' views and the screen labels load only
+ * behind the login, with the first screen that shows them.
  */
 
-export type IconName =
-  | 'dashboard' | 'deploy' | 'monitor' | 'switch' | 'migrate' | 'system' | 'admin' | 'log' | 'key'
-  | 'user' | 'users' | 'group' | 'settings' | 'function' | 'friend' | 'avatar' | 'emoji' | 'shield' | 'list'
-  | 'announce' | 'ticket' | 'words' | 'star' | 'document' | 'chart' | 'ban' | 'clean' | 'speed' | 'online'
-  | 'login' | 'message' | 'link' | 'feedback' | 'money' | 'calendar' | 'wallet' | 'check' | 'redpack'
-  | 'bill' | 'interface' | 'push' | 'sms' | 'update' | 'bug' | 'error';
-
-export interface RouteMeta {
-  title: MessageKey;
-  icon?: IconName;
-  /** Allowed when the user holds any of these; none means no requirement. */
-  permission?: readonly Permission[];
-  /** Fixed in the tab bar. */
-  affix?: boolean;
-  noCache?: boolean;
-  /** false leaves the route out of the breadcrumb. */
-  breadcrumb?: boolean;
-  /** Not in the menu. */
-  hidden?: boolean;
-  /** Shows the pending-withdrawal badge. */
-  badge?: 'withdrawal';
-}
-
-export interface PageProps {
-  route: LeafRoute;
-}
 export type LazyPage = LazyExoticComponent<ComponentType<PageProps>>;
 
-export interface LeafRoute {
+export interface LeafRoute extends PageRoute {
   kind: 'leaf';
-  path: string;
   name: string;
-  meta: RouteMeta;
-  page: LazyPage;
+  /** A management screen, shown by the screen engine; or else `page`. */
+  screen?: ScreenDecl;
+  /** A page of its own. */
+  page?: LazyPage;
   /** Set for children of a group. */
   group?: GroupRoute;
 }
@@ -57,15 +78,17 @@ export interface GroupRoute {
 
 export type RouteEntry = LeafRoute | GroupRoute;
 
-// Management screens are declarations on the screen engine (web/screens): one lazy page reads the
-// declaration of its route's path, so the engine and its labels load only behind the login.
-const ScreenPage: LazyPage = lazy(() => import('../screens/screen-page.js'));
 const ErrorLogPage: LazyPage = lazy(() => import('../pages/error-log-page.js'));
 const ErrorInLayout: LazyPage = lazy(() => import('../pages/error-page.js'));
 
-function leaf(path: string, name: string, title: MessageKey, icon: IconName, permission?: readonly Permission[], extra: Partial<RouteMeta> & { page?: LazyPage } = {}): LeafRoute {
-  const { page, ...meta } = extra;
-  return { kind: 'leaf', path, name, meta: { title, icon, permission, ...meta }, page: page ?? ScreenPage };
+/** A management screen: allowed to whoever holds its resource's permission. */
+function screen(path: string, name: string, title: MessageKey, icon: IconName, decl: ScreenDecl, meta: Partial<RouteMeta> = {}): LeafRoute {
+  return { kind: 'leaf', path, name, meta: { title, icon, permission: [decl.resource.permission], ...meta }, screen: decl };
+}
+
+/** A page of its own; without a permission it is open to every logged-in user. */
+function page(path: string, name: string, title: MessageKey, icon: IconName, component: LazyPage, meta: Partial<RouteMeta> = {}): LeafRoute {
+  return { kind: 'leaf', path, name, meta: { title, icon, ...meta }, page: component };
 }
 
 function group(path: string, name: string, title: MessageKey, icon: IconName, children: LeafRoute[], alwaysShow = false): GroupRoute {
@@ -74,76 +97,83 @@ function group(path: string, name: string, title: MessageKey, icon: IconName, ch
   return g;
 }
 
+const deployment = [P.deployment];
+
 export const ROUTES: readonly RouteEntry[] = [
-  leaf('/dashboard', 'Dashboard', 'route.dashboard', 'dashboard', undefined, { affix: true, page: lazy(() => import('../dashboard/dashboard-page.js')) }),
+  page('/dashboard', 'Dashboard', 'route.dashboard', 'dashboard', lazy(() => import('../dashboard/dashboard-page.js')), { affix: true }),
   group('/deployconfig', 'DeployConfig', 'route.deployconfig', 'deploy', [
-    leaf('/deployconfig/monitor', 'SystemMonitor', 'route.monitor', 'monitor', [P.deployment], { page: lazy(() => import('../deployment/monitor-page.js')) }),
-    leaf('/deployconfig/switch', 'StartSwitch', 'route.switch', 'switch', [P.deployment], { page: lazy(() => import('../deployment/switch-page.js')) }),
-    leaf('/deployconfig/migration', 'DataMigration', 'route.migration', 'migrate', [P.deployment], { page: lazy(() => import('../deployment/migration-page.js')) }),
+    page('/deployconfig/monitor', 'SystemMonitor', 'route.monitor', 'monitor', lazy(() => import('../deployment/monitor-page.js')), { permission: deployment }),
+    page('/deployconfig/switch', 'StartSwitch', 'route.switch', 'switch', lazy(() => import('../deployment/switch-page.js')), { permission: deployment }),
+    page('/deployconfig/migration', 'DataMigration', 'route.migration', 'migrate', lazy(() => import('../deployment/migration-page.js')), { permission: deployment }),
   ]),
   group('/system', 'System', 'route.system', 'system', [
-    leaf('/system/admins', 'AdminList', 'route.admins', 'admin', [P.adminUser]),
-    leaf('/system/record', 'OperationLog', 'route.record', 'log', [P.record]),
-    leaf('/system/googleverify', 'GoogleVerify', 'route.googleverify', 'key', [P.googleGenerator]),
+    screen('/system/admins', 'AdminList', 'route.admins', 'admin', listScreen(ADMINS)),
+    screen('/system/record', 'OperationLog', 'route.record', 'log', listScreen(OPERATION_LOG)),
+    screen('/system/googleverify', 'GoogleVerify', 'route.googleverify', 'key', listScreen(GOOGLE_VERIFY, { results: { bind: 'secret', reset: 'secret' } })),
   ]),
   group('/userpage', 'UserPage', 'route.userpage', 'user', [
-    leaf('/userpage/userset', 'UserSet', 'route.userset', 'users', [P.userProfile]),
-    leaf('/groupset', 'GroupSet', 'route.groupset', 'group', [P.groupProfile]),
+    screen('/userpage/userset', 'UserSet', 'route.userset', 'users', listScreen(USERS, { detail: 'user', results: { resetPassword: 'secret' } })),
+    screen('/groupset', 'GroupSet', 'route.groupset', 'group', listScreen(GROUPS, { detail: 'group' })),
   ]),
   group('/siteconfig', 'SiteConfig', 'route.siteconfig', 'settings', [
-    leaf('/siteconfig/function', 'SiteFunction', 'route.function', 'function', [P.stationSystem]),
-    leaf('/defaultfriend', 'DefaultFriend', 'route.defaultfriend', 'friend', [P.defaultFriend]),
-    leaf('/defaultgroup', 'DefaultGroup', 'route.defaultgroup', 'group', [P.defaultGroup]),
-    leaf('/defaultavatar', 'DefaultAvatar', 'route.defaultavatar', 'avatar', [P.defaultAvatar]),
-    leaf('/defaultemoji', 'DefaultEmoji', 'route.defaultemoji', 'emoji', [P.defaultEmoticon]),
-    leaf('/securityconfig', 'SecurityConfig', 'route.securityconfig', 'shield', [P.secretProtection]),
-    leaf('/homelist', 'HomeList', 'route.homelist', 'list', [P.discover]),
-    leaf('/siteannouncement', 'SiteAnnouncement', 'route.siteannouncement', 'announce', [P.siteAnnouncement]),
-    leaf('/invitationcode', 'InvitationCode', 'route.invitationcode', 'ticket', [P.inviteCode]),
-    leaf('/sensitivewords', 'SensitiveWords', 'route.sensitivewords', 'words', [P.sensitiveWord]),
-    leaf('/privilegeduser', 'PrivilegedUser', 'route.privilegeduser', 'star', [P.privilegedUser]),
-    leaf('/useprotocol', 'UseProtocol', 'route.useprotocol', 'document', [P.privilegedUser]),
+    screen('/siteconfig/function', 'SiteFunction', 'route.function', 'function', settingsScreen(SITE_FUNCTIONS)),
+    screen('/defaultfriend', 'DefaultFriend', 'route.defaultfriend', 'friend', listScreen(DEFAULT_FRIENDS)),
+    screen('/defaultgroup', 'DefaultGroup', 'route.defaultgroup', 'group', listScreen(DEFAULT_GROUPS)),
+    screen('/defaultavatar', 'DefaultAvatar', 'route.defaultavatar', 'avatar', listScreen(DEFAULT_AVATARS)),
+    screen('/defaultemoji', 'DefaultEmoji', 'route.defaultemoji', 'emoji', listScreen(DEFAULT_EMOJI)),
+    screen('/securityconfig', 'SecurityConfig', 'route.securityconfig', 'shield', listScreen(SECURITY_QUESTIONS)),
+    screen('/homelist', 'HomeList', 'route.homelist', 'list', listScreen(DISCOVER_ENTRIES)),
+    screen('/siteannouncement', 'SiteAnnouncement', 'route.siteannouncement', 'announce', listScreen(ANNOUNCEMENTS)),
+    screen('/invitationcode', 'InvitationCode', 'route.invitationcode', 'ticket', listScreen(INVITE_CODES, { results: { generate: 'codes' } })),
+    screen('/sensitivewords', 'SensitiveWords', 'route.sensitivewords', 'words', listScreen(SENSITIVE_WORDS, { results: { test: 'sensitiveHits' } })),
+    screen('/privilegeduser', 'PrivilegedUser', 'route.privilegeduser', 'star', listScreen(PRIVILEGED_USERS)),
+    screen('/useprotocol', 'UseProtocol', 'route.useprotocol', 'document', settingsScreen(TERMS_OF_USE)),
   ]),
   group('/operation', 'Operation', 'route.operation', 'chart', [
-    leaf('/operation/statistics', 'Statistics', 'route.statistics', 'chart', [P.dailyStatistics]),
-    leaf('/operation/channel_statistics', 'ChannelStatistics', 'route.channelStatistics', 'chart', [P.channelStatistics]),
-    leaf('/BlackList', 'BlackList', 'route.blacklist', 'ban', [P.onlineStatistics]),
-    leaf('/dataclean', 'DataClean', 'route.dataclean', 'clean', [P.dataClean]),
-    leaf('/frequency', 'Frequency', 'route.frequency', 'speed', [P.frequencyLimit]),
-    leaf('/onlineuser', 'OnlineUser', 'route.onlineuser', 'online', [P.onlineStatistics]),
-    leaf('/loginuser', 'LoginUser', 'route.loginuser', 'login', [P.loginStatistics]),
-    leaf('/masshelper', 'MassHelper', 'route.masshelper', 'message', [P.massMessage]),
-    leaf('/distribution', 'Distribution', 'route.distribution', 'link', [P.distributionAddress]),
-    leaf('/suggestion', 'Suggestion', 'route.suggestion', 'feedback', [P.distributionAddress]),
+    screen('/operation/statistics', 'Statistics', 'route.statistics', 'chart', statisticsScreen(DAILY_STATISTICS)),
+    screen('/operation/channel_statistics', 'ChannelStatistics', 'route.channelStatistics', 'chart', statisticsScreen(CHANNEL_STATISTICS)),
+    screen('/BlackList', 'BlackList', 'route.blacklist', 'ban', listScreen(IP_BLACKLIST)),
+    screen('/dataclean', 'DataClean', 'route.dataclean', 'clean', operationScreen(DATA_CLEAN)),
+    screen('/frequency', 'Frequency', 'route.frequency', 'speed', listScreen(FREQUENCY_LIMITS)),
+    screen('/onlineuser', 'OnlineUser', 'route.onlineuser', 'online', listScreen(ONLINE_USERS)),
+    screen('/loginuser', 'LoginUser', 'route.loginuser', 'login', listScreen(LOGIN_RECORDS)),
+    screen('/masshelper', 'MassHelper', 'route.masshelper', 'message', listScreen(MASS_MESSAGES)),
+    screen('/distribution', 'Distribution', 'route.distribution', 'link', listScreen(DISTRIBUTION_ADDRESSES)),
+    screen('/suggestion', 'Suggestion', 'route.suggestion', 'feedback', listScreen(SUGGESTIONS)),
   ]),
   group('/finance', 'Finance', 'route.finance', 'money', [
-    leaf('/finance/OnlineRecharge', 'OnlineRecharge', 'route.onlineRecharge', 'wallet', [P.userBalance]),
-    leaf('/SignInConfig', 'SignInConfig', 'route.signInConfig', 'calendar', [P.signInConfig]),
-    leaf('/WithdrawMoneyConfig', 'WithdrawMoneyConfig', 'route.withdrawConfig', 'money', [P.cashWithdrawalConfig]),
-    leaf('/WithDrawMoneyCheck', 'WithDrawMoneyCheck', 'route.withdrawCheck', 'check', [P.cashWithdrawalCheck], { badge: 'withdrawal' }),
-    leaf('/PersonalRedEnvelope', 'PersonalRedEnvelope', 'route.personalRedEnvelope', 'redpack', [P.userRedPack]),
-    leaf('/GroupRedEnvelope', 'GroupRedEnvelope', 'route.groupRedEnvelope', 'redpack', [P.groupRedPack]),
-    leaf('/BillingRecords', 'BillingRecords', 'route.billingRecords', 'bill', [P.billRecord]),
+    screen('/finance/OnlineRecharge', 'OnlineRecharge', 'route.onlineRecharge', 'wallet', listScreen(RECHARGE_CHANNELS)),
+    screen('/SignInConfig', 'SignInConfig', 'route.signInConfig', 'calendar', settingsScreen(SIGN_IN_CONFIG)),
+    screen('/WithdrawMoneyConfig', 'WithdrawMoneyConfig', 'route.withdrawConfig', 'money', settingsScreen(WITHDRAWAL_CONFIG)),
+    screen('/WithDrawMoneyCheck', 'WithDrawMoneyCheck', 'route.withdrawCheck', 'check', listScreen(WITHDRAWAL_REVIEW, { afterAction: 'withdrawalReviewed' }), {
+      badge: 'withdrawal',
+    }),
+    screen('/PersonalRedEnvelope', 'PersonalRedEnvelope', 'route.personalRedEnvelope', 'redpack', listScreen(PERSONAL_RED_ENVELOPES)),
+    screen('/GroupRedEnvelope', 'GroupRedEnvelope', 'route.groupRedEnvelope', 'redpack', listScreen(GROUP_RED_ENVELOPES)),
+    screen('/BillingRecords', 'BillingRecords', 'route.billingRecords', 'bill', listScreen(BILLING_RECORDS)),
   ]),
   group('/interface', 'Interface', 'route.interface', 'interface', [
-    leaf('/interface/interface', 'InterfaceManage', 'route.interface', 'interface', [P.page]),
+    screen('/interface/interface', 'InterfaceManage', 'route.interface', 'interface', settingsScreen(APP_INTERFACE)),
   ]),
-  group('/push', 'Push', 'route.push', 'push', [
-    leaf('/push/pushconfig', 'PushConfig', 'route.push', 'push', [P.push]),
-  ]),
+  group('/push', 'Push', 'route.push', 'push', [screen('/push/pushconfig', 'PushConfig', 'route.push', 'push', settingsScreen(PUSH_CONFIG))]),
   group('/shortmessage', 'ShortMessage', 'route.shortmessage', 'sms', [
-    leaf('/shortmessage/message', 'ShortMessagePlatform', 'route.shortmessage', 'sms', [P.shortMessage]),
+    screen('/shortmessage/message', 'ShortMessagePlatform', 'route.shortmessage', 'sms', settingsScreen(SMS_CONFIG)),
   ]),
   group('/versionupdate', 'VersionUpdate', 'route.versionupdate', 'update', [
-    leaf('/versionupdate/appupdate', 'AppUpdate', 'route.versionupdate', 'update', [P.version]),
+    screen('/versionupdate/appupdate', 'AppUpdate', 'route.versionupdate', 'update', listScreen(APP_VERSIONS)),
   ]),
-  group('/error', 'ErrorPages', 'route.errorPages', 'error', [
-    leaf('/error/401', 'Page401', 'route.page401', 'error', undefined, { page: ErrorInLayout, noCache: true }),
-    leaf('/error/404', 'Page404', 'route.page404', 'error', undefined, { page: ErrorInLayout, noCache: true }),
-  ], true),
-  group('/error-log', 'ErrorLog', 'route.errorLog', 'bug', [
-    leaf('/error-log/log', 'ErrorLogList', 'route.errorLog', 'bug', undefined, { page: ErrorLogPage }),
-  ]),
+  group(
+    '/error',
+    'ErrorPages',
+    'route.errorPages',
+    'error',
+    [
+      page('/error/401', 'Page401', 'route.page401', 'error', ErrorInLayout, { noCache: true }),
+      page('/error/404', 'Page404', 'route.page404', 'error', ErrorInLayout, { noCache: true }),
+    ],
+    true,
+  ),
+  group('/error-log', 'ErrorLog', 'route.errorLog', 'bug', [page('/error-log/log', 'ErrorLogList', 'route.errorLog', 'bug', ErrorLogPage)]),
 ];
 
 export const HOME_PATH = '/dashboard';

@@ -1,5 +1,5 @@
 import Fuse from 'fuse.js';
-import { isAllowed } from '../../server/contract/index.js';
+import { isAllowed } from '../../server/contract/permissions.js';
 import type { TFunction } from '../i18n/index.js';
 import { LEAF_ROUTES, type LeafRoute } from './routes.js';
 
@@ -20,7 +20,7 @@ export function searchEntries(held: readonly string[], t: TFunction, routes: rea
     });
 }
 
-/** SPEC section 9: threshold 0.4, title weight 0.7, path weight 0.3, query cut at 32 characters. */
+/** Fuzzy: threshold 0.4, title weight 0.7, path weight 0.3, query cut at 32 characters. */
 export function createSearch(entries: readonly SearchEntry[]): (query: string) => SearchEntry[] {
   const fuse = new Fuse(entries, {
     shouldSort: true,

@@ -1,8 +1,8 @@
 import { computed } from '@preact/signals-react';
-import { FILE_SERVER_PREFIX } from '../../server/contract/index.js';
-import { siteConfig } from './session.js';
+import { fileUrl } from '../lib/file-url.js';
+import { siteConfig } from '../api/session.js';
 
-/** The Chinese word for back-office closes every title (SPEC section 2). */
+/** The Chinese word for back-office closes every title, whatever the language. */
 export const TITLE_SUFFIX = '后台';
 
 export const siteTitle = computed(() => {
@@ -12,12 +12,6 @@ export const siteTitle = computed(() => {
 
 export function pageTitle(routeTitle: string | null, site: string): string {
   return routeTitle ? `${routeTitle} - ${site}` : site;
-}
-
-export function fileUrl(path: string | undefined | null): string | null {
-  if (!path) return null;
-  if (/^(https?:)?\/\//.test(path) || path.startsWith('data:')) return null;
-  return FILE_SERVER_PREFIX + path.replace(/^\/+/, '');
 }
 
 export function setTabIcon(path: string | undefined | null): void {

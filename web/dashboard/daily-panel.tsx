@@ -2,10 +2,10 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useT, type TFunction } from '../i18n/index.js';
 import { formatAmount, shortNumber } from '../lib/format.js';
-import { PALETTE, type ChartSpec } from './chart/chart-spec.js';
-import { TimeChart } from './chart/time-chart.js';
+import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';
+import { TimeChart } from '../ui/chart/time-chart.js';
 import { MAX_RANGE_DAYS, RANGE_PRESETS, lastDays, matchingPreset, rangeProblem, type DateRange } from './date-range.js';
-import { Panel, PanelError, PanelSkeleton, Skeleton, useLocale } from './panel.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton, useLocale } from '../ui/panel.js';
 import { dailyStatisticsQueryOptions } from './queries.js';
 import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, exactValue, type AlignedSeries, type DailySeriesKey } from './shaping.js';
 

@@ -1,5 +1,5 @@
 import { useT } from '../i18n/index.js';
-import type { PageProps } from '../app/routes.js';
+import type { PageProps } from '../ui/page.js';
 import { DailyPanel } from './daily-panel.js';
 import { FinancePanel } from './finance-panel.js';
 import { KpiCards } from './kpi-cards.js';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useT } from '../i18n/index.js';
 import { financeDataQueryOptions } from './queries.js';
 import { FINANCE_FIGURES, exactValue, shortValue } from './shaping.js';
-import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from './panel.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from '../ui/panel.js';
 
 const GRID = 'grid grid-cols-1 gap-x-6 sm:grid-cols-2';
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useT } from '../i18n/index.js';
 import { KPI_REFRESH_MS, countQueryOptions } from './queries.js';
 import { KPI_CARDS, exactValue, shortValue } from './shaping.js';
-import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from './panel.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from '../ui/panel.js';
 
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-4';
 

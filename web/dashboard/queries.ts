@@ -1,11 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { CALLS, type CountAnswer, type DailyStatisticsAnswer, type FinanceData } from '../../server/contract/index.js';
-import { api } from '../engine/api-client.js';
+import { api } from '../api/client.js';
 import type { DateRange } from './date-range.js';
 
 /** One query-options factory per dashboard call; keys nest under ['dashboard']. */
 
-/** SPEC asks for KPIs that keep up without a reload. */
+/** The KPIs keep up without a reload. */
 export const KPI_REFRESH_MS = 60_000;
 
 export const dashboardKeys = {

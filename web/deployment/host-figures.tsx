@@ -1,6 +1,6 @@
 import type { MonitoringAnswer } from '../../server/contract/index.js';
 import { useT } from '../i18n/index.js';
-import { useLocale } from '../dashboard/panel.js';
+import { useLocale } from '../ui/panel.js';
 import { percent } from './history.js';
 import { formatBytes, formatPercent, uptimeParts } from './format.js';
 

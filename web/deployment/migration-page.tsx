@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { isLink, type ImportDatabaseResult } from '../../server/contract/index.js';
-import type { PageProps } from '../app/routes.js';
-import { toast } from '../app/toast.js';
+import type { PageProps } from '../ui/page.js';
+import { toast } from '../lib/toast.js';
 import { useT } from '../i18n/index.js';
 import { formatDateTime } from '../lib/format.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
-import { Panel, useLocale } from '../dashboard/panel.js';
+import { Panel, useLocale } from '../ui/panel.js';
 import { importDatabaseMutationOptions } from './queries.js';
 
 type UrlProblem = 'required' | 'linkFormat';

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { MonitoringAnswer } from '../../server/contract/index.js';
-import type { PageProps } from '../app/routes.js';
+import type { PageProps } from '../ui/page.js';
 import { useT } from '../i18n/index.js';
-import { PALETTE, type ChartSpec } from '../dashboard/chart/chart-spec.js';
-import { TimeChart } from '../dashboard/chart/time-chart.js';
-import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from '../dashboard/panel.js';
+import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';
+import { TimeChart } from '../ui/chart/time-chart.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from '../ui/panel.js';
 import { HISTORY_SIZE, appendSample, historyColumns, sampleOf, type Sample } from './history.js';
 import { HostFigures } from './host-figures.js';
 import { MONITOR_REFRESH_MS, monitoringQueryOptions } from './queries.js';

@@ -9,7 +9,7 @@ import {
   type RunnerSwitch,
   type SwitchBody,
 } from '../../server/contract/index.js';
-import { api } from '../engine/api-client.js';
+import { api } from '../api/client.js';
 
 /** One options factory per deployment call; keys nest under ['deployment']. */
 

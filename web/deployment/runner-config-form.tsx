@@ -1,10 +1,10 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RunnerConfig, ValidationCode } from '../../server/contract/index.js';
-import { toast } from '../app/toast.js';
+import { toast } from '../lib/toast.js';
 import { useT, type MessageKey, type TFunction } from '../i18n/index.js';
-import { useLocale } from '../dashboard/panel.js';
-import { LeaveGuard } from './leave-guard.js';
+import { useLocale } from '../ui/panel.js';
+import { LeaveGuard } from '../ui/leave-guard.js';
 import { saveRunnerConfigMutationOptions } from './queries.js';
 import {
   LINK_FIELDS,

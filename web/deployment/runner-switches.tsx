@@ -1,7 +1,7 @@
 import { Description, Field, Label, Switch } from '@headlessui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RUNNER_SWITCHES, type RunnerState, type RunnerSwitch } from '../../server/contract/index.js';
-import { toast } from '../app/toast.js';
+import { toast } from '../lib/toast.js';
 import { useT, type MessageKey } from '../i18n/index.js';
 import { setSwitchMutationOptions } from './queries.js';
 

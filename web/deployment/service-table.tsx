@@ -1,6 +1,6 @@
 import type { ServiceMetrics, ServiceStatus } from '../../server/contract/index.js';
 import { useT, type MessageKey } from '../i18n/index.js';
-import { useLocale } from '../dashboard/panel.js';
+import { useLocale } from '../ui/panel.js';
 import { formatBytes, formatPercent, uptimeParts } from './format.js';
 
 const STATUS: Record<ServiceStatus, { label: MessageKey; className: string }> = {

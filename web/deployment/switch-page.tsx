@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PageProps } from '../app/routes.js';
+import type { PageProps } from '../ui/page.js';
 import { useT } from '../i18n/index.js';
-import { Panel, PanelError, PanelSkeleton, Skeleton } from '../dashboard/panel.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton } from '../ui/panel.js';
 import { runnerQueryOptions } from './queries.js';
 import { RunnerConfigForm } from './runner-config-form.js';
 import { RunnerSwitches } from './runner-switches.js';

@@ -1,6 +1,6 @@
 import type { FieldDef } from '../../server/contract/index.js';
 import type { LabelT } from '../i18n/resources/index.js';
-import type { Query } from './api-client.js';
+import type { Query } from '../api/client.js';
 import { csvFileName, toCsv, type CsvColumn } from './csv.js';
 import { fieldLabel } from './labels.js';
 import { fetchList, type Row } from './queries.js';

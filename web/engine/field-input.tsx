@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { FieldDef } from '../../server/contract/index.js';
 import type { LabelT } from '../i18n/resources/index.js';
-import type { Density } from './density.js';
+import type { Density } from '../ui/density.js';
 import { isChoiceList, type DraftValue } from './form-values.js';
 import { fieldLabel, optionLabel } from './labels.js';
 import { formatMoney } from './money.js';

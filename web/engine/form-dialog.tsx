@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { FieldDef, ValidationCode } from '../../server/contract/index.js';
-import { ApiError } from './api-client.js';
+import { ApiError } from '../api/client.js';
 import { useLabelT } from '../i18n/resources/index.js';
-import { useDensity } from './density.js';
+import { useDensity } from '../ui/density.js';
 import { FieldInput } from './field-input.js';
 import { draftFromRecord, recordFromDraft, serverFieldErrors, type Draft } from './form-values.js';
 import { validationMessage } from './labels.js';
@@ -41,7 +41,7 @@ export function FormDialog(props: FormDialogProps) {
     setDraft(draftFromRecord(fields, initial));
     setErrors({});
     setServerError('');
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- an opening resets the form, a new `initial` object does not
   }, [open]);
 
   const submit = async (e: FormEvent) => {

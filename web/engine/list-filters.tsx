@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { FieldDef, ListResource } from '../../server/contract/index.js';
 import type { LabelT } from '../i18n/resources/index.js';
-import type { Density } from './density.js';
+import type { Density } from '../ui/density.js';
 import { fieldLabel, optionLabel } from './labels.js';
 import { filterFields, isRangeFilter, type ListState } from './url-state.js';
 
@@ -15,7 +15,7 @@ function useDebouncedCommit(value: string, commit: (v: string) => void, ms = KEY
     if (draft.trim() === value) return;
     const timer = setTimeout(() => commit(draft.trim()), ms);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `commit` is a new closure each render; the text decides
   }, [draft, value]);
   return [draft, setDraft] as const;
 }

@@ -2,7 +2,7 @@ import { memo, useMemo, useRef } from 'react';
 import type { ActionDef, FieldDef, ListResource } from '../../server/contract/index.js';
 import type { LabelT } from '../i18n/resources/index.js';
 import { rowActions } from './actions.js';
-import type { Density } from './density.js';
+import type { Density } from '../ui/density.js';
 import { actionLabel, fieldLabel } from './labels.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
@@ -137,7 +137,10 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
     }),
     [],
   );
-  const has = useMemo(() => ({ detail: !!commands.detail, edit: !!commands.edit, remove: !!commands.remove }), [!!commands.detail, !!commands.edit, !!commands.remove]);
+  const hasDetail = !!commands.detail;
+  const hasEdit = !!commands.edit;
+  const hasRemove = !!commands.remove;
+  const has = useMemo(() => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove }), [hasDetail, hasEdit, hasRemove]);
 
   return (
     <div className={`overflow-x-auto rounded-md border border-slate-200 bg-white transition-opacity ${busy ? 'opacity-60' : ''}`}>

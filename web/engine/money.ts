@@ -1,6 +1,6 @@
 import { formatAmount } from '../lib/format.js';
 
-/** Money is stored in the smallest unit and shown divided by 100 (SPEC section 9). */
+/** Money is stored in the smallest unit and shown divided by 100. */
 
 export const formatMoney = formatAmount;
 

@@ -4,7 +4,7 @@ import {
   type ListAnswer,
   type Resource,
 } from '../../server/contract/index.js';
-import { api, type Query } from './api-client.js';
+import { api, type Query } from '../api/client.js';
 
 /**
  * One query-options factory per backend call, with keys that nest under the resource so a

@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { SettingsResource, ValidationCode } from '../../server/contract/index.js';
-import { toast } from '../app/toast.js';
-import { ApiError } from './api-client.js';
+import { toast } from '../lib/toast.js';
+import { ApiError } from '../api/client.js';
 import { useLabelT } from '../i18n/resources/index.js';
-import { useDensity } from './density.js';
+import { useDensity } from '../ui/density.js';
+import { LeaveGuard } from '../ui/leave-guard.js';
 import { FieldInput } from './field-input.js';
 import { draftFromRecord, recordFromDraft, serverFieldErrors, sameDraft, type Draft } from './form-values.js';
 import { actionLabel, validationMessage } from './labels.js';
-import { LeaveDialog, useLeaveGuard } from './leave-guard.js';
 import { configQueryOptions, useConfigMutation } from './queries.js';
 import type { SettingsScreenOptions } from './types.js';
 import { useActionRunner } from './use-action-runner.js';
@@ -35,10 +35,9 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
     if (!loaded || dirty) return;
     setDraft(loaded);
     setBaseline(loaded);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new answer fills the form; becoming clean must not
   }, [loaded]);
 
-  const guard = useLeaveGuard(dirty);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -131,7 +130,7 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
           {dirty && <span className="text-sm text-amber-700" data-testid="unsaved">{t('engine.unsavedBadge')}</span>}
         </div>
       </form>
-      <LeaveDialog open={guard.pending} onLeave={guard.leave} onStay={guard.stay} />
+      <LeaveGuard dirty={dirty} />
       {runner.dialogs}
     </div>
   );

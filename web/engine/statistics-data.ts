@@ -70,8 +70,8 @@ export function sumByDate(rows: readonly StatRow[], keys: readonly string[]): { 
   return { dates, values };
 }
 
-/** Local midnight of a YYYY-MM-DD date, in Unix seconds (uPlot's time axis). */
+/** UTC midnight of a YYYY-MM-DD date, in Unix seconds: the chart's day axis counts in UTC days. */
 export function dateSeconds(date: string): number {
   const [y, m, d] = date.split('-').map(Number);
-  return new Date(y!, (m ?? 1) - 1, d ?? 1).getTime() / 1000;
+  return Date.UTC(y!, (m ?? 1) - 1, d ?? 1) / 1000;
 }

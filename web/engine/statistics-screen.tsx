@@ -1,21 +1,46 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type uPlot from 'uplot';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import type { StatisticsResource } from '../../server/contract/index.js';
-import { toast } from '../app/toast.js';
-import { useLabelT } from '../i18n/resources/index.js';
+import { toast } from '../lib/toast.js';
+import { useLabelT, type LabelT } from '../i18n/resources/index.js';
 import { csvFileName, toCsv, type CsvColumn } from './csv.js';
-import { useDensity } from './density.js';
+import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';
+import { TimeChart } from '../ui/chart/time-chart.js';
+import { useDensity } from '../ui/density.js';
+import { useLocale } from '../ui/panel.js';
+import { shortNumber } from '../lib/format.js';
 import { downloadText } from './export-csv.js';
 import { fieldLabel, optionLabel, resourceTitle } from './labels.js';
 import { formatMoney } from './money.js';
 import { statisticsQueryOptions } from './queries.js';
 import { dateSeconds, parseStatsState, serialiseStatsState, sumByDate, type StatRow, type StatsState } from './statistics-data.js';
 
-const Chart = lazy(() => import('./chart.js').then((m) => ({ default: m.Chart })));
+const exactCount = (v: number) => String(v);
+const exactMoney = (v: number) => v.toFixed(2);
 
-const FONT_PX = { 'text-base': 13, 'text-sm': 12, 'text-xs': 11 } as const;
+/** Counts on the left axis; money (already divided by 100) on its own right axis, or the left one when alone. */
+function chartSpec(resource: StatisticsResource, t: LabelT, locale: string): ChartSpec {
+  const hasCount = resource.series.some((s) => s.kind !== 'money');
+  const hasMoney = resource.series.some((s) => s.kind === 'money');
+  const countAxis = { label: t('engine.axisCount'), format: (v: number) => shortNumber(v) };
+  const moneyAxis = { label: t('engine.axisAmount'), format: (v: number) => shortNumber(v) };
+  return {
+    xKind: 'day',
+    xLabel: t('engine.date'),
+    locale,
+    series: resource.series.map((s, i) => ({
+      label: fieldLabel(t, s.key),
+      color: PALETTE[i % PALETTE.length]!,
+      axis: s.kind === 'money' && hasCount ? 'right' : 'left',
+      format: s.kind === 'money' ? exactMoney : exactCount,
+    })),
+    left: hasCount ? countAxis : moneyAxis,
+    right: hasCount && hasMoney ? moneyAxis : undefined,
+  };
+}
 
 /** Date range (last 30 days by default), optional dimension, a chart and a table, CSV. */
 export function StatisticsScreen({ resource }: { resource: StatisticsResource }) {
@@ -34,19 +59,15 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
   const query = useQuery(statisticsQueryOptions(resource, params));
   const rows: StatRow[] = useMemo(() => [...(query.data?.list ?? [])].sort((a, b) => String(a.date).localeCompare(String(b.date))), [query.data]);
 
-  const keys = resource.series.map((s) => s.key);
-  const chart = useMemo(() => {
-    const { dates, values } = sumByDate(rows, keys);
-    return {
-      x: dates.map(dateSeconds),
-      series: resource.series.map((s) => ({
-        label: fieldLabel(t, s.key),
-        money: s.kind === 'money',
-        values: (values[s.key] ?? []).map((v) => (s.kind === 'money' ? v / 100 : v)),
-      })),
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows, resource, t]);
+  const locale = useLocale();
+  const spec = useMemo(() => chartSpec(resource, t, locale), [resource, t, locale]);
+  const data = useMemo<uPlot.AlignedData>(() => {
+    const { dates, values } = sumByDate(
+      rows,
+      resource.series.map((s) => s.key),
+    );
+    return [dates.map(dateSeconds), ...resource.series.map((s) => (values[s.key] ?? []).map((v) => (s.kind === 'money' ? v / 100 : v)))];
+  }, [rows, resource]);
 
   const apply = () => {
     if (draft.startDate > draft.endDate) return;
@@ -111,17 +132,7 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
       ) : (
         <>
           <section className="rounded-md border border-slate-200 bg-white p-3" aria-label={t('engine.chart')}>
-            <Suspense fallback={<div style={{ height: density.chartHeight }} />}>
-              <Chart
-                x={chart.x}
-                series={chart.series}
-                height={density.chartHeight}
-                fontPx={FONT_PX[density.text as keyof typeof FONT_PX] ?? 12}
-                label={title}
-                moneyLabel={t('engine.axisAmount')}
-                countLabel={t('engine.axisCount')}
-              />
-            </Suspense>
+            <TimeChart spec={spec} data={data} label={title} testId="chart" />
           </section>
           <section aria-label={t('engine.table')} className="overflow-x-auto rounded-md border border-slate-200 bg-white">
             <table className={`w-full text-left ${density.text}`} data-testid="list-table">

@@ -1,10 +1,10 @@
 import type { ComponentType } from 'react';
-import type { ActionDef, ListResource, OperationResource, SettingsResource, StatisticsResource } from '../../server/contract/index.js';
+import type { ActionDef, ListResource } from '../../server/contract/index.js';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { ResultRenderer } from './result-view.js';
 import type { ActionTarget } from './use-action-runner.js';
 
-/** Screen declarations: a resource of the contract plus the few things it cannot say as data. */
+/** What the engine's screens take beside their resource: the few things a resource cannot say as data. */
 
 export interface DetailRendererProps {
   resource: ListResource;
@@ -33,14 +33,3 @@ export interface OperationScreenOptions {
   result?: ResultRenderer;
   preview?: ResultRenderer;
 }
-
-export type ScreenDecl =
-  | { kind: 'list'; resource: ListResource; options?: ListScreenOptions }
-  | { kind: 'settings'; resource: SettingsResource; options?: SettingsScreenOptions }
-  | { kind: 'statistics'; resource: StatisticsResource }
-  | { kind: 'operation'; resource: OperationResource; options?: OperationScreenOptions };
-
-export const listScreen = (resource: ListResource, options?: ListScreenOptions): ScreenDecl => ({ kind: 'list', resource, options });
-export const settingsScreen = (resource: SettingsResource, options?: SettingsScreenOptions): ScreenDecl => ({ kind: 'settings', resource, options });
-export const statisticsScreen = (resource: StatisticsResource): ScreenDecl => ({ kind: 'statistics', resource });
-export const operationScreen = (resource: OperationResource, options?: OperationScreenOptions): ScreenDecl => ({ kind: 'operation', resource, options });

@@ -1,5 +1,5 @@
 import type { FieldDef, ListResource } from '../../server/contract/index.js';
-import type { Query } from './api-client.js';
+import type { Query } from '../api/client.js';
 
 /**
  * A list screen's view (page, size, keyword, sort, filters) lives in the URL query so a reload or

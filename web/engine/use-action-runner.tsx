@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { ActionDef, Resource } from '../../server/contract/index.js';
-import { toast } from '../app/toast.js';
+import { toast } from '../lib/toast.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
 import { FormDialog } from './form-dialog.js';

@@ -151,6 +151,10 @@ const en = {
   'common.loading': 'Loading…',
   'common.retry': 'Retry',
 
+  'leave.title': 'Unsaved changes',
+  'leave.text': 'You have unsaved changes. Leave this page and discard them?',
+  'leave.stay': 'Stay',
+  'leave.leave': 'Leave',
 
   'voice.play': 'Play voice message',
   'voice.pause': 'Pause voice message',
@@ -257,7 +261,6 @@ const en = {
   'deploy.saved': 'Runner configuration saved',
   'deploy.savedAt': 'Saved at {{time}}',
   'deploy.unsaved': 'Unsaved changes: {{count}}',
-  'deploy.leaveConfirm': 'You have unsaved changes. Leave this page and discard them?',
   'deploy.error.linkFormat': 'Link format error',
   'deploy.error.required': 'This field cannot be empty',
   'deploy.error.integer': 'Enter a whole number',

@@ -149,6 +149,10 @@ const es = {
   'common.loading': 'Cargando…',
   'common.retry': 'Reintentar',
 
+  'leave.title': 'Cambios sin guardar',
+  'leave.text': 'Hay cambios sin guardar. ¿Salir de esta página y descartarlos?',
+  'leave.stay': 'Quedarse',
+  'leave.leave': 'Salir',
 
   'voice.play': 'Reproducir mensaje de voz',
   'voice.pause': 'Pausar mensaje de voz',
@@ -255,7 +259,6 @@ const es = {
   'deploy.saved': 'Configuración guardada',
   'deploy.savedAt': 'Guardado a las {{time}}',
   'deploy.unsaved': 'Cambios sin guardar: {{count}}',
-  'deploy.leaveConfirm': 'Hay cambios sin guardar. ¿Salir de esta página y descartarlos?',
   'deploy.error.linkFormat': 'Formato de enlace incorrecto',
   'deploy.error.required': 'Este campo no puede estar vacío',
   'deploy.error.integer': 'Introduzca un número entero',

@@ -149,6 +149,10 @@ const ja = {
   'common.loading': '読み込み中…',
   'common.retry': '再試行',
 
+  'leave.title': '未保存の変更',
+  'leave.text': '未保存の変更があります。このページを離れて変更を破棄しますか？',
+  'leave.stay': '留まる',
+  'leave.leave': '離れる',
 
   'voice.play': '音声メッセージを再生',
   'voice.pause': '音声メッセージを一時停止',
@@ -255,7 +259,6 @@ const ja = {
   'deploy.saved': '実行設定を保存しました',
   'deploy.savedAt': '{{time}} に保存しました',
   'deploy.unsaved': '未保存の変更：{{count}} 件',
-  'deploy.leaveConfirm': '未保存の変更があります。破棄してこのページを離れますか？',
   'deploy.error.linkFormat': 'リンクの形式が正しくありません',
   'deploy.error.required': 'この項目は必須です',
   'deploy.error.integer': '整数を入力してください',

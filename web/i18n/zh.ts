@@ -149,6 +149,10 @@ const zh = {
   'common.loading': '加载中…',
   'common.retry': '重试',
 
+  'leave.title': '有未保存的修改',
+  'leave.text': '有未保存的修改。确定离开本页并放弃这些修改吗？',
+  'leave.stay': '留下',
+  'leave.leave': '离开',
 
   'voice.play': '播放语音',
   'voice.pause': '暂停语音',
@@ -255,7 +259,6 @@ const zh = {
   'deploy.saved': '运行配置已保存',
   'deploy.savedAt': '已于 {{time}} 保存',
   'deploy.unsaved': '未保存的修改：{{count}} 项',
-  'deploy.leaveConfirm': '有未保存的修改，确定离开并放弃吗？',
   'deploy.error.linkFormat': '链接格式错误',
   'deploy.error.required': '此项不能为空',
   'deploy.error.integer': '请输入整数',

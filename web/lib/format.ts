@@ -1,4 +1,4 @@
-/** Shared display helpers (SPEC section 9). */
+/** Shared display helpers. */
 
 export type TimeUnit = 'minute' | 'hour' | 'day';
 

@@ -17,7 +17,7 @@ function primary(tag: string): string {
   return tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
 }
 
-/** SPEC section 1: the saved language, else the first supported browser language, else English. */
+/** The saved language, else the first supported browser language, else English. */
 export function pickLanguage(saved: string | null | undefined, browser: readonly string[]): Language {
   if (isLanguage(saved)) return saved;
   for (const tag of browser) {

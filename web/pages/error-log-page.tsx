@@ -3,12 +3,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { GATEWAY_PATHS, type ErrorLogPage as LogPage } from '../../server/contract/index.js';
-import { api } from '../engine/api-client.js';
-import { toast } from '../app/toast.js';
+import { api } from '../api/client.js';
+import { toast } from '../lib/toast.js';
 import { useT } from '../i18n/index.js';
 import { formatDateTime } from '../lib/format.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
-import type { PageProps } from '../app/routes.js';
+import type { PageProps } from '../ui/page.js';
 
 const PAGE_SIZE = 20;
 

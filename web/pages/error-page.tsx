@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { useT } from '../i18n/index.js';
-import type { PageProps } from '../app/routes.js';
+import type { PageProps } from '../ui/page.js';
 
 /** The 401 and 404 pages, standalone (/401, /404) or inside the frame (/error/401, /error/404). */
 export default function ErrorPage({ code, route }: { code?: 401 | 404 } & Partial<PageProps>) {

@@ -1,11 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { afterLoginTarget } from '../app/navigation.js';
-import { LoginThrottledError, login, session, siteConfig } from '../app/session.js';
-import { sessionEndedNotice } from '../app/session-lost.js';
-import { language, setLanguage } from '../app/settings.js';
+import { LoginThrottledError, login, session, siteConfig } from '../api/session.js';
+import { sessionEndedNotice } from '../lib/session-lost.js';
+import { language, setLanguage } from '../lib/settings.js';
 import { useT, type MessageKey } from '../i18n/index.js';
 import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../lib/language.js';
 import { Logo } from '../ui/logo.js';
@@ -38,10 +36,10 @@ function useSecondsLeft(until: number | null): number {
   return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
 }
 
-export default function LoginPage() {
+/** `next`: where to go once logged in (the app reads it from the redirect parameter). */
+export default function LoginPage({ next }: { next: string }) {
   useSignals();
   const t = useT();
-  const search = useSearch();
   const id = useId();
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
@@ -68,7 +66,7 @@ export default function LoginPage() {
       const info = await login(account, password, code);
       sessionEndedNotice.value = false;
       // Same tick: the guard sees the target and the new session together.
-      navigate(afterLoginTarget(search), { replace: true });
+      navigate(next, { replace: true });
       session.value = info;
     } catch (error) {
       if (error instanceof LoginThrottledError) {

@@ -1,38 +1,67 @@
-import { use } from 'react';
-import type { PageProps } from '../app/routes.js';
+import { use, useMemo } from 'react';
+import type { PageProps } from '../ui/page.js';
 import { useT } from '../i18n/index.js';
 import { labelsReady } from '../i18n/resources/index.js';
 import { ListScreen } from '../engine/list-screen.js';
 import { OperationScreen } from '../engine/operation-screen.js';
 import { SettingsScreen } from '../engine/settings-screen.js';
 import { StatisticsScreen } from '../engine/statistics-screen.js';
-import { SCREENS, type ScreenDecl } from './index.js';
+import type { ResultRenderer } from '../engine/result-view.js';
+import type { ResultViewName, ScreenDecl } from './declare.js';
+import { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS } from './views.js';
+
+export interface ScreenPageProps extends PageProps {
+  screen: ScreenDecl;
+}
+
+function resultViews(names: Readonly<Record<string, ResultViewName>> | undefined): Record<string, ResultRenderer> | undefined {
+  if (!names) return undefined;
+  return Object.fromEntries(Object.entries(names).map(([action, name]) => [action, RESULT_VIEWS[name]]));
+}
 
 function Body({ decl }: { decl: ScreenDecl }) {
+  // The declaration names its views; here they become the components the engine renders.
+  const options = useMemo(() => {
+    switch (decl.kind) {
+      case 'list':
+        return {
+          detail: decl.options?.detail && DETAIL_VIEWS[decl.options.detail],
+          results: resultViews(decl.options?.results),
+          afterAction: decl.options?.afterAction && AFTER_ACTIONS[decl.options.afterAction],
+        };
+      case 'settings':
+        return { results: resultViews(decl.options?.results) };
+      case 'operation':
+        return {
+          result: decl.options?.result && RESULT_VIEWS[decl.options.result],
+          preview: decl.options?.preview && RESULT_VIEWS[decl.options.preview],
+        };
+      default:
+        return {};
+    }
+  }, [decl]);
   switch (decl.kind) {
     case 'list':
-      return <ListScreen resource={decl.resource} options={decl.options} />;
+      return <ListScreen resource={decl.resource} options={options} />;
     case 'settings':
-      return <SettingsScreen resource={decl.resource} options={decl.options} />;
+      return <SettingsScreen resource={decl.resource} options={options} />;
     case 'statistics':
       return <StatisticsScreen resource={decl.resource} />;
     case 'operation':
-      return <OperationScreen resource={decl.resource} options={decl.options} />;
+      return <OperationScreen resource={decl.resource} options={options} />;
   }
 }
 
-/** The page of every engine screen: the route's title, then the screen declared for its path. */
-export default function ScreenPage({ route }: PageProps) {
+/** The page of every engine screen: the route's title, then the screen its route declares. */
+export default function ScreenPage({ route, screen }: ScreenPageProps) {
   const t = useT();
   // Suspends (inside the layout's Suspense) until the labels of the current language are in.
   use(labelsReady());
-  const decl = SCREENS[route.path];
-  if (!decl) throw new Error(`No screen is declared for ${route.path}`);
   return (
     <section className="p-4 sm:p-6" data-screen={route.path}>
       <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
       {/* A new key per path: moving between two screens of one kind starts with fresh state. */}
-      <Body key={route.path} decl={decl} />
+      <Body key={route.path} decl={screen} />
     </section>
   );
 }

@@ -1,5 +1,3 @@
-import type { IconName } from '../app/routes.js';
-
 // Stroke icons on a 24-unit grid; several menu entries share a shape on purpose.
 const SHAPES = {
   home: 'M3 11l9-8 9 8M5 10v10h5v-6h4v6h5V10',
@@ -32,7 +30,8 @@ const SHAPES = {
   gift: 'M4 10h16v11H4zM2 6h20v4H2zM12 6v15M12 6S9 2 7 4s5 2 5 2 3-4 5-2-5 2-5 2',
 } as const;
 
-const ICONS: Record<IconName, keyof typeof SHAPES> = {
+/** The icon of each menu entry, by name. */
+const ICONS = {
   dashboard: 'home', deploy: 'server', monitor: 'chart', switch: 'toggle', migrate: 'arrows', system: 'gear',
   admin: 'user', log: 'doc', key: 'key', user: 'user', users: 'users', group: 'users', settings: 'gear',
   function: 'toggle', friend: 'user', avatar: 'smile', emoji: 'smile', shield: 'shield', list: 'list',
@@ -40,7 +39,9 @@ const ICONS: Record<IconName, keyof typeof SHAPES> = {
   clean: 'trash', speed: 'clock', online: 'users', login: 'key', message: 'chat', link: 'link', feedback: 'chat',
   money: 'money', calendar: 'calendar', wallet: 'money', check: 'check', redpack: 'gift', bill: 'doc',
   interface: 'list', push: 'bell', sms: 'phone', update: 'refresh', bug: 'bug', error: 'alert',
-};
+} as const satisfies Record<string, keyof typeof SHAPES>;
+
+export type IconName = keyof typeof ICONS;
 
 export function Icon({ name, className = 'h-5 w-5' }: { name: IconName | keyof typeof SHAPES; className?: string }) {
   const shape = name in SHAPES ? (name as keyof typeof SHAPES) : ICONS[name as IconName];

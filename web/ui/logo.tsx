@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { fileUrl } from '../app/title.js';
+import { fileUrl } from '../lib/file-url.js';
 
-/** The default icon stands in when there is no logo or the image fails to load (SPEC section 8). */
+/** The default icon stands in when there is no logo or the image fails to load. */
 export function DefaultLogo({ className = '' }: { className?: string }) {
   return (
     <svg viewBox="0 0 32 32" className={className} aria-hidden="true" data-testid="default-logo">

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { signal } from '@preact/signals-react';
 import { useT } from '../i18n/index.js';
-import { fileUrl } from '../app/title.js';
+import { fileUrl } from '../lib/file-url.js';
 import { UiIcon } from './icons.js';
 
 type Pausable = Pick<HTMLMediaElement, 'pause'>;
 
-/** The one audio allowed to play (SPEC section 4); starting another stops it. */
+/** The one audio allowed to play at a time; starting another stops it. */
 export const playingAudio = signal<Pausable | null>(null);
 
 export const VOICE_EXPIRED_TEXT = '语音失效';

@@ -16,7 +16,7 @@ export function shown(key: string, kind: FieldKind, extra: Omit<FieldDef, 'key' 
   return { key, kind, readOnly: true, column: true, ...extra };
 }
 
-/** A resource served at its permission's own path (DESIGN section 3). */
+/** A resource served at its permission's own path: the permission string is the call prefix. */
 export function at<P extends Permission>(permission: P): { path: P; permission: P } {
   return { path: permission, permission };
 }

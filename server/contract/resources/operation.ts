@@ -29,7 +29,7 @@ export const CHANNEL_STATISTICS = {
   ],
 } as const satisfies StatisticsResource;
 
-/** Shares its permission with online users, so its own segment follows (DESIGN section 3). */
+/** Shares its permission with online users, so its own segment follows the permission's path. */
 export const IP_BLACKLIST = {
   kind: 'list',
   id: 'ipBlacklist',

@@ -232,7 +232,7 @@ export const PRIVILEGED_USERS = {
   ],
 } as const satisfies ListResource;
 
-/** Shares its permission with privileged users, so its own segment follows (DESIGN section 3). */
+/** Shares its permission with privileged users, so its own segment follows the permission's path. */
 export const TERMS_OF_USE = {
   kind: 'settings',
   id: 'termsOfUse',

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { encodeBody, type EncodedMode } from '../../../server/codec/index.js';
 import { benchKey, makeJsonBody } from '../lib/bodies.js';
-import { sendReady, serveRequests } from '../lib/child.js';
+import { sendReady, serveRequests } from '../../support/child.js';
 import { answerBenchLogin } from '../lib/session.js';
 
 const prepared = new Map<string, Buffer>();

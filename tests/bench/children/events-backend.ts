@@ -5,7 +5,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
-import { sendReady, serveRequests } from '../lib/child.js';
+import { sendReady, serveRequests } from '../../support/child.js';
 import { answerBenchLogin } from '../lib/session.js';
 
 const countPath = process.env.WITHDRAWAL_COUNT_PATH ?? '/manage/finance/cashWithdrawalCheck/count';

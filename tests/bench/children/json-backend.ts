@@ -3,7 +3,7 @@
  * so that the proxy scenario measures what sits in front of it, not the backend.
  */
 import { createServer } from 'node:http';
-import { sendReady, serveRequests } from '../lib/child.js';
+import { sendReady, serveRequests } from '../../support/child.js';
 import { answerBenchLogin } from '../lib/session.js';
 
 const items = Array.from({ length: 8 }, (_, i) => ({

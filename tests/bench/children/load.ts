@@ -4,7 +4,7 @@
  * team's real load) and saturation (N closed loops, requests per second).
  */
 import { Pool } from 'undici';
-import { sendReady, serveRequests } from '../lib/child.js';
+import { sendReady, serveRequests } from '../../support/child.js';
 
 export interface LoadRun {
   origin: string;

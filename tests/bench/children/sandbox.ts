@@ -4,8 +4,9 @@
  * the gateway child in front of it (CHAT_BACKEND_URL = this url, RESPONSE_AES_KEY = the sandbox
  * key), so the 100,000-user store lives in its own process as a real backend would.
  */
+import { exitGracefully } from '../../../server/lib/lifecycle.js';
 import { startSandbox } from '../../../server/sandbox/start.js';
-import { sendReady, serveRequests } from '../lib/child.js';
+import { sendReady, serveRequests } from '../../support/child.js';
 
 const usersText = process.env.BENCH_SANDBOX_USERS?.trim() ?? '';
 if (usersText !== '' && !/^\d{1,7}$/.test(usersText)) {
@@ -27,14 +28,12 @@ serveRequests({
   },
 });
 
-let stopping = false;
-process.on('SIGTERM', () => {
-  if (stopping) process.exit(1);
-  stopping = true;
-  started.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
+exitGracefully({
+  log: started.app.log,
+  shutdown: async () => {
+    await started.close();
+    return 0;
+  },
 });
 
 sendReady({ url: started.url, userCount: userCount ?? null, seedMs });

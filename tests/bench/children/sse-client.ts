@@ -3,14 +3,18 @@
  * just enough SSE parsing to know the last withdrawal count each stream saw and when.
  */
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
-import { sendReady, serveRequests } from '../lib/child.js';
+import { WITHDRAWAL_EVENT } from '../../../server/contract/index.js';
+import { sendReady, serveRequests } from '../../support/child.js';
+import { SseParser, type SseEvent } from '../../support/sse-client.js';
 
 interface Stream {
   session: string;
   req: ClientRequest;
   res: IncomingMessage | null;
   lastCount: number | null;
-  buffer: string;
+  parser: SseParser;
+  /** Events of the parser already looked at. */
+  read: number;
 }
 
 const streams: Stream[] = [];
@@ -18,14 +22,8 @@ const streams: Stream[] = [];
 const seen = new Map<number, { streams: number; firstAt: number; lastAt: number; bySession: Map<string, [number, number]> }>();
 let broken = 0;
 
-function onEvent(stream: Stream, block: string): void {
-  let event = 'message';
-  let data = '';
-  for (const line of block.split('\n')) {
-    if (line.startsWith('event:')) event = line.slice(6).trim();
-    else if (line.startsWith('data:')) data += line.slice(5).trim();
-  }
-  if (event !== 'withdrawal-count') return;
+function onEvent(stream: Stream, { event, data }: SseEvent): void {
+  if (event !== WITHDRAWAL_EVENT) return;
   const count = (JSON.parse(data) as { count: number }).count;
   if (count === stream.lastCount) return;
   stream.lastCount = count;
@@ -42,7 +40,7 @@ function onEvent(stream: Stream, block: string): void {
 function openOne(port: number, cookie: string): Promise<boolean> {
   return new Promise((resolve) => {
     const req = request({ host: '127.0.0.1', port, path: '/api/events', agent: false, headers: { cookie, accept: 'text/event-stream' } });
-    const stream: Stream = { session: cookie, req, res: null, lastCount: null, buffer: '' };
+    const stream: Stream = { session: cookie, req, res: null, lastCount: null, parser: new SseParser(), read: 0 };
     req.on('response', (res) => {
       if (res.statusCode !== 200) {
         res.resume();
@@ -52,12 +50,9 @@ function openOne(port: number, cookie: string): Promise<boolean> {
       streams.push(stream);
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
-        stream.buffer += chunk;
-        let end: number;
-        while ((end = stream.buffer.indexOf('\n\n')) !== -1) {
-          onEvent(stream, stream.buffer.slice(0, end));
-          stream.buffer = stream.buffer.slice(end + 2);
-        }
+        stream.parser.feed(chunk);
+        const { events } = stream.parser;
+        while (stream.read < events.length) onEvent(stream, events[stream.read++]!);
       });
       res.on('close', () => broken++);
       resolve(true);

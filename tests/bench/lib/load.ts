@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CHILDREN_DIR, Child } from './child.js';
+import { Child } from '../../support/child.js';
+import { CHILDREN_DIR } from '../../support/paths.js';
 import type { LoadAnswer, LoadRun } from '../children/load.js';
 
 export type { LoadAnswer, LoadRun } from '../children/load.js';

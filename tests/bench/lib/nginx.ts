@@ -3,7 +3,8 @@ import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import { freePort, waitUntil } from './proc.js';
+import { freePort } from '../../support/ports.js';
+import { pollUntil } from '../../support/wait.js';
 
 const CANDIDATES = ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx', '/usr/local/bin/nginx'];
 
@@ -71,7 +72,7 @@ http {
   const proc: ChildProcess = spawn(binary, ['-p', prefix, '-c', confFile, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const up = await waitUntil(async () => {
+  const up = await pollUntil(async () => {
     if (proc.exitCode !== null) return true;
     try {
       const answer = await request(`${url}/healthz-probe`);
@@ -80,7 +81,7 @@ http {
     } catch {
       return false;
     }
-  }, 10_000);
+  }, { timeoutMs: 10_000, intervalMs: 100 });
   if (!up || proc.exitCode !== null) {
     proc.kill('SIGKILL');
     rmSync(prefix, { recursive: true, force: true });

@@ -1,5 +1,4 @@
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 
 /** A kB figure of /proc/<pid>/status (VmRSS, VmHWM), in bytes; null when unreadable. */
 export function procStatusBytes(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number | null {
@@ -96,31 +95,4 @@ export function countFds(pid: number): FdCounts {
     }
   }
   return counts;
-}
-
-/** A port free on 127.0.0.1 right now (for processes that need to be restarted on the same port). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls until the check holds or the time is up; returns whether it held. */
-export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 100): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(everyMs);
-  }
 }

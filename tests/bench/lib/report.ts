@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from './child.js';
+import { REPO_ROOT } from '../../support/paths.js';
 
-export const RESULTS_DIR = path.join(ROOT, 'tests', 'bench', 'results');
+export const RESULTS_DIR = path.join(REPO_ROOT, 'tests', 'bench', 'results');
 
-/** One budget of DESIGN section 6 against its measured figure; null pass means it could not be measured. */
+/** One performance budget against its measured figure; null pass means it could not be measured. */
 export interface BudgetCheck {
   budget: string;
   measured: string;
@@ -55,7 +55,7 @@ export function printTable(title: string, rows: (string | number)[][]): void {
 
 export function printBudgets(budgets: BudgetCheck[]): void {
   if (budgets.length === 0) return;
-  printTable('budgets (DESIGN section 6)', [
+  printTable('budgets', [
     ['budget', 'measured', 'limit', 'verdict'],
     ...budgets.map((b) => [b.budget, b.measured, b.limit, b.pass === null ? 'N/A' : b.pass ? 'PASS' : 'MISS']),
   ]);

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from './processes.js';
+import { REPO_ROOT } from '../../support/paths.js';
 
 /** The gateway bundle `node build.mjs` writes and the image runs (`CMD ["node", "dist/server/main.js"]`). */
 export const GATEWAY_BUNDLE = path.join(REPO_ROOT, 'dist', 'server', 'main.js');

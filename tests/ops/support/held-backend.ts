@@ -1,7 +1,11 @@
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
-import { sendJson, startFakeBackend, type FakeBackend } from '../../server/support/fake-backend.js';
-import { waitUntil } from '../../server/support/wait.js';
-import { fakeLogInOver, routeFakeLogin } from '../../server/support/session.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../../support/fake-backend.js';
+import { fakeLogInOver, routeFakeLogin } from '../../support/fake-session.js';
+import { NodeProcess, tempDir, waitHealthy } from '../../support/processes.js';
+import { REPO_ROOT } from '../../support/paths.js';
+import { freePort } from '../../support/ports.js';
+import { waitUntil } from '../../support/wait.js';
+import { builtGatewayArgs } from './built-gateway.js';
 
 /** The backend session the held backend's login hands out. */
 export const HELD_SESSION = { token: 'held-token', userId: '7' } as const;
@@ -56,4 +60,53 @@ export async function startSlowCall(held: HeldBackend, baseUrl: string, cookie: 
     intervalMs: 20,
   });
   return { answer: call };
+}
+
+/** The shipped gateway bundle (what the image runs) as a process of its own. */
+export function gatewayProcess(env: Record<string, string>): NodeProcess {
+  return new NodeProcess(builtGatewayArgs(), { cwd: REPO_ROOT, env });
+}
+
+export interface HeldRig extends HeldBackend {
+  gateway: NodeProcess;
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  /** The session's cookies, as the gateway set them at login. */
+  cookie: string;
+}
+
+/**
+ * A gateway process in front of a held backend, answering /healthz, and a session logged in
+ * through it; `defer` registers what stops
+ * them (cleanupAfterEach). `env` adds to the gateway's environment (WORKERS, say).
+ */
+export async function startHeldRig(
+  defer: (cleanup: () => Promise<void>) => void,
+  env: Record<string, string> = {},
+  startTimeoutMs = 30_000,
+): Promise<HeldRig> {
+  const held = await startHeldBackend();
+  const { backend } = held;
+  defer(() => backend.close());
+
+  const port = await freePort();
+  const dataDir = tempDir('ops-gateway-data-');
+  const gateway = gatewayProcess({
+    CHAT_BACKEND_URL: backend.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    UI_DIR: tempDir('ops-gateway-ui-'),
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '60000',
+    ...env,
+  });
+  defer(async () => {
+    held.release();
+    await gateway.stop();
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitHealthy(gateway, baseUrl, startTimeoutMs);
+  return { ...held, gateway, port, baseUrl, dataDir, cookie: await logInHeld(baseUrl) };
 }

@@ -7,9 +7,9 @@ import { startSandbox, type StartedSandbox } from '../../../server/sandbox/start
 import { buildApp, type BuildAppOptions } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
-import { sendJson, startFakeBackend, type FakeBackend, type ReceivedCall } from '../../server/support/fake-backend.js';
+import { sendJson, startFakeBackend, type FakeBackend, type ReceivedCall } from '../../support/fake-backend.js';
 import { TEST_KEY_TEXT, writeFakeUi } from '../../server/support/gateway.js';
-import { routeFakeLogin } from '../../server/support/session.js';
+import { routeFakeLogin } from '../../support/fake-session.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

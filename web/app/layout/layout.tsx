@@ -1,25 +1,34 @@
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { navigate } from 'wouter/use-browser-location';
 import { WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
 import type { Decision } from '../navigation.js';
 import { buildMenu } from '../menu.js';
-import { permissions } from '../session.js';
-import { closeSidebar, device, fixedHeader, sidebarOpened } from '../settings.js';
+import { permissions } from '../../api/session.js';
+import { closeSidebar, device, fixedHeader, sidebarOpened } from '../../lib/settings.js';
 import { ErrorBoundary } from '../error-boundary.js';
-import { Splash } from '../app.js';
+import { Splash } from '../../ui/splash.js';
 import { useT } from '../../i18n/index.js';
 import ErrorPage from '../../pages/error-page.js';
 import { Navbar } from './navbar.js';
 import { SettingsDrawer } from './settings-drawer.js';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, Sidebar } from './sidebar.js';
-import { connectWithdrawals, withdrawalCount } from './withdrawals.js';
+import { connectWithdrawals, withdrawalCount } from '../../api/withdrawals.js';
+import { loggedElsewhereOpen } from '../logged-elsewhere.js';
+import { playChime } from './chime.js';
+import { sessionLost } from '../../lib/session-lost.js';
+
+// Management screens are declarations on the screen engine; this one lazy page shows any of them.
+const ScreenPage = lazy(() => import('../../screens/screen-page.js'));
 
 // Our API client already toasts failures; retrying a failed call three times would toast three times.
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
 });
+
+/** No permission yet: one array, so the menu is not rebuilt on every render. */
+const NONE: readonly string[] = [];
 
 type FrameDecision = Extract<Decision, { kind: 'page' | 'forbidden' | 'refresh' }>;
 
@@ -34,7 +43,7 @@ function Refresh({ to }: { to: string }) {
 export default function Layout({ decision }: { decision: FrameDecision }) {
   useSignals();
   const t = useT();
-  const held = permissions.value ?? [];
+  const held = permissions.value ?? NONE;
   const menu = useMemo(() => buildMenu(held), [held]);
   const path = decision.kind === 'refresh' ? decision.to.split('?')[0]! : decision.route.path;
   const mobile = device.value === 'mobile';
@@ -43,7 +52,16 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
 
   useEffect(() => {
     if (!showBadge) return;
-    const stop = connectWithdrawals();
+    const stop = connectWithdrawals({
+      onRise: playChime,
+      // No screen call may be coming to reveal the lost session (an admin idle on a page): the
+      // backend dropping the token opens the 'logged in elsewhere' dialog, the gateway ending
+      // the session goes to the login form.
+      onSessionEnded: (reason) => {
+        if (reason === 'backend') loggedElsewhereOpen.value = true;
+        else sessionLost();
+      },
+    });
     return () => {
       stop();
       withdrawalCount.value = 0;
@@ -55,7 +73,8 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   let content;
   if (decision.kind === 'refresh') content = <Refresh to={decision.to} />;
   else if (decision.kind === 'forbidden') content = <ErrorPage code={401} />;
-  else {
+  else if (decision.route.screen) content = <ScreenPage route={decision.route} screen={decision.route.screen} />;
+  else if (decision.route.page) {
     const Page = decision.route.page;
     content = <Page route={decision.route} />;
   }

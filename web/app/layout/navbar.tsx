@@ -5,14 +5,16 @@ import { navigate } from 'wouter/use-browser-location';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Breadcrumb } from './breadcrumb.js';
 import { HeaderSearch } from './header-search.js';
-import { REDIRECT_PREFIX, loginUrl } from '../navigation.js';
-import { logout } from '../session.js';
-import { SIZES, language, setLanguage, showSettings, size, sidebarOpened, toggleSidebar, type Size } from '../settings.js';
-import { toast } from '../toast.js';
+import { REDIRECT_PREFIX } from '../navigation.js';
+import { loginUrl } from '../../lib/login-redirect.js';
+import { logout } from '../../api/session.js';
+import { SIZES, language, setLanguage, showSettings, size, sidebarOpened, toggleSidebar, type Size } from '../../lib/settings.js';
+import { toast } from '../../lib/toast.js';
 import { useT, type MessageKey } from '../../i18n/index.js';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../lib/language.js';
 import { chatHostUrl } from '../../lib/format.js';
 import { UiIcon } from '../../ui/icons.js';
+import { confirmLeave } from '../../lib/leave-guard.js';
 
 const menuItems = 'absolute right-0 z-50 mt-2 min-w-40 rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5 focus:outline-none';
 const menuItem = 'block w-full px-4 py-2 text-left text-sm text-slate-700 data-[focus]:bg-primary/10 data-[disabled]:text-primary data-[disabled]:font-semibold';
@@ -102,6 +104,8 @@ function UserMenu() {
   const search = useSearch();
   const onLogout = async () => {
     const here = location + (search ? `?${search}` : '');
+    // Logging out drops unsaved changes as surely as leaving the page does.
+    if (!(await confirmLeave())) return;
     await logout();
     navigate(loginUrl(here), { replace: true });
   };

@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Signal } from '@preact/signals-react';
 import { Dialog, DialogPanel, DialogTitle, Field, Label, Switch } from '@headlessui/react';
-import { fixedHeader, showSettings, sidebarLogo, theme } from '../settings.js';
+import { fixedHeader, showSettings, sidebarLogo, theme } from '../../lib/settings.js';
 import { useT, type MessageKey } from '../../i18n/index.js';
 import { UiIcon } from '../../ui/icons.js';
 

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { withdrawalCount } from './withdrawals.js';
+import { withdrawalCount } from '../../api/withdrawals.js';
 import { badgeText } from '../../lib/format.js';
 import { useT } from '../../i18n/index.js';
 

@@ -78,7 +78,7 @@ export function useLabelT(): LabelT {
   followLanguage();
   const { t } = useTranslation();
   const version = labelsVersion.value;
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new function once labels arrive, so memoised labels recompute
   return useCallback<LabelT>((key, vars) => (t as unknown as Loose)(key, vars), [t, version]);
 }
 

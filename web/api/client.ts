@@ -1,0 +1,163 @@
+import { GATEWAY_PATHS, NOT_LOGGED_IN_ERROR } from '../../server/contract/gateway.js';
+import { SILENT_CODES, SUCCESS_CODE, isEnvelope, type Envelope } from '../../server/contract/envelope.js';
+import { t } from '../i18n/index.js';
+
+/** How failures reach the user; the app wires these in at start (a toast, the session dialog, the login form). */
+export interface ApiHooks {
+  /** Shows a failure message. */
+  notifyError(text: string): void;
+  /** The backend dropped the token (logged in elsewhere): the dialog that says so. */
+  loggedInElsewhere(): void;
+  /** The gateway no longer accepts the session (logged out, idle, too old): back to the login form. */
+  sessionEnded(): void;
+}
+
+let hooks: ApiHooks = { notifyError: () => {}, loggedInElsewhere: () => {}, sessionEnded: () => {} };
+
+/** Until called, failures are only thrown, never shown. */
+export function setApiHooks(next: ApiHooks): void {
+  hooks = next;
+}
+
+/** Every call times out after 60 s. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** Envelope code, or 0 for a network/HTTP failure. */
+    readonly code: number,
+    /** True when the user has already been told (toast or dialog) or must not be. */
+    readonly notified: boolean,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** No toast and no dialog: the caller shows its own message (login page, error reporter). */
+  quiet?: boolean;
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+/** A 401 about a missing permission is not a lost session. */
+export function mentionsPermission(msg: unknown): boolean {
+  return typeof msg === 'string' && (/permission/i.test(msg) || msg.includes('权限'));
+}
+
+export type Outcome =
+  | { kind: 'ok' }
+  | { kind: 'silent' }
+  | { kind: 'session-lost' }
+  | { kind: 'logged-elsewhere' }
+  | { kind: 'toast'; text: string };
+
+/**
+ * What one envelope means for the user: nothing, a toast, or the end of the session. The
+ * gateway's own 401 (NOT_LOGGED_IN) means the session is over here (logged out, idle, too old),
+ * so the user goes to the login form, not to the 'logged in elsewhere' dialog a backend 401 opens.
+ */
+export function classifyEnvelope(env: Envelope & { error?: unknown }): Outcome {
+  if (env.code === SUCCESS_CODE) return { kind: 'ok' };
+  if (env.code === 401 && env.error === NOT_LOGGED_IN_ERROR) return { kind: 'session-lost' };
+  if (env.code === 401 && !mentionsPermission(env.msg)) return { kind: 'logged-elsewhere' };
+  if (SILENT_CODES.includes(env.code)) return { kind: 'silent' };
+  return { kind: 'toast', text: env.msg || `Error ${env.code}` };
+}
+
+let sessionResetStarted = false;
+
+/** After the dialog closes: drop the cookies and reload into the login page. */
+export async function resetSessionAndReload(): Promise<void> {
+  if (sessionResetStarted) return;
+  sessionResetStarted = true;
+  try {
+    await fetch(GATEWAY_PATHS.logout, { method: 'POST', credentials: 'same-origin' });
+  } finally {
+    location.reload();
+  }
+}
+
+function connectionFailure(quiet: boolean | undefined, detail: string): never {
+  if (!quiet) hooks.notifyError(t('api.connectionError'));
+  throw new ApiError(detail || t('api.connectionError'), 0, !quiet);
+}
+
+export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
+  const { quiet } = options;
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), { method, headers, body, signal, credentials: 'same-origin' });
+  } catch (error) {
+    // The caller cancelled (navigation, query superseded): nobody needs a toast.
+    if (options.signal?.aborted) throw error;
+    return connectionFailure(quiet, error instanceof Error ? error.message : String(error));
+  }
+
+  let payload: unknown = null;
+  if (response.status !== 204) {
+    try {
+      payload = await response.json();
+    } catch {
+      payload = null;
+    }
+  }
+  if (response.status === 204) return { code: SUCCESS_CODE, msg: '' } as Envelope<T>;
+  // Gateway failures (502 unreachable, 504 time-out) and non-JSON answers are connection trouble.
+  if (!isEnvelope(payload) || response.status >= 500) {
+    return connectionFailure(quiet, `HTTP ${response.status}`);
+  }
+
+  const env = payload as Envelope<T>;
+  const outcome = classifyEnvelope(env);
+  switch (outcome.kind) {
+    case 'ok':
+      return env;
+    case 'silent':
+      throw new ApiError(env.msg, env.code, true, env.data);
+    case 'session-lost':
+      // Quiet or not: every screen behind the login is useless without the session.
+      hooks.sessionEnded();
+      throw new ApiError(env.msg, env.code, true, env.data);
+    case 'logged-elsewhere':
+      if (!quiet) hooks.loggedInElsewhere();
+      throw new ApiError(env.msg, env.code, true, env.data);
+    case 'toast':
+      if (!quiet) hooks.notifyError(outcome.text);
+      throw new ApiError(outcome.text, env.code, !quiet, env.data);
+  }
+}
+
+export const api = {
+  get: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) =>
+    request<T>('GET', path, { ...options, query }),
+  post: <T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('POST', path, { ...options, body: body ?? {} }),
+  delete: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) =>
+    request<T>('DELETE', path, { ...options, query }),
+};

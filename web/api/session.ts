@@ -1,0 +1,131 @@
+import { signal } from '@preact/signals-react';
+import { CALLS, type LoginAnswer, type LoginBody, type SiteConfig } from '../../server/contract/calls.js';
+import { SUCCESS_CODE } from '../../server/contract/envelope.js';
+import { GATEWAY_PATHS, type LoginThrottled, type SessionInfo } from '../../server/contract/gateway.js';
+import { api, ApiError } from './client.js';
+import { t, type MessageKey } from '../i18n/index.js';
+
+/**
+ * What the UI knows of the session. The token itself stays in the gateway's httpOnly cookies;
+ * the UI only learns whether it is logged in (GET /api/session).
+ */
+export const session = signal<SessionInfo | null>(null);
+/** null until loaded after login; the guard loads it on the first navigation. */
+export const permissions = signal<readonly string[] | null>(null);
+export const siteConfig = signal<SiteConfig | null>(null);
+
+export async function loadSession(): Promise<SessionInfo> {
+  const info = await fetchSession();
+  session.value = info;
+  return info;
+}
+
+async function fetchSession(): Promise<SessionInfo> {
+  let info: SessionInfo;
+  try {
+    const res = await fetch(GATEWAY_PATHS.session, { credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
+    const body = (await res.json()) as Partial<SessionInfo> & { data?: Partial<SessionInfo> };
+    // Accept the bare object or one wrapped in the envelope.
+    const raw = typeof body.loggedIn === 'boolean' ? body : (body.data ?? {});
+    info = {
+      loggedIn: raw.loggedIn === true,
+      userId: raw.userId ?? null,
+      name: 'Admin',
+      sandbox: raw.sandbox === true,
+    };
+  } catch {
+    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false };
+  }
+  return info;
+}
+
+export class LoginError extends Error {}
+
+/** Too many failed logins: the gateway takes the next attempt after `retryAfterSeconds`. */
+export class LoginThrottledError extends LoginError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many failed logins; try again in ${retryAfterSeconds} s`);
+  }
+}
+
+/** The seconds of a throttled login's answer, or null when the error is something else. */
+function throttledSeconds(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.code !== 429) return null;
+  const seconds = (error.data as Partial<LoginThrottled> | undefined)?.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 60;
+}
+
+/**
+ * The account is trimmed; success only on code 200. Errors come back translated.
+ * Returns the new session without publishing it, so the caller can navigate and publish in the
+ * same tick (otherwise the guard would first see "logged in on /login" and go to the root).
+ */
+export async function login(account: string, password: string, code: string): Promise<SessionInfo> {
+  const body: LoginBody = { account: account.trim(), password, code: code.trim() };
+  try {
+    const env = await api.post<LoginAnswer>(CALLS.login, body, { quiet: true });
+    if (env.code !== SUCCESS_CODE) throw new LoginError(env.msg);
+  } catch (error) {
+    const wait = throttledSeconds(error);
+    if (wait !== null) throw new LoginThrottledError(wait);
+    if (error instanceof ApiError && error.code === 0) throw new LoginError(t('api.connectionError'));
+    throw new LoginError(t('login.failed', { msg: error instanceof Error ? error.message : String(error) }));
+  }
+  permissions.value = null;
+  return fetchSession();
+}
+
+/** Forgets the session in the UI only: the gateway already refuses it. The guard then goes to login. */
+export function forgetSession(): void {
+  permissions.value = null;
+  session.value = { loggedIn: false, userId: null, name: 'Admin', sandbox: session.value?.sandbox ?? false };
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await fetch(GATEWAY_PATHS.logout, { method: 'POST', credentials: 'same-origin' });
+  } catch {
+    /* the cookies may already be gone; the UI state is reset either way */
+  }
+  forgetSession();
+}
+
+export class PermissionError extends Error {
+  constructor(readonly key: MessageKey | null, message: string) {
+    super(message);
+  }
+}
+
+/** A missing result and an empty list are distinct errors, with their own messages. */
+export function parsePermissionList(data: unknown): string[] {
+  if (data === null || data === undefined || (typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 0)) {
+    throw new PermissionError('api.noPermissionList', t('api.noPermissionList'));
+  }
+  if (!Array.isArray(data)) throw new PermissionError('api.noPermissionList', t('api.noPermissionList'));
+  if (data.length === 0) throw new PermissionError('api.rolesEmpty', t('api.rolesEmpty'));
+  const list: string[] = [];
+  for (const item of data) {
+    if (typeof item === 'string') list.push(item);
+    else if (item && typeof item === 'object' && typeof (item as { permission?: unknown }).permission === 'string') {
+      list.push((item as { permission: string }).permission);
+    }
+  }
+  return list;
+}
+
+export async function loadPermissions(): Promise<readonly string[]> {
+  const env = await api.get<unknown>(CALLS.permission, undefined, { quiet: true });
+  const list = parsePermissionList(env.data);
+  permissions.value = list;
+  return list;
+}
+
+export async function loadSiteConfig(): Promise<SiteConfig | null> {
+  try {
+    const env = await api.get<SiteConfig>(CALLS.siteConfig, undefined, { quiet: true });
+    siteConfig.value = env.data ?? null;
+  } catch {
+    siteConfig.value = null;
+  }
+  return siteConfig.value;
+}

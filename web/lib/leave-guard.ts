@@ -1,0 +1,39 @@
+/**
+ * The state behind the leave guard (web/ui/leave-guard.tsx): which form holds unsaved changes
+ * now, so that Back and logging out can ask it first. Kept apart from the dialog so that the
+ * page's start can install the Back handler cheaply, before the router listens.
+ */
+
+export interface ActiveGuard {
+  /** Asks the user; true when they chose to leave (the guard then stands aside). */
+  ask(): Promise<boolean>;
+  /** Back or Forward left the form's URL. */
+  onBack(event: PopStateEvent): void;
+}
+
+/** One form at a time holds unsaved changes. */
+let active: ActiveGuard | null = null;
+
+/** Makes `guard` the one asked; returns the function that removes it. */
+export function activateGuard(guard: ActiveGuard): () => void {
+  active = guard;
+  return () => {
+    if (active === guard) active = null;
+  };
+}
+
+/**
+ * Asks before a step that would drop unsaved changes without navigating first (logging out).
+ * Resolves true when nothing is unsaved or the user chose to leave.
+ */
+export function confirmLeave(): Promise<boolean> {
+  return active ? active.ask() : Promise.resolve(true);
+}
+
+/**
+ * Call once at start, before the router mounts: listeners of an event run in the order they were
+ * added, so this one hears Back before the router does and can keep the form on screen.
+ */
+export function installLeaveGuard(): void {
+  addEventListener('popstate', (event) => active?.onBack(event));
+}

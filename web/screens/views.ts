@@ -1,0 +1,29 @@
+import type { ActionDef } from '../../server/contract/index.js';
+import { withdrawalCount } from '../api/withdrawals.js';
+import type { ResultRenderer } from '../engine/result-view.js';
+import type { DetailRenderer } from '../engine/types.js';
+import type { ActionTarget } from '../engine/use-action-runner.js';
+import { CodesResult, SecretResult, SensitiveHits } from './results.js';
+import { GroupDetailView, UserDetailView } from './user-detail.js';
+
+/** The views screen declarations name, loaded with the screens rather than with the route table. */
+
+export const DETAIL_VIEWS = {
+  user: UserDetailView,
+  group: GroupDetailView,
+} satisfies Record<string, DetailRenderer>;
+
+export const RESULT_VIEWS = {
+  secret: SecretResult,
+  codes: CodesResult,
+  sensitiveHits: SensitiveHits,
+} satisfies Record<string, ResultRenderer>;
+
+/** A reviewed application leaves the queue now; the badge follows at once, the event stream confirms. */
+function withdrawalReviewed(action: ActionDef): void {
+  if (action.name === 'approve' || action.name === 'reject') withdrawalCount.value = Math.max(0, withdrawalCount.value - 1);
+}
+
+export const AFTER_ACTIONS = {
+  withdrawalReviewed,
+} satisfies Record<string, (action: ActionDef, target: ActionTarget) => void>;
