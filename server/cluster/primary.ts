@@ -140,10 +140,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
       if (Date.now() - slot.startedAt >= HEALTHY_RUN_MS) slot.failures = 0;
       const delayMs = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** slot.failures);
       slot.failures += 1;
-      log.error(
-        { worker: slot.index + 1, workerPid: worker.process.pid, code, signal, restartInMs: delayMs },
-        'worker exited unexpectedly; restarting it',
-      );
+      log.error({ worker: slot.index + 1, workerPid: worker.process.pid, code, signal, restartInMs: delayMs }, 'worker exited unexpectedly; restarting it');
       slot.restartTimer = setTimeout(() => fork(slot), delayMs);
     });
   };
@@ -152,10 +149,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     if (shutdownResult) return shutdownResult;
     stopping = true;
     shutdownResult = (async () => {
-      log.info(
-        { signal: reason, workers: live.size },
-        'shutting down: every worker finishes its in-flight calls and closes its event streams',
-      );
+      log.info({ signal: reason, workers: live.size }, 'shutting down: every worker finishes its in-flight calls and closes its event streams');
       for (const slot of slots) {
         if (slot.restartTimer) clearTimeout(slot.restartTimer);
         slot.restartTimer = null;

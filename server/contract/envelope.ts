@@ -16,9 +16,5 @@ export const TOKEN_HEADER = 'w-token';
 export const USER_ID_HEADER = 'w-userId';
 
 export function isEnvelope(value: unknown): value is Envelope {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { code?: unknown }).code === 'number'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
 }

@@ -231,7 +231,10 @@ export class ErrorLogStore implements ErrorLog {
     } catch (error) {
       this.needsNewline = true;
       this.counts[0] = null;
-      this.bytes = await handle.stat().then((s) => s.size, () => this.bytes);
+      this.bytes = await handle.stat().then(
+        (s) => s.size,
+        () => this.bytes,
+      );
       throw error;
     }
   }

@@ -184,15 +184,11 @@ export default fp<ErrorLogPluginOptions>(
       },
     );
 
-    app.delete(
-      GATEWAY_PATHS.errorLog,
-      { schema: { response: { 200: okSchema } }, onRequest: app.sessions.require },
-      async (request) => {
-        await store.clear();
-        request.log.info({ userId: request.session?.userId }, 'error log cleared');
-        return { code: 200, msg: 'ok' };
-      },
-    );
+    app.delete(GATEWAY_PATHS.errorLog, { schema: { response: { 200: okSchema } }, onRequest: app.sessions.require }, async (request) => {
+      await store.clear();
+      request.log.info({ userId: request.session?.userId }, 'error log cleared');
+      return { code: 200, msg: 'ok' };
+    });
   },
   { name: 'error-log', dependencies: ['session'] },
 );

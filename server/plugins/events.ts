@@ -30,7 +30,6 @@ export interface EventsOptions {
   maxBufferedBytes?: number;
 }
 
-
 const SSE_HEADERS: OutgoingHttpHeaders = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-store, no-transform',

@@ -136,7 +136,13 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
             response.stream.resume();
             reply.removeHeader('content-length');
             reply.removeHeader('content-type');
-            sendError(reply, new GatewayError('UPSTREAM_BAD_ANSWER', `HTTP ${response.statusCode} with a ${String(response.headers['content-type'] ?? 'missing')} content type`));
+            sendError(
+              reply,
+              new GatewayError(
+                'UPSTREAM_BAD_ANSWER',
+                `HTTP ${response.statusCode} with a ${String(response.headers['content-type'] ?? 'missing')} content type`,
+              ),
+            );
             return;
           }
           reply.send(response.stream);

@@ -22,10 +22,7 @@ const started = await startSandbox({
   ...(seedText && /^\d+$/.test(seedText) ? { seed: Number(seedText) } : {}),
   ...(usersText && /^\d{1,7}$/.test(usersText) && Number(usersText) > 0 ? { userCount: Number(usersText) } : {}),
 });
-started.app.log.info(
-  { url: started.url },
-  `sandbox chat backend listening on ${started.url} (accounts admin/admin123 and operator/operator123)`,
-);
+started.app.log.info({ url: started.url }, `sandbox chat backend listening on ${started.url} (accounts admin/admin123 and operator/operator123)`);
 
 exitGracefully({
   log: started.app.log,

@@ -168,15 +168,17 @@ export class LoginThrottle {
       allowed: true,
       attempt: {
         // A success clears its account's count; the address keeps its other accounts' failures.
-        succeeded: () => settle(async () => {
-          await counter.clear(pairKey);
-          await counter.give(addressKey);
-        }),
+        succeeded: () =>
+          settle(async () => {
+            await counter.clear(pairKey);
+            await counter.give(addressKey);
+          }),
         failed: () => settle(async () => undefined),
-        abandoned: () => settle(async () => {
-          await counter.give(pairKey);
-          await counter.give(addressKey);
-        }),
+        abandoned: () =>
+          settle(async () => {
+            await counter.give(pairKey);
+            await counter.give(addressKey);
+          }),
       },
     };
   }

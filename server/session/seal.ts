@@ -44,13 +44,7 @@ export class SessionSealer {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(AAD);
-    const payload = JSON.stringify([
-      session.token,
-      session.userId,
-      session.id,
-      Math.floor(session.issuedAt / 1000),
-      Math.floor(session.lastSeen / 1000),
-    ]);
+    const payload = JSON.stringify([session.token, session.userId, session.id, Math.floor(session.issuedAt / 1000), Math.floor(session.lastSeen / 1000)]);
     const sealed = Buffer.concat([cipher.update(payload, 'utf8'), cipher.final()]);
     return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
   }

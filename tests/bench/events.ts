@@ -57,7 +57,10 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
     cleanup.add(() => gateway.stop('SIGTERM', 15_000));
     const clients: Child[] = [];
     for (let i = 0; i < CLIENTS; i++) {
-      const { child } = await Child.start(`sse client ${i}`, path.join(CHILDREN_DIR, 'sse-client.ts'), { logFile: logFile(context, 'events-clients'), raiseFdLimit: true });
+      const { child } = await Child.start(`sse client ${i}`, path.join(CHILDREN_DIR, 'sse-client.ts'), {
+        logFile: logFile(context, 'events-clients'),
+        raiseFdLimit: true,
+      });
       clients.push(child);
       cleanup.add(() => child.stop());
     }
@@ -118,7 +121,14 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
       // Changes land at different points of the poll period, so the figures show its spread.
       await sleep(Math.round(Math.random() * POLL_MS));
       const { at } = await backend.request<{ at: number }>({ type: 'set-count', count });
-      const answers = await Promise.all(clients.map((client) => client.request<{ complete: boolean; lastAt: number | null; bySession?: Record<string, [number, number]> }>({ type: 'expect', count, timeoutMs: 10 * POLL_MS }, 15 * POLL_MS)));
+      const answers = await Promise.all(
+        clients.map((client) =>
+          client.request<{ complete: boolean; lastAt: number | null; bySession?: Record<string, [number, number]> }>(
+            { type: 'expect', count, timeoutMs: 10 * POLL_MS },
+            15 * POLL_MS,
+          ),
+        ),
+      );
       if (answers.some((a) => !a.complete)) incomplete++;
       const last = Math.max(...answers.map((a) => a.lastAt ?? Number.NaN));
       reach.push(last - at);
@@ -166,7 +176,9 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
       },
     ];
     if (openCount < streams) budgets.push({ budget: `events: ${streams} streams open`, measured: String(openCount), limit: String(streams), pass: false });
-    notes.push(`a change waits for its session's next poll (up to ${POLL_MS} ms, sessions poll at their own phase), then fans out to that session's tabs; the fan-out row is the latter alone`);
+    notes.push(
+      `a change waits for its session's next poll (up to ${POLL_MS} ms, sessions poll at their own phase), then fans out to that session's tabs; the fan-out row is the latter alone`,
+    );
     notes.push('one more stream (session s0) was opened before the memory baseline to warm the gateway; it is not in the per-stream figure');
     for (const note of notes) console.log(`  note: ${note}`);
     printBudgets(budgets);
@@ -175,7 +187,22 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
       scenario: 'events',
       notes,
       budgets,
-      figures: { streams: openCount, failed: failedCount, openMs, before, after, perStreamRss, perStreamHeap, fdsBefore, fdsAfter, pollsPerPeriod, pollTokens: polls.tokens, reachMs: reach, spreadMs: spread, pollMs: POLL_MS },
+      figures: {
+        streams: openCount,
+        failed: failedCount,
+        openMs,
+        before,
+        after,
+        perStreamRss,
+        perStreamHeap,
+        fdsBefore,
+        fdsAfter,
+        pollsPerPeriod,
+        pollTokens: polls.tokens,
+        reachMs: reach,
+        spreadMs: spread,
+        pollMs: POLL_MS,
+      },
     };
   } finally {
     await cleanup.run();

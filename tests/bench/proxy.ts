@@ -108,16 +108,38 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
     for (const { target, url, gateway: isGateway } of targets) {
       const origin = new URL(url).origin;
       // Checks the path answers 200 before measuring, so a broken setup does not produce figures.
-      const probe = await runLoad(generator, { origin, path: PATH, headers: await headersFor(url, isGateway), mode: 'saturate', durationMs: warmupSeconds * 1000, connections: context.connections });
+      const probe = await runLoad(generator, {
+        origin,
+        path: PATH,
+        headers: await headersFor(url, isGateway),
+        mode: 'saturate',
+        durationMs: warmupSeconds * 1000,
+        connections: context.connections,
+      });
       const ok = probe.statuses['200'] ?? 0;
       if (ok === 0 || probe.errors > 0 || ok !== probe.requests) {
         throw new Error(`${target}: warm-up answered ${JSON.stringify(probe.statuses)} with ${probe.errors} errors`);
       }
-      const steady = await runLoad(generator, { origin, path: PATH, headers: await headersFor(url, isGateway), mode: 'rate', rate: STEADY_RATE, durationMs: seconds * 1000, connections: STEADY_CONNECTIONS });
+      const steady = await runLoad(generator, {
+        origin,
+        path: PATH,
+        headers: await headersFor(url, isGateway),
+        mode: 'rate',
+        rate: STEADY_RATE,
+        durationMs: seconds * 1000,
+        connections: STEADY_CONNECTIONS,
+      });
       const saturationHeaders = await headersFor(url, isGateway);
       const saturation = wrk
         ? await runWrk(wrk, `${origin}${PATH}`, saturationHeaders, context.connections, seconds)
-        : await runLoad(generator, { origin, path: PATH, headers: saturationHeaders, mode: 'saturate', durationMs: seconds * 1000, connections: context.connections });
+        : await runLoad(generator, {
+            origin,
+            path: PATH,
+            headers: saturationHeaders,
+            mode: 'saturate',
+            durationMs: seconds * 1000,
+            connections: context.connections,
+          });
       figures.push({ target, url, steady, saturation });
     }
 
@@ -215,7 +237,12 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
     ];
     for (const note of notes) console.log(`  note: ${note}`);
     printBudgets(budgets);
-    return { scenario: 'proxy', notes, budgets, figures: { targets: figures, ratios, workerGainPairs: pairs, steadyRate: STEADY_RATE, connections: context.connections, seconds } };
+    return {
+      scenario: 'proxy',
+      notes,
+      budgets,
+      figures: { targets: figures, ratios, workerGainPairs: pairs, steadyRate: STEADY_RATE, connections: context.connections, seconds },
+    };
   } finally {
     await cleanup.run();
   }

@@ -43,7 +43,12 @@ function positiveInt(name: string, fallback: number): number {
 
 const quick = process.argv.includes('--quick');
 const only = argValue('--only');
-const names = only ? only.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(SCENARIOS);
+const names = only
+  ? only
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+  : Object.keys(SCENARIOS);
 for (const name of names) {
   if (!SCENARIOS[name]) {
     console.error(`unknown scenario "${name}"; choose from ${Object.keys(SCENARIOS).join(', ')}`);

@@ -208,7 +208,15 @@ export interface ListBench {
   seedMs: number | null;
   firstLoad: { drawnMs: number; serverMs: number | null; total: number | null } | null;
   steps: ListStep[];
-  heap: { page2: number | null; last: number | null; growth: number | null; growthShare: number | null; slopePerChange: number | null; domNodesPage2: number | null; domNodesLast: number | null };
+  heap: {
+    page2: number | null;
+    last: number | null;
+    growth: number | null;
+    growthShare: number | null;
+    slopePerChange: number | null;
+    domNodesPage2: number | null;
+    domNodesLast: number | null;
+  };
   loadAverage: { before: number[]; after: number[] };
   drawn: { median: number; max: number; p90: number; count: number };
   server: { sortedMedian: number | null; sortedMax: number | null; newSortMedian: number | null; newSortMax: number | null; count: number };
@@ -249,8 +257,12 @@ async function heapAfterGc(cdp: CDPSession): Promise<{ heapUsed: number | null; 
 }
 
 async function waitForList(page: Page): Promise<Extract<WaitAnswer, { ok: true }>> {
-  const answer = await page.evaluate((timeoutMs) => (window as unknown as { __benchList: { wait(ms: number): Promise<WaitAnswer> } }).__benchList.wait(timeoutMs), STEP_TIMEOUT_MS);
-  if (!answer.ok) throw new Error(`the users list did not show its answer within ${STEP_TIMEOUT_MS} ms (answers seen: ${answer.answers}, rows: ${answer.rows})`);
+  const answer = await page.evaluate(
+    (timeoutMs) => (window as unknown as { __benchList: { wait(ms: number): Promise<WaitAnswer> } }).__benchList.wait(timeoutMs),
+    STEP_TIMEOUT_MS,
+  );
+  if (!answer.ok)
+    throw new Error(`the users list did not show its answer within ${STEP_TIMEOUT_MS} ms (answers seen: ${answer.answers}, rows: ${answer.rows})`);
   if (answer.record.status !== 200) throw new Error(`the list call answered HTTP ${answer.record.status}`);
   return answer;
 }
@@ -266,7 +278,12 @@ async function login(page: Page, baseUrl: string): Promise<void> {
   await page.waitForURL(/\/dashboard(?:[?#]|$)/, { timeout: 15_000 });
 }
 
-function stepFigures(answer: Extract<WaitAnswer, { ok: true }>): Pick<ListStep, 'drawnMs' | 'parsedToPaintedMs' | 'inDomToPaintedMs' | 'serverMs' | 'callMs' | 'answerBytes' | 'rows' | 'total' | 'url' | 'pageNum' | 'sort'> {
+function stepFigures(
+  answer: Extract<WaitAnswer, { ok: true }>,
+): Pick<
+  ListStep,
+  'drawnMs' | 'parsedToPaintedMs' | 'inDomToPaintedMs' | 'serverMs' | 'callMs' | 'answerBytes' | 'rows' | 'total' | 'url' | 'pageNum' | 'sort'
+> {
   const { record, timing } = answer;
   // Without a resource entry (should not happen on one origin) the parse end stands in for arrival.
   const arrivedAt = timing ? timing.responseEnd : record.parsedAt;
@@ -336,7 +353,12 @@ async function browse(baseUrl: string, userDataDir: string, steps: Step[]): Prom
  * it, one browser session paging and sorting the users list. Prints its tables and returns the
  * figures and budget rows for the ui scenario.
  */
-export async function listBench(context: BenchContext, uiDir: string, dataDir: string, makeProfile: () => string): Promise<{ figures: ListBench; budgets: BudgetCheck[]; notes: string[] }> {
+export async function listBench(
+  context: BenchContext,
+  uiDir: string,
+  dataDir: string,
+  makeProfile: () => string,
+): Promise<{ figures: ListBench; budgets: BudgetCheck[]; notes: string[] }> {
   const cleanup = new Cleanup();
   const notes: string[] = [];
   try {
@@ -365,7 +387,10 @@ export async function listBench(context: BenchContext, uiDir: string, dataDir: s
     const loadBefore = os.loadavg();
     const { firstLoad, steps: results } = await browse(ready.url!, makeProfile(), steps);
     const loadAfter = os.loadavg();
-    if (loadBefore[0]! > os.cpus().length) notes.push(`the machine was busy during the list bench (load ${loadBefore[0]!.toFixed(1)} on ${os.cpus().length} cores): the drawn figures are inflated by waiting for a core`);
+    if (loadBefore[0]! > os.cpus().length)
+      notes.push(
+        `the machine was busy during the list bench (load ${loadBefore[0]!.toFixed(1)} on ${os.cpus().length} cores): the drawn figures are inflated by waiting for a core`,
+      );
     const backendRss = await sandbox
       .request<{ rss: number }>({ type: 'memory' }, 5_000)
       .then((m) => m.rss)
@@ -438,7 +463,10 @@ export async function listBench(context: BenchContext, uiDir: string, dataDir: s
       ['sandbox users (seeded in)', `${LIST_USERS.toLocaleString('en')} (${fixed(seedMs === null ? null : seedMs / 1000, 1)} s)`],
       ['first load of the screen: response -> painted', `${fixed(firstLoad?.drawnMs, 1)} ms`],
       [`drawn after data, ${drawn.count} changes: median / p90 / max`, `${fixed(drawn.median, 1)} / ${fixed(drawn.p90, 1)} / ${fixed(drawn.max, 1)} ms`],
-      ['server (request -> first byte), all changes: median / max', `${fixed(median(allServer), 1)} / ${fixed(allServer.length ? Math.max(...allServer) : null, 1)} ms`],
+      [
+        'server (request -> first byte), all changes: median / max',
+        `${fixed(median(allServer), 1)} / ${fixed(allServer.length ? Math.max(...allServer) : null, 1)} ms`,
+      ],
       ['first load of the screen: server', `${fixed(firstLoad?.serverMs, 1)} ms`],
       [`sorted page, sort order already built (${sortedOld.length}): median / max`, `${fixed(server.sortedMedian, 1)} / ${fixed(server.sortedMax, 1)} ms`],
       [`sorted page, first of a new sort (${sortedNew.length}): median / max`, `${fixed(server.newSortMedian, 1)} / ${fixed(server.newSortMax, 1)} ms`],
@@ -483,7 +511,18 @@ export async function listBench(context: BenchContext, uiDir: string, dataDir: s
       '"server ms" = responseStart - requestStart of the list call (gateway + backend, loopback); the heap is V8 usedSize after two forced GCs (CDP), taken after each change',
     );
     return {
-      figures: { users: LIST_USERS, pageSize: LIST_PAGE_SIZE, seedMs, firstLoad, steps: results, heap, drawn, server, backendRss, loadAverage: { before: loadBefore, after: loadAfter } },
+      figures: {
+        users: LIST_USERS,
+        pageSize: LIST_PAGE_SIZE,
+        seedMs,
+        firstLoad,
+        steps: results,
+        heap,
+        drawn,
+        server,
+        backendRss,
+        loadAverage: { before: loadBefore, after: loadAfter },
+      },
       budgets,
       notes,
     };

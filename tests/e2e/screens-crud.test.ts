@@ -68,7 +68,9 @@ describe('list screen end to end', () => {
     await dialog(page).getByLabel('Title').fill(`${title} edited`);
     await dialog(page).getByRole('button', { name: 'Save' }).click();
     await dialog(page).waitFor({ state: 'detached' });
-    await rows(page).filter({ hasText: `${title} edited` }).waitFor();
+    await rows(page)
+      .filter({ hasText: `${title} edited` })
+      .waitFor();
 
     await rows(page).filter({ hasText: title }).getByRole('button', { name: 'Delete' }).click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();

@@ -28,9 +28,9 @@ describe('every engine screen as the full account', () => {
       }
       if (decl.kind === 'settings') {
         // A filled form: at least one text or number input holds a value from the backend.
-        const filled = await page.locator('[data-testid="settings-form"] input:not([type=checkbox]), [data-testid="settings-form"] textarea').evaluateAll((els) =>
-          els.some((e) => (e as HTMLInputElement).value !== ''),
-        );
+        const filled = await page
+          .locator('[data-testid="settings-form"] input:not([type=checkbox]), [data-testid="settings-form"] textarea')
+          .evaluateAll((els) => els.some((e) => (e as HTMLInputElement).value !== ''));
         if (!filled) problems.push(`${path}: empty form`);
       }
       const toasts = await errorToasts(page);

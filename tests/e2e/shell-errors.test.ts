@@ -31,9 +31,7 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
       void Promise.reject(new Error('e2e-rejected'));
     });
 
-    await expect
-      .poll(async () => (await errorLog(page)).map((e) => e.message).sort(), { timeout: 10_000 })
-      .toEqual(['Error: e2e-boom', 'Error: e2e-rejected']);
+    await expect.poll(async () => (await errorLog(page)).map((e) => e.message).sort(), { timeout: 10_000 }).toEqual(['Error: e2e-boom', 'Error: e2e-rejected']);
     const entries = await errorLog(page);
     for (const entry of entries) {
       expect(entry.url).toBe(where);
@@ -138,4 +136,3 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
     expect(await sessionLoggedIn(page)).toBe(false);
   });
 });
-

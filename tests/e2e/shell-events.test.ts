@@ -80,7 +80,12 @@ describe('finance badge fed by the event stream', () => {
 
     await h.stopGateway();
     // A request while the gateway is down must fail, or the restart below proves nothing.
-    const down = await page.evaluate(() => fetch('/healthz').then(() => 'up', () => 'down'));
+    const down = await page.evaluate(() =>
+      fetch('/healthz').then(
+        () => 'up',
+        () => 'down',
+      ),
+    );
     expect(down).toBe('down');
     await h.startGateway();
 

@@ -75,19 +75,22 @@ describe('operator files', () => {
     expect(read('docker-compose.yml')).toContain(`test: ${JSON.stringify(['CMD', ...probe!]).replace(/","/g, '", "')}`);
   });
 
-  it.skipIf(skipWithout(compose === null ? ['docker-compose'] : [], 'checking docker-compose.yml'))('docker compose config accepts the compose file, with and without the backend named', () => {
-    const [program, ...base] = compose!;
-    // A clean environment, so a developer's .env-like shell variables do not decide the outcome.
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-    for (const extra of [{}, { CHAT_BACKEND_IMAGE: 'registry.example.com/chat/backend:1', RESPONSE_AES_KEY: 'base64:MDEyMzQ1Njc4OWFiY2RlZg==' }]) {
-      const result = spawnSync(program!, [...base, '-f', 'docker-compose.yml', '--profile', 'sandbox', 'config'], {
-        cwd: REPO_ROOT,
-        env: { ...env, ...extra },
-        encoding: 'utf8',
-      });
-      expect(result.status, result.stderr).toBe(0);
-      for (const service of ['chat-backend:', 'console:', 'console-sandbox:']) expect(result.stdout).toContain(service);
-      if ('CHAT_BACKEND_IMAGE' in extra) expect(result.stdout).toContain('registry.example.com/chat/backend:1');
-    }
-  });
+  it.skipIf(skipWithout(compose === null ? ['docker-compose'] : [], 'checking docker-compose.yml'))(
+    'docker compose config accepts the compose file, with and without the backend named',
+    () => {
+      const [program, ...base] = compose!;
+      // A clean environment, so a developer's .env-like shell variables do not decide the outcome.
+      const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+      for (const extra of [{}, { CHAT_BACKEND_IMAGE: 'registry.example.com/chat/backend:1', RESPONSE_AES_KEY: 'base64:MDEyMzQ1Njc4OWFiY2RlZg==' }]) {
+        const result = spawnSync(program!, [...base, '-f', 'docker-compose.yml', '--profile', 'sandbox', 'config'], {
+          cwd: REPO_ROOT,
+          env: { ...env, ...extra },
+          encoding: 'utf8',
+        });
+        expect(result.status, result.stderr).toBe(0);
+        for (const service of ['chat-backend:', 'console:', 'console-sandbox:']) expect(result.stdout).toContain(service);
+        if ('CHAT_BACKEND_IMAGE' in extra) expect(result.stdout).toContain('registry.example.com/chat/backend:1');
+      }
+    },
+  );
 });

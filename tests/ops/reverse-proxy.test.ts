@@ -81,10 +81,27 @@ describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the READM
     folder = tempDir('ops-nginx-');
     const crt = path.join(folder, 'console.crt');
     const key = path.join(folder, 'console.key');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost', '-keyout', key, '-out', crt,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        key,
+        '-out',
+        crt,
+      ],
+      { stdio: 'ignore' },
+    );
     ca = readFileSync(crt);
 
     backend = await startSandbox({ port: 0, withdrawalTickMs: 0 });

@@ -124,7 +124,10 @@ describe('during shutdown', { timeout: 120_000 }, () => {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: rig.baseUrl },
         body: JSON.stringify({ message: `burst ${i}`, url: '/ops/shutdown' }),
-      }).then((res) => res.status, () => 'refused' as const),
+      }).then(
+        (res) => res.status,
+        () => 'refused' as const,
+      ),
     );
     await rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => l.method === 'POST' && l.url === '/api/error-log'), 'the burst to be answered');
 
@@ -142,7 +145,10 @@ describe('during shutdown', { timeout: 120_000 }, () => {
 
     const stored = readFileSync(path.join(rig.dataDir, 'error-log.jsonl'), 'utf8');
     expect(stored.endsWith('\n')).toBe(true);
-    const messages = stored.trim().split('\n').map((line) => (JSON.parse(line) as { message: string }).message);
+    const messages = stored
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { message: string }).message);
     expect(messages).toContain('posted while shutting down');
     const statuses = await Promise.all(before);
     const acknowledged = statuses.flatMap((status, i) => (status === 200 ? [`burst ${i}`] : []));

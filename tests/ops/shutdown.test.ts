@@ -33,7 +33,10 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
     expect(rig.slowAnswered()).toBe(false);
     expect(rig.gateway.exit).toBeNull();
     // Load balancers must stop sending work: readiness fails (or nothing accepts any more).
-    const readiness = await fetch(`${rig.baseUrl}/readyz`).then((r) => r.status, () => 'refused');
+    const readiness = await fetch(`${rig.baseUrl}/readyz`).then(
+      (r) => r.status,
+      () => 'refused',
+    );
     expect(readiness).not.toBe(200);
 
     rig.release();

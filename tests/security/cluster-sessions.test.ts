@@ -18,7 +18,12 @@ const defer = cleanupAfterEach();
 
 /** The pids of the workers that logged a request line matching `filter`. */
 function pidsAnswering(gateway: NodeProcess, filter: (line: Record<string, unknown>) => boolean): Set<number> {
-  return new Set(gateway.logLines().filter((l) => l.msg === 'request completed' && filter(l)).map((l) => Number(l.pid)));
+  return new Set(
+    gateway
+      .logLines()
+      .filter((l) => l.msg === 'request completed' && filter(l))
+      .map((l) => Number(l.pid)),
+  );
 }
 
 async function startCluster() {
@@ -82,7 +87,11 @@ describe('sessions across the workers of one gateway', { timeout: 180_000 }, () 
     // Right after the logout's answer, every worker refuses the cookie.
     const before = backend.calls.length;
     for (let i = 0; i < 8; i++) {
-      const replay = await freshCall(baseUrl, SAVE_PATH, { method: 'POST', headers: { cookie, origin: baseUrl, 'content-type': 'application/json' }, body: '{}' });
+      const replay = await freshCall(baseUrl, SAVE_PATH, {
+        method: 'POST',
+        headers: { cookie, origin: baseUrl, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(replay.status).toBe(401);
       expect(JSON.parse(replay.body)).toMatchObject({ error: 'NOT_LOGGED_IN' });
     }

@@ -43,7 +43,12 @@ describe('spellings of a path', () => {
 
   it('refuses an unsafe method cross-site on any path, routed or not', async () => {
     const before = rig.backend.calls.length;
-    for (const [method, path] of [['PUT', '/manage/x'], ['PATCH', '/api/session'], ['DELETE', '/anything'], ['POST', '/']]) {
+    for (const [method, path] of [
+      ['PUT', '/manage/x'],
+      ['PATCH', '/api/session'],
+      ['DELETE', '/anything'],
+      ['POST', '/'],
+    ]) {
       const answer = await rawRequest(rig.port, httpText(`${method} ${path} HTTP/1.1`, { cookie, ...json, origin: 'https://evil.example' }, '{}'));
       expect(answer.status, `${method} ${path}`).toBe(403);
       expect(JSON.parse(answer.body)).toMatchObject({ error: 'CROSS_ORIGIN' });
@@ -51,18 +56,17 @@ describe('spellings of a path', () => {
     expect(callsSince(rig.backend, before)).toEqual([]);
   });
 
-  it.each([
-    `http://127.0.0.1/manage/station/sensitiveWord/save`,
-    `http://evil.example${SAVE_PATH}`,
-    `https://127.0.0.1:1${SAVE_PATH}`,
-  ])('refuses the absolute-form target %s with 400, even same-origin', async (target) => {
-    const before = rig.backend.calls.length;
-    const sameOrigin = { origin: 'http://127.0.0.1' };
-    const answer = await rawRequest(rig.port, httpText(`POST ${target} HTTP/1.1`, { cookie, ...json, ...sameOrigin }, body));
-    expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
-    expect(callsSince(rig.backend, before)).toEqual([]);
-  });
+  it.each([`http://127.0.0.1/manage/station/sensitiveWord/save`, `http://evil.example${SAVE_PATH}`, `https://127.0.0.1:1${SAVE_PATH}`])(
+    'refuses the absolute-form target %s with 400, even same-origin',
+    async (target) => {
+      const before = rig.backend.calls.length;
+      const sameOrigin = { origin: 'http://127.0.0.1' };
+      const answer = await rawRequest(rig.port, httpText(`POST ${target} HTTP/1.1`, { cookie, ...json, ...sameOrigin }, body));
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
+      expect(callsSince(rig.backend, before)).toEqual([]);
+    },
+  );
 
   it.each([
     '/manage/./logIn',
@@ -93,7 +97,10 @@ describe('spellings of a path', () => {
   it('answers the login path only with POST: another method gets 405, never the backend', async () => {
     const before = rig.backend.calls.length;
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
-      const answer = await rawRequest(rig.port, httpText(`${method} ${CALLS.login}?account=tok-stolen/1&password=pw HTTP/1.1`, { cookie, origin: 'http://127.0.0.1' }));
+      const answer = await rawRequest(
+        rig.port,
+        httpText(`${method} ${CALLS.login}?account=tok-stolen/1&password=pw HTTP/1.1`, { cookie, origin: 'http://127.0.0.1' }),
+      );
       expect(answer.status, method).toBe(405);
       expect(JSON.parse(answer.body)).toMatchObject({ error: 'METHOD_NOT_ALLOWED' });
       expect(answer.headers.allow).toBe('POST');

@@ -77,7 +77,10 @@ describe('headers both ways', () => {
   ])('refuses %s with a catalogue 400, not a 502, and counts no upstream error', async (_label, headers) => {
     const errorsBefore = await upstreamErrors(rig);
     const before = rig.backend.calls.length;
-    const answer = await rawRequest(rig.port, httpText(`POST ${SAVE_PATH} HTTP/1.1`, { cookie, origin: 'http://127.0.0.1', 'content-type': 'application/json', ...headers }, '{}'));
+    const answer = await rawRequest(
+      rig.port,
+      httpText(`POST ${SAVE_PATH} HTTP/1.1`, { cookie, origin: 'http://127.0.0.1', 'content-type': 'application/json', ...headers }, '{}'),
+    );
     expect(answer.status).toBe(400);
     expect(answer.closedByServer).toBe(true);
     expect(JSON.parse(answer.body)).toMatchObject({ error: 'BAD_REQUEST' });

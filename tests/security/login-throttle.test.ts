@@ -86,7 +86,7 @@ describe('login throttling', () => {
     expect((await attempt(rig.url, 'bob/2', FAKE_PASSWORD, client())).body.code).toBe(200);
   });
 
-  it('forgets an account\'s failures once it logs in', async () => {
+  it("forgets an account's failures once it logs in", async () => {
     const from = client();
     for (let i = 0; i < 4; i++) await attempt(rig.url, 'dave/4', 'wrong', from);
     expect((await attempt(rig.url, 'dave/4', FAKE_PASSWORD, from)).body.code).toBe(200);

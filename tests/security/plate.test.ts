@@ -45,7 +45,7 @@ describe('/plate answers', () => {
     await files.close();
   });
 
-  it('always carry the sandboxing CSP and nosniff, and never the file server\'s own CSP or software', async () => {
+  it("always carry the sandboxing CSP and nosniff, and never the file server's own CSP or software", async () => {
     for (const path of Object.keys(FILES)) {
       const res = await fetch(`${gateway.url}${path}`);
       expect(res.status, path).toBe(200);

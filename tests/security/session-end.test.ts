@@ -132,7 +132,8 @@ describe('idle and old sessions', () => {
     await rig.close();
   });
 
-  const sessionOf = async (cookie: string) => (await (await fetch(`${rig.url}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()) as { loggedIn: boolean };
+  const sessionOf = async (cookie: string) =>
+    (await (await fetch(`${rig.url}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()) as { loggedIn: boolean };
 
   it('re-seals last-seen at most about once a minute, and an active session lives on past the idle time', async () => {
     let cookie = await fakeLogInOver(rig.url, { token: 'tok-active', userId: '1' });

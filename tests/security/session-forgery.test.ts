@@ -45,41 +45,44 @@ describe('a cookie the gateway did not seal', () => {
     forgeries[2]![1] = `token=${flipped}; userId=7`;
   });
 
-  it.each(forgeries.map(([label], index) => [label, index] as const))('refuses %s: error log, session, events and /manage, with no backend call', async (_label, index) => {
-    const [, cookie] = forgeries[index]!;
-    const before = rig.backend.calls.length;
-    const origin = { origin: rig.url };
+  it.each(forgeries.map(([label], index) => [label, index] as const))(
+    'refuses %s: error log, session, events and /manage, with no backend call',
+    async (_label, index) => {
+      const [, cookie] = forgeries[index]!;
+      const before = rig.backend.calls.length;
+      const origin = { origin: rig.url };
 
-    const read = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}`, { headers: { cookie } });
-    expect(read.status).toBe(401);
-    expect(await read.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
+      const read = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}`, { headers: { cookie } });
+      expect(read.status).toBe(401);
+      expect(await read.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
 
-    const wipe = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, ...origin } });
-    expect(wipe.status).toBe(401);
-    expect(await wipe.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
+      const wipe = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, ...origin } });
+      expect(wipe.status).toBe(401);
+      expect(await wipe.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
 
-    const session = await fetch(`${rig.url}${GATEWAY_PATHS.session}`, { headers: { cookie } });
-    expect(await session.json()).toMatchObject({ loggedIn: false, userId: null });
+      const session = await fetch(`${rig.url}${GATEWAY_PATHS.session}`, { headers: { cookie } });
+      expect(await session.json()).toMatchObject({ loggedIn: false, userId: null });
 
-    const stream = await SseClient.open(rig.port, cookie);
-    await stream.waitFor(() => stream.ended, 'the refusal');
-    expect(stream.status).toBe(401);
-    expect(JSON.parse(stream.body)).toMatchObject({ error: 'NOT_LOGGED_IN' });
+      const stream = await SseClient.open(rig.port, cookie);
+      await stream.waitFor(() => stream.ended, 'the refusal');
+      expect(stream.status).toBe(401);
+      expect(JSON.parse(stream.body)).toMatchObject({ error: 'NOT_LOGGED_IN' });
 
-    const save = await fetch(`${rig.url}${SAVE_PATH}`, {
-      method: 'POST',
-      headers: { cookie, ...origin, 'content-type': 'application/json' },
-      body: JSON.stringify({ word: 'forged' }),
-    });
-    expect(save.status).toBe(401);
-    expect(await save.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
+      const save = await fetch(`${rig.url}${SAVE_PATH}`, {
+        method: 'POST',
+        headers: { cookie, ...origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ word: 'forged' }),
+      });
+      expect(save.status).toBe(401);
+      expect(await save.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
 
-    const permission = await fetch(`${rig.url}${CALLS.permission}`, { headers: { cookie } });
-    expect(permission.status).toBe(401);
+      const permission = await fetch(`${rig.url}${CALLS.permission}`, { headers: { cookie } });
+      expect(permission.status).toBe(401);
 
-    // Refused without asking the backend, not even once per cache period.
-    expect(callsSince(rig.backend, before)).toEqual([]);
-  });
+      // Refused without asking the backend, not even once per cache period.
+      expect(callsSince(rig.backend, before)).toEqual([]);
+    },
+  );
 
   it('credits an error-log entry posted with a forged cookie to nobody', async () => {
     const posted = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}`, {

@@ -27,7 +27,13 @@ describe('requests that never finish arriving', { timeout: 60_000 }, () => {
     const r = await rig({ REQUEST_TIMEOUT_MS: '600' });
     const cookie = await fakeLogInOver(r.url, { token: 'tok-slow', userId: '1' });
     const before = r.backend.calls.length;
-    const head = httpText(`POST ${SAVE_PATH} HTTP/1.1`, { cookie, origin: 'http://127.0.0.1', 'content-type': 'application/json', 'content-length': '1000', connection: 'keep-alive' });
+    const head = httpText(`POST ${SAVE_PATH} HTTP/1.1`, {
+      cookie,
+      origin: 'http://127.0.0.1',
+      'content-type': 'application/json',
+      'content-length': '1000',
+      connection: 'keep-alive',
+    });
     const sockets = await Promise.all(Array.from({ length: 60 }, () => openSocket(r.port, `${head}{`)));
     await Promise.all(sockets.map((s) => s.closed));
     for (const s of sockets) {

@@ -23,9 +23,15 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 3, withdrawalTickMs: 0 });
   client = new BackendClient(sandbox.url);
   admin = await client.login('admin', 'admin123');
-  const users = await list(RESOURCES.find((r) => r.id === 'users')!, { status: 'normal', pageSize: 1 });
+  const users = await list(
+    RESOURCES.find((r) => r.id === 'users')!,
+    { status: 'normal', pageSize: 1 },
+  );
   userAccount = String(users.list[0]!.account);
-  const groups = await list(RESOURCES.find((r) => r.id === 'groups')!, { status: 'normal', sort: '-memberCount', pageSize: 1 });
+  const groups = await list(
+    RESOURCES.find((r) => r.id === 'groups')!,
+    { status: 'normal', sort: '-memberCount', pageSize: 1 },
+  );
   groupId = Number(groups.list[0]!.id);
 });
 

@@ -112,15 +112,7 @@ describe('WithdrawalHub', () => {
   it('keeps the last count and keeps polling through failures, reporting each streak once', async () => {
     const failures: unknown[] = [];
     let recovered = 0;
-    const { poll, calls } = scriptedPoll([
-      count(5),
-      new Error('down'),
-      new Error('down'),
-      new Error('down'),
-      count(5),
-      new Error('down again'),
-      count(6),
-    ]);
+    const { poll, calls } = scriptedPoll([count(5), new Error('down'), new Error('down'), new Error('down'), count(5), new Error('down again'), count(6)]);
     const hub = makeHub({
       pollMs: 10,
       poll,

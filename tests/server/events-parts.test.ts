@@ -1,13 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { heldPermissions, readCount } from '../../server/events/answers.js';
 import { PermissionCache, type Access } from '../../server/events/permission-cache.js';
-import {
-  HEARTBEAT_CHUNK,
-  SseStreams,
-  eventChunk,
-  retryChunk,
-  type SseSink,
-} from '../../server/events/sse-streams.js';
+import { HEARTBEAT_CHUNK, SseStreams, eventChunk, retryChunk, type SseSink } from '../../server/events/sse-streams.js';
 import { waitUntil } from '../support/wait.js';
 
 /** The parts under test run on periods of milliseconds: check every 5 ms, give up after 5 s. */
@@ -36,10 +30,7 @@ class FakeSink implements SseSink {
 
 describe('answers', () => {
   it('reads permission lists of objects or strings and ignores junk', () => {
-    expect(heldPermissions([{ permission: '/manage/a' }, '/manage/b', { id: 3 }, null, 7])).toEqual([
-      '/manage/a',
-      '/manage/b',
-    ]);
+    expect(heldPermissions([{ permission: '/manage/a' }, '/manage/b', { id: 3 }, null, 7])).toEqual(['/manage/a', '/manage/b']);
     expect(heldPermissions(null)).toEqual([]);
     expect(heldPermissions({ permission: '/manage/a' })).toEqual([]);
   });

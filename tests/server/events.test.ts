@@ -170,7 +170,11 @@ describe('GET /api/events', () => {
 
     state.counts.set('multi', 7);
     for (const tab of multi) await tab.waitFor(() => tab.counts().includes(7), 'the changed count');
-    expect(multi.map((t) => t.counts())).toEqual([[1, 7], [1, 7], [1, 7]]);
+    expect(multi.map((t) => t.counts())).toEqual([
+      [1, 7],
+      [1, 7],
+      [1, 7],
+    ]);
     expect(single.counts()).toEqual([1]);
 
     // A new tab of a polled session hears the last count without another backend call.

@@ -87,8 +87,7 @@ async function logIn(app: FastifyInstance, password = SECRETS.password): Promise
   return cookies;
 }
 
-const requestLines = (lines: string[]) =>
-  lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request completed');
+const requestLines = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request completed');
 
 describe('logs, with the production logger options', () => {
   it('never contain a token, password, cookie or body, decoded or not, even at trace level', async () => {
@@ -105,7 +104,12 @@ describe('logs, with the production logger options', () => {
       expect(garbage.json()).toMatchObject({ error: 'DECODE_FAILED' });
       const undecodable = await app.inject({ method: 'GET', url: '/manage/fail', cookies });
       expect(undecodable.json()).toMatchObject({ error: 'DECODE_FAILED' });
-      const badLogin = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'garbage', password: SECRETS.password } });
+      const badLogin = await app.inject({
+        method: 'POST',
+        url: '/manage/logIn',
+        headers: SAME_ORIGIN,
+        payload: { account: 'garbage', password: SECRETS.password },
+      });
       expect(badLogin.json()).toMatchObject({ error: 'UPSTREAM_BAD_ANSWER' });
     } finally {
       await app.close();

@@ -37,9 +37,7 @@ describe('the /manage proxy', () => {
     }
     backend.route('GET /manage/mode2', (_call, res) => sendEncoded(res, JSON.stringify(answer), '2'));
     backend.route('GET /manage/truncated', (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 1, key).slice(0, -5), '1'));
-    backend.route('GET /manage/wrong-key', (_call, res) =>
-      sendEncoded(res, encodeBody(JSON.stringify(answer), 1, { ...key, key: Buffer.alloc(32, 1) }), '1'),
-    );
+    backend.route('GET /manage/wrong-key', (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 1, { ...key, key: Buffer.alloc(32, 1) }), '1'));
     backend.route('GET /manage/bad-padding', (_call, res) => {
       // A valid-length ciphertext whose last block decrypts to garbage padding.
       const good = Buffer.from(encodeBody(JSON.stringify(answer), 1, key), 'base64');
@@ -75,7 +73,7 @@ describe('the /manage proxy', () => {
     await backend.close();
   });
 
-  it('sends w-token and w-userId from the cookies, never the browser\'s own or its cookies', async () => {
+  it("sends w-token and w-userId from the cookies, never the browser's own or its cookies", async () => {
     const response = await app.inject({
       method: 'GET',
       url: '/manage/plain?pageNum=2',

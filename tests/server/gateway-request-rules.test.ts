@@ -72,42 +72,69 @@ describe('BODY_LIMIT_BYTES', () => {
     const big = body(1024 * 1024 + 10);
     const byDefault = await gateway();
     const defaultCookies = await logInThrough(byDefault);
-    const refused = await byDefault.inject({ method: 'POST', url: '/manage/thing', cookies: defaultCookies, headers: { ...SAME_ORIGIN, 'content-type': 'application/json' }, payload: big });
+    const refused = await byDefault.inject({
+      method: 'POST',
+      url: '/manage/thing',
+      cookies: defaultCookies,
+      headers: { ...SAME_ORIGIN, 'content-type': 'application/json' },
+      payload: big,
+    });
     expect(refused.statusCode).toBe(413);
 
     const raised = await gateway({ BODY_LIMIT_BYTES: String(4 * 1024 * 1024) });
     const cookies = await logInThrough(raised);
-    const passed = await raised.inject({ method: 'POST', url: '/manage/thing', cookies, headers: { ...SAME_ORIGIN, 'content-type': 'application/json' }, payload: big });
+    const passed = await raised.inject({
+      method: 'POST',
+      url: '/manage/thing',
+      cookies,
+      headers: { ...SAME_ORIGIN, 'content-type': 'application/json' },
+      payload: big,
+    });
     expect(passed.statusCode).toBe(200);
     expect(passed.json()).toMatchObject({ data: { bytes: big.length } });
   });
 });
 
 describe('CROSS_ORIGIN', () => {
-  it.each(['PUT', 'PATCH', 'DELETE'] as const)('refuses a %s to /manage from another origin, or with no origin at all, and passes a same-origin one', async (method) => {
-    const app = await gateway();
-    const cookies = await logInThrough(app);
-    const before = reached('/manage/thing', method);
-    const refusals = [
-      { origin: 'https://evil.example', host: 'localhost:80' },
-      { referer: 'https://evil.example/page', host: 'localhost:80' },
-      { ...SAME_ORIGIN, 'sec-fetch-site': 'cross-site' },
-      { host: 'localhost:80' },
-    ];
-    for (const headers of refusals) {
-      const response = await app.inject({ method, url: '/manage/thing', cookies, headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
-      expect(response.statusCode, JSON.stringify(headers)).toBe(403);
-      expect(response.json()).toMatchObject({ code: 403, error: 'CROSS_ORIGIN' });
-    }
-    expect(reached('/manage/thing', method)).toBe(before);
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)(
+    'refuses a %s to /manage from another origin, or with no origin at all, and passes a same-origin one',
+    async (method) => {
+      const app = await gateway();
+      const cookies = await logInThrough(app);
+      const before = reached('/manage/thing', method);
+      const refusals = [
+        { origin: 'https://evil.example', host: 'localhost:80' },
+        { referer: 'https://evil.example/page', host: 'localhost:80' },
+        { ...SAME_ORIGIN, 'sec-fetch-site': 'cross-site' },
+        { host: 'localhost:80' },
+      ];
+      for (const headers of refusals) {
+        const response = await app.inject({
+          method,
+          url: '/manage/thing',
+          cookies,
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: '{}',
+        });
+        expect(response.statusCode, JSON.stringify(headers)).toBe(403);
+        expect(response.json()).toMatchObject({ code: 403, error: 'CROSS_ORIGIN' });
+      }
+      expect(reached('/manage/thing', method)).toBe(before);
 
-    for (const headers of [SAME_ORIGIN, { referer: 'http://localhost:80/WithDrawMoneyCheck', host: 'localhost:80' }]) {
-      const response = await app.inject({ method, url: '/manage/thing', cookies, headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
-      expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ data: { method } });
-    }
-    expect(reached('/manage/thing', method)).toBe(before + 2);
-  });
+      for (const headers of [SAME_ORIGIN, { referer: 'http://localhost:80/WithDrawMoneyCheck', host: 'localhost:80' }]) {
+        const response = await app.inject({
+          method,
+          url: '/manage/thing',
+          cookies,
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: '{}',
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({ data: { method } });
+      }
+      expect(reached('/manage/thing', method)).toBe(before + 2);
+    },
+  );
 
   it('refuses a DELETE of the error log from another origin and keeps the log', async () => {
     const app = await gateway();

@@ -118,7 +118,11 @@ describe('serving the UI', () => {
   });
 
   it('serves public routes and sessions the page, never cached', async () => {
-    for (const [url, cookies] of [['/login?redirect=%2Fdashboard', {}], ['/404', {}], ['/dashboard', session]] as const) {
+    for (const [url, cookies] of [
+      ['/login?redirect=%2Fdashboard', {}],
+      ['/404', {}],
+      ['/dashboard', session],
+    ] as const) {
       const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' }, cookies });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');
@@ -152,4 +156,3 @@ describe('the error catalogue', () => {
     }
   });
 });
-

@@ -25,7 +25,9 @@ describe('session: login, logout and /api/session', () => {
       }
       return sendJson(res, { code: 1001, msg: 'Wrong account or password' });
     });
-    backend.route('GET /manage/whoami', (call, res) => sendJson(res, { code: 200, msg: 'ok', data: { token: call.headers['w-token'], userId: call.headers['w-userid'] } }));
+    backend.route('GET /manage/whoami', (call, res) =>
+      sendJson(res, { code: 200, msg: 'ok', data: { token: call.headers['w-token'], userId: call.headers['w-userid'] } }),
+    );
     app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url });
   });
 

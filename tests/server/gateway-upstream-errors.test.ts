@@ -168,7 +168,7 @@ describe('UPSTREAM_BAD_ANSWER', () => {
 });
 
 describe('gateway_upstream_errors_total', () => {
-  it('counts failed calls by kind: unreachable, timeout, bad_answer, for proxied calls and the gateway\'s own', async () => {
+  it("counts failed calls by kind: unreachable, timeout, bad_answer, for proxied calls and the gateway's own", async () => {
     const { app } = await gateway({ CHAT_BACKEND_URL: backend.url });
     const cookies = await logInThrough(app);
     expect(await upstreamErrors(app)).toEqual({});

@@ -157,7 +157,9 @@ describe('deployment calls', () => {
       expect(snapshot.host.cpu.usagePercent).toBeLessThanOrEqual(100);
       expect(snapshot.services.length).toBeGreaterThan(3);
     }
-    expect(second.host.cpu.usagePercent === first.host.cpu.usagePercent && second.host.network.rxBytesPerSecond === first.host.network.rxBytesPerSecond).toBe(false);
+    expect(second.host.cpu.usagePercent === first.host.cpu.usagePercent && second.host.network.rxBytesPerSecond === first.host.network.rxBytesPerSecond).toBe(
+      false,
+    );
   });
 
   it('imports from a link and refuses a text that is not one', async () => {

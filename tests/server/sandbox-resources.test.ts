@@ -195,9 +195,20 @@ describe('site configuration', () => {
     const badLink = await send(calls('discover').save, { body: { title: 'Docs', url: 'docs.example.com', enabled: true } });
     expect(badLink).toMatchObject({ code: 400, msg: '链接格式错误' });
     const versions = calls('appVersions');
-    const release = { platform: 'android', version: '4.0.0', buildNumber: 9999, mirrorUrl: '', forceUpdate: false, releaseNotes: '', publishTime: new Date().toISOString() };
+    const release = {
+      platform: 'android',
+      version: '4.0.0',
+      buildNumber: 9999,
+      mirrorUrl: '',
+      forceUpdate: false,
+      releaseNotes: '',
+      publishTime: new Date().toISOString(),
+    };
     expect(await send(versions.save, { body: { ...release, downloadUrl: '' } })).toMatchObject({ code: 400, msg: '下载链接不能为空' });
-    expect(await send(versions.save, { body: { ...release, downloadUrl: 'https://x.example/a.apk', mirrorUrl: 'mirror' } })).toMatchObject({ code: 400, msg: '链接格式错误' });
+    expect(await send(versions.save, { body: { ...release, downloadUrl: 'https://x.example/a.apk', mirrorUrl: 'mirror' } })).toMatchObject({
+      code: 400,
+      msg: '链接格式错误',
+    });
     const saved = await data<Row>(versions.save, { body: { ...release, downloadUrl: 'https://x.example/a.apk' } });
     expect((await data<ListAnswer<Row>>(versions.list, { query: { platform: 'android', sort: '-buildNumber', pageSize: 1 } })).list[0]!.id).toBe(saved.id);
   });

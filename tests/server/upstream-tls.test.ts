@@ -80,10 +80,29 @@ describe.skipIf(skipWithout(missing, 'the HTTPS backend tests'))('an HTTPS chat 
     folder = mkdtempSync(path.join(tmpdir(), 'gw-tls-cert-'));
     const key = path.join(folder, 'backend.key');
     const cert = path.join(folder, 'backend.crt');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', key, '-out', cert,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
     tlsOptions = { key: readFileSync(key), cert: readFileSync(cert) };
   });
 
@@ -118,7 +137,9 @@ describe.skipIf(skipWithout(missing, 'the HTTPS backend tests'))('an HTTPS chat 
     expect(backend.requests).toEqual([]);
     // Each refusal's log line names the certificate: the login's and the proxied call's alike.
     const certificateLines = lines.filter((line) => /self[- ]signed certificate/.test(line)).map((line) => JSON.parse(line) as { path?: string });
-    expect(certificateLines.map((line) => line.path)).toEqual(expect.arrayContaining([CALLS.login, '/api/exclude/siteConfig/webSiteConfig', '/plate/icon.svg']));
+    expect(certificateLines.map((line) => line.path)).toEqual(
+      expect.arrayContaining([CALLS.login, '/api/exclude/siteConfig/webSiteConfig', '/plate/icon.svg']),
+    );
   });
 
   it('is accepted with UPSTREAM_TLS_INSECURE=true: login, proxied calls, files and readiness', async () => {

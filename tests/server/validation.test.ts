@@ -42,6 +42,14 @@ describe('shared validation', () => {
     expect(validateField({ key: 't', kind: 'text', maxLength: 3 }, 'abcd')).toBe('tooLong');
     expect(validateField({ key: 'w', kind: 'switch', required: true }, false)).toBeNull();
     expect(validateField({ key: 'w', kind: 'switch' }, 'yes')).toBe('notAnOption');
-    expect(validateRecord([{ key: 'a', kind: 'text', required: true }, { key: 'b', kind: 'link' }], { a: 'x', b: 'bad' })).toEqual({ b: 'linkFormat' });
+    expect(
+      validateRecord(
+        [
+          { key: 'a', kind: 'text', required: true },
+          { key: 'b', kind: 'link' },
+        ],
+        { a: 'x', b: 'bad' },
+      ),
+    ).toEqual({ b: 'linkFormat' });
   });
 });

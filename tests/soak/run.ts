@@ -142,7 +142,9 @@ try {
   console.log(`  by status: ${JSON.stringify(counts.byStatus)}`);
   console.log(`  gateway errors: ${JSON.stringify(counts.byError)}`);
   console.log(`  memory after warm-up: RSS ${mib(start.rss)}, heap ${mib(start.heapUsed)}; after the run: RSS ${mib(end.rss)}, heap ${mib(end.heapUsed)}`);
-  console.log(`  fds after warm-up: ${start.fds.total} (${upstreamFds(start.fds)} upstream); after the run: ${end.fds.total} (${upstreamFds(end.fds)} upstream)`);
+  console.log(
+    `  fds after warm-up: ${start.fds.total} (${upstreamFds(start.fds)} upstream); after the run: ${end.fds.total} (${upstreamFds(end.fds)} upstream)`,
+  );
 
   for (const v of violations.slice(0, 20)) broken.push(`[${v.at}] ${v.what}`);
   if (violations.length > 20) broken.push(`... and ${violations.length - 20} more violations`);
@@ -150,8 +152,10 @@ try {
   if (!counts.byError.UPSTREAM_UNREACHABLE) broken.push('no 502 UPSTREAM_UNREACHABLE was seen while the backend was down');
   if (!counts.byError.UPSTREAM_TIMEOUT) broken.push('no 504 UPSTREAM_TIMEOUT was seen while the backend was slow');
   if (end.rss > start.rss * (1 + MEMORY_SLACK)) broken.push(`RSS grew from ${mib(start.rss)} to ${mib(end.rss)} (> ${MEMORY_SLACK * 100}%)`);
-  if (end.heapUsed > start.heapUsed * (1 + MEMORY_SLACK)) broken.push(`heap grew from ${mib(start.heapUsed)} to ${mib(end.heapUsed)} (> ${MEMORY_SLACK * 100}%)`);
-  if (!fdsBack) broken.push(`open descriptors (upstream sockets aside) went from ${restFds(start.fds)} to ${restFds(end.fds)} and did not come back within 15 s`);
+  if (end.heapUsed > start.heapUsed * (1 + MEMORY_SLACK))
+    broken.push(`heap grew from ${mib(start.heapUsed)} to ${mib(end.heapUsed)} (> ${MEMORY_SLACK * 100}%)`);
+  if (!fdsBack)
+    broken.push(`open descriptors (upstream sockets aside) went from ${restFds(start.fds)} to ${restFds(end.fds)} and did not come back within 15 s`);
   if (upstreamFds(end.fds) > UPSTREAM_POOL) broken.push(`more upstream sockets than the pool allows: ${upstreamFds(end.fds)}`);
 } catch (error) {
   broken.push(`the soak itself failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

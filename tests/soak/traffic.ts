@@ -159,7 +159,12 @@ export class Traffic {
     const holdMs = 300 + Math.random() * 2_500;
     const timer = setTimeout(() => controller.abort(), holdMs);
     try {
-      const answer = await this.streamPool.request({ path: '/api/events', method: 'GET', headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
+      const answer = await this.streamPool.request({
+        path: '/api/events',
+        method: 'GET',
+        headers: { cookie, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
       if (answer.statusCode !== 200) {
         const text = await answer.body.text();
         await this.check('GET /api/events', answer.statusCode, answer.headers, text);

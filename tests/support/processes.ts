@@ -6,7 +6,6 @@ import path from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import { Waiters } from './wait.js';
 
-
 const tempDirs: string[] = [];
 
 /** A fresh folder under the system temp folder, removed by removeTempDirs(). */
@@ -142,7 +141,11 @@ export interface Answer {
  * One request on a connection of its own (no keep-alive pool), so the cluster hands each to the
  * next worker in turn instead of every request riding the first worker's connection.
  */
-export function freshCall(baseUrl: string, pathname: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+export function freshCall(
+  baseUrl: string,
+  pathname: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       `${baseUrl}${pathname}`,

@@ -8,10 +8,7 @@ export interface PollOptions {
 }
 
 /** Checks `condition` every `intervalMs` until it holds or `timeoutMs` passed; resolves whether it held. */
-export async function pollUntil(
-  condition: () => boolean | Promise<boolean>,
-  { timeoutMs = 10_000, intervalMs = 10 }: PollOptions = {},
-): Promise<boolean> {
+export async function pollUntil(condition: () => boolean | Promise<boolean>, { timeoutMs = 10_000, intervalMs = 10 }: PollOptions = {}): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return true;

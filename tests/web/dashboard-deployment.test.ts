@@ -40,7 +40,11 @@ describe('monitor history', () => {
     expect(sampleOf(answer)).toEqual({ t: Date.UTC(2024, 5, 1, 10, 0, 5) / 1000, cpu: 31.5, memory: 25 });
     expect(sampleOf({ ...answer, time: 'soon' })).toBeNull();
     expect(percent(5, 0)).toBe(0);
-    expect(historyColumns([s(1, 2, 3), s(4, 5, 6)])).toEqual([[1, 4], [2, 5], [3, 6]]);
+    expect(historyColumns([s(1, 2, 3), s(4, 5, 6)])).toEqual([
+      [1, 4],
+      [2, 5],
+      [3, 6],
+    ]);
   });
 
   it('formats bytes in binary units and uptimes in days and hours', () => {
@@ -68,7 +72,15 @@ describe('runner config form', () => {
   });
 
   it('refuses a link without a scheme, an empty link and numbers out of range', () => {
-    const draft = { ...draftOf(CONFIG), apiUrl: 'api.example.com', fileServerUrl: '  ', workerCount: '65', maxUploadMb: '1.5', maxGroupMembers: 'many', logLevel: 'loud' };
+    const draft = {
+      ...draftOf(CONFIG),
+      apiUrl: 'api.example.com',
+      fileServerUrl: '  ',
+      workerCount: '65',
+      maxUploadMb: '1.5',
+      maxGroupMembers: 'many',
+      logLevel: 'loud',
+    };
     expect(validateDraft(draft)).toEqual({
       apiUrl: 'linkFormat',
       fileServerUrl: 'required',

@@ -62,7 +62,13 @@ describe('daily chart columns', () => {
   });
 
   it('totals each series over the range, gaps counting as zero', () => {
-    expect(columnTotals([[1, 2, 3], [1, null, 2], [0.5, 0.25, 0]])).toEqual([3, 0.75]);
+    expect(
+      columnTotals([
+        [1, 2, 3],
+        [1, null, 2],
+        [0.5, 0.25, 0],
+      ]),
+    ).toEqual([3, 0.75]);
   });
 });
 

@@ -28,7 +28,11 @@ describe('actions offered by `when`', () => {
 
   it('keeps only the selected rows an action applies to', () => {
     const action = { when: { field: 'status', in: ['unused'] } } as const;
-    const rows = [{ id: 1, status: 'unused' }, { id: 2, status: 'used' }, { id: 3, status: 'unused' }];
+    const rows = [
+      { id: 1, status: 'unused' },
+      { id: 2, status: 'used' },
+      { id: 3, status: 'unused' },
+    ];
     expect(eligibleRows(action, rows).map((r) => r.id)).toEqual([1, 3]);
     expect(appliesTo({}, { anything: 1 })).toBe(true);
   });

@@ -39,7 +39,11 @@ function labelsOf(resource: Resource): string[] {
 describe('screen labels', () => {
   for (const [lang, messages] of Object.entries(LANGS)) {
     it(`${lang} labels every resource title, field, option and action`, () => {
-      const missing = RESOURCES.flatMap((r) => labelsOf(r).filter((k) => !messages[k]?.trim()).map((k) => `${r.id}: ${k}`));
+      const missing = RESOURCES.flatMap((r) =>
+        labelsOf(r)
+          .filter((k) => !messages[k]?.trim())
+          .map((k) => `${r.id}: ${k}`),
+      );
       expect(missing).toEqual([]);
     });
     it(`${lang} has exactly the keys of every other language`, () => {

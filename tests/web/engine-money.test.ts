@@ -61,9 +61,15 @@ describe('form values', () => {
   });
 
   it('requires the password of a new account, and takes option lists as chosen', () => {
-    const out = recordFromDraft(ADMINS.fields.filter((f) => !('readOnly' in f)), { account: 'ops', nickname: 'Ops', password: '', permissions: [], status: 'enabled' });
+    const out = recordFromDraft(
+      ADMINS.fields.filter((f) => !('readOnly' in f)),
+      { account: 'ops', nickname: 'Ops', password: '', permissions: [], status: 'enabled' },
+    );
     expect(out.errors).toEqual({ password: 'required', permissions: 'required' });
-    const ok = recordFromDraft(ADMINS.fields.filter((f) => !('readOnly' in f)), { account: 'ops', nickname: 'Ops', password: 'pw', permissions: ['/manage/push'], status: 'enabled' });
+    const ok = recordFromDraft(
+      ADMINS.fields.filter((f) => !('readOnly' in f)),
+      { account: 'ops', nickname: 'Ops', password: 'pw', permissions: ['/manage/push'], status: 'enabled' },
+    );
     expect(ok.values.permissions).toEqual(['/manage/push']);
   });
 

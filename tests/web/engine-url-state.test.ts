@@ -27,7 +27,9 @@ describe('list URL state', () => {
       filters: { status: 'banned', channel: 'huawei', registerTimeFrom: '2024-01-01', registerTimeTo: '2024-02-29' },
     };
     const qs = serialiseListState(state, USERS);
-    expect(qs).toBe('pageNum=3&pageSize=50&keyword=%E5%BC%A0+%E4%B8%89&sort=balance&status=banned&channel=huawei&registerTimeFrom=2024-01-01&registerTimeTo=2024-02-29');
+    expect(qs).toBe(
+      'pageNum=3&pageSize=50&keyword=%E5%BC%A0+%E4%B8%89&sort=balance&status=banned&channel=huawei&registerTimeFrom=2024-01-01&registerTimeTo=2024-02-29',
+    );
     expect(parseListState(`?${qs}`, USERS)).toEqual(state);
   });
 
@@ -41,7 +43,13 @@ describe('list URL state', () => {
   });
 
   it('accepts a descending sort on a sortable field and a switch filter', () => {
-    const groupsLike = { fields: [{ key: 'muted', kind: 'switch', filter: true }, { key: 'memberCount', kind: 'number', sortable: true }], defaultSort: '-createTime' } as const;
+    const groupsLike = {
+      fields: [
+        { key: 'muted', kind: 'switch', filter: true },
+        { key: 'memberCount', kind: 'number', sortable: true },
+      ],
+      defaultSort: '-createTime',
+    } as const;
     const state = parseListState('sort=-memberCount&muted=false', groupsLike);
     expect(state.sort).toBe('-memberCount');
     expect(state.filters).toEqual({ muted: 'false' });

@@ -49,7 +49,9 @@ describe('validation messages', () => {
 
   it('marks the fields a refusal names, ignoring unknown fields and codes', () => {
     const fields = APP_VERSIONS.fields;
-    expect(serverFieldErrors({ field: 'downloadUrl', errors: { downloadUrl: 'linkFormat', nope: 'required', version: 'bogus' } }, fields)).toEqual({ downloadUrl: 'linkFormat' });
+    expect(serverFieldErrors({ field: 'downloadUrl', errors: { downloadUrl: 'linkFormat', nope: 'required', version: 'bogus' } }, fields)).toEqual({
+      downloadUrl: 'linkFormat',
+    });
     expect(serverFieldErrors(undefined, fields)).toEqual({});
   });
 });

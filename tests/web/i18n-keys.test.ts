@@ -15,7 +15,11 @@ describe('i18n key parity', () => {
       expect(missing).toEqual([]);
     });
     it(`${lang} has no empty message`, () => {
-      expect(Object.entries(messages).filter(([, v]) => v.trim() === '').map(([k]) => k)).toEqual([]);
+      expect(
+        Object.entries(messages)
+          .filter(([, v]) => v.trim() === '')
+          .map(([k]) => k),
+      ).toEqual([]);
     });
   }
   it('keeps interpolation variables the same in every language', () => {

@@ -17,15 +17,7 @@ describe('buildMenu', () => {
 
   it('hides groups with no permitted child and flattens one-child groups', () => {
     const menu = buildMenu(OPERATOR);
-    expect(menu.map((m) => m.key)).toEqual([
-      '/dashboard',
-      '/userpage',
-      '/sensitivewords',
-      '/operation',
-      '/BillingRecords',
-      '/error',
-      '/error-log/log',
-    ]);
+    expect(menu.map((m) => m.key)).toEqual(['/dashboard', '/userpage', '/sensitivewords', '/operation', '/BillingRecords', '/error', '/error-log/log']);
     const users = menu.find((m) => m.key === '/userpage')!;
     expect(users.children!.map((c) => c.path)).toEqual(['/userpage/userset', '/groupset']);
     // Online statistics opens both the IP blacklist and online users: the group stays a group.

@@ -17,11 +17,30 @@ describe('route table', () => {
   });
   it('keeps the original console URLs', () => {
     for (const p of [
-      '/SignInConfig', '/WithDrawMoneyCheck', '/sensitivewords', '/groupset', '/finance/OnlineRecharge',
-      '/siteconfig/function', '/operation/statistics', '/userpage/userset', '/deployconfig/monitor',
-      '/deployconfig/switch', '/deployconfig/migration', '/system/admins', '/system/record', '/system/googleverify',
-      '/operation/channel_statistics', '/BlackList', '/interface/interface', '/push/pushconfig',
-      '/shortmessage/message', '/versionupdate/appupdate', '/error/401', '/error/404', '/error-log/log', '/dashboard',
+      '/SignInConfig',
+      '/WithDrawMoneyCheck',
+      '/sensitivewords',
+      '/groupset',
+      '/finance/OnlineRecharge',
+      '/siteconfig/function',
+      '/operation/statistics',
+      '/userpage/userset',
+      '/deployconfig/monitor',
+      '/deployconfig/switch',
+      '/deployconfig/migration',
+      '/system/admins',
+      '/system/record',
+      '/system/googleverify',
+      '/operation/channel_statistics',
+      '/BlackList',
+      '/interface/interface',
+      '/push/pushconfig',
+      '/shortmessage/message',
+      '/versionupdate/appupdate',
+      '/error/401',
+      '/error/404',
+      '/error-log/log',
+      '/dashboard',
     ]) {
       expect(findRoute(p)?.kind, p).toBe('leaf');
     }

@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import {
-  VOICE_EXPIRED_TEXT,
-  VoicePlayer,
-  claimPlayback,
-  playingAudio,
-  voiceSeconds,
-  voiceUrl,
-} from '../../web/ui/voice-player.js';
+import { VOICE_EXPIRED_TEXT, VoicePlayer, claimPlayback, playingAudio, voiceSeconds, voiceUrl } from '../../web/ui/voice-player.js';
 
 /*
  * No screen mounts the voice-message player yet (the user detail with moments will), so it has
@@ -16,7 +9,12 @@ import {
  */
 
 const fakeAudio = () => {
-  const audio = { paused: 0, pause() { this.paused++; } };
+  const audio = {
+    paused: 0,
+    pause() {
+      this.paused++;
+    },
+  };
   return audio;
 };
 

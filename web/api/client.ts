@@ -61,12 +61,7 @@ export function mentionsPermission(msg: unknown): boolean {
   return typeof msg === 'string' && (/permission/i.test(msg) || msg.includes('权限'));
 }
 
-export type Outcome =
-  | { kind: 'ok' }
-  | { kind: 'silent' }
-  | { kind: 'session-lost' }
-  | { kind: 'logged-elsewhere' }
-  | { kind: 'toast'; text: string };
+export type Outcome = { kind: 'ok' } | { kind: 'silent' } | { kind: 'session-lost' } | { kind: 'logged-elsewhere' } | { kind: 'toast'; text: string };
 
 /**
  * What one envelope means for the user: nothing, a toast, or the end of the session. The
@@ -154,10 +149,7 @@ export async function request<T = unknown>(method: string, path: string, options
 }
 
 export const api = {
-  get: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) =>
-    request<T>('GET', path, { ...options, query }),
-  post: <T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
-    request<T>('POST', path, { ...options, body: body ?? {} }),
-  delete: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) =>
-    request<T>('DELETE', path, { ...options, query }),
+  get: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) => request<T>('GET', path, { ...options, query }),
+  post: <T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) => request<T>('POST', path, { ...options, body: body ?? {} }),
+  delete: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) => request<T>('DELETE', path, { ...options, query }),
 };

@@ -91,7 +91,10 @@ export async function logout(): Promise<void> {
 }
 
 export class PermissionError extends Error {
-  constructor(readonly key: MessageKey | null, message: string) {
+  constructor(
+    readonly key: MessageKey | null,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -28,7 +28,9 @@ export function LoggedElsewhereDialog() {
       className="m-auto w-full max-w-sm rounded-lg p-6 shadow-xl backdrop:bg-black/40"
       onCancel={(e) => e.preventDefault()}
     >
-      <h2 id="logged-elsewhere-title" className="text-lg font-semibold">{t('api.loggedElsewhereTitle')}</h2>
+      <h2 id="logged-elsewhere-title" className="text-lg font-semibold">
+        {t('api.loggedElsewhereTitle')}
+      </h2>
       <p className="mt-2 text-slate-700">{t('api.loggedElsewhere')}</p>
       <div className="mt-5 flex justify-end">
         <button type="button" className="btn btn-primary" autoFocus onClick={() => void resetSessionAndReload()}>

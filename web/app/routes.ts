@@ -100,11 +100,39 @@ function group(path: string, name: string, title: MessageKey, icon: IconName, ch
 const deployment = [P.deployment];
 
 export const ROUTES: readonly RouteEntry[] = [
-  page('/dashboard', 'Dashboard', 'route.dashboard', 'dashboard', lazy(() => import('../dashboard/dashboard-page.js')), { affix: true }),
+  page(
+    '/dashboard',
+    'Dashboard',
+    'route.dashboard',
+    'dashboard',
+    lazy(() => import('../dashboard/dashboard-page.js')),
+    { affix: true },
+  ),
   group('/deployconfig', 'DeployConfig', 'route.deployconfig', 'deploy', [
-    page('/deployconfig/monitor', 'SystemMonitor', 'route.monitor', 'monitor', lazy(() => import('../deployment/monitor-page.js')), { permission: deployment }),
-    page('/deployconfig/switch', 'StartSwitch', 'route.switch', 'switch', lazy(() => import('../deployment/switch-page.js')), { permission: deployment }),
-    page('/deployconfig/migration', 'DataMigration', 'route.migration', 'migrate', lazy(() => import('../deployment/migration-page.js')), { permission: deployment }),
+    page(
+      '/deployconfig/monitor',
+      'SystemMonitor',
+      'route.monitor',
+      'monitor',
+      lazy(() => import('../deployment/monitor-page.js')),
+      { permission: deployment },
+    ),
+    page(
+      '/deployconfig/switch',
+      'StartSwitch',
+      'route.switch',
+      'switch',
+      lazy(() => import('../deployment/switch-page.js')),
+      { permission: deployment },
+    ),
+    page(
+      '/deployconfig/migration',
+      'DataMigration',
+      'route.migration',
+      'migrate',
+      lazy(() => import('../deployment/migration-page.js')),
+      { permission: deployment },
+    ),
   ]),
   group('/system', 'System', 'route.system', 'system', [
     screen('/system/admins', 'AdminList', 'route.admins', 'admin', listScreen(ADMINS)),

@@ -85,8 +85,7 @@ export function DailyPanel() {
     if (!rangeProblem(next)) setRange(next);
   };
 
-  const problemText =
-    problem === 'tooLong' ? t('dashboard.rangeTooLong', { days: MAX_RANGE_DAYS }) : problem ? t('dashboard.rangeInvalid') : '';
+  const problemText = problem === 'tooLong' ? t('dashboard.rangeTooLong', { days: MAX_RANGE_DAYS }) : problem ? t('dashboard.rangeInvalid') : '';
 
   return (
     <Panel id="dashboard-daily" title={t('dashboard.daily')} testId="daily-panel">

@@ -11,7 +11,14 @@ const ALERT = 90;
 function Gauge({ value, label }: { value: number; label: string }) {
   const color = value >= ALERT ? 'bg-red-500' : value >= WARN ? 'bg-amber-500' : 'bg-primary';
   return (
-    <div role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(value)} className="mt-2 h-2 w-full overflow-hidden rounded-full bg-slate-200">
+    <div
+      role="meter"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(value)}
+      className="mt-2 h-2 w-full overflow-hidden rounded-full bg-slate-200"
+    >
       <div className={`h-full ${color}`} style={{ width: `${Math.min(100, Math.max(0, value))}%` }} />
     </div>
   );

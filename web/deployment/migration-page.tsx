@@ -27,7 +27,11 @@ function ImportResult({ result }: { result: ImportDatabaseResult }) {
     ['importedGroups', t('deploy.migration.importedGroups'), n(result.importedGroups)],
     ['importedMessages', t('deploy.migration.importedMessages'), n(result.importedMessages)],
     ['skippedRecords', t('deploy.migration.skippedRecords'), n(result.skippedRecords)],
-    ['durationMs', t('deploy.migration.duration'), t('deploy.migration.seconds', { seconds: (result.durationMs / 1000).toLocaleString(locale, { maximumFractionDigits: 1 }) })],
+    [
+      'durationMs',
+      t('deploy.migration.duration'),
+      t('deploy.migration.seconds', { seconds: (result.durationMs / 1000).toLocaleString(locale, { maximumFractionDigits: 1 }) }),
+    ],
     ['finishedAt', t('deploy.migration.finishedAt'), formatDateTime(result.finishedAt)],
   ];
   return (

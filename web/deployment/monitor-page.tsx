@@ -98,7 +98,13 @@ export default function MonitorPage({ route }: PageProps) {
             </PanelSkeleton>
           )
         ) : (
-          <TimeChart spec={spec} data={columns} testId="history-chart" heightScale={0.8} label={t('deploy.history', { count: history.length, max: HISTORY_SIZE })} />
+          <TimeChart
+            spec={spec}
+            data={columns}
+            testId="history-chart"
+            heightScale={0.8}
+            label={t('deploy.history', { count: history.length, max: HISTORY_SIZE })}
+          />
         )}
       </Panel>
 

@@ -29,13 +29,27 @@ export function ServiceTable({ services }: { services: readonly ServiceMetrics[]
       <table className="w-full text-left text-sm" data-testid="service-table">
         <thead className="bg-slate-100 text-slate-600">
           <tr>
-            <th scope="col" className="px-3 py-2">{t('deploy.service.name')}</th>
-            <th scope="col" className="px-3 py-2">{t('deploy.service.version')}</th>
-            <th scope="col" className="px-3 py-2">{t('deploy.service.status')}</th>
-            <th scope="col" className="px-3 py-2 text-right">{t('deploy.cpu')}</th>
-            <th scope="col" className="px-3 py-2 text-right">{t('deploy.memory')}</th>
-            <th scope="col" className="px-3 py-2 text-right">{t('deploy.uptime')}</th>
-            <th scope="col" className="px-3 py-2 text-right">{t('deploy.service.connections')}</th>
+            <th scope="col" className="px-3 py-2">
+              {t('deploy.service.name')}
+            </th>
+            <th scope="col" className="px-3 py-2">
+              {t('deploy.service.version')}
+            </th>
+            <th scope="col" className="px-3 py-2">
+              {t('deploy.service.status')}
+            </th>
+            <th scope="col" className="px-3 py-2 text-right">
+              {t('deploy.cpu')}
+            </th>
+            <th scope="col" className="px-3 py-2 text-right">
+              {t('deploy.memory')}
+            </th>
+            <th scope="col" className="px-3 py-2 text-right">
+              {t('deploy.uptime')}
+            </th>
+            <th scope="col" className="px-3 py-2 text-right">
+              {t('deploy.service.connections')}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -43,9 +57,13 @@ export function ServiceTable({ services }: { services: readonly ServiceMetrics[]
             const up = uptimeParts(s.uptimeSeconds);
             return (
               <tr key={s.name} className="border-t border-slate-100" data-testid={`service-${s.name}`}>
-                <th scope="row" className="px-3 py-2 font-medium text-slate-800">{s.name}</th>
+                <th scope="row" className="px-3 py-2 font-medium text-slate-800">
+                  {s.name}
+                </th>
                 <td className="px-3 py-2 text-slate-600">{s.version}</td>
-                <td className="px-3 py-2"><StatusBadge status={s.status} /></td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={s.status} />
+                </td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatPercent(s.cpuPercent)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatBytes(s.memoryBytes)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{t('deploy.uptimeValue', { days: up.days, hours: up.hours })}</td>

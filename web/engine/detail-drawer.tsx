@@ -35,7 +35,17 @@ export function FieldList({ resource, record }: { resource: ListResource; record
 }
 
 /** GET {path}/detail?id in a side panel; a screen may replace the body with its own renderer. */
-export function DetailDrawer({ resource, row, renderer, onClose }: { resource: ListResource; row: Row | null; renderer?: DetailRenderer | undefined; onClose: () => void }) {
+export function DetailDrawer({
+  resource,
+  row,
+  renderer,
+  onClose,
+}: {
+  resource: ListResource;
+  row: Row | null;
+  renderer?: DetailRenderer | undefined;
+  onClose: () => void;
+}) {
   const t = useLabelT();
   const id = row?.id;
   const query = useQuery({ ...detailQueryOptions(resource, id), enabled: row !== null });
@@ -55,7 +65,9 @@ export function DetailDrawer({ resource, row, renderer, onClose }: { resource: L
           </div>
           <div className="flex-1 overflow-y-auto px-5 py-4">
             {query.isPending ? (
-              <p role="status" className="text-slate-500">{t('engine.loading')}</p>
+              <p role="status" className="text-slate-500">
+                {t('engine.loading')}
+              </p>
             ) : query.isError ? (
               <div role="alert" className="text-red-700">
                 {t('engine.loadFailed')}{' '}

@@ -57,7 +57,14 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
   switch (field.kind) {
     case 'switch':
       control = (
-        <input {...common} type="checkbox" role="switch" className="h-5 w-5 accent-primary" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+        <input
+          {...common}
+          type="checkbox"
+          role="switch"
+          className="h-5 w-5 accent-primary"
+          checked={value === true}
+          onChange={(e) => onChange(e.target.checked)}
+        />
       );
       break;
     case 'select':
@@ -82,7 +89,12 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
           <fieldset className="flex flex-col gap-1" aria-describedby={describedBy} data-field={field.key}>
             <legend className="mb-1 text-sm font-medium text-slate-700">
               {name}
-              {field.required && <span className="text-red-600" aria-hidden="true"> *</span>}
+              {field.required && (
+                <span className="text-red-600" aria-hidden="true">
+                  {' '}
+                  *
+                </span>
+              )}
             </legend>
             <div className="grid max-h-56 grid-cols-1 gap-1 overflow-auto rounded-md border border-slate-200 p-2 sm:grid-cols-2">
               {(field.options ?? []).map((o) => (
@@ -97,14 +109,29 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
                 </label>
               ))}
             </div>
-            {error && <p id={errorId} role="alert" className="text-sm text-red-600">{error}</p>}
+            {error && (
+              <p id={errorId} role="alert" className="text-sm text-red-600">
+                {error}
+              </p>
+            )}
           </fieldset>
         );
       }
       control = <textarea {...common} className={box} rows={6} value={text} onChange={(e) => onChange(e.target.value)} />;
       break;
     case 'number':
-      control = <input {...common} className={box} type="number" inputMode="numeric" min={field.min} max={field.max} value={text} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <input
+          {...common}
+          className={box}
+          type="number"
+          inputMode="numeric"
+          min={field.min}
+          max={field.max}
+          value={text}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
       break;
     case 'money':
       control = <input {...common} className={box} type="text" inputMode="decimal" value={text} onChange={(e) => onChange(e.target.value)} />;
@@ -116,7 +143,17 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
       control = <input {...common} className={box} type="date" value={text} onChange={(e) => onChange(e.target.value)} />;
       break;
     case 'password':
-      control = <input {...common} className={box} type="password" autoComplete="new-password" value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <input
+          {...common}
+          className={box}
+          type="password"
+          autoComplete="new-password"
+          value={text}
+          maxLength={field.maxLength}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
       break;
     case 'link':
       control = <input {...common} className={box} type="url" inputMode="url" value={text} onChange={(e) => onChange(e.target.value)} />;
@@ -138,9 +175,15 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
       <div className="flex flex-col gap-1">
         <div className="flex items-center gap-3">
           {control}
-          <label htmlFor={id} className="text-sm font-medium text-slate-700">{name}</label>
+          <label htmlFor={id} className="text-sm font-medium text-slate-700">
+            {name}
+          </label>
         </div>
-        {error && <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>{error}</p>}
+        {error && (
+          <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>
+            {error}
+          </p>
+        )}
       </div>
     );
   }
@@ -149,13 +192,24 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
         {name}
-        {field.required && <span className="text-red-600" aria-hidden="true"> *</span>}
+        {field.required && (
+          <span className="text-red-600" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       {control}
       {hintList.length > 0 && (
-        <p id={hintId} className="text-xs text-slate-500">{hintList.join(' · ')}</p>
+        <p id={hintId} className="text-xs text-slate-500">
+          {hintList.join(' · ')}
+        </p>
       )}
-      {error && <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>{error}</p>}
+      {error && (
+        <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }

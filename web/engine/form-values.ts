@@ -62,7 +62,12 @@ export function parseDraftValue(field: FieldDef, raw: DraftValue | undefined): P
     case 'lines': {
       if (Array.isArray(raw)) return { value: raw };
       const text = typeof raw === 'string' ? raw : '';
-      return { value: text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean) };
+      return {
+        value: text
+          .split(/\r?\n/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
     }
     case 'number': {
       const text = typeof raw === 'string' ? raw.trim() : '';

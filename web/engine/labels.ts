@@ -28,8 +28,7 @@ export function validationMessage(t: LabelT, code: ValidationCode): string {
 }
 
 export const fieldLabel = (t: LabelT, key: string) => dynamicLabel(t, fieldKey(key), key);
-export const optionLabel = (t: LabelT, field: string, value: string | number | boolean) =>
-  dynamicLabel(t, optionKey(field, value), String(value));
+export const optionLabel = (t: LabelT, field: string, value: string | number | boolean) => dynamicLabel(t, optionKey(field, value), String(value));
 export const actionLabel = (t: LabelT, name: string) => dynamicLabel(t, actionKey(name), name);
 export const resourceTitle = (t: LabelT, id: string) => dynamicLabel(t, resourceKey(id), id);
 export const resultLabel = (t: LabelT, key: string) => dynamicLabel(t, resultKey(key), key);

@@ -20,7 +20,19 @@ function useDebouncedCommit(value: string, commit: (v: string) => void, ms = KEY
   return [draft, setDraft] as const;
 }
 
-function FilterControl({ field, state, onChange, t, density }: { field: FieldDef; state: ListState; onChange: (filters: Record<string, string>) => void; t: LabelT; density: Density }) {
+function FilterControl({
+  field,
+  state,
+  onChange,
+  t,
+  density,
+}: {
+  field: FieldDef;
+  state: ListState;
+  onChange: (filters: Record<string, string>) => void;
+  t: LabelT;
+  density: Density;
+}) {
   const id = useId();
   const box = `rounded-md border border-slate-300 bg-white ${density.input} ${density.text}`;
   const set = (key: string, value: string) => {
@@ -40,16 +52,32 @@ function FilterControl({ field, state, onChange, t, density }: { field: FieldDef
         <legend className="mb-1">{label}</legend>
         <div className="flex items-center gap-1">
           <label className="sr-only" htmlFor={`${id}-from`}>{`${label} ${t('engine.from')}`}</label>
-          <input id={`${id}-from`} type="date" className={box} value={state.filters[from] ?? ''} max={state.filters[to]} onChange={(e) => set(from, e.target.value)} data-filter={from} />
+          <input
+            id={`${id}-from`}
+            type="date"
+            className={box}
+            value={state.filters[from] ?? ''}
+            max={state.filters[to]}
+            onChange={(e) => set(from, e.target.value)}
+            data-filter={from}
+          />
           <span aria-hidden="true">–</span>
           <label className="sr-only" htmlFor={`${id}-to`}>{`${label} ${t('engine.to')}`}</label>
-          <input id={`${id}-to`} type="date" className={box} value={state.filters[to] ?? ''} min={state.filters[from]} onChange={(e) => set(to, e.target.value)} data-filter={to} />
+          <input
+            id={`${id}-to`}
+            type="date"
+            className={box}
+            value={state.filters[to] ?? ''}
+            min={state.filters[from]}
+            onChange={(e) => set(to, e.target.value)}
+            data-filter={to}
+          />
         </div>
       </fieldset>
     );
   }
   if (field.kind === 'select' || field.kind === 'switch') {
-    const options = field.kind === 'switch' ? (['true', 'false'] as const) : field.options ?? [];
+    const options = field.kind === 'switch' ? (['true', 'false'] as const) : (field.options ?? []);
     return (
       <label className="flex flex-col text-sm text-slate-700" htmlFor={id}>
         <span className="mb-1">{label}</span>
@@ -73,7 +101,13 @@ function FilterControl({ field, state, onChange, t, density }: { field: FieldDef
 }
 
 /** Keyword search (debounced) and the filters of `filter: true` fields, all written to the URL. */
-export function ListFilters({ resource, state, onChange, t, density }: {
+export function ListFilters({
+  resource,
+  state,
+  onChange,
+  t,
+  density,
+}: {
   resource: ListResource;
   state: ListState;
   onChange: (change: { keyword?: string; filters?: Record<string, string> }) => void;

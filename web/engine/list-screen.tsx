@@ -110,7 +110,11 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
       </div>
 
       {selectedRows.length > 0 && (
-        <div className="flex flex-wrap items-center gap-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-2 text-sm" role="region" aria-label={t('engine.selected', { count: selectedRows.length })}>
+        <div
+          className="flex flex-wrap items-center gap-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-2 text-sm"
+          role="region"
+          aria-label={t('engine.selected', { count: selectedRows.length })}
+        >
           <span data-testid="selection-count">{t('engine.selected', { count: selectedRows.length })}</span>
           {bulk.map((a) => (
             <button key={a.name} type="button" className={`btn ${a.destructive ? 'btn-danger' : ''}`} onClick={() => runBulk(a.name)} data-bulk-action={a.name}>
@@ -130,7 +134,9 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
 
       {query.isPending ? (
         <>
-          <p role="status" className="sr-only">{t('engine.loading')}</p>
+          <p role="status" className="sr-only">
+            {t('engine.loading')}
+          </p>
           <TableSkeleton columns={columns.length} density={density} />
         </>
       ) : query.isError && !query.data ? (
@@ -156,7 +162,9 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
           onSelect={(ids, on) =>
             setSelected((prev) => {
               const next = new Set(prev);
-              for (const id of ids) if (on) next.add(id); else next.delete(id);
+              for (const id of ids)
+                if (on) next.add(id);
+                else next.delete(id);
               return next;
             })
           }

@@ -38,9 +38,16 @@ function SortHeader({ field, sort, onSort, t }: { field: FieldDef; sort: string;
   if (!field.sortable) return <>{label}</>;
   const dir = sort === field.key ? 'asc' : sort === `-${field.key}` ? 'desc' : null;
   return (
-    <button type="button" className="inline-flex items-center gap-1 font-medium hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-primary" onClick={() => onSort(field.key)} data-sort={field.key}>
+    <button
+      type="button"
+      className="inline-flex items-center gap-1 font-medium hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-primary"
+      onClick={() => onSort(field.key)}
+      data-sort={field.key}
+    >
       {label}
-      <span aria-hidden="true" className={dir ? 'text-primary' : 'text-slate-300'}>{dir === 'desc' ? '▼' : dir === 'asc' ? '▲' : '↕'}</span>
+      <span aria-hidden="true" className={dir ? 'text-primary' : 'text-slate-300'}>
+        {dir === 'desc' ? '▼' : dir === 'asc' ? '▲' : '↕'}
+      </span>
       {dir && <span className="sr-only">{t(dir === 'asc' ? 'engine.sortAsc' : 'engine.sortDesc')}</span>}
     </button>
   );
@@ -74,11 +81,21 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
     <tr className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
       {selectable && (
         <td className={density.cell}>
-          <input type="checkbox" className="accent-primary" aria-label={t('engine.selectRow', { id })} checked={checked} onChange={(e) => commands.select(id, e.target.checked)} />
+          <input
+            type="checkbox"
+            className="accent-primary"
+            aria-label={t('engine.selectRow', { id })}
+            checked={checked}
+            onChange={(e) => commands.select(id, e.target.checked)}
+          />
         </td>
       )}
       {columns.map((f) => (
-        <td key={f.key} className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''}`} data-col={f.key}>
+        <td
+          key={f.key}
+          className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''}`}
+          data-col={f.key}
+        >
           <ValueView t={t} field={f} value={row[f.key]} />
         </td>
       ))}
@@ -149,16 +166,31 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
           <tr>
             {selectable && (
               <th scope="col" className={`${density.cell} w-8`}>
-                <input type="checkbox" className="accent-primary" aria-label={t('engine.selectAll')} checked={allSelected} onChange={(e) => onSelect(rows.map(rowId), e.target.checked)} />
+                <input
+                  type="checkbox"
+                  className="accent-primary"
+                  aria-label={t('engine.selectAll')}
+                  checked={allSelected}
+                  onChange={(e) => onSelect(rows.map(rowId), e.target.checked)}
+                />
               </th>
             )}
             {columns.map((f) => (
-              <th key={f.key} scope="col" className={`${density.cell} whitespace-nowrap ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''}`} aria-sort={ariaSort(f)}>
+              <th
+                key={f.key}
+                scope="col"
+                className={`${density.cell} whitespace-nowrap ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''}`}
+                aria-sort={ariaSort(f)}
+              >
                 <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
               </th>
             ))}
             {/* Sticky so the row's actions stay in reach when a wide table scrolls sideways. */}
-            {hasCommands && <th scope="col" className={`${density.cell} sticky right-0 whitespace-nowrap bg-slate-100 shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>{t('engine.actions')}</th>}
+            {hasCommands && (
+              <th scope="col" className={`${density.cell} sticky right-0 whitespace-nowrap bg-slate-100 shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
+                {t('engine.actions')}
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -186,7 +218,11 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
             <tr>
               {selectable && <td className={density.cell} />}
               {columns.map((f, i) => (
-                <td key={f.key} className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right tabular-nums' : ''}`} data-total={f.key in totals ? f.key : undefined}>
+                <td
+                  key={f.key}
+                  className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right tabular-nums' : ''}`}
+                  data-total={f.key in totals ? f.key : undefined}
+                >
                   {f.key in totals ? formatMoney(totals[f.key]) : i === 0 ? t('engine.total') : ''}
                 </td>
               ))}
@@ -213,7 +249,16 @@ export function TableSkeleton({ columns, density }: { columns: number; density: 
   );
 }
 
-export function Pagination({ pageNum, pageSize, total, sizes, onPage, onSize, t, density }: {
+export function Pagination({
+  pageNum,
+  pageSize,
+  total,
+  sizes,
+  onPage,
+  onSize,
+  t,
+  density,
+}: {
   pageNum: number;
   pageSize: number;
   total: number;

@@ -86,7 +86,13 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
   const ResultView = options.result ?? GenericResult;
 
   return (
-    <form onSubmit={onRun} noValidate className="flex max-w-2xl flex-col gap-5 rounded-md border border-slate-200 bg-white p-5" data-testid="operation-form" data-resource={resource.id}>
+    <form
+      onSubmit={onRun}
+      noValidate
+      className="flex max-w-2xl flex-col gap-5 rounded-md border border-slate-200 bg-white p-5"
+      data-testid="operation-form"
+      data-resource={resource.id}
+    >
       {resource.inputs.map((f, i) => (
         <FieldInput
           key={f.key}
@@ -108,9 +114,18 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
             </button>
             {needsPreview && <span className="text-sm text-slate-500">{t('engine.previewHint')}</span>}
           </div>
-          {previewError && <p role="alert" className="text-sm text-red-700">{previewError}</p>}
+          {previewError && (
+            <p role="alert" className="text-sm text-red-700">
+              {previewError}
+            </p>
+          )}
           {preview && (
-            <section className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm" aria-label={t('engine.preview')} data-testid="operation-preview-result" aria-live="polite">
+            <section
+              className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm"
+              aria-label={t('engine.preview')}
+              data-testid="operation-preview-result"
+              aria-live="polite"
+            >
               <PreviewView data={preview.data} t={t} />
             </section>
           )}
@@ -134,7 +149,11 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
         </div>
       )}
 
-      {runError && <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="form-server-error">{runError}</p>}
+      {runError && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="form-server-error">
+          {runError}
+        </p>
+      )}
 
       <div>
         <button type="submit" className="btn btn-danger" disabled={!canRun} data-testid="operation-run">
@@ -143,7 +162,12 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
       </div>
 
       {result && (
-        <section className="rounded-md border border-green-200 bg-green-50 p-3 text-sm" aria-label={t('engine.result')} data-testid="operation-result" aria-live="polite">
+        <section
+          className="rounded-md border border-green-200 bg-green-50 p-3 text-sm"
+          aria-label={t('engine.result')}
+          data-testid="operation-result"
+          aria-live="polite"
+        >
           <h2 className="mb-2 font-semibold text-green-900">{t('engine.result')}</h2>
           <ResultView data={result.data} t={t} />
         </section>

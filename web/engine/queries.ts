@@ -1,9 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  resourceCalls,
-  type ListAnswer,
-  type Resource,
-} from '../../server/contract/index.js';
+import { resourceCalls, type ListAnswer, type Resource } from '../../server/contract/index.js';
 import { api, type Query } from '../api/client.js';
 
 /**
@@ -114,8 +110,7 @@ export interface ActionCall {
 export function useActionMutation(resource: Ref) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ name, body, quiet }: ActionCall) =>
-      (await api.post<unknown>(resourceCalls(resource).action(name), body, { quiet })).data,
+    mutationFn: async ({ name, body, quiet }: ActionCall) => (await api.post<unknown>(resourceCalls(resource).action(name), body, { quiet })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.all(resource) }),
   });
 }

@@ -16,7 +16,10 @@ export function CopyButton({ text, t }: { text: string; t: LabelT }) {
       type="button"
       className="btn ml-2 shrink-0"
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
+        void navigator.clipboard?.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        );
       }}
     >
       {copied ? t('engine.copied') : t('engine.copy')}
@@ -54,7 +57,19 @@ export function GenericResult({ data, t }: ResultRendererProps) {
 }
 
 /** The answer of a `showsResult` action, shown until the administrator closes it. */
-export function ResultDialog({ open, title, data, renderer, onClose }: { open: boolean; title: string; data: unknown; renderer?: ResultRenderer | undefined; onClose: () => void }) {
+export function ResultDialog({
+  open,
+  title,
+  data,
+  renderer,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  data: unknown;
+  renderer?: ResultRenderer | undefined;
+  onClose: () => void;
+}) {
   const t = useLabelT();
   const View = renderer ?? GenericResult;
   return (

@@ -38,7 +38,6 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new answer fills the form; becoming clean must not
   }, [loaded]);
 
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
@@ -71,7 +70,9 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
         {fields.map((f) => (
           <div key={f.key} className="h-10 animate-pulse rounded bg-slate-200" />
         ))}
-        <p role="status" className="sr-only">{t('engine.loading')}</p>
+        <p role="status" className="sr-only">
+          {t('engine.loading')}
+        </p>
       </div>
     );
   }
@@ -99,7 +100,13 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
           ))}
         </div>
       )}
-      <form onSubmit={submit} noValidate className="flex flex-col gap-5 rounded-md border border-slate-200 bg-white p-5" data-testid="settings-form" data-resource={resource.id}>
+      <form
+        onSubmit={submit}
+        noValidate
+        className="flex flex-col gap-5 rounded-md border border-slate-200 bg-white p-5"
+        data-testid="settings-form"
+        data-resource={resource.id}
+      >
         <div className="grid gap-5 md:grid-cols-2">
           {fields.map((f) => (
             <div key={f.key} className={f.kind === 'longtext' || f.kind === 'lines' ? 'md:col-span-2' : ''}>
@@ -124,10 +131,23 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
           <button type="submit" className="btn btn-primary" disabled={save.isPending || !dirty}>
             {save.isPending ? t('engine.saving') : t('engine.save')}
           </button>
-          <button type="button" className="btn" disabled={!dirty || save.isPending} onClick={() => { setDraft(baseline); setErrors({}); setServerError(''); }}>
+          <button
+            type="button"
+            className="btn"
+            disabled={!dirty || save.isPending}
+            onClick={() => {
+              setDraft(baseline);
+              setErrors({});
+              setServerError('');
+            }}
+          >
             {t('engine.reset')}
           </button>
-          {dirty && <span className="text-sm text-amber-700" data-testid="unsaved">{t('engine.unsavedBadge')}</span>}
+          {dirty && (
+            <span className="text-sm text-amber-700" data-testid="unsaved">
+              {t('engine.unsavedBadge')}
+            </span>
+          )}
         </div>
       </form>
       <LeaveGuard dirty={dirty} />

@@ -78,7 +78,10 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
   const columns: CsvColumn<StatRow>[] = [
     { label: t('engine.date'), value: (r) => String(r.date ?? '') },
     ...(dimKey ? [{ label: fieldLabel(t, dimKey), value: (r: StatRow) => (r[dimKey] ? optionLabel(t, dimKey, String(r[dimKey])) : '') }] : []),
-    ...resource.series.map((s) => ({ label: fieldLabel(t, s.key), value: (r: StatRow) => (s.kind === 'money' ? formatMoney(r[s.key] as number) : String(r[s.key] ?? '')) })),
+    ...resource.series.map((s) => ({
+      label: fieldLabel(t, s.key),
+      value: (r: StatRow) => (s.kind === 'money' ? formatMoney(r[s.key] as number) : String(r[s.key] ?? '')),
+    })),
   ];
   const showDimColumn = !!dimKey && rows.some((r) => r[dimKey] !== undefined);
   const tableColumns = showDimColumn ? columns : columns.filter((_, i) => !(dimKey && i === 1));
@@ -86,27 +89,53 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
 
   return (
     <div className="flex flex-col gap-4" data-testid="statistics-screen" data-resource={resource.id}>
-      <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => { e.preventDefault(); apply(); }}>
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply();
+        }}
+      >
         <label className="flex flex-col text-sm text-slate-700">
           <span className="mb-1">{t('engine.startDate')}</span>
-          <input type="date" className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={draft.startDate} max={draft.endDate} onChange={(e) => setDraft({ ...draft, startDate: e.target.value })} />
+          <input
+            type="date"
+            className={`rounded-md border border-slate-300 bg-white ${density.input}`}
+            value={draft.startDate}
+            max={draft.endDate}
+            onChange={(e) => setDraft({ ...draft, startDate: e.target.value })}
+          />
         </label>
         <label className="flex flex-col text-sm text-slate-700">
           <span className="mb-1">{t('engine.endDate')}</span>
-          <input type="date" className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={draft.endDate} min={draft.startDate} onChange={(e) => setDraft({ ...draft, endDate: e.target.value })} />
+          <input
+            type="date"
+            className={`rounded-md border border-slate-300 bg-white ${density.input}`}
+            value={draft.endDate}
+            min={draft.startDate}
+            onChange={(e) => setDraft({ ...draft, endDate: e.target.value })}
+          />
         </label>
         {resource.dimension && (
           <label className="flex flex-col text-sm text-slate-700">
             <span className="mb-1">{fieldLabel(t, resource.dimension.key)}</span>
-            <select className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={draft.dimension} onChange={(e) => setDraft({ ...draft, dimension: e.target.value })}>
+            <select
+              className={`rounded-md border border-slate-300 bg-white ${density.input}`}
+              value={draft.dimension}
+              onChange={(e) => setDraft({ ...draft, dimension: e.target.value })}
+            >
               <option value="">{t('engine.all')}</option>
               {resource.dimension.options.map((o) => (
-                <option key={o} value={o}>{optionLabel(t, resource.dimension!.key, o)}</option>
+                <option key={o} value={o}>
+                  {optionLabel(t, resource.dimension!.key, o)}
+                </option>
               ))}
             </select>
           </label>
         )}
-        <button type="submit" className="btn btn-primary">{t('engine.apply')}</button>
+        <button type="submit" className="btn btn-primary">
+          {t('engine.apply')}
+        </button>
         <button
           type="button"
           className="btn ml-auto"
@@ -125,10 +154,14 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
       ) : query.isError && !query.data ? (
         <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800">
           {t('engine.loadFailed')}
-          <button type="button" className="btn" onClick={() => void query.refetch()}>{t('engine.retry')}</button>
+          <button type="button" className="btn" onClick={() => void query.refetch()}>
+            {t('engine.retry')}
+          </button>
         </div>
       ) : rows.length === 0 ? (
-        <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500" data-testid="list-empty">{t('engine.noData')}</p>
+        <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500" data-testid="list-empty">
+          {t('engine.noData')}
+        </p>
       ) : (
         <>
           <section className="rounded-md border border-slate-200 bg-white p-3" aria-label={t('engine.chart')}>
@@ -139,7 +172,13 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
               <thead className="bg-slate-100 text-slate-600">
                 <tr>
                   {tableColumns.map((c, i) => (
-                    <th key={i} scope="col" className={`${density.cell} whitespace-nowrap ${i >= tableColumns.length - resource.series.length ? 'text-right' : ''}`}>{c.label}</th>
+                    <th
+                      key={i}
+                      scope="col"
+                      className={`${density.cell} whitespace-nowrap ${i >= tableColumns.length - resource.series.length ? 'text-right' : ''}`}
+                    >
+                      {c.label}
+                    </th>
                   ))}
                 </tr>
               </thead>
@@ -147,7 +186,9 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
                 {rows.map((r, ri) => (
                   <tr key={ri} className="border-t border-slate-100">
                     {tableColumns.map((c, i) => (
-                      <td key={i} className={`${density.cell} ${i >= tableColumns.length - resource.series.length ? 'text-right tabular-nums' : ''}`}>{c.value(r)}</td>
+                      <td key={i} className={`${density.cell} ${i >= tableColumns.length - resource.series.length ? 'text-right tabular-nums' : ''}`}>
+                        {c.value(r)}
+                      </td>
                     ))}
                   </tr>
                 ))}

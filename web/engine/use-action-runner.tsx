@@ -21,7 +21,11 @@ type Step =
  * Runs a named action the way its definition asks: inputs in a dialog, a confirmation first when
  * destructive, and the answer in a dialog when it `showsResult`.
  */
-export function useActionRunner(resource: Pick<Resource, 'id' | 'path'>, results?: Readonly<Record<string, ResultRenderer>>, onDone?: (action: ActionDef, target: ActionTarget) => void) {
+export function useActionRunner(
+  resource: Pick<Resource, 'id' | 'path'>,
+  results?: Readonly<Record<string, ResultRenderer>>,
+  onDone?: (action: ActionDef, target: ActionTarget) => void,
+) {
   const t = useLabelT();
   const mutation = useActionMutation(resource);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
@@ -71,7 +75,7 @@ export function useActionRunner(resource: Pick<Resource, 'id' | 'path'>, results
       <FormDialog
         open={step.kind === 'inputs'}
         title={step.kind === 'inputs' ? actionLabel(t, step.action.name) : ''}
-        fields={step.kind === 'inputs' ? step.action.inputs ?? [] : []}
+        fields={step.kind === 'inputs' ? (step.action.inputs ?? []) : []}
         submitLabel={step.kind === 'inputs' ? actionLabel(t, step.action.name) : ''}
         danger={step.kind === 'inputs' && step.action.destructive}
         intro={step.kind === 'inputs' && step.action.destructive ? question(step.action, step.target) : undefined}

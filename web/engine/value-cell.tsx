@@ -26,9 +26,7 @@ export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'opt
     case 'select':
       return optionLabel(t, field.key, value as string);
     case 'lines':
-      return Array.isArray(value)
-        ? value.map((v) => (field.options ? optionLabel(t, field.key, String(v)) : String(v))).join(', ')
-        : String(value);
+      return Array.isArray(value) ? value.map((v) => (field.options ? optionLabel(t, field.key, String(v)) : String(v))).join(', ') : String(value);
     case 'password':
       return '';
     default:
@@ -40,7 +38,11 @@ export function Thumbnail({ path, alt, t, className = 'h-8 w-8' }: { path: strin
   const [failed, setFailed] = useState(false);
   if (!path || failed) {
     return (
-      <span role="img" aria-label={t('engine.noImage')} className={`${className} inline-flex items-center justify-center rounded bg-slate-200 text-[10px] text-slate-500`}>
+      <span
+        role="img"
+        aria-label={t('engine.noImage')}
+        className={`${className} inline-flex items-center justify-center rounded bg-slate-200 text-[10px] text-slate-500`}
+      >
         ?
       </span>
     );
@@ -54,7 +56,9 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
   switch (field.kind) {
     case 'switch':
       return (
-        <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${value === true ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-600'}`}>
+        <span
+          className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${value === true ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-600'}`}
+        >
           {valueText(t, field, value)}
         </span>
       );

@@ -19,7 +19,7 @@ export const sidebarLogo = persistedSignal('sidebarLogo', true, isBoolean);
 export const tagsView = persistedSignal('tagsView', false, isBoolean);
 export const theme = persistedSignal('theme', DEFAULT_THEME, (v): v is string => isString(v) && /^#[0-9a-fA-F]{6}$/.test(v));
 
-const browserLanguages = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language];
+const browserLanguages = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
 export const language = signal<Language>(pickLanguage(storedRaw('language') as string | null, browserLanguages));
 
 /** Only a language the user chose is saved; otherwise the browser's keeps deciding. */
@@ -37,9 +37,7 @@ export const showSettings = signal(false);
 
 /** Sidebar open unless a saved "0"; a width under the breakpoint closes it without saving. */
 export const sidebarOpened = signal(readCookie(SIDEBAR_COOKIE) !== '0');
-export const device = signal<'desktop' | 'mobile'>(
-  typeof window !== 'undefined' && window.innerWidth < MOBILE_BREAKPOINT ? 'mobile' : 'desktop',
-);
+export const device = signal<'desktop' | 'mobile'>(typeof window !== 'undefined' && window.innerWidth < MOBILE_BREAKPOINT ? 'mobile' : 'desktop');
 if (device.value === 'mobile') sidebarOpened.value = false;
 
 export function toggleSidebar(): void {

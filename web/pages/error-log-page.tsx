@@ -74,7 +74,9 @@ export default function ErrorLogPage({ route }: PageProps) {
       </div>
 
       {query.isPending ? (
-        <p role="status" className="text-slate-500">{t('common.loading')}</p>
+        <p role="status" className="text-slate-500">
+          {t('common.loading')}
+        </p>
       ) : query.isError ? (
         <div role="alert" className="text-red-700">
           {t('errorLog.loadFailed')}{' '}
@@ -89,11 +91,21 @@ export default function ErrorLogPage({ route }: PageProps) {
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-100 text-slate-600">
               <tr>
-                <th scope="col" className="px-3 py-2">{t('errorLog.time')}</th>
-                <th scope="col" className="px-3 py-2">{t('errorLog.message')}</th>
-                <th scope="col" className="px-3 py-2">{t('errorLog.url')}</th>
-                <th scope="col" className="px-3 py-2">{t('errorLog.user')}</th>
-                <th scope="col" className="px-3 py-2"><span className="sr-only">{t('errorLog.details')}</span></th>
+                <th scope="col" className="px-3 py-2">
+                  {t('errorLog.time')}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {t('errorLog.message')}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {t('errorLog.url')}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {t('errorLog.user')}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  <span className="sr-only">{t('errorLog.details')}</span>
+                </th>
               </tr>
             </thead>
             <tbody>

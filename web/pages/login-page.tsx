@@ -78,7 +78,8 @@ export default function LoginPage({ next }: { next: string }) {
     }
   }
 
-  const input = 'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
+  const input =
+    'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
   const fieldError = (f: Field) =>
     fieldErrors[f] ? (
       <p id={`${id}-${f}-error`} className="mt-1 text-sm text-red-600">

@@ -15,12 +15,16 @@ export function SecretResult({ data, t }: ResultRendererProps) {
   if (entries.length === 0) return <GenericResult data={data} t={t} />;
   return (
     <div className="flex flex-col gap-3">
-      <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900" role="note">{t('result.shownOnce')}</p>
+      <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900" role="note">
+        {t('result.shownOnce')}
+      </p>
       {entries.map(([k, v]) => (
         <div key={k} className="flex flex-col gap-1">
           <span className="text-slate-500">{resultLabel(t, k)}</span>
           <div className="flex items-center">
-            <code className="flex-1 break-all rounded bg-slate-100 px-2 py-1 font-mono text-base" data-result-key={k}>{String(v)}</code>
+            <code className="flex-1 break-all rounded bg-slate-100 px-2 py-1 font-mono text-base" data-result-key={k}>
+              {String(v)}
+            </code>
             <CopyButton text={String(v)} t={t} />
           </div>
         </div>
@@ -39,15 +43,26 @@ interface Hit {
 export function SensitiveHits({ data, t }: ResultRendererProps) {
   const hits = asRecord(data).hits;
   if (!Array.isArray(hits)) return <GenericResult data={data} t={t} />;
-  if (hits.length === 0) return <p className="text-green-800" data-testid="no-hits">{t('result.noHits')}</p>;
+  if (hits.length === 0)
+    return (
+      <p className="text-green-800" data-testid="no-hits">
+        {t('result.noHits')}
+      </p>
+    );
   return (
     <table className="w-full text-left text-sm" data-testid="sensitive-hits">
       <caption className="mb-2 text-left font-medium">{`${t('result.hits')}: ${hits.length}`}</caption>
       <thead className="bg-slate-100 text-slate-600">
         <tr>
-          <th scope="col" className="px-2 py-1">{fieldLabel(t, 'word')}</th>
-          <th scope="col" className="px-2 py-1">{fieldLabel(t, 'category')}</th>
-          <th scope="col" className="px-2 py-1 text-right">{t('result.index')}</th>
+          <th scope="col" className="px-2 py-1">
+            {fieldLabel(t, 'word')}
+          </th>
+          <th scope="col" className="px-2 py-1">
+            {fieldLabel(t, 'category')}
+          </th>
+          <th scope="col" className="px-2 py-1 text-right">
+            {t('result.index')}
+          </th>
         </tr>
       </thead>
       <tbody>

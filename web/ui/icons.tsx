@@ -32,13 +32,51 @@ const SHAPES = {
 
 /** The icon of each menu entry, by name. */
 const ICONS = {
-  dashboard: 'home', deploy: 'server', monitor: 'chart', switch: 'toggle', migrate: 'arrows', system: 'gear',
-  admin: 'user', log: 'doc', key: 'key', user: 'user', users: 'users', group: 'users', settings: 'gear',
-  function: 'toggle', friend: 'user', avatar: 'smile', emoji: 'smile', shield: 'shield', list: 'list',
-  announce: 'bell', ticket: 'key', words: 'alert', star: 'star', document: 'doc', chart: 'chart', ban: 'ban',
-  clean: 'trash', speed: 'clock', online: 'users', login: 'key', message: 'chat', link: 'link', feedback: 'chat',
-  money: 'money', calendar: 'calendar', wallet: 'money', check: 'check', redpack: 'gift', bill: 'doc',
-  interface: 'list', push: 'bell', sms: 'phone', update: 'refresh', bug: 'bug', error: 'alert',
+  dashboard: 'home',
+  deploy: 'server',
+  monitor: 'chart',
+  switch: 'toggle',
+  migrate: 'arrows',
+  system: 'gear',
+  admin: 'user',
+  log: 'doc',
+  key: 'key',
+  user: 'user',
+  users: 'users',
+  group: 'users',
+  settings: 'gear',
+  function: 'toggle',
+  friend: 'user',
+  avatar: 'smile',
+  emoji: 'smile',
+  shield: 'shield',
+  list: 'list',
+  announce: 'bell',
+  ticket: 'key',
+  words: 'alert',
+  star: 'star',
+  document: 'doc',
+  chart: 'chart',
+  ban: 'ban',
+  clean: 'trash',
+  speed: 'clock',
+  online: 'users',
+  login: 'key',
+  message: 'chat',
+  link: 'link',
+  feedback: 'chat',
+  money: 'money',
+  calendar: 'calendar',
+  wallet: 'money',
+  check: 'check',
+  redpack: 'gift',
+  bill: 'doc',
+  interface: 'list',
+  push: 'bell',
+  sms: 'phone',
+  update: 'refresh',
+  bug: 'bug',
+  error: 'alert',
 } as const satisfies Record<string, keyof typeof SHAPES>;
 
 export type IconName = keyof typeof ICONS;
@@ -46,7 +84,16 @@ export type IconName = keyof typeof ICONS;
 export function Icon({ name, className = 'h-5 w-5' }: { name: IconName | keyof typeof SHAPES; className?: string }) {
   const shape = name in SHAPES ? (name as keyof typeof SHAPES) : ICONS[name as IconName];
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      className={className}
+      aria-hidden="true"
+    >
       <path d={SHAPES[shape]} />
     </svg>
   );
@@ -70,7 +117,16 @@ const UI_SHAPES = {
 
 export function UiIcon({ name, className = 'h-5 w-5' }: { name: keyof typeof UI_SHAPES; className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      className={className}
+      aria-hidden="true"
+    >
       <path d={UI_SHAPES[name]} />
     </svg>
   );

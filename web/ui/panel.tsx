@@ -17,7 +17,21 @@ export function useLocale(): string {
   return LOCALES[language.value];
 }
 
-export function Panel({ id, title, actions, children, testId, className = '' }: { id: string; title: string; actions?: ReactNode; children: ReactNode; testId?: string; className?: string }) {
+export function Panel({
+  id,
+  title,
+  actions,
+  children,
+  testId,
+  className = '',
+}: {
+  id: string;
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+  className?: string;
+}) {
   return (
     <section aria-labelledby={id} data-testid={testId} className={`rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`}>
       <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-2">
@@ -49,7 +63,11 @@ export function PanelSkeleton({ children }: { children: ReactNode }) {
 export function PanelError({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
   const t = useT();
   return (
-    <div role="alert" data-testid="panel-error" className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+    <div
+      role="alert"
+      data-testid="panel-error"
+      className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+    >
       <span>{t('dashboard.loadFailed')}</span>
       <button type="button" className="btn" onClick={onRetry} disabled={retrying}>
         {retrying ? t('common.loading') : t('common.retry')}

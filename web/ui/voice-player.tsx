@@ -43,9 +43,12 @@ export function VoicePlayer({ src, duration, expiredText = VOICE_EXPIRED_TEXT }:
   const [broken, setBroken] = useState(false);
   const url = voiceUrl(src);
 
-  useEffect(() => () => {
-    if (playingAudio.peek() === ref.current) playingAudio.value = null;
-  }, []);
+  useEffect(
+    () => () => {
+      if (playingAudio.peek() === ref.current) playingAudio.value = null;
+    },
+    [],
+  );
 
   if (!url || broken) return <span className="text-sm text-slate-500">{expiredText}</span>;
 

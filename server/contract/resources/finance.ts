@@ -78,7 +78,13 @@ export const WITHDRAWAL_REVIEW = {
   ],
   actions: [
     { name: 'approve', target: 'row', when: { field: 'state', in: ['pending'] } },
-    { name: 'reject', target: 'row', destructive: true, inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }], when: { field: 'state', in: ['pending'] } },
+    {
+      name: 'reject',
+      target: 'row',
+      destructive: true,
+      inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
+      when: { field: 'state', in: ['pending'] },
+    },
     // Answers {synced}: pulls withdrawals the payment side has settled meanwhile.
     { name: 'syncCashWithdrawal', target: 'page', showsResult: true },
   ],

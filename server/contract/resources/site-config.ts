@@ -51,13 +51,7 @@ export const DEFAULT_GROUPS = {
   keywordFields: ['groupName'],
   defaultSort: 'sort',
   ...EDITABLE,
-  fields: [
-    ID,
-    { key: 'groupId', kind: 'number', required: true, min: 1, column: true },
-    shown('groupName', 'text'),
-    SORT_ORDER,
-    createTime,
-  ],
+  fields: [ID, { key: 'groupId', kind: 'number', required: true, min: 1, column: true }, shown('groupName', 'text'), SORT_ORDER, createTime],
 } as const satisfies ListResource;
 
 export const DEFAULT_AVATARS = {

@@ -54,12 +54,7 @@ export const GOOGLE_VERIFY = {
   ...at(PERMISSIONS.googleGenerator),
   keywordFields: ['account'],
   defaultSort: 'id',
-  fields: [
-    ID,
-    shown('account', 'text'),
-    shown('googleBound', 'switch', { filter: true }),
-    shown('boundTime', 'datetime'),
-  ],
+  fields: [ID, shown('account', 'text'), shown('googleBound', 'switch', { filter: true }), shown('boundTime', 'datetime')],
   actions: [
     // Answers {secret, otpauthUrl} once; the administrator scans it into an authenticator.
     { name: 'bind', target: 'row', showsResult: true, when: { field: 'googleBound', in: [false] } },

@@ -29,7 +29,13 @@ export const USERS = {
     { key: 'lastLoginIp', kind: 'text', readOnly: true },
   ],
   actions: [
-    { name: 'ban', target: 'row', destructive: true, inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }], when: { field: 'status', in: ['normal'] } },
+    {
+      name: 'ban',
+      target: 'row',
+      destructive: true,
+      inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
+      when: { field: 'status', in: ['normal'] },
+    },
     { name: 'unban', target: 'row', when: { field: 'status', in: ['banned'] } },
     // Answers {password}: the new password, shown once.
     { name: 'resetPassword', target: 'row', destructive: true, showsResult: true },

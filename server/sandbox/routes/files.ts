@@ -105,12 +105,14 @@ export function registerFiles(app: FastifyInstance, store: SandboxStore): void {
       if (owner !== undefined) svg = avatar(owner);
     }
     if (svg === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
-    return reply
-      .header('cache-control', 'public, max-age=3600')
-      // An SVG opened directly is a document: it must not be able to run script.
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .header('x-content-type-options', 'nosniff')
-      .type('image/svg+xml')
-      .send(svg);
+    return (
+      reply
+        .header('cache-control', 'public, max-age=3600')
+        // An SVG opened directly is a document: it must not be able to run script.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .header('x-content-type-options', 'nosniff')
+        .type('image/svg+xml')
+        .send(svg)
+    );
   });
 }

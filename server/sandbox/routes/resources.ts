@@ -1,13 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type {
-  ActionDef,
-  ListResource,
-  OperationResource,
-  OPERATION_ACTIONS,
-  Resource,
-  SettingsResource,
-  StatisticsResource,
-} from '../../contract/index.js';
+import type { ActionDef, ListResource, OperationResource, OPERATION_ACTIONS, Resource, SettingsResource, StatisticsResource } from '../../contract/index.js';
 import { RESOURCES, formFields, resourceCalls } from '../../contract/index.js';
 import { CODES, SandboxError, badRequest, ok } from '../errors.js';
 import type { SandboxStore } from '../store/index.js';
@@ -209,7 +201,8 @@ function registerStatistics(app: FastifyInstance, resource: StatisticsResource, 
       const raw = query[resource.dimension.key];
       if (typeof raw === 'string' && raw.trim() !== '') {
         dimension = raw.trim();
-        if (!resource.dimension.options.includes(dimension)) throw badRequest(`${resource.dimension.key} must be one of ${resource.dimension.options.join(', ')}`);
+        if (!resource.dimension.options.includes(dimension))
+          throw badRequest(`${resource.dimension.key} must be one of ${resource.dimension.options.join(', ')}`);
       }
     }
     const list = binding.rows(start, end, dimension, Date.now());

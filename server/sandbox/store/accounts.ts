@@ -33,13 +33,7 @@ export const SANDBOX_ACCOUNTS = [
     account: 'operator',
     password: 'operator123',
     nickname: 'Operator',
-    permissions: [
-      PERMISSIONS.userProfile,
-      PERMISSIONS.groupProfile,
-      PERMISSIONS.sensitiveWord,
-      PERMISSIONS.onlineStatistics,
-      PERMISSIONS.billRecord,
-    ],
+    permissions: [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.sensitiveWord, PERMISSIONS.onlineStatistics, PERMISSIONS.billRecord],
   },
 ] as const;
 
@@ -52,10 +46,45 @@ function hashPassword(password: string, salt: string): string {
 
 /** Further administrators of a team that has used the console for a while (not named in the README). */
 const STAFF = [
-  { account: 'finance_li', nickname: '李会计', permissions: [PERMISSIONS.cashWithdrawalCheck, PERMISSIONS.billRecord, PERMISSIONS.userRedPack, PERMISSIONS.groupRedPack, PERMISSIONS.userBalance], status: 'enabled', ageDays: 160, google: true },
-  { account: 'support_tanaka', nickname: '田中サポート', permissions: [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.distributionAddress, PERMISSIONS.loginStatistics], status: 'enabled', ageDays: 120, google: false },
-  { account: 'ops_garcia', nickname: 'Lucía García', permissions: [PERMISSIONS.onlineStatistics, PERMISSIONS.massMessage, PERMISSIONS.dataClean, PERMISSIONS.frequencyLimit, PERMISSIONS.dailyStatistics, PERMISSIONS.channelStatistics], status: 'enabled', ageDays: 90, google: true },
-  { account: 'intern_wang', nickname: '王实习', permissions: [PERMISSIONS.sensitiveWord, PERMISSIONS.siteAnnouncement], status: 'disabled', ageDays: 60, google: false },
+  {
+    account: 'finance_li',
+    nickname: '李会计',
+    permissions: [PERMISSIONS.cashWithdrawalCheck, PERMISSIONS.billRecord, PERMISSIONS.userRedPack, PERMISSIONS.groupRedPack, PERMISSIONS.userBalance],
+    status: 'enabled',
+    ageDays: 160,
+    google: true,
+  },
+  {
+    account: 'support_tanaka',
+    nickname: '田中サポート',
+    permissions: [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.distributionAddress, PERMISSIONS.loginStatistics],
+    status: 'enabled',
+    ageDays: 120,
+    google: false,
+  },
+  {
+    account: 'ops_garcia',
+    nickname: 'Lucía García',
+    permissions: [
+      PERMISSIONS.onlineStatistics,
+      PERMISSIONS.massMessage,
+      PERMISSIONS.dataClean,
+      PERMISSIONS.frequencyLimit,
+      PERMISSIONS.dailyStatistics,
+      PERMISSIONS.channelStatistics,
+    ],
+    status: 'enabled',
+    ageDays: 90,
+    google: true,
+  },
+  {
+    account: 'intern_wang',
+    nickname: '王实习',
+    permissions: [PERMISSIONS.sensitiveWord, PERMISSIONS.siteAnnouncement],
+    status: 'disabled',
+    ageDays: 60,
+    google: false,
+  },
 ] as const;
 
 export function makeAdminAccounts(now: number): Collection<AdminAccount> {
@@ -150,10 +179,7 @@ export function passwordMatches(account: AdminAccount, password: string): boolea
   return timingSafeEqual(expected, actual);
 }
 
-export type TokenCheck =
-  | { status: 'ok'; account: AdminAccount }
-  | { status: 'elsewhere' }
-  | { status: 'expired' };
+export type TokenCheck = { status: 'ok'; account: AdminAccount } | { status: 'elsewhere' } | { status: 'expired' };
 
 /** Replaced tokens remembered, so a stale tab learns it was logged out elsewhere rather than "expired". */
 const REPLACED_MEMORY = 10_000;

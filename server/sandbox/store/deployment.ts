@@ -1,12 +1,4 @@
-import type {
-  ImportDatabaseResult,
-  MonitoringAnswer,
-  RunnerConfig,
-  RunnerState,
-  RunnerSwitch,
-  ServiceMetrics,
-  ServiceStatus,
-} from '../../contract/index.js';
+import type { ImportDatabaseResult, MonitoringAnswer, RunnerConfig, RunnerState, RunnerSwitch, ServiceMetrics, ServiceStatus } from '../../contract/index.js';
 import { VALIDATION_MESSAGES_ZH, isLink as isLinkText } from '../../contract/index.js';
 import { badRequest } from '../errors.js';
 import { Prng, hashText } from '../lib/prng.js';
@@ -73,7 +65,17 @@ export class Deployment {
     logLevel: 'info',
   };
 
-  private readonly host = { cores: 8, memoryTotal: 32 * GIB, diskTotal: 500 * GIB, cpu: 24, memory: 19 * GIB, disk: 212 * GIB, rx: 42 * MIB, tx: 57 * MIB, load: [1.9, 1.7, 1.6] };
+  private readonly host = {
+    cores: 8,
+    memoryTotal: 32 * GIB,
+    diskTotal: 500 * GIB,
+    cpu: 24,
+    memory: 19 * GIB,
+    disk: 212 * GIB,
+    rx: 42 * MIB,
+    tx: 57 * MIB,
+    load: [1.9, 1.7, 1.6],
+  };
   private readonly services: ServiceState[];
   private readonly bootTime: number;
 
@@ -137,11 +139,7 @@ export class Deployment {
     h.rx = drift(p, h.rx, 42 * MIB, 6 * MIB, MIB, 400 * MIB);
     h.tx = drift(p, h.tx, 57 * MIB, 8 * MIB, MIB, 400 * MIB);
     const instant = (h.cpu / 100) * h.cores;
-    h.load = [
-      (h.load[0] ?? 0) * 0.6 + instant * 0.4,
-      (h.load[1] ?? 0) * 0.9 + instant * 0.1,
-      (h.load[2] ?? 0) * 0.97 + instant * 0.03,
-    ];
+    h.load = [(h.load[0] ?? 0) * 0.6 + instant * 0.4, (h.load[1] ?? 0) * 0.9 + instant * 0.1, (h.load[2] ?? 0) * 0.97 + instant * 0.03];
 
     const services: ServiceMetrics[] = this.services.map((s) => {
       s.cpu = drift(p, s.cpu, s.baseCpu, s.baseCpu * 0.2 + 0.5, 0.1, 100);

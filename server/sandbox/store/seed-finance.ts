@@ -6,10 +6,46 @@ import type { BillRecord, GroupRecord, UserRecord } from './types.js';
 
 export function seedRechargeChannels(): RechargeChannelRecord[] {
   const rows: Omit<RechargeChannelRecord, 'id'>[] = [
-    { name: '支付宝', method: 'alipay', minAmount: 1_000, maxAmount: 5_000_000, feePercent: 0.6, gatewayUrl: 'https://openapi.alipay.com/gateway.do', enabled: true, sort: 10 },
-    { name: '微信支付', method: 'wechat', minAmount: 1_000, maxAmount: 5_000_000, feePercent: 0.6, gatewayUrl: 'https://api.mch.weixin.qq.com/v3/pay', enabled: true, sort: 20 },
-    { name: 'Bank card (UnionPay)', method: 'bankCard', minAmount: 10_000, maxAmount: 20_000_000, feePercent: 0.3, gatewayUrl: 'https://gateway.unionpay.example.com/pay', enabled: true, sort: 30 },
-    { name: 'USDT (TRC20)', method: 'usdt', minAmount: 10_000, maxAmount: 100_000_000, feePercent: 1, gatewayUrl: 'https://pay.crypto.example.com/api', enabled: true, sort: 40 },
+    {
+      name: '支付宝',
+      method: 'alipay',
+      minAmount: 1_000,
+      maxAmount: 5_000_000,
+      feePercent: 0.6,
+      gatewayUrl: 'https://openapi.alipay.com/gateway.do',
+      enabled: true,
+      sort: 10,
+    },
+    {
+      name: '微信支付',
+      method: 'wechat',
+      minAmount: 1_000,
+      maxAmount: 5_000_000,
+      feePercent: 0.6,
+      gatewayUrl: 'https://api.mch.weixin.qq.com/v3/pay',
+      enabled: true,
+      sort: 20,
+    },
+    {
+      name: 'Bank card (UnionPay)',
+      method: 'bankCard',
+      minAmount: 10_000,
+      maxAmount: 20_000_000,
+      feePercent: 0.3,
+      gatewayUrl: 'https://gateway.unionpay.example.com/pay',
+      enabled: true,
+      sort: 30,
+    },
+    {
+      name: 'USDT (TRC20)',
+      method: 'usdt',
+      minAmount: 10_000,
+      maxAmount: 100_000_000,
+      feePercent: 1,
+      gatewayUrl: 'https://pay.crypto.example.com/api',
+      enabled: true,
+      sort: 40,
+    },
     { name: 'Apple Pay', method: 'applePay', minAmount: 600, maxAmount: 1_000_000, feePercent: 3, gatewayUrl: '', enabled: false, sort: 50 },
   ];
   return rows.map((row, i) => ({ id: i + 1, ...row }));
@@ -44,7 +80,17 @@ export function seedMembers(prng: Prng, groups: readonly GroupRecord[], users: r
   return members;
 }
 
-const GREETINGS = ['恭喜发财，大吉大利', '生日快乐 🎂', 'Happy birthday!', 'Thanks for dinner', '¡Felicidades!', 'おめでとう！', '新年快乐', 'For the coffee ☕', ''];
+const GREETINGS = [
+  '恭喜发财，大吉大利',
+  '生日快乐 🎂',
+  'Happy birthday!',
+  'Thanks for dinner',
+  '¡Felicidades!',
+  'おめでとう！',
+  '新年快乐',
+  'For the coffee ☕',
+  '',
+];
 
 /**
  * Red envelope records behind the ledger's redPackSend bills, so the finance pages and the

@@ -38,13 +38,7 @@ function round100(value: number): number {
   return Math.max(100, Math.floor(value / 100) * 100);
 }
 
-export function seedMoney(
-  prng: Prng,
-  ledger: Ledger,
-  users: readonly UserRecord[],
-  groups: readonly GroupRecord[],
-  now: number,
-): void {
+export function seedMoney(prng: Prng, ledger: Ledger, users: readonly UserRecord[], groups: readonly GroupRecord[], now: number): void {
   const events: SeedEvent[] = [];
   const available = new Map<number, number>();
   const lastTime = new Map<number, number>();

@@ -28,20 +28,29 @@ export function seedLoginRecords(prng: Prng, users: readonly UserRecord[], now: 
   const drafts: Omit<LoginRecord, 'id'>[] = [];
   for (const user of users.length <= count ? users : []) {
     // Each user's last login is on record.
-    drafts.push({ userId: user.id, account: user.account, ip: user.lastLoginIp, region: user.region, device: user.device, result: 'success', time: user.lastLoginTime });
+    drafts.push({
+      userId: user.id,
+      account: user.account,
+      ip: user.lastLoginIp,
+      region: user.region,
+      device: user.device,
+      result: 'success',
+      time: user.lastLoginTime,
+    });
   }
   while (drafts.length < count) {
     const user = prng.pick(users);
     const since = Date.parse(user.registerTime);
     const recent = 1 - Math.pow(prng.next(), 3);
     const time = Math.floor(since + recent * (now - since));
-    const result = user.status === 'banned' && prng.chance(0.3)
-      ? 'banned'
-      : prng.weighted<LoginRecord['result']>([
-          ['success', 90],
-          ['wrongPassword', 8],
-          ['blockedIp', 1],
-        ]);
+    const result =
+      user.status === 'banned' && prng.chance(0.3)
+        ? 'banned'
+        : prng.weighted<LoginRecord['result']>([
+            ['success', 90],
+            ['wrongPassword', 8],
+            ['blockedIp', 1],
+          ]);
     drafts.push({
       userId: user.id,
       account: user.account,
@@ -134,7 +143,13 @@ const FEEDBACK: readonly [type: SuggestionRecord['type'], content: string][] = [
   ['complaint', 'Someone is impersonating me, account in my name.'],
 ];
 
-const REPLIES = ['已反馈给技术团队，感谢您的耐心。', 'Thanks, this is fixed in the next release.', 'Gracias, lo hemos revisado.', 'ご報告ありがとうございます。', '款项已退回您的钱包，请查收。'];
+const REPLIES = [
+  '已反馈给技术团队，感谢您的耐心。',
+  'Thanks, this is fixed in the next release.',
+  'Gracias, lo hemos revisado.',
+  'ご報告ありがとうございます。',
+  '款项已退回您的钱包，请查收。',
+];
 
 export function seedSuggestions(prng: Prng, users: readonly UserRecord[], now: number, count = 180): Seeded<SuggestionRecord> {
   const drafts: Omit<SuggestionRecord, 'id'>[] = [];

@@ -33,7 +33,13 @@ function spread(prng: Prng, count: number, now: number, days: number): number[] 
   return times.sort((a, b) => a - b);
 }
 
-const WELCOMES = ['欢迎加入！有问题随时找我 😊', 'Welcome aboard! Ask me anything.', '¡Bienvenido! Escríbeme si necesitas ayuda.', 'ようこそ！何でも聞いてください。', ''];
+const WELCOMES = [
+  '欢迎加入！有问题随时找我 😊',
+  'Welcome aboard! Ask me anything.',
+  '¡Bienvenido! Escríbeme si necesitas ayuda.',
+  'ようこそ！何でも聞いてください。',
+  '',
+];
 
 export function seedDefaultFriends(prng: Prng, users: readonly UserRecord[], now: number): Seeded<DefaultFriendRecord> {
   const picked = new Set<UserRecord>();
@@ -77,12 +83,40 @@ export function seedDefaultAvatars(prng: Prng, now: number): Seeded<DefaultAvata
 
 /** Emoji of the default sticker set: file name, the character drawn for it, category. */
 export const EMOJI: readonly (readonly [name: string, char: string, category: (typeof EMOJI_CATEGORIES)[number]])[] = [
-  ['smile', '😊', 'classic'], ['laugh', '😂', 'classic'], ['wink', '😉', 'classic'], ['love', '😍', 'classic'], ['cool', '😎', 'classic'],
-  ['cry', '😭', 'classic'], ['angry', '😠', 'classic'], ['think', '🤔', 'classic'], ['sleep', '😴', 'classic'], ['shock', '😱', 'classic'],
-  ['cat', '🐱', 'animals'], ['dog', '🐶', 'animals'], ['panda', '🐼', 'animals'], ['pig', '🐷', 'animals'], ['monkey', '🙈', 'animals'], ['chick', '🐥', 'animals'],
-  ['coffee', '☕', 'food'], ['noodles', '🍜', 'food'], ['sushi', '🍣', 'food'], ['cake', '🍰', 'food'], ['beer', '🍺', 'food'], ['watermelon', '🍉', 'food'],
-  ['thumbs-up', '👍', 'gestures'], ['clap', '👏', 'gestures'], ['ok', '👌', 'gestures'], ['pray', '🙏', 'gestures'], ['wave', '👋', 'gestures'], ['muscle', '💪', 'gestures'],
-  ['red-envelope', '🧧', 'festival'], ['lantern', '🏮', 'festival'], ['fireworks', '🎆', 'festival'], ['gift', '🎁', 'festival'], ['party', '🎉', 'festival'], ['tree', '🎄', 'festival'],
+  ['smile', '😊', 'classic'],
+  ['laugh', '😂', 'classic'],
+  ['wink', '😉', 'classic'],
+  ['love', '😍', 'classic'],
+  ['cool', '😎', 'classic'],
+  ['cry', '😭', 'classic'],
+  ['angry', '😠', 'classic'],
+  ['think', '🤔', 'classic'],
+  ['sleep', '😴', 'classic'],
+  ['shock', '😱', 'classic'],
+  ['cat', '🐱', 'animals'],
+  ['dog', '🐶', 'animals'],
+  ['panda', '🐼', 'animals'],
+  ['pig', '🐷', 'animals'],
+  ['monkey', '🙈', 'animals'],
+  ['chick', '🐥', 'animals'],
+  ['coffee', '☕', 'food'],
+  ['noodles', '🍜', 'food'],
+  ['sushi', '🍣', 'food'],
+  ['cake', '🍰', 'food'],
+  ['beer', '🍺', 'food'],
+  ['watermelon', '🍉', 'food'],
+  ['thumbs-up', '👍', 'gestures'],
+  ['clap', '👏', 'gestures'],
+  ['ok', '👌', 'gestures'],
+  ['pray', '🙏', 'gestures'],
+  ['wave', '👋', 'gestures'],
+  ['muscle', '💪', 'gestures'],
+  ['red-envelope', '🧧', 'festival'],
+  ['lantern', '🏮', 'festival'],
+  ['fireworks', '🎆', 'festival'],
+  ['gift', '🎁', 'festival'],
+  ['party', '🎉', 'festival'],
+  ['tree', '🎄', 'festival'],
 ];
 
 export function emojiPath(name: string): string {
@@ -98,7 +132,13 @@ export function seedDefaultEmoji(prng: Prng, now: number): Seeded<DefaultEmojiRe
 
 const QUESTIONS: Readonly<Record<(typeof LANGUAGES)[number], readonly string[]>> = {
   zh: ['您母亲的姓名是？', '您的出生地是？', '您小学的名字是？', '您第一只宠物的名字是？', '您最喜欢的电影是？'],
-  en: ["What is your mother's maiden name?", 'In which city were you born?', 'What was the name of your first pet?', 'What was your first car?', 'What is your favourite book?'],
+  en: [
+    "What is your mother's maiden name?",
+    'In which city were you born?',
+    'What was the name of your first pet?',
+    'What was your first car?',
+    'What is your favourite book?',
+  ],
   es: ['¿Cómo se llama tu madre?', '¿En qué ciudad naciste?', '¿Cómo se llamaba tu primera mascota?', '¿Cuál es tu comida favorita?'],
   ja: ['母親の旧姓は？', '生まれた町は？', '初めて飼ったペットの名前は？', '好きな映画は？'],
 };
@@ -123,7 +163,10 @@ const DISCOVER: readonly [title: string, url: string][] = [
 ];
 
 export function discoverIcon(title: string, index: number): string {
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   return `discover/${slug || `entry-${index + 1}`}.svg`;
 }
 

@@ -8,17 +8,61 @@ type Category = (typeof SENSITIVE_WORD_CATEGORIES)[number];
  */
 const BASE: Readonly<Record<Category, readonly string[]>> = {
   ads: [
-    '加微信', '加我微信', '代开发票', '刷单', '兼职日结', '免费领取', '低价出售', '私聊有惊喜', '代理招募', '日赚千元', '网赚项目',
-    '点击领取', '扫码进群', '返利', '优惠券群', '淘宝刷单', '快速贷款', '无抵押贷款', '信用卡套现', '代办证件',
-    'buy followers', 'free crypto', 'click this link', 'earn money fast', 'work from home', 'cheap rolex', 'crypto signals', 'double your bitcoin',
-    'ganar dinero rápido', 'préstamo sin aval', 'compra seguidores', 'oferta exclusiva',
-    '副業で稼ぐ', '高収入バイト', '無料プレゼント', '今すぐ登録',
+    '加微信',
+    '加我微信',
+    '代开发票',
+    '刷单',
+    '兼职日结',
+    '免费领取',
+    '低价出售',
+    '私聊有惊喜',
+    '代理招募',
+    '日赚千元',
+    '网赚项目',
+    '点击领取',
+    '扫码进群',
+    '返利',
+    '优惠券群',
+    '淘宝刷单',
+    '快速贷款',
+    '无抵押贷款',
+    '信用卡套现',
+    '代办证件',
+    'buy followers',
+    'free crypto',
+    'click this link',
+    'earn money fast',
+    'work from home',
+    'cheap rolex',
+    'crypto signals',
+    'double your bitcoin',
+    'ganar dinero rápido',
+    'préstamo sin aval',
+    'compra seguidores',
+    'oferta exclusiva',
+    '副業で稼ぐ',
+    '高収入バイト',
+    '無料プレゼント',
+    '今すぐ登録',
   ],
   porn: ['成人视频', '约炮', '裸聊', '一夜情', '色情直播', 'sex chat', 'nudes for sale', 'xxx videos', 'contenido adulto', 'アダルト動画', '出会い系'],
   violence: ['砍死你', '炸弹制作', '买枪', '杀人', 'kill you', 'bomb making', 'buy a gun', 'te voy a matar', '殺してやる', '爆弾の作り方'],
   politics: ['颠覆政权', '非法集会', '煽动分裂', 'election fraud', 'golpe de estado', '暴動を起こせ'],
   abuse: ['傻逼', '去死吧', '废物', '垃圾人', '滚蛋', 'idiot', 'loser', 'shut up', 'imbécil', 'estúpido', 'バカ', 'クズ', 'うざい', 'Arschloch', 'connard'],
-  other: ['赌博', '博彩', '网络赌场', '六合彩', '代考', '洗钱', 'online casino', 'sports betting tips', 'apuestas seguras', 'オンラインカジノ', '闇バイト', 'phishing kit'],
+  other: [
+    '赌博',
+    '博彩',
+    '网络赌场',
+    '六合彩',
+    '代考',
+    '洗钱',
+    'online casino',
+    'sports betting tips',
+    'apuestas seguras',
+    'オンラインカジノ',
+    '闇バイト',
+    'phishing kit',
+  ],
 };
 
 /** The ways an ad phrase gets disguised: spaces, dots, dashes between characters. */
@@ -54,10 +98,7 @@ function fold(text: string): string {
 }
 
 /** Every occurrence of every word in the text, in text order (the tester of the sensitive-word page). */
-export function findHits(
-  words: readonly { word: string; category: Category }[],
-  text: string,
-): { word: string; category: Category; index: number }[] {
+export function findHits(words: readonly { word: string; category: Category }[], text: string): { word: string; category: Category; index: number }[] {
   const haystack = fold(text);
   const hits: { word: string; category: Category; index: number }[] = [];
   for (const entry of words) {

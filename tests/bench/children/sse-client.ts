@@ -91,7 +91,13 @@ serveRequests({
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    return { complete: false, firstAt: seen.get(count)?.firstAt ?? null, lastAt: seen.get(count)?.lastAt ?? null, saw: seen.get(count)?.streams ?? 0, streams: streams.length };
+    return {
+      complete: false,
+      firstAt: seen.get(count)?.firstAt ?? null,
+      lastAt: seen.get(count)?.lastAt ?? null,
+      saw: seen.get(count)?.streams ?? 0,
+      streams: streams.length,
+    };
   },
   status: () => ({ open: streams.length - broken, broken }),
   close: () => {

@@ -13,7 +13,24 @@ export function benchKey(): CodecKey {
   return { key: Buffer.from(BENCH_KEY_TEXT, 'utf8'), iv: BENCH_IV, mode: 'cbc' };
 }
 
-const WORDS = ['alpha', 'withdrawal', 'pending', 'group', 'member', 'Zhang', 'Li', 'Wang', 'shanghai', 'review', 'approved', 'wallet', 'bank', 'card', 'note', 'online'];
+const WORDS = [
+  'alpha',
+  'withdrawal',
+  'pending',
+  'group',
+  'member',
+  'Zhang',
+  'Li',
+  'Wang',
+  'shanghai',
+  'review',
+  'approved',
+  'wallet',
+  'bank',
+  'card',
+  'note',
+  'online',
+];
 
 /** mulberry32: a small seeded generator, so every process builds the very same bodies. */
 function prng(seed: number): () => number {

@@ -72,16 +72,19 @@ http {
   const proc: ChildProcess = spawn(binary, ['-p', prefix, '-c', confFile, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const up = await pollUntil(async () => {
-    if (proc.exitCode !== null) return true;
-    try {
-      const answer = await request(`${url}/healthz-probe`);
-      await answer.body.dump();
-      return true;
-    } catch {
-      return false;
-    }
-  }, { timeoutMs: 10_000, intervalMs: 100 });
+  const up = await pollUntil(
+    async () => {
+      if (proc.exitCode !== null) return true;
+      try {
+        const answer = await request(`${url}/healthz-probe`);
+        await answer.body.dump();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { timeoutMs: 10_000, intervalMs: 100 },
+  );
   if (!up || proc.exitCode !== null) {
     proc.kill('SIGKILL');
     rmSync(prefix, { recursive: true, force: true });

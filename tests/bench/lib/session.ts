@@ -35,6 +35,7 @@ export async function benchLogIn(baseUrl: string, token: string): Promise<string
     .getSetCookie()
     .map((line) => line.split(';')[0]!)
     .join('; ');
-  if (res.status !== 200 || !/(^|; )token=[^;]+/.test(cookie)) throw new Error(`the bench login through ${baseUrl} failed: HTTP ${res.status} ${await res.text()}`);
+  if (res.status !== 200 || !/(^|; )token=[^;]+/.test(cookie))
+    throw new Error(`the bench login through ${baseUrl} failed: HTTP ${res.status} ${await res.text()}`);
   return cookie;
 }

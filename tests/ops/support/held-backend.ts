@@ -34,9 +34,7 @@ export async function startHeldBackend(): Promise<HeldBackend> {
   let answered = false;
   routeFakeLogin(backend);
   backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
-  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
-    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
-  );
+  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }));
   backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 4 }));
   backend.route('GET /manage/slow', async (_call, res) => {
     await released;
@@ -81,11 +79,7 @@ export interface HeldRig extends HeldBackend {
  * through it; `defer` registers what stops
  * them (cleanupAfterEach). `env` adds to the gateway's environment (WORKERS, say).
  */
-export async function startHeldRig(
-  defer: (cleanup: () => Promise<void>) => void,
-  env: Record<string, string> = {},
-  startTimeoutMs = 30_000,
-): Promise<HeldRig> {
+export async function startHeldRig(defer: (cleanup: () => Promise<void>) => void, env: Record<string, string> = {}, startTimeoutMs = 30_000): Promise<HeldRig> {
   const held = await startHeldBackend();
   const { backend } = held;
   defer(() => backend.close());

@@ -15,7 +15,10 @@ export const SAME_ORIGIN = { origin: 'http://localhost:80', host: 'localhost:80'
 export function writeFakeUi(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'ui-'));
   mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/main-ABC123.js"></script></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/main-ABC123.js"></script></head><body><div id="root"></div></body></html>',
+  );
   const js = 'console.log("console bundle");'.repeat(40);
   writeFileSync(path.join(dir, 'assets', 'main-ABC123.js'), js);
   writeFileSync(path.join(dir, 'assets', 'main-ABC123.js.gz'), gzipSync(js));

@@ -10,7 +10,11 @@ export function Breadcrumb({ path }: { path: string }) {
       <ol className="flex items-center gap-1 truncate text-sm">
         {crumbs.map((c, i) => (
           <li key={`${c.title}-${i}`} className="flex items-center gap-1 truncate">
-            {i > 0 && <span className="text-slate-400" aria-hidden="true">/</span>}
+            {i > 0 && (
+              <span className="text-slate-400" aria-hidden="true">
+                /
+              </span>
+            )}
             {c.path ? (
               <Link href={c.path} className="text-slate-700 hover:text-primary">
                 {t(c.title)}

@@ -60,12 +60,7 @@ export function HeaderSearch({ held }: { held: readonly string[] }) {
                   <div className="px-3 py-2 text-sm text-slate-500">{t('nav.searchEmpty')}</div>
                 ) : (
                   results.map((r) => (
-                    <ComboboxOption
-                      key={r.path}
-                      value={r}
-                      className="cursor-pointer px-3 py-2 text-sm data-[focus]:bg-primary/10"
-                      data-search-path={r.path}
-                    >
+                    <ComboboxOption key={r.path} value={r} className="cursor-pointer px-3 py-2 text-sm data-[focus]:bg-primary/10" data-search-path={r.path}>
                       <div className="text-slate-800">{r.title}</div>
                       <div className="text-xs text-slate-500">{r.path}</div>
                     </ComboboxOption>

@@ -82,7 +82,10 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   return (
     <QueryClientProvider client={queryClient}>
       <div className="min-h-screen bg-slate-50" data-testid="layout" data-device={device.value}>
-        <a href="#main-content" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        <a
+          href="#main-content"
+          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
           {t('app.skipToContent')}
         </a>
         {mobile && opened && (

@@ -17,7 +17,8 @@ import { UiIcon } from '../../ui/icons.js';
 import { confirmLeave } from '../../lib/leave-guard.js';
 
 const menuItems = 'absolute right-0 z-50 mt-2 min-w-40 rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5 focus:outline-none';
-const menuItem = 'block w-full px-4 py-2 text-left text-sm text-slate-700 data-[focus]:bg-primary/10 data-[disabled]:text-primary data-[disabled]:font-semibold';
+const menuItem =
+  'block w-full px-4 py-2 text-left text-sm text-slate-700 data-[focus]:bg-primary/10 data-[disabled]:text-primary data-[disabled]:font-semibold';
 
 function FullscreenToggle() {
   const t = useT();
@@ -150,13 +151,7 @@ export function Navbar({ path, held }: { path: string; held: readonly string[] }
       <Breadcrumb path={path} />
       <div className="ml-auto flex items-center gap-1">
         <HeaderSearch held={held} />
-        <a
-          className="nav-btn hidden text-sm sm:inline-flex"
-          href={chatHostUrl(location)}
-          target="_blank"
-          rel="noopener noreferrer"
-          data-testid="web-version"
-        >
+        <a className="nav-btn hidden text-sm sm:inline-flex" href={chatHostUrl(location)} target="_blank" rel="noopener noreferrer" data-testid="web-version">
           <UiIcon name="web" className="h-4 w-4" />
           <span className="ml-1">{t('nav.webVersion')}</span>
         </a>

@@ -115,9 +115,7 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
           </button>
         </div>
       )}
-      {!failed && empty && (
-        <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-500">{t('dashboard.noData')}</p>
-      )}
+      {!failed && empty && <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-500">{t('dashboard.noData')}</p>}
     </figure>
   );
 }

@@ -54,8 +54,11 @@ export function tooltipPlugin(heading: (x: number) => string): uPlot.Plugin {
           const row = document.createElement('div');
           const mark = document.createElement('span');
           mark.className = 'u-tooltip-mark';
-          mark.style.background = typeof s.stroke === 'function' ? s.stroke(u, i) as string : String(s.stroke ?? '#409eff');
-          row.append(mark, `${String(s.label ?? '')}: ${s.value && v != null ? String((s.value as (u: uPlot, v: number, si: number, idx: number) => string)(u, v, i, idx)) : '–'}`);
+          mark.style.background = typeof s.stroke === 'function' ? (s.stroke(u, i) as string) : String(s.stroke ?? '#409eff');
+          row.append(
+            mark,
+            `${String(s.label ?? '')}: ${s.value && v != null ? String((s.value as (u: uPlot, v: number, si: number, idx: number) => string)(u, v, i, idx)) : '–'}`,
+          );
           rows.push(row);
         });
         box.replaceChildren(...rows);

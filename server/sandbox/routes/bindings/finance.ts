@@ -78,7 +78,13 @@ export function financeBindings(store: SandboxStore): { list: Record<string, Lis
         if (store.settings.smsConfig?.enabled !== true) throw badRequest('SMS is switched off: switch it on and save first');
         const phone = String(inputs.phone).replace(/[\s-]/g, '');
         if (!/^\+?\d{6,15}$/.test(phone)) throw badRequest('手机号格式错误');
-        return { delivered: true, requestId: randomBytes(16).toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-').toUpperCase() };
+        return {
+          delivered: true,
+          requestId: randomBytes(16)
+            .toString('hex')
+            .replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-')
+            .toUpperCase(),
+        };
       },
     },
   };

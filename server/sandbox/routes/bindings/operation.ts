@@ -181,7 +181,11 @@ export function operationBindings(store: SandboxStore): Pick<Bindings, 'statisti
       if (store.ipBlacklist.find((r) => r.ip === ip && r.id !== existing?.id)) throw badRequest(`${ip} is already blacklisted`);
     },
     create: (values, ctx) =>
-      store.ipBlacklist.insert({ ...(values as Omit<IpBlacklistRecord, 'id' | 'createdBy' | 'createTime'>), createdBy: ctx.admin.account, createTime: iso(ctx.now) }),
+      store.ipBlacklist.insert({
+        ...(values as Omit<IpBlacklistRecord, 'id' | 'createdBy' | 'createTime'>),
+        createdBy: ctx.admin.account,
+        createTime: iso(ctx.now),
+      }),
   };
 
   const online = {

@@ -11,8 +11,16 @@ import { type ListBinding, listBinding } from '../resources.js';
 /** Chat users and groups: profile edits, bans, passwords, privilege, mute and dissolve. */
 
 const MOMENTS = [
-  '今天天气真好 ☀️', 'Weekend hike done! 🥾', 'Nueva receta: paella de mariscos 🥘', '東京タワーに行ってきました', '加班到深夜，终于上线了',
-  'Coffee first ☕', 'Feliz cumpleaños a mi hermana 🎂', '新しいカメラを買いました📷', '周末带娃去动物园', 'Reading "The Three-Body Problem"',
+  '今天天气真好 ☀️',
+  'Weekend hike done! 🥾',
+  'Nueva receta: paella de mariscos 🥘',
+  '東京タワーに行ってきました',
+  '加班到深夜，终于上线了',
+  'Coffee first ☕',
+  'Feliz cumpleaños a mi hermana 🎂',
+  '新しいカメラを買いました📷',
+  '周末带娃去动物园',
+  'Reading "The Three-Body Problem"',
 ];
 
 const PASSWORD_ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -77,7 +85,14 @@ function setPrivileged(store: SandboxStore, user: UserRecord, on: boolean, now: 
   user.privileged = on;
   const existing = store.privilegedUsers.find((p) => p.userId === user.id);
   if (on && !existing) {
-    store.privilegedUsers.insert({ userId: user.id, userAccount: user.account, nickname: user.nickname, privileges: ['vipBadge'], remark: '', createTime: iso(now) });
+    store.privilegedUsers.insert({
+      userId: user.id,
+      userAccount: user.account,
+      nickname: user.nickname,
+      privileges: ['vipBadge'],
+      remark: '',
+      createTime: iso(now),
+    });
   } else if (!on && existing) store.privilegedUsers.remove([existing.id]);
 }
 
@@ -141,7 +156,9 @@ export function userBindings(store: SandboxStore): Record<string, ListBinding<ne
     detail(group): GroupDetail {
       const members = (store.members.get(group.id) ?? []).flatMap((m) => {
         const user = store.users.get(m.userId);
-        return user ? [{ userId: user.id, account: user.account, nickname: user.nickname, role: m.role, joinTime: m.joinTime, muted: m.muted || group.muted }] : [];
+        return user
+          ? [{ userId: user.id, account: user.account, nickname: user.nickname, role: m.role, joinTime: m.joinTime, muted: m.muted || group.muted }]
+          : [];
       });
       return { group: { ...group }, members };
     },
