@@ -1,5 +1,5 @@
-import { GATEWAY_PATHS, NOT_LOGGED_IN_ERROR } from '../../server/contract/gateway.js';
-import { SILENT_CODES, SUCCESS_CODE, isEnvelope, type Envelope } from '../../server/contract/envelope.js';
+import { GATEWAY_PATHS, NOT_LOGGED_IN_ERROR } from '#contract/gateway';
+import { SILENT_CODES, SUCCESS_CODE, isEnvelope, type Envelope } from '#contract/envelope';
 import { t } from '../i18n/index.js';
 
 /** How failures reach the user; the app wires these in at start (a toast, the session dialog, the login form). */

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals-react';
-import { CALLS, type LoginAnswer, type LoginBody, type SiteConfig } from '../../server/contract/calls.js';
-import { SUCCESS_CODE } from '../../server/contract/envelope.js';
-import { GATEWAY_PATHS, type LoginThrottled, type SessionInfo } from '../../server/contract/gateway.js';
+import { CALLS, type LoginAnswer, type LoginBody, type SiteConfig } from '#contract/calls';
+import { SUCCESS_CODE } from '#contract/envelope';
+import { GATEWAY_PATHS, type LoginThrottled, type SessionInfo } from '#contract/gateway';
 import { api, ApiError } from './client.js';
 import { t, type MessageKey } from '../i18n/index.js';
 

@@ -1,4 +1,4 @@
-import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogInput } from '../../server/contract/gateway.js';
+import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogInput } from '#contract/gateway';
 
 /** At most this many reports per page load: a render loop must not flood the gateway. */
 const MAX_REPORTS = 20;

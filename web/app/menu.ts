@@ -1,4 +1,4 @@
-import { isAllowed } from '../../server/contract/permissions.js';
+import { isAllowed } from '#contract/permissions';
 import type { MessageKey } from '../i18n/index.js';
 import type { IconName } from '../ui/icons.js';
 import { HOME_PATH, ROUTES, findRoute, type LeafRoute, type RouteEntry } from './routes.js';

@@ -1,5 +1,5 @@
-import { PUBLIC_ROUTES, safeRedirectPath } from '../../server/contract/gateway.js';
-import { isAllowed } from '../../server/contract/permissions.js';
+import { PUBLIC_ROUTES, safeRedirectPath } from '#contract/gateway';
+import { isAllowed } from '#contract/permissions';
 import { loginUrl } from '../lib/login-redirect.js';
 import { HOME_PATH, findRoute, findRouteIgnoringCase, type GroupRoute, type LeafRoute } from './routes.js';
 

@@ -38,8 +38,8 @@ import {
   USERS,
   WITHDRAWAL_CONFIG,
   WITHDRAWAL_REVIEW,
-} from '../../server/contract/resources/index.js';
-import { PERMISSIONS as P } from '../../server/contract/permissions.js';
+} from '#contract/resources/index';
+import { PERMISSIONS as P } from '#contract/permissions';
 import type { MessageKey } from '../i18n/index.js';
 import { listScreen, operationScreen, settingsScreen, statisticsScreen, type ScreenDecl } from '../screens/declare.js';
 import type { IconName } from '../ui/icons.js';

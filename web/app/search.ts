@@ -1,5 +1,5 @@
 import Fuse from 'fuse.js';
-import { isAllowed } from '../../server/contract/permissions.js';
+import { isAllowed } from '#contract/permissions';
 import type { TFunction } from '../i18n/index.js';
 import { LEAF_ROUTES, type LeafRoute } from './routes.js';
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { CALLS, type CountAnswer, type DailyStatisticsAnswer, type FinanceData } from '../../server/contract/index.js';
+import { CALLS, type CountAnswer, type DailyStatisticsAnswer, type FinanceData } from '#contract';
 import { api } from '../api/client.js';
 import type { DateRange } from './date-range.js';
 

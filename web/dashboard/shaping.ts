@@ -1,4 +1,4 @@
-import type { CountAnswer, DailyStatisticsRow, FinanceData } from '../../server/contract/index.js';
+import type { CountAnswer, DailyStatisticsRow, FinanceData } from '#contract';
 import type { MessageKey } from '../i18n/index.js';
 import { formatAmount, shortNumber } from '../lib/format.js';
 import { parseDayKey } from './date-range.js';

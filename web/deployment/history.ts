@@ -1,4 +1,4 @@
-import type { MonitoringAnswer } from '../../server/contract/index.js';
+import type { MonitoringAnswer } from '#contract';
 
 /**
  * The monitor's short history: the last samples of host CPU and memory, kept in memory only

@@ -1,4 +1,4 @@
-import type { MonitoringAnswer } from '../../server/contract/index.js';
+import type { MonitoringAnswer } from '#contract';
 import { useT } from '../i18n/index.js';
 import { useLocale } from '../ui/panel.js';
 import { percent } from './history.js';

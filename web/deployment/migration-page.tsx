@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { isLink, type ImportDatabaseResult } from '../../server/contract/index.js';
+import { isLink, type ImportDatabaseResult } from '#contract';
 import type { PageProps } from '../ui/page.js';
 import { toast } from '../lib/toast.js';
 import { useT } from '../i18n/index.js';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { MonitoringAnswer } from '../../server/contract/index.js';
+import type { MonitoringAnswer } from '#contract';
 import type { PageProps } from '../ui/page.js';
 import { useT } from '../i18n/index.js';
 import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';

@@ -8,7 +8,7 @@ import {
   type RunnerState,
   type RunnerSwitch,
   type SwitchBody,
-} from '../../server/contract/index.js';
+} from '#contract';
 import { api } from '../api/client.js';
 
 /** One options factory per deployment call; keys nest under ['deployment']. */

@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RunnerConfig, ValidationCode } from '../../server/contract/index.js';
+import type { RunnerConfig, ValidationCode } from '#contract';
 import { toast } from '../lib/toast.js';
 import { useT, type MessageKey, type TFunction } from '../i18n/index.js';
 import { useLocale } from '../ui/panel.js';

@@ -1,4 +1,4 @@
-import { isLink, type RunnerConfig, type ValidationCode } from '../../server/contract/index.js';
+import { isLink, type RunnerConfig, type ValidationCode } from '#contract';
 
 /**
  * The runner config form: a draft of strings (what the inputs hold), its validation with the

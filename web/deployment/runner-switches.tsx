@@ -1,6 +1,6 @@
 import { Description, Field, Label, Switch } from '@headlessui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { RUNNER_SWITCHES, type RunnerState, type RunnerSwitch } from '../../server/contract/index.js';
+import { RUNNER_SWITCHES, type RunnerState, type RunnerSwitch } from '#contract';
 import { toast } from '../lib/toast.js';
 import { useT, type MessageKey } from '../i18n/index.js';
 import { setSwitchMutationOptions } from './queries.js';

@@ -1,4 +1,4 @@
-import type { ServiceMetrics, ServiceStatus } from '../../server/contract/index.js';
+import type { ServiceMetrics, ServiceStatus } from '#contract';
 import { useT, type MessageKey } from '../i18n/index.js';
 import { useLocale } from '../ui/panel.js';
 import { formatBytes, formatPercent, uptimeParts } from './format.js';

@@ -1,4 +1,4 @@
-import type { ActionDef, ListResource } from '../../server/contract/index.js';
+import type { ActionDef, ListResource } from '#contract';
 
 type Row = Record<string, unknown>;
 

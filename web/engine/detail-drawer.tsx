@@ -1,6 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
-import type { ListResource } from '../../server/contract/index.js';
+import type { ListResource } from '#contract';
 import { useLabelT } from '../i18n/resources/index.js';
 import { fieldLabel, resourceTitle } from './labels.js';
 import { detailQueryOptions, type Row } from './queries.js';

@@ -1,4 +1,4 @@
-import type { FieldDef } from '../../server/contract/index.js';
+import type { FieldDef } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Query } from '../api/client.js';
 import { csvFileName, toCsv, type CsvColumn } from './csv.js';

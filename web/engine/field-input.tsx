@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { FieldDef } from '../../server/contract/index.js';
+import type { FieldDef } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { isChoiceList, type DraftValue } from './form-values.js';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import type { FieldDef, ValidationCode } from '../../server/contract/index.js';
+import type { FieldDef, ValidationCode } from '#contract';
 import { ApiError } from '../api/client.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { useDensity } from '../ui/density.js';

@@ -1,4 +1,4 @@
-import { VALIDATION_MESSAGES_ZH, validateField, type FieldDef, type ValidationCode } from '../../server/contract/index.js';
+import { VALIDATION_MESSAGES_ZH, validateField, type FieldDef, type ValidationCode } from '#contract';
 import { formatDateTime } from '../lib/format.js';
 import { moneyInputText, parseMoney } from './money.js';
 

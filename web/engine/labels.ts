@@ -1,4 +1,4 @@
-import type { ValidationCode } from '../../server/contract/index.js';
+import type { ValidationCode } from '#contract';
 import { dynamicLabel, type LabelKey, type LabelT } from '../i18n/resources/index.js';
 
 /** Where each resource label lives; the i18n test walks RESOURCES with these same functions. */

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { FieldDef, ListResource } from '../../server/contract/index.js';
+import type { FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel, optionLabel } from './labels.js';

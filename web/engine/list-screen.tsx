@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { formFields, type ListResource } from '../../server/contract/index.js';
+import { formFields, type ListResource } from '#contract';
 import { toast } from '../lib/toast.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';

@@ -1,5 +1,5 @@
 import { memo, useMemo, useRef } from 'react';
-import type { ActionDef, FieldDef, ListResource } from '../../server/contract/index.js';
+import type { ActionDef, FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import { rowActions } from './actions.js';
 import type { Density } from '../ui/density.js';

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { resourceCalls, type OperationResource, type ValidationCode } from '../../server/contract/index.js';
+import { resourceCalls, type OperationResource, type ValidationCode } from '#contract';
 import { useLabelT } from '../i18n/resources/index.js';
 import { api } from '../api/client.js';
 import { useDensity } from '../ui/density.js';

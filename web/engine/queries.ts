@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { resourceCalls, type ListAnswer, type Resource } from '../../server/contract/index.js';
+import { resourceCalls, type ListAnswer, type Resource } from '#contract';
 import { api, type Query } from '../api/client.js';
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { SettingsResource, ValidationCode } from '../../server/contract/index.js';
+import type { SettingsResource, ValidationCode } from '#contract';
 import { toast } from '../lib/toast.js';
 import { ApiError } from '../api/client.js';
 import { useLabelT } from '../i18n/resources/index.js';

@@ -1,4 +1,4 @@
-import type { StatisticsResource } from '../../server/contract/index.js';
+import type { StatisticsResource } from '#contract';
 
 /** Date range and dimension of a statistics page, kept in the URL like a list's state. */
 

@@ -3,7 +3,7 @@ import type uPlot from 'uplot';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import type { StatisticsResource } from '../../server/contract/index.js';
+import type { StatisticsResource } from '#contract';
 import { toast } from '../lib/toast.js';
 import { useLabelT, type LabelT } from '../i18n/resources/index.js';
 import { csvFileName, toCsv, type CsvColumn } from './csv.js';

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { ActionDef, ListResource } from '../../server/contract/index.js';
+import type { ActionDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { ResultRenderer } from './result-view.js';
 import type { ActionTarget } from './use-action-runner.js';

@@ -1,4 +1,4 @@
-import type { FieldDef, ListResource } from '../../server/contract/index.js';
+import type { FieldDef, ListResource } from '#contract';
 import type { Query } from '../api/client.js';
 
 /**

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { ActionDef, Resource } from '../../server/contract/index.js';
+import type { ActionDef, Resource } from '#contract';
 import { toast } from '../lib/toast.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { FieldDef } from '../../server/contract/index.js';
+import type { FieldDef } from '#contract';
 import { formatDateTime } from '../lib/format.js';
 import type { LabelT } from '../i18n/resources/index.js';
 import { optionLabel } from './labels.js';

@@ -1,4 +1,4 @@
-import { FILE_SERVER_PREFIX } from '../../server/contract/calls.js';
+import { FILE_SERVER_PREFIX } from '#contract/calls';
 
 /** Where the browser fetches a file-server path (/plate/...); null for nothing or another origin. */
 export function fileUrl(path: string | undefined | null): string | null {

@@ -1,4 +1,4 @@
-import { safeRedirectPath } from '../../server/contract/gateway.js';
+import { safeRedirectPath } from '#contract/gateway';
 
 /** The login page, asked to come back to `wanted` afterwards. */
 export function loginUrl(wanted: string): string {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { GATEWAY_PATHS, type ErrorLogPage as LogPage } from '../../server/contract/index.js';
+import { GATEWAY_PATHS, type ErrorLogPage as LogPage } from '#contract';
 import { api } from '../api/client.js';
 import { toast } from '../lib/toast.js';
 import { useT } from '../i18n/index.js';

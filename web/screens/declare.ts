@@ -1,4 +1,4 @@
-import type { ListResource, OperationResource, SettingsResource, StatisticsResource } from '../../server/contract/resource.js';
+import type { ListResource, OperationResource, SettingsResource, StatisticsResource } from '#contract/resource';
 import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS } from './views.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import type { GroupDetail, UserDetail } from '../../server/contract/index.js';
+import type { GroupDetail, UserDetail } from '#contract';
 import { FieldList } from '../engine/detail-drawer.js';
 import { fieldLabel } from '../engine/labels.js';
 import { formatMoney } from '../engine/money.js';

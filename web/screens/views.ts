@@ -1,4 +1,4 @@
-import type { ActionDef } from '../../server/contract/index.js';
+import type { ActionDef } from '#contract';
 import { withdrawalCount } from '../api/withdrawals.js';
 import type { ResultRenderer } from '../engine/result-view.js';
 import type { DetailRenderer } from '../engine/types.js';

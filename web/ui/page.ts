@@ -1,4 +1,4 @@
-import type { Permission } from '../../server/contract/index.js';
+import type { Permission } from '#contract';
 import type { MessageKey } from '../i18n/index.js';
 import type { IconName } from './icons.js';
 

@@ -6,7 +6,7 @@ import type { SandboxStore } from '../store/index.js';
 
 /**
  * The withdrawal calls outside the resource contract: the pending count the gateway polls, and
- * the sync call as a GET (SPEC section 7 shows it so; the review page's POST is a resource action).
+ * the sync call as a GET (the chat backend's own form of it; the review page's POST is a resource action).
  */
 export function registerFinance(app: FastifyInstance, store: SandboxStore): void {
   app.get(CALLS.withdrawalCount, async () => {

@@ -26,7 +26,7 @@ export interface AdminAccount {
   lastLoginIp: string | null;
 }
 
-/** The pinned sandbox accounts (DESIGN section 1; named in the README). */
+/** The sandbox's fixed accounts: operators and tests rely on them (named in the README). */
 export const SANDBOX_ACCOUNTS = [
   { account: 'admin', password: 'admin123', nickname: 'Administrator', permissions: [...ALL_PERMISSIONS] },
   {

@@ -1,8 +1,8 @@
 import { badRequest } from '../errors.js';
 
 /**
- * One table of the simulated backend, with the list semantics of DESIGN section 3
- * (`pageNum`, `pageSize`, `keyword`, `sort`, filters). Every management page the sandbox serves
+ * One table of the simulated backend, with the list semantics of the management screens'
+ * contract (`pageNum`, `pageSize`, `keyword`, `sort`, filters). Every management page the sandbox serves
  * sits on one of these, so paging and searching behave the same everywhere.
  */
 
@@ -278,8 +278,8 @@ export const filterBy = {
     return (item, value) => String(item[field]) === value;
   },
   /**
-   * The `<key>From` / `<key>To` pair of a datetime field (DESIGN section 3 via the resource
-   * contract): calendar dates, both ends included, compared on the ISO text's UTC date.
+   * The `<key>From` / `<key>To` pair of a datetime field, as the resource contract names its
+   * range filters: calendar dates, both ends included, compared on the ISO text's UTC date.
    */
   dateRange<T>(field: keyof T & string): Record<string, FilterFn<T>> {
     return {

@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { navigate } from 'wouter/use-browser-location';
-import { WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
+import { WITHDRAWAL_REVIEW_PERMISSION } from '#contract';
 import type { Decision } from '../navigation.js';
 import { buildMenu } from '../menu.js';
 import { permissions } from '../../api/session.js';
