@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { PrimaryChannel } from './cluster/ipc.js';
 import { createMetrics, type Metrics } from './lib/metrics.js';
@@ -73,7 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     forceCloseConnections: 'idle',
     // One line per request (the request-log plugin writes it when the answer is sent) instead of
     // Fastify's two: at saturation each log line costs as much as the proxying itself.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   app.decorate('config', config);
