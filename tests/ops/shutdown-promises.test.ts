@@ -2,11 +2,8 @@ import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtGatewayArgs } from './support/built-gateway.js';
-import { logInHeld, startHeldBackend, startSlowCall, type HeldBackend } from './support/held-backend.js';
-import { NodeProcess, cleanupAfterEach, tempDir, waitHealthy } from '../support/processes.js';
-import { REPO_ROOT } from '../support/paths.js';
-import { freePort } from '../support/ports.js';
+import { shutdownBegun, startHeldRig, startSlowCall } from './support/held-backend.js';
+import { cleanupAfterEach } from '../support/processes.js';
 
 /**
  * What the README's Shutdown section promises beyond the basics, on the shipped bundle: what
@@ -16,42 +13,8 @@ import { freePort } from '../support/ports.js';
  * its head half sent before the signal (so the connection is busy, not idle), the rest after.
  */
 
-interface Rig extends HeldBackend {
-  gateway: NodeProcess;
-  port: number;
-  baseUrl: string;
-  dataDir: string;
-  cookie: string;
-}
-
 const defer = cleanupAfterEach();
-
-async function startRig(env: Record<string, string> = {}): Promise<Rig> {
-  const held = await startHeldBackend();
-  defer(() => held.backend.close());
-  const port = await freePort();
-  const dataDir = tempDir('ops-shutdown-promises-data-');
-  const gateway = new NodeProcess(builtGatewayArgs(), {
-    cwd: REPO_ROOT,
-    env: {
-      CHAT_BACKEND_URL: held.backend.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      UI_DIR: tempDir('ops-shutdown-promises-ui-'),
-      LOG_LEVEL: 'info',
-      SHUTDOWN_TIMEOUT_MS: '60000',
-      ...env,
-    },
-  });
-  defer(async () => {
-    held.release();
-    await gateway.stop();
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitHealthy(gateway, baseUrl);
-  return { ...held, gateway, port, baseUrl, dataDir, cookie: await logInHeld(baseUrl) };
-}
+const startRig = (env: Record<string, string> = {}) => startHeldRig(defer, env);
 
 /** A raw HTTP/1.1 exchange on its own socket, sent in parts, with the whole answer kept. */
 class RawCall {
@@ -85,8 +48,6 @@ class RawCall {
   }
 }
 
-const shuttingDown = (rig: Rig) => () => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down'));
-
 describe('during shutdown', { timeout: 120_000 }, () => {
   it('/readyz answers 503 SHUTTING_DOWN to a probe that arrives once shutdown began, and new connections are refused', async () => {
     const rig = await startRig();
@@ -94,7 +55,7 @@ describe('during shutdown', { timeout: 120_000 }, () => {
     const probe = await RawCall.open(rig.port, `GET /readyz HTTP/1.1\r\nHost: 127.0.0.1:${rig.port}\r\n`);
 
     rig.gateway.signal('SIGTERM');
-    await rig.gateway.waitFor(shuttingDown(rig), 'the shutdown to begin');
+    await shutdownBegun(rig);
     await expect(fetch(`${rig.baseUrl}/readyz`)).rejects.toThrow();
 
     probe.finish('\r\n');
@@ -132,7 +93,7 @@ describe('during shutdown', { timeout: 120_000 }, () => {
     await rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => l.method === 'POST' && l.url === '/api/error-log'), 'the burst to be answered');
 
     rig.gateway.signal('SIGTERM');
-    await rig.gateway.waitFor(shuttingDown(rig), 'the shutdown to begin');
+    await shutdownBegun(rig);
     post.finish(body.slice(half));
     await post.closed;
     expect(post.status(), post.answer).toBe(200);

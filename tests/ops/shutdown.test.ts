@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SseClient } from '../support/sse-client.js';
-import { gatewayProcess, startHeldRig, startSlowCall } from './support/held-backend.js';
-import { cleanupAfterEach, tempDir, type NodeProcess } from '../support/processes.js';
+import { expectSecondSignalExitsAtOnce, gatewayProcess, startHeldRig, startSlowCall } from './support/held-backend.js';
+import { cleanupAfterEach, tempDir } from '../support/processes.js';
 
 /**
  * The process as operators run it: a real `node` running the shipped bundle dist/server/main.js
@@ -12,8 +12,6 @@ import { cleanupAfterEach, tempDir, type NodeProcess } from '../support/processe
 
 const defer = cleanupAfterEach();
 const startRig = () => startHeldRig(defer);
-
-const shuttingDownLogged = (gateway: NodeProcess) => () => gateway.logLines().some((l) => String(l.msg).startsWith('shutting down'));
 
 // Each test starts a gateway process; on a loaded two-core machine that alone can take seconds.
 describe('graceful shutdown', { timeout: 120_000 }, () => {
@@ -54,17 +52,7 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
     const rig = await startRig();
     const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
 
-    rig.gateway.signal('SIGTERM');
-    await rig.gateway.waitFor(shuttingDownLogged(rig.gateway), 'the shutdown to begin');
-    rig.gateway.signal('SIGTERM');
-
-    const exit = await rig.gateway.exited;
-    expect(exit.code).not.toBe(0);
-    expect(exit.code).not.toBeNull();
-    // The backend still holds the call: the process did not wait for it.
-    expect(rig.slowAnswered()).toBe(false);
-    await expect(slow.answer).rejects.toThrow();
-    expect(rig.gateway.logLines().map((l) => l.msg)).toContain('second signal: exiting at once');
+    await expectSecondSignalExitsAtOnce(rig, slow);
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { SseClient } from '../support/sse-client.js';
-import { gatewayProcess, startHeldRig, startSlowCall, type HeldRig } from './support/held-backend.js';
+import { expectSecondSignalExitsAtOnce, gatewayProcess, startHeldRig, startSlowCall, type HeldRig } from './support/held-backend.js';
 import { cleanupAfterEach, freshCall, tempDir, type Answer, type NodeProcess } from '../support/processes.js';
 
 /**
@@ -142,16 +142,7 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
     const rig = await startRig();
     const slow = await startSlowCall(rig, rig.baseUrl, rig.cookie);
 
-    rig.gateway.signal('SIGTERM');
-    await rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down')), 'the shutdown to begin');
-    rig.gateway.signal('SIGTERM');
-
-    const exit = await rig.gateway.exited;
-    expect(exit.code).not.toBe(0);
-    expect(exit.code).not.toBeNull();
-    expect(rig.slowAnswered()).toBe(false);
-    await expect(slow.answer).rejects.toThrow();
-    expect(rig.gateway.logLines().map((l) => l.msg)).toContain('second signal: exiting at once');
+    await expectSecondSignalExitsAtOnce(rig, slow);
   });
 });
 

@@ -4,6 +4,7 @@ import { fakeLogInOver, routeFakeLogin } from '../../support/fake-session.js';
 import { NodeProcess, tempDir, waitHealthy } from '../../support/processes.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { freePort } from '../../support/ports.js';
+import { expect } from 'vitest';
 import { waitUntil } from '../../support/wait.js';
 import { builtGatewayArgs } from './built-gateway.js';
 
@@ -103,4 +104,27 @@ export async function startHeldRig(defer: (cleanup: () => Promise<void>) => void
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitHealthy(gateway, baseUrl, startTimeoutMs);
   return { ...held, gateway, port, baseUrl, dataDir, cookie: await logInHeld(baseUrl) };
+}
+
+/** Resolves once the gateway has logged the start of its shutdown. */
+export function shutdownBegun(rig: HeldRig): Promise<void> {
+  return rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down')), 'the shutdown to begin');
+}
+
+/**
+ * A second SIGTERM while a call is held: the process exits at once with a failure code, without
+ * waiting for the call, which the client then sees broken.
+ */
+export async function expectSecondSignalExitsAtOnce(rig: HeldRig, slow: { answer: Promise<Response> }): Promise<void> {
+  rig.gateway.signal('SIGTERM');
+  await shutdownBegun(rig);
+  rig.gateway.signal('SIGTERM');
+
+  const exit = await rig.gateway.exited;
+  expect(exit.code).not.toBe(0);
+  expect(exit.code).not.toBeNull();
+  // The backend still holds the call: the process did not wait for it.
+  expect(rig.slowAnswered()).toBe(false);
+  await expect(slow.answer).rejects.toThrow();
+  expect(rig.gateway.logLines().map((l) => l.msg)).toContain('second signal: exiting at once');
 }
