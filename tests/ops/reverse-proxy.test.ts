@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -16,6 +15,7 @@ import { hasProgram, skipWithout } from '../support/ci.js';
 import { NodeProcess, removeTempDirs, tempDir } from '../support/processes.js';
 import { freePort } from '../support/ports.js';
 import { REPO_ROOT } from '../support/paths.js';
+import { selfSignedCertificate } from '../support/tls.js';
 
 /**
  * The README's nginx site, run as written (only ports, names and certificate paths swapped) in front
@@ -79,29 +79,7 @@ const cookiesOf = (answer: Answer) => (answer.headers['set-cookie'] ?? []).map((
 describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the README nginx site with TLS', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     folder = tempDir('ops-nginx-');
-    const crt = path.join(folder, 'console.crt');
-    const key = path.join(folder, 'console.key');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost',
-        '-keyout',
-        key,
-        '-out',
-        crt,
-      ],
-      { stdio: 'ignore' },
-    );
+    const { key, cert: crt } = selfSignedCertificate(folder, 'console');
     ca = readFileSync(crt);
 
     backend = await startSandbox({ port: 0, withdrawalTickMs: 0 });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { CALLS } from '../../server/contract/index.js';
+import { selfSignedCertificate } from '../support/tls.js';
 import { hasProgram, skipWithout } from '../support/ci.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, writeFakeUi } from './support/gateway.js';
 
@@ -78,31 +78,7 @@ const missing = [...(hasProgram('openssl') ? [] : ['openssl'])];
 describe.skipIf(skipWithout(missing, 'the HTTPS backend tests'))('an HTTPS chat backend with a self-signed certificate', () => {
   beforeAll(() => {
     folder = mkdtempSync(path.join(tmpdir(), 'gw-tls-cert-'));
-    const key = path.join(folder, 'backend.key');
-    const cert = path.join(folder, 'backend.crt');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-      ],
-      { stdio: 'ignore' },
-    );
+    const { key, cert } = selfSignedCertificate(folder, 'backend');
     tlsOptions = { key: readFileSync(key), cert: readFileSync(cert) };
   });
 
