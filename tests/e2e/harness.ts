@@ -202,6 +202,6 @@ export function errorToasts(page: Page): Promise<string[]> {
 }
 
 /** Saves a view preference as the console does (`console.<name>` in localStorage); it applies from the next load. */
-export async function storePreference(page: Page, name: 'language' | 'size', value: string): Promise<void> {
+export async function storePreference(page: Page, name: 'language' | 'size' | 'colorScheme', value: string): Promise<void> {
   await page.evaluate(([key, text]) => localStorage.setItem(key, text), [`console.${name}`, JSON.stringify(value)] as const);
 }

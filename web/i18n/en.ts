@@ -108,6 +108,10 @@ const en = {
   'settings.fixedHeader': 'Fixed header',
   'settings.sidebarLogo': 'Sidebar logo',
   'settings.theme': 'Theme color',
+  'settings.colorScheme': 'Appearance',
+  'settings.schemeLight': 'Light',
+  'settings.schemeDark': 'Dark',
+  'settings.schemeSystem': 'Follow the system',
   'settings.close': 'Close',
 
   'badge.withdrawals': 'Withdrawal reviews need handling',

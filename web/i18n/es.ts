@@ -106,6 +106,10 @@ const es = {
   'settings.fixedHeader': 'Cabecera fija',
   'settings.sidebarLogo': 'Logo en la barra lateral',
   'settings.theme': 'Color del tema',
+  'settings.colorScheme': 'Apariencia',
+  'settings.schemeLight': 'Claro',
+  'settings.schemeDark': 'Oscuro',
+  'settings.schemeSystem': 'Según el sistema',
   'settings.close': 'Cerrar',
 
   'badge.withdrawals': 'Hay revisiones de retiros pendientes',

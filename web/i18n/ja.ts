@@ -106,6 +106,10 @@ const ja = {
   'settings.fixedHeader': 'ヘッダーを固定',
   'settings.sidebarLogo': 'サイドバーのロゴ',
   'settings.theme': 'テーマカラー',
+  'settings.colorScheme': '外観',
+  'settings.schemeLight': 'ライト',
+  'settings.schemeDark': 'ダーク',
+  'settings.schemeSystem': 'システムに合わせる',
   'settings.close': '閉じる',
 
   'badge.withdrawals': '対応が必要な出金審査があります',

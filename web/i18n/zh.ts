@@ -106,6 +106,10 @@ const zh = {
   'settings.fixedHeader': '固定头部',
   'settings.sidebarLogo': '侧边栏 Logo',
   'settings.theme': '主题色',
+  'settings.colorScheme': '外观',
+  'settings.schemeLight': '浅色',
+  'settings.schemeDark': '深色',
+  'settings.schemeSystem': '跟随系统',
   'settings.close': '关闭',
 
   'badge.withdrawals': '有提现审核需要处理',

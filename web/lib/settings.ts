@@ -1,5 +1,6 @@
-import { effect, signal } from '@preact/signals-react';
+import { computed, effect, signal } from '@preact/signals-react';
 import { readCookie, writeCookie } from './cookies.js';
+import { primaryShades } from './contrast.js';
 import { isLanguage, pickLanguage, type Language } from './language.js';
 import { isBoolean, isString, persistedSignal, storedRaw } from './persisted.js';
 
@@ -18,6 +19,21 @@ export const fixedHeader = persistedSignal('fixedHeader', true, isBoolean);
 export const sidebarLogo = persistedSignal('sidebarLogo', true, isBoolean);
 export const tagsView = persistedSignal('tagsView', false, isBoolean);
 export const theme = persistedSignal('theme', DEFAULT_THEME, (v): v is string => isString(v) && /^#[0-9a-fA-F]{6}$/.test(v));
+
+export const COLOR_SCHEMES = ['light', 'dark', 'system'] as const;
+export type ColorScheme = (typeof COLOR_SCHEMES)[number];
+const isColorScheme = (v: unknown): v is ColorScheme => typeof v === 'string' && (COLOR_SCHEMES as readonly string[]).includes(v);
+/** Light, dark, or whatever the operating system prefers (the default). */
+export const colorScheme = persistedSignal<ColorScheme>('colorScheme', 'system', isColorScheme);
+
+const darkQuery = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+const systemPrefersDark = signal(darkQuery?.matches ?? false);
+darkQuery?.addEventListener('change', (event) => (systemPrefersDark.value = event.matches));
+
+/** The scheme in force: the chosen one, or the system's when following it. */
+export const appliedScheme = computed<'light' | 'dark'>(() =>
+  colorScheme.value === 'system' ? (systemPrefersDark.value ? 'dark' : 'light') : colorScheme.value,
+);
 
 const browserLanguages = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
 export const language = signal<Language>(pickLanguage(storedRaw('language') as string | null, browserLanguages));
@@ -50,7 +66,7 @@ export function closeSidebar(save = true): void {
   if (save && device.value === 'desktop') writeCookie(SIDEBAR_COOKIE, '0');
 }
 
-/** Applies settings to the document: <html lang>, the size class and the theme colour. */
+/** Applies settings to the document: <html lang>, the size class, the colour scheme and the theme colour. */
 export function applyDocumentSettings(onLanguage: (lang: Language) => void): void {
   effect(() => {
     onLanguage(language.value);
@@ -60,7 +76,17 @@ export function applyDocumentSettings(onLanguage: (lang: Language) => void): voi
     for (const s of SIZES) root.classList.toggle(`size-${s}`, s === size.value);
   });
   effect(() => {
-    document.documentElement.style.setProperty('--color-primary', theme.value);
+    // The picked colour as it is often fails 4.5:1 with white text or on white: the console draws
+    // with the nearest shade that passes on this scheme's surfaces (see contrast.ts).
+    const scheme = appliedScheme.value;
+    const root = document.documentElement;
+    const { primary, onPrimary } = primaryShades(theme.value, scheme);
+    root.classList.toggle('dark', scheme === 'dark');
+    root.style.colorScheme = scheme;
+    root.style.setProperty('--color-primary', primary);
+    root.style.setProperty('--color-on-primary', onPrimary);
+    // The sidebar is dark in both schemes: it draws with the dark scheme's shade.
+    root.style.setProperty('--color-primary-dark', primaryShades(theme.value, 'dark').primary);
   });
   const onResize = () => {
     const next = window.innerWidth < MOBILE_BREAKPOINT ? 'mobile' : 'desktop';

@@ -113,7 +113,7 @@ function UserMenu() {
   return (
     <Menu as="div" className="relative">
       <MenuButton className="nav-btn gap-1" aria-label={t('nav.userMenu')} data-testid="user-menu">
-        <span className="flex h-8 w-8 items-center justify-center rounded-full bg-primary text-sm font-semibold text-white">A</span>
+        <span className="flex h-8 w-8 items-center justify-center rounded-full bg-primary text-sm font-semibold text-on-primary">A</span>
         <UiIcon name="down" className="h-4 w-4" />
       </MenuButton>
       <MenuItems className={menuItems}>

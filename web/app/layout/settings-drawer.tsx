@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Signal } from '@preact/signals-react';
-import { Dialog, DialogPanel, DialogTitle, Field, Label, Switch } from '@headlessui/react';
-import { fixedHeader, showSettings, sidebarLogo, theme } from '../../lib/settings.js';
+import { Dialog, DialogPanel, DialogTitle, Field, Label, Radio, RadioGroup, Switch } from '@headlessui/react';
+import { COLOR_SCHEMES, colorScheme, fixedHeader, showSettings, sidebarLogo, theme, type ColorScheme } from '../../lib/settings.js';
 import { useT, type MessageKey } from '../../i18n/index.js';
 import { UiIcon } from '../../ui/icons.js';
 
@@ -22,7 +22,40 @@ function Toggle({ label, setting, testId }: { label: MessageKey; setting: Signal
   );
 }
 
-/** Page settings: fixed header, sidebar logo, theme colour. Headless UI keeps focus inside. */
+const SCHEME_LABELS: Record<ColorScheme, MessageKey> = {
+  light: 'settings.schemeLight',
+  dark: 'settings.schemeDark',
+  system: 'settings.schemeSystem',
+};
+
+/** Light, dark or the system's: a radio group (arrow keys move the choice). */
+function SchemeChoice() {
+  const t = useT();
+  return (
+    <Field className="py-3">
+      <Label className="mb-2 block text-sm text-slate-700">{t('settings.colorScheme')}</Label>
+      <RadioGroup
+        value={colorScheme.value}
+        onChange={(v: ColorScheme) => (colorScheme.value = v)}
+        className="flex flex-wrap gap-2"
+        data-testid="setting-color-scheme"
+      >
+        {COLOR_SCHEMES.map((scheme) => (
+          <Radio
+            key={scheme}
+            value={scheme}
+            data-scheme={scheme}
+            className="min-h-8 cursor-pointer rounded-md border border-slate-300 px-3 py-1 text-sm text-slate-700 data-[checked]:border-primary data-[checked]:bg-primary data-[checked]:text-on-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+          >
+            {t(SCHEME_LABELS[scheme])}
+          </Radio>
+        ))}
+      </RadioGroup>
+    </Field>
+  );
+}
+
+/** Page settings: fixed header, sidebar logo, appearance, theme colour. Headless UI keeps focus inside. */
 export function SettingsDrawer() {
   useSignals();
   const t = useT();
@@ -39,10 +72,12 @@ export function SettingsDrawer() {
         <div className="divide-y divide-slate-100 px-4">
           <Toggle label="settings.fixedHeader" setting={fixedHeader} testId="setting-fixed-header" />
           <Toggle label="settings.sidebarLogo" setting={sidebarLogo} testId="setting-sidebar-logo" />
+          <SchemeChoice />
           <Field className="flex items-center justify-between py-3">
             <Label className="text-sm text-slate-700">{t('settings.theme')}</Label>
             <input
               type="color"
+              aria-label={t('settings.theme')}
               value={theme.value.toLowerCase()}
               onChange={(e) => (theme.value = e.target.value)}
               className="h-8 w-12 cursor-pointer rounded border border-slate-300"

@@ -43,12 +43,13 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
   const hiddenOnMobile = mobile && !opened;
 
   const linkClass = (active: boolean) =>
-    `flex h-12 items-center gap-3 px-4 text-sm transition-colors hover:bg-slate-900/60 focus-visible:bg-slate-900/60 focus-visible:outline-none ${
+    `flex h-12 items-center gap-3 px-4 text-sm transition-colors hover:bg-slate-900/60 focus-visible:bg-slate-900/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary ${
       active ? 'text-primary bg-slate-900/40' : 'text-slate-200'
     }`;
 
   return (
     <aside
+      data-palette="fixed"
       data-testid="sidebar"
       data-state={hiddenOnMobile ? 'hidden' : collapsed ? 'collapsed' : 'open'}
       aria-label={t('nav.mainMenu')}
@@ -98,7 +99,7 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
                       {item.icon && <Icon name={item.icon} className="h-5 w-5 shrink-0" />}
                       <Badge item={item} dot show={showBadge} />
                     </MenuButton>
-                    <MenuItems anchor="right start" className="z-50 min-w-48 rounded-md bg-slate-800 py-1 shadow-lg focus:outline-none">
+                    <MenuItems anchor="right start" data-palette="fixed" className="z-50 min-w-48 rounded-md bg-slate-800 py-1 shadow-lg focus:outline-none">
                       {item.children.map((c) => (
                         <MenuItem key={c.key}>
                           <Link href={c.path!} className={`${linkClass(path === c.path)} data-[focus]:bg-slate-900/60`} data-menu-path={c.path}>

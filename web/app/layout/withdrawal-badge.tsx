@@ -17,8 +17,8 @@ export function WithdrawalBadge({ dot = false }: { dot?: boolean }) {
         aria-label={`${tip}: ${count}`}
         className={
           dot
-            ? 'badge-pulse absolute -top-1 -right-1 block h-2.5 w-2.5 rounded-full bg-red-500'
-            : 'badge-pulse inline-flex min-w-5 items-center justify-center rounded-full bg-red-500 px-1.5 text-xs leading-5 font-semibold text-white'
+            ? 'badge-pulse absolute -top-1 -right-1 block h-2.5 w-2.5 rounded-full bg-danger'
+            : 'badge-pulse inline-flex min-w-5 items-center justify-center rounded-full bg-danger px-1.5 text-xs leading-5 font-semibold text-on-fill'
         }
       >
         {dot ? '' : badgeText(count)}

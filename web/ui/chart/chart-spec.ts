@@ -42,8 +42,8 @@ export const PALETTE = ['#409eff', '#67c23a', '#e6a23c', '#f56c6c', '#909399', '
 const DAY_INCRS = [1, 2, 7, 14, 30, 61, 91, 182, 365].map((d) => d * 86_400);
 const TIME_INCRS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
 
-const AXIS_COLOR = '#475569';
-const GRID_COLOR = 'rgba(148,163,184,0.35)';
+/** Axis text and grid lines, readable on the chart's surface in each colour scheme (canvas, so no CSS). */
+const AXIS_COLORS = { light: { axis: '#475569', grid: 'rgba(148,163,184,0.35)' }, dark: { axis: '#cbd5e1', grid: 'rgba(148,163,184,0.25)' } } as const;
 
 /** Formats an x value (Unix seconds) as a tick or as the tooltip's heading. */
 export function xFormatter(spec: Pick<ChartSpec, 'xKind' | 'locale'>, detail: 'tick' | 'full'): Formatter {
@@ -66,6 +66,8 @@ export interface ChartSize {
   width: number;
   height: number;
   fontPx: number;
+  /** The colour scheme the chart is drawn on; light when absent. */
+  scheme?: 'light' | 'dark';
 }
 
 /** Room for the tick text of a y axis, from the widest label the formatter can produce. */
@@ -78,13 +80,14 @@ export function buildChartOptions(spec: ChartSpec, size: ChartSize, extra: Pick<
   const labelFont = `600 ${size.fontPx}px system-ui, sans-serif`;
   const tick = xFormatter(spec, 'tick');
   const full = xFormatter(spec, 'full');
+  const colors = AXIS_COLORS[size.scheme ?? 'light'];
   const axisCommon = {
-    stroke: AXIS_COLOR,
+    stroke: colors.axis,
     font,
     labelFont,
     labelSize: Math.round(size.fontPx * 1.8),
-    grid: { stroke: GRID_COLOR, width: 1 },
-    ticks: { stroke: GRID_COLOR, width: 1 },
+    grid: { stroke: colors.grid, width: 1 },
+    ticks: { stroke: colors.grid, width: 1 },
   };
 
   const scales: uPlot.Scales = {

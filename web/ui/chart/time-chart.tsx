@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { useSignals } from '@preact/signals-react/runtime';
-import { size } from '../../lib/settings.js';
+import { appliedScheme, size } from '../../lib/settings.js';
 import { DENSITY } from '../density.js';
 import { useT } from '../../i18n/index.js';
 import { buildChartOptions, CHART_FONT_PX, xFormatter, type ChartSpec } from './chart-spec.js';
@@ -61,6 +61,7 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
   const width = useWidth(outer);
   const fontPx = CHART_FONT_PX[size.value];
   const height = Math.round(DENSITY[size.value].chartHeight * heightScale);
+  const scheme = appliedScheme.value;
 
   useEffect(() => {
     if (lib) return;
@@ -84,7 +85,7 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
     if (!lib || !el || !hasWidth) return;
     const options = buildChartOptions(
       spec,
-      { width: widthNow.current, height, fontPx },
+      { width: widthNow.current, height, fontPx, scheme },
       { plugins: [lib.tooltipPlugin(xFormatter(spec, 'full'))], tzDate: spec.xKind === 'day' ? lib.utcDate : undefined },
     );
     const u = new lib.default(options, latest.current, el);
@@ -93,7 +94,7 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
       u.destroy();
       plot.current = null;
     };
-  }, [lib, spec, height, fontPx, hasWidth]);
+  }, [lib, spec, height, fontPx, scheme, hasWidth]);
 
   useEffect(() => {
     if (width > 0) plot.current?.setSize({ width, height });
