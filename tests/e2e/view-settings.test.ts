@@ -31,10 +31,43 @@ describe('console shell: search and view settings', () => {
     await page.locator('[data-lang="zh"]').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('zh');
     await expect.poll(() => page.locator('[data-menu-path="/dashboard"]').textContent()).toBe('首页');
+    // The tab title and the sandbox banner follow the switch itself, not the one after it.
+    await expect.poll(() => page.title()).toBe('首页 - Nimbus Chat后台');
+    expect(await page.getByTestId('sandbox-banner').textContent()).toContain('沙盒模式');
+    await page.getByTestId('language-select').click();
+    await page.locator('[data-lang="ja"]').click();
+    await expect.poll(() => page.title()).toBe('ホーム - Nimbus Chat后台');
+    await expect.poll(() => page.getByTestId('sandbox-banner').textContent()).toContain('サンドボックスモード');
+    await page.getByTestId('language-select').click();
+    await page.locator('[data-lang="zh"]').click();
+    await expect.poll(() => page.title()).toBe('首页 - Nimbus Chat后台');
     await page.reload();
     await page.getByTestId('layout').waitFor();
     await expect.poll(() => page.locator('[data-menu-path="/dashboard"]').textContent()).toBe('首页');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh');
+  });
+
+  it('switches to the dark scheme from the settings drawer, keeps it, and can follow the system', async () => {
+    const { page } = await h.pageAs('admin');
+    const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+    expect(await isDark()).toBe(false);
+    await page.getByTestId('settings-toggle').click();
+    const schemes = page.getByTestId('setting-color-scheme');
+    await schemes.getByRole('radio', { name: 'Dark' }).click();
+    await expect.poll(isDark).toBe(true);
+    // Drawn with a primary shade that reads on dark surfaces, and dark text on primary fills.
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-on-primary').trim())).toBe('#0f172a');
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await page.getByTestId('layout').waitFor();
+    expect(await isDark()).toBe(true);
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByTestId('settings-toggle').click();
+    await page.getByTestId('setting-color-scheme').getByRole('radio', { name: 'Follow the system' }).click();
+    await expect.poll(isDark).toBe(false);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(isDark).toBe(true);
   });
 
   it('takes the browser language when nothing is saved', async () => {

@@ -13,7 +13,6 @@ import { Splash } from '../ui/splash.js';
 import { LoggedElsewhereDialog } from './logged-elsewhere.js';
 import { ErrorBoundary } from './error-boundary.js';
 import { t, useT } from '../i18n/index.js';
-import { language } from '../lib/settings.js';
 import type { MessageKey } from '../i18n/index.js';
 
 const LoginPage = lazy(() => import('../pages/login-page.js'));
@@ -64,14 +63,13 @@ function titleKeyOf(decision: Decision): MessageKey | null {
 
 export function App() {
   useSignals();
-  // The hook, not the module's t: a language whose messages load after the switch re-renders the banner.
+  // The hook, not the module's t: a language whose messages load after the switch re-renders the
+  // banner and rewrites the tab title, instead of both lagging one switch behind.
   const tr = useT();
   const [pathname] = useLocation();
   const search = useSearch();
   const info = session.value;
   const held = permissions.value;
-  // Reading the language makes titles follow a language switch.
-  const lang = language.value;
 
   const decision: Decision | null = info ? decide(pathname, search, { loggedIn: info.loggedIn, permissions: held }) : null;
   const wanted = pathname + (search ? `?${search}` : '');
@@ -84,8 +82,8 @@ export function App() {
   const site = siteTitle.value;
   useEffect(() => {
     if (decision?.kind === 'redirect') return;
-    document.title = pageTitle(titleKey ? t(titleKey) : null, site);
-  }, [titleKey, site, lang, decision?.kind]);
+    document.title = pageTitle(titleKey ? tr(titleKey) : null, site);
+  }, [titleKey, site, tr, decision?.kind]);
 
   return (
     <>
