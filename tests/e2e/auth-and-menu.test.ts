@@ -44,7 +44,10 @@ describe('console shell: login, guards and menus', () => {
     await admin.getByTestId('withdrawal-badge').first().waitFor();
     expect(Number(await admin.getByTestId('withdrawal-badge').first().getAttribute('data-count'))).toBeGreaterThan(0);
 
+    // The avatar carries the initial of the account that logged in.
+    expect(await admin.getByTestId('avatar').textContent()).toBe('A');
     const operator = (await h.pageAs('operator')).page;
+    expect(await operator.getByTestId('avatar').textContent()).toBe('O');
     const groups = await operator.locator('[data-menu-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-group')));
     expect(groups).toContain('/userpage');
     expect(groups).not.toContain('/finance');
@@ -64,6 +67,9 @@ describe('console shell: login, guards and menus', () => {
     await page.goto('/no/such/screen');
     await page.waitForURL((u) => u.pathname === '/404');
     await page.getByTestId('error-404').waitFor();
+    // It names the address that was asked for, and offers the way back.
+    expect(await page.getByTestId('error-404-address').textContent()).toBe('Address asked for: /no/such/screen');
+    await page.getByRole('button', { name: 'Go back' }).waitFor();
     await page.goto('/withdrawmoneycheck');
     await page.waitForURL((u) => u.pathname === '/WithDrawMoneyCheck');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildUrl, classifyEnvelope, mentionsPermission } from '../../web/api/client.js';
-import { parsePermissionList, PermissionError } from '../../web/api/session.js';
+import { accountInitial, parsePermissionList, PermissionError } from '../../web/api/session.js';
 import { endedReason, parseCount, shouldChime } from '../../web/api/withdrawals.js';
 import { pageTitle } from '../../web/app/title.js';
 import { initI18n } from '../../web/i18n/index.js';
@@ -94,5 +94,15 @@ describe('the end of an event stream', () => {
     expect(endedReason('{}')).toBe('backend');
     expect(endedReason('not json')).toBe('backend');
     expect(endedReason(undefined)).toBe('backend');
+  });
+});
+
+describe('the avatar initial', () => {
+  it('is the first character of the account, upper-cased, whole for CJK and emoji', () => {
+    expect(accountInitial('operator')).toBe('O');
+    expect(accountInitial('  sakura2825')).toBe('S');
+    expect(accountInitial('管理员')).toBe('管');
+    expect(accountInitial('😀admin')).toBe('😀');
+    expect(accountInitial('')).toBe('A');
   });
 });

@@ -72,7 +72,8 @@ describe('guard decisions', () => {
     expect(decide('/dashboard', '', { loggedIn: true, permissions: null })).toEqual({ kind: 'load-permissions' });
   });
   it('sends unknown paths to 404', () => {
-    expect(decide('/no/such/page', '', admin)).toEqual({ kind: 'redirect', to: '/404' });
+    expect(decide('/no/such/page', '', admin)).toEqual({ kind: 'redirect', to: '/404?from=%2Fno%2Fsuch%2Fpage' });
+    expect(decide('/no/such/page', '?a=1', admin)).toEqual({ kind: 'redirect', to: '/404?from=%2Fno%2Fsuch%2Fpage%3Fa%3D1' });
   });
   it('matches case-sensitively and redirects another case to the known path', () => {
     expect(decide('/withdrawmoneycheck', '', admin)).toEqual({ kind: 'redirect', to: '/WithDrawMoneyCheck' });

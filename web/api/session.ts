@@ -4,6 +4,7 @@ import { SUCCESS_CODE } from '#contract/envelope';
 import { GATEWAY_PATHS, type LoginThrottled, type SessionInfo } from '#contract/gateway';
 import { api, ApiError } from './client.js';
 import { t, type MessageKey } from '../i18n/index.js';
+import { isString, persistedSignal } from '../lib/persisted.js';
 
 /**
  * What the UI knows of the session. The token itself stays in the gateway's httpOnly cookies;
@@ -13,6 +14,17 @@ export const session = signal<SessionInfo | null>(null);
 /** null until loaded after login; the guard loads it on the first navigation. */
 export const permissions = signal<readonly string[] | null>(null);
 export const siteConfig = signal<SiteConfig | null>(null);
+/**
+ * The account name typed at the last login in this browser, for the avatar's initial: the
+ * gateway's session names every administrator "Admin".
+ */
+export const accountName = persistedSignal('account', '', isString);
+
+/** The first character of the account, as people write it (a whole CJK character or emoji). */
+export function accountInitial(account: string): string {
+  const first = Array.from(account.trim())[0];
+  return first ? first.toLocaleUpperCase() : 'A';
+}
 
 export async function loadSession(): Promise<SessionInfo> {
   const info = await fetchSession();
@@ -72,6 +84,7 @@ export async function login(account: string, password: string, code: string): Pr
     throw new LoginError(t('login.failed', { msg: error instanceof Error ? error.message : String(error) }));
   }
   permissions.value = null;
+  accountName.value = body.account;
   return fetchSession();
 }
 

@@ -62,7 +62,8 @@ export function decide(pathname: string, search: string, state: GuardState): Dec
     return { kind: 'refresh', to: target + query };
   }
 
-  if (!known) return { kind: 'redirect', to: '/404' };
+  // The 404 page names the address that was asked for, so a mistyped link can be told apart from a removed screen.
+  if (!known) return { kind: 'redirect', to: `/404?from=${encodeURIComponent(path + query)}` };
   if (known.kind === 'group') {
     const child = firstAllowedChild(known, held);
     return child ? { kind: 'redirect', to: child.path } : { kind: 'redirect', to: '/401' };

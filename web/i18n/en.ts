@@ -128,6 +128,7 @@ const en = {
   'error.401Text': 'You do not have permission to open this page.',
   'error.404Title': 'Page not found',
   'error.404Text': 'The page you are looking for does not exist or has moved.',
+  'error.404Address': 'Address asked for: {{address}}',
   'error.backHome': 'Back to home',
   'error.back': 'Go back',
   'error.boundaryTitle': 'Something went wrong on this page',

@@ -126,6 +126,7 @@ const es = {
   'error.401Text': 'No tienes permiso para abrir esta página.',
   'error.404Title': 'Página no encontrada',
   'error.404Text': 'La página que buscas no existe o se ha movido.',
+  'error.404Address': 'Dirección solicitada: {{address}}',
   'error.backHome': 'Volver al inicio',
   'error.back': 'Volver',
   'error.boundaryTitle': 'Algo salió mal en esta página',

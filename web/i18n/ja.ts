@@ -126,6 +126,7 @@ const ja = {
   'error.401Text': 'このページを開く権限がありません。',
   'error.404Title': 'ページが見つかりません',
   'error.404Text': 'お探しのページは存在しないか、移動されました。',
+  'error.404Address': 'リクエストされたアドレス：{{address}}',
   'error.backHome': 'ホームに戻る',
   'error.back': '戻る',
   'error.boundaryTitle': 'このページでエラーが発生しました',

@@ -126,6 +126,7 @@ const zh = {
   'error.401Text': '您没有权限打开此页面。',
   'error.404Title': '页面不存在',
   'error.404Text': '您要找的页面不存在或已被移动。',
+  'error.404Address': '请求的地址：{{address}}',
   'error.backHome': '返回首页',
   'error.back': '返回',
   'error.boundaryTitle': '此页面出现错误',

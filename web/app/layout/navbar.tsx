@@ -7,7 +7,7 @@ import { Breadcrumb } from './breadcrumb.js';
 import { HeaderSearch } from './header-search.js';
 import { REDIRECT_PREFIX } from '../navigation.js';
 import { loginUrl } from '../../lib/login-redirect.js';
-import { logout } from '../../api/session.js';
+import { accountInitial, accountName, logout } from '../../api/session.js';
 import { SIZES, language, setLanguage, showSettings, size, sidebarOpened, toggleSidebar, type Size } from '../../lib/settings.js';
 import { toast } from '../../lib/toast.js';
 import { useT, type MessageKey } from '../../i18n/index.js';
@@ -100,6 +100,7 @@ function LanguageSelect() {
 }
 
 function UserMenu() {
+  useSignals();
   const t = useT();
   const [location] = useLocation();
   const search = useSearch();
@@ -113,7 +114,13 @@ function UserMenu() {
   return (
     <Menu as="div" className="relative">
       <MenuButton className="nav-btn gap-1" aria-label={t('nav.userMenu')} data-testid="user-menu">
-        <span className="flex h-8 w-8 items-center justify-center rounded-full bg-primary text-sm font-semibold text-on-primary">A</span>
+        <span
+          className="flex h-8 w-8 items-center justify-center rounded-full bg-primary text-sm font-semibold text-on-primary"
+          data-testid="avatar"
+          aria-hidden="true"
+        >
+          {accountInitial(accountName.value)}
+        </span>
         <UiIcon name="down" className="h-4 w-4" />
       </MenuButton>
       <MenuItems className={menuItems}>
