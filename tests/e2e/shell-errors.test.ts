@@ -25,6 +25,8 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
     expect(await errorLog(page)).toEqual([]);
 
     await page.evaluate(() => {
+      // The browser's benign resize warning arrives first and must stay out of the log.
+      window.dispatchEvent(new ErrorEvent('error', { message: 'ResizeObserver loop completed with undelivered notifications.' }));
       setTimeout(() => {
         throw new Error('e2e-boom');
       });

@@ -47,10 +47,23 @@ export function reportError(error: unknown, info?: string): void {
   });
 }
 
+/**
+ * Browser warnings that arrive as errors but mean nothing is broken, so they never reach the log:
+ * - "ResizeObserver loop completed with undelivered notifications" (and Chrome's older "loop limit
+ *   exceeded"): a resize callback changed layout and the browser postponed the rest to the next
+ *   frame, which it then delivers. Charts and tables that fit their width cause it routinely.
+ */
+export const BENIGN_BROWSER_WARNINGS: readonly RegExp[] = [/^ResizeObserver loop (completed with undelivered notifications|limit exceeded)/];
+
+export function isBenignWarning(message: string): boolean {
+  return BENIGN_BROWSER_WARNINGS.some((pattern) => pattern.test(message));
+}
+
 export function installErrorReporter(): void {
   window.addEventListener('error', (event) => {
     // Failed <img>/<script> loads arrive here too, without an error object; those are not UI bugs.
     if (!(event instanceof ErrorEvent)) return;
+    if (!event.error && isBenignWarning(event.message)) return;
     reportError(event.error ?? event.message, `${event.filename}:${event.lineno}:${event.colno}`);
   });
   window.addEventListener('unhandledrejection', (event) => {
