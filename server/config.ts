@@ -9,6 +9,8 @@ export interface Config {
   /** Base URL of the chat backend; null means "start the sandbox backend in-process". */
   chatBackendUrl: string | null;
   fileServerUrl: string | null;
+  /** The chat's web client, linked as "Web version"; null: derived from the console's own address. */
+  webClientUrl: string | null;
   aes: {
     /** Raw key bytes (16, 24 or 32), or null when no key is configured (encoded bodies then fail to decode). */
     key: Buffer | null;
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     host,
     chatBackendUrl,
     fileServerUrl,
+    webClientUrl: httpUrl(env, 'WEB_CLIENT_URL'),
     aes: { key, iv, mode: modeText },
     upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 60_000, 1, 3_600_000),
     withdrawalCountPath,

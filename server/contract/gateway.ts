@@ -27,6 +27,8 @@ export interface SessionInfo {
   name: typeof SESSION_NAME;
   /** True when the gateway runs on its built-in sandbox backend; the UI shows a banner. */
   sandbox: boolean;
+  /** The chat's web client as the operator set it (WEB_CLIENT_URL); null: the UI derives it. */
+  webClientUrl: string | null;
 }
 
 export const WITHDRAWAL_EVENT = 'withdrawal-count';

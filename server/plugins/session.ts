@@ -182,12 +182,13 @@ export default fp<SessionPluginOptions>(
           response: {
             200: {
               type: 'object',
-              required: ['loggedIn', 'userId', 'name', 'sandbox'],
+              required: ['loggedIn', 'userId', 'name', 'sandbox', 'webClientUrl'],
               properties: {
                 loggedIn: { type: 'boolean' },
                 userId: { type: ['string', 'null'] },
                 name: { type: 'string' },
                 sandbox: { type: 'boolean' },
+                webClientUrl: { type: ['string', 'null'] },
               },
             },
           },
@@ -202,6 +203,7 @@ export default fp<SessionPluginOptions>(
           userId: request.session?.userId ?? null,
           name: SESSION_NAME,
           sandbox: options.sandbox,
+          webClientUrl: app.config.webClientUrl,
         };
       },
     );

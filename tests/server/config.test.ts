@@ -27,6 +27,7 @@ describe('configuration', () => {
     expect(config.aes.mode).toBe('cbc');
     expect(config.aes.iv.equals(Buffer.alloc(16))).toBe(true);
     expect(config.aes.key?.length).toBe(32);
+    expect(config.webClientUrl).toBeNull();
   });
 
   it('has the security defaults, and makes a session secret when none is set', () => {
@@ -99,6 +100,7 @@ describe('configuration', () => {
     [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
     [{ METRICS_TOKEN: 'has a space in it, sixteen+' }, 'METRICS_TOKEN'],
+    [{ WEB_CLIENT_URL: 'im.chat.example.com' }, 'WEB_CLIENT_URL'],
   ])('refuses %o with one line naming %s', (env, variable) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);

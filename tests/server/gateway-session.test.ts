@@ -94,13 +94,23 @@ describe('session: login, logout and /api/session', () => {
 
   it('reports the session it sealed, and none for a cookie it did not seal', async () => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/session' });
-    expect(anonymous.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false });
+    expect(anonymous.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null });
     const forged = await app.inject({ method: 'GET', url: '/api/session', cookies: { token: 'abc', userId: '7' } });
-    expect(forged.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false });
+    expect(forged.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null });
     const cookies = await logInInject(app, { account: 'admin', password: 'admin123' });
     // The userId cookie is not what the gateway believes: the sealed value is.
     const known = await app.inject({ method: 'GET', url: '/api/session', cookies: { ...cookies, userId: '999' } });
-    expect(known.json()).toEqual({ loggedIn: true, userId: '7', name: 'Admin', sandbox: false });
+    expect(known.json()).toEqual({ loggedIn: true, userId: '7', name: 'Admin', sandbox: false, webClientUrl: null });
+  });
+
+  it("tells the UI the web client's address when WEB_CLIENT_URL sets it", async () => {
+    const configured = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, WEB_CLIENT_URL: 'https://im.chat.example.com/' });
+    try {
+      const answer = await configured.inject({ method: 'GET', url: '/api/session' });
+      expect(answer.json()).toMatchObject({ loggedIn: false, webClientUrl: 'https://im.chat.example.com' });
+    } finally {
+      await configured.close();
+    }
   });
 
   it('logs out by clearing both cookies', async () => {

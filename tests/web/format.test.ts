@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgeText, chatHostUrl, formatAmount, shortNumber, shortTimeLabel, shortTimeParts } from '../../web/lib/format.js';
+import { badgeText, webClientUrl, formatAmount, shortNumber, shortTimeLabel, shortTimeParts } from '../../web/lib/format.js';
 
 describe('short time label', () => {
   it('uses minutes under an hour', () => {
@@ -59,7 +59,11 @@ describe('badge text', () => {
 
 describe('chat host', () => {
   it('replaces admin with im in the host', () => {
-    expect(chatHostUrl({ protocol: 'https:', host: 'admin.example.com' })).toBe('https://im.example.com/');
-    expect(chatHostUrl({ protocol: 'http:', host: 'localhost:8080' })).toBe('http://localhost:8080/');
+    expect(webClientUrl({ protocol: 'https:', host: 'admin.example.com' }, null)).toBe('https://im.example.com/');
+    // No "admin" in the host: the rule gives the console itself, so there is no link.
+    expect(webClientUrl({ protocol: 'http:', host: 'localhost:8080' }, null)).toBeNull();
+    // WEB_CLIENT_URL wins over the rule.
+    expect(webClientUrl({ protocol: 'http:', host: 'localhost:8080' }, 'https://chat.example.com/')).toBe('https://chat.example.com/');
+    expect(webClientUrl({ protocol: 'https:', host: 'admin.example.com' }, 'https://web.example.com')).toBe('https://web.example.com');
   });
 });

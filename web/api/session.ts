@@ -44,9 +44,10 @@ async function fetchSession(): Promise<SessionInfo> {
       userId: raw.userId ?? null,
       name: 'Admin',
       sandbox: raw.sandbox === true,
+      webClientUrl: typeof raw.webClientUrl === 'string' ? raw.webClientUrl : null,
     };
   } catch {
-    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false };
+    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null };
   }
   return info;
 }
@@ -91,7 +92,7 @@ export async function login(account: string, password: string, code: string): Pr
 /** Forgets the session in the UI only: the gateway already refuses it. The guard then goes to login. */
 export function forgetSession(): void {
   permissions.value = null;
-  session.value = { loggedIn: false, userId: null, name: 'Admin', sandbox: session.value?.sandbox ?? false };
+  session.value = { loggedIn: false, userId: null, name: 'Admin', sandbox: session.value?.sandbox ?? false, webClientUrl: session.value?.webClientUrl ?? null };
 }
 
 export async function logout(): Promise<void> {

@@ -63,7 +63,13 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-/** The web client lives on the same host with "admin" replaced by "im". */
-export function chatHostUrl(location: { protocol: string; host: string }): string {
-  return `${location.protocol}//${location.host.replace('admin', 'im')}/`;
+/**
+ * Where the "Web version" link goes: the address the operator set, else the console's own host
+ * with "admin" replaced by "im" (admin.chat.example.com -> im.chat.example.com). Null when neither
+ * gives a host other than the console's own: a link back to the console would only mislead.
+ */
+export function webClientUrl(location: { protocol: string; host: string }, configured: string | null): string | null {
+  if (configured) return configured;
+  const host = location.host.replace('admin', 'im');
+  return host === location.host ? null : `${location.protocol}//${host}/`;
 }

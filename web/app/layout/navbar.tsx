@@ -7,12 +7,12 @@ import { Breadcrumb } from './breadcrumb.js';
 import { HeaderSearch } from './header-search.js';
 import { REDIRECT_PREFIX } from '../navigation.js';
 import { loginUrl } from '../../lib/login-redirect.js';
-import { accountInitial, accountName, logout } from '../../api/session.js';
+import { accountInitial, accountName, logout, session } from '../../api/session.js';
 import { SIZES, language, setLanguage, showSettings, size, sidebarOpened, toggleSidebar, type Size } from '../../lib/settings.js';
 import { toast } from '../../lib/toast.js';
 import { useT, type MessageKey } from '../../i18n/index.js';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../lib/language.js';
-import { chatHostUrl } from '../../lib/format.js';
+import { webClientUrl } from '../../lib/format.js';
 import { UiIcon } from '../../ui/icons.js';
 import { confirmLeave } from '../../lib/leave-guard.js';
 
@@ -142,6 +142,7 @@ function UserMenu() {
 export function Navbar({ path, held }: { path: string; held: readonly string[] }) {
   useSignals();
   const t = useT();
+  const webVersion = webClientUrl(location, session.value?.webClientUrl ?? null);
   return (
     <div className="flex h-[50px] items-center gap-2 border-b border-slate-200 bg-white px-2 shadow-sm">
       <button
@@ -158,10 +159,12 @@ export function Navbar({ path, held }: { path: string; held: readonly string[] }
       <Breadcrumb path={path} />
       <div className="ml-auto flex items-center gap-1">
         <HeaderSearch held={held} />
-        <a className="nav-btn hidden text-sm sm:inline-flex" href={chatHostUrl(location)} target="_blank" rel="noopener noreferrer" data-testid="web-version">
-          <UiIcon name="web" className="h-4 w-4" />
-          <span className="ml-1">{t('nav.webVersion')}</span>
-        </a>
+        {webVersion && (
+          <a className="nav-btn hidden text-sm sm:inline-flex" href={webVersion} target="_blank" rel="noopener noreferrer" data-testid="web-version">
+            <UiIcon name="web" className="h-4 w-4" />
+            <span className="ml-1">{t('nav.webVersion')}</span>
+          </a>
+        )}
         <FullscreenToggle />
         <SizeSelect path={path} />
         <LanguageSelect />
