@@ -70,6 +70,19 @@ describe('console shell: search and view settings', () => {
     await expect.poll(isDark).toBe(true);
   });
 
+  it('shows the sandbox banner without making a short page scroll, wide or on a phone', async () => {
+    for (const width of [1440, 390]) {
+      const { page } = await h.newPage({ width, height: 800 });
+      for (const path of ['/login', '/404']) {
+        await page.goto(path);
+        await page.getByTestId('sandbox-banner').waitFor();
+        await page.locator('main, [data-testid="error-404"]').first().waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+        expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
+      }
+    }
+  });
+
   it('takes the browser language when nothing is saved', async () => {
     const { page } = await h.newPage({ locale: 'ja-JP' });
     await page.goto('/login');

@@ -87,14 +87,17 @@ export function App() {
 
   return (
     <>
-      {info?.sandbox && (
-        <div role="note" data-testid="sandbox-banner" className="bg-amber-400 px-3 py-1 text-center text-sm font-medium text-amber-950">
-          {tr('app.sandboxBanner')}
-        </div>
-      )}
-      <ErrorBoundary>
-        <Suspense fallback={<Splash />}>{decision ? <Screen decision={decision} search={search} /> : <Splash />}</Suspense>
-      </ErrorBoundary>
+      {/* One column of the window's height: the banner takes its line and the screen the rest, so the banner adds no scroll. */}
+      <div className="flex min-h-dvh flex-col">
+        {info?.sandbox && (
+          <div role="note" data-testid="sandbox-banner" className="shrink-0 bg-amber-400 px-3 py-1 text-center text-sm font-medium text-amber-950">
+            {tr('app.sandboxBanner')}
+          </div>
+        )}
+        <ErrorBoundary>
+          <Suspense fallback={<Splash />}>{decision ? <Screen decision={decision} search={search} /> : <Splash />}</Suspense>
+        </ErrorBoundary>
+      </div>
       <Toaster />
       <LoggedElsewhereDialog />
     </>

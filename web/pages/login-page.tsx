@@ -88,7 +88,7 @@ export default function LoginPage({ next }: { next: string }) {
     ) : null;
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-slate-800 px-4 py-10">
+    <main className="flex flex-1 items-center justify-center bg-slate-800 px-4 py-10">
       <div className="w-full max-w-sm">
         <div className="mb-3 flex justify-end">
           <label className="flex items-center gap-2 text-sm text-slate-200">

@@ -4,7 +4,7 @@ import { useT } from '../i18n/index.js';
 export function Splash() {
   const tr = useT();
   return (
-    <div className="flex min-h-screen items-center justify-center text-slate-500" role="status">
+    <div className="flex flex-1 items-center justify-center text-slate-500" role="status">
       {tr('app.loading')}
     </div>
   );

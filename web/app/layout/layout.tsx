@@ -81,7 +81,7 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <div className="min-h-screen bg-slate-50" data-testid="layout" data-device={device.value}>
+      <div className="flex flex-1 flex-col bg-slate-50" data-testid="layout" data-device={device.value}>
         <a
           href="#main-content"
           className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded focus:bg-white focus:px-3 focus:py-2"
@@ -92,7 +92,7 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
           <div className="fixed inset-0 z-30 bg-black/30" data-testid="sidebar-backdrop" aria-hidden="true" onClick={() => closeSidebar(false)} />
         )}
         <Sidebar menu={menu} path={path} showBadge={showBadge} />
-        <div className="flex min-h-screen flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
+        <div className="flex flex-1 flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
           <header className={fixedHeader.value ? 'sticky top-0 z-20' : ''} data-testid="header">
             <Navbar path={path} held={held} />
           </header>
