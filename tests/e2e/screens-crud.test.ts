@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { storePreference, useHarness } from './harness.js';
+import { errorToasts, storePreference, useHarness } from './harness.js';
 
 // This suite has never checked the pages' uncaught errors; the harness still collects them.
 // No sandbox timer adding withdrawals: every change of the pending count is one a test made.
@@ -76,7 +76,7 @@ describe('list screen end to end', () => {
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();
     await page.locator('[data-toast="success"]', { hasText: 'Deleted' }).waitFor();
     await page.getByTestId('list-empty').waitFor();
-    expect(await page.locator('[data-toast="error"]').count()).toBe(0);
+    expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 
   it('bans a user only after the confirmation and the reason', async () => {
