@@ -108,7 +108,13 @@ describe('finance screens: their own actions', () => {
     expect(await form.getByTestId('form-server-error').textContent()).toBe('The minimum amount must not exceed the maximum');
     expect(store().settings.withdrawalConfig).toEqual(before);
     await page.getByTestId('unsaved').waitFor();
+    // Discarding goes back to what the backend holds.
+    await form.getByRole('button', { name: 'Discard changes' }).click();
+    expect(await form.getByLabel('Minimum amount').inputValue()).toBe(formatAmount(before.minAmount as number));
+    expect(await page.getByTestId('unsaved').count()).toBe(0);
+    expect(await form.getByTestId('form-server-error').count()).toBe(0);
 
+    await form.getByLabel('Maximum amount').fill('500.00');
     await form.getByLabel('Minimum amount').fill('150.5');
     await form.getByLabel('Notice').fill('Reviewed within one working day.');
     await form.getByRole('button', { name: 'Save' }).click();
