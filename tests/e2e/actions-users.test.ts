@@ -37,7 +37,7 @@ async function submitLoginAs(p: Page, account: string, password: string): Promis
 }
 
 describe('administrators: permissions and passwords', () => {
-  it('creates an administrator who sees exactly the granted screens, and whose reset password is the one that logs in', async () => {
+  it('creates an administrator who sees exactly the granted screens, logs in with a reset password and follows a permission change', async () => {
     await page.goto('/system/admins');
     await rows(page).first().waitFor();
     await page.getByTestId('list-create').click();
@@ -84,7 +84,31 @@ describe('administrators: permissions and passwords', () => {
     const again = (await h.newPage()).page;
     expect(await submitLoginAs(again, 'e2e_auditor', 'first-pass-1')).toBe('refused');
     expect(await submitLoginAs(again, 'e2e_auditor', 'second-pass-2')).toBe('in');
-    expect(await menuLeaves(again)).toContain('/WithDrawMoneyCheck');
+    expect(await menuLeaves(again)).toContain('/operation/statistics');
+
+    // Permissions changed on the existing account: the next load of its console follows them.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    expect(await dialog(page).getByLabel('Daily statistics', { exact: true }).isChecked()).toBe(true);
+    await dialog(page).getByLabel('Daily statistics', { exact: true }).uncheck();
+    await dialog(page).getByLabel('Billing records', { exact: true }).check();
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    expect([...store().accounts.get(created.id)!.permissions].sort()).toEqual(
+      [PERMISSIONS.sensitiveWord, PERMISSIONS.cashWithdrawalCheck, PERMISSIONS.billRecord].sort(),
+    );
+    await again.reload();
+    await again.getByTestId('layout').waitFor();
+    expect(await menuLeaves(again)).toEqual([
+      '/dashboard',
+      '/sensitivewords',
+      '/WithDrawMoneyCheck',
+      '/BillingRecords',
+      '/error/401',
+      '/error/404',
+      '/error-log/log',
+    ]);
+    await again.goto('/operation/statistics');
+    await again.getByTestId('error-401').waitFor();
     expect(await errorToasts(page)).toEqual([]);
   });
 
