@@ -138,7 +138,25 @@ describe('administrators: permissions and passwords', () => {
   });
 });
 
-describe('chat users: a bulk action', () => {
+describe('chat users: a confirmed action with a result, and a bulk action', () => {
+  it('resets a user password after the confirmation, shows it once and ends the user sessions', async () => {
+    const user = store().users.find((u) => u.online && u.status === 'normal')!;
+    expect(store().onlineSessions.get(user.id)).toBeDefined();
+    await page.goto(`/userpage/userset?keyword=${encodeURIComponent(user.account)}`);
+    const row = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${user.id}"]`);
+    await row.locator('[data-action="resetPassword"]').click();
+    const confirm = page.getByTestId('confirm-dialog');
+    expect(await confirm.textContent()).toContain('Run “Reset password” on this record?');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    const result = page.getByTestId('result-dialog');
+    expect(await result.locator('[data-result-key="password"]').textContent()).toMatch(/^\S{10}$/);
+    expect(await result.textContent()).toContain('Shown only once');
+    expect(store().onlineSessions.get(user.id)).toBeUndefined();
+    expect(user.online).toBe(false);
+    await result.getByRole('button', { name: 'Close' }).click();
+    await result.waitFor({ state: 'detached' });
+  });
+
   it('bans the selected users with one reason', async () => {
     await page.goto('/userpage/userset?status=normal');
     await rows(page).first().waitFor();
