@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { GATEWAY_PATHS } from '../../server/contract/index.js';
@@ -58,11 +58,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** What useHarness needs beside the Harness: the browsers a test opened close when it ends. */
+interface ScopedHarness extends Harness {
+  /** From now on, new pages belong to the running test. */
+  beginTest(): void;
+  /** Closes the pages the test opened; pages opened outside a test (in beforeAll) stay open. */
+  endTest(): Promise<void>;
+}
+
 /**
  * Sandbox backend on its own port, the gateway in front of it serving dist/web, and a headless
  * Chromium. The UI must have been built (`node build.mjs`) beforehand.
  */
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+export async function startHarness(options: HarnessOptions = {}): Promise<ScopedHarness> {
   if (!existsSync(path.join(UI_DIR, 'index.html'))) {
     throw new Error('dist/web/index.html is missing: run `node build.mjs` before the browser tests');
   }
@@ -96,6 +104,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const url = `http://127.0.0.1:${port}`;
 
   const contexts: BrowserContext[] = [];
+  // Every page is a whole Chromium: one left open keeps its timers, polls and event stream going
+  // for the rest of the file, and a long file then starves the tests at its end on 2 cores.
+  let testContexts: BrowserContext[] | null = null;
   const pageErrors: string[] = [];
   /**
    * Each page gets its own browser with a fresh profile directory: Playwright only accepts a
@@ -105,6 +116,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const dir = await mkdtemp(path.join(profileDir, 'profile-'));
     const context = await launchChromium(dir, { viewport: { width, height }, locale, baseURL: url });
     contexts.push(context);
+    testContexts?.push(context);
     if (initScript) await context.addInitScript(initScript);
     const page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
@@ -122,6 +134,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     stopGateway,
     startGateway,
+    beginTest() {
+      testContexts = [];
+    },
+    async endTest() {
+      const opened = testContexts ?? [];
+      testContexts = null;
+      for (const c of opened) {
+        await c.close().catch(() => {});
+        contexts.splice(contexts.indexOf(c), 1);
+      }
+    },
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await stopGateway();
@@ -141,13 +164,19 @@ export interface SuiteOptions extends HarnessOptions {
 
 /**
  * The harness of one test file: started before its first test, closed after its last, and then
- * no page may have had an uncaught error (but for `plantedErrors`). Use it inside tests only.
+ * no page may have had an uncaught error (but for `plantedErrors`). Use it inside tests and in
+ * hooks registered after this call. A page opened inside a test closes when that test ends; one
+ * opened in a `beforeAll` stays open for the whole file (a shared logged-in page).
  */
 export function useHarness(options: SuiteOptions = {}): Harness {
   const { plantedErrors = [], checkPageErrors = true, ...harnessOptions } = options;
-  let started: Harness | undefined;
+  let started: ScopedHarness | undefined;
   beforeAll(async () => {
     started = await startHarness(harnessOptions);
+  });
+  beforeEach(() => started?.beginTest());
+  afterEach(async () => {
+    await started?.endTest();
   });
   afterAll(async () => {
     const errors = (started?.pageErrors ?? []).filter((e) => !plantedErrors.some((p) => e.includes(p)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { storePreference, useHarness } from './harness.js';
+import { errorToasts, storePreference, useHarness } from './harness.js';
 
 // This suite has never checked the pages' uncaught errors; the harness still collects them.
 // No sandbox timer adding withdrawals: every change of the pending count is one a test made.
@@ -76,7 +76,7 @@ describe('list screen end to end', () => {
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();
     await page.locator('[data-toast="success"]', { hasText: 'Deleted' }).waitFor();
     await page.getByTestId('list-empty').waitFor();
-    expect(await page.locator('[data-toast="error"]').count()).toBe(0);
+    expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 
   it('bans a user only after the confirmation and the reason', async () => {
@@ -234,14 +234,19 @@ describe('settings and operations', () => {
     await expect.poll(() => page.getByTestId('settings-form').getByLabel('Daily reward').inputValue()).toBe('12.34');
   }, 90_000);
 
-  it('will not run the data clean-up without the typed confirmation', async () => {
+  it('will not run the data clean-up without the typed confirmation, and removes what it previewed with it', async () => {
     const { page } = await h.pageAs('admin');
     await page.goto('/dataclean');
     const form = page.getByTestId('operation-form');
     await form.getByLabel('What to clean').selectOption('loginRecords');
     await form.getByLabel('Older than (days)').fill('90');
     await page.getByTestId('operation-preview').click();
-    await page.getByTestId('operation-preview-result').waitFor();
+    // Older than 90 days: before the UTC midnight 90 days back, as the backend counts.
+    const cutoff = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 90 * 86_400_000).toISOString();
+    const records = h.sandbox.app.sandbox.loginRecords;
+    const old = records.count((r) => r.time < cutoff);
+    expect(old).toBeGreaterThan(0);
+    expect(await page.getByTestId('operation-preview-result').locator('[data-result-key="count"]').textContent()).toBe(String(old));
     const run = page.getByTestId('operation-run');
     expect(await run.isDisabled()).toBe(true);
     await page.getByTestId('operation-confirm').fill('delete');
@@ -251,6 +256,7 @@ describe('settings and operations', () => {
     const sent = page.waitForRequest((r) => r.url().endsWith('/clean'));
     await run.click();
     expect((await sent).postDataJSON()).toMatchObject({ target: 'loginRecords', olderThanDays: 90, confirm: 'DELETE' });
-    await page.getByTestId('operation-result').waitFor();
+    expect(await page.getByTestId('operation-result').locator('[data-result-key="removed"]').textContent()).toBe(String(old));
+    expect(records.count((r) => r.time < cutoff)).toBe(0);
   }, 90_000);
 });

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { buildUrl, classifyEnvelope, mentionsPermission } from '../../web/api/client.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { buildUrl, classifyEnvelope, mentionsPermission, request, setApiHooks } from '../../web/api/client.js';
 import { accountInitial, parsePermissionList, PermissionError } from '../../web/api/session.js';
 import { endedReason, parseCount, shouldChime } from '../../web/api/withdrawals.js';
 import { pageTitle } from '../../web/app/title.js';
 import { initI18n } from '../../web/i18n/index.js';
+import { startFakeBackend } from '../support/fake-backend.js';
 
 initI18n();
 
@@ -104,5 +105,50 @@ describe('the avatar initial', () => {
     expect(accountInitial('管理员')).toBe('管');
     expect(accountInitial('😀admin')).toBe('😀');
     expect(accountInitial('')).toBe('A');
+  });
+});
+
+describe('a call cancelled while its answer arrives', () => {
+  const backend = startFakeBackend();
+  afterAll(async () => (await backend).close());
+
+  it('raises no toast when the body is cut off by the caller, and one when the connection is', async () => {
+    const server = await backend;
+    // Headers and half an envelope, then the rest never comes until the test ends the response.
+    let finish: (() => void) | undefined;
+    server.route('GET /half', (_call, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"code":200,"msg":"","data":{"list":[');
+      finish = () => res.destroy();
+    });
+    const toasts: string[] = [];
+    setApiHooks({ notifyError: (text) => toasts.push(text), loggedInElsewhere: () => {}, sessionEnded: () => {} });
+    // The real fetch, watched: the cancel must come after the headers arrived, inside the body.
+    const realFetch = globalThis.fetch;
+    let headersIn!: () => void;
+    const answered = new Promise<void>((resolve) => (headersIn = resolve));
+    const watch = vi.spyOn(globalThis, 'fetch').mockImplementation(async (...args) => {
+      const response = await realFetch(...args);
+      headersIn();
+      return response;
+    });
+    try {
+      const controller = new AbortController();
+      const call = request('GET', `${server.url}/half`, { signal: controller.signal });
+      await answered;
+      controller.abort();
+      await expect(call).rejects.toThrow(/abort/i);
+      expect(toasts).toEqual([]);
+
+      // The same cut made by the network, not the caller, is connection trouble and says so.
+      finish = undefined;
+      const broken = request('GET', `${server.url}/half`);
+      await expect.poll(() => finish !== undefined).toBe(true);
+      finish!();
+      await expect(broken).rejects.toThrow('HTTP 200');
+      expect(toasts).toEqual(['Server connection abnormal']);
+    } finally {
+      watch.mockRestore();
+    }
   });
 });

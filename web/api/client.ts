@@ -118,7 +118,10 @@ export async function request<T = unknown>(method: string, path: string, options
   if (response.status !== 204) {
     try {
       payload = await response.json();
-    } catch {
+    } catch (error) {
+      // Cancelled while the body was still arriving (a refetch superseded this one, the screen
+      // was left): as quiet as a cancel before the answer, not a broken connection.
+      if (options.signal?.aborted) throw error;
       payload = null;
     }
   }
