@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { freePort } from './ports.js';
+import { tempDir } from './processes.js';
+
+/**
+ * A real redis-server for tests: on a free loopback port, in a temp folder, with no persistence,
+ * so a restart comes back empty as a Redis without its data would. stop() and start() keep the
+ * port, so clients configured with its URL reconnect by themselves.
+ */
+export class RedisServer {
+  private child: ChildProcess | null = null;
+  private output = '';
+
+  private constructor(
+    readonly port: number,
+    private readonly dir: string,
+  ) {}
+
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), tempDir('redis-test-'));
+    await server.start();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    if (this.child) return;
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    this.output = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+    const deadline = Date.now() + 10_000;
+    while (!(await this.answers())) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`redis-server did not start on port ${this.port}\n${this.output.slice(-2000)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Kills it outright (SIGKILL), as a crash or a lost host would. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = null;
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** Whether the server answers PING on its port. */
+  private answers(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const socket = connect(this.port, '127.0.0.1');
+      let text = '';
+      const done = (ok: boolean) => {
+        socket.destroy();
+        resolve(ok);
+      };
+      socket.setTimeout(1_000, () => done(false));
+      socket.once('error', () => done(false));
+      socket.once('connect', () => socket.write('PING\r\n'));
+      socket.on('data', (chunk) => {
+        text += chunk.toString('utf8');
+        if (text.includes('\r\n')) done(text.startsWith('+PONG'));
+      });
+    });
+  }
+}
