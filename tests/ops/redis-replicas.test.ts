@@ -8,7 +8,9 @@ import { CALLS, GATEWAY_PATHS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server
 import { hasProgram, skipWithout } from '../support/ci.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { fakeLogInOver, routeFakeLogin } from '../support/fake-session.js';
-import { removeTempDirs, tempDir } from '../support/processes.js';
+import { freshCall, removeTempDirs, tempDir, waitHealthy } from '../support/processes.js';
+import { freePort } from '../support/ports.js';
+import { gatewayProcess } from './support/held-backend.js';
 import { RedisServer } from '../support/redis-server.js';
 import { SseClient } from '../support/sse-client.js';
 import { sleep, waitUntil } from '../support/wait.js';
@@ -21,6 +23,7 @@ import { sleep, waitUntil } from '../support/wait.js';
 
 const SECRET = 'replicas-share-this-session-secret-0123456789';
 const POLL_MS = 400;
+const REDIS_PASSWORD = 'hush-redis-password';
 const MAX_STREAMS = 2;
 
 interface Replica {
@@ -132,7 +135,7 @@ const skip = skipWithout(hasProgram('redis-server') ? [] : ['redis-server'], 'th
 
 describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () => {
   beforeAll(async () => {
-    redis = await RedisServer.start();
+    redis = await RedisServer.start({ password: REDIS_PASSWORD });
     backend = await startBackend();
     a = await startReplica(redis.url);
     b = await startReplica(redis.url);
@@ -151,6 +154,10 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     const { cookie } = await logIn(b);
     expect((await postError(a, 'shared-error-one')).status).toBe(200);
     expect(await listedMessages(b, cookie, 'shared-error-one')).toEqual(['shared-error-one']);
+    // Cleared through one replica, gone from the other.
+    const cleared = await fetch(`${b.origin}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, origin: b.origin } });
+    expect(cleared.status).toBe(200);
+    expect(await listedMessages(a, cookie, 'shared-error-one')).toEqual([]);
     const ready = await readyz(a);
     expect(ready.status).toBe(200);
     expect(JSON.parse(ready.text)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis' } });
@@ -231,6 +238,63 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     }
   });
 
+  it('the workers of a WORKERS=2 gateway (the shipped bundle) share with a replica as replicas do', async () => {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const gateway = gatewayProcess({
+      CHAT_BACKEND_URL: backend.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDir('redis-workers-data-'),
+      UI_DIR: tempDir('redis-workers-ui-'),
+      SESSION_SECRET: SECRET,
+      REDIS_URL: redis.url,
+      WORKERS: '2',
+      WITHDRAWAL_POLL_MS: String(POLL_MS),
+    });
+    try {
+      await waitHealthy(gateway, origin, 90_000);
+      const connected = () =>
+        new Set(
+          gateway
+            .logLines()
+            .filter((l) => String(l.msg).startsWith('Redis is ready'))
+            .map((l) => l.pid),
+        ).size;
+      await gateway.waitFor(() => connected() === 2, 'both workers to connect to Redis', 90_000);
+
+      // Posted on fresh connections, so both workers take some; all are listed by the replica.
+      for (let i = 0; i < 6; i++) {
+        const answer = await freshCall(origin, GATEWAY_PATHS.errorLog, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin },
+          body: JSON.stringify({ message: `from-the-workers-${i}`, url: '/ops' }),
+        });
+        expect(answer.status, answer.body).toBe(200);
+      }
+      const { token, cookie } = await logIn(a);
+      expect(await listedMessages(a, cookie, 'from-the-workers')).toHaveLength(6);
+
+      // One poll per period for a session streamed by a worker and by the replica.
+      const streams = [await SseClient.open(port, cookie), await SseClient.open(a.port, cookie)];
+      try {
+        for (const stream of streams) await stream.waitFor(() => stream.counts().length > 0, 'a first count');
+        const before = pollsOf(token);
+        await sleep(8 * POLL_MS);
+        expect(pollsOf(token) - before).toBeLessThanOrEqual(8 + 2);
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+
+      // A logout through the workers is refused by the replica.
+      const out = await freshCall(origin, GATEWAY_PATHS.logout, { method: 'POST', headers: { cookie, origin } });
+      expect(out.status).toBe(204);
+      expect(await permissionStatus(a, cookie)).toBe(401);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
   it('without Redis the console goes on alone, and shares again once Redis is back', async () => {
     const session = await logIn(a);
     const stream = await SseClient.open(b.port, session.cookie);
@@ -259,6 +323,8 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
       expect(ready.status).toBe(200);
       expect(JSON.parse(ready.text)).toMatchObject({ status: 'ready', details: { redis: 'unavailable' } });
       expect(ready.text).not.toContain(String(redis.port));
+      expect(ready.text).not.toContain(REDIS_PASSWORD);
+      expect(JSON.stringify(a.logs)).not.toContain(REDIS_PASSWORD);
       expect(ready.text).not.toContain(backend.url);
 
       // A logout during the outage still holds on the replica that made it.

@@ -15,21 +15,24 @@ export class RedisServer {
   private constructor(
     readonly port: number,
     private readonly dir: string,
+    /** Required of clients (requirepass) when set; it then travels in the URL. */
+    readonly password: string | null,
   ) {}
 
-  static async start(): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), tempDir('redis-test-'));
+  static async start(options: { password?: string } = {}): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), tempDir('redis-test-'), options.password ?? null);
     await server.start();
     return server;
   }
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return `redis://${this.password === null ? '' : `:${encodeURIComponent(this.password)}@`}127.0.0.1:${this.port}`;
   }
 
   async start(): Promise<void> {
     if (this.child) return;
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+    if (this.password !== null) args.push('--requirepass', this.password);
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.output = '';
@@ -66,10 +69,11 @@ export class RedisServer {
       };
       socket.setTimeout(1_000, () => done(false));
       socket.once('error', () => done(false));
+      // Unauthenticated, a server with a password answers -NOAUTH: it is up all the same.
       socket.once('connect', () => socket.write('PING\r\n'));
       socket.on('data', (chunk) => {
         text += chunk.toString('utf8');
-        if (text.includes('\r\n')) done(text.startsWith('+PONG'));
+        if (text.includes('\r\n')) done(text.startsWith('+PONG') || text.startsWith('-NOAUTH'));
       });
     });
   }
