@@ -146,7 +146,7 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     await a?.app.close();
     await b?.app.close();
     await backend?.close();
-    await redis?.stop();
+    await redis?.close();
     removeTempDirs();
   });
 

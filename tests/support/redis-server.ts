@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { freePort } from './ports.js';
-import { tempDir } from './processes.js';
 
 /**
  * A real redis-server for tests: on a free loopback port, in a temp folder, with no persistence,
  * so a restart comes back empty as a Redis without its data would. stop() and start() keep the
- * port, so clients configured with its URL reconnect by themselves.
+ * port, so clients configured with its URL reconnect by themselves; close() stops it for good and
+ * removes its folder. Free of vitest, so the benchmarks use it too.
  */
 export class RedisServer {
   private child: ChildProcess | null = null;
@@ -20,7 +23,7 @@ export class RedisServer {
   ) {}
 
   static async start(options: { password?: string } = {}): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), tempDir('redis-test-'), options.password ?? null);
+    const server = new RedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), 'redis-test-')), options.password ?? null);
     await server.start();
     return server;
   }
@@ -56,6 +59,11 @@ export class RedisServer {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   /** Whether the server answers PING on its port. */
