@@ -30,7 +30,10 @@ type StreamEntry = [id: string, fields: string[]];
 export class RedisErrorLog implements ErrorLog {
   private fallingBack = false;
 
-  constructor(private readonly options: RedisErrorLogOptions) {}
+  constructor(private readonly options: RedisErrorLogOptions) {
+    // Back to the shared log as soon as Redis is, not at the next write: /readyz says so at once.
+    options.share.onReady(() => this.note(false, 'Redis is ready'));
+  }
 
   /** Whether the last operation went to the local log because Redis could not be reached. */
   get usingFallback(): boolean {

@@ -348,4 +348,26 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
       await redis.start();
     }
   });
+
+  it('a replica started while Redis is down starts and serves, and shares once Redis comes up', async () => {
+    const late = await RedisServer.start();
+    await late.stop();
+    const replica = await startReplica(late.url);
+    try {
+      const { cookie } = await logIn(replica);
+      expect(await permissionStatus(replica, cookie)).toBe(200);
+      expect((await postError(replica, 'before-redis-came-up')).status).toBe(200);
+      expect(await listedMessages(replica, cookie, 'before-redis-came-up')).toEqual(['before-redis-came-up']);
+      expect(replica.logs.some((line) => String(line.msg).startsWith('Redis is not reachable yet'))).toBe(true);
+      expect(JSON.parse((await readyz(replica)).text)).toMatchObject({ status: 'ready', details: { redis: 'unavailable' } });
+
+      await late.start();
+      await waitUntil(() => shared(replica), 'the replica to connect', { timeoutMs: 20_000 });
+      expect((await postError(replica, 'after-redis-came-up')).status).toBe(200);
+      expect(JSON.parse((await readyz(replica)).text)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis' } });
+    } finally {
+      await replica.app.close();
+      await late.close();
+    }
+  });
 });
