@@ -16,6 +16,8 @@ export interface RedisErrorLogOptions {
 
 /** Entries read per round trip while paging or filtering, so a long log is never read in one answer. */
 const CHUNK = 500;
+/** Entries of an outage remembered for sharing afterwards; beyond this the oldest stay local only. */
+const UNSHARED_MAX = 1_000;
 const STREAM = 'error-log';
 const FIELD = 'entry';
 
@@ -24,15 +26,21 @@ type StreamEntry = [id: string, fields: string[]];
 /**
  * The error log every replica and worker shares: a Redis stream capped at ERROR_LOG_MAX_ENTRIES,
  * newest last, one entry per UI error. Whenever Redis cannot be reached, reads and writes go to
- * the local log instead, so the screen keeps working and no error is lost, only kept apart: what
- * was written locally stays in that replica's file until an operator reads it there.
+ * the local log instead, so the screen keeps working and no error is lost; once Redis is back,
+ * what was written locally meanwhile (up to a thousand entries) is added to the shared log.
  */
 export class RedisErrorLog implements ErrorLog {
   private fallingBack = false;
 
+  /** Entries written to the local log while Redis was away, to be shared once it is back. */
+  private unshared: ErrorLogEntry[] = [];
+
   constructor(private readonly options: RedisErrorLogOptions) {
     // Back to the shared log as soon as Redis is, not at the next write: /readyz says so at once.
-    options.share.onReady(() => this.note(false, 'Redis is ready'));
+    options.share.onReady(() => {
+      this.note(false, 'Redis is ready');
+      void this.shareUnshared();
+    });
   }
 
   /** Whether the last operation went to the local log because Redis could not be reached. */
@@ -52,6 +60,8 @@ export class RedisErrorLog implements ErrorLog {
     if (done) return;
     await this.options.fallback.append(entry);
     this.options.onFallbackWrite?.();
+    this.unshared.push(entry);
+    if (this.unshared.length > UNSHARED_MAX) this.unshared.shift();
   }
 
   async list(query: ErrorLogQuery): Promise<ErrorLogPage> {
@@ -62,6 +72,7 @@ export class RedisErrorLog implements ErrorLog {
   }
 
   async clear(): Promise<void> {
+    this.unshared = [];
     const { share } = this.options;
     await this.shared(() => share.command.del(share.key(STREAM)));
     // The local log is cleared too: what the operator asked to forget must not come back from it.
@@ -74,6 +85,26 @@ export class RedisErrorLog implements ErrorLog {
 
   async close(): Promise<void> {
     await this.options.fallback.close();
+  }
+
+  /**
+   * Adds what was written locally during an outage to the shared log (as its newest entries; each
+   * keeps its own time), so every replica lists it. The local file keeps its copy.
+   */
+  private async shareUnshared(): Promise<void> {
+    const { share, maxEntries } = this.options;
+    while (this.unshared.length > 0 && share.available) {
+      const batch = this.unshared.slice(0, CHUNK);
+      const pipeline = share.command.pipeline();
+      for (const entry of batch) pipeline.xadd(share.key(STREAM), 'MAXLEN', maxEntries, '*', FIELD, JSON.stringify(entry));
+      try {
+        const results = (await pipeline.exec()) ?? [];
+        if (results.some(([error]) => error)) return;
+      } catch {
+        return;
+      }
+      this.unshared.splice(0, batch.length);
+    }
   }
 
   private async scan(query: ErrorLogQuery, skip: number, pageSize: number): Promise<ErrorLogPage> {

@@ -338,6 +338,8 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
       await waitUntil(async () => (await permissionStatus(a, during.cookie)) === 401, 'the outage logout refused everywhere');
       expect((await postError(b, 'shared-again')).status).toBe(200);
       expect(await listedMessages(a, session.cookie, 'shared-again')).toEqual(['shared-again']);
+      // What a replica wrote locally during the outage joins the shared log.
+      await waitUntil(async () => (await listedMessages(b, session.cookie, 'written-while-redis-away')).length === 1, 'the outage entry shared');
       expect(a.logs.some((line) => String(line.msg).includes('answers again'))).toBe(true);
       expect((await a.app.metrics.redisUp.get()).values[0]?.value).toBe(1);
       await logOut(a, session.cookie);
