@@ -216,6 +216,10 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
       reply.header('retry-after', '30');
       return reply.code(429).send(errorBody('RATE_LIMITED', `${errorBody('RATE_LIMITED').msg}: this session already has ${maxPerSession} event streams open`));
     }
+    if (slot !== null && (closing || app.shuttingDown)) {
+      slots?.release(slot);
+      return reply.code(503).send(errorBody('SHUTTING_DOWN'));
+    }
 
     const res = reply.raw;
     // The tab may have gone while the permission look-up ran; its close event has already fired.

@@ -372,4 +372,14 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
       await late.close();
     }
   });
+
+  it('a replica closes at once while Redis is away, however long it has been retrying', async () => {
+    const gone = await RedisServer.start();
+    await gone.close();
+    const replica = await startReplica(gone.url);
+    await waitUntil(() => replica.logs.some((line) => String(line.msg).startsWith('Redis is not reachable yet')), 'the replica to notice');
+    const started = Date.now();
+    await replica.app.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
 });

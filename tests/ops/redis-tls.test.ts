@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipWithout(missing, 'the Redis over TLS test'))('REDIS_URL over TLS with a password', { timeout: 120_000 }, () => {
-  it('connects with rediss://, shares the error log, and never shows the password', async () => {
+  it('connects with rediss://, shares the error log, never shows the password, and shuts down cleanly', async () => {
     const folder = tempDir('redis-tls-cert-');
     const certFile = path.join(folder, 'redis.crt');
     const keyFile = path.join(folder, 'redis.key');
@@ -91,5 +91,9 @@ describe.skipIf(skipWithout(missing, 'the Redis over TLS test'))('REDIS_URL over
     const configLine = gateway.logLines().find((l) => l.msg === 'effective configuration');
     expect(JSON.stringify(configLine)).toContain(`rediss://:***@localhost:${redis.port}`);
     expect(gateway.stdout + gateway.stderr).not.toContain(PASSWORD);
+
+    // The Redis connection never holds a graceful shutdown back.
+    gateway.signal('SIGTERM');
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
   });
 });
