@@ -71,7 +71,11 @@ export class RedisShare {
           this.subscriberReady = true;
           this.update();
         },
-        (error: unknown) => this.lost(error),
+        (error: unknown) => {
+          this.lost(error);
+          // Without its channels the connection is of no use: reconnect, and subscribe again then.
+          this.subscriber.disconnect(true);
+        },
       );
     });
     for (const client of [this.command, this.subscriber]) {
