@@ -20,6 +20,7 @@ import events, { type EventsOptions } from './plugins/events.js';
 import errorLog from './plugins/error-log.js';
 import health from './plugins/health.js';
 import staticUi from './plugins/static-ui.js';
+import { RedisShare } from './redis/share.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +28,12 @@ declare module 'fastify' {
     metrics: Metrics;
     /** True once SIGTERM has been received: new event streams are refused, open ones ended. */
     shuttingDown: boolean;
+    /**
+     * With REDIS_URL: the connection replicas and workers share the error log, session refusals,
+     * login counts and withdrawal polls through. Null without it: everything stays in this process
+     * (or with the cluster primary).
+     */
+    redis: RedisShare | null;
   }
 }
 
@@ -79,6 +86,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('config', config);
   app.decorate('metrics', createMetrics({ processMetrics: options.processMetrics ?? false }));
   app.decorate('shuttingDown', false);
+  const redis = config.redisUrl === null ? null : connectRedis(app, config.redisUrl);
+  app.decorate('redis', redis);
   applyServerLimits(app, config);
   installErrorHandler(app);
 
@@ -105,6 +114,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(events, options.events ?? {});
   await app.register(errorLog, { primary });
   await app.register(staticUi);
+  if (redis) {
+    app.addHook('onClose', async () => {
+      await redis.close();
+    });
+  }
 
   return app;
+}
+
+/** Connects in the background: the gateway starts, and works, whether Redis answers yet or not. */
+function connectRedis(app: FastifyInstance, url: string): RedisShare {
+  app.metrics.redisUp.set(0);
+  return new RedisShare({
+    url,
+    log: app.log,
+    onStateChange: (up) => app.metrics.redisUp.set(up ? 1 : 0),
+  });
 }

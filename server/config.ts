@@ -60,6 +60,10 @@ export interface Config {
   metricsPort: number | null;
   /** Bearer token /metrics requires; null = none. */
   metricsToken: string | null;
+  /** Redis shared by replicas and workers (redis:// or rediss://); null keeps everything in this process. */
+  redisUrl: string | null;
+  /** Entries the shared error log (a Redis stream) keeps; older ones are trimmed. */
+  errorLogMaxEntries: number;
 }
 
 export class ConfigError extends Error {
@@ -202,6 +206,33 @@ function metricsToken(env: Env): string | null {
   return raw;
 }
 
+/** REDIS_URL: redis:// or rediss:// (TLS), password and database number in the URL. */
+function redisUrl(env: Env): string | null {
+  const raw = text(env, 'REDIS_URL');
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // The value may hold a password: the message never repeats it.
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL, got the scheme "${url.protocol.replace(/:$/, '')}"`);
+  }
+  if (url.hostname === '') throw new ConfigError('REDIS_URL', 'must name a host');
+  if (!/^\/?(\d{1,2})?$/.test(url.pathname)) throw new ConfigError('REDIS_URL', 'the path may only be a database number, as in /0');
+  if (url.search || url.hash) throw new ConfigError('REDIS_URL', 'must not carry a query or fragment');
+  return raw;
+}
+
+/** A Redis URL as a log line may show it: the password masked. */
+export function maskRedisUrl(raw: string): string {
+  const url = new URL(raw);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
 export interface LoadConfigOptions {
   /** Key used when no RESPONSE_AES_KEY is set and the sandbox backend runs. */
   sandboxKey?: string;
@@ -273,6 +304,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 31_536_000, 0, 2_147_483_647),
     metricsPort,
     metricsToken: metricsToken(env),
+    redisUrl: redisUrl(env),
+    errorLogMaxEntries: integer(env, 'ERROR_LOG_MAX_ENTRIES', 10_000, 100, 10_000_000),
   };
 }
 
@@ -283,5 +316,6 @@ export function describeConfig(config: Config): Record<string, unknown> {
     aes: { key: config.aes.key ? `<${config.aes.key.length} bytes>` : null, iv: '<masked>', mode: config.aes.mode },
     sessionSecret: config.sessionSecretGenerated ? '<generated>' : `<${config.sessionSecret.length} bytes>`,
     metricsToken: config.metricsToken === null ? null : '<masked>',
+    redisUrl: config.redisUrl === null ? null : maskRedisUrl(config.redisUrl),
   };
 }

@@ -54,7 +54,8 @@ export function parseEntry(line: string): ErrorLogEntry | null {
   return value as ErrorLogEntry;
 }
 
-function matcher(query: ErrorLogQuery): ((entry: ErrorLogEntry) => boolean) | null {
+/** A test for the query's filters, or null when it has none. */
+export function matcher(query: ErrorLogQuery): ((entry: ErrorLogEntry) => boolean) | null {
   const keyword = query.keyword?.trim().toLowerCase() || undefined;
   const { since, until } = query;
   if (keyword === undefined && since === undefined && until === undefined) return null;

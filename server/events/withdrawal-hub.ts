@@ -8,8 +8,24 @@ export interface HubSubscriber {
   onEnded(): void;
 }
 
+/**
+ * Shares polling with other processes (replicas, workers): for each session and period one of
+ * them polls the backend and publishes the outcome; the others take it from there.
+ */
+export interface PollShare {
+  /**
+   * Whether this process polls the session this period. When another one does, the last count
+   * it published (null when none is known yet) stands in for the poll.
+   */
+  claim(key: string): Promise<{ poll: true } | { poll: false; count: number | null }>;
+  /** Hands this process's poll outcome to the others (they receive it through WithdrawalHub.apply). */
+  publish(key: string, outcome: PollOutcome): void;
+}
+
 export interface WithdrawalHubOptions<S> {
   pollMs: number;
+  /** Polling shared with other processes; absent, this process polls each of its sessions itself. */
+  share?: PollShare;
   /** Asks the backend once. Throwing means "no answer this time": the last count is kept. */
   poll(session: S): Promise<PollOutcome>;
   /** Called on the first failure of a streak only, so a backend outage logs one line per session. */
@@ -76,6 +92,12 @@ export class WithdrawalHub<S> {
     if (entry.subscribers.size === 0) this.drop(entry);
   }
 
+  /** An outcome another process polled for a session, applied as if this process had polled. */
+  apply(key: string, outcome: PollOutcome): void {
+    const entry = this.entries.get(key);
+    if (entry) this.settle(entry, outcome);
+  }
+
   /** Stops every poll. Subscribers are not told: whoever closes the hub ends their streams. */
   close(): void {
     this.closed = true;
@@ -93,39 +115,53 @@ export class WithdrawalHub<S> {
     const started = performance.now();
     let outcome: PollOutcome | null = null;
     let failure: unknown = null;
+    let polled = true;
+    const share = this.options.share;
     try {
-      outcome = await this.options.poll(entry.session);
+      const claim = share ? await share.claim(entry.key) : ({ poll: true } as const);
+      if (claim.poll) outcome = await this.options.poll(entry.session);
+      else {
+        polled = false;
+        if (claim.count !== null) outcome = { status: 'count', count: claim.count };
+      }
     } catch (error) {
       failure = error ?? new Error('poll failed');
     }
     // The last tab may have left, or the hub closed, while the poll was in flight.
     if (this.entries.get(entry.key) !== entry) return;
 
-    if (outcome === null) {
+    if (polled && outcome === null) {
       if (!entry.failing) {
         entry.failing = true;
         this.safely(() => this.options.onPollFailure?.(failure, entry.session));
       }
-    } else {
-      if (entry.failing) {
-        entry.failing = false;
-        this.safely(() => this.options.onPollRecovered?.(entry.session));
-      }
-      if (outcome.status === 'ended') {
-        this.end(entry);
-        return;
-      }
-      const count = outcome.count;
-      if (count !== entry.count) {
-        entry.count = count;
-        for (const subscriber of [...entry.subscribers]) this.safely(() => subscriber.onCount(count));
-      }
+    } else if (outcome !== null) {
+      if (polled && share) this.safely(() => share.publish(entry.key, outcome));
+      if (!this.settle(entry, outcome)) return;
     }
 
     // Periods are counted from the start of each poll so a slow backend does not stretch them.
     const delay = Math.max(0, this.options.pollMs - (performance.now() - started));
     entry.timer = setTimeout(() => void this.run(entry), delay);
     entry.timer.unref();
+  }
+
+  /** Applies an answer to a session; false when the session ended with it. */
+  private settle(entry: Entry<S>, outcome: PollOutcome): boolean {
+    if (entry.failing) {
+      entry.failing = false;
+      this.safely(() => this.options.onPollRecovered?.(entry.session));
+    }
+    if (outcome.status === 'ended') {
+      this.end(entry);
+      return false;
+    }
+    const count = outcome.count;
+    if (count !== entry.count) {
+      entry.count = count;
+      for (const subscriber of [...entry.subscribers]) this.safely(() => subscriber.onCount(count));
+    }
+    return true;
   }
 
   private end(entry: Entry<S>): void {

@@ -67,6 +67,18 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       help: 'UI error-log entries stored',
       registers: [registry],
     }),
+    redisUp: new Gauge({
+      name: 'gateway_redis_up',
+      help: 'With REDIS_URL set: 1 while the connection to Redis is ready, 0 while it is lost',
+      // Across workers: 0 as soon as one of them has lost it.
+      aggregator: 'min',
+      registers: [registry],
+    }),
+    errorLogFallbackWrites: new Counter({
+      name: 'gateway_error_log_fallback_entries_total',
+      help: 'UI error-log entries written to the local file because the shared log in Redis could not be reached',
+      registers: [registry],
+    }),
   };
 }
 

@@ -8,6 +8,14 @@ import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQ
 import { ErrorLogStore, type ErrorLog, type ErrorLogQuery } from '../error-log/store.js';
 import { IpcErrorLogStore } from '../error-log/ipc-store.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
+import { RedisErrorLog } from '../redis/error-log.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where UI errors go now: the shared log in Redis, or the local one (no REDIS_URL, or Redis away). */
+    errorLogTarget(): 'redis' | 'local' | 'local-fallback';
+  }
+}
 
 export interface ErrorLogPluginOptions {
   /** Rotation threshold of the log file, bytes (default 5 MiB). */
@@ -114,7 +122,7 @@ const pageResponseSchema = {
 export default fp<ErrorLogPluginOptions>(
   async (app, options) => {
     const channel = options.primary ?? null;
-    const store: ErrorLog =
+    const own: ErrorLog =
       options.store ??
       (channel
         ? new IpcErrorLogStore(channel)
@@ -122,6 +130,20 @@ export default fp<ErrorLogPluginOptions>(
             dir: app.config.dataDir,
             ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
           }));
+    const shared = app.redis
+      ? new RedisErrorLog({
+          share: app.redis,
+          maxEntries: app.config.errorLogMaxEntries,
+          fallback: own,
+          onFallbackWrite: () => app.metrics.errorLogFallbackWrites.inc(),
+          onFallback: (active, reason) => {
+            if (active) app.log.warn({ reason }, 'the shared error log in Redis is unavailable: UI errors go to the local error log until it is back');
+            else app.log.info('the shared error log in Redis answers again: UI errors are shared once more');
+          },
+        })
+      : null;
+    const store: ErrorLog = shared ?? own;
+    app.decorate('errorLogTarget', () => (shared ? (shared.usingFallback ? 'local-fallback' : 'redis') : 'local'));
     // Opened now so that an unwritable DATA_DIR stops the start, not the first UI error.
     await store.open();
     app.addHook('onClose', async () => {

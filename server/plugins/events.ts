@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,6 +19,7 @@ import { PermissionCache, type Access } from '../events/permission-cache.js';
 import { SseStreams, OPEN_CHUNK, eventChunk, retryChunk } from '../events/sse-streams.js';
 import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../events/withdrawal-hub.js';
 import { heldPermissions, readCount } from '../events/answers.js';
+import { RedisPollShare, RedisStreamSlots } from '../redis/events.js';
 
 export interface EventsOptions {
   /** Comment heartbeat period; keeps proxies and browsers from timing the stream out. */
@@ -43,8 +45,9 @@ const END_FLUSH_MS = 2_000;
 /** setTimeout's longest delay; a later expiry is re-armed when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** A digest of the backend's token and user id: what polls are shared by, safe to hand to Redis. */
 function sessionKey(session: Session): string {
-  return `${session.token}\n${session.userId}`;
+  return createHash('sha256').update(`${session.token}\n${session.userId}`).digest('base64url');
 }
 
 /** One browser tab's stream, as the hub's subscriber. Kept tiny: 5,000 of them must fit. */
@@ -146,8 +149,13 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
   const stopHearing = app.sessions.onRevoked((id) => endSession(id, 'logged-out'));
 
   const countPath = app.config.withdrawalCountPath;
+  const pollMs = app.config.withdrawalPollMs;
+  const redis = app.redis;
+  const share = redis ? new RedisPollShare(redis, pollMs, (key, outcome) => hub.apply(key, outcome)) : null;
+  const slots = redis ? new RedisStreamSlots(redis, maxPerSession) : null;
   const hub = new WithdrawalHub<Session>({
-    pollMs: app.config.withdrawalPollMs,
+    pollMs,
+    ...(share ? { share } : {}),
     async poll(session): Promise<PollOutcome> {
       app.metrics.withdrawalPolls.inc();
       const answer = await app.upstream.call<unknown>(countPath, { session });
@@ -202,10 +210,23 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     if ((bySession.get(session.id)?.tabs.size ?? 0) >= maxPerSession) {
       return reply.code(429).send(errorBody('RATE_LIMITED'));
     }
+    // Other replicas' streams of the session count too, while Redis answers.
+    const slot = slots ? await slots.take(session.id) : null;
+    if (slots && slot === null) {
+      reply.header('retry-after', '30');
+      return reply.code(429).send(errorBody('RATE_LIMITED', `${errorBody('RATE_LIMITED').msg}: this session already has ${maxPerSession} event streams open`));
+    }
+    if (slot !== null && (closing || app.shuttingDown)) {
+      slots?.release(slot);
+      return reply.code(503).send(errorBody('SHUTTING_DOWN'));
+    }
 
     const res = reply.raw;
     // The tab may have gone while the permission look-up ran; its close event has already fired.
-    if (res.destroyed || res.writableEnded || request.raw.socket.destroyed) return reply.hijack();
+    if (res.destroyed || res.writableEnded || request.raw.socket.destroyed) {
+      if (slot !== null) slots?.release(slot);
+      return reply.hijack();
+    }
 
     // hijack() skips Fastify's header writing, so carry over what earlier hooks (security) set.
     const headers: OutgoingHttpHeaders = {};
@@ -230,6 +251,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     group.tabs.add(tab);
     const joined = group;
     res.once('close', () => {
+      if (slot !== null) slots?.release(slot);
       streams.delete(res);
       hub.unsubscribe(key, tab);
       joined.tabs.delete(tab);
@@ -247,6 +269,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     for (const group of bySession.values()) if (group.expiry) clearTimeout(group.expiry);
     bySession.clear();
     hub.close();
+    slots?.close();
     permissions.clear();
     const ended = streams.endAll(retryChunk(retryMs));
     await Promise.all(ended.map((res) => waitClosed(res, END_FLUSH_MS)));

@@ -63,7 +63,15 @@ export default fp(
       reply.header('cache-control', 'no-store');
       if (app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
       if (!(await backendReachable())) return reply.code(503).send(errorBody('NOT_READY'));
-      return { status: 'ready' };
+      // Redis is shared state, not a dependency: its loss is a note, never a reason to take the
+      // replica out of the load balancer. No address or password, only the state.
+      if (!app.redis) return { status: 'ready' };
+      const redis = app.redis.available ? 'connected' : 'unavailable';
+      const errorLog =
+        app.hasDecorator('errorLogTarget') && app.errorLogTarget() === 'redis' && app.redis.available
+          ? 'shared in Redis'
+          : 'local file: Redis is unavailable, entries written now stay on this replica';
+      return { status: 'ready', details: { redis, errorLog } };
     });
   },
   { name: 'health' },

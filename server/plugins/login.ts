@@ -6,6 +6,7 @@ import { forwardedHeaders } from '../lib/forwarded.js';
 import { IpcAttemptCounter } from '../session/cluster.js';
 import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from '../session/login-throttle.js';
 import { COOKIE_VALUE } from './session.js';
+import { RedisAttemptCounter } from '../redis/sessions.js';
 
 export interface LoginPluginOptions {
   /** In a cluster worker: the primary, which keeps the failed-login counts of every worker. */
@@ -48,7 +49,8 @@ export default fp<LoginPluginOptions>(
   async (app, options) => {
     const now = options.now ?? Date.now;
     const channel = options.primary ?? null;
-    const counter = options.attempts ?? (channel ? new IpcAttemptCounter(channel) : new MemoryAttemptCounter());
+    const own = (): AttemptCounter => (channel ? new IpcAttemptCounter(channel) : new MemoryAttemptCounter());
+    const counter = options.attempts ?? (app.redis ? new RedisAttemptCounter(app.redis, own()) : own());
     app.addHook('onClose', async () => {
       await counter.close();
     });

@@ -7,6 +7,7 @@ import type { PrimaryChannel } from '../cluster/ipc.js';
 import { ClusterRevocations } from '../session/cluster.js';
 import { MemoryRevocations, type RevocationStore } from '../session/revocations.js';
 import { SessionSealer, newSessionId } from '../session/seal.js';
+import { RedisRevocations } from '../redis/sessions.js';
 
 /** The session as the gateway knows it: what its sealed `token` cookie holds. */
 export interface Session {
@@ -85,6 +86,7 @@ export default fp<SessionPluginOptions>(
     const sealer = new SessionSealer(app.config.sessionSecret);
 
     let revocations = options.revocations;
+    if (!revocations && app.redis) revocations = new RedisRevocations(app.redis, now);
     if (!revocations) {
       const channel = options.primary ?? null;
       if (channel) {

@@ -93,4 +93,18 @@ describe('operator files', () => {
       }
     },
   );
+
+  it.skipIf(skipWithout(compose === null ? ['docker-compose'] : [], 'checking docker-compose.yml'))(
+    'the replicas example: two consoles sharing one Redis behind nginx, with the nginx site it mounts',
+    () => {
+      const [program, ...base] = compose!;
+      const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+      const result = spawnSync(program!, [...base, '-f', 'docker-compose.yml', '--profile', 'replicas', 'config'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+      for (const service of ['redis:', 'console-replica-a:', 'console-replica-b:', 'console-balancer:']) expect(result.stdout).toContain(service);
+      expect(result.stdout.match(/REDIS_URL: redis:\/\/redis:6379\/0/g)).toHaveLength(2);
+      const site = read('deploy/nginx-replicas.conf');
+      for (const replica of ['console-replica-a:8080', 'console-replica-b:8080']) expect(site).toContain(`server ${replica}`);
+    },
+  );
 });

@@ -101,6 +101,11 @@ describe('configuration', () => {
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
     [{ METRICS_TOKEN: 'has a space in it, sixteen+' }, 'METRICS_TOKEN'],
     [{ WEB_CLIENT_URL: 'im.chat.example.com' }, 'WEB_CLIENT_URL'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'http://redis:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://redis:6379/zero' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://redis:6379?family=6' }, 'REDIS_URL'],
+    [{ ERROR_LOG_MAX_ENTRIES: '10' }, 'ERROR_LOG_MAX_ENTRIES'],
   ])('refuses %o with one line naming %s', (env, variable) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);
@@ -123,5 +128,20 @@ describe('configuration', () => {
     expect(text).not.toContain(JSON.stringify([...Buffer.from(secret)]).slice(1, 20));
     expect(text).not.toContain('metrics-token-0123456789');
     expect(JSON.stringify(describeConfig(loadConfig({ CHAT_BACKEND_URL: 'http://x' })))).toContain('"sessionSecret":"<generated>"');
+  });
+
+  it('reads REDIS_URL with its password, database and TLS, and never shows the password', () => {
+    expect(loadConfig({}).redisUrl).toBeNull();
+    expect(loadConfig({}).errorLogMaxEntries).toBe(10_000);
+    for (const url of ['redis://redis:6379', 'redis://:pw@redis:6379/2', 'rediss://user:pw@redis.example.com:6380/0']) {
+      expect(loadConfig({ REDIS_URL: url }).redisUrl).toBe(url);
+    }
+    const config = loadConfig({ REDIS_URL: 'rediss://:hush-redis-password@redis.example.com:6380/1', ERROR_LOG_MAX_ENTRIES: '500' });
+    expect(config.errorLogMaxEntries).toBe(500);
+    const text = JSON.stringify(describeConfig(config));
+    expect(text).not.toContain('hush-redis-password');
+    expect(text).toContain('rediss://:***@redis.example.com:6380/1');
+    // A URL that does not parse may still hold a password: the error never repeats the value.
+    expect(configError({ REDIS_URL: 'redis://:hush@[bad' }).message).not.toContain('hush');
   });
 });

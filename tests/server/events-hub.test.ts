@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../../server/events/withdrawal-hub.js';
+import { WithdrawalHub, type HubSubscriber, type PollOutcome, type PollShare } from '../../server/events/withdrawal-hub.js';
 import { sleep, waitUntil } from '../support/wait.js';
 
 interface FakeSession {
@@ -212,5 +212,63 @@ describe('WithdrawalHub', () => {
     await sleep(80);
     expect(calls.length).toBe(after);
     expect(() => hub.subscribe('c', { id: 'c' }, new Recorder())).toThrow(/closed/);
+  });
+
+  describe('with polling shared among processes', () => {
+    /** A share whose claims the test decides, recording what the hub publishes. */
+    function scriptedShare(claims: Array<{ poll: true } | { poll: false; count: number | null }>) {
+      const published: Array<[string, PollOutcome]> = [];
+      let next = 0;
+      const share: PollShare = {
+        claim: async () => claims[Math.min(next++, claims.length - 1)]!,
+        publish: (key, outcome) => void published.push([key, outcome]),
+      };
+      return { share, published };
+    }
+
+    it('polls the periods it claims and publishes what it heard', async () => {
+      const { poll, calls } = scriptedPoll([count(6)]);
+      const { share, published } = scriptedShare([{ poll: true }]);
+      const hub = makeHub({ pollMs: 60_000, poll, share });
+      const tab = new Recorder();
+      hub.subscribe('a', { id: 'a' }, tab);
+      await waitFor(() => tab.counts.length === 1, 'the count');
+      expect(calls).toEqual(['a']);
+      expect(published).toEqual([['a', count(6)]]);
+    });
+
+    it('skips the poll of a period another process claimed, taking its last count, and applies what it publishes', async () => {
+      const { poll, calls } = scriptedPoll([count(1)]);
+      const { share, published } = scriptedShare([{ poll: false, count: 5 }]);
+      const hub = makeHub({ pollMs: 60_000, poll, share });
+      const tab = new Recorder();
+      hub.subscribe('a', { id: 'a' }, tab);
+      await waitFor(() => tab.counts.length === 1, 'the count another process polled');
+      expect(tab.counts).toEqual([5]);
+      expect(calls).toEqual([]);
+      expect(published).toEqual([]);
+
+      hub.apply('a', count(8));
+      expect(tab.counts).toEqual([5, 8]);
+      // Another process's word that the session is over ends this process's tabs too.
+      hub.apply('a', { status: 'ended' });
+      expect(tab.ended).toBe(1);
+      expect(hub.sessionCount).toBe(0);
+      // An outcome for a session this process does not stream changes nothing.
+      hub.apply('b', count(2));
+      expect(hub.sessionCount).toBe(0);
+    });
+
+    it('keeps waiting, without a failure, when another process claimed the period and no count is known yet', async () => {
+      const failures: unknown[] = [];
+      const { poll, calls } = scriptedPoll([count(1)]);
+      const { share } = scriptedShare([{ poll: false, count: null }, { poll: true }]);
+      const hub = makeHub({ pollMs: 20, poll, share, onPollFailure: (error) => void failures.push(error) });
+      const tab = new Recorder();
+      hub.subscribe('a', { id: 'a' }, tab);
+      await waitFor(() => tab.counts.length === 1, 'the next period, claimed and polled here');
+      expect(calls).toEqual(['a']);
+      expect(failures).toEqual([]);
+    });
   });
 });

@@ -1,0 +1,164 @@
+import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
+import { matcher, parseEntry, type ErrorLog, type ErrorLogQuery } from '../error-log/store.js';
+import type { RedisShare } from './share.js';
+
+export interface RedisErrorLogOptions {
+  share: RedisShare;
+  /** ERROR_LOG_MAX_ENTRIES: the stream is trimmed to this many entries on every write. */
+  maxEntries: number;
+  /** This process's own log (the JSON-lines file, or the cluster primary's): used while Redis is away. */
+  fallback: ErrorLog;
+  /** Told of each entry that went to the fallback instead of Redis (the metric). */
+  onFallbackWrite?(): void;
+  /** Told when the log starts or stops falling back, with the reason. */
+  onFallback?(active: boolean, reason: string): void;
+}
+
+/** Entries read per round trip while paging or filtering, so a long log is never read in one answer. */
+const CHUNK = 500;
+/** Entries of an outage remembered for sharing afterwards; beyond this the oldest stay local only. */
+const UNSHARED_MAX = 1_000;
+const STREAM = 'error-log';
+const FIELD = 'entry';
+
+type StreamEntry = [id: string, fields: string[]];
+
+/**
+ * The error log every replica and worker shares: a Redis stream capped at ERROR_LOG_MAX_ENTRIES,
+ * newest last, one entry per UI error. Whenever Redis cannot be reached, reads and writes go to
+ * the local log instead, so the screen keeps working and no error is lost; once Redis is back,
+ * what was written locally meanwhile (up to a thousand entries) is added to the shared log.
+ */
+export class RedisErrorLog implements ErrorLog {
+  private fallingBack = false;
+
+  /** Entries written to the local log while Redis was away, to be shared once it is back. */
+  private unshared: ErrorLogEntry[] = [];
+
+  constructor(private readonly options: RedisErrorLogOptions) {
+    // Back to the shared log as soon as Redis is, not at the next write: /readyz says so at once.
+    options.share.onReady(() => {
+      this.note(false, 'Redis is ready');
+      void this.shareUnshared();
+    });
+  }
+
+  /** Whether the last operation went to the local log because Redis could not be reached. */
+  get usingFallback(): boolean {
+    return this.fallingBack || !this.options.share.available;
+  }
+
+  /** The local log is opened too: an unwritable DATA_DIR still stops the start. */
+  open(): Promise<void> {
+    return this.options.fallback.open();
+  }
+
+  async append(entry: ErrorLogEntry): Promise<void> {
+    const line = JSON.stringify(entry);
+    const { share, maxEntries } = this.options;
+    const done = await this.shared(() => share.command.xadd(share.key(STREAM), 'MAXLEN', maxEntries, '*', FIELD, line));
+    if (done) return;
+    await this.options.fallback.append(entry);
+    this.options.onFallbackWrite?.();
+    this.unshared.push(entry);
+    if (this.unshared.length > UNSHARED_MAX) this.unshared.shift();
+  }
+
+  async list(query: ErrorLogQuery): Promise<ErrorLogPage> {
+    const pageNum = Math.max(1, Math.floor(query.pageNum));
+    const pageSize = Math.max(1, Math.floor(query.pageSize));
+    const page = await this.sharedValue(() => this.scan(query, (pageNum - 1) * pageSize, pageSize));
+    return page ?? this.options.fallback.list(query);
+  }
+
+  async clear(): Promise<void> {
+    this.unshared = [];
+    const { share } = this.options;
+    await this.shared(() => share.command.del(share.key(STREAM)));
+    // The local log is cleared too: what the operator asked to forget must not come back from it.
+    await this.options.fallback.clear();
+  }
+
+  async flush(): Promise<void> {
+    await this.options.fallback.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.options.fallback.close();
+  }
+
+  /**
+   * Adds what was written locally during an outage to the shared log (as its newest entries; each
+   * keeps its own time), so every replica lists it. The local file keeps its copy.
+   */
+  private async shareUnshared(): Promise<void> {
+    const { share, maxEntries } = this.options;
+    while (this.unshared.length > 0 && share.available) {
+      const batch = this.unshared.slice(0, CHUNK);
+      const pipeline = share.command.pipeline();
+      for (const entry of batch) pipeline.xadd(share.key(STREAM), 'MAXLEN', maxEntries, '*', FIELD, JSON.stringify(entry));
+      try {
+        const results = (await pipeline.exec()) ?? [];
+        if (results.some(([error]) => error)) return;
+      } catch {
+        return;
+      }
+      this.unshared.splice(0, batch.length);
+    }
+  }
+
+  private async scan(query: ErrorLogQuery, skip: number, pageSize: number): Promise<ErrorLogPage> {
+    const { share } = this.options;
+    const key = share.key(STREAM);
+    const match = matcher(query);
+    const list: ErrorLogEntry[] = [];
+    let total = 0;
+    let toSkip = skip;
+    if (!match) total = await share.command.xlen(key);
+    let end = '+';
+    for (;;) {
+      if (!match && list.length >= pageSize) break;
+      const chunk = (await share.command.xrevrange(key, end, '-', 'COUNT', CHUNK)) as StreamEntry[];
+      for (const [, fields] of chunk) {
+        const entry = parseEntry(fields[fields.indexOf(FIELD) + 1] ?? '');
+        if (!entry || (match && !match(entry))) continue;
+        if (match) total++;
+        if (toSkip > 0) {
+          toSkip--;
+          continue;
+        }
+        if (list.length < pageSize) list.push(entry);
+      }
+      if (chunk.length < CHUNK) break;
+      // An exclusive start: the next chunk begins below the last id read.
+      end = `(${chunk[chunk.length - 1]![0]}`;
+    }
+    return { list, total };
+  }
+
+  private async shared(operation: () => Promise<unknown>): Promise<boolean> {
+    return (await this.sharedValue(async () => (await operation(), true))) ?? false;
+  }
+
+  /** Runs a Redis operation; null (and the fallback noted) when Redis is away or fails. */
+  private async sharedValue<T>(operation: () => Promise<T>): Promise<T | null> {
+    if (!this.options.share.available) {
+      this.note(true, 'Redis is not connected');
+      return null;
+    }
+    try {
+      const value = await operation();
+      this.note(false, 'Redis answers again');
+      return value;
+    } catch (error) {
+      this.note(true, error instanceof Error ? error.message : String(error));
+      return null;
+    }
+  }
+
+  private note(active: boolean, reason: string): void {
+    if (active === this.fallingBack) return;
+    this.fallingBack = active;
+    this.options.onFallback?.(active, reason);
+  }
+}

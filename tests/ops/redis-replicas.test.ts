@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_PATHS, CALLS } from '../../server/contract/index.js';
+import { hasProgram, skipWithout } from '../support/ci.js';
+import { freshCall, removeTempDirs, tempDir, waitHealthy } from '../support/processes.js';
+import { freePort } from '../support/ports.js';
+import { RedisServer } from '../support/redis-server.js';
+import { SseClient } from '../support/sse-client.js';
+import { sleep, waitUntil } from '../support/wait.js';
+import { gatewayProcess } from './support/held-backend.js';
+import { POLL_MS, RedisRig, SECRET, listedMessages, logOut, permissionStatus, postError, readyz, shared, type Replica } from './support/redis-rig.js';
+
+/**
+ * Replicas that share one Redis (REDIS_URL): two gateways over real HTTP, on one fake backend
+ * (which counts the withdrawal polls per session) and one real, password-protected redis-server.
+ * What one replica learns (an error, a logout, a failed login, a withdrawal count, an open
+ * stream) the other knows. What happens without Redis is in redis-outage.test.ts.
+ */
+
+const REDIS_PASSWORD = 'hush-redis-password';
+
+let redis: RedisServer;
+let rig: RedisRig;
+let a: Replica;
+let b: Replica;
+
+const skip = skipWithout(hasProgram('redis-server') ? [] : ['redis-server'], 'the tests of replicas sharing Redis');
+
+describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    redis = await RedisServer.start({ password: REDIS_PASSWORD });
+    rig = await RedisRig.start();
+    a = await rig.startReplica(redis.url);
+    b = await rig.startReplica(redis.url);
+    await waitUntil(() => shared(a) && shared(b), 'both replicas connected to Redis');
+  });
+
+  afterAll(async () => {
+    await rig?.close();
+    await redis?.close();
+    removeTempDirs();
+  });
+
+  it('an error logged through one replica is listed by the other', async () => {
+    const { cookie } = await rig.logIn(b);
+    expect((await postError(a, 'shared-error-one')).status).toBe(200);
+    expect(await listedMessages(b, cookie, 'shared-error-one')).toEqual(['shared-error-one']);
+    // Cleared through one replica, gone from the other.
+    const cleared = await fetch(`${b.origin}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, origin: b.origin } });
+    expect(cleared.status).toBe(200);
+    expect(await listedMessages(a, cookie, 'shared-error-one')).toEqual([]);
+    const ready = await readyz(a);
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis' } });
+  });
+
+  it('a logout on one replica is refused by the other at once', async () => {
+    const { cookie } = await rig.logIn(a);
+    expect(await permissionStatus(b, cookie)).toBe(200);
+    await logOut(a, cookie);
+    expect(await permissionStatus(b, cookie)).toBe(401);
+  });
+
+  it('failed logins are counted across replicas', async () => {
+    const login = (replica: Replica) =>
+      fetch(`${replica.origin}${CALLS.login}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: replica.origin },
+        body: JSON.stringify({ account: 'someone/1', password: 'wrong', code: '' }),
+      });
+    // LOGIN_MAX_FAILURES is 5 per account and address: three here and two there use them up.
+    for (const replica of [a, a, a, b, b]) expect((await login(replica)).status).toBe(200);
+    expect((await login(a)).status).toBe(429);
+    expect((await login(b)).status).toBe(429);
+  });
+
+  it('sessions streamed by both replicas cost one upstream poll per period each, and both hear the count', async () => {
+    const one = await rig.logIn(a);
+    const two = await rig.logIn(b);
+    const streams = [
+      await SseClient.open(a.port, one.cookie),
+      await SseClient.open(b.port, one.cookie),
+      await SseClient.open(a.port, two.cookie),
+      await SseClient.open(b.port, two.cookie),
+    ];
+    try {
+      for (const stream of streams) await stream.waitFor(() => stream.counts().includes(3), 'a first count');
+      const before = [rig.pollsOf(one.token), rig.pollsOf(two.token)];
+      const periods = 10;
+      await sleep(periods * POLL_MS);
+      // One poll a period per session, give or take the periods at the window's two edges.
+      for (const [i, token] of [one.token, two.token].entries()) {
+        const made = rig.pollsOf(token) - before[i]!;
+        // Never more than one a period; at least half of them, however late a busy machine's timers run.
+        expect(made).toBeGreaterThanOrEqual(periods / 2);
+        expect(made).toBeLessThanOrEqual(periods + 2);
+      }
+      // A count one replica polled reaches the tabs of both.
+      rig.counts.set(one.token, 9);
+      for (const stream of streams.slice(0, 2)) await stream.waitFor(() => stream.counts().includes(9), 'the new count');
+      // So does the backend's word that a session is over.
+      rig.counts.set(two.token, 'ended');
+      for (const stream of streams.slice(2)) await stream.waitFor(() => stream.ended, 'the ended session to close its streams');
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  it('EVENTS_MAX_PER_SESSION holds across replicas', async () => {
+    const { cookie } = await rig.logIn(a);
+    const first = await SseClient.open(a.port, cookie);
+    const second = await SseClient.open(b.port, cookie);
+    try {
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const third = await SseClient.open(a.port, cookie);
+      const fourth = await SseClient.open(b.port, cookie);
+      expect([third.status, fourth.status]).toEqual([429, 429]);
+      third.close();
+      fourth.close();
+      first.close();
+      // Its slot is released, on whichever replica the next stream lands.
+      await waitUntil(async () => {
+        const next = await SseClient.open(b.port, cookie);
+        next.close();
+        return next.status === 200;
+      }, 'a slot freed by the closed stream');
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  it('the workers of a WORKERS=2 gateway (the shipped bundle) share with a replica as replicas do', async () => {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const gateway = gatewayProcess({
+      CHAT_BACKEND_URL: rig.backend.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDir('redis-workers-data-'),
+      UI_DIR: tempDir('redis-workers-ui-'),
+      SESSION_SECRET: SECRET,
+      REDIS_URL: redis.url,
+      WORKERS: '2',
+      WITHDRAWAL_POLL_MS: String(POLL_MS),
+    });
+    try {
+      await waitHealthy(gateway, origin, 90_000);
+      const connected = () =>
+        new Set(
+          gateway
+            .logLines()
+            .filter((l) => String(l.msg).startsWith('Redis is ready'))
+            .map((l) => l.pid),
+        ).size;
+      await gateway.waitFor(() => connected() === 2, 'both workers to connect to Redis', 90_000);
+
+      // Posted on fresh connections, so both workers take some; all are listed by the replica.
+      for (let i = 0; i < 6; i++) {
+        const answer = await freshCall(origin, GATEWAY_PATHS.errorLog, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin },
+          body: JSON.stringify({ message: `from-the-workers-${i}`, url: '/ops' }),
+        });
+        expect(answer.status, answer.body).toBe(200);
+      }
+      const { token, cookie } = await rig.logIn(a);
+      expect(await listedMessages(a, cookie, 'from-the-workers')).toHaveLength(6);
+
+      // One poll per period for a session streamed by a worker and by the replica.
+      const streams = [await SseClient.open(port, cookie), await SseClient.open(a.port, cookie)];
+      try {
+        for (const stream of streams) await stream.waitFor(() => stream.counts().length > 0, 'a first count');
+        const before = rig.pollsOf(token);
+        await sleep(8 * POLL_MS);
+        expect(rig.pollsOf(token) - before).toBeLessThanOrEqual(8 + 2);
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+
+      // A logout through the workers is refused by the replica.
+      const out = await freshCall(origin, GATEWAY_PATHS.logout, { method: 'POST', headers: { cookie, origin } });
+      expect(out.status).toBe(204);
+      expect(await permissionStatus(a, cookie)).toBe(401);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

@@ -1,0 +1,136 @@
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { expect } from 'vitest';
+import { buildApp } from '../../../server/app.js';
+import { loadConfig } from '../../../server/config.js';
+import { CALLS, GATEWAY_PATHS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../../support/fake-backend.js';
+import { fakeLogInOver, routeFakeLogin } from '../../support/fake-session.js';
+import { tempDir } from '../../support/processes.js';
+
+/**
+ * Gateways sharing one Redis, for the tests of REDIS_URL: replicas built with buildApp and
+ * listening on port 0 (their pino lines kept), on one fake backend that counts the withdrawal
+ * polls per session and answers each session's count as the test sets it.
+ */
+
+export const SECRET = 'replicas-share-this-session-secret-0123456789';
+export const POLL_MS = 400;
+export const MAX_STREAMS = 2;
+const COUNT_PATH = loadConfig({}).withdrawalCountPath;
+
+export interface Replica {
+  app: FastifyInstance;
+  port: number;
+  origin: string;
+  logs: Array<Record<string, unknown>>;
+}
+
+export class RedisRig {
+  /** The pending count the backend answers per token; 'ended' answers 401 (session over). */
+  readonly counts = new Map<string, number | 'ended'>();
+  private sessions = 0;
+  private readonly replicas: Replica[] = [];
+
+  private constructor(readonly backend: FakeBackend) {}
+
+  static async start(): Promise<RedisRig> {
+    const backend = await startFakeBackend();
+    const rig = new RedisRig(backend);
+    routeFakeLogin(backend);
+    backend.route(`GET ${CALLS.permission}`, (call, res) => {
+      if (!rig.counts.has(String(call.headers['w-token']))) return sendJson(res, { code: 401, msg: 'Please log in again' });
+      sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] });
+    });
+    backend.route(`GET ${COUNT_PATH}`, (call, res) => {
+      const count = rig.counts.get(String(call.headers['w-token']));
+      if (count === undefined || count === 'ended') return sendJson(res, { code: 401, msg: 'Please log in again' });
+      sendJson(res, { code: 200, msg: 'ok', data: count });
+    });
+    return rig;
+  }
+
+  /** A replica on `redisUrl`; close() closes it (again, harmlessly, if the test did). */
+  async startReplica(redisUrl: string): Promise<Replica> {
+    const config = loadConfig({
+      SESSION_SECRET: SECRET,
+      CHAT_BACKEND_URL: this.backend.url,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: tempDir('redis-replica-data-'),
+      UI_DIR: tempDir('redis-replica-ui-'),
+      REDIS_URL: redisUrl,
+      WITHDRAWAL_POLL_MS: String(POLL_MS),
+      EVENTS_MAX_PER_SESSION: String(MAX_STREAMS),
+    });
+    const logs: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line.startsWith('{')) logs.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = await buildApp({ config, logger: { level: 'info', stream } as FastifyServerOptions['logger'] });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const replica = { app, port, origin: `http://127.0.0.1:${port}`, logs };
+    this.replicas.push(replica);
+    return replica;
+  }
+
+  /** A new backend session (pending count `count`) logged in through `replica`. */
+  async logIn(replica: Replica, count = 3): Promise<{ token: string; cookie: string }> {
+    const n = ++this.sessions;
+    const token = `tok-${n}`;
+    this.counts.set(token, count);
+    return { token, cookie: await fakeLogInOver(replica.origin, { token, userId: `u-${n}` }) };
+  }
+
+  /** Upstream polls of the session's count, by every gateway together. */
+  pollsOf(token: string): number {
+    return this.backend.calls.filter((c) => c.url.split('?')[0] === COUNT_PATH && c.headers['w-token'] === token).length;
+  }
+
+  async close(): Promise<void> {
+    for (const replica of this.replicas.splice(0)) await replica.app.close();
+    await this.backend.close();
+  }
+}
+
+/** Whether the replica's connection to Redis is ready (sharing on). */
+export function shared(replica: Replica): boolean {
+  return replica.app.redis?.available === true;
+}
+
+export function postError(replica: Replica, message: string): Promise<Response> {
+  return fetch(`${replica.origin}${GATEWAY_PATHS.errorLog}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: replica.origin },
+    body: JSON.stringify({ message, url: '/dashboard' }),
+  });
+}
+
+/** The messages of the error-log entries the replica lists for `keyword`. */
+export async function listedMessages(replica: Replica, cookie: string, keyword: string): Promise<string[]> {
+  const query = `?pageNum=1&pageSize=50&keyword=${encodeURIComponent(keyword)}`;
+  const res = await fetch(`${replica.origin}${GATEWAY_PATHS.errorLog}${query}`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { list: Array<{ message: string }> } };
+  return body.data.list.map((entry) => entry.message);
+}
+
+export async function logOut(replica: Replica, cookie: string): Promise<void> {
+  const res = await fetch(`${replica.origin}${GATEWAY_PATHS.logout}`, { method: 'POST', headers: { cookie, origin: replica.origin } });
+  expect(res.status).toBe(204);
+}
+
+/** The status of a /manage call with the session: 200 taken, 401 refused. */
+export async function permissionStatus(replica: Replica, cookie: string): Promise<number> {
+  return (await fetch(`${replica.origin}${CALLS.permission}`, { headers: { cookie } })).status;
+}
+
+export async function readyz(replica: Replica): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${replica.origin}${GATEWAY_PATHS.readyz}`);
+  return { status: res.status, text: await res.text() };
+}
