@@ -1,4 +1,5 @@
 import type { WITHDRAWAL_METHODS, WITHDRAWAL_STATES } from './resources/finance.js';
+import { SOCKET_SCHEMES, WEB_SCHEMES } from './validation.js';
 
 /**
  * The answers of the dashboard, deployment and withdrawal-review calls, as the console reads them.
@@ -80,6 +81,13 @@ export interface RunnerConfig {
   workerCount: number;
   logLevel: 'error' | 'warn' | 'info' | 'debug';
 }
+
+/** The schemes each address of the runner config accepts: the real-time address is a WebSocket. */
+export const RUNNER_LINK_SCHEMES: Record<'apiUrl' | 'websocketUrl' | 'fileServerUrl', readonly string[]> = {
+  apiUrl: WEB_SCHEMES,
+  websocketUrl: SOCKET_SCHEMES,
+  fileServerUrl: WEB_SCHEMES,
+};
 
 /** GET /manage/deployment/runner. */
 export type RunnerState = Record<RunnerSwitch, boolean> & { config: RunnerConfig };

@@ -56,6 +56,8 @@ export interface FieldDef {
   createOnly?: boolean;
   /** Never in a form (counters, derived values). */
   formHidden?: boolean;
+  /** A credential rule beyond length: an administrator account name or password (see validation.ts). */
+  policy?: 'account' | 'password';
 }
 
 export interface ActionDef {

@@ -12,7 +12,10 @@ export type ValidationCode =
   | 'tooLarge'
   | 'notAnOption'
   | 'ipFormat'
-  | 'dateFormat';
+  | 'dateFormat'
+  | 'moneyDecimals'
+  | 'accountFormat'
+  | 'passwordWeak';
 
 /** The backend's own wording, shown as is in Chinese. */
 export const VALIDATION_MESSAGES_ZH: Record<ValidationCode, string> = {
@@ -27,13 +30,29 @@ export const VALIDATION_MESSAGES_ZH: Record<ValidationCode, string> = {
   notAnOption: '选项无效',
   ipFormat: 'IP 格式错误',
   dateFormat: '日期格式错误',
+  moneyDecimals: '金额最多两位小数',
+  accountFormat: '账号须为 3-32 位小写字母、数字或 _ . -',
+  passwordWeak: '密码至少 10 位，且须同时包含字母和数字',
 };
 
-/** A link: a scheme followed by ://, then something. */
-const LINK = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+$/;
+/** Administrator accounts: 3 to 32 of a-z, 0-9, underscore, dot and hyphen (they end up in logs and URLs). */
+export const ACCOUNT_PATTERN = /^[a-z0-9_.-]{3,32}$/;
+export const PASSWORD_MIN_LENGTH = 10;
 
-export function isLink(value: string): boolean {
-  return LINK.test(value);
+/** At least PASSWORD_MIN_LENGTH characters with a letter and a digit among them. */
+export function isStrongPassword(value: string): boolean {
+  return value.length >= PASSWORD_MIN_LENGTH && /\p{L}/u.test(value) && /\d/.test(value);
+}
+
+/** What a link field accepts: pages and downloads, never ftp:, file: or javascript: addresses. */
+export const WEB_SCHEMES = ['http', 'https'] as const;
+/** The chat's real-time address. */
+export const SOCKET_SCHEMES = ['ws', 'wss'] as const;
+
+/** A link: one of `schemes` followed by ://, then a host and whatever follows, without spaces. */
+export function isLink(value: string, schemes: readonly string[] = WEB_SCHEMES): boolean {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/[^\s/?#]\S*$/.exec(value);
+  return m !== null && schemes.includes(m[1]!.toLowerCase());
 }
 
 function isIPv4(text: string): boolean {
@@ -106,7 +125,10 @@ export function validateField(field: FieldDef, value: unknown): ValidationCode |
       return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : 'required';
     default:
       if (typeof value !== 'string') return 'required';
-      return field.maxLength !== undefined && value.length > field.maxLength ? 'tooLong' : null;
+      if (field.maxLength !== undefined && value.length > field.maxLength) return 'tooLong';
+      if (field.policy === 'account' && !ACCOUNT_PATTERN.test(value)) return 'accountFormat';
+      if (field.policy === 'password' && !isStrongPassword(value)) return 'passwordWeak';
+      return null;
   }
 }
 

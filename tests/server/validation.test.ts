@@ -1,12 +1,49 @@
 import { describe, expect, it } from 'vitest';
-import { isIpOrCidr, isLink, validateField, validateRecord, VALIDATION_MESSAGES_ZH, type FieldDef } from '../../server/contract/index.js';
+import {
+  RUNNER_LINK_SCHEMES,
+  SOCKET_SCHEMES,
+  isIpOrCidr,
+  isLink,
+  validateField,
+  validateRecord,
+  VALIDATION_MESSAGES_ZH,
+  type FieldDef,
+} from '../../server/contract/index.js';
 
 describe('shared validation', () => {
-  it.each(['https://example.com/app.apk', 'http://a', 'ftp://files.example/x', 'itms-services://?action=download'])('accepts the link %s', (v) => {
+  it.each(['https://example.com/app.apk', 'http://a', 'HTTPS://Example.com/x?y=1#z'])('accepts the link %s', (v) => {
     expect(isLink(v)).toBe(true);
   });
-  it.each(['example.com', 'https:/x', '://x', 'javascript:alert(1)', 'https:// space', ''])('refuses the link %s', (v) => {
+  it.each([
+    'example.com',
+    'https:/x',
+    '://x',
+    'javascript:alert(1)',
+    'https:// space',
+    '',
+    'ftp://files.example/x',
+    'file:///etc/passwd',
+    'wss://im.example.com/ws',
+    'https:///path',
+  ])('refuses the link %s', (v) => {
     expect(isLink(v)).toBe(false);
+  });
+  it('takes WebSocket addresses only where it is asked to', () => {
+    expect(isLink('wss://im.example.com/ws', SOCKET_SCHEMES)).toBe(true);
+    expect(isLink('https://im.example.com/ws', SOCKET_SCHEMES)).toBe(false);
+    expect(RUNNER_LINK_SCHEMES.websocketUrl).toEqual(SOCKET_SCHEMES);
+  });
+
+  it('holds administrator accounts and passwords to their policy', () => {
+    const account: FieldDef = { key: 'account', kind: 'text', required: true, maxLength: 32, policy: 'account' };
+    const password: FieldDef = { key: 'password', kind: 'password', required: true, policy: 'password' };
+    for (const ok of ['ops_lead', 'a.b-c', 'abc', 'x'.repeat(32)]) expect(validateField(account, ok)).toBeNull();
+    for (const bad of ['ab', 'Ops', 'ops lead', 'ops@lead', '运维']) expect(validateField(account, bad)).toBe('accountFormat');
+    expect(validateField(password, 'correct-horse-7')).toBeNull();
+    expect(validateField(password, 'short-1')).toBe('passwordWeak');
+    expect(validateField(password, 'onlyletters-here')).toBe('passwordWeak');
+    expect(validateField(password, '12345678901')).toBe('passwordWeak');
+    expect(VALIDATION_MESSAGES_ZH.passwordWeak).toContain('10');
   });
 
   it('gives 链接格式错误 for a bad link and accepts an empty optional one', () => {

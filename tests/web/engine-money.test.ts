@@ -47,7 +47,10 @@ describe('form values', () => {
   it('reports a bad amount and a range error with the shared codes', () => {
     const draft = draftFromRecord(SIGN_IN_CONFIG.fields, { dailyReward: 1, streakDays: 7, streakBonus: 1, monthlyCap: 1 });
     const out = recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '1.234', streakDays: '1' });
-    expect(out.errors).toEqual({ dailyReward: 'notNumber', streakDays: 'tooSmall' });
+    // Too many decimals says so; text that is no amount at all is another mistake.
+    expect(out.errors).toEqual({ dailyReward: 'moneyDecimals', streakDays: 'tooSmall' });
+    expect(recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '1,000.001' }).errors).toEqual({ dailyReward: 'moneyDecimals' });
+    expect(recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: 'ten' }).errors).toEqual({ dailyReward: 'notNumber' });
   });
 
   it('never shows a stored secret and keeps it when left empty', () => {

@@ -1,4 +1,4 @@
-import { isLink, type RunnerConfig, type ValidationCode } from '#contract';
+import { RUNNER_LINK_SCHEMES, isLink, type RunnerConfig, type ValidationCode } from '#contract';
 
 /**
  * The runner config form: a draft of strings (what the inputs hold), its validation with the
@@ -43,7 +43,7 @@ export function validateDraft(draft: ConfigDraft): ConfigErrors {
   for (const field of LINK_FIELDS) {
     const value = draft[field].trim();
     if (value === '') errors[field] = 'required';
-    else if (!isLink(value)) errors[field] = 'linkFormat';
+    else if (!isLink(value, RUNNER_LINK_SCHEMES[field])) errors[field] = 'linkFormat';
   }
   for (const field of NUMBER_FIELDS) {
     const text = draft[field].trim();

@@ -1,9 +1,9 @@
 import { useId } from 'react';
-import type { FieldDef } from '#contract';
+import { ACCOUNT_PATTERN, isStrongPassword, type FieldDef } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { isChoiceList, type DraftValue } from './form-values.js';
-import { fieldLabel, optionLabel } from './labels.js';
+import { fieldLabel, optionLabel, validationMessage } from './labels.js';
 import { formatMoney } from './money.js';
 import { Thumbnail } from './value-cell.js';
 
@@ -34,6 +34,13 @@ function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean): string[] {
   return out;
 }
 
+/** An account or password rule, shown as the administrator types, and whether the text meets it yet. */
+function policyState(field: FieldDef, text: string, t: LabelT): { text: string; met: boolean } | null {
+  if (field.policy === 'account') return { text: validationMessage(t, 'accountFormat'), met: ACCOUNT_PATTERN.test(text) };
+  if (field.policy === 'password') return { text: validationMessage(t, 'passwordWeak'), met: isStrongPassword(text) };
+  return null;
+}
+
 /** One labelled form control per field kind, with its hint and its validation message. */
 export function FieldInput({ field, value, onChange, error, t, density, label, keepsOldSecret = false, autoFocus }: FieldInputProps) {
   const id = useId();
@@ -42,7 +49,9 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
   const text = typeof value === 'string' ? value : '';
   const name = label ?? fieldLabel(t, field.key);
   const hintList = hints(field, t, keepsOldSecret);
-  const describedBy = [hintList.length ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const policy = policyState(field, text, t);
+  const policyId = `${id}-policy`;
+  const describedBy = [hintList.length ? hintId : '', policy ? policyId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   const box = `w-full rounded-md border bg-white ${density.input} ${density.text} ${error ? 'border-red-500' : 'border-slate-300'} focus:outline-2 focus:outline-primary`;
   const common = {
     id,
@@ -203,6 +212,12 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
       {hintList.length > 0 && (
         <p id={hintId} className="text-xs text-slate-500">
           {hintList.join(' · ')}
+        </p>
+      )}
+      {policy && (
+        <p id={policyId} className={`text-xs ${policy.met ? 'text-green-700' : 'text-slate-500'}`} data-policy={policy.met ? 'met' : 'unmet'}>
+          <span aria-hidden="true">{policy.met ? '✓ ' : '• '}</span>
+          {policy.text}
         </p>
       )}
       {error && (

@@ -1,9 +1,11 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { FieldDef, ValidationCode } from '#contract';
 import { ApiError } from '../api/client.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { useDensity } from '../ui/density.js';
+import { LeaveGuard } from '../ui/leave-guard.js';
+import { confirmLeave } from '../lib/leave-guard.js';
 import { FieldInput } from './field-input.js';
 import { draftFromRecord, recordFromDraft, serverFieldErrors, type Draft } from './form-values.js';
 import { validationMessage } from './labels.js';
@@ -25,12 +27,21 @@ export interface FormDialogProps {
   onClose: () => void;
 }
 
-/** A modal form (create, edit, action inputs): focus stays inside, Escape closes, errors stay on it. */
+/**
+ * A modal form (create, edit, action inputs): focus stays inside, Escape closes, errors stay on it.
+ * Typed work is never dropped silently: closing it (Escape, a click outside, Cancel), leaving the
+ * page or logging out with changes asks first, through the one leave guard. An edit cannot be
+ * saved unchanged.
+ */
 export function FormDialog(props: FormDialogProps) {
   const { open, title, fields, initial, submitLabel, danger, intro, labelOf, keepsOldSecret, onSubmit, onClose } = props;
   const t = useLabelT();
   const density = useDensity();
   const [draft, setDraft] = useState<Draft>(() => draftFromRecord(fields, initial));
+  // What this opening started from: the draft differs from it once something was typed.
+  const [start, setStart] = useState<Draft>(draft);
+  const dirty = useMemo(() => open && JSON.stringify(draft) !== JSON.stringify(start), [open, draft, start]);
+  const isEdit = initial !== undefined;
   const [errors, setErrors] = useState<Record<string, ValidationCode>>({});
   const [serverError, setServerError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -38,7 +49,9 @@ export function FormDialog(props: FormDialogProps) {
   // Each opening starts from the record it was opened for; later renders must not wipe the typing.
   useEffect(() => {
     if (!open) return;
-    setDraft(draftFromRecord(fields, initial));
+    const fresh = draftFromRecord(fields, initial);
+    setDraft(fresh);
+    setStart(fresh);
     setErrors({});
     setServerError('');
     // eslint-disable-next-line react-hooks/exhaustive-deps -- an opening resets the form, a new `initial` object does not
@@ -66,8 +79,15 @@ export function FormDialog(props: FormDialogProps) {
     }
   };
 
+  const requestClose = async () => {
+    if (busy) return;
+    if (dirty && !(await confirmLeave())) return;
+    onClose();
+  };
+
   return (
-    <Dialog open={open} onClose={() => !busy && onClose()} className="relative z-50">
+    <Dialog open={open} onClose={() => void requestClose()} className="relative z-50">
+      <LeaveGuard dirty={dirty && !busy} />
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
       <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 sm:items-center">
         <DialogPanel className="w-full max-w-lg rounded-lg bg-white shadow-xl" data-testid="form-dialog">
@@ -96,10 +116,10 @@ export function FormDialog(props: FormDialogProps) {
               )}
             </div>
             <div className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">
-              <button type="button" className="btn" onClick={onClose} disabled={busy}>
+              <button type="button" className="btn" onClick={() => void requestClose()} disabled={busy}>
                 {t('engine.cancel')}
               </button>
-              <button type="submit" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} disabled={busy}>
+              <button type="submit" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} disabled={busy || (isEdit && !dirty)} data-testid="form-submit">
                 {busy ? t('engine.saving') : submitLabel}
               </button>
             </div>

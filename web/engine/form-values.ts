@@ -79,7 +79,9 @@ export function parseDraftValue(field: FieldDef, raw: DraftValue | undefined): P
       const text = typeof raw === 'string' ? raw.trim() : '';
       if (text === '') return { value: null };
       const cents = parseMoney(text);
-      return cents === null ? { error: 'notNumber' } : { value: cents };
+      if (cents !== null) return { value: cents };
+      // An amount with too many decimals is a different mistake from text that is no number.
+      return { error: /^[+-]?[\d,]*\.\d{3,}$/.test(text) ? 'moneyDecimals' : 'notNumber' };
     }
     case 'datetime': {
       const text = typeof raw === 'string' ? raw : '';

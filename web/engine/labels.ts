@@ -21,6 +21,9 @@ export const VALIDATION_KEYS: Record<ValidationCode, LabelKey> = {
   notAnOption: 'validation.notAnOption',
   ipFormat: 'validation.ipFormat',
   dateFormat: 'validation.dateFormat',
+  moneyDecimals: 'validation.moneyDecimals',
+  accountFormat: 'validation.accountFormat',
+  passwordWeak: 'validation.passwordWeak',
 };
 
 export function validationMessage(t: LabelT, code: ValidationCode): string {

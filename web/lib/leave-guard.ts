@@ -22,6 +22,11 @@ export function activateGuard(guard: ActiveGuard): () => void {
   };
 }
 
+/** Whether a form holds unsaved changes now. */
+export function hasUnsavedChanges(): boolean {
+  return active !== null;
+}
+
 /**
  * Asks before a step that would drop unsaved changes without navigating first (logging out).
  * Resolves true when nothing is unsaved or the user chose to leave.

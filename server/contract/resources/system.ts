@@ -13,9 +13,9 @@ export const ADMINS = {
   ...EDITABLE,
   fields: [
     SORTABLE_ID,
-    { key: 'account', kind: 'text', required: true, maxLength: 32, column: true, sortable: true },
+    { key: 'account', kind: 'text', required: true, maxLength: 32, column: true, sortable: true, policy: 'account' },
     { key: 'nickname', kind: 'text', required: true, maxLength: 32, column: true },
-    { key: 'password', kind: 'password', required: true, createOnly: true, maxLength: 64 },
+    { key: 'password', kind: 'password', required: true, createOnly: true, maxLength: 64, policy: 'password' },
     { key: 'permissions', kind: 'lines', options: ALL_PERMISSIONS, required: true },
     { key: 'status', kind: 'select', options: ADMIN_STATUSES, required: true, column: true, filter: true },
     shown('googleBound', 'switch'),
@@ -23,7 +23,12 @@ export const ADMINS = {
     shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
   actions: [
-    { name: 'resetPassword', target: 'row', destructive: true, inputs: [{ key: 'password', kind: 'password', required: true, maxLength: 64 }] },
+    {
+      name: 'resetPassword',
+      target: 'row',
+      destructive: true,
+      inputs: [{ key: 'password', kind: 'password', required: true, maxLength: 64, policy: 'password' }],
+    },
     { name: 'disable', target: 'row', destructive: true, when: { field: 'status', in: ['enabled'] } },
     { name: 'enable', target: 'row', when: { field: 'status', in: ['disabled'] } },
   ],

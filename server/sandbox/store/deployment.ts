@@ -1,5 +1,5 @@
 import type { ImportDatabaseResult, MonitoringAnswer, RunnerConfig, RunnerState, RunnerSwitch, ServiceMetrics, ServiceStatus } from '../../contract/index.js';
-import { VALIDATION_MESSAGES_ZH, isLink as isLinkText } from '../../contract/index.js';
+import { RUNNER_LINK_SCHEMES, VALIDATION_MESSAGES_ZH, WEB_SCHEMES, isLink as isLinkText } from '../../contract/index.js';
 import { badRequest } from '../errors.js';
 import { Prng, hashText } from '../lib/prng.js';
 import { HOUR, DAY, iso } from '../lib/time.js';
@@ -7,8 +7,8 @@ import { HOUR, DAY, iso } from '../lib/time.js';
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 
-function isLink(value: unknown): value is string {
-  return typeof value === 'string' && isLinkText(value.trim());
+function isLink(value: unknown, schemes: readonly string[] = WEB_SCHEMES): value is string {
+  return typeof value === 'string' && isLinkText(value.trim(), schemes);
 }
 
 interface ServiceState {
@@ -108,7 +108,7 @@ export class Deployment {
     const next: RunnerConfig = { ...this.config };
     for (const field of ['apiUrl', 'websocketUrl', 'fileServerUrl'] as const) {
       if (input[field] === undefined) continue;
-      if (!isLink(input[field])) throw badRequest(VALIDATION_MESSAGES_ZH.linkFormat);
+      if (!isLink(input[field], RUNNER_LINK_SCHEMES[field])) throw badRequest(VALIDATION_MESSAGES_ZH.linkFormat);
       next[field] = (input[field] as string).trim();
     }
     const ranges = { maxUploadMb: [1, 2048], messageRetentionDays: [1, 3650], maxGroupMembers: [3, 100_000], workerCount: [1, 64] } as const;

@@ -14,7 +14,7 @@ import { useT, type MessageKey } from '../../i18n/index.js';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../lib/language.js';
 import { webClientUrl } from '../../lib/format.js';
 import { UiIcon } from '../../ui/icons.js';
-import { confirmLeave } from '../../lib/leave-guard.js';
+import { confirmLeave, hasUnsavedChanges } from '../../lib/leave-guard.js';
 
 const menuItems = 'absolute right-0 z-50 mt-2 min-w-40 rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5 focus:outline-none';
 const menuItem =
@@ -57,8 +57,9 @@ function SizeSelect({ path }: { path: string }) {
   const choose = (s: Size) => {
     size.value = s;
     toast.success(t('nav.sizeChanged'));
-    // Remount the current screen so components that measured themselves lay out again.
-    navigate(`${REDIRECT_PREFIX}${path}${search ? `?${search}` : ''}`, { replace: true });
+    // Remount the current screen so components that measured themselves lay out again; not while
+    // a form holds unsaved changes, which would be lost: it re-renders at the new size as it is.
+    if (!hasUnsavedChanges()) navigate(`${REDIRECT_PREFIX}${path}${search ? `?${search}` : ''}`, { replace: true });
   };
   return (
     <Menu as="div" className="relative">

@@ -98,6 +98,9 @@ const en = {
   'validation.notAnOption': 'Not a valid choice',
   'validation.ipFormat': 'IP format error',
   'validation.dateFormat': 'Date format error',
+  'validation.moneyDecimals': 'At most two decimals',
+  'validation.accountFormat': '3 to 32 characters: a-z, 0-9, _ . -',
+  'validation.passwordWeak': 'At least 10 characters, with letters and digits',
 
   'resource.admins': 'Administrators',
   'resource.operationLog': 'Operation log',

@@ -94,6 +94,9 @@ const es = {
   'validation.notAnOption': 'Opción no válida',
   'validation.ipFormat': 'Formato de IP incorrecto',
   'validation.dateFormat': 'Formato de fecha incorrecto',
+  'validation.moneyDecimals': 'Como máximo dos decimales',
+  'validation.accountFormat': 'De 3 a 32 caracteres: a-z, 0-9, _ . -',
+  'validation.passwordWeak': 'Al menos 10 caracteres, con letras y números',
 
   'resource.admins': 'Administradores',
   'resource.operationLog': 'Registro de operaciones',

@@ -94,6 +94,9 @@ const ja = {
   'validation.notAnOption': '無効な選択肢です',
   'validation.ipFormat': 'IP の形式が正しくありません',
   'validation.dateFormat': '日付の形式が正しくありません',
+  'validation.moneyDecimals': '小数点以下は2桁までです',
+  'validation.accountFormat': '3〜32文字の a-z、0-9、_ . - で入力してください',
+  'validation.passwordWeak': '10文字以上で、英字と数字を含めてください',
 
   'resource.admins': '管理者',
   'resource.operationLog': '操作ログ',

@@ -94,6 +94,9 @@ const zh = {
   'validation.notAnOption': '选项无效',
   'validation.ipFormat': 'IP 格式错误',
   'validation.dateFormat': '日期格式错误',
+  'validation.moneyDecimals': '金额最多两位小数',
+  'validation.accountFormat': '账号须为 3-32 位小写字母、数字或 _ . -',
+  'validation.passwordWeak': '密码至少 10 位，且须同时包含字母和数字',
 
   'resource.admins': '管理员',
   'resource.operationLog': '操作日志',
