@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PERMISSIONS } from '../../server/contract/index.js';
 import { loginForm } from '../support/login.js';
+import { totp } from '../../server/sandbox/lib/totp.js';
 import { errorToasts, useHarness } from './harness.js';
 
 const h = useHarness();
@@ -123,16 +124,30 @@ describe('administrators: permissions and passwords', () => {
     await page.waitForURL((u) => u.pathname === '/dashboard');
   });
 
-  it('binds an authenticator and shows its secret once, the one the backend keeps', async () => {
+  it('binds an authenticator from its QR code once one code proves it, the secret the backend keeps', async () => {
     await page.goto('/system/googleverify?googleBound=false');
     await rows(page).first().waitFor();
     const id = Number(await rows(page).first().getAttribute('data-row-id'));
     expect(store().accounts.get(id)!.googleBound).toBe(false);
     await rows(page).first().locator('[data-action="bind"]').click();
     const result = page.getByTestId('result-dialog');
-    const secret = await result.locator('[data-result-key="secret"]').textContent();
-    expect(store().accounts.get(id)).toMatchObject({ googleBound: true, googleSecret: secret });
+    const secret = (await result.locator('[data-result-key="secret"]').textContent())!;
     expect(await result.textContent()).toContain('Shown only once');
+    // Scanned, not yet bound: the QR code carries the otpauth link of that very secret.
+    await result.getByTestId('otpauth-qr').waitFor();
+    expect(store().accounts.get(id)).toMatchObject({ googleBound: false, googlePendingSecret: secret });
+    const codeInput = result.locator('input[data-field="otpCode"]');
+    await codeInput.fill('12');
+    await result.getByRole('button', { name: 'Confirm binding' }).click();
+    expect(await result.getByTestId('authenticator-problem').textContent()).toBe('Enter the 6 digits the authenticator shows');
+    await codeInput.fill(totp(secret, Date.now() + 10 * 60_000));
+    await result.getByRole('button', { name: 'Confirm binding' }).click();
+    await result.getByTestId('authenticator-problem').filter({ hasText: '验证码错误' }).waitFor();
+    expect(store().accounts.get(id)!.googleBound).toBe(false);
+    await codeInput.fill(totp(secret, Date.now()));
+    await result.getByRole('button', { name: 'Confirm binding' }).click();
+    await result.getByTestId('authenticator-bound').waitFor();
+    expect(store().accounts.get(id)).toMatchObject({ googleBound: true, googleSecret: secret, googlePendingSecret: null });
     await result.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
   });

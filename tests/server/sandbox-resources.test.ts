@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListAnswer, PermissionEntry, UserDetail } from '../../server/contract/index.js';
 import { CALLS, CLEAN_CONFIRM_TEXT, PERMISSIONS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
 import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
+import { totp } from '../../server/sandbox/lib/totp.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 
 type Row = Record<string, unknown>;
@@ -149,12 +150,20 @@ describe('administrators', () => {
     await client.login('operator', 'operator123');
   });
 
-  it('binds an authenticator with a base32 secret and an otpauth link, then unbinds', async () => {
+  it('binds an authenticator only once a code proves the secret, then resets and unbinds', async () => {
     const google = calls('googleVerify');
     const row = (await data<ListAnswer<Row>>(google.list, { query: { googleBound: 'false', pageSize: 1 } })).list[0]!;
-    const bound = await data<{ secret: string; otpauthUrl: string }>(google.action('bind'), { body: { id: row.id } });
+    const bound = await data<{ id: number; secret: string; otpauthUrl: string }>(google.action('bind'), { body: { id: row.id } });
+    expect(bound.id).toBe(row.id);
     expect(bound.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(bound.otpauthUrl).toMatch(new RegExp(`^otpauth://totp/.+\\?secret=${bound.secret}&`));
+    const listed = async () => (await data<ListAnswer<Row>>(google.list, { query: { keyword: String(row.account) } })).list[0];
+    expect(await listed()).toMatchObject({ googleBound: false, googlePending: true });
+    const wrong = totp(bound.secret, Date.now() + 10 * 60_000);
+    expect((await send(google.action('confirmBind'), { body: { id: row.id, otpCode: wrong } })).code).toBe(400);
+    expect(await listed()).toMatchObject({ googleBound: false, googlePending: true });
+    await data(google.action('confirmBind'), { body: { id: row.id, otpCode: totp(bound.secret, Date.now()) } });
+    expect(await listed()).toMatchObject({ googleBound: true, googlePending: false });
     const reset = await data<{ secret: string }>(google.action('reset'), { body: { id: row.id } });
     expect(reset.secret).not.toBe(bound.secret);
     await data(google.action('unbind'), { body: { id: row.id } });

@@ -16,7 +16,8 @@ describe('actions offered by `when`', () => {
   });
 
   it('compares by value and type: the string "false" is not false', () => {
-    expect(names(rowActions(GOOGLE_VERIFY, { googleBound: false }))).toEqual(['bind']);
+    expect(names(rowActions(GOOGLE_VERIFY, { googleBound: false, googlePending: false }))).toEqual(['bind']);
+    expect(names(rowActions(GOOGLE_VERIFY, { googleBound: false, googlePending: true }))).toEqual(['bind', 'confirmBind']);
     expect(rowActions(GOOGLE_VERIFY, { googleBound: 'false' })).toEqual([]);
   });
 

@@ -137,7 +137,13 @@ export const ROUTES: readonly RouteEntry[] = [
   group('/system', 'System', 'route.system', 'system', [
     screen('/system/admins', 'AdminList', 'route.admins', 'admin', listScreen(ADMINS)),
     screen('/system/record', 'OperationLog', 'route.record', 'log', listScreen(OPERATION_LOG)),
-    screen('/system/googleverify', 'GoogleVerify', 'route.googleverify', 'key', listScreen(GOOGLE_VERIFY, { results: { bind: 'secret', reset: 'secret' } })),
+    screen(
+      '/system/googleverify',
+      'GoogleVerify',
+      'route.googleverify',
+      'key',
+      listScreen(GOOGLE_VERIFY, { results: { bind: 'authenticator', reset: 'authenticator' } }),
+    ),
   ]),
   group('/userpage', 'UserPage', 'route.userpage', 'user', [
     screen('/userpage/userset', 'UserSet', 'route.userset', 'users', listScreen(USERS, { detail: 'user', results: { resetPassword: 'secret' } })),

@@ -3,6 +3,7 @@ import { withdrawalCount } from '../api/withdrawals.js';
 import type { ResultRenderer } from '../engine/result-view.js';
 import type { DetailRenderer } from '../engine/types.js';
 import type { ActionTarget } from '../engine/use-action-runner.js';
+import { AuthenticatorResult } from './authenticator-result.js';
 import { CodesResult, SecretResult, SensitiveHits } from './results.js';
 import { GroupDetailView, UserDetailView } from './user-detail.js';
 
@@ -15,6 +16,7 @@ export const DETAIL_VIEWS = {
 
 export const RESULT_VIEWS = {
   secret: SecretResult,
+  authenticator: AuthenticatorResult,
   codes: CodesResult,
   sensitiveHits: SensitiveHits,
 } satisfies Record<string, ResultRenderer>;

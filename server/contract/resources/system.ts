@@ -59,10 +59,17 @@ export const GOOGLE_VERIFY = {
   ...at(PERMISSIONS.googleGenerator),
   keywordFields: ['account'],
   defaultSort: 'id',
-  fields: [ID, shown('account', 'text'), shown('googleBound', 'switch', { filter: true }), shown('boundTime', 'datetime')],
+  fields: [ID, shown('account', 'text'), shown('googleBound', 'switch', { filter: true }), shown('googlePending', 'switch'), shown('boundTime', 'datetime')],
   actions: [
-    // Answers {secret, otpauthUrl} once; the administrator scans it into an authenticator.
+    // Answers {id, secret, otpauthUrl} once; the administrator scans it into an authenticator,
+    // and the binding takes effect when confirmBind proves it with one code.
     { name: 'bind', target: 'row', showsResult: true, when: { field: 'googleBound', in: [false] } },
+    {
+      name: 'confirmBind',
+      target: 'row',
+      when: { field: 'googlePending', in: [true] },
+      inputs: [{ key: 'otpCode', kind: 'text', required: true, maxLength: 6 }],
+    },
     { name: 'reset', target: 'row', destructive: true, showsResult: true, when: { field: 'googleBound', in: [true] } },
     { name: 'unbind', target: 'row', destructive: true, when: { field: 'googleBound', in: [true] } },
   ],

@@ -18,6 +18,8 @@ export interface AdminAccount {
   googleBound: boolean;
   /** Base32 authenticator secret while bound; never answered after the bind call. */
   googleSecret: string | null;
+  /** A secret handed out by bind or reset, bound once the administrator proves it with a code. */
+  googlePendingSecret: string | null;
   boundTime: string | null;
   /** The pinned accounts (admin, operator): never deleted. */
   builtIn: boolean;
@@ -105,6 +107,7 @@ export function makeAdminAccounts(now: number): Collection<AdminAccount> {
       status: a.status,
       googleBound: a.google,
       googleSecret: a.google ? base32Secret(randomBytes(20)) : null,
+      googlePendingSecret: null,
       boundTime: a.google ? iso(created + 2 * DAY) : null,
       builtIn: a.builtIn,
       createTime: iso(created),
@@ -139,6 +142,7 @@ export function createAdmin(
     status: fields.status,
     googleBound: false,
     googleSecret: null,
+    googlePendingSecret: null,
     boundTime: null,
     builtIn: false,
     createTime: iso(now),

@@ -4,6 +4,7 @@ import { CODES, SandboxError, badRequest } from '../../errors.js';
 import { type AdminAccount, base32Secret, createAdmin, setPassword } from '../../store/accounts.js';
 import type { SandboxStore } from '../../store/index.js';
 import { type Ctx, type ListBinding, listBinding } from '../resources.js';
+import { verifyTotp } from '../../lib/totp.js';
 
 /** Administrators, the operation log and Google Authenticator binding. */
 
@@ -21,17 +22,20 @@ function adminWire(a: AdminAccount): Record<string, unknown> {
 }
 
 function googleWire(a: AdminAccount): Record<string, unknown> {
-  return { id: a.id, account: a.account, googleBound: a.googleBound, boundTime: a.boundTime };
+  return { id: a.id, account: a.account, googleBound: a.googleBound, googlePending: a.googlePendingSecret !== null, boundTime: a.boundTime };
 }
 
-function newSecret(store: SandboxStore, a: AdminAccount, now: number): { secret: string; otpauthUrl: string } {
+/**
+ * A new secret for the administrator to scan; it takes effect only once confirmBind proves the
+ * phone holds it, so a mis-scanned code never locks anyone out (a reset keeps the old binding
+ * until then).
+ */
+function newSecret(store: SandboxStore, a: AdminAccount): { id: number; secret: string; otpauthUrl: string } {
   const secret = base32Secret(randomBytes(20));
-  a.googleSecret = secret;
-  a.googleBound = true;
-  a.boundTime = new Date(now).toISOString();
+  a.googlePendingSecret = secret;
   const issuer = String(store.settings.siteFunctions?.chatRoomName ?? 'Chat Admin');
   const label = encodeURIComponent(`${issuer}:${a.account}`);
-  return { secret, otpauthUrl: `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=6&period=30` };
+  return { id: a.id, secret, otpauthUrl: `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=6&period=30` };
 }
 
 function accountOf(store: SandboxStore, id: number): AdminAccount {
@@ -118,17 +122,24 @@ export function systemBindings(store: SandboxStore): Record<string, ListBinding<
     collection: accounts,
     wire: googleWire,
     actions: {
-      bind({ ids, ctx }) {
+      bind({ ids }) {
         const a = accountOf(store, ids![0]!);
         if (a.googleBound) throw badRequest(`${a.account} is already bound; reset it instead`);
-        return newSecret(store, a, ctx.now);
+        return newSecret(store, a);
       },
-      reset({ ids, ctx }) {
-        return newSecret(store, accountOf(store, ids![0]!), ctx.now);
+      confirmBind({ ids, inputs, ctx }) {
+        const a = accountOf(store, ids![0]!);
+        if (a.googlePendingSecret === null) throw badRequest(`${a.account} has no binding waiting for a code; bind first`);
+        if (!verifyTotp(a.googlePendingSecret, String(inputs.otpCode ?? ''), ctx.now)) throw badRequest('验证码错误');
+        Object.assign(a, { googleSecret: a.googlePendingSecret, googlePendingSecret: null, googleBound: true, boundTime: new Date(ctx.now).toISOString() });
+        return { updated: 1 };
+      },
+      reset({ ids }) {
+        return newSecret(store, accountOf(store, ids![0]!));
       },
       unbind({ ids }) {
         const a = accountOf(store, ids![0]!);
-        Object.assign(a, { googleBound: false, googleSecret: null, boundTime: null });
+        Object.assign(a, { googleBound: false, googleSecret: null, googlePendingSecret: null, boundTime: null });
         return { updated: 1 };
       },
     },
