@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { BackendMapError, loadBackendMap } from './backend-map/load.js';
+import type { BackendMapFile } from './backend-map/types.js';
 
 /** Typed, validated configuration from the environment; every variable is in the README. */
 export interface Config {
@@ -58,7 +60,14 @@ export interface Config {
   metricsPort: number | null;
   /** Bearer token /metrics requires; null = none. */
   metricsToken: string | null;
+  /** The backend map of BACKEND_MAP, validated; null keeps the console's own contract. */
+  backendMap: { file: string; map: BackendMapFile } | null;
+  /** How the sandbox backend speaks: the console's contract, or a typical Java admin backend's. */
+  sandboxDialect: SandboxDialect;
 }
+
+export const SANDBOX_DIALECTS = ['default', 'legacy'] as const;
+export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
 
 export class ConfigError extends Error {
   constructor(
@@ -200,6 +209,25 @@ function metricsToken(env: Env): string | null {
   return raw;
 }
 
+function backendMap(env: Env): Config['backendMap'] {
+  const file = text(env, 'BACKEND_MAP');
+  if (file === undefined) return null;
+  try {
+    return { file, map: loadBackendMap(file) };
+  } catch (error) {
+    if (error instanceof BackendMapError) throw new ConfigError('BACKEND_MAP', error.message);
+    throw error;
+  }
+}
+
+function sandboxDialect(env: Env): SandboxDialect {
+  const raw = (text(env, 'SANDBOX_DIALECT') ?? 'default').toLowerCase();
+  if (!(SANDBOX_DIALECTS as readonly string[]).includes(raw)) {
+    throw new ConfigError('SANDBOX_DIALECT', `must be one of ${SANDBOX_DIALECTS.join(', ')}, got "${raw}"`);
+  }
+  return raw as SandboxDialect;
+}
+
 export interface LoadConfigOptions {
   /** Key used when no RESPONSE_AES_KEY is set and the sandbox backend runs. */
   sandboxKey?: string;
@@ -270,6 +298,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 31_536_000, 0, 2_147_483_647),
     metricsPort,
     metricsToken: metricsToken(env),
+    backendMap: backendMap(env),
+    sandboxDialect: sandboxDialect(env),
   };
 }
 
@@ -280,5 +310,6 @@ export function describeConfig(config: Config): Record<string, unknown> {
     aes: { key: config.aes.key ? `<${config.aes.key.length} bytes>` : null, iv: '<masked>', mode: config.aes.mode },
     sessionSecret: config.sessionSecretGenerated ? '<generated>' : `<${config.sessionSecret.length} bytes>`,
     metricsToken: config.metricsToken === null ? null : '<masked>',
+    backendMap: config.backendMap?.file ?? null,
   };
 }
