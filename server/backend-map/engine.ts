@@ -282,7 +282,13 @@ export class BackendMap {
     if (!success || status >= 400) {
       const numeric = typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : 500;
       const msg = typeof message === 'string' && message !== '' ? message : `The chat backend refused ${sent.method} ${sent.path} (code ${scalarText(code)})`;
-      return { status: status >= 400 ? status : 200, body: { code: numeric === 200 ? 500 : numeric, msg } };
+      // A refused form field is named so the form can point at it, in the console's name.
+      const detail = readPointer(json, bound.envelope.data);
+      const field =
+        typeof detail === 'object' && detail !== null && typeof (detail as Row).field === 'string'
+          ? { data: { field: fields.keyOf((detail as Row).field as string) } }
+          : {};
+      return { status: status >= 400 ? status : 200, body: { code: numeric === 200 ? 500 : numeric, msg, ...field } };
     }
     const msg = typeof message === 'string' ? message : 'ok';
     const data = readPointer(json, bound.envelope.data);

@@ -70,6 +70,11 @@ export class FieldBinding {
     return out;
   }
 
+  /** The console's key of a backend field name (a refused form field, say). */
+  keyOf(name: string): string {
+    return this.byName.get(name)?.key ?? name;
+  }
+
   /** The console's value of one field as the backend's: [name, value], or null for an absent field. */
   toBackend(key: string, value: unknown): [string, unknown] | null {
     const field = this.byKey.get(key);

@@ -42,6 +42,8 @@ export interface SessionInfo {
   name: typeof SESSION_NAME;
   /** True when the gateway runs on its built-in sandbox backend; the UI shows a banner. */
   sandbox: boolean;
+  /** How that sandbox speaks (SANDBOX_DIALECT), named in the banner; null without a sandbox. */
+  sandboxDialect: 'default' | 'legacy' | null;
 }
 
 export const WITHDRAWAL_EVENT = 'withdrawal-count';

@@ -188,6 +188,7 @@ export default fp<SessionPluginOptions>(
                 userId: { type: ['string', 'null'] },
                 name: { type: 'string' },
                 sandbox: { type: 'boolean' },
+                sandboxDialect: { type: ['string', 'null'] },
               },
             },
           },
@@ -202,6 +203,7 @@ export default fp<SessionPluginOptions>(
           userId: request.session?.userId ?? null,
           name: SESSION_NAME,
           sandbox: options.sandbox,
+          sandboxDialect: options.sandbox ? app.config.sandboxDialect : null,
         };
       },
     );

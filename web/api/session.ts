@@ -32,9 +32,10 @@ async function fetchSession(): Promise<SessionInfo> {
       userId: raw.userId ?? null,
       name: 'Admin',
       sandbox: raw.sandbox === true,
+      sandboxDialect: raw.sandboxDialect === 'default' || raw.sandboxDialect === 'legacy' ? raw.sandboxDialect : null,
     };
   } catch {
-    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false };
+    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false, sandboxDialect: null };
   }
   return info;
 }
@@ -78,7 +79,13 @@ export async function login(account: string, password: string, code: string): Pr
 /** Forgets the session in the UI only: the gateway already refuses it. The guard then goes to login. */
 export function forgetSession(): void {
   permissions.value = null;
-  session.value = { loggedIn: false, userId: null, name: 'Admin', sandbox: session.value?.sandbox ?? false };
+  session.value = {
+    loggedIn: false,
+    userId: null,
+    name: 'Admin',
+    sandbox: session.value?.sandbox ?? false,
+    sandboxDialect: session.value?.sandboxDialect ?? null,
+  };
 }
 
 export async function logout(): Promise<void> {

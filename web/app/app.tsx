@@ -91,7 +91,7 @@ export function App() {
     <>
       {info?.sandbox && (
         <div role="note" data-testid="sandbox-banner" className="bg-amber-400 px-3 py-1 text-center text-sm font-medium text-amber-950">
-          {tr('app.sandboxBanner')}
+          {tr('app.sandboxBanner')} {tr('app.sandboxDialect', { dialect: info.sandboxDialect ?? 'default' })}
         </div>
       )}
       <ErrorBoundary>

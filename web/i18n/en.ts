@@ -6,6 +6,7 @@ const en = {
   'app.backend': 'Backend',
   'app.defaultTitle': 'Admin',
   'app.sandboxBanner': 'Sandbox mode: this console runs on simulated data, not a real chat backend.',
+  'app.sandboxDialect': 'Backend dialect: {{dialect}}.',
   'app.loading': 'Loading…',
   'app.skipToContent': 'Skip to content',
 

@@ -4,6 +4,7 @@ const es = {
   'app.backend': 'Administración',
   'app.defaultTitle': 'Administración',
   'app.sandboxBanner': 'Modo sandbox: esta consola funciona con datos simulados, no con un backend de chat real.',
+  'app.sandboxDialect': 'Dialecto del backend: {{dialect}}.',
   'app.loading': 'Cargando…',
   'app.skipToContent': 'Saltar al contenido',
 

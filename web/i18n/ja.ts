@@ -4,6 +4,7 @@ const ja = {
   'app.backend': '管理画面',
   'app.defaultTitle': '管理画面',
   'app.sandboxBanner': 'サンドボックスモード：このコンソールは実際のチャットバックエンドではなく、模擬データで動作しています。',
+  'app.sandboxDialect': 'バックエンドの方言：{{dialect}}。',
   'app.loading': '読み込み中…',
   'app.skipToContent': '本文へスキップ',
 

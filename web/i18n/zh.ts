@@ -4,6 +4,7 @@ const zh = {
   'app.backend': '后台',
   'app.defaultTitle': '后台',
   'app.sandboxBanner': '沙盒模式：此控制台运行在模拟数据上，并未连接真实的聊天后端。',
+  'app.sandboxDialect': '后端方言：{{dialect}}。',
   'app.loading': '加载中…',
   'app.skipToContent': '跳到主要内容',
 
