@@ -4,7 +4,7 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { decide, type Decision } from './navigation.js';
 import { afterLoginTarget, loginUrl } from '../lib/login-redirect.js';
-import { forgetSession, loadPermissions, logout, permissions, session } from '../api/session.js';
+import { forgetSession, loadPermissions, logout, permissions, session, unofferedScreens } from '../api/session.js';
 import { onSessionLost } from '../lib/session-lost.js';
 import { pageTitle, siteTitle } from './title.js';
 import { toast } from '../lib/toast.js';
@@ -49,6 +49,7 @@ function titleKeyOf(decision: Decision): MessageKey | null {
   switch (decision.kind) {
     case 'page':
     case 'forbidden':
+    case 'unoffered':
       return decision.route.meta.title;
     case 'public':
       if (decision.path === '/login') return 'route.login';
@@ -73,7 +74,7 @@ export function App() {
   // Reading the language makes titles follow a language switch.
   const lang = language.value;
 
-  const decision: Decision | null = info ? decide(pathname, search, { loggedIn: info.loggedIn, permissions: held }) : null;
+  const decision: Decision | null = info ? decide(pathname, search, { loggedIn: info.loggedIn, permissions: held, unoffered: unofferedScreens.value }) : null;
   const wanted = pathname + (search ? `?${search}` : '');
 
   useEffect(() => {

@@ -114,6 +114,8 @@ const en = {
   'badge.withdrawals': 'Withdrawal reviews need handling',
 
   'api.connectionError': 'Server connection abnormal',
+
+  'api.missingCall': 'The chat backend has no call {{method}} {{path}} (see “Binding to your backend” in the README).',
   'api.loggedElsewhereTitle': 'Logged out',
   'api.loggedElsewhere': 'Your account has logged in elsewhere. Please log in again.',
   'api.close': 'Close',
@@ -125,6 +127,9 @@ const en = {
   'error.401Text': 'You do not have permission to open this page.',
   'error.404Title': 'Page not found',
   'error.404Text': 'The page you are looking for does not exist or has moved.',
+  'error.notOfferedTitle': 'Not offered by this backend',
+  'error.notOfferedText':
+    'The chat backend this console is bound to does not offer “{{screen}}”: its backend map marks it unsupported. See “Binding to your backend” in the README.',
   'error.backHome': 'Back to home',
   'error.back': 'Go back',
   'error.boundaryTitle': 'Something went wrong on this page',

@@ -112,6 +112,8 @@ const es = {
   'badge.withdrawals': 'Hay revisiones de retiros pendientes',
 
   'api.connectionError': 'Conexión con el servidor anómala',
+
+  'api.missingCall': 'El backend de chat no tiene la llamada {{method}} {{path}} (consulta «Binding to your backend» en el README).',
   'api.loggedElsewhereTitle': 'Sesión cerrada',
   'api.loggedElsewhere': 'Tu cuenta ha iniciado sesión en otro lugar. Vuelve a iniciar sesión.',
   'api.close': 'Cerrar',
@@ -123,6 +125,9 @@ const es = {
   'error.401Text': 'No tienes permiso para abrir esta página.',
   'error.404Title': 'Página no encontrada',
   'error.404Text': 'La página que buscas no existe o se ha movido.',
+  'error.notOfferedTitle': 'Este backend no lo ofrece',
+  'error.notOfferedText':
+    'El backend de chat al que está vinculada esta consola no ofrece «{{screen}}»: su mapa de backend lo marca como no compatible. Consulta «Binding to your backend» en el README.',
   'error.backHome': 'Volver al inicio',
   'error.back': 'Volver',
   'error.boundaryTitle': 'Algo salió mal en esta página',

@@ -112,6 +112,8 @@ const ja = {
   'badge.withdrawals': '対応が必要な出金審査があります',
 
   'api.connectionError': 'サーバー接続に異常があります',
+
+  'api.missingCall': 'チャットバックエンドに呼び出し {{method}} {{path}} がありません（README の「Binding to your backend」を参照）。',
   'api.loggedElsewhereTitle': 'ログアウトされました',
   'api.loggedElsewhere': 'このアカウントは別の場所でログインされました。もう一度ログインしてください。',
   'api.close': '閉じる',
@@ -123,6 +125,9 @@ const ja = {
   'error.401Text': 'このページを開く権限がありません。',
   'error.404Title': 'ページが見つかりません',
   'error.404Text': 'お探しのページは存在しないか、移動されました。',
+  'error.notOfferedTitle': 'このバックエンドでは提供されていません',
+  'error.notOfferedText':
+    'このコンソールが接続しているチャットバックエンドは「{{screen}}」を提供していません。バックエンドマップで非対応とされています。README の「Binding to your backend」を参照してください。',
   'error.backHome': 'ホームに戻る',
   'error.back': '戻る',
   'error.boundaryTitle': 'このページでエラーが発生しました',

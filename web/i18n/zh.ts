@@ -112,6 +112,8 @@ const zh = {
   'badge.withdrawals': '有提现审核需要处理',
 
   'api.connectionError': '服务器连接异常',
+
+  'api.missingCall': '聊天后端没有接口 {{method}} {{path}}（参阅 README 中的“Binding to your backend”）。',
   'api.loggedElsewhereTitle': '已退出登录',
   'api.loggedElsewhere': '您的账号已在其他地方登录，请重新登录。',
   'api.close': '关闭',
@@ -123,6 +125,8 @@ const zh = {
   'error.401Text': '您没有权限打开此页面。',
   'error.404Title': '页面不存在',
   'error.404Text': '您要找的页面不存在或已被移动。',
+  'error.notOfferedTitle': '此后端不提供该功能',
+  'error.notOfferedText': '此控制台所连接的聊天后端不提供“{{screen}}”：后端映射将其标记为不支持。请参阅 README 中的“Binding to your backend”一节。',
   'error.backHome': '返回首页',
   'error.back': '返回',
   'error.boundaryTitle': '此页面出现错误',
