@@ -145,6 +145,11 @@ export class BackendMap {
     };
   }
 
+  /** True when the map names this resource (its calls are then translated). */
+  names(resourceId: string): boolean {
+    return this.resources.has(resourceId);
+  }
+
   /** The console's calls the map takes over: every call of every resource it names. */
   calls(): ConsoleCall[] {
     return [...this.resources.values()].flatMap((r) => consoleCalls(r.resource));
