@@ -69,6 +69,7 @@ try {
     password: args.password,
     ...(args.code === undefined ? {} : { code: args.code }),
     map: config.backendMap ? new BackendMap(config.backendMap.map) : null,
+    withdrawalCountPath: config.withdrawalCountPath,
   });
   for (const line of formatReport(report)) process.stdout.write(`${line}\n`);
   if (args['write-map']) {

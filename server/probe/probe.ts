@@ -8,7 +8,8 @@ import { answeredFields, listFindings, recordFindings } from './checks.js';
 /**
  * The probe: logs in to a backend, then makes only read calls for every screen (a list of one
  * row, the detail of that row, a settings read, seven days of statistics, a preview with default
- * inputs) and says per screen whether it answered as the console expects. With a map, each call
+ * inputs; the dashboard's, the deployment monitor's, the permissions, site configuration and
+ * withdrawal count the frame reads) and says per screen whether it answered as the console expects. With a map, each call
  * goes through the same translation as the gateway's. It never calls save, delete, an action, a
  * clean-up or a migration: the only POST it makes is the login.
  */
@@ -44,7 +45,26 @@ interface Answer {
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export async function probe(upstream: Upstream, options: { account: string; password: string; code?: string; map: BackendMap | null }): Promise<ProbeReport> {
+export interface ProbeOptions {
+  account: string;
+  password: string;
+  code?: string;
+  map: BackendMap | null;
+  /** WITHDRAWAL_COUNT_PATH: the pending-review count the badge polls. */
+  withdrawalCountPath?: string;
+}
+
+/** The calls the console makes outside the management screens, by the screen they serve (never translated by a map). */
+function fixedReads(now: number, withdrawalCountPath: string): { id: string; paths: string[] }[] {
+  const range = `startDate=${day(now - 6 * 86_400_000)}&endDate=${day(now)}`;
+  return [
+    { id: 'dashboard', paths: [CALLS.count, `${CALLS.dailyStatistics}?${range}`, CALLS.financeData] },
+    { id: 'deploymentMonitor', paths: [CALLS.monitoring, CALLS.runner] },
+    { id: 'menuAndBadge', paths: [CALLS.permission, CALLS.siteConfig, withdrawalCountPath] },
+  ];
+}
+
+export async function probe(upstream: Upstream, options: ProbeOptions): Promise<ProbeReport> {
   const login = await upstream.call<{ token?: string; userId?: string | number }>(CALLS.login, {
     method: 'POST',
     body: { account: options.account, password: options.password, code: options.code ?? '' },
@@ -175,6 +195,36 @@ export async function probe(upstream: Upstream, options: { account: string; pass
         screens.push({ id: resource.id, verdict: 'MISMATCH', detail: error instanceof Error ? error.message : String(error) });
       }
     }
+  }
+  for (const { id, paths } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount)) {
+    let result: ScreenReport = { id, verdict: 'OK', detail: paths.map((p) => p.split('?')[0]).join(', ') };
+    for (const path of paths) {
+      try {
+        const answer = await upstream.request(path, { session });
+        const sent = `GET ${path.split('?')[0]}`;
+        let json: unknown;
+        try {
+          json = JSON.parse((await upstream.options.decoder(answer, path)).toString('utf8'));
+        } catch {
+          result = { id, verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH', detail: `${sent}: HTTP ${answer.status}, not JSON` };
+          break;
+        }
+        const refused = verdictOf(sent, (typeof json === 'object' && json !== null ? json : {}) as Row, answer.status);
+        if (refused) {
+          result = { ...refused, id };
+          break;
+        }
+        const data = (json as Row).data;
+        if (data === undefined || data === null) {
+          result = { id, verdict: 'MISMATCH', detail: `${sent}: no data in the answer` };
+          break;
+        }
+      } catch (error) {
+        result = { id, verdict: 'MISMATCH', detail: error instanceof Error ? error.message : String(error) };
+        break;
+      }
+    }
+    screens.push(result);
   }
   const expected = screens.filter((s) => s.verdict !== 'UNSUPPORTED').length;
   return { screens, expected, answered: screens.filter((s) => s.verdict === 'OK').length };
