@@ -77,3 +77,20 @@ describe('every engine screen on the legacy dialect through its map', () => {
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 });
+
+describe('the legacy dialect without a map', () => {
+  const bare = useHarness({ sandbox: { dialect: 'legacy' } });
+
+  it('names the call a screen needs in place of its table, with no error toast', async () => {
+    const { page } = await bare.pageAs('admin');
+    await page.goto('/userpage/userset');
+    const notice = page.getByTestId('missing-call');
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.textContent()).toContain('GET /manage/user/userProfile/list');
+    expect(await notice.textContent()).toContain('Binding to your backend');
+    expect(await errorToasts(page)).toEqual([]);
+    // A screen the dialect serves at the contract's own path still works.
+    await page.goto('/interface/interface');
+    await page.locator('[data-testid="settings-form"]').waitFor({ timeout: 10_000 });
+  }, 90_000);
+});
