@@ -5,6 +5,7 @@ import { BackendMap } from '../backend-map/engine.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
 import { GatewayError } from '../errors.js';
 import { forwardedHeaders } from '../lib/forwarded.js';
+import { boundedJsonParser } from '../lib/json-body.js';
 import { NO_STORE } from './security.js';
 
 declare module 'fastify' {
@@ -78,10 +79,16 @@ export default fp(
       return reply.code(mapped.status).send(mapped.body);
     };
 
-    for (const call of map.calls()) {
-      const schema = call.method === 'GET' ? { querystring: anyObject } : {};
-      app.route({ method: call.method, url: call.path, onRequest: app.sessions.require, schema, handler: handle(call) });
-    }
+    await app.register(async (scope) => {
+      // As the proxy reads bodies: JSON within the nesting bound, an empty body as none. Other
+      // content types cannot be translated and are refused (415).
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
+      for (const call of map.calls()) {
+        const schema = call.method === 'GET' ? { querystring: anyObject } : {};
+        scope.route({ method: call.method, url: call.path, onRequest: app.sessions.require, schema, handler: handle(call) });
+      }
+    });
   },
   { name: 'backend-map', dependencies: ['session', 'upstream'] },
 );

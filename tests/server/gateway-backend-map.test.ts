@@ -134,6 +134,36 @@ describe('the gateway with a backend map', () => {
     expect(offer.json()).toEqual({ unsupported: { resources: ['googleVerify'], calls: {}, actions: { users: ['resetPassword'] }, fields: {} } });
   });
 
+  it('reads bodies as the proxy does: an empty one as none, one it cannot translate refused', async () => {
+    const ban = calls('users').action('ban');
+    backend.route(`POST ${ban}`, (call, res) => sendJson(res, { code: 0, data: { body: call.body } }));
+    const empty = await app.inject({
+      method: 'POST',
+      url: ban,
+      cookies: session,
+      headers: { ...SAME_ORIGIN, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.json()).toEqual({ code: 200, msg: 'ok', data: { body: '{}' } });
+    const form = await app.inject({
+      method: 'POST',
+      url: ban,
+      cookies: session,
+      headers: { ...SAME_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'id=1',
+    });
+    expect(form.statusCode).toBe(415);
+    expect(form.json()).toMatchObject({ error: 'UNSUPPORTED_MEDIA_TYPE' });
+    const deep = await app.inject({
+      method: 'POST',
+      url: ban,
+      cookies: session,
+      headers: { ...SAME_ORIGIN, 'content-type': 'application/json' },
+      payload: '['.repeat(100) + ']'.repeat(100),
+    });
+    expect(deep.json()).toMatchObject({ error: 'BAD_REQUEST' });
+  });
+
   it('leaves resources the map does not name to the proxy, and still wants a session', async () => {
     expect((await app.inject({ method: 'GET', url: calls('groups').list, cookies: session })).json()).toEqual({
       code: 200,
