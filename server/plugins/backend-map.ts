@@ -85,8 +85,8 @@ export default fp(
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
       for (const call of map.calls()) {
-        const schema = call.method === 'GET' ? { querystring: anyObject } : {};
-        scope.route({ method: call.method, url: call.path, onRequest: app.sessions.require, schema, handler: handle(call) });
+        // A POST's body may be empty (read as none), so only its query string has a schema.
+        scope.route({ method: call.method, url: call.path, onRequest: app.sessions.require, schema: { querystring: anyObject }, handler: handle(call) });
       }
     });
   },
