@@ -15,6 +15,7 @@ import login from './plugins/login.js';
 import metricsEndpoint from './plugins/metrics-endpoint.js';
 import type { RevocationStore } from './session/revocations.js';
 import type { AttemptCounter } from './session/login-throttle.js';
+import backendMap from './plugins/backend-map.js';
 import manageProxy from './plugins/manage-proxy.js';
 import events, { type EventsOptions } from './plugins/events.js';
 import errorLog from './plugins/error-log.js';
@@ -110,6 +111,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.now ? { now: options.now } : {}),
     ...(stores.loginAttempts ? { attempts: stores.loginAttempts } : {}),
   });
+  // Before the proxy: the mapped calls' own routes are more specific than its /manage/*.
+  await app.register(backendMap);
   await app.register(manageProxy);
   await app.register(events, options.events ?? {});
   await app.register(errorLog, { primary });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { BackendMapError, loadBackendMap } from './backend-map/load.js';
+import type { BackendMapFile } from './backend-map/types.js';
 
 /** Typed, validated configuration from the environment; every variable is in the README. */
 export interface Config {
@@ -64,7 +66,14 @@ export interface Config {
   redisUrl: string | null;
   /** Entries the shared error log (a Redis stream) keeps; older ones are trimmed. */
   errorLogMaxEntries: number;
+  /** The backend map of BACKEND_MAP, validated; null keeps the console's own contract. */
+  backendMap: { file: string; map: BackendMapFile } | null;
+  /** How the sandbox backend speaks: the console's contract, or a typical Java admin backend's. */
+  sandboxDialect: SandboxDialect;
 }
+
+export const SANDBOX_DIALECTS = ['default', 'legacy'] as const;
+export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
 
 export class ConfigError extends Error {
   constructor(
@@ -233,6 +242,25 @@ export function maskRedisUrl(raw: string): string {
   return url.toString();
 }
 
+function backendMap(env: Env): Config['backendMap'] {
+  const file = text(env, 'BACKEND_MAP');
+  if (file === undefined) return null;
+  try {
+    return { file, map: loadBackendMap(file) };
+  } catch (error) {
+    if (error instanceof BackendMapError) throw new ConfigError('BACKEND_MAP', error.message);
+    throw error;
+  }
+}
+
+function sandboxDialect(env: Env): SandboxDialect {
+  const raw = (text(env, 'SANDBOX_DIALECT') ?? 'default').toLowerCase();
+  if (!(SANDBOX_DIALECTS as readonly string[]).includes(raw)) {
+    throw new ConfigError('SANDBOX_DIALECT', `must be one of ${SANDBOX_DIALECTS.join(', ')}, got "${raw}"`);
+  }
+  return raw as SandboxDialect;
+}
+
 export interface LoadConfigOptions {
   /** Key used when no RESPONSE_AES_KEY is set and the sandbox backend runs. */
   sandboxKey?: string;
@@ -306,6 +334,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     metricsToken: metricsToken(env),
     redisUrl: redisUrl(env),
     errorLogMaxEntries: integer(env, 'ERROR_LOG_MAX_ENTRIES', 10_000, 100, 10_000_000),
+    backendMap: backendMap(env),
+    sandboxDialect: sandboxDialect(env),
   };
 }
 
@@ -317,5 +347,6 @@ export function describeConfig(config: Config): Record<string, unknown> {
     sessionSecret: config.sessionSecretGenerated ? '<generated>' : `<${config.sessionSecret.length} bytes>`,
     metricsToken: config.metricsToken === null ? null : '<masked>',
     redisUrl: config.redisUrl === null ? null : maskRedisUrl(config.redisUrl),
+    backendMap: config.backendMap?.file ?? null,
   };
 }

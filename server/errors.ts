@@ -25,6 +25,8 @@ export const GATEWAY_ERRORS = {
   NOT_LOGGED_IN: { status: 401, msg: 'Not logged in' },
   FORBIDDEN: { status: 403, msg: 'This session lacks the permission for this call' },
   NOT_FOUND: { status: 404, msg: 'No such endpoint' },
+  BACKEND_NO_SUCH_CALL: { status: 404, msg: 'The chat backend has no such call' },
+  UNSUPPORTED_BY_BACKEND: { status: 404, msg: 'The chat backend does not offer this (the backend map marks it unsupported)' },
   RATE_LIMITED: { status: 429, msg: 'Too many requests; try again shortly' },
   SHUTTING_DOWN: { status: 503, msg: 'The gateway is shutting down' },
   NOT_READY: { status: 503, msg: 'The chat backend is not reachable' },

@@ -19,10 +19,11 @@ function configOrExit(): Config {
   }
 }
 
+const config = configOrExit();
 try {
-  await startGateway(configOrExit(), {
+  await startGateway(config, {
     // Loaded only in sandbox mode, so a production gateway never builds the simulator.
-    startSandbox: async () => (await import('./sandbox/start.js')).startSandbox({ port: 0, host: '127.0.0.1' }),
+    startSandbox: async () => (await import('./sandbox/start.js')).startSandbox({ port: 0, host: '127.0.0.1', dialect: config.sandboxDialect }),
   });
 } catch (error) {
   process.stderr.write(`The gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

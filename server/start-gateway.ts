@@ -69,7 +69,7 @@ async function chooseBackend(config: Config, options: GatewayOptions): Promise<B
 
 function announce(log: LifecycleLog, backend: Backend): void {
   log.info({ config: describeConfig(backend.config) }, 'effective configuration');
-  if (backend.sandbox) log.warn({ backend: backend.config.chatBackendUrl }, SANDBOX_WARNING);
+  if (backend.sandbox) log.warn({ backend: backend.config.chatBackendUrl, dialect: backend.config.sandboxDialect }, SANDBOX_WARNING);
 }
 
 /** Refuses new streams, lets in-flight calls finish, ends event streams, closes what the app opened. */

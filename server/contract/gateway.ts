@@ -12,7 +12,22 @@ export const GATEWAY_PATHS = {
   healthz: '/healthz',
   readyz: '/readyz',
   metrics: '/metrics',
+  backendOffer: '/api/backend-offer',
 } as const;
+
+/**
+ * What the backend map (BACKEND_MAP) leaves out, by the contract's resource ids: whole screens,
+ * calls of a screen (list, detail, create, update, delete, config, saveConfig, preview), named
+ * actions, and fields the backend lacks. All empty without a map.
+ */
+export interface BackendOffer {
+  unsupported: {
+    resources: string[];
+    calls: Record<string, string[]>;
+    actions: Record<string, string[]>;
+    fields: Record<string, string[]>;
+  };
+}
 
 /** The `error` of the gateway's 401 when a call needs a session it does not have (none, expired, logged out). */
 export const NOT_LOGGED_IN_ERROR = 'NOT_LOGGED_IN';
@@ -29,6 +44,8 @@ export interface SessionInfo {
   sandbox: boolean;
   /** The chat's web client as the operator set it (WEB_CLIENT_URL); null: the UI derives it. */
   webClientUrl: string | null;
+  /** How that sandbox speaks (SANDBOX_DIALECT), named in the banner; null without a sandbox. */
+  sandboxDialect: 'default' | 'legacy' | null;
 }
 
 export const WITHDRAWAL_EVENT = 'withdrawal-count';

@@ -13,10 +13,12 @@ export interface RawAnswer {
 export type AnswerDecoder = (answer: RawAnswer, path: string) => Promise<Buffer>;
 
 export interface CallOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The session's cookies, sent to the backend as w-token and w-userId. */
   session?: { token: string; userId: string } | null;
   body?: unknown;
+  /** A body already written (a form, say): sent as it is, instead of `body` as JSON. */
+  rawBody?: { contentType: string; text: string };
   /** Sent as they are (the client's address as X-Forwarded-For, say). */
   headers?: Record<string, string>;
   timeoutMs?: number;
@@ -59,7 +61,10 @@ export class Upstream {
       headers[USER_ID_HEADER] = options.session.userId;
     }
     let body: string | undefined;
-    if (options.body !== undefined) {
+    if (options.rawBody !== undefined) {
+      body = options.rawBody.text;
+      headers['content-type'] = options.rawBody.contentType;
+    } else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }

@@ -184,13 +184,14 @@ export default fp<SessionPluginOptions>(
           response: {
             200: {
               type: 'object',
-              required: ['loggedIn', 'userId', 'name', 'sandbox', 'webClientUrl'],
+              required: ['loggedIn', 'userId', 'name', 'sandbox', 'webClientUrl', 'sandboxDialect'],
               properties: {
                 loggedIn: { type: 'boolean' },
                 userId: { type: ['string', 'null'] },
                 name: { type: 'string' },
                 sandbox: { type: 'boolean' },
                 webClientUrl: { type: ['string', 'null'] },
+                sandboxDialect: { type: ['string', 'null'] },
               },
             },
           },
@@ -206,6 +207,7 @@ export default fp<SessionPluginOptions>(
           name: SESSION_NAME,
           sandbox: options.sandbox,
           webClientUrl: app.config.webClientUrl,
+          sandboxDialect: options.sandbox ? app.config.sandboxDialect : null,
         };
       },
     );

@@ -10,6 +10,7 @@ import { sandboxBindings } from './routes/bindings/index.js';
 import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/index.js';
+import { registerLegacyDialect } from './legacy/routes.js';
 
 export interface SandboxOptions {
   /** Seed of the simulated data; the same seed gives the same users, groups and money. */
@@ -21,13 +22,26 @@ export interface SandboxOptions {
   now?: number;
   /** How many chat users to seed (default 3,000; a bench may ask for 100,000). */
   userCount?: number;
+  /** `legacy`: the same data in a typical Java admin backend's dialect (see legacy/routes.ts). */
+  dialect?: SandboxDialect;
 }
+
+export type SandboxDialect = 'default' | 'legacy';
+
+/** One call that reached the sandbox from outside, as its record keeps it. */
+export interface RecordedCall {
+  method: string;
+  path: string;
+}
+
+/** How many calls the record keeps (the newest). */
+const RECORD_LIMIT = 10_000;
 
 export const DEFAULT_SEED = 20240601;
 export const DEFAULT_WITHDRAWAL_TICK_MS = 20_000;
 
 /** The sandbox backend with its store, for tests to read and change (`app.sandbox.addPendingWithdrawal()`). */
-export type SandboxApp = FastifyInstance & { sandbox: SandboxStore };
+export type SandboxApp = FastifyInstance & { sandbox: SandboxStore; sandboxDialect: SandboxDialect; sandboxCalls: RecordedCall[] };
 
 /**
  * The simulated chat backend: its own Fastify instance (never listens; start.ts does). Every answer
@@ -41,6 +55,17 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const app: FastifyInstance = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
   app.decorate('sandbox', store);
+  const dialect = options.dialect ?? 'default';
+  app.decorate('sandboxDialect', dialect);
+  // What callers asked, so tests can check what a client (the probe, say) did and did not call.
+  const calls: RecordedCall[] = [];
+  let legacy: ReturnType<typeof registerLegacyDialect> | null = null;
+  app.decorate('sandboxCalls', calls);
+  app.addHook('onRequest', async (request) => {
+    if (legacy?.isInternal(request)) return;
+    if (calls.length >= RECORD_LIMIT) calls.splice(0, calls.length - RECORD_LIMIT + 1);
+    calls.push({ method: request.method, path: request.url.split('?')[0]! });
+  });
 
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
     if (error instanceof SandboxError) {
@@ -65,6 +90,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   registerDeployment(app, store);
   registerFinance(app, store);
   registerResources(app, store, sandboxBindings(store));
+  legacy = dialect === 'legacy' ? registerLegacyDialect(app) : null;
 
   const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
   if (tickMs > 0) {

@@ -1,4 +1,6 @@
 import { exitGracefully } from '../lib/lifecycle.js';
+import type { SandboxDialect } from './app.js';
+import { SANDBOX_AES_KEY_TEXT } from './key.js';
 import { startSandbox } from './start.js';
 
 /** `npm run sandbox`: the simulated chat backend alone, for working on the UI or the gateway against it. */
@@ -12,6 +14,15 @@ function port(): number {
   return Number(raw);
 }
 
+function dialect(): SandboxDialect {
+  const raw = (process.env.SANDBOX_DIALECT?.trim() || 'default').toLowerCase();
+  if (raw !== 'default' && raw !== 'legacy') {
+    process.stderr.write(`Invalid configuration: SANDBOX_DIALECT must be one of default, legacy, got "${raw}"\n`);
+    process.exit(78);
+  }
+  return raw;
+}
+
 const seedText = process.env.SANDBOX_SEED?.trim();
 // SANDBOX_USERS: how many chat users to seed (default 3,000), e.g. 100000 to try the console at scale.
 const usersText = process.env.SANDBOX_USERS?.trim();
@@ -19,10 +30,17 @@ const started = await startSandbox({
   port: port(),
   host: process.env.HOST?.trim() || '127.0.0.1',
   logger: true,
+  dialect: dialect(),
   ...(seedText && /^\d+$/.test(seedText) ? { seed: Number(seedText) } : {}),
   ...(usersText && /^\d{1,7}$/.test(usersText) && Number(usersText) > 0 ? { userCount: Number(usersText) } : {}),
 });
-started.app.log.info({ url: started.url }, `sandbox chat backend listening on ${started.url} (accounts admin/admin123 and operator/operator123)`);
+started.app.log.info(
+  { url: started.url, dialect: started.app.sandboxDialect },
+  `sandbox chat backend (${started.app.sandboxDialect} dialect) listening on ${started.url} (accounts admin/admin123 and operator/operator123)`,
+);
+// What a gateway (CHAT_BACKEND_URL=...) or the probe needs to read its encoded answers, on one
+// line to paste; the IV and mode are the gateway's defaults, so they are not repeated.
+process.stdout.write(`RESPONSE_AES_KEY=${SANDBOX_AES_KEY_TEXT}\n`);
 
 exitGracefully({
   log: started.app.log,

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SseClient } from '../support/sse-client.js';
 import { expectSecondSignalExitsAtOnce, gatewayProcess, startHeldRig, startSlowCall } from './support/held-backend.js';
@@ -56,12 +59,20 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
   });
 });
 
+/** A backend map that names a money unit the schema does not know. */
+function badMapFile(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ops-map-')), 'map.json');
+  writeFileSync(file, JSON.stringify({ resources: { users: { fields: { balance: { money: 'dollars' } } } } }));
+  return file;
+}
+
 describe('a bad configuration', { timeout: 60_000 }, () => {
   it.each([
     ['RESPONSE_AES_KEY', { RESPONSE_AES_KEY: 'short' }],
     ['CHAT_BACKEND_URL', { CHAT_BACKEND_URL: 'chat-backend:8081' }],
     ['WITHDRAWAL_POLL_MS', { WITHDRAWAL_POLL_MS: '-5' }],
     ['PORT', { PORT: 'eighty' }],
+    ['BACKEND_MAP', { BACKEND_MAP: badMapFile() }],
   ])('stops the process with one line naming %s and exit code 78', async (variable, env) => {
     const gateway = gatewayProcess({ CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-bad-'), ...env });
     defer(() => gateway.stop());

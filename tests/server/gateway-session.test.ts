@@ -94,13 +94,13 @@ describe('session: login, logout and /api/session', () => {
 
   it('reports the session it sealed, and none for a cookie it did not seal', async () => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/session' });
-    expect(anonymous.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null });
+    expect(anonymous.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null });
     const forged = await app.inject({ method: 'GET', url: '/api/session', cookies: { token: 'abc', userId: '7' } });
-    expect(forged.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null });
+    expect(forged.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null });
     const cookies = await logInInject(app, { account: 'admin', password: 'admin123' });
     // The userId cookie is not what the gateway believes: the sealed value is.
     const known = await app.inject({ method: 'GET', url: '/api/session', cookies: { ...cookies, userId: '999' } });
-    expect(known.json()).toEqual({ loggedIn: true, userId: '7', name: 'Admin', sandbox: false, webClientUrl: null });
+    expect(known.json()).toEqual({ loggedIn: true, userId: '7', name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null });
   });
 
   it("tells the UI the web client's address when WEB_CLIENT_URL sets it", async () => {

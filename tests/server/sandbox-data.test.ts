@@ -163,10 +163,11 @@ describe('deployment calls', () => {
   });
 
   it('imports from a link and refuses a text that is not one', async () => {
-    const result = await data<ImportDatabaseResult>(CALLS.importDatabase, { body: { url: 'mysql://db.example.com:3306/chat' } });
-    expect(result.url).toBe('mysql://db.example.com:3306/chat');
+    const result = await data<ImportDatabaseResult>(CALLS.importDatabase, { body: { url: 'https://backup.example.com/chat.sql.gz' } });
+    expect(result.url).toBe('https://backup.example.com/chat.sql.gz');
     expect(result.importedUsers).toBeGreaterThan(0);
-    for (const url of ['db.example.com/chat', 'http:/x', '', 42]) {
+    // A dump is fetched over HTTP(S): other schemes are refused like any malformed link.
+    for (const url of ['db.example.com/chat', 'http:/x', '', 42, 'mysql://db.example.com:3306/chat', 'ftp://backup.example.com/chat.sql.gz']) {
       const answer = await client.call(CALLS.importDatabase, { session: admin, body: { url } });
       expect(answer.envelope).toEqual({ code: 400, msg: '链接格式错误' });
     }

@@ -30,10 +30,35 @@ export class ApiError extends Error {
     /** True when the user has already been told (toast or dialog) or must not be. */
     readonly notified: boolean,
     readonly data?: unknown,
+    /** The call reached a path the backend does not have: the screen names it instead of a toast. */
+    readonly missingCall?: MissingCall,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** A call the backend lacks, as the gateway sent it (after the backend map, when there is one). */
+export interface MissingCall {
+  method: string;
+  path: string;
+}
+
+/** Messages of backends that answer an unknown path in their envelope rather than with HTTP 404. */
+const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|接口不存在|请求地址不存在|路径不存在/i;
+
+/**
+ * The gateway's BACKEND_NO_SUCH_CALL names what it sent; a backend's own "no such interface",
+ * passed through unmapped, is the call the UI made.
+ */
+export function missingCallOf(env: Envelope & { error?: unknown }, method: string, path: string): MissingCall | null {
+  if (env.error === 'BACKEND_NO_SUCH_CALL') {
+    const data = env.data as Partial<MissingCall> | undefined;
+    if (typeof data?.method === 'string' && typeof data.path === 'string') return { method: data.method, path: data.path };
+    return { method, path };
+  }
+  if (env.code === 404 && env.error === undefined && typeof env.msg === 'string' && NO_SUCH_PATH.test(env.msg)) return { method, path };
+  return null;
 }
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -132,6 +157,13 @@ export async function request<T = unknown>(method: string, path: string, options
   }
 
   const env = payload as Envelope<T>;
+  const missing = missingCallOf(env, method, path);
+  if (missing) {
+    // A screen's load shows the call in place; anything else (a save, an action) says it in a toast.
+    const text = t('api.missingCall', { method: missing.method, path: missing.path });
+    if (!quiet && method !== 'GET') hooks.notifyError(text);
+    throw new ApiError(text, env.code, true, env.data, missing);
+  }
   const outcome = classifyEnvelope(env);
   switch (outcome.kind) {
     case 'ok':

@@ -1,7 +1,7 @@
-import { signal } from '@preact/signals-react';
+import { computed, signal } from '@preact/signals-react';
 import { CALLS, type LoginAnswer, type LoginBody, type SiteConfig } from '#contract/calls';
 import { SUCCESS_CODE } from '#contract/envelope';
-import { GATEWAY_PATHS, type LoginThrottled, type SessionInfo } from '#contract/gateway';
+import { GATEWAY_PATHS, type BackendOffer, type LoginThrottled, type SessionInfo } from '#contract/gateway';
 import { api, ApiError } from './client.js';
 import { t, type MessageKey } from '../i18n/index.js';
 import { isString, persistedSignal } from '../lib/persisted.js';
@@ -26,6 +26,42 @@ export function accountInitial(account: string): string {
   return first ? first.toLocaleUpperCase() : 'A';
 }
 
+const NOTHING_LEFT_OUT: BackendOffer = { unsupported: { resources: [], calls: {}, actions: {}, fields: {} } };
+/** What the gateway's backend map leaves out; loaded with the permissions. */
+export const backendOffer = signal<BackendOffer>(NOTHING_LEFT_OUT);
+
+function lists(value: unknown): Record<string, string[]> {
+  if (typeof value !== 'object' || value === null) return {};
+  const out: Record<string, string[]> = {};
+  for (const [key, list] of Object.entries(value)) if (Array.isArray(list)) out[key] = list.filter((x): x is string => typeof x === 'string');
+  return out;
+}
+
+/** Resource ids of the screens the backend does not offer. */
+export const unofferedScreens = computed<ReadonlySet<string>>(() => new Set(backendOffer.value.unsupported.resources));
+
+/** Read leniently: a gateway that cannot say leaves every screen in place, as without a map. */
+export async function loadBackendOffer(): Promise<BackendOffer> {
+  try {
+    const res = await fetch(GATEWAY_PATHS.backendOffer, { credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
+    const body = (await res.json()) as Partial<BackendOffer>;
+    const raw = res.ok && body.unsupported ? body.unsupported : null;
+    backendOffer.value = raw
+      ? {
+          unsupported: {
+            resources: Array.isArray(raw.resources) ? raw.resources.filter((x): x is string => typeof x === 'string') : [],
+            calls: lists(raw.calls),
+            actions: lists(raw.actions),
+            fields: lists(raw.fields),
+          },
+        }
+      : NOTHING_LEFT_OUT;
+  } catch {
+    backendOffer.value = NOTHING_LEFT_OUT;
+  }
+  return backendOffer.value;
+}
+
 export async function loadSession(): Promise<SessionInfo> {
   const info = await fetchSession();
   session.value = info;
@@ -45,9 +81,10 @@ async function fetchSession(): Promise<SessionInfo> {
       name: 'Admin',
       sandbox: raw.sandbox === true,
       webClientUrl: typeof raw.webClientUrl === 'string' ? raw.webClientUrl : null,
+      sandboxDialect: raw.sandboxDialect === 'default' || raw.sandboxDialect === 'legacy' ? raw.sandboxDialect : null,
     };
   } catch {
-    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null };
+    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null };
   }
   return info;
 }
@@ -92,7 +129,14 @@ export async function login(account: string, password: string, code: string): Pr
 /** Forgets the session in the UI only: the gateway already refuses it. The guard then goes to login. */
 export function forgetSession(): void {
   permissions.value = null;
-  session.value = { loggedIn: false, userId: null, name: 'Admin', sandbox: session.value?.sandbox ?? false, webClientUrl: session.value?.webClientUrl ?? null };
+  session.value = {
+    loggedIn: false,
+    userId: null,
+    name: 'Admin',
+    sandbox: session.value?.sandbox ?? false,
+    webClientUrl: session.value?.webClientUrl ?? null,
+    sandboxDialect: session.value?.sandboxDialect ?? null,
+  };
 }
 
 export async function logout(): Promise<void> {
@@ -131,7 +175,9 @@ export function parsePermissionList(data: unknown): string[] {
 }
 
 export async function loadPermissions(): Promise<readonly string[]> {
-  const env = await api.get<unknown>(CALLS.permission, undefined, { quiet: true });
+  // The offer first in effect: the guard decides once the permissions arrive, and must already
+  // know which screens the backend lacks.
+  const [env] = await Promise.all([api.get<unknown>(CALLS.permission, undefined, { quiet: true }), loadBackendOffer()]);
   const list = parsePermissionList(env.data);
   permissions.value = list;
   return list;

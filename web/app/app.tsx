@@ -4,7 +4,7 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { decide, type Decision } from './navigation.js';
 import { afterLoginTarget, loginUrl } from '../lib/login-redirect.js';
-import { forgetSession, loadPermissions, logout, permissions, session } from '../api/session.js';
+import { forgetSession, loadPermissions, logout, permissions, session, unofferedScreens } from '../api/session.js';
 import { onSessionLost } from '../lib/session-lost.js';
 import { pageTitle, siteTitle } from './title.js';
 import { toast } from '../lib/toast.js';
@@ -48,6 +48,7 @@ function titleKeyOf(decision: Decision): MessageKey | null {
   switch (decision.kind) {
     case 'page':
     case 'forbidden':
+    case 'unoffered':
       return decision.route.meta.title;
     case 'public':
       if (decision.path === '/login') return 'route.login';
@@ -71,7 +72,7 @@ export function App() {
   const info = session.value;
   const held = permissions.value;
 
-  const decision: Decision | null = info ? decide(pathname, search, { loggedIn: info.loggedIn, permissions: held }) : null;
+  const decision: Decision | null = info ? decide(pathname, search, { loggedIn: info.loggedIn, permissions: held, unoffered: unofferedScreens.value }) : null;
   const wanted = pathname + (search ? `?${search}` : '');
 
   useEffect(() => {
@@ -91,7 +92,7 @@ export function App() {
       <div className="flex min-h-dvh flex-col">
         {info?.sandbox && (
           <div role="note" data-testid="sandbox-banner" className="shrink-0 bg-amber-400 px-3 py-1 text-center text-sm font-medium text-amber-950">
-            {tr('app.sandboxBanner')}
+            {tr('app.sandboxBanner')} {tr('app.sandboxDialect', { dialect: info.sandboxDialect ?? 'default' })}
           </div>
         )}
         <ErrorBoundary>

@@ -1,7 +1,7 @@
 import { isAllowed } from '#contract/permissions';
 import type { MessageKey } from '../i18n/index.js';
 import type { IconName } from '../ui/icons.js';
-import { HOME_PATH, ROUTES, findRoute, type LeafRoute, type RouteEntry } from './routes.js';
+import { ALL_OFFERED, HOME_PATH, ROUTES, findRoute, isUnoffered, type LeafRoute, type RouteEntry, type Unoffered } from './routes.js';
 
 export interface MenuItem {
   key: string;
@@ -18,18 +18,19 @@ function leafItem(route: LeafRoute, fallbackIcon?: IconName): MenuItem {
 }
 
 /**
- * The sidebar menu from the permitted routes: a group with no permitted child disappears, and a
+ * The sidebar menu from the permitted routes (a screen the backend does not offer counts as not
+ * permitted): a group with no permitted child disappears, and a
  * group with one permitted child shows that child directly unless it asks to stay a group.
  */
-export function buildMenu(held: readonly string[], routes: readonly RouteEntry[] = ROUTES): MenuItem[] {
+export function buildMenu(held: readonly string[], routes: readonly RouteEntry[] = ROUTES, unoffered: Unoffered = ALL_OFFERED): MenuItem[] {
   const items: MenuItem[] = [];
   for (const r of routes) {
     if (r.meta.hidden) continue;
     if (r.kind === 'leaf') {
-      if (isAllowed(r.meta.permission, held)) items.push(leafItem(r));
+      if (isAllowed(r.meta.permission, held) && !isUnoffered(r, unoffered)) items.push(leafItem(r));
       continue;
     }
-    const visible = r.children.filter((c) => !c.meta.hidden && isAllowed(c.meta.permission, held));
+    const visible = r.children.filter((c) => !c.meta.hidden && isAllowed(c.meta.permission, held) && !isUnoffered(c, unoffered));
     if (visible.length === 0) continue;
     if (visible.length === 1 && !r.alwaysShow) {
       items.push(leafItem(visible[0]!, r.meta.icon));

@@ -1,7 +1,7 @@
 import { PUBLIC_ROUTES, safeRedirectPath } from '#contract/gateway';
 import { isAllowed } from '#contract/permissions';
 import { loginUrl } from '../lib/login-redirect.js';
-import { HOME_PATH, findRoute, findRouteIgnoringCase, type GroupRoute, type LeafRoute } from './routes.js';
+import { ALL_OFFERED, HOME_PATH, findRoute, findRouteIgnoringCase, isUnoffered, type GroupRoute, type LeafRoute, type Unoffered } from './routes.js';
 
 export type Decision =
   | { kind: 'redirect'; to: string }
@@ -9,12 +9,16 @@ export type Decision =
   | { kind: 'load-permissions' }
   | { kind: 'refresh'; to: string }
   | { kind: 'page'; route: LeafRoute }
-  | { kind: 'forbidden'; route: LeafRoute };
+  | { kind: 'forbidden'; route: LeafRoute }
+  /** A permitted screen the backend does not offer (its backend map marks it unsupported). */
+  | { kind: 'unoffered'; route: LeafRoute };
 
 export interface GuardState {
   loggedIn: boolean;
   /** null = not loaded yet for this session. */
   permissions: readonly string[] | null;
+  /** Screens the backend does not offer, by resource id. */
+  unoffered?: Unoffered;
 }
 
 export const REDIRECT_PREFIX = '/redirect';
@@ -25,8 +29,8 @@ export function normalizePath(pathname: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
-export function firstAllowedChild(group: GroupRoute, held: readonly string[]): LeafRoute | undefined {
-  return group.children.find((c) => isAllowed(c.meta.permission, held));
+export function firstAllowedChild(group: GroupRoute, held: readonly string[], unoffered: Unoffered = ALL_OFFERED): LeafRoute | undefined {
+  return group.children.find((c) => isAllowed(c.meta.permission, held) && !isUnoffered(c, unoffered));
 }
 
 const PUBLIC_FOLDED = new Map(PUBLIC_ROUTES.map((p) => [p.toLowerCase(), p]));
@@ -65,9 +69,10 @@ export function decide(pathname: string, search: string, state: GuardState): Dec
   // The 404 page names the address that was asked for, so a mistyped link can be told apart from a removed screen.
   if (!known) return { kind: 'redirect', to: `/404?from=${encodeURIComponent(path + query)}` };
   if (known.kind === 'group') {
-    const child = firstAllowedChild(known, held);
+    const child = firstAllowedChild(known, held, state.unoffered);
     return child ? { kind: 'redirect', to: child.path } : { kind: 'redirect', to: '/401' };
   }
   if (!isAllowed(known.meta.permission, held)) return { kind: 'forbidden', route: known };
+  if (isUnoffered(known, state.unoffered ?? ALL_OFFERED)) return { kind: 'unoffered', route: known };
   return { kind: 'page', route: known };
 }

@@ -223,6 +223,15 @@ for (const r of [...LEAF_ROUTES, ...GROUP_ROUTES]) {
   byFoldedPath.set(r.path.toLowerCase(), r);
 }
 
+/** Resource ids of the screens the backend does not offer (from the gateway's backend map). */
+export type Unoffered = ReadonlySet<string>;
+export const ALL_OFFERED: Unoffered = new Set();
+
+/** A screen whose resource the backend lacks: treated everywhere as if its permission were missing. */
+export function isUnoffered(route: RouteEntry, unoffered: Unoffered): boolean {
+  return route.kind === 'leaf' && route.screen !== undefined && unoffered.has(route.screen.resource.id);
+}
+
 export function findRoute(path: string): RouteEntry | undefined {
   return byPath.get(path);
 }

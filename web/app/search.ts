@@ -1,7 +1,7 @@
 import Fuse from 'fuse.js';
 import { isAllowed } from '#contract/permissions';
 import type { TFunction } from '../i18n/index.js';
-import { LEAF_ROUTES, type LeafRoute } from './routes.js';
+import { ALL_OFFERED, LEAF_ROUTES, isUnoffered, type LeafRoute, type Unoffered } from './routes.js';
 
 export interface SearchEntry {
   /** "Group > Screen", translated. */
@@ -11,9 +11,14 @@ export interface SearchEntry {
 
 export const SEARCH_MAX_QUERY = 32;
 
-export function searchEntries(held: readonly string[], t: TFunction, routes: readonly LeafRoute[] = LEAF_ROUTES): SearchEntry[] {
+export function searchEntries(
+  held: readonly string[],
+  t: TFunction,
+  routes: readonly LeafRoute[] = LEAF_ROUTES,
+  unoffered: Unoffered = ALL_OFFERED,
+): SearchEntry[] {
   return routes
-    .filter((r) => !r.meta.hidden && isAllowed(r.meta.permission, held))
+    .filter((r) => !r.meta.hidden && isAllowed(r.meta.permission, held) && !isUnoffered(r, unoffered))
     .map((r) => {
       const parts = r.group && r.group.children.length > 1 ? [t(r.group.meta.title), t(r.meta.title)] : [t(r.meta.title)];
       return { title: parts.join(' > '), path: r.path };

@@ -13,6 +13,7 @@ import { exportListCsv } from './export-csv.js';
 import { FormDialog } from './form-dialog.js';
 import { actionLabel, resourceTitle } from './labels.js';
 import { ListFilters } from './list-filters.js';
+import { MissingCallNotice, missingCallOf } from './missing-call.js';
 import { ListTable, Pagination, TableSkeleton } from './list-table.js';
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
 import type { ListScreenOptions } from './types.js';
@@ -139,6 +140,8 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
           </p>
           <TableSkeleton columns={columns.length} density={density} />
         </>
+      ) : query.isError && !query.data && missingCallOf(query.error) ? (
+        <MissingCallNotice error={query.error} />
       ) : query.isError && !query.data ? (
         <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800" data-testid="list-error">
           {t('engine.loadFailed')}

@@ -12,6 +12,7 @@ import { actionLabel, validationMessage } from './labels.js';
 import { configQueryOptions, useConfigMutation } from './queries.js';
 import type { SettingsScreenOptions } from './types.js';
 import { useActionRunner } from './use-action-runner.js';
+import { MissingCallNotice, missingCallOf } from './missing-call.js';
 
 /** A settings page: GET {path}/config into typed fields, validated, saved with POST {path}/config. */
 export function SettingsScreen({ resource, options = {} }: { resource: SettingsResource; options?: SettingsScreenOptions }) {
@@ -76,6 +77,7 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
       </div>
     );
   }
+  if (query.isError && missingCallOf(query.error)) return <MissingCallNotice error={query.error} />;
   if (query.isError || !draft) {
     return (
       <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800" data-testid="settings-error">

@@ -17,6 +17,7 @@ import { fieldLabel, optionLabel, resourceTitle } from './labels.js';
 import { formatMoney } from './money.js';
 import { statisticsQueryOptions } from './queries.js';
 import { dateSeconds, parseStatsState, serialiseStatsState, sumByDate, type StatRow, type StatsState } from './statistics-data.js';
+import { MissingCallNotice, missingCallOf } from './missing-call.js';
 
 const exactCount = (v: number) => String(v);
 const exactMoney = (v: number) => v.toFixed(2);
@@ -151,6 +152,8 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
 
       {query.isPending ? (
         <div className="animate-pulse rounded-md bg-slate-200" style={{ height: density.chartHeight }} role="status" aria-label={t('engine.loading')} />
+      ) : query.isError && !query.data && missingCallOf(query.error) ? (
+        <MissingCallNotice error={query.error} />
       ) : query.isError && !query.data ? (
         <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800">
           {t('engine.loadFailed')}

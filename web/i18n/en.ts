@@ -6,6 +6,7 @@ const en = {
   'app.backend': 'Backend',
   'app.defaultTitle': 'Admin',
   'app.sandboxBanner': 'Sandbox mode: this console runs on simulated data, not a real chat backend.',
+  'app.sandboxDialect': 'Backend dialect: {{dialect}}.',
   'app.loading': 'Loading…',
   'app.skipToContent': 'Skip to content',
 
@@ -117,6 +118,8 @@ const en = {
   'badge.withdrawals': 'Withdrawal reviews need handling',
 
   'api.connectionError': 'Server connection abnormal',
+
+  'api.missingCall': 'The chat backend has no call {{method}} {{path}} (see “Binding to your backend” in the README).',
   'api.loggedElsewhereTitle': 'Logged out',
   'api.loggedElsewhere': 'Your account has logged in elsewhere. Please log in again.',
   'api.close': 'Close',
@@ -129,6 +132,9 @@ const en = {
   'error.404Title': 'Page not found',
   'error.404Text': 'The page you are looking for does not exist or has moved.',
   'error.404Address': 'Address asked for: {{address}}',
+  'error.notOfferedTitle': 'Not offered by this backend',
+  'error.notOfferedText':
+    'The chat backend this console is bound to does not offer “{{screen}}”: its backend map marks it unsupported. See “Binding to your backend” in the README.',
   'error.backHome': 'Back to home',
   'error.back': 'Go back',
   'error.boundaryTitle': 'Something went wrong on this page',

@@ -4,6 +4,7 @@ const es = {
   'app.backend': 'Administración',
   'app.defaultTitle': 'Administración',
   'app.sandboxBanner': 'Modo sandbox: esta consola funciona con datos simulados, no con un backend de chat real.',
+  'app.sandboxDialect': 'Dialecto del backend: {{dialect}}.',
   'app.loading': 'Cargando…',
   'app.skipToContent': 'Saltar al contenido',
 
@@ -115,6 +116,8 @@ const es = {
   'badge.withdrawals': 'Hay revisiones de retiros pendientes',
 
   'api.connectionError': 'Conexión con el servidor anómala',
+
+  'api.missingCall': 'El backend de chat no tiene la llamada {{method}} {{path}} (consulta «Binding to your backend» en el README).',
   'api.loggedElsewhereTitle': 'Sesión cerrada',
   'api.loggedElsewhere': 'Tu cuenta ha iniciado sesión en otro lugar. Vuelve a iniciar sesión.',
   'api.close': 'Cerrar',
@@ -127,6 +130,9 @@ const es = {
   'error.404Title': 'Página no encontrada',
   'error.404Text': 'La página que buscas no existe o se ha movido.',
   'error.404Address': 'Dirección solicitada: {{address}}',
+  'error.notOfferedTitle': 'Este backend no lo ofrece',
+  'error.notOfferedText':
+    'El backend de chat al que está vinculada esta consola no ofrece «{{screen}}»: su mapa de backend lo marca como no compatible. Consulta «Binding to your backend» en el README.',
   'error.backHome': 'Volver al inicio',
   'error.back': 'Volver',
   'error.boundaryTitle': 'Algo salió mal en esta página',

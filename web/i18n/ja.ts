@@ -4,6 +4,7 @@ const ja = {
   'app.backend': '管理画面',
   'app.defaultTitle': '管理画面',
   'app.sandboxBanner': 'サンドボックスモード：このコンソールは実際のチャットバックエンドではなく、模擬データで動作しています。',
+  'app.sandboxDialect': 'バックエンドの方言：{{dialect}}。',
   'app.loading': '読み込み中…',
   'app.skipToContent': '本文へスキップ',
 
@@ -115,6 +116,8 @@ const ja = {
   'badge.withdrawals': '対応が必要な出金審査があります',
 
   'api.connectionError': 'サーバー接続に異常があります',
+
+  'api.missingCall': 'チャットバックエンドに呼び出し {{method}} {{path}} がありません（README の「Binding to your backend」を参照）。',
   'api.loggedElsewhereTitle': 'ログアウトされました',
   'api.loggedElsewhere': 'このアカウントは別の場所でログインされました。もう一度ログインしてください。',
   'api.close': '閉じる',
@@ -127,6 +130,9 @@ const ja = {
   'error.404Title': 'ページが見つかりません',
   'error.404Text': 'お探しのページは存在しないか、移動されました。',
   'error.404Address': 'リクエストされたアドレス：{{address}}',
+  'error.notOfferedTitle': 'このバックエンドでは提供されていません',
+  'error.notOfferedText':
+    'このコンソールが接続しているチャットバックエンドは「{{screen}}」を提供していません。バックエンドマップで非対応とされています。README の「Binding to your backend」を参照してください。',
   'error.backHome': 'ホームに戻る',
   'error.back': '戻る',
   'error.boundaryTitle': 'このページでエラーが発生しました',

@@ -1,5 +1,8 @@
 import { use, useMemo } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
 import type { PageProps } from '../ui/page.js';
+import { backendOffer } from '../api/session.js';
+import { offeredResource } from '../engine/offer.js';
 import { useT } from '../i18n/index.js';
 import { labelsReady } from '../i18n/resources/index.js';
 import { ListScreen } from '../engine/list-screen.js';
@@ -19,7 +22,11 @@ function resultViews(names: Readonly<Record<string, ResultViewName>> | undefined
   return Object.fromEntries(Object.entries(names).map(([action, name]) => [action, RESULT_VIEWS[name]]));
 }
 
-function Body({ decl }: { decl: ScreenDecl }) {
+function Body({ decl: declared }: { decl: ScreenDecl }) {
+  useSignals();
+  const offer = backendOffer.value;
+  // The resource as the bound backend offers it: what its map leaves out never shows.
+  const decl = useMemo(() => ({ ...declared, resource: offeredResource(declared.resource, offer) }) as ScreenDecl, [declared, offer]);
   // The declaration names its views; here they become the components the engine renders.
   const options = useMemo(() => {
     switch (decl.kind) {

@@ -2,17 +2,18 @@ import { useMemo, useRef, useState } from 'react';
 import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react';
 import { navigate } from 'wouter/use-browser-location';
 import { createSearch, searchEntries, SEARCH_MAX_QUERY, type SearchEntry } from '../search.js';
+import type { Unoffered } from '../routes.js';
 import { useT } from '../../i18n/index.js';
 import { UiIcon } from '../../ui/icons.js';
 
 /** Fuzzy search over the permitted menu entries; choosing one opens it. */
-export function HeaderSearch({ held }: { held: readonly string[] }) {
+export function HeaderSearch({ held, unoffered }: { held: readonly string[]; unoffered: Unoffered }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
   // Titles are translated, so the index follows the language (t changes with it).
-  const search = useMemo(() => createSearch(searchEntries(held, t)), [held, t]);
+  const search = useMemo(() => createSearch(searchEntries(held, t, undefined, unoffered)), [held, t, unoffered]);
   const results = search(query);
 
   const choose = (entry: SearchEntry | null) => {

@@ -5,12 +5,13 @@ import { navigate } from 'wouter/use-browser-location';
 import { WITHDRAWAL_REVIEW_PERMISSION } from '#contract';
 import type { Decision } from '../navigation.js';
 import { buildMenu } from '../menu.js';
-import { permissions } from '../../api/session.js';
+import { permissions, unofferedScreens } from '../../api/session.js';
 import { closeSidebar, device, fixedHeader, sidebarOpened } from '../../lib/settings.js';
 import { ErrorBoundary } from '../error-boundary.js';
 import { Splash } from '../../ui/splash.js';
 import { useT } from '../../i18n/index.js';
 import ErrorPage from '../../pages/error-page.js';
+import NotOfferedPage from '../../pages/not-offered-page.js';
 import { Navbar } from './navbar.js';
 import { SettingsDrawer } from './settings-drawer.js';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, Sidebar } from './sidebar.js';
@@ -30,7 +31,7 @@ export const queryClient = new QueryClient({
 /** No permission yet: one array, so the menu is not rebuilt on every render. */
 const NONE: readonly string[] = [];
 
-type FrameDecision = Extract<Decision, { kind: 'page' | 'forbidden' | 'refresh' }>;
+type FrameDecision = Extract<Decision, { kind: 'page' | 'forbidden' | 'unoffered' | 'refresh' }>;
 
 /** /redirect/{path*}: renders nothing for one pass, so the screen behind `to` mounts afresh. */
 function Refresh({ to }: { to: string }) {
@@ -44,7 +45,8 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   useSignals();
   const t = useT();
   const held = permissions.value ?? NONE;
-  const menu = useMemo(() => buildMenu(held), [held]);
+  const unoffered = unofferedScreens.value;
+  const menu = useMemo(() => buildMenu(held, undefined, unoffered), [held, unoffered]);
   const path = decision.kind === 'refresh' ? decision.to.split('?')[0]! : decision.route.path;
   const mobile = device.value === 'mobile';
   const opened = sidebarOpened.value;
@@ -73,6 +75,7 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   let content;
   if (decision.kind === 'refresh') content = <Refresh to={decision.to} />;
   else if (decision.kind === 'forbidden') content = <ErrorPage code={401} />;
+  else if (decision.kind === 'unoffered') content = <NotOfferedPage route={decision.route} />;
   else if (decision.route.screen) content = <ScreenPage route={decision.route} screen={decision.route.screen} />;
   else if (decision.route.page) {
     const Page = decision.route.page;
@@ -94,7 +97,7 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
         <Sidebar menu={menu} path={path} showBadge={showBadge} />
         <div className="flex flex-1 flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
           <header className={fixedHeader.value ? 'sticky top-0 z-20' : ''} data-testid="header">
-            <Navbar path={path} held={held} />
+            <Navbar path={path} held={held} unoffered={unoffered} />
           </header>
           <main id="main-content" className="flex-1" tabIndex={-1}>
             <ErrorBoundary key={path}>

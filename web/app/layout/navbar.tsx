@@ -5,6 +5,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Breadcrumb } from './breadcrumb.js';
 import { HeaderSearch } from './header-search.js';
+import type { Unoffered } from '../routes.js';
 import { REDIRECT_PREFIX } from '../navigation.js';
 import { loginUrl } from '../../lib/login-redirect.js';
 import { accountInitial, accountName, logout, session } from '../../api/session.js';
@@ -140,7 +141,7 @@ function UserMenu() {
   );
 }
 
-export function Navbar({ path, held }: { path: string; held: readonly string[] }) {
+export function Navbar({ path, held, unoffered }: { path: string; held: readonly string[]; unoffered: Unoffered }) {
   useSignals();
   const t = useT();
   const webVersion = webClientUrl(location, session.value?.webClientUrl ?? null);
@@ -159,7 +160,7 @@ export function Navbar({ path, held }: { path: string; held: readonly string[] }
       </button>
       <Breadcrumb path={path} />
       <div className="ml-auto flex items-center gap-1">
-        <HeaderSearch held={held} />
+        <HeaderSearch held={held} unoffered={unoffered} />
         {webVersion && (
           <a className="nav-btn hidden text-sm sm:inline-flex" href={webVersion} target="_blank" rel="noopener noreferrer" data-testid="web-version">
             <UiIcon name="web" className="h-4 w-4" />

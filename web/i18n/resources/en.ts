@@ -32,6 +32,8 @@ const en = {
   'engine.loading': 'Loading…',
   'engine.retry': 'Retry',
   'engine.loadFailed': 'Could not load the data',
+  'engine.missingCall': 'The chat backend has no call {{method}} {{path}}, which this screen needs.',
+  'engine.missingCallHint': "Bind the screen to the backend's own call with a backend map: see “Binding to your backend” in the README.",
   'engine.total': 'Total',
   'engine.totalCount': '{{count}} in total',
   'engine.selected': '{{count}} selected',

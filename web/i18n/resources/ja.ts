@@ -28,6 +28,9 @@ const ja = {
   'engine.loading': '読み込み中…',
   'engine.retry': '再試行',
   'engine.loadFailed': 'データを読み込めませんでした',
+  'engine.missingCall': 'チャットバックエンドには、この画面に必要な呼び出し {{method}} {{path}} がありません。',
+  'engine.missingCallHint':
+    'バックエンドマップでこの画面をバックエンド独自の呼び出しに結び付けてください。README の「Binding to your backend」を参照してください。',
   'engine.total': '合計',
   'engine.totalCount': '全 {{count}} 件',
   'engine.selected': '{{count}} 件選択中',

@@ -1,0 +1,86 @@
+import { GatewayError } from '../errors.js';
+import type { Bound, Prepared } from './bound.js';
+import type { FieldBinding } from './fields.js';
+import { readPointer, type Pointer } from './pointer.js';
+
+type Row = Record<string, unknown>;
+
+/** Messages of backends that answer an unknown path inside their envelope rather than with HTTP 404. */
+const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
+
+export function scalarText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function pointerText(pointer: Pointer): string {
+  return pointer.length === 0 ? '""' : pointer.map((t) => `/${t}`).join('');
+}
+
+function headerValue(value: string | string[] | undefined): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The backend's answer in the console's envelope and shape. A missing path (HTTP 404, or the
+ * backend's "no such path" in its envelope) becomes BACKEND_NO_SUCH_CALL naming what was sent.
+ */
+export function mapAnswer(
+  prepared: Extract<Prepared, { bound: Bound }>,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  json: unknown,
+): { status: number; body: Row } {
+  const { bound, fields, request } = prepared;
+  const sent = { method: request.method, path: request.path.split('?')[0] };
+  const code = readPointer(json, bound.envelope.code);
+  const message = readPointer(json, bound.envelope.message);
+  const success = code !== undefined && bound.envelope.success.has(scalarText(code));
+  if (status === 404 || (!success && typeof message === 'string' && NO_SUCH_PATH.test(message))) {
+    throw new GatewayError('BACKEND_NO_SUCH_CALL', `${sent.method} ${sent.path}`, { data: sent });
+  }
+  if (!success || status >= 400) {
+    const numeric = typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : 500;
+    const msg = typeof message === 'string' && message !== '' ? message : `The chat backend refused ${sent.method} ${sent.path} (code ${scalarText(code)})`;
+    // A refused form field is named so the form can point at it, in the console's name.
+    const detail = readPointer(json, bound.envelope.data);
+    const field =
+      typeof detail === 'object' && detail !== null && typeof (detail as Row).field === 'string'
+        ? { data: { field: fields.keyOf((detail as Row).field as string) } }
+        : {};
+    return { status: status >= 400 ? status : 200, body: { code: numeric === 200 ? 500 : numeric, msg, ...field } };
+  }
+  const msg = typeof message === 'string' ? message : 'ok';
+  const data = readPointer(json, bound.envelope.data);
+  const name = prepared.name;
+  if (name === 'list') {
+    const list = readPointer(json, bound.list);
+    if (!Array.isArray(list)) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path}: the list at ${pointerText(bound.list)} is not an array`);
+    let total: unknown = bound.totalHeader ? headerValue(headers[bound.totalHeader]) : readPointer(json, bound.total!);
+    if (typeof total === 'string' && /^\d+$/.test(total)) total = Number(total);
+    if (total === undefined) total = list.length;
+    if (typeof total !== 'number')
+      throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path}: the total at ${bound.totalHeader ?? pointerText(bound.total!)} is not a number`);
+    const rows = list.map((row) => (typeof row === 'object' && row !== null ? fields.fromBackend(row as Row) : row));
+    const out: Row = { list: rows, total };
+    const totals = readPointer(json, bound.totals);
+    if (typeof totals === 'object' && totals !== null) out.totals = fields.fromBackend(totals as Row);
+    return { status: 200, body: { code: 200, msg, data: out } };
+  }
+  if (name === 'detail' || name === 'create' || name === 'update' || name === 'config' || name === 'saveConfig') {
+    return { status: 200, body: { code: 200, msg, data: record(data, bound.record, fields) } };
+  }
+  return { status: 200, body: { code: 200, msg, ...(data === undefined ? {} : { data }) } };
+}
+
+function record(data: unknown, at: Pointer, fields: FieldBinding): unknown {
+  if (at.length === 0) return typeof data === 'object' && data !== null && !Array.isArray(data) ? fields.fromBackend(data as Row) : data;
+  if (typeof data !== 'object' || data === null) return data;
+  const inner = readPointer(data, at);
+  if (typeof inner !== 'object' || inner === null) return data;
+  // Copy along the way so the backend's parsed answer is not changed under the pointer.
+  const copy = structuredClone(data) as Row;
+  let parent: Row = copy;
+  for (const token of at.slice(0, -1)) parent = parent[token] as Row;
+  parent[at[at.length - 1]!] = fields.fromBackend(inner as Row);
+  return copy;
+}

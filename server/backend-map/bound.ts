@@ -1,0 +1,48 @@
+import type { ConsoleCall } from './calls.js';
+import type { FieldBinding } from './fields.js';
+import type { Pointer } from './pointer.js';
+import type { Resource } from '../contract/index.js';
+import type { CallMap } from './types.js';
+
+/** The compiled parts of a backend map that its request and answer sides share. */
+
+export type Method = NonNullable<CallMap['method']>;
+
+/** A call ready to send to the backend. */
+export interface BackendRequest {
+  method: Method;
+  /** Path and query, under the backend's base URL. */
+  path: string;
+  body?: { contentType: string; text: string };
+}
+
+export interface Envelope {
+  code: Pointer;
+  message: Pointer;
+  data: Pointer;
+  success: Set<string>;
+}
+
+/** One call of one resource, compiled. */
+export interface Bound {
+  call: CallMap;
+  method: Method;
+  path: string;
+  placeholders: string[];
+  envelope: Envelope;
+  list: Pointer;
+  total: Pointer | null;
+  totalHeader: string | null;
+  totals: Pointer;
+  record: Pointer;
+}
+
+export interface CompiledResource {
+  resource: Resource;
+  fields: FieldBinding;
+  unsupported: boolean;
+  calls: Map<string, Bound | null>;
+}
+
+/** A call of the console as the gateway is to send it, or why it cannot be. */
+export type Prepared = { call: ConsoleCall; name: string; bound: Bound; fields: FieldBinding; request: BackendRequest } | { unsupported: string };

@@ -1,0 +1,238 @@
+import { RESOURCES, resourceCalls, type BackendOffer, type Resource } from '../contract/index.js';
+import { GatewayError } from '../errors.js';
+import { mapAnswer } from './answer.js';
+import type { BackendRequest, Bound, CompiledResource, Envelope, Method, Prepared } from './bound.js';
+
+export type { BackendRequest, Prepared } from './bound.js';
+import { consoleCalls, type ConsoleCall } from './calls.js';
+import { FieldBinding } from './fields.js';
+import { actionNamesOf } from './load.js';
+import { parsePointer } from './pointer.js';
+import type { BackendMapFile, CallMap, CallName, EnvelopeMap, ResourceMap, Scalar } from './types.js';
+import { dayBound, offsetMinutes } from './values.js';
+
+type Row = Record<string, unknown>;
+
+const DEFAULT_ENVELOPE: Required<EnvelopeMap> = { code: '/code', message: '/msg', data: '/data', success: [200] };
+const DATE_SUFFIX = /^(.+)(From|To)$/;
+
+function envelopeOf(base: Required<EnvelopeMap>, own: EnvelopeMap | undefined): Envelope {
+  return {
+    code: parsePointer(own?.code ?? base.code),
+    message: parsePointer(own?.message ?? base.message),
+    data: parsePointer(own?.data ?? base.data),
+    success: new Set((own?.success ?? base.success).map(String)),
+  };
+}
+
+function appendParam(search: URLSearchParams, name: string, value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (Array.isArray(value)) for (const item of value) appendParam(search, name, item);
+  else search.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+}
+
+/**
+ * A backend map compiled against the console's contract. The gateway asks it, per call of the
+ * management screens, what to send to the backend and how to read the answer back into the
+ * contract's shape. Resources the map does not name are not its business: they pass through the
+ * proxy unchanged.
+ */
+export class BackendMap {
+  private readonly resources = new Map<string, CompiledResource>();
+  private readonly offset: number;
+
+  constructor(
+    readonly file: BackendMapFile,
+    resources: readonly Resource[] = RESOURCES,
+  ) {
+    this.offset = offsetMinutes(file.timeZone);
+    const base = { ...DEFAULT_ENVELOPE, ...file.answer };
+    for (const resource of resources) {
+      const entry = file.resources?.[resource.id];
+      if (!entry) continue;
+      const calls = new Map<string, Bound | null>();
+      for (const name of ['list', 'detail', 'create', 'update', 'delete', 'config', 'saveConfig', 'preview'] as const) {
+        calls.set(name, this.bind(resource, entry, entry.calls?.[name], name, base));
+      }
+      for (const action of actionNamesOf(resource)) calls.set(`action:${action}`, this.bind(resource, entry, entry.actions?.[action], null, base, action));
+      this.resources.set(resource.id, {
+        resource,
+        fields: new FieldBinding(resource, entry.fields ?? {}, this.offset),
+        unsupported: entry.unsupported === true,
+        calls,
+      });
+    }
+  }
+
+  private bind(
+    resource: Resource,
+    entry: ResourceMap,
+    call: CallMap | undefined,
+    name: CallName | null,
+    base: Required<EnvelopeMap>,
+    action?: string,
+  ): Bound | null {
+    if (entry.unsupported || call?.unsupported) return null;
+    const own = resourceCalls(resource);
+    const fallback: Record<CallName, { method: Method; path: string }> = {
+      list: { method: 'GET', path: own.list },
+      detail: { method: 'GET', path: own.detail },
+      create: { method: 'POST', path: own.save },
+      update: { method: 'POST', path: own.save },
+      delete: { method: 'POST', path: own.remove },
+      config: { method: 'GET', path: own.config },
+      saveConfig: { method: 'POST', path: own.config },
+      preview: { method: 'GET', path: own.preview },
+    };
+    const start = name ? fallback[name] : { method: 'POST' as Method, path: own.action(action!) };
+    const method = call?.method ?? start.method;
+    const path = call?.path ?? start.path;
+    const envelope = envelopeOf(base, call?.answer);
+    const answer = call?.answer ?? {};
+    return {
+      call: call ?? {},
+      method,
+      path,
+      placeholders: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+      envelope,
+      list: answer.list === undefined ? [...envelope.data, 'list'] : parsePointer(answer.list),
+      total: answer.totalHeader ? null : answer.total === undefined ? [...envelope.data, 'total'] : parsePointer(answer.total),
+      totalHeader: answer.totalHeader?.toLowerCase() ?? null,
+      totals: answer.totals === undefined ? [...envelope.data, 'totals'] : parsePointer(answer.totals),
+      record: parsePointer(answer.record ?? ''),
+    };
+  }
+
+  /** True when the map names this resource (its calls are then translated). */
+  names(resourceId: string): boolean {
+    return this.resources.has(resourceId);
+  }
+
+  /** The console's calls the map takes over: every call of every resource it names. */
+  calls(): ConsoleCall[] {
+    return [...this.resources.values()].flatMap((r) => consoleCalls(r.resource));
+  }
+
+  offer(): BackendOffer {
+    const offer: BackendOffer = { unsupported: { resources: [], calls: {}, actions: {}, fields: {} } };
+    for (const [id, compiled] of this.resources) {
+      if (compiled.unsupported) {
+        offer.unsupported.resources.push(id);
+        continue;
+      }
+      const calls: string[] = [];
+      const actions: string[] = [];
+      for (const [name, bound] of compiled.calls) {
+        if (bound !== null) continue;
+        if (name.startsWith('action:')) actions.push(name.slice('action:'.length));
+        else calls.push(name);
+      }
+      const absent = [...compiled.fields.byKey.values()].filter((f) => f.absent).map((f) => f.key);
+      if (calls.length > 0) offer.unsupported.calls[id] = calls;
+      if (actions.length > 0) offer.unsupported.actions[id] = actions;
+      if (absent.length > 0) offer.unsupported.fields[id] = absent;
+    }
+    return offer;
+  }
+
+  /** The backend call for one call of the console with its query (GET) or body (POST). */
+  prepare(call: ConsoleCall, input: Row): Prepared {
+    const compiled = this.resources.get(call.resource.id);
+    if (!compiled) throw new Error(`the map does not name ${call.resource.id}`);
+    let name: string;
+    if (call.kind === 'save') name = input.id === undefined || input.id === null || input.id === '' ? 'create' : 'update';
+    else if (call.kind === 'action') name = `action:${call.action!}`;
+    else name = call.kind;
+    const bound = compiled.unsupported ? null : compiled.calls.get(name);
+    const label = name.startsWith('action:') ? name.slice('action:'.length) : name;
+    if (!bound) return { unsupported: `${call.resource.id}.${label}` };
+    return { call, name, bound, fields: compiled.fields, request: this.request(bound, compiled.fields, call, input) };
+  }
+
+  private request(bound: Bound, fields: FieldBinding, call: ConsoleCall, input: Row): BackendRequest {
+    const { call: map } = bound;
+    const renames = map.params ?? {};
+    const params: Row = {};
+    const dateFormat = map.dates?.format;
+    for (const key in input) {
+      const value = input[key];
+      // In a list call `sort` is always the order (a display-order field is never a filter).
+      if (key === 'sort' && call.kind === 'list' && typeof value === 'string') {
+        this.sort(params, value, renames, fields, map);
+        continue;
+      }
+      const field = fields.byKey.get(key);
+      if (field) {
+        const mapped = fields.toBackend(key, value);
+        if (mapped) params[renames[key] ?? mapped[0]] = mapped[1];
+        continue;
+      }
+      const bound = DATE_SUFFIX.exec(key);
+      const dateField = bound ? fields.byKey.get(bound[1]!) : undefined;
+      if (bound && dateField && (dateField.kind === 'date' || dateField.kind === 'datetime')) {
+        if (dateField.absent) continue;
+        const template = (bound[2] === 'From' ? map.dates?.from : map.dates?.to) ?? `{name}${bound[2]}`;
+        const text = typeof value === 'string' ? value : String(value);
+        params[template.replace('{name}', dateField.name)] = dateFormat ? dayBound(text, bound[2] === 'To', dateFormat, this.offset) : value;
+        continue;
+      }
+      if (dateFormat && (key === 'startDate' || key === 'endDate') && typeof value === 'string') {
+        params[renames[key] ?? key] = dayBound(value, key === 'endDate', dateFormat, this.offset);
+        continue;
+      }
+      params[renames[key] ?? key] = value;
+    }
+    for (const [name, value] of Object.entries(map.extra ?? {})) params[name] = value as Scalar;
+
+    let path = bound.path;
+    for (const name of bound.placeholders) {
+      const value = params[name];
+      if (value === undefined || value === null || value === '') {
+        throw new GatewayError('BAD_REQUEST', `the backend's ${bound.path} needs ${name}, which this call did not send`);
+      }
+      delete params[name];
+      path = path.replace(`{${name}}`, encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)));
+    }
+
+    const where = map.in ?? (bound.method === 'GET' || bound.method === 'DELETE' ? 'query' : 'json');
+    if (where === 'query') {
+      const search = new URLSearchParams();
+      for (const name in params) appendParam(search, name, params[name]);
+      const query = search.toString();
+      return { method: bound.method, path: query ? `${path}?${query}` : path };
+    }
+    if (where === 'form') {
+      const search = new URLSearchParams();
+      for (const name in params) appendParam(search, name, params[name]);
+      return { method: bound.method, path, body: { contentType: 'application/x-www-form-urlencoded', text: search.toString() } };
+    }
+    const body = map.body === undefined ? params : params[map.body];
+    return { method: bound.method, path, body: { contentType: 'application/json', text: JSON.stringify(body ?? null) } };
+  }
+
+  private sort(params: Row, value: string, renames: Record<string, string>, fields: FieldBinding, map: CallMap): void {
+    const desc = value.startsWith('-');
+    const key = desc ? value.slice(1) : value;
+    const field = fields.byKey.get(key);
+    if (field?.absent) return;
+    const name = field?.name ?? key;
+    if (map.sort) {
+      params[map.sort.field] = name;
+      params[map.sort.order] = desc ? (map.sort.desc ?? 'desc') : (map.sort.asc ?? 'asc');
+    } else {
+      params[renames.sort ?? 'sort'] = `${desc ? '-' : ''}${name}`;
+    }
+  }
+
+  /**
+   * The backend's answer in the console's envelope and shape (see mapAnswer).
+   */
+  answer(
+    prepared: Extract<Prepared, { bound: Bound }>,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    json: unknown,
+  ): { status: number; body: Row } {
+    return mapAnswer(prepared, status, headers, json);
+  }
+}

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import Ajv, { type ErrorObject } from 'ajv';
+import { RESOURCES, type Resource } from '../contract/index.js';
+import schema from './backend-map.schema.json' with { type: 'json' };
+import { formatPointer } from './pointer.js';
+import type { BackendMapFile, CallName } from './types.js';
+
+/** A map that cannot be used: names the place (a JSON Pointer into the file) and what is wrong. */
+export class BackendMapError extends Error {
+  constructor(
+    readonly file: string,
+    readonly at: string,
+    readonly reason: string,
+  ) {
+    super(`${file} at ${at === '' ? '/' : at}: ${reason}`);
+    this.name = 'BackendMapError';
+  }
+}
+
+const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+const validate = ajv.compile<BackendMapFile>(schema);
+
+function describeError(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') return `unknown member "${String(params.additionalProperty)}"`;
+  if (error.keyword === 'enum') return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (error.keyword === 'const') return `must be ${JSON.stringify(params.allowedValue)}`;
+  if (error.keyword === 'propertyNames') return `has a name that is not a resource id`;
+  return error.message ?? error.keyword;
+}
+
+/** The calls each kind of screen makes; a map naming another is a mistake worth stopping for. */
+const CALLS_OF: Record<Resource['kind'], readonly CallName[]> = {
+  list: ['list', 'detail', 'create', 'update', 'delete', 'preview'],
+  settings: ['config', 'saveConfig'],
+  statistics: ['list'],
+  operation: ['preview'],
+};
+
+/** Every field key a resource's calls carry: its fields, a statistics row's, an operation's inputs. */
+export function fieldKeysOf(resource: Resource): string[] {
+  switch (resource.kind) {
+    case 'list':
+    case 'settings':
+      return resource.fields.map((f) => f.key);
+    case 'statistics':
+      return ['date', ...(resource.dimension ? [resource.dimension.key] : []), ...resource.series.map((s) => s.key)];
+    case 'operation':
+      return resource.inputs.map((f) => f.key);
+  }
+}
+
+export function actionNamesOf(resource: Resource): string[] {
+  if (resource.kind === 'operation') return [resource.run];
+  if (resource.kind === 'list' || resource.kind === 'settings') return [...new Set((resource.actions ?? []).map((a) => a.name))];
+  return [];
+}
+
+/** Checks what the schema cannot: that the map names resources, fields, calls and actions the console has. */
+function checkAgainstContract(file: string, map: BackendMapFile): void {
+  const byId = new Map(RESOURCES.map((r) => [r.id, r]));
+  for (const [id, entry] of Object.entries(map.resources ?? {})) {
+    const resource = byId.get(id);
+    const at = (...rest: string[]) => formatPointer(['resources', id, ...rest]);
+    if (!resource) throw new BackendMapError(file, at(), `no resource "${id}" in the console (known: ${[...byId.keys()].join(', ')})`);
+    const keys = fieldKeysOf(resource);
+    for (const key of Object.keys(entry.fields ?? {})) {
+      if (!keys.includes(key)) throw new BackendMapError(file, at('fields', key), `${id} has no field "${key}" (its fields: ${keys.join(', ')})`);
+    }
+    for (const name of Object.keys(entry.calls ?? {}) as CallName[]) {
+      if (!CALLS_OF[resource.kind].includes(name)) {
+        throw new BackendMapError(
+          file,
+          at('calls', name),
+          `a ${resource.kind} screen makes no "${name}" call (its calls: ${CALLS_OF[resource.kind].join(', ')})`,
+        );
+      }
+    }
+    const actions = actionNamesOf(resource);
+    for (const name of Object.keys(entry.actions ?? {})) {
+      if (!actions.includes(name))
+        throw new BackendMapError(file, at('actions', name), `${id} has no action "${name}" (its actions: ${actions.join(', ') || 'none'})`);
+    }
+  }
+}
+
+/** Parses and checks a map's text; `file` only names it in errors. */
+export function parseBackendMap(text: string, file: string): BackendMapFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new BackendMapError(file, '', `not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!validate(json)) {
+    const error = validate.errors?.[0];
+    throw new BackendMapError(file, error?.instancePath ?? '', error ? describeError(error) : 'does not match the schema');
+  }
+  checkAgainstContract(file, json);
+  return json;
+}
+
+export function loadBackendMap(file: string): BackendMapFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BackendMapError(file, '', code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})`);
+  }
+  return parseBackendMap(text, file);
+}

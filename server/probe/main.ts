@@ -1,0 +1,84 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ENABLE_MODE_HEADER } from '../contract/index.js';
+import { decodeBody, parseEnableMode } from '../codec/index.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { BackendMap } from '../backend-map/engine.js';
+import { Upstream, type RawAnswer } from '../lib/upstream.js';
+import { LoginFailed, formatReport, probe, startingMap } from './probe.js';
+
+/**
+ * `npm run probe -- --backend URL --account A --password P [--map FILE] [--code C] [--write-map F]`:
+ * which screens a backend answers as the console expects. Decodes with the gateway's own
+ * RESPONSE_AES_* variables. Exit 0 when it ran (whatever it found), 2 when the login failed,
+ * 64 for bad arguments, 78 for a bad map or AES variable, 1 when the backend cannot be reached.
+ */
+
+const USAGE = 'usage: npm run probe -- --backend URL --account A --password P [--map FILE] [--code C] [--write-map FILE]';
+
+function fail(code: number, message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      backend: { type: 'string' },
+      account: { type: 'string' },
+      password: { type: 'string' },
+      code: { type: 'string' },
+      map: { type: 'string' },
+      'write-map': { type: 'string' },
+    },
+    strict: true,
+  }).values;
+} catch (error) {
+  fail(64, `${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+}
+if (!args.backend || !args.account || args.password === undefined) fail(64, USAGE);
+
+let config: Config;
+try {
+  // The gateway's own reading of the variables: the same AES key rules and map checks.
+  config = loadConfig({ ...process.env, CHAT_BACKEND_URL: args.backend, BACKEND_MAP: args.map ?? '' });
+} catch (error) {
+  if (error instanceof ConfigError) fail(78, `Invalid configuration: ${error.message}`);
+  throw error;
+}
+
+const { key: keyBytes, iv, mode } = config.aes;
+const decoder = async (answer: RawAnswer, _path: string): Promise<Buffer> => {
+  const encoded = parseEnableMode(answer.headers[ENABLE_MODE_HEADER]);
+  if (encoded === null) return answer.body;
+  return decodeBody(answer.body, encoded, keyBytes ? { key: keyBytes, iv, mode } : null, { maxBytes: config.decodeMaxBytes });
+};
+const upstream = new Upstream({
+  baseUrl: config.chatBackendUrl!,
+  timeoutMs: Math.min(config.upstreamTimeoutMs, 30_000),
+  tlsInsecure: config.upstreamTlsInsecure,
+  maxAnswerBytes: config.decodeMaxBytes,
+  decoder,
+  connections: 4,
+});
+
+try {
+  const report = await probe(upstream, {
+    account: args.account,
+    password: args.password,
+    ...(args.code === undefined ? {} : { code: args.code }),
+    map: config.backendMap ? new BackendMap(config.backendMap.map) : null,
+    withdrawalCountPath: config.withdrawalCountPath,
+  });
+  for (const line of formatReport(report)) process.stdout.write(`${line}\n`);
+  if (args['write-map']) {
+    writeFileSync(args['write-map'], `${JSON.stringify(startingMap(report), null, 2)}\n`);
+    process.stdout.write(`a starting map is in ${args['write-map']}\n`);
+  }
+  await upstream.close();
+} catch (error) {
+  await upstream.close();
+  if (error instanceof LoginFailed) fail(2, `Login failed: ${error.message}`);
+  fail(1, `The probe could not run: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,290 @@
+import { CALLS, RESOURCES, SUCCESS_CODE, resourceCalls, type Resource } from '../contract/index.js';
+import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
+import { BackendMap } from '../backend-map/engine.js';
+import { GatewayError } from '../errors.js';
+import type { Upstream } from '../lib/upstream.js';
+import { answeredFields, listFindings, recordFindings } from './checks.js';
+
+/**
+ * The probe: logs in to a backend, then makes only read calls for every screen (a list of one
+ * row, the detail of that row, a settings read, seven days of statistics, a preview with default
+ * inputs; the dashboard's, the deployment monitor's, the permissions, site configuration and
+ * withdrawal count the frame reads) and says per screen whether it answered as the console expects. With a map, each call
+ * goes through the same translation as the gateway's. It never calls save, delete, an action, a
+ * clean-up or a migration: the only POST it makes is the login.
+ */
+
+type Row = Record<string, unknown>;
+export type Verdict = 'OK' | 'MISSING' | 'REFUSED' | 'MISMATCH' | 'UNSUPPORTED';
+
+export interface ScreenReport {
+  id: string;
+  verdict: Verdict;
+  detail: string;
+  /** What the list answer looked like, for --write-map: where the list and total were. */
+  seen?: { listAt?: string; totalAt?: string; paging?: Record<string, string>; envelope?: { success: number | string; message: string } };
+}
+
+export interface ProbeReport {
+  screens: ScreenReport[];
+  /** Screens the console expects (those the map does not mark unsupported). */
+  expected: number;
+  answered: number;
+}
+
+export class LoginFailed extends Error {}
+
+const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api)|接口不存在|请求地址不存在|路径不存在/i;
+const PERMISSION = /permission|权限|forbidden|denied/i;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: unknown;
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export interface ProbeOptions {
+  account: string;
+  password: string;
+  code?: string;
+  map: BackendMap | null;
+  /** WITHDRAWAL_COUNT_PATH: the pending-review count the badge polls. */
+  withdrawalCountPath?: string;
+}
+
+/** The calls the console makes outside the management screens, by the screen they serve (never translated by a map). */
+function fixedReads(now: number, withdrawalCountPath: string): { id: string; paths: string[] }[] {
+  const range = `startDate=${day(now - 6 * 86_400_000)}&endDate=${day(now)}`;
+  return [
+    { id: 'dashboard', paths: [CALLS.count, `${CALLS.dailyStatistics}?${range}`, CALLS.financeData] },
+    { id: 'deploymentMonitor', paths: [CALLS.monitoring, CALLS.runner] },
+    { id: 'menuAndBadge', paths: [CALLS.permission, CALLS.siteConfig, withdrawalCountPath] },
+  ];
+}
+
+export async function probe(upstream: Upstream, options: ProbeOptions): Promise<ProbeReport> {
+  const login = await upstream.call<{ token?: string; userId?: string | number }>(CALLS.login, {
+    method: 'POST',
+    body: { account: options.account, password: options.password, code: options.code ?? '' },
+  });
+  if (login.code !== SUCCESS_CODE || typeof login.data?.token !== 'string') {
+    throw new LoginFailed(login.msg || `code ${login.code}`);
+  }
+  const session = { token: login.data.token, userId: String(login.data.userId ?? '') };
+  const { map } = options;
+  const unsupported = map?.offer().unsupported ?? { resources: [], calls: {}, actions: {}, fields: {} };
+
+  /** One read call, as the gateway would send it; the answer in the console's envelope and shape. */
+  async function read(call: ConsoleCall, input: Row): Promise<{ sent: string; envelope: Row; raw: Answer }> {
+    let path = call.path;
+    let prepared = null;
+    if (map && map.names(call.resource.id)) {
+      const p = map.prepare(call, input);
+      if ('unsupported' in p) throw new GatewayError('UNSUPPORTED_BY_BACKEND', p.unsupported);
+      prepared = p;
+      path = p.request.path;
+    } else {
+      const search = new URLSearchParams();
+      for (const [k, v] of Object.entries(input)) search.append(k, String(v));
+      if ([...search].length) path += `?${search.toString()}`;
+    }
+    const answer = await upstream.request(path, { session });
+    const text = (await upstream.options.decoder(answer, path)).toString('utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      if (answer.status === 404) throw new GatewayError('BACKEND_NO_SUCH_CALL', `GET ${path.split('?')[0]}`);
+      throw new GatewayError('UPSTREAM_BAD_ANSWER', `HTTP ${answer.status}, not JSON`);
+    }
+    const raw = { status: answer.status, headers: answer.headers, json };
+    const envelope = prepared ? map!.answer(prepared, answer.status, answer.headers, json).body : (json as Row);
+    return { sent: `GET ${path.split('?')[0]}`, envelope, raw };
+  }
+
+  function verdictOf(sent: string, envelope: Row, status: number): ScreenReport | null {
+    const code = envelope.code;
+    const msg = typeof envelope.msg === 'string' ? envelope.msg : '';
+    if (status === 404 || (code === 404 && NO_SUCH_PATH.test(msg))) return { id: '', verdict: 'MISSING', detail: `${sent}: ${msg || 'HTTP 404'}` };
+    if ((code === 401 || code === 403) && PERMISSION.test(msg)) return { id: '', verdict: 'REFUSED', detail: `${sent}: ${msg}` };
+    if (code !== SUCCESS_CODE) return { id: '', verdict: 'MISMATCH', detail: `${sent}: code ${String(code)} ${msg}`.trim() };
+    return null;
+  }
+
+  async function screen(resource: Resource): Promise<ScreenReport> {
+    const absent = new Set(unsupported.fields[resource.id] ?? []);
+    const calls = consoleCalls(resource);
+    const find = (kind: ConsoleCall['kind']) => calls.find((c) => c.kind === kind)!;
+    const findings: string[] = [];
+    let seen: ScreenReport['seen'];
+    const run = async (call: ConsoleCall, input: Row, check: (data: unknown, raw: Answer) => void): Promise<ScreenReport | null> => {
+      const { sent, envelope, raw } = await read(call, input);
+      const refused = verdictOf(sent, envelope, raw.status);
+      if (refused) return refused;
+      check(envelope.data, raw);
+      return null;
+    };
+    const fields = answeredFields(resource, absent);
+    let firstRow: Row | null = null;
+    const stop = await (async () => {
+      switch (resource.kind) {
+        case 'list': {
+          const out = await run(find('list'), { pageNum: 1, pageSize: 1 }, (data, raw) => {
+            seen = observe(raw.json);
+            const problems = listFindings(data);
+            findings.push(...problems);
+            const row = problems.length === 0 ? (data as { list: unknown[] }).list[0] : undefined;
+            if (typeof row === 'object' && row !== null) {
+              firstRow = row as Row;
+              findings.push(...recordFindings(fields, firstRow));
+            }
+          });
+          if (out || !resource.detail || !firstRow || (unsupported.calls[resource.id] ?? []).includes('detail')) return out;
+          const row: Row = firstRow;
+          return run(find('detail'), { id: row.id as string }, (data) => {
+            if (typeof data !== 'object' || data === null) findings.push('the detail is not an object');
+          });
+        }
+        case 'settings':
+          return run(find('config'), {}, (data) => {
+            if (typeof data !== 'object' || data === null) findings.push('the settings are not an object');
+            else findings.push(...recordFindings(fields, data as Row));
+          });
+        case 'statistics': {
+          const now = Date.now();
+          return run(find('list'), { startDate: day(now - 6 * 86_400_000), endDate: day(now) }, (data, raw) => {
+            seen = observe(raw.json);
+            const problems = listFindings(data);
+            findings.push(...problems);
+            const row = problems.length === 0 ? (data as { list: unknown[] }).list[0] : undefined;
+            if (typeof row === 'object' && row !== null) findings.push(...recordFindings(fields, row as Row));
+          });
+        }
+        case 'operation': {
+          if (!resource.preview) return null;
+          // Default inputs: a preview reads what the operation would do, and changes nothing.
+          const input: Row = {};
+          for (const f of resource.inputs) input[f.key] = f.options?.[0] ?? f.min ?? 1;
+          return run(find('preview'), input, (data) => {
+            if (typeof data !== 'object' || data === null) findings.push('the preview is not an object');
+          });
+        }
+      }
+    })();
+    if (stop) return { ...stop, id: resource.id, ...(seen ? { seen } : {}) };
+    if (findings.length) return { id: resource.id, verdict: 'MISMATCH', detail: findings.join('; '), ...(seen ? { seen } : {}) };
+    return { id: resource.id, verdict: 'OK', detail: resourceCalls(resource).list.replace(/\/list$/, ''), ...(seen ? { seen } : {}) };
+  }
+
+  const screens: ScreenReport[] = [];
+  for (const resource of RESOURCES) {
+    if (unsupported.resources.includes(resource.id)) {
+      screens.push({ id: resource.id, verdict: 'UNSUPPORTED', detail: 'marked unsupported in the map: not asked' });
+      continue;
+    }
+    try {
+      screens.push(await screen(resource));
+    } catch (error) {
+      if (error instanceof GatewayError && error.errorName === 'BACKEND_NO_SUCH_CALL') {
+        screens.push({ id: resource.id, verdict: 'MISSING', detail: error.message });
+      } else if (error instanceof GatewayError && error.errorName === 'UNSUPPORTED_BY_BACKEND') {
+        screens.push({ id: resource.id, verdict: 'UNSUPPORTED', detail: `${error.message}: not asked` });
+      } else {
+        screens.push({ id: resource.id, verdict: 'MISMATCH', detail: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+  for (const { id, paths } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount)) {
+    let result: ScreenReport = { id, verdict: 'OK', detail: paths.map((p) => p.split('?')[0]).join(', ') };
+    for (const path of paths) {
+      try {
+        const answer = await upstream.request(path, { session });
+        const sent = `GET ${path.split('?')[0]}`;
+        let json: unknown;
+        try {
+          json = JSON.parse((await upstream.options.decoder(answer, path)).toString('utf8'));
+        } catch {
+          result = { id, verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH', detail: `${sent}: HTTP ${answer.status}, not JSON` };
+          break;
+        }
+        const refused = verdictOf(sent, (typeof json === 'object' && json !== null ? json : {}) as Row, answer.status);
+        if (refused) {
+          result = { ...refused, id };
+          break;
+        }
+        const data = (json as Row).data;
+        if (data === undefined || data === null) {
+          result = { id, verdict: 'MISMATCH', detail: `${sent}: no data in the answer` };
+          break;
+        }
+      } catch (error) {
+        result = { id, verdict: 'MISMATCH', detail: error instanceof Error ? error.message : String(error) };
+        break;
+      }
+    }
+    screens.push(result);
+  }
+  const expected = screens.filter((s) => s.verdict !== 'UNSUPPORTED').length;
+  return { screens, expected, answered: screens.filter((s) => s.verdict === 'OK').length };
+}
+
+/** Where an unmapped list answer kept its rows and total, and its envelope, for a starting map. */
+function observe(json: unknown): ScreenReport['seen'] {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const root = json as Row;
+  const seen: NonNullable<ScreenReport['seen']> = {};
+  const data = root.data ?? root.result;
+  const dataKey = root.data !== undefined ? 'data' : root.result !== undefined ? 'result' : null;
+  if (dataKey && typeof data === 'object' && data !== null) {
+    const arrays = Object.entries(data as Row).filter(([, v]) => Array.isArray(v));
+    if (arrays.length === 1) seen.listAt = `/${dataKey}/${arrays[0]![0]}`;
+    const totals = ['total', 'totalCount', 'totalElements', 'count'].filter(
+      (k) => typeof (data as Row)[k] === 'number' || typeof (data as Row)[k] === 'string',
+    );
+    if (totals.length === 1) seen.totalAt = `/${dataKey}/${totals[0]!}`;
+    const paging: Record<string, string> = {};
+    if ('current' in (data as Row) && 'size' in (data as Row)) Object.assign(paging, { pageNum: 'current', pageSize: 'size' });
+    if ('page' in (data as Row) && 'limit' in (data as Row)) Object.assign(paging, { pageNum: 'page', pageSize: 'limit' });
+    if (Object.keys(paging).length) seen.paging = paging;
+  }
+  const code = root.code;
+  if ((typeof code === 'number' || typeof code === 'string') && code !== SUCCESS_CODE && typeof root.message === 'string' && root.msg === undefined) {
+    seen.envelope = { success: code, message: '/message' };
+  }
+  return seen;
+}
+
+/** A starting map from what the probe saw, for the operator to finish: missing screens unsupported, list and total locations where unambiguous. */
+export function startingMap(report: ProbeReport): Row {
+  const resources: Row = {};
+  for (const screen of report.screens) {
+    if (screen.verdict === 'MISSING' || screen.verdict === 'UNSUPPORTED') {
+      resources[screen.id] = { unsupported: true };
+      continue;
+    }
+    const seen = screen.seen;
+    if (!seen || screen.verdict === 'OK') continue;
+    const answer: Row = {};
+    if (seen.listAt && seen.listAt !== '/data/list') answer.list = seen.listAt;
+    if (seen.totalAt && seen.totalAt !== '/data/total') answer.total = seen.totalAt;
+    if (seen.envelope) Object.assign(answer, { success: [seen.envelope.success], message: seen.envelope.message });
+    const list: Row = {};
+    if (Object.keys(answer).length) list.answer = answer;
+    if (seen.paging) list.params = seen.paging;
+    if (Object.keys(list).length) resources[screen.id] = { calls: { list } };
+  }
+  return {
+    $schema: 'https://chat-admin-console.invalid/backend-map.schema.json',
+    description: 'Written by npm run probe --write-map: a start. Fill in paths, field names and units (README, "Binding to your backend").',
+    resources,
+  };
+}
+
+export function formatReport(report: ProbeReport): string[] {
+  const width = Math.max(...report.screens.map((s) => s.id.length));
+  const lines = report.screens.map((s) => `${s.verdict.padEnd(11)} ${s.id.padEnd(width)}  ${s.detail}`);
+  lines.push(`${report.answered} of ${report.expected} screens answered as the console expects`);
+  return lines;
+}

@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BackendMap } from '../../server/backend-map/engine.js';
+import { loadBackendMap } from '../../server/backend-map/load.js';
+import { CALLS } from '../../server/contract/index.js';
+import { decodeBody, parseEnableMode } from '../../server/codec/index.js';
+import { Upstream, type RawAnswer } from '../../server/lib/upstream.js';
+import { LoginFailed, formatReport, probe, startingMap } from '../../server/probe/probe.js';
+import { SANDBOX_AES_KEY_TEXT, sandboxCodecKey } from '../../server/sandbox/key.js';
+import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
+import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { REPO_ROOT } from '../support/paths.js';
+
+/** The probe against both dialects of the sandbox, with and without the legacy map; it only reads. */
+
+const LEGACY_MAP = path.join(REPO_ROOT, 'server/sandbox/legacy-map.json');
+let plain: StartedSandbox;
+let legacy: StartedSandbox;
+const upstreams: Upstream[] = [];
+
+function upstreamTo(url: string): Upstream {
+  const key = sandboxCodecKey();
+  const upstream = new Upstream({
+    baseUrl: url,
+    timeoutMs: 10_000,
+    tlsInsecure: false,
+    maxAnswerBytes: 32 * 1024 * 1024,
+    decoder: async (answer: RawAnswer) => {
+      const mode = parseEnableMode(answer.headers['w-enable-mode']);
+      return mode === null ? answer.body : decodeBody(answer.body, mode, key, { maxBytes: 32 * 1024 * 1024 });
+    },
+  });
+  upstreams.push(upstream);
+  return upstream;
+}
+
+/** A child process, asynchronously: the sandboxes it calls live in this test's own event loop. */
+function run(file: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; encoding: 'utf8' }) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(file, args, { ...options, timeout: 50_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Anything but a read is a call the probe promised never to make; the login is the one POST. */
+function unsafeCalls(sandbox: StartedSandbox, since: number): string[] {
+  return sandbox.app.sandboxCalls
+    .slice(since)
+    .filter((c) => c.method !== 'GET' && !(c.method === 'POST' && c.path === CALLS.login))
+    .map((c) => `${c.method} ${c.path}`);
+}
+
+beforeAll(async () => {
+  plain = await startSandbox({ withdrawalTickMs: 0 });
+  legacy = await startSandbox({ withdrawalTickMs: 0, dialect: 'legacy' });
+});
+
+afterAll(async () => {
+  for (const u of upstreams) await u.close();
+  await plain?.close();
+  await legacy?.close();
+});
+
+const account = { account: 'admin', password: 'admin123' };
+
+describe('the probe', () => {
+  it('finds every screen of the default dialect as the console expects, with read calls only', async () => {
+    const since = plain.app.sandboxCalls.length;
+    const report = await probe(upstreamTo(plain.url), { ...account, map: null });
+    expect(report.screens.filter((s) => s.verdict !== 'OK')).toEqual([]);
+    expect(report.answered).toBe(report.expected);
+    expect(report.expected).toBe(41);
+    expect(formatReport(report).at(-1)).toBe('41 of 41 screens answered as the console expects');
+    expect(unsafeCalls(plain, since)).toEqual([]);
+    expect(plain.app.sandboxCalls.length - since).toBeGreaterThan(41);
+  });
+
+  it('finds most legacy screens missing without the map, and writes a starting map from what it saw', async () => {
+    const since = legacy.app.sandboxCalls.length;
+    const report = await probe(upstreamTo(legacy.url), { ...account, map: null });
+    expect(report.answered).toBeLessThan(report.expected);
+    expect(report.screens.find((s) => s.id === 'users')).toMatchObject({
+      verdict: 'MISSING',
+      detail: expect.stringContaining('GET /manage/user/userProfile/list'),
+    });
+    // The three screens the dialect keeps at the contract's paths still answer, and so do the
+    // calls outside the screens, which it does not translate.
+    expect(
+      report.screens
+        .filter((s) => s.verdict === 'OK')
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(['appInterface', 'dashboard', 'dataClean', 'deploymentMonitor', 'menuAndBadge', 'termsOfUse']);
+    expect(unsafeCalls(legacy, since)).toEqual([]);
+    const start = startingMap(report) as { resources: Record<string, unknown> };
+    expect(start.resources.users).toEqual({ unsupported: true });
+    expect(start.resources.appInterface).toBeUndefined();
+  });
+
+  it('finds every legacy screen the map binds as the console expects, and names the three the map leaves out', async () => {
+    const since = legacy.app.sandboxCalls.length;
+    const map = new BackendMap(loadBackendMap(LEGACY_MAP));
+    const report = await probe(upstreamTo(legacy.url), { ...account, map });
+    expect(report.screens.filter((s) => s.verdict !== 'OK' && s.verdict !== 'UNSUPPORTED')).toEqual([]);
+    expect(
+      report.screens
+        .filter((s) => s.verdict === 'UNSUPPORTED')
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([...LEGACY_UNOFFERED].sort());
+    expect(report.answered).toBe(report.expected);
+    expect(unsafeCalls(legacy, since)).toEqual([]);
+    // Detail reads went out in the dialect's own form, an id in the path.
+    expect(legacy.app.sandboxCalls.slice(since).some((c) => /^\/manage\/user\/\d+$/.test(c.path))).toBe(true);
+  });
+
+  it('reports a mismatch when the answer lacks what the screen shows', async () => {
+    // Read through a map that moves a field: the answer then lacks the console's name for it.
+    const map = new BackendMap({ resources: { users: { fields: { nickname: { name: 'screenName' } } } } });
+    const report = await probe(upstreamTo(plain.url), { ...account, map });
+    expect(report.screens.find((s) => s.id === 'users')).toMatchObject({
+      verdict: 'MISMATCH',
+      detail: expect.stringContaining('expected fields absent: nickname'),
+    });
+    expect(report.answered).toBe(report.expected - 1);
+  });
+
+  it('says the login failed with the backend message', async () => {
+    await expect(probe(upstreamTo(plain.url), { account: 'admin', password: 'wrong', map: null })).rejects.toThrow(
+      new LoginFailed('Wrong account or password'),
+    );
+  });
+
+  it('runs as npm run probe: the report and exit 0, or exit 2 when the login fails', { timeout: 60_000 }, async () => {
+    const tsx = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
+    const env = { ...process.env, RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT };
+    const written = path.join(mkdtempSync(path.join(tmpdir(), 'probe-')), 'map.json');
+    const ran = await run(
+      tsx,
+      ['server/probe/main.ts', '--backend', legacy.url, '--account', 'admin', '--password', 'admin123', '--map', LEGACY_MAP, '--write-map', written],
+      {
+        cwd: REPO_ROOT,
+        env,
+        encoding: 'utf8',
+      },
+    );
+    expect(ran.status, ran.stderr).toBe(0);
+    const lines = ran.stdout.trim().split('\n');
+    expect(lines).toContain('38 of 38 screens answered as the console expects');
+    expect(lines.filter((l) => /^(OK|MISSING|REFUSED|MISMATCH|UNSUPPORTED) /.test(l))).toHaveLength(41);
+    expect(JSON.parse(readFileSync(written, 'utf8'))).toMatchObject({ resources: { googleVerify: { unsupported: true } } });
+
+    const refused = await run(tsx, ['server/probe/main.ts', '--backend', legacy.url, '--account', 'admin', '--password', 'nope'], {
+      cwd: REPO_ROOT,
+      env,
+      encoding: 'utf8',
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trim()).toBe('Login failed: Wrong account or password');
+  });
+});

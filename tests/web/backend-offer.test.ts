@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_PERMISSIONS, PERMISSIONS as P, RESOURCES, type BackendOffer, type ListResource } from '../../server/contract/index.js';
+import { missingCallOf } from '../../web/api/client.js';
+import { buildMenu } from '../../web/app/menu.js';
+import { decide } from '../../web/app/navigation.js';
+import { LEAF_ROUTES } from '../../web/app/routes.js';
+import { searchEntries } from '../../web/app/search.js';
+import { offeredResource } from '../../web/engine/offer.js';
+
+/** What the UI does with the backend map's gaps: screens gone as if unpermitted, buttons and fields gone, missing calls named. */
+
+const UNOFFERED = new Set(['googleVerify', 'suggestions', 'channelStatistics']);
+const pathOf = (id: string) => LEAF_ROUTES.find((r) => r.screen?.resource.id === id)!.path;
+
+function menuPaths(menu: ReturnType<typeof buildMenu>): string[] {
+  return menu.flatMap((m) => (m.children ? m.children.map((c) => c.path!) : [m.path!]));
+}
+
+describe('screens the backend does not offer', () => {
+  it('are absent from the menu and the header search, leaving their neighbours under the same permission', () => {
+    const menu = menuPaths(buildMenu(ALL_PERMISSIONS, undefined, UNOFFERED));
+    const search = searchEntries(ALL_PERMISSIONS, (k) => k, undefined, UNOFFERED).map((e) => e.path);
+    for (const id of UNOFFERED) {
+      expect(menu).not.toContain(pathOf(id));
+      expect(search).not.toContain(pathOf(id));
+    }
+    // Suggestions share the distribution-address permission; that screen stays.
+    expect(menu).toContain(pathOf('distributionAddresses'));
+    expect(menu).toHaveLength(LEAF_ROUTES.length - UNOFFERED.size);
+  });
+
+  it('answer their URL with the not-offered page, and a group skips them', () => {
+    const state = { loggedIn: true, permissions: ALL_PERMISSIONS, unoffered: UNOFFERED };
+    const google = LEAF_ROUTES.find((r) => r.screen?.resource.id === 'googleVerify')!;
+    expect(decide(google.path, '', state)).toEqual({ kind: 'unoffered', route: google });
+    // Without the permission it stays a permission matter.
+    expect(decide(google.path, '', { ...state, permissions: [P.userProfile] })).toEqual({ kind: 'forbidden', route: google });
+    expect(decide(pathOf('users'), '', state)).toMatchObject({ kind: 'page' });
+    if (google.group && google.group.children[0] === google) {
+      const next = google.group.children.find((c) => !UNOFFERED.has(c.screen?.resource.id ?? ''))!;
+      expect(decide(google.group.path, '', state)).toEqual({ kind: 'redirect', to: next.path });
+    }
+  });
+});
+
+describe('offeredResource', () => {
+  const users = RESOURCES.find((r) => r.id === 'users') as ListResource;
+  const offer: BackendOffer = {
+    unsupported: { resources: [], calls: { users: ['update', 'detail'] }, actions: { users: ['resetPassword'] }, fields: { users: ['avatar', 'balance'] } },
+  };
+
+  it('drops the buttons, actions, columns, filters and form fields the backend lacks', () => {
+    const offered = offeredResource(users, offer);
+    expect(offered.edit).toBe(false);
+    expect(offered.detail).toBe(false);
+    expect(offered.actions!.map((a) => a.name)).not.toContain('resetPassword');
+    expect(offered.actions!.map((a) => a.name)).toContain('ban');
+    expect(offered.fields.map((f) => f.key)).not.toEqual(expect.arrayContaining(['avatar']));
+    expect(offered.fields.map((f) => f.key)).not.toContain('balance');
+    expect(offered.fields).toHaveLength(users.fields.length - 2);
+  });
+
+  it('keeps a resource the map leaves whole as it is', () => {
+    const groups = RESOURCES.find((r) => r.id === 'groups')!;
+    expect(offeredResource(groups, offer)).toBe(groups);
+  });
+});
+
+describe('missing calls', () => {
+  it("name the gateway's call after mapping, or the UI's own when a backend says it has no such path", () => {
+    expect(
+      missingCallOf(
+        { code: 404, msg: 'x', error: 'BACKEND_NO_SUCH_CALL', data: { method: 'GET', path: '/manage/user/page' } } as never,
+        'GET',
+        '/manage/user/userProfile/list',
+      ),
+    ).toEqual({ method: 'GET', path: '/manage/user/page' });
+    expect(missingCallOf({ code: 404, msg: 'No such interface: GET /manage/x' }, 'GET', '/manage/x')).toEqual({ method: 'GET', path: '/manage/x' });
+    // A record that is not there is not a missing call.
+    expect(missingCallOf({ code: 404, msg: 'users record 3 not found' }, 'GET', '/manage/x')).toBeNull();
+    expect(missingCallOf({ code: 200, msg: 'ok' }, 'GET', '/manage/x')).toBeNull();
+  });
+});
