@@ -9,7 +9,7 @@ import { registerFiles } from './routes/files.js';
 import { sandboxBindings } from './routes/bindings/index.js';
 import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
-import { SandboxStore } from './store/index.js';
+import { SandboxStore } from './store/sandbox-store.js';
 import { registerLegacyDialect } from './legacy/routes.js';
 
 export interface SandboxOptions {

@@ -12,7 +12,7 @@ import { CALLS, PERMISSIONS } from '../../server/contract/index.js';
 import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
 import { DAY, dayKey, startOfDay } from '../../server/sandbox/lib/time.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { SandboxStore } from '../../server/sandbox/store/index.js';
+import { SandboxStore } from '../../server/sandbox/store/sandbox-store.js';
 
 const NOW = Date.UTC(2025, 5, 15, 12, 0, 0);
 

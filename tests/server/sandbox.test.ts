@@ -185,8 +185,7 @@ describe('withdrawal review', () => {
     expect(rejected.envelope.code).toBe(200);
     expect(await pendingCount()).toBe(before - 2);
 
-    const detail = await client.call<WithdrawalRecord>(`${REVIEW}/detail`, { session: admin, query: { id: next.id } });
-    expect(detail.envelope.data).toMatchObject({ state: 'rejected', reason: 'Payee name mismatch', reviewer: 'admin' });
+    expect(sandbox.app.sandbox.withdrawals.get(Number(next.id))).toMatchObject({ state: 'rejected', reason: 'Payee name mismatch', reviewer: 'admin' });
   });
 
   it('raises the count when a test adds an application or sync pulls waiting ones in', async () => {

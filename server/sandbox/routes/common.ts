@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
-import type { AdminAccount } from '../store/index.js';
+import type { AdminAccount } from '../store/sandbox-store.js';
 
 /** The administrator behind a request, set by the auth guard for every call under /manage. */
 const admins = new WeakMap<FastifyRequest, AdminAccount>();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { CALLS } from '../../contract/index.js';
 import { badRequest, ok } from '../errors.js';
 import { DAY, parseDayKey, startOfDay } from '../lib/time.js';
-import type { SandboxStore } from '../store/index.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
 import { countAnswer, dailyStatistics, financeData } from '../store/statistics.js';
 import { queryObject } from './common.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RunnerSwitch } from '../../contract/index.js';
 import { CALLS } from '../../contract/index.js';
 import { badRequest, ok } from '../errors.js';
-import type { SandboxStore } from '../store/index.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
 import { bodyObject } from './common.js';
 
 const SWITCH_ROUTES: readonly [path: string, name: RunnerSwitch][] = [

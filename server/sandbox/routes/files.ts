@@ -3,7 +3,7 @@ import type { SiteConfig } from '../../contract/index.js';
 import { CALLS } from '../../contract/index.js';
 import { ok } from '../errors.js';
 import { hashText } from '../lib/prng.js';
-import type { SandboxStore } from '../store/index.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
 import { EMOJI } from '../store/seed-site.js';
 
 /** The site configuration and the file server (/plate/*) that holds its icons and users' avatars. */

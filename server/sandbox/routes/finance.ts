@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WithdrawalSyncAnswer } from '../../contract/index.js';
 import { CALLS } from '../../contract/index.js';
 import { ok } from '../errors.js';
-import type { SandboxStore } from '../store/index.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
 
 /**
  * The withdrawal calls outside the resource contract: the pending count the gateway polls, and

@@ -2,15 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ActionDef, ListResource, OperationResource, OPERATION_ACTIONS, Resource, SettingsResource, StatisticsResource } from '../../contract/index.js';
 import { RESOURCES, formFields, resourceCalls } from '../../contract/index.js';
 import { CODES, SandboxError, badRequest, ok } from '../errors.js';
-import type { SandboxStore } from '../store/index.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
 import type { Identified } from '../store/collection.js';
 import { mergeSpec, specFor } from '../store/specs.js';
 import { adminOf, bodyObject, parseId, parseIds, queryObject } from './common.js';
 import { readFields } from './resource-input.js';
 import { statisticsRange } from './dashboard.js';
-import type { ActionHandler, Bindings, Ctx, ListBinding, OperationBinding, SettingsBinding, StatisticsBinding } from './resource-bindings.js';
+import type { ActionHandler, Bindings, Ctx, ListBinding, OperationBinding, SettingsBinding, StatisticsBinding } from './bindings/types.js';
 
-export * from './resource-bindings.js';
+export * from './bindings/types.js';
 
 /**
  * The management resources of the contract (server/contract/resources), each served from its
@@ -63,7 +63,7 @@ function registerList(app: FastifyInstance, store: SandboxStore, resource: ListR
     return ok({ ...page, list: page.list.map(wire) });
   });
 
-  if (resource.detail || binding.detail || binding.extraDetail) {
+  if (resource.detail || binding.detail) {
     app.get(calls.detail, async (request) => {
       binding.refresh?.(Date.now());
       const item = find(parseId(queryObject(request).id));

@@ -1,7 +1,7 @@
 import type { CountAnswer, DailyStatisticsAnswer, DailyStatisticsRow, FinanceData } from '../../contract/index.js';
 import { hashText } from '../lib/prng.js';
 import { DAY, dayKey, startOfDay } from '../lib/time.js';
-import type { SandboxStore } from './index.js';
+import type { SandboxStore } from './sandbox-store.js';
 
 /**
  * Dashboard figures, computed from the records on every call so they stay in step with the lists

@@ -12,7 +12,7 @@ import {
   WITHDRAWAL_REVIEW,
 } from '../../../contract/index.js';
 import { badRequest } from '../../errors.js';
-import type { SandboxStore } from '../../store/index.js';
+import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { AppVersionRecord, RechargeChannelRecord } from '../../store/records.js';
 import type { WithdrawalRecord } from '../../store/types.js';
 import type { ListBinding, SettingsBinding } from '../resources.js';
@@ -29,7 +29,6 @@ function minNotAboveMax(record: Record<string, unknown>): void {
 export function financeBindings(store: SandboxStore): { list: Record<string, ListBinding<never>>; settings: Record<string, SettingsBinding> } {
   const review: ListBinding<WithdrawalRecord> = {
     collection: store.withdrawals,
-    extraDetail: true,
     actions: {
       approve: ({ ids, ctx }): WithdrawalReviewAnswer => ({ updated: store.ledger.approve(ids ?? [], ctx.admin.account, ctx.now) }),
       reject({ ids, inputs, ctx }): WithdrawalReviewAnswer {

@@ -1,4 +1,4 @@
-import type { SandboxStore } from '../../store/index.js';
+import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { Bindings } from '../resources.js';
 import { financeBindings } from './finance.js';
 import { operationBindings } from './operation.js';

@@ -15,7 +15,7 @@ import {
 } from '../../../contract/index.js';
 import { badRequest } from '../../errors.js';
 import { DAY, dayKey, iso } from '../../lib/time.js';
-import type { SandboxStore } from '../../store/index.js';
+import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { IpBlacklistRecord, MassMessageRecord, SuggestionRecord } from '../../store/records.js';
 import { segmentCount } from '../../store/seed-operation.js';
 import { dailyStatistics } from '../../store/statistics.js';

@@ -12,7 +12,7 @@ import {
 } from '../../../contract/index.js';
 import { badRequest } from '../../errors.js';
 import { iso } from '../../lib/time.js';
-import type { SandboxStore } from '../../store/index.js';
+import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { AnnouncementRecord, InviteCodeRecord, PrivilegedUserRecord, SensitiveWordRecord } from '../../store/records.js';
 import { inviteCode } from '../../store/seed-site.js';
 import { findHits } from '../../store/words.js';

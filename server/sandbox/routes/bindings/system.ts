@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ADMINS, GOOGLE_VERIFY, OPERATION_LOG } from '../../../contract/index.js';
 import { CODES, SandboxError, badRequest } from '../../errors.js';
 import { type AdminAccount, base32Secret, createAdmin, setPassword } from '../../store/accounts.js';
-import type { SandboxStore } from '../../store/index.js';
+import type { SandboxStore } from '../../store/sandbox-store.js';
 import { type Ctx, type ListBinding, listBinding } from '../resources.js';
 import { verifyTotp } from '../../lib/totp.js';
 

@@ -4,7 +4,7 @@ import { GROUPS, USERS } from '../../../contract/index.js';
 import { CODES, SandboxError, badRequest } from '../../errors.js';
 import { Prng } from '../../lib/prng.js';
 import { DAY, iso } from '../../lib/time.js';
-import type { SandboxStore } from '../../store/index.js';
+import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { GroupRecord, UserRecord } from '../../store/types.js';
 import { type ListBinding, listBinding } from '../resources.js';
 

@@ -65,8 +65,6 @@ export interface StoreOptions {
   now: number;
   /** How many chat users to seed (a bench asks for 100,000). */
   userCount?: number;
-  /** @deprecated the earlier name of userCount. */
-  users?: number;
   groups?: number;
 }
 
@@ -135,7 +133,7 @@ export class SandboxStore {
     this.accounts = makeAdminAccounts(now);
     this.sessions = new Sessions(this.accounts);
 
-    const users = seedUsers(prng.fork(2), options.userCount ?? options.users ?? DEFAULT_USERS, now);
+    const users = seedUsers(prng.fork(2), options.userCount ?? DEFAULT_USERS, now);
     this.users = new Collection<UserRecord>(
       {
         keywordFields: ['id', 'account', 'nickname', 'phone'],

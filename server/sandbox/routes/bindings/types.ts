@@ -1,6 +1,6 @@
-import type { AdminAccount } from '../store/accounts.js';
-import type { Collection, Identified } from '../store/collection.js';
-import type { SandboxStore } from '../store/index.js';
+import type { AdminAccount } from '../../store/accounts.js';
+import type { Collection, Identified } from '../../store/collection.js';
+import type { SandboxStore } from '../../store/sandbox-store.js';
 
 /** What a resource does in the sandbox beyond storing rows: the bindings routes/resources.ts serves. */
 
@@ -36,8 +36,6 @@ export interface ListBinding<T extends Identified = Identified> {
   refresh?(now: number): void;
   preview?(query: Row, ctx: Ctx): unknown;
   actions?: Record<string, ActionHandler>;
-  /** Extra list routes a table had before the contract (kept so older callers work). */
-  extraDetail?: boolean;
 }
 
 export interface SettingsBinding {
