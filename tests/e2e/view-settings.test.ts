@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
+import { storePreference, useHarness } from './harness.js';
 
 const h = useHarness();
 
@@ -79,6 +79,25 @@ describe('console shell: search and view settings', () => {
         await page.locator('main, [data-testid="error-404"]').first().waitFor();
         const overflow = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
         expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
+      }
+    }
+  });
+
+  it('keeps status badges and chips on one line in Chinese and Japanese at 1440 and 1366 px', async () => {
+    for (const width of [1440, 1366]) {
+      const { page } = await h.pageAs('admin', { width });
+      for (const language of ['zh', 'ja']) {
+        await storePreference(page, 'language', language);
+        for (const path of ['/userpage/userset', '/system/admins', '/system/googleverify']) {
+          await page.goto(path);
+          await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
+          const tall = await page
+            .locator('[data-testid="list-table"] tbody td span.rounded-full, [data-testid="list-table"] tbody td span.rounded')
+            .evaluateAll((els) =>
+              els.filter((e) => e.getBoundingClientRect().height > parseFloat(getComputedStyle(e).lineHeight) * 1.5).map((e) => e.textContent),
+            );
+          expect(tall, `${path} in ${language} at ${width} px`).toEqual([]);
+        }
       }
     }
   });

@@ -57,7 +57,7 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
     case 'switch':
       return (
         <span
-          className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${value === true ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-600'}`}
+          className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${value === true ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-600'}`}
         >
           {valueText(t, field, value)}
         </span>
@@ -74,7 +74,7 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
       return (
         <span className="flex flex-wrap gap-1">
           {(Array.isArray(value) ? value : [value]).map((v, i) => (
-            <span key={i} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+            <span key={i} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs whitespace-nowrap text-slate-700">
               {field.options ? optionLabel(t, field.key, String(v)) : String(v)}
             </span>
           ))}
