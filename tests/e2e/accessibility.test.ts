@@ -3,16 +3,11 @@ import type { Page } from 'playwright-core';
 import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { seriousViolations } from '../support/axe.js';
 import { storePreference, useHarness } from './harness.js';
+import { SCREEN_READY } from './screen-walk.js';
 
 const h = useHarness();
 
-/** What each screen shows once its data is in, so axe judges the screen and not its skeleton. */
-const ENGINE_READY: Record<string, string> = {
-  list: '[data-testid="list-table"] tbody tr, [data-testid="list-empty"]',
-  settings: '[data-testid="settings-form"]',
-  statistics: '[data-testid="chart"] canvas',
-  operation: '[data-testid="operation-form"]',
-};
+/** The pages outside the screen engine, and what each shows once its data is in, so axe judges the page and not its skeleton. */
 const PAGE_READY: Record<string, string> = {
   '/dashboard': '[data-testid="daily-chart"] canvas',
   '/deployconfig/monitor': '[data-testid="service-table"]',
@@ -45,7 +40,7 @@ describe.each(['light', 'dark'])('every screen in the %s scheme', (scheme) => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByTestId('layout').waitFor();
     for (const route of LEAF_ROUTES) {
-      const ready = route.screen ? ENGINE_READY[route.screen.kind] : PAGE_READY[route.path];
+      const ready = route.screen ? SCREEN_READY[route.screen.kind] : PAGE_READY[route.path];
       if (!ready) throw new Error(`no ready marker for ${route.path}`);
       found.push(...(await screenViolations(page, route.path, ready)));
     }

@@ -4,6 +4,7 @@ import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { errorToasts, useHarness } from './harness.js';
+import { screenProblems } from './screen-walk.js';
 
 /**
  * The walk of the management screens against the sandbox's legacy dialect (a Java admin
@@ -16,13 +17,6 @@ const h = useHarness({
   env: { BACKEND_MAP: path.join(REPO_ROOT, 'server/sandbox/legacy-map.json'), SANDBOX_DIALECT: 'legacy' },
 });
 
-const READY: Record<string, string> = {
-  list: '[data-testid="list-table"] tbody tr',
-  settings: '[data-testid="settings-form"]',
-  statistics: '[data-testid="chart"] canvas',
-  operation: '[data-testid="operation-form"]',
-};
-
 describe('every engine screen on the legacy dialect through its map', () => {
   it('shows rows, a chart or a filled form where the backend offers the screen, and a clear page where not', async () => {
     const { page } = await h.pageAs('admin');
@@ -30,8 +24,8 @@ describe('every engine screen on the legacy dialect through its map', () => {
     const problems: string[] = [];
     for (const { path: screenPath, screen: decl } of LEAF_ROUTES) {
       if (!decl) continue;
-      await page.goto(screenPath);
       if (LEGACY_UNOFFERED.has(decl.resource.id)) {
+        await page.goto(screenPath);
         try {
           await page.getByTestId('not-offered').waitFor({ timeout: 10_000 });
         } catch {
@@ -39,20 +33,7 @@ describe('every engine screen on the legacy dialect through its map', () => {
         }
         continue;
       }
-      try {
-        await page.locator(READY[decl.kind]!).first().waitFor({ timeout: 10_000 });
-      } catch {
-        problems.push(`${screenPath}: nothing shown (${(await errorToasts(page)).join('; ')})`);
-        continue;
-      }
-      if (decl.kind === 'settings') {
-        const filled = await page
-          .locator('[data-testid="settings-form"] input:not([type=checkbox]), [data-testid="settings-form"] textarea')
-          .evaluateAll((els) => els.some((e) => (e as HTMLInputElement).value !== ''));
-        if (!filled) problems.push(`${screenPath}: empty form`);
-      }
-      const toasts = await errorToasts(page);
-      if (toasts.length) problems.push(`${screenPath}: error toast ${toasts.join('; ')}`);
+      problems.push(...(await screenProblems(page, screenPath, decl)));
     }
     expect(problems).toEqual([]);
 

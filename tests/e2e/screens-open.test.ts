@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { errorToasts, useHarness } from './harness.js';
+import { SCREEN_READY, screenProblems } from './screen-walk.js';
 
 // This suite has never checked the pages' uncaught errors; the harness still collects them.
 const h = useHarness();
-
-/** What a working screen of each kind shows once its data is in. */
-const READY: Record<string, string> = {
-  list: '[data-testid="list-table"] tbody tr',
-  settings: '[data-testid="settings-form"]',
-  statistics: '[data-testid="chart"] canvas',
-  operation: '[data-testid="operation-form"]',
-};
 
 describe('every engine screen as the full account', () => {
   it('shows rows, a chart or a filled form, with no error toast', async () => {
@@ -19,22 +12,7 @@ describe('every engine screen as the full account', () => {
     const problems: string[] = [];
     for (const { path, screen: decl } of LEAF_ROUTES) {
       if (!decl) continue;
-      await page.goto(path);
-      try {
-        await page.locator(READY[decl.kind]!).first().waitFor({ timeout: 10_000 });
-      } catch {
-        problems.push(`${path}: nothing shown (${(await errorToasts(page)).join('; ')})`);
-        continue;
-      }
-      if (decl.kind === 'settings') {
-        // A filled form: at least one text or number input holds a value from the backend.
-        const filled = await page
-          .locator('[data-testid="settings-form"] input:not([type=checkbox]), [data-testid="settings-form"] textarea')
-          .evaluateAll((els) => els.some((e) => (e as HTMLInputElement).value !== ''));
-        if (!filled) problems.push(`${path}: empty form`);
-      }
-      const toasts = await errorToasts(page);
-      if (toasts.length) problems.push(`${path}: error toast ${toasts.join('; ')}`);
+      problems.push(...(await screenProblems(page, path, decl)));
     }
     expect(problems).toEqual([]);
   }, 240_000);
@@ -75,7 +53,7 @@ describe('the limited operator account', () => {
   it('opens its own screens and is refused the others', async () => {
     const { page } = await h.pageAs('operator');
     await page.goto('/userpage/userset');
-    await page.locator(READY.list!).first().waitFor();
+    await page.locator(SCREEN_READY.list).first().waitFor();
     expect(await errorToasts(page)).toEqual([]);
     for (const path of ['/siteconfig/function', '/WithDrawMoneyCheck', '/dataclean']) {
       await page.goto(path);

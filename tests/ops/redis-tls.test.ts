@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATEWAY_PATHS } from '../../server/contract/index.js';
 import { hasProgram, skipWithout } from '../support/ci.js';
 import { freePort } from '../support/ports.js';
 import { freshCall, removeTempDirs, tempDir, waitHealthy, type NodeProcess } from '../support/processes.js';
 import { RedisServer } from '../support/redis-server.js';
+import { selfSignedCertificate } from '../support/tls.js';
 import { gatewayProcess, startHeldBackend } from './support/held-backend.js';
 
 /**
@@ -29,31 +28,7 @@ afterAll(async () => {
 describe.skipIf(skipWithout(missing, 'the Redis over TLS test'))('REDIS_URL over TLS with a password', { timeout: 120_000 }, () => {
   it('connects with rediss://, shares the error log, never shows the password, and shuts down cleanly', async () => {
     const folder = tempDir('redis-tls-cert-');
-    const certFile = path.join(folder, 'redis.crt');
-    const keyFile = path.join(folder, 'redis.key');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
-    );
+    const { cert: certFile, key: keyFile } = selfSignedCertificate(folder, 'redis');
     const redis = await RedisServer.start({ password: PASSWORD, tls: { certFile, keyFile } });
     closers.push(() => redis.close());
     expect(redis.url.startsWith('rediss://')).toBe(true);
