@@ -1,6 +1,7 @@
-import { Link, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { useT } from '../i18n/index.js';
 import type { PageProps } from '../ui/page.js';
+import { WayBack } from '../ui/way-back.js';
 
 /** The address an unknown path was redirected from (`?from=`), when it is one of this site's paths. */
 export function askedAddress(search: string): string | null {
@@ -24,14 +25,7 @@ export default function ErrorPage({ code, route }: { code?: 401 | 404 } & Partia
           {t('error.404Address', { address: asked })}
         </p>
       )}
-      <div className="mt-4 flex gap-3">
-        <button type="button" className="btn" onClick={() => history.back()}>
-          {t('error.back')}
-        </button>
-        <Link href="/dashboard" className="btn btn-primary">
-          {t('error.backHome')}
-        </Link>
-      </div>
+      <WayBack />
     </section>
   );
 }

@@ -1,6 +1,6 @@
-import { Link } from 'wouter';
 import { useT } from '../i18n/index.js';
 import type { PageProps } from '../ui/page.js';
+import { WayBack } from '../ui/way-back.js';
 
 /** A screen the backend does not offer (its backend map marks it unsupported), reached by its URL. */
 export default function NotOfferedPage({ route }: PageProps) {
@@ -9,14 +9,7 @@ export default function NotOfferedPage({ route }: PageProps) {
     <section className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-8 text-center" data-testid="not-offered">
       <h1 className="text-2xl font-semibold text-slate-800">{t('error.notOfferedTitle')}</h1>
       <p className="max-w-xl text-slate-600">{t('error.notOfferedText', { screen: t(route.meta.title) })}</p>
-      <div className="mt-4 flex gap-3">
-        <button type="button" className="btn" onClick={() => history.back()}>
-          {t('error.back')}
-        </button>
-        <Link href="/dashboard" className="btn btn-primary">
-          {t('error.backHome')}
-        </Link>
-      </div>
+      <WayBack />
     </section>
   );
 }
