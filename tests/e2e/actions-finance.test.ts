@@ -71,14 +71,17 @@ describe('finance screens: their own actions', () => {
     const balanceBefore = user.balance;
 
     await rows(page).first().locator('[data-action="reject"]').click();
-    expect(await dialog(page).textContent()).toContain('Run “Reject” on this record?');
+    // The question names the application: whose it is, how much, and where the money would go.
+    expect(await dialog(page).textContent()).toContain(`Run “Reject” on ${record.userAccount}?`);
+    expect(await dialog(page).locator('[data-record-field="amount"]').textContent()).toBe(formatAmount(record.amount));
+    expect(await dialog(page).locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
     await dialog(page).getByRole('button', { name: 'Reject' }).click();
     expect(await dialog(page).locator('[data-error-for="reason"]').textContent()).toBe('This field is required');
     expect(store().withdrawals.get(id)!.state).toBe('pending');
     await dialog(page).getByLabel('Reason').fill('Payee name does not match the account');
     await dialog(page).getByRole('button', { name: 'Reject' }).click();
     await dialog(page).waitFor({ state: 'detached' });
-    await page.locator('[data-toast="success"]', { hasText: '“Reject” done' }).waitFor();
+    await page.locator('[data-toast="success"]', { hasText: `“Reject” done: ${record.userAccount}` }).waitFor();
     expect(store().withdrawals.get(id)).toMatchObject({ state: 'rejected', reason: 'Payee name does not match the account', reviewer: 'admin' });
     expect(user.balance).toBe(balanceBefore + record.amount);
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);

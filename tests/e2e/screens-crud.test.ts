@@ -151,6 +151,8 @@ describe('withdrawal review', () => {
     const id = await rows(page).first().getAttribute('data-row-id');
     expect(await page.getByTestId('list-totals').count()).toBe(1);
     await rows(page).first().locator('[data-action="approve"]').click();
+    // Money never moves on one click: the approval is confirmed first.
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve' }).click();
     await page.locator('[data-toast="success"]').waitFor();
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
     // The next poll confirms the lower count...

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { FieldDef, ValidationCode } from '#contract';
 import { ApiError } from '../api/client.js';
@@ -34,6 +34,8 @@ export function FormDialog(props: FormDialogProps) {
   const [errors, setErrors] = useState<Record<string, ValidationCode>>({});
   const [serverError, setServerError] = useState('');
   const [busy, setBusy] = useState(false);
+  // `busy` disables the button one render late; a second press in between must not send again.
+  const submitting = useRef(false);
 
   // Each opening starts from the record it was opened for; later renders must not wipe the typing.
   useEffect(() => {
@@ -46,6 +48,7 @@ export function FormDialog(props: FormDialogProps) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (submitting.current) return;
     const outcome = recordFromDraft(fields, draft);
     setErrors(outcome.errors);
     setServerError('');
@@ -55,6 +58,7 @@ export function FormDialog(props: FormDialogProps) {
       return;
     }
     setBusy(true);
+    submitting.current = true;
     try {
       await onSubmit(outcome.values);
     } catch (error) {
@@ -62,6 +66,7 @@ export function FormDialog(props: FormDialogProps) {
       setErrors(serverFieldErrors(error instanceof ApiError ? error.data : null, fields));
       setServerError(error instanceof Error && error.message ? error.message : t('engine.loadFailed'));
     } finally {
+      submitting.current = false;
       setBusy(false);
     }
   };

@@ -13,6 +13,7 @@ import { exportListCsv } from './export-csv.js';
 import { FormDialog } from './form-dialog.js';
 import { actionLabel, resourceTitle } from './labels.js';
 import { ListFilters } from './list-filters.js';
+import { NewRecordsBar } from './new-records-bar.js';
 import { ListTable, Pagination, TableSkeleton } from './list-table.js';
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
 import type { ListScreenOptions } from './types.js';
@@ -75,7 +76,7 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
     if (!action) return;
     const targets = eligibleRows(action, selectedRows);
     if (targets.length < selectedRows.length) toast.warning(t('engine.skipped', { count: selectedRows.length - targets.length }));
-    if (targets.length > 0) runner.start(action, { ids: targets.map((r) => r.id) });
+    if (targets.length > 0) runner.start(action, { ids: targets.map((r) => r.id) }, targets);
   };
 
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
@@ -108,6 +109,8 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
           )}
         </div>
       </div>
+
+      {options.watch && <NewRecordsBar count={options.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />}
 
       {selectedRows.length > 0 && (
         <div
@@ -172,12 +175,13 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
             detail: resource.detail ? setDetailRow : undefined,
             edit: resource.edit ? (row) => setEditing({ mode: 'edit', row }) : undefined,
             remove: resource.remove ? (row) => setRemoving([String(row.id)]) : undefined,
-            action: (a, row) => runner.start(a, { id: row.id }),
+            action: (a, row) => runner.start(a, { id: row.id }, [row]),
           }}
           totals={resource.totals ? query.data?.totals : undefined}
           t={t}
           density={density}
           busy={query.isPlaceholderData || query.isFetching}
+          running={runner.running}
         />
       )}
 

@@ -29,9 +29,21 @@ interface Props {
   t: LabelT;
   density: Density;
   busy: boolean;
+  /** Calls under way, as `callKey` gives them: their buttons wait. */
+  running?: ReadonlySet<string>;
 }
 
 const rowId = (row: Row) => String(row.id);
+
+/** The action names of `running` (keys `name:id`) whose call is about this one row. */
+function runningOn(running: ReadonlySet<string>, id: string): string {
+  const names: string[] = [];
+  for (const key of running) {
+    const at = key.lastIndexOf(':');
+    if (key.slice(at + 1) === id) names.push(key.slice(0, at));
+  }
+  return names.join(',');
+}
 
 function SortHeader({ field, sort, onSort, t }: { field: FieldDef; sort: string; onSort: (key: string) => void; t: LabelT }) {
   const label = fieldLabel(t, field.key);
@@ -72,11 +84,14 @@ interface RowProps {
   commands: StableCommands;
   t: LabelT;
   density: Density;
+  /** Names of this row's actions whose call is under way, joined (a string keeps the memo cheap). */
+  runningNames: string;
 }
 
-const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density }: RowProps) {
+const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density, runningNames }: RowProps) {
   const id = rowId(row);
   const actions = rowActions(resource, row);
+  const waiting = runningNames ? runningNames.split(',') : [];
   return (
     <tr className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
       {selectable && (
@@ -118,6 +133,8 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
                 type="button"
                 className={`btn px-2 py-0.5 text-xs ${a.destructive ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`}
                 onClick={() => commands.action(a, row)}
+                disabled={waiting.includes(a.name)}
+                aria-busy={waiting.includes(a.name) || undefined}
                 data-action={a.name}
               >
                 {actionLabel(t, a.name)}
@@ -136,7 +153,7 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
 });
 
 /** The table of one page: sortable headers, selection, row commands and the totals row. */
-export function ListTable({ resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy }: Props) {
+export function ListTable({ resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy, running }: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
   const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
   const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
@@ -209,6 +226,7 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
                 commands={stable}
                 t={t}
                 density={density}
+                runningNames={running?.size ? runningOn(running, id) : ''}
               />
             );
           })}
