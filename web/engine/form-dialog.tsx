@@ -74,11 +74,12 @@ export function FormDialog(props: FormDialogProps) {
   return (
     <Dialog open={open} onClose={() => !busy && onClose()} className="relative z-50">
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
-      <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 sm:items-center">
-        <DialogPanel className="w-full max-w-lg rounded-lg bg-white shadow-xl" data-testid="form-dialog">
-          <form onSubmit={submit} noValidate>
+      {/* A full-height sheet on a phone: the body scrolls, the buttons stay in view. */}
+      <div className="fixed inset-0 flex items-stretch justify-center sm:items-center sm:p-4">
+        <DialogPanel className="flex h-full w-full flex-col bg-white shadow-xl sm:h-auto sm:max-h-[90vh] sm:max-w-lg sm:rounded-lg" data-testid="form-dialog">
+          <form onSubmit={submit} noValidate className="flex min-h-0 flex-1 flex-col">
             <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{title}</DialogTitle>
-            <div className="flex max-h-[70vh] flex-col gap-4 overflow-y-auto px-5 py-4">
+            <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-5 py-4">
               {intro && <div className="text-sm text-slate-700">{intro}</div>}
               {fields.map((f, i) => (
                 <FieldInput

@@ -1,9 +1,10 @@
 import { memo, useMemo, useRef } from 'react';
 import type { ActionDef, FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
-import { rowActions } from './actions.js';
 import type { Density } from '../ui/density.js';
-import { actionLabel, fieldLabel } from './labels.js';
+import { fieldLabel } from './labels.js';
+import { recordName } from './record-summary.js';
+import { buildRowCommands, RowCommands } from './row-commands.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { ValueView } from './value-cell.js';
@@ -36,7 +37,7 @@ interface Props {
 const rowId = (row: Row) => String(row.id);
 
 /** The action names of `running` (keys `name:id`) whose call is about this one row. */
-function runningOn(running: ReadonlySet<string>, id: string): string {
+export function runningOn(running: ReadonlySet<string>, id: string): string {
   const names: string[] = [];
   for (const key of running) {
     const at = key.lastIndexOf(':');
@@ -90,7 +91,6 @@ interface RowProps {
 
 const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density, runningNames }: RowProps) {
   const id = rowId(row);
-  const actions = rowActions(resource, row);
   const waiting = runningNames ? runningNames.split(',') : [];
   return (
     <tr className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
@@ -116,36 +116,7 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
       ))}
       {hasCommands && (
         <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
-          <div className="flex gap-1">
-            {has.detail && (
-              <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.detail(row)}>
-                {t('engine.details')}
-              </button>
-            )}
-            {has.edit && (
-              <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.edit(row)}>
-                {t('engine.edit')}
-              </button>
-            )}
-            {actions.map((a) => (
-              <button
-                key={a.name}
-                type="button"
-                className={`btn px-2 py-0.5 text-xs ${a.destructive ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`}
-                onClick={() => commands.action(a, row)}
-                disabled={waiting.includes(a.name)}
-                aria-busy={waiting.includes(a.name) || undefined}
-                data-action={a.name}
-              >
-                {actionLabel(t, a.name)}
-              </button>
-            ))}
-            {has.remove && (
-              <button type="button" className="btn border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50" onClick={() => commands.remove(row)}>
-                {t('engine.delete')}
-              </button>
-            )}
-          </div>
+          <RowCommands commands={buildRowCommands(resource, row, has, commands, t, waiting)} inline={Infinity} t={t} name={recordName(t, resource, row)} />
         </td>
       )}
     </tr>

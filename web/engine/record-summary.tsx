@@ -9,9 +9,17 @@ interface Described {
   recordFields?: readonly string[];
 }
 
-/** The fields that tell a person which record this is; a resource without any is named by its id. */
+/**
+ * The field that names a record: the resource's first `recordFields`, else its first column in
+ * words (a picture cannot name anything), else the id.
+ */
+export function mainFieldKey(resource: Described & { fields: readonly { key: string; kind: string; column?: boolean }[] }): string {
+  return resource.recordFields?.[0] ?? resource.fields.find((f) => f.column && f.key !== 'id' && f.kind !== 'image')?.key ?? 'id';
+}
+
+/** The fields that tell a person which record this is. */
 export function describingFields(resource: Described): FieldDef[] {
-  const keys = resource.recordFields?.length ? resource.recordFields : ['id'];
+  const keys = resource.recordFields?.length ? resource.recordFields : [mainFieldKey(resource)];
   return keys.map((k) => resource.fields.find((f) => f.key === k) ?? { key: k, kind: 'text' as const });
 }
 

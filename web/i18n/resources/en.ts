@@ -82,6 +82,8 @@ const en = {
   'engine.previewHint': 'Preview what will happen before running it',
   'engine.run': 'Run',
   'engine.running': 'Running…',
+  'engine.moreActions': 'More actions for {{name}}',
+  'engine.sortBy': 'Sort by',
   'engine.confirmActionOn': 'Run “{{action}}” on {{name}}?',
   'engine.actionDoneOn': '“{{action}}” done: {{name}}',
   'engine.bulkDone_one': '{{count}} done',

@@ -78,6 +78,8 @@ const es = {
   'engine.previewHint': 'Vea lo que ocurrirá antes de ejecutarlo',
   'engine.run': 'Ejecutar',
   'engine.running': 'Ejecutando…',
+  'engine.moreActions': 'Más acciones para {{name}}',
+  'engine.sortBy': 'Ordenar por',
   'engine.confirmActionOn': '¿Ejecutar «{{action}}» sobre {{name}}?',
   'engine.actionDoneOn': '«{{action}}» completado: {{name}}',
   'engine.bulkDone_one': '{{count}} completado',

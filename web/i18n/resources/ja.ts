@@ -78,6 +78,8 @@ const ja = {
   'engine.previewHint': '実行前に内容をプレビューしてください',
   'engine.run': '実行',
   'engine.running': '実行中…',
+  'engine.moreActions': '{{name}} のその他の操作',
+  'engine.sortBy': '並べ替え',
   'engine.confirmActionOn': '{{name}} に「{{action}}」を実行しますか？',
   'engine.actionDoneOn': '「{{action}}」が完了しました：{{name}}',
   'engine.bulkDone_one': '{{count}} 件完了',

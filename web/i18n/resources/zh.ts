@@ -78,6 +78,8 @@ const zh = {
   'engine.previewHint': '执行前请先预览将要发生的操作',
   'engine.run': '执行',
   'engine.running': '执行中…',
+  'engine.moreActions': '{{name}} 的更多操作',
+  'engine.sortBy': '排序',
   'engine.confirmActionOn': '确定对 {{name}} 执行“{{action}}”吗？',
   'engine.actionDoneOn': '“{{action}}”已完成：{{name}}',
   'engine.bulkDone_one': '{{count}} 条已完成',
