@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatAmount } from '../../web/lib/format.js';
-import { errorToasts, useHarness } from './harness.js';
+import { errorToasts, useHarness, rowCommand } from './harness.js';
 import { parseCsv } from '../support/csv.js';
 
 // No sandbox timer adding withdrawals: every change of the review queue is one a test made.
@@ -70,7 +70,7 @@ describe('finance screens: their own actions', () => {
     const user = store().users.get(record.userId)!;
     const balanceBefore = user.balance;
 
-    await rows(page).first().locator('[data-action="reject"]').click();
+    await rowCommand(rows(page).first(), '[data-action="reject"]');
     // The question names the application: whose it is, how much, and where the money would go.
     expect(await dialog(page).textContent()).toContain(`Run “Reject” on ${record.userAccount}?`);
     expect(await dialog(page).locator('[data-record-field="amount"]').textContent()).toBe(formatAmount(record.amount));

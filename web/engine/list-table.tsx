@@ -4,7 +4,7 @@ import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel } from './labels.js';
 import { recordName } from './record-summary.js';
-import { buildRowCommands, RowCommands } from './row-commands.js';
+import { buildRowCommands, INLINE_COMMANDS, RowCommands } from './row-commands.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { ValueView } from './value-cell.js';
@@ -35,6 +35,13 @@ interface Props {
 }
 
 const rowId = (row: Row) => String(row.id);
+
+/**
+ * Short values kept on one line: a number broken in two doubles the row's height for nothing.
+ * Words (accounts, wallet addresses) may break anywhere and a time after its date, so a laptop's
+ * table fits its columns rather than hiding some under the Actions column.
+ */
+const ONE_LINE = new Set<FieldDef['kind']>(['date', 'money', 'number', 'switch', 'ip']);
 
 /** The action names of `running` (keys `name:id`) whose call is about this one row. */
 export function runningOn(running: ReadonlySet<string>, id: string): string {
@@ -108,7 +115,7 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
       {columns.map((f) => (
         <td
           key={f.key}
-          className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''}`}
+          className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''} ${ONE_LINE.has(f.kind) ? 'whitespace-nowrap' : 'wrap-anywhere'}`}
           data-col={f.key}
         >
           <ValueView t={t} field={f} value={row[f.key]} />
@@ -116,7 +123,12 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
       ))}
       {hasCommands && (
         <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
-          <RowCommands commands={buildRowCommands(resource, row, has, commands, t, waiting)} inline={Infinity} t={t} name={recordName(t, resource, row)} />
+          <RowCommands
+            commands={buildRowCommands(resource, row, has, commands, t, waiting)}
+            inline={INLINE_COMMANDS}
+            t={t}
+            name={recordName(t, resource, row)}
+          />
         </td>
       )}
     </tr>
@@ -167,7 +179,7 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
               <th
                 key={f.key}
                 scope="col"
-                className={`${density.cell} whitespace-nowrap ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''}`}
+                className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''}`}
                 aria-sort={ariaSort(f)}
               >
                 <SortHeader field={f} sort={sort} onSort={onSort} t={t} />

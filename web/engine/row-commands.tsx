@@ -16,6 +16,9 @@ export interface RowCommand {
   action?: string;
 }
 
+/** How many of a row's commands a table shows as buttons; the rest wait behind "⋯". */
+export const INLINE_COMMANDS = 2;
+
 const buttonClass = (c: RowCommand) => `btn px-2 py-0.5 text-xs ${c.danger ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`;
 
 /**
@@ -78,7 +81,10 @@ export interface RowHandlers {
   action: (action: ActionDef, row: Row) => void;
 }
 
-/** What can be done to one row, in the order offered: details, edit, its actions, delete. */
+/**
+ * What can be done to one row, most used first (so the first two are the ones a table shows as
+ * buttons): the actions that move money, details, edit, the other actions, delete.
+ */
 export function buildRowCommands(
   resource: ListResource,
   row: Row,
@@ -88,9 +94,9 @@ export function buildRowCommands(
   waiting: readonly string[],
 ): RowCommand[] {
   const list: RowCommand[] = [];
-  if (has.detail) list.push({ key: 'detail', label: t('engine.details'), onClick: () => handlers.detail(row) });
-  if (has.edit) list.push({ key: 'edit', label: t('engine.edit'), onClick: () => handlers.edit(row) });
-  for (const a of rowActions(resource, row)) {
+  const actions = rowActions(resource, row);
+  const money = actions.filter((a) => a.money);
+  const push = (a: ActionDef) =>
     list.push({
       key: `action:${a.name}`,
       label: actionLabel(t, a.name),
@@ -99,7 +105,10 @@ export function buildRowCommands(
       busy: waiting.includes(a.name),
       action: a.name,
     });
-  }
+  money.forEach(push);
+  if (has.detail) list.push({ key: 'detail', label: t('engine.details'), onClick: () => handlers.detail(row) });
+  if (has.edit) list.push({ key: 'edit', label: t('engine.edit'), onClick: () => handlers.edit(row) });
+  actions.filter((a) => !a.money).forEach(push);
   if (has.remove) list.push({ key: 'remove', label: t('engine.delete'), onClick: () => handlers.remove(row), danger: true });
   return list;
 }
