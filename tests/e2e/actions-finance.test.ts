@@ -50,12 +50,14 @@ describe('finance screens: their own actions', () => {
     const [header, ...lines] = parseCsv(text.slice(1));
     expect(header).toEqual(['ID', 'User account', 'Type', 'Amount', 'Balance after', 'Remark', 'Created at']);
     const byId = new Map(expected.map((b) => [String(b.id), b]));
-    // An account such as +8613… would start a formula in a spreadsheet: it is written defused.
-    const cell = (text: string) => (/^[=+@]/.test(text) ? `'${text}` : text);
+    // An account such as +8613… is a number to a spreadsheet, not a formula: written as it is.
+    expect(expected.some((b) => b.userAccount.startsWith('+'))).toBe(true);
     expect(lines.map((l) => l[0]).sort()).toEqual([...byId.keys()].sort());
-    for (const [id, account, type, amount] of lines) {
+    for (const [id, account, type, amount, , , created] of lines) {
       const bill = byId.get(id!)!;
-      expect([account, type, amount]).toEqual([cell(bill.userAccount), 'Withdrawal', formatAmount(bill.amount)]);
+      expect([account, type, amount]).toEqual([bill.userAccount, 'Withdrawal', formatAmount(bill.amount)]);
+      // Times in ISO 8601, the same instant whatever the reader's time zone.
+      expect(created).toBe(new Date(bill.createTime).toISOString());
     }
     const csvCents = lines.reduce((s, l) => s + Math.round(Number(l[3]) * 100), 0);
     expect(csvCents).toBe(sum);
