@@ -108,6 +108,11 @@ export interface ListResource extends ResourceBase {
    * a word): shown in confirmations of the record's actions.
    */
   recordFields?: readonly string[];
+  /**
+   * The field holding a console login account (the administrators list): the signed-in
+   * administrator's own row offers no destructive action nor delete, so nobody locks themselves out.
+   */
+  selfField?: string;
 }
 
 export interface SettingsResource extends ResourceBase {

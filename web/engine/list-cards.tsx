@@ -24,6 +24,8 @@ interface Props {
   t: LabelT;
   density: Density;
   busy: boolean;
+  /** The signed-in administrator's account, for resources with a `selfField`. */
+  self?: string;
   runningOn: (id: string) => string;
 }
 
@@ -49,12 +51,13 @@ interface CardProps {
   t: LabelT;
   density: Density;
   runningNames: string;
+  self: string;
 }
 
-const Card = memo(function Card({ row, resource, layout, selectable, checked, has, handlers, t, density, runningNames }: CardProps) {
+const Card = memo(function Card({ row, resource, layout, selectable, checked, has, handlers, t, density, runningNames, self }: CardProps) {
   const id = String(row.id);
   const { main, status, rest } = layout;
-  const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : []);
+  const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self);
   return (
     <li className={`rounded-md border border-slate-200 bg-white ${density.cell}`} data-row-id={id} data-testid="list-card">
       <div className="flex items-start gap-2">
@@ -95,7 +98,7 @@ const Card = memo(function Card({ row, resource, layout, selectable, checked, ha
 
 /** A phone's list: one card per row (its name, status and fields), the commands behind "⋯", sorting by a select. */
 export function ListCards(props: Props) {
-  const { resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy, runningOn } = props;
+  const { resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy, runningOn, self = '' } = props;
   const layout = useMemo(() => cardLayout(resource, columns), [resource, columns]);
   const latest = useRef({ commands, onSelect });
   latest.current = { commands, onSelect };
@@ -175,6 +178,7 @@ export function ListCards(props: Props) {
               t={t}
               density={density}
               runningNames={runningOn(id)}
+              self={self}
             />
           );
         })}

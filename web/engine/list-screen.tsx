@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { formFields, type ActionDef, type ListResource } from '#contract';
+import { useSignals } from '@preact/signals-react/runtime';
+import { accountName } from '../api/session.js';
 import { toast } from '../lib/toast.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
@@ -27,6 +29,7 @@ type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
 
 /** A management list: server-side paging, sorting and filters kept in the URL, actions, forms, CSV. */
 export function ListScreen({ resource, options = {} }: { resource: ListResource; options?: ListScreenOptions }) {
+  useSignals();
   const t = useLabelT();
   const density = useDensity();
   const narrow = useNarrow();
@@ -109,6 +112,7 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
     t,
     density,
     busy: query.isPlaceholderData || query.isFetching,
+    self: resource.selfField ? accountName.value : '',
   };
 
   const pages = Math.max(1, Math.ceil(total / state.pageSize));

@@ -30,6 +30,8 @@ interface Props {
   t: LabelT;
   density: Density;
   busy: boolean;
+  /** The signed-in administrator's account, for resources with a `selfField`. */
+  self?: string;
   /** Calls under way, as `callKey` gives them: their buttons wait. */
   running?: ReadonlySet<string>;
 }
@@ -94,9 +96,10 @@ interface RowProps {
   density: Density;
   /** Names of this row's actions whose call is under way, joined (a string keeps the memo cheap). */
   runningNames: string;
+  self: string;
 }
 
-const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density, runningNames }: RowProps) {
+const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density, runningNames, self }: RowProps) {
   const id = rowId(row);
   const waiting = runningNames ? runningNames.split(',') : [];
   return (
@@ -124,7 +127,7 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
       {hasCommands && (
         <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
           <RowCommands
-            commands={buildRowCommands(resource, row, has, commands, t, waiting)}
+            commands={buildRowCommands(resource, row, has, commands, t, waiting, self)}
             inline={INLINE_COMMANDS}
             t={t}
             name={recordName(t, resource, row)}
@@ -136,7 +139,23 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
 });
 
 /** The table of one page: sortable headers, selection, row commands and the totals row. */
-export function ListTable({ resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy, running }: Props) {
+export function ListTable({
+  resource,
+  columns,
+  rows,
+  sort,
+  onSort,
+  selectable,
+  selected,
+  onSelect,
+  commands,
+  totals,
+  t,
+  density,
+  busy,
+  running,
+  self = '',
+}: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
   const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
   const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
@@ -210,6 +229,7 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
                 t={t}
                 density={density}
                 runningNames={running?.size ? runningOn(running, id) : ''}
+                self={self}
               />
             );
           })}

@@ -14,6 +14,8 @@ export interface RowCommand {
   busy?: boolean;
   /** `data-action` of the control, for a named action. */
   action?: string;
+  /** Why it cannot be used on this row: shown, and the command stays disabled. */
+  refused?: string;
 }
 
 /** How many of a row's commands a table shows as buttons; the rest wait behind "⋯". */
@@ -36,12 +38,14 @@ export function RowCommands({ commands, inline, t, name }: { commands: readonly 
           type="button"
           className={buttonClass(c)}
           onClick={c.onClick}
-          disabled={c.busy}
+          disabled={c.busy || !!c.refused}
           aria-busy={c.busy || undefined}
+          title={c.refused}
           data-action={c.action}
           data-command={c.key}
         >
           {c.label}
+          {c.refused && <span className="sr-only">: {c.refused}</span>}
         </button>
       ))}
       {more.length > 0 && (
@@ -55,15 +59,17 @@ export function RowCommands({ commands, inline, t, name }: { commands: readonly 
             data-testid="row-menu"
           >
             {more.map((c) => (
-              <MenuItem key={c.key} disabled={c.busy}>
+              <MenuItem key={c.key} disabled={c.busy || !!c.refused}>
                 <button
                   type="button"
                   className={`block w-full px-3 py-1.5 text-left text-sm data-[disabled]:opacity-50 data-[focus]:bg-slate-100 ${c.danger ? 'text-red-700' : 'text-slate-700'}`}
                   onClick={c.onClick}
                   data-action={c.action}
                   data-command={c.key}
+                  data-refused={c.refused ? '' : undefined}
                 >
                   {c.label}
+                  {c.refused && <span className="block text-xs text-slate-500">{c.refused}</span>}
                 </button>
               </MenuItem>
             ))}
@@ -92,8 +98,12 @@ export function buildRowCommands(
   handlers: RowHandlers,
   t: LabelT,
   waiting: readonly string[],
+  self = '',
 ): RowCommand[] {
   const list: RowCommand[] = [];
+  // The signed-in administrator's own row: what would lock them out is offered, disabled, saying why.
+  const own = !!resource.selfField && self !== '' && row[resource.selfField] === self;
+  const refusedOwn = own ? t('engine.notOnYourself') : undefined;
   const actions = rowActions(resource, row);
   const money = actions.filter((a) => a.money);
   const push = (a: ActionDef) =>
@@ -104,11 +114,12 @@ export function buildRowCommands(
       danger: a.destructive,
       busy: waiting.includes(a.name),
       action: a.name,
+      refused: a.destructive ? refusedOwn : undefined,
     });
   money.forEach(push);
   if (has.detail) list.push({ key: 'detail', label: t('engine.details'), onClick: () => handlers.detail(row) });
   if (has.edit) list.push({ key: 'edit', label: t('engine.edit'), onClick: () => handlers.edit(row) });
   actions.filter((a) => !a.money).forEach(push);
-  if (has.remove) list.push({ key: 'remove', label: t('engine.delete'), onClick: () => handlers.remove(row), danger: true });
+  if (has.remove) list.push({ key: 'remove', label: t('engine.delete'), onClick: () => handlers.remove(row), danger: true, refused: refusedOwn });
   return list;
 }

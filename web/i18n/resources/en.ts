@@ -82,6 +82,7 @@ const en = {
   'engine.previewHint': 'Preview what will happen before running it',
   'engine.run': 'Run',
   'engine.running': 'Running…',
+  'engine.notOnYourself': 'Not on your own account',
   'engine.firstPage': 'First page',
   'engine.lastPage': 'Last page',
   'engine.pageN': 'Page {{page}}',

@@ -78,6 +78,7 @@ const es = {
   'engine.previewHint': 'Vea lo que ocurrirá antes de ejecutarlo',
   'engine.run': 'Ejecutar',
   'engine.running': 'Ejecutando…',
+  'engine.notOnYourself': 'No en tu propia cuenta',
   'engine.firstPage': 'Primera página',
   'engine.lastPage': 'Última página',
   'engine.pageN': 'Página {{page}}',

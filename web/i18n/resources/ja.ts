@@ -78,6 +78,7 @@ const ja = {
   'engine.previewHint': '実行前に内容をプレビューしてください',
   'engine.run': '実行',
   'engine.running': '実行中…',
+  'engine.notOnYourself': '自分のアカウントには実行できません',
   'engine.firstPage': '最初のページ',
   'engine.lastPage': '最後のページ',
   'engine.pageN': '{{page}} ページ',

@@ -78,6 +78,7 @@ const zh = {
   'engine.previewHint': '执行前请先预览将要发生的操作',
   'engine.run': '执行',
   'engine.running': '执行中…',
+  'engine.notOnYourself': '不能对自己的账号操作',
   'engine.firstPage': '首页',
   'engine.lastPage': '末页',
   'engine.pageN': '第 {{page}} 页',
