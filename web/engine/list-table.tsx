@@ -39,11 +39,12 @@ interface Props {
 const rowId = (row: Row) => String(row.id);
 
 /**
- * Short values kept on one line: a number broken in two doubles the row's height for nothing.
+ * Short values kept on one line: a number or a status broken in two doubles the row's height
+ * for nothing.
  * Words (accounts, wallet addresses) may break anywhere and a time after its date, so a laptop's
  * table fits its columns rather than hiding some under the Actions column.
  */
-const ONE_LINE = new Set<FieldDef['kind']>(['date', 'money', 'number', 'switch', 'ip']);
+const ONE_LINE = new Set<FieldDef['kind']>(['date', 'money', 'number', 'switch', 'ip', 'select']);
 
 /** The action names of `running` (keys `name:id`) whose call is about this one row. */
 export function runningOn(running: ReadonlySet<string>, id: string): string {
