@@ -73,6 +73,16 @@ export interface ActionDef {
   when?: { field: string; in: readonly (string | number | boolean)[] };
   /** The answer's data is shown to the administrator (a generated secret, a tester's findings). */
   showsResult?: boolean;
+  /**
+   * Moves money: never runs on one click. The UI confirms it in a dialog showing the record's
+   * `recordFields` and sends it at most once, however often the button is pressed.
+   */
+  money?: boolean;
+  /**
+   * A row action also offered over the selected rows, sent one row at a time ({id} each) so that
+   * every refusal is reported against its row rather than failing the whole selection.
+   */
+  perSelectedRow?: boolean;
 }
 
 interface ResourceBase {
@@ -95,6 +105,16 @@ export interface ListResource extends ResourceBase {
   actions?: readonly ActionDef[];
   /** Money fields summed over the whole filtered set, answered as `totals`. */
   totals?: readonly string[];
+  /**
+   * The fields that tell a person which record this is, the one that names it first (an account,
+   * a word): shown in confirmations of the record's actions.
+   */
+  recordFields?: readonly string[];
+  /**
+   * The field holding a console login account (the administrators list): the signed-in
+   * administrator's own row offers no destructive action nor delete, so nobody locks themselves out.
+   */
+  selfField?: string;
 }
 
 export interface SettingsResource extends ResourceBase {

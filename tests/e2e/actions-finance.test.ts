@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatAmount } from '../../web/lib/format.js';
-import { errorToasts, useHarness } from './harness.js';
+import { errorToasts, useHarness, rowCommand } from './harness.js';
 import { parseCsv } from '../support/csv.js';
 
 // No sandbox timer adding withdrawals: every change of the review queue is one a test made.
@@ -50,12 +50,14 @@ describe('finance screens: their own actions', () => {
     const [header, ...lines] = parseCsv(text.slice(1));
     expect(header).toEqual(['ID', 'User account', 'Type', 'Amount', 'Balance after', 'Remark', 'Created at']);
     const byId = new Map(expected.map((b) => [String(b.id), b]));
-    // An account such as +8613… would start a formula in a spreadsheet: it is written defused.
-    const cell = (text: string) => (/^[=+@]/.test(text) ? `'${text}` : text);
+    // An account such as +8613… is a number to a spreadsheet, not a formula: written as it is.
+    expect(expected.some((b) => b.userAccount.startsWith('+'))).toBe(true);
     expect(lines.map((l) => l[0]).sort()).toEqual([...byId.keys()].sort());
-    for (const [id, account, type, amount] of lines) {
+    for (const [id, account, type, amount, , , created] of lines) {
       const bill = byId.get(id!)!;
-      expect([account, type, amount]).toEqual([cell(bill.userAccount), 'Withdrawal', formatAmount(bill.amount)]);
+      expect([account, type, amount]).toEqual([bill.userAccount, 'Withdrawal', formatAmount(bill.amount)]);
+      // Times in ISO 8601, the same instant whatever the reader's time zone.
+      expect(created).toBe(new Date(bill.createTime).toISOString());
     }
     const csvCents = lines.reduce((s, l) => s + Math.round(Number(l[3]) * 100), 0);
     expect(csvCents).toBe(sum);
@@ -70,15 +72,18 @@ describe('finance screens: their own actions', () => {
     const user = store().users.get(record.userId)!;
     const balanceBefore = user.balance;
 
-    await rows(page).first().locator('[data-action="reject"]').click();
-    expect(await dialog(page).textContent()).toContain('Run “Reject” on this record?');
+    await rowCommand(rows(page).first(), '[data-action="reject"]');
+    // The question names the application: whose it is, how much, and where the money would go.
+    expect(await dialog(page).textContent()).toContain(`Run “Reject” on ${record.userAccount}?`);
+    expect(await dialog(page).locator('[data-record-field="amount"]').textContent()).toBe(formatAmount(record.amount));
+    expect(await dialog(page).locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
     await dialog(page).getByRole('button', { name: 'Reject' }).click();
     expect(await dialog(page).locator('[data-error-for="reason"]').textContent()).toBe('This field is required');
     expect(store().withdrawals.get(id)!.state).toBe('pending');
     await dialog(page).getByLabel('Reason').fill('Payee name does not match the account');
     await dialog(page).getByRole('button', { name: 'Reject' }).click();
     await dialog(page).waitFor({ state: 'detached' });
-    await page.locator('[data-toast="success"]', { hasText: '“Reject” done' }).waitFor();
+    await page.locator('[data-toast="success"]', { hasText: `“Reject” done: ${record.userAccount}` }).waitFor();
     expect(store().withdrawals.get(id)).toMatchObject({ state: 'rejected', reason: 'Payee name does not match the account', reviewer: 'admin' });
     expect(user.balance).toBe(balanceBefore + record.amount);
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);

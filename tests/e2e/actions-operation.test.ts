@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatAmount } from '../../web/lib/format.js';
 import { parseCsv } from '../support/csv.js';
-import { errorToasts, useHarness } from './harness.js';
+import { errorToasts, useHarness, rowCommand } from './harness.js';
 
 const h = useHarness();
 const store = () => h.sandbox.app.sandbox;
@@ -118,7 +118,7 @@ describe('operation lists: their own actions', () => {
     await page.goto('/suggestion?state=pending');
     await rows(page).first().waitFor();
     const id = Number(await rows(page).first().getAttribute('data-row-id'));
-    await rows(page).first().locator('[data-action="reply"]').click();
+    await rowCommand(rows(page).first(), '[data-action="reply"]');
     await dialog(page).getByLabel('Reply').fill('Thank you, fixed in the next release.');
     await dialog(page).getByRole('button', { name: 'Reply' }).click();
     await dialog(page).waitFor({ state: 'detached' });

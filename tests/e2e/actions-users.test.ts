@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { PERMISSIONS } from '../../server/contract/index.js';
 import { loginForm } from '../support/login.js';
 import { totp } from '../../server/sandbox/lib/totp.js';
-import { errorToasts, useHarness } from './harness.js';
+import { errorToasts, useHarness, rowCommand } from './harness.js';
 
 const h = useHarness();
 const store = () => h.sandbox.app.sandbox;
@@ -75,7 +75,7 @@ describe('administrators: permissions and passwords', () => {
     await page.getByTestId('list-keyword').fill('e2e_auditor');
     const row = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${created.id}"]`);
     await expect.poll(() => rows(page).count()).toBe(1);
-    await row.locator('[data-action="resetPassword"]').click();
+    await rowCommand(row, '[data-action="resetPassword"]');
     expect(await dialog(page).textContent()).toContain('Run “Reset password” on this record?');
     await dialog(page).getByLabel('Password').fill('second-pass-2');
     await dialog(page).getByRole('button', { name: 'Reset password' }).click();
@@ -88,7 +88,7 @@ describe('administrators: permissions and passwords', () => {
     expect(await menuLeaves(again)).toContain('/operation/statistics');
 
     // Permissions changed on the existing account: the next load of its console follows them.
-    await row.getByRole('button', { name: 'Edit' }).click();
+    await rowCommand(row, '[data-command="edit"]');
     expect(await dialog(page).getByLabel('Daily statistics', { exact: true }).isChecked()).toBe(true);
     await dialog(page).getByLabel('Daily statistics', { exact: true }).uncheck();
     await dialog(page).getByLabel('Billing records', { exact: true }).check();
@@ -129,7 +129,7 @@ describe('administrators: permissions and passwords', () => {
     await rows(page).first().waitFor();
     const id = Number(await rows(page).first().getAttribute('data-row-id'));
     expect(store().accounts.get(id)!.googleBound).toBe(false);
-    await rows(page).first().locator('[data-action="bind"]').click();
+    await rowCommand(rows(page).first(), '[data-action="bind"]');
     const result = page.getByTestId('result-dialog');
     const secret = (await result.locator('[data-result-key="secret"]').textContent())!;
     expect(await result.textContent()).toContain('Shown only once');
@@ -159,7 +159,7 @@ describe('chat users: a confirmed action with a result, and a bulk action', () =
     expect(store().onlineSessions.get(user.id)).toBeDefined();
     await page.goto(`/userpage/userset?keyword=${encodeURIComponent(user.account)}`);
     const row = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${user.id}"]`);
-    await row.locator('[data-action="resetPassword"]').click();
+    await rowCommand(row, '[data-action="resetPassword"]');
     const confirm = page.getByTestId('confirm-dialog');
     expect(await confirm.textContent()).toContain('Run “Reset password” on this record?');
     await confirm.getByRole('button', { name: 'Confirm' }).click();

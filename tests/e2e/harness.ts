@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -233,4 +233,31 @@ export function errorToasts(page: Page): Promise<string[]> {
 /** Saves a view preference as the console does (`console.<name>` in localStorage); it applies from the next load. */
 export async function storePreference(page: Page, name: 'language' | 'size' | 'colorScheme', value: string): Promise<void> {
   await page.evaluate(([key, text]) => localStorage.setItem(key, text), [`console.${name}`, JSON.stringify(value)] as const);
+}
+
+/**
+ * Clicks one of a list row's commands: a table shows a row's first two as buttons and the others
+ * in its "⋯" menu, so a command not among the buttons is looked for in the menu.
+ */
+export async function rowCommand(row: Locator, selector: string): Promise<void> {
+  // The row's commands must be drawn before asking which of them are buttons.
+  await row.locator('[data-command], [data-testid="row-more"]').first().waitFor();
+  const button = row.locator(selector);
+  if ((await button.count()) > 0) return button.click();
+  await row.getByTestId('row-more').click();
+  await row.page().getByTestId('row-menu').locator(selector).click();
+}
+
+/** Whether a row offers a command, as a button or in its "⋯" menu (which it closes again). */
+export async function rowOffers(row: Locator, selector: string): Promise<boolean> {
+  await row.locator('[data-command], [data-testid="row-more"]').first().waitFor();
+  if ((await row.locator(selector).count()) > 0) return true;
+  if ((await row.getByTestId('row-more').count()) === 0) return false;
+  await row.getByTestId('row-more').click();
+  const menu = row.page().getByTestId('row-menu');
+  await menu.waitFor();
+  const offered = (await menu.locator(selector).count()) > 0;
+  await row.page().keyboard.press('Escape');
+  await menu.waitFor({ state: 'detached' });
+  return offered;
 }

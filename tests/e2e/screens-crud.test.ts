@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { errorToasts, storePreference, useHarness } from './harness.js';
+import { errorToasts, storePreference, useHarness, rowCommand, rowOffers } from './harness.js';
 
 // This suite has never checked the pages' uncaught errors; the harness still collects them.
 // No sandbox timer adding withdrawals: every change of the pending count is one a test made.
@@ -64,7 +64,7 @@ describe('list screen end to end', () => {
     const row = rows(page).filter({ hasText: title });
     await row.waitFor();
 
-    await row.getByRole('button', { name: 'Edit' }).click();
+    await rowCommand(row, '[data-command="edit"]');
     await dialog(page).getByLabel('Title').fill(`${title} edited`);
     await dialog(page).getByRole('button', { name: 'Save' }).click();
     await dialog(page).waitFor({ state: 'detached' });
@@ -72,7 +72,7 @@ describe('list screen end to end', () => {
       .filter({ hasText: `${title} edited` })
       .waitFor();
 
-    await rows(page).filter({ hasText: title }).getByRole('button', { name: 'Delete' }).click();
+    await rowCommand(rows(page).filter({ hasText: title }), '[data-command="remove"]');
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();
     await page.locator('[data-toast="success"]', { hasText: 'Deleted' }).waitFor();
     await page.getByTestId('list-empty').waitFor();
@@ -86,13 +86,13 @@ describe('list screen end to end', () => {
     const first = rows(page).first();
     const id = await first.getAttribute('data-row-id');
 
-    await first.locator('[data-action="ban"]').click();
+    await rowCommand(first, '[data-action="ban"]');
     // The destructive question is asked in the same dialog as the reason.
     expect(await dialog(page).textContent()).toContain('Run “Ban” on this record?');
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
     await dialog(page).waitFor({ state: 'detached' });
 
-    await first.locator('[data-action="ban"]').click();
+    await rowCommand(first, '[data-action="ban"]');
     await dialog(page).getByRole('button', { name: 'Ban' }).click();
     expect(await dialog(page).locator('[data-error-for="reason"]').textContent()).toBe('This field is required');
     await dialog(page).getByLabel('Reason').fill('Spam from the e2e test');
@@ -102,7 +102,9 @@ describe('list screen end to end', () => {
 
     await page.goto(`/userpage/userset?keyword=${id}`);
     const banned = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${id}"]`);
-    await banned.locator('[data-action="unban"]').waitFor();
+    await banned.waitFor();
+    expect(await rowOffers(banned, '[data-action="unban"]')).toBe(true);
+    expect(await rowOffers(banned, '[data-action="ban"]')).toBe(false);
     expect(await banned.locator('[data-col="status"]').textContent()).toBe('Banned');
   }, 90_000);
 
@@ -111,11 +113,11 @@ describe('list screen end to end', () => {
     await page.goto('/onlineuser');
     await rows(page).first().waitFor();
     const id = await rows(page).first().getAttribute('data-row-id');
-    await rows(page).first().locator('[data-action="forceLogout"]').click();
+    await rowCommand(rows(page).first(), '[data-action="forceLogout"]');
     const confirm = page.getByTestId('confirm-dialog');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect(await page.locator(`tr[data-row-id="${id}"]`).count()).toBe(1);
-    await rows(page).first().locator('[data-action="forceLogout"]').click();
+    await rowCommand(rows(page).first(), '[data-action="forceLogout"]');
     await confirm.getByRole('button', { name: 'Confirm' }).click();
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
   }, 90_000);
@@ -123,7 +125,7 @@ describe('list screen end to end', () => {
   it('opens the user detail with its wallet and logins', async () => {
     const { page } = await h.pageAs('admin');
     await page.goto('/userpage/userset');
-    await rows(page).first().getByRole('button', { name: 'Details' }).click();
+    await rowCommand(rows(page).first(), '[data-command="detail"]');
     const drawer = page.getByTestId('detail-drawer');
     await drawer.getByRole('tab', { name: 'Wallet' }).click();
     await drawer.getByTestId('user-wallet').waitFor();
@@ -150,7 +152,9 @@ describe('withdrawal review', () => {
 
     const id = await rows(page).first().getAttribute('data-row-id');
     expect(await page.getByTestId('list-totals').count()).toBe(1);
-    await rows(page).first().locator('[data-action="approve"]').click();
+    await rowCommand(rows(page).first(), '[data-action="approve"]');
+    // Money never moves on one click: the approval is confirmed first.
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve' }).click();
     await page.locator('[data-toast="success"]').waitFor();
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
     // The next poll confirms the lower count...

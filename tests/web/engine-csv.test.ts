@@ -26,6 +26,15 @@ describe('CSV', () => {
     expect(csvCell(' padded ')).toBe('" padded "');
   });
 
+  it('leaves phone numbers and accounts starting with + as they are, but not a formula behind a sign', () => {
+    expect(csvCell('+8613800138000')).toBe('+8613800138000');
+    expect(csvCell('+1.5e3')).toBe('+1.5e3');
+    expect(csvCell('+A1')).toBe("'+A1");
+    expect(csvCell("+cmd|' /C calc'!A0")).toBe("'+cmd|' /C calc'!A0");
+    expect(csvCell('-2+3')).toBe("'-2+3");
+    expect(csvCell('\t=1')).toBe("'\t=1");
+  });
+
   it('names the file after the resource and the day', () => {
     expect(csvFileName('billingRecords', new Date(2024, 4, 3))).toBe('billingRecords-2024-05-03.csv');
   });

@@ -6,9 +6,9 @@ import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
 import { VALIDATION_KEYS, validationMessage } from '../../web/engine/labels.js';
 import { checkValue, draftFromRecord, recordFromDraft, serverFieldErrors } from '../../web/engine/form-values.js';
-import type { LabelKey } from '../../web/i18n/resources/index.js';
+import type { LabelKey, PluralKey } from '../../web/i18n/resources/index.js';
 
-const translator = (messages: Record<string, string>) => (key: LabelKey) => messages[key] ?? key;
+const translator = (messages: Record<string, string>) => (key: LabelKey | PluralKey) => messages[key] ?? key;
 const codes = Object.keys(VALIDATION_MESSAGES_ZH) as ValidationCode[];
 
 describe('validation messages', () => {

@@ -3,6 +3,8 @@ import { GATEWAY_PATHS, SESSION_ENDED_EVENT, WITHDRAWAL_EVENT, type SessionEnded
 
 /** Pending withdrawal reviews, fed by the gateway's event stream. */
 export const withdrawalCount = signal(0);
+/** Whether the stream has told the count yet (before that, 0 means "not known"). */
+export const withdrawalCountKnown = signal(false);
 
 /** Parses one event's data; anything malformed is ignored rather than zeroing the badge. */
 export function parseCount(data: unknown): number | null {
@@ -65,6 +67,7 @@ export function connectWithdrawals({ onRise, onSessionEnded }: WithdrawalHandler
       if (shouldChime(previous, next)) onRise();
       previous = next;
       withdrawalCount.value = next;
+      withdrawalCountKnown.value = true;
     });
     // No screen call may be coming to reveal the lost session (an admin idle on a page), so the
     // stream's own notice does, with the reason: the backend dropping the token (logged in

@@ -179,9 +179,16 @@ export const ROUTES: readonly RouteEntry[] = [
     screen('/finance/OnlineRecharge', 'OnlineRecharge', 'route.onlineRecharge', 'wallet', listScreen(RECHARGE_CHANNELS)),
     screen('/SignInConfig', 'SignInConfig', 'route.signInConfig', 'calendar', settingsScreen(SIGN_IN_CONFIG)),
     screen('/WithdrawMoneyConfig', 'WithdrawMoneyConfig', 'route.withdrawConfig', 'money', settingsScreen(WITHDRAWAL_CONFIG)),
-    screen('/WithDrawMoneyCheck', 'WithDrawMoneyCheck', 'route.withdrawCheck', 'check', listScreen(WITHDRAWAL_REVIEW, { afterAction: 'withdrawalReviewed' }), {
-      badge: 'withdrawal',
-    }),
+    screen(
+      '/WithDrawMoneyCheck',
+      'WithDrawMoneyCheck',
+      'route.withdrawCheck',
+      'check',
+      listScreen(WITHDRAWAL_REVIEW, { afterAction: 'withdrawalReviewed', watch: 'withdrawalCount' }),
+      {
+        badge: 'withdrawal',
+      },
+    ),
     screen('/PersonalRedEnvelope', 'PersonalRedEnvelope', 'route.personalRedEnvelope', 'redpack', listScreen(PERSONAL_RED_ENVELOPES)),
     screen('/GroupRedEnvelope', 'GroupRedEnvelope', 'route.groupRedEnvelope', 'redpack', listScreen(GROUP_RED_ENVELOPES)),
     screen('/BillingRecords', 'BillingRecords', 'route.billingRecords', 'bill', listScreen(BILLING_RECORDS)),

@@ -13,8 +13,9 @@ export function pageActions(resource: Pick<ListResource, 'actions'>): ActionDef[
   return (resource.actions ?? []).filter((a) => a.target === 'page');
 }
 
+/** Actions over the selected rows: bulk calls, and row actions also offered one row at a time over a selection. */
 export function bulkActions(resource: Pick<ListResource, 'actions'>): ActionDef[] {
-  return (resource.actions ?? []).filter((a) => a.target === 'bulk');
+  return (resource.actions ?? []).filter((a) => a.target === 'bulk' || (a.target === 'row' && a.perSelectedRow));
 }
 
 /** The row actions offered on one row. */

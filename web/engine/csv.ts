@@ -7,9 +7,16 @@ export interface CsvColumn<Row> {
   value: (row: Row) => string;
 }
 
-/** A spreadsheet must not run a cell as a formula; a plain negative number stays a number. */
+/** A signed number as a spreadsheet reads it: a value, never a formula. */
+const SIGNED_NUMBER = /^[+-](\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A spreadsheet must not run a cell as a formula, so only cells it would run get an apostrophe:
+ * `=`, `@`, a leading tab or return, and `+` or `-` followed by anything but a number. Phone
+ * numbers and accounts such as +8613800138000, and negative amounts, stay as they are.
+ */
 function defuse(text: string): string {
-  if (/^[=+@\t\r]/.test(text) || /^-(?![\d.])/.test(text)) return `'${text}`;
+  if (/^[=@\t\r]/.test(text) || (/^[+-]/.test(text) && !SIGNED_NUMBER.test(text))) return `'${text}`;
   return text;
 }
 

@@ -34,8 +34,17 @@ export async function collectRows(
   return { rows: rows.slice(0, cap), total, capped: total > cap };
 }
 
+/** Times go out in ISO 8601 (UTC): a spreadsheet or a script reads them whatever the reader's zone. */
+function csvValue(t: LabelT, field: FieldDef, value: unknown): string {
+  if (field.kind === 'datetime' && value !== null && value !== undefined && value !== '') {
+    const time = new Date(value as string);
+    return Number.isNaN(time.getTime()) ? String(value) : time.toISOString();
+  }
+  return valueText(t, field, value);
+}
+
 export function csvColumns(t: LabelT, fields: readonly FieldDef[]): CsvColumn<Row>[] {
-  return fields.map((f) => ({ label: fieldLabel(t, f.key), value: (row: Row) => valueText(t, f, row[f.key]) }));
+  return fields.map((f) => ({ label: fieldLabel(t, f.key), value: (row: Row) => csvValue(t, f, row[f.key]) }));
 }
 
 export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {

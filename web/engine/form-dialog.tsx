@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { FieldDef, ValidationCode } from '#contract';
 import { ApiError } from '../api/client.js';
@@ -45,6 +45,8 @@ export function FormDialog(props: FormDialogProps) {
   const [errors, setErrors] = useState<Record<string, ValidationCode>>({});
   const [serverError, setServerError] = useState('');
   const [busy, setBusy] = useState(false);
+  // `busy` disables the button one render late; a second press in between must not send again.
+  const submitting = useRef(false);
 
   // Each opening starts from the record it was opened for; later renders must not wipe the typing.
   useEffect(() => {
@@ -59,6 +61,7 @@ export function FormDialog(props: FormDialogProps) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (submitting.current) return;
     const outcome = recordFromDraft(fields, draft);
     setErrors(outcome.errors);
     setServerError('');
@@ -68,6 +71,7 @@ export function FormDialog(props: FormDialogProps) {
       return;
     }
     setBusy(true);
+    submitting.current = true;
     try {
       await onSubmit(outcome.values);
     } catch (error) {
@@ -75,6 +79,7 @@ export function FormDialog(props: FormDialogProps) {
       setErrors(serverFieldErrors(error instanceof ApiError ? error.data : null, fields));
       setServerError(error instanceof Error && error.message ? error.message : t('engine.loadFailed'));
     } finally {
+      submitting.current = false;
       setBusy(false);
     }
   };
@@ -89,11 +94,12 @@ export function FormDialog(props: FormDialogProps) {
     <Dialog open={open} onClose={() => void requestClose()} className="relative z-50">
       <LeaveGuard dirty={dirty && !busy} />
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
-      <div className="fixed inset-0 flex items-start justify-center overflow-y-auto p-4 sm:items-center">
-        <DialogPanel className="w-full max-w-lg rounded-lg bg-white shadow-xl" data-testid="form-dialog">
-          <form onSubmit={submit} noValidate>
+      {/* A full-height sheet on a phone: the body scrolls, the buttons stay in view. */}
+      <div className="fixed inset-0 flex items-stretch justify-center sm:items-center sm:p-4">
+        <DialogPanel className="flex h-full w-full flex-col bg-white shadow-xl sm:h-auto sm:max-h-[90vh] sm:max-w-lg sm:rounded-lg" data-testid="form-dialog">
+          <form onSubmit={submit} noValidate className="flex min-h-0 flex-1 flex-col">
             <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{title}</DialogTitle>
-            <div className="flex max-h-[70vh] flex-col gap-4 overflow-y-auto px-5 py-4">
+            <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-5 py-4">
               {intro && <div className="text-sm text-slate-700">{intro}</div>}
               {fields.map((f, i) => (
                 <FieldInput

@@ -2,7 +2,9 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { formFields, type ListResource } from '#contract';
+import { formFields, type ActionDef, type ListResource } from '#contract';
+import { useSignals } from '@preact/signals-react/runtime';
+import { accountName } from '../api/session.js';
 import { toast } from '../lib/toast.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
@@ -14,7 +16,11 @@ import { FormDialog } from './form-dialog.js';
 import { actionLabel, resourceTitle } from './labels.js';
 import { ListFilters } from './list-filters.js';
 import { MissingCallNotice, missingCallOf } from './missing-call.js';
-import { ListTable, Pagination, TableSkeleton } from './list-table.js';
+import { NewRecordsBar } from './new-records-bar.js';
+import { ListCards } from './list-cards.js';
+import { ListTable, TableSkeleton, runningOn } from './list-table.js';
+import { Pagination } from './pagination.js';
+import { useNarrow } from '../ui/use-narrow.js';
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
 import type { ListScreenOptions } from './types.js';
 import { useActionRunner } from './use-action-runner.js';
@@ -24,8 +30,10 @@ type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
 
 /** A management list: server-side paging, sorting and filters kept in the URL, actions, forms, CSV. */
 export function ListScreen({ resource, options = {} }: { resource: ListResource; options?: ListScreenOptions }) {
+  useSignals();
   const t = useLabelT();
   const density = useDensity();
+  const narrow = useNarrow();
   const [path] = useLocation();
   const search = useSearch();
   const state = useMemo(() => parseListState(search, resource), [search, resource]);
@@ -76,7 +84,36 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
     if (!action) return;
     const targets = eligibleRows(action, selectedRows);
     if (targets.length < selectedRows.length) toast.warning(t('engine.skipped', { count: selectedRows.length - targets.length }));
-    if (targets.length > 0) runner.start(action, { ids: targets.map((r) => r.id) });
+    if (targets.length > 0) runner.start(action, { ids: targets.map((r) => r.id) }, targets);
+  };
+
+  // What the table and the phone's cards share.
+  const listProps = {
+    resource,
+    columns,
+    rows,
+    sort: state.sort,
+    selectable,
+    selected,
+    onSelect: (ids: string[], on: boolean) =>
+      setSelected((prev) => {
+        const next = new Set(prev);
+        for (const id of ids)
+          if (on) next.add(id);
+          else next.delete(id);
+        return next;
+      }),
+    commands: {
+      detail: resource.detail ? setDetailRow : undefined,
+      edit: resource.edit ? (row: Row) => setEditing({ mode: 'edit', row }) : undefined,
+      remove: resource.remove ? (row: Row) => setRemoving([String(row.id)]) : undefined,
+      action: (a: ActionDef, row: Row) => runner.start(a, { id: row.id }, [row]),
+    },
+    totals: resource.totals ? query.data?.totals : undefined,
+    t,
+    density,
+    busy: query.isPlaceholderData || query.isFetching,
+    self: resource.selfField ? accountName.value : '',
   };
 
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
@@ -109,6 +146,8 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
           )}
         </div>
       </div>
+
+      {options.watch && <NewRecordsBar count={options.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />}
 
       {selectedRows.length > 0 && (
         <div
@@ -153,35 +192,14 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
         <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500" data-testid="list-empty">
           {t('engine.noData')}
         </p>
-      ) : (
-        <ListTable
-          resource={resource}
-          columns={columns}
-          rows={rows}
-          sort={state.sort}
-          onSort={(key) => go(withChange(state, { sort: nextSort(state.sort, key, resource.defaultSort) }))}
-          selectable={selectable}
-          selected={selected}
-          onSelect={(ids, on) =>
-            setSelected((prev) => {
-              const next = new Set(prev);
-              for (const id of ids)
-                if (on) next.add(id);
-                else next.delete(id);
-              return next;
-            })
-          }
-          commands={{
-            detail: resource.detail ? setDetailRow : undefined,
-            edit: resource.edit ? (row) => setEditing({ mode: 'edit', row }) : undefined,
-            remove: resource.remove ? (row) => setRemoving([String(row.id)]) : undefined,
-            action: (a, row) => runner.start(a, { id: row.id }),
-          }}
-          totals={resource.totals ? query.data?.totals : undefined}
-          t={t}
-          density={density}
-          busy={query.isPlaceholderData || query.isFetching}
+      ) : narrow ? (
+        <ListCards
+          {...listProps}
+          onSort={(sort) => go(withChange(state, { sort }))}
+          runningOn={(id) => (runner.running.size ? runningOn(runner.running, id) : '')}
         />
+      ) : (
+        <ListTable {...listProps} onSort={(key) => go(withChange(state, { sort: nextSort(state.sort, key, resource.defaultSort) }))} running={runner.running} />
       )}
 
       {!query.isPending && !(query.isError && !query.data) && (

@@ -1,9 +1,10 @@
 import { memo, useMemo, useRef } from 'react';
 import type { ActionDef, FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
-import { rowActions } from './actions.js';
 import type { Density } from '../ui/density.js';
-import { actionLabel, fieldLabel } from './labels.js';
+import { fieldLabel } from './labels.js';
+import { recordName } from './record-summary.js';
+import { buildRowCommands, INLINE_COMMANDS, RowCommands } from './row-commands.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { ValueView } from './value-cell.js';
@@ -29,9 +30,31 @@ interface Props {
   t: LabelT;
   density: Density;
   busy: boolean;
+  /** The signed-in administrator's account, for resources with a `selfField`. */
+  self?: string;
+  /** Calls under way, as `callKey` gives them: their buttons wait. */
+  running?: ReadonlySet<string>;
 }
 
 const rowId = (row: Row) => String(row.id);
+
+/**
+ * Short values kept on one line: a number or a status broken in two doubles the row's height
+ * for nothing.
+ * Words (accounts, wallet addresses) may break anywhere and a time after its date, so a laptop's
+ * table fits its columns rather than hiding some under the Actions column.
+ */
+const ONE_LINE = new Set<FieldDef['kind']>(['date', 'money', 'number', 'switch', 'ip', 'select']);
+
+/** The action names of `running` (keys `name:id`) whose call is about this one row. */
+export function runningOn(running: ReadonlySet<string>, id: string): string {
+  const names: string[] = [];
+  for (const key of running) {
+    const at = key.lastIndexOf(':');
+    if (key.slice(at + 1) === id) names.push(key.slice(0, at));
+  }
+  return names.join(',');
+}
 
 function SortHeader({ field, sort, onSort, t }: { field: FieldDef; sort: string; onSort: (key: string) => void; t: LabelT }) {
   const label = fieldLabel(t, field.key);
@@ -72,11 +95,14 @@ interface RowProps {
   commands: StableCommands;
   t: LabelT;
   density: Density;
+  /** Names of this row's actions whose call is under way, joined (a string keeps the memo cheap). */
+  runningNames: string;
+  self: string;
 }
 
-const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density }: RowProps) {
+const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density, runningNames, self }: RowProps) {
   const id = rowId(row);
-  const actions = rowActions(resource, row);
+  const waiting = runningNames ? runningNames.split(',') : [];
   return (
     <tr className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
       {selectable && (
@@ -93,7 +119,7 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
       {columns.map((f) => (
         <td
           key={f.key}
-          className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''}`}
+          className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''} ${ONE_LINE.has(f.kind) ? 'whitespace-nowrap' : 'wrap-anywhere'}`}
           data-col={f.key}
         >
           <ValueView t={t} field={f} value={row[f.key]} />
@@ -101,34 +127,12 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
       ))}
       {hasCommands && (
         <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
-          <div className="flex gap-1">
-            {has.detail && (
-              <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.detail(row)}>
-                {t('engine.details')}
-              </button>
-            )}
-            {has.edit && (
-              <button type="button" className="btn px-2 py-0.5 text-xs" onClick={() => commands.edit(row)}>
-                {t('engine.edit')}
-              </button>
-            )}
-            {actions.map((a) => (
-              <button
-                key={a.name}
-                type="button"
-                className={`btn px-2 py-0.5 text-xs ${a.destructive ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`}
-                onClick={() => commands.action(a, row)}
-                data-action={a.name}
-              >
-                {actionLabel(t, a.name)}
-              </button>
-            ))}
-            {has.remove && (
-              <button type="button" className="btn border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50" onClick={() => commands.remove(row)}>
-                {t('engine.delete')}
-              </button>
-            )}
-          </div>
+          <RowCommands
+            commands={buildRowCommands(resource, row, has, commands, t, waiting, self)}
+            inline={INLINE_COMMANDS}
+            t={t}
+            name={recordName(t, resource, row)}
+          />
         </td>
       )}
     </tr>
@@ -136,7 +140,23 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
 });
 
 /** The table of one page: sortable headers, selection, row commands and the totals row. */
-export function ListTable({ resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy }: Props) {
+export function ListTable({
+  resource,
+  columns,
+  rows,
+  sort,
+  onSort,
+  selectable,
+  selected,
+  onSelect,
+  commands,
+  totals,
+  t,
+  density,
+  busy,
+  running,
+  self = '',
+}: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
   const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
   const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
@@ -179,7 +199,7 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
               <th
                 key={f.key}
                 scope="col"
-                className={`${density.cell} whitespace-nowrap ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''}`}
+                className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''}`}
                 aria-sort={ariaSort(f)}
               >
                 <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
@@ -209,6 +229,8 @@ export function ListTable({ resource, columns, rows, sort, onSort, selectable, s
                 commands={stable}
                 t={t}
                 density={density}
+                runningNames={running?.size ? runningOn(running, id) : ''}
+                self={self}
               />
             );
           })}
@@ -246,51 +268,5 @@ export function TableSkeleton({ columns, density }: { columns: number; density: 
         </div>
       ))}
     </div>
-  );
-}
-
-export function Pagination({
-  pageNum,
-  pageSize,
-  total,
-  sizes,
-  onPage,
-  onSize,
-  t,
-  density,
-}: {
-  pageNum: number;
-  pageSize: number;
-  total: number;
-  sizes: readonly number[];
-  onPage: (n: number) => void;
-  onSize: (n: number) => void;
-  t: LabelT;
-  density: Density;
-}) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  return (
-    <nav className={`mt-3 flex flex-wrap items-center gap-3 text-slate-600 ${density.text}`} aria-label={t('engine.pageOf', { page: pageNum, pages })}>
-      <span data-testid="list-total">{t('engine.totalCount', { count: total })}</span>
-      <label className="flex items-center gap-2">
-        {t('engine.pageSize')}
-        <select className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={pageSize} onChange={(e) => onSize(Number(e.target.value))}>
-          {sizes.map((s) => (
-            <option key={s} value={s}>
-              {t('engine.perPage', { count: s })}
-            </option>
-          ))}
-        </select>
-      </label>
-      <div className="ml-auto flex items-center gap-2">
-        <button type="button" className="btn" disabled={pageNum <= 1} onClick={() => onPage(pageNum - 1)} aria-label={t('engine.prev')}>
-          ‹
-        </button>
-        <span aria-live="polite">{t('engine.pageOf', { page: pageNum, pages })}</span>
-        <button type="button" className="btn" disabled={pageNum >= pages} onClick={() => onPage(pageNum + 1)} aria-label={t('engine.next')}>
-          ›
-        </button>
-      </div>
-    </nav>
   );
 }

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { ReadonlySignal } from '@preact/signals-react';
 import type { ActionDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { ResultRenderer } from './result-view.js';
@@ -23,6 +24,8 @@ export interface ListScreenOptions {
   results?: Readonly<Record<string, ResultRenderer>>;
   /** Something outside the list follows an action at once (the pending-review badge). */
   afterAction?: (action: ActionDef, target: ActionTarget) => void;
+  /** How many records wait beyond the list (the pending-review count; null until known): a rise offers to show them. */
+  watch?: ReadonlySignal<number | null>;
 }
 
 export interface SettingsScreenOptions {

@@ -41,13 +41,13 @@ export function Thumbnail({ path, alt, t, className = 'h-8 w-8' }: { path: strin
       <span
         role="img"
         aria-label={t('engine.noImage')}
-        className={`${className} inline-flex items-center justify-center rounded bg-slate-200 text-[10px] text-slate-500`}
+        className={`${className} inline-flex items-center justify-center rounded bg-slate-200 align-middle text-[10px] text-slate-500`}
       >
         ?
       </span>
     );
   }
-  return <img src={imageUrl(path)} alt={alt} loading="lazy" className={`${className} rounded object-cover`} onError={() => setFailed(true)} />;
+  return <img src={imageUrl(path)} alt={alt} loading="lazy" className={`${className} rounded object-cover align-middle`} onError={() => setFailed(true)} />;
 }
 
 /** One value rendered for a table cell or a detail row. */
@@ -82,15 +82,30 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
       );
     case 'link':
       // Only web links become anchors: a stored javascript:// text must stay inert.
-      if (!/^https?:\/\//i.test(String(value))) return <span className="break-all">{String(value)}</span>;
+      if (!/^https?:\/\//i.test(String(value))) return <span className="wrap-anywhere">{String(value)}</span>;
       return (
         <a href={String(value)} target="_blank" rel="noopener noreferrer" className="break-all text-primary underline">
           {String(value)}
         </a>
       );
+    case 'datetime': {
+      // Date and time may go on two lines when a table is short of width, never broken inside.
+      const [date, time] = valueText(t, field, value).split(' ');
+      return (
+        <span>
+          <span className="whitespace-nowrap">{date}</span>
+          {time && (
+            <>
+              {' '}
+              <span className="whitespace-nowrap">{time}</span>
+            </>
+          )}
+        </span>
+      );
+    }
     case 'longtext':
-      return <span className="line-clamp-2 break-words whitespace-pre-wrap">{String(value)}</span>;
+      return <span className="line-clamp-2 wrap-anywhere whitespace-pre-wrap">{String(value)}</span>;
     default:
-      return <span className="break-words">{valueText(t, field, value)}</span>;
+      return <span className="wrap-anywhere">{valueText(t, field, value)}</span>;
   }
 }

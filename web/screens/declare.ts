@@ -1,5 +1,5 @@
 import type { ListResource, OperationResource, SettingsResource, StatisticsResource } from '#contract/resource';
-import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS } from './views.js';
+import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 /**
  * Screen declarations for the route table: a resource of the contract, the kind of engine screen
@@ -10,6 +10,7 @@ import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS } from './views.js';
 export type DetailViewName = keyof typeof DETAIL_VIEWS;
 export type ResultViewName = keyof typeof RESULT_VIEWS;
 export type AfterActionName = keyof typeof AFTER_ACTIONS;
+export type WatchedCountName = keyof typeof WATCHED_COUNTS;
 /** How the answer of a `showsResult` action is shown, by action name. */
 type Results = Readonly<Record<string, ResultViewName>>;
 
@@ -19,6 +20,8 @@ export interface ListScreenDecl {
   results?: Results;
   /** Something outside the list follows an action at once (the pending-review badge). */
   afterAction?: AfterActionName;
+  /** A count of records arriving from elsewhere: a rise offers "N new: show". */
+  watch?: WatchedCountName;
 }
 
 export type ScreenDecl =

@@ -11,7 +11,7 @@ import { SettingsScreen } from '../engine/settings-screen.js';
 import { StatisticsScreen } from '../engine/statistics-screen.js';
 import type { ResultRenderer } from '../engine/result-view.js';
 import type { ResultViewName, ScreenDecl } from './declare.js';
-import { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS } from './views.js';
+import { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 export interface ScreenPageProps extends PageProps {
   screen: ScreenDecl;
@@ -35,6 +35,7 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
           detail: decl.options?.detail && DETAIL_VIEWS[decl.options.detail],
           results: resultViews(decl.options?.results),
           afterAction: decl.options?.afterAction && AFTER_ACTIONS[decl.options.afterAction],
+          watch: decl.options?.watch && WATCHED_COUNTS[decl.options.watch],
         };
       case 'settings':
         return { results: resultViews(decl.options?.results) };

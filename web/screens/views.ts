@@ -1,5 +1,6 @@
+import { computed, type ReadonlySignal } from '@preact/signals-react';
 import type { ActionDef } from '#contract';
-import { withdrawalCount } from '../api/withdrawals.js';
+import { withdrawalCount, withdrawalCountKnown } from '../api/withdrawals.js';
 import type { ResultRenderer } from '../engine/result-view.js';
 import type { DetailRenderer } from '../engine/types.js';
 import type { ActionTarget } from '../engine/use-action-runner.js';
@@ -29,3 +30,8 @@ function withdrawalReviewed(action: ActionDef): void {
 export const AFTER_ACTIONS = {
   withdrawalReviewed,
 } satisfies Record<string, (action: ActionDef, target: ActionTarget) => void>;
+
+/** Counts of records arriving from elsewhere that a list offers to show when they rise. */
+export const WATCHED_COUNTS = {
+  withdrawalCount: computed(() => (withdrawalCountKnown.value ? withdrawalCount.value : null)),
+} satisfies Record<string, ReadonlySignal<number | null>>;

@@ -1,21 +1,59 @@
+import type { ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useT } from '../i18n/index.js';
 
-/** A yes/no question; Headless UI keeps focus inside and Escape cancels. */
-export function ConfirmDialog({ open, text, onConfirm, onCancel }: { open: boolean; text: string; onConfirm: () => void; onCancel: () => void }) {
+export interface ConfirmDialogProps {
+  open: boolean;
+  text: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  /** What the question is about, under it (the records an action will change). */
+  children?: ReactNode;
+  /** The answer is being carried out: both buttons wait, so nothing is sent twice. */
+  busy?: boolean;
+  /** The confirming button's label when "Confirm" says too little ("Approve"). */
+  confirmLabel?: string;
+  busyLabel?: string;
+  /** A red button for what cannot be taken back (the default), the primary colour otherwise. */
+  tone?: 'danger' | 'primary';
+}
+
+/**
+ * A yes/no question; Headless UI keeps focus inside and Escape cancels. On a phone it is a sheet
+ * as high as the screen allows, its buttons always in view below a scrolling body.
+ */
+export function ConfirmDialog({ open, text, onConfirm, onCancel, children, busy = false, confirmLabel, busyLabel, tone = 'danger' }: ConfirmDialogProps) {
   const t = useT();
   return (
-    <Dialog open={open} onClose={onCancel} className="relative z-50">
+    // Only Cancel or Escape answers no: the second click of a double click that opened the
+    // question lands outside it and must not dismiss it.
+    <Dialog open={open} onClose={() => undefined} className="relative z-50">
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
-      <div className="fixed inset-0 flex items-center justify-center p-4">
-        <DialogPanel className="w-full max-w-sm rounded-lg bg-white p-6 shadow-xl" data-testid="confirm-dialog">
-          <DialogTitle className="text-base text-slate-800">{text}</DialogTitle>
-          <div className="mt-5 flex justify-end gap-2">
-            <button type="button" className="btn" onClick={onCancel} autoFocus>
+      <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
+        <DialogPanel
+          className="flex max-h-full w-full flex-col rounded-t-lg bg-white shadow-xl sm:max-h-[90vh] sm:max-w-md sm:rounded-lg"
+          data-testid="confirm-dialog"
+          aria-busy={busy || undefined}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && !busy) onCancel();
+          }}
+        >
+          <div className="min-h-0 overflow-y-auto px-6 pt-6">
+            <DialogTitle className="text-base text-slate-800">{text}</DialogTitle>
+            {children && <div className="mt-3">{children}</div>}
+          </div>
+          <div className="flex justify-end gap-2 px-6 py-5">
+            <button type="button" className="btn" onClick={onCancel} disabled={busy} autoFocus>
               {t('common.cancel')}
             </button>
-            <button type="button" className="btn btn-danger" onClick={onConfirm}>
-              {t('common.confirm')}
+            <button
+              type="button"
+              className={`btn ${tone === 'danger' ? 'btn-danger' : 'btn-primary'}`}
+              onClick={() => !busy && onConfirm()}
+              disabled={busy}
+              data-testid="confirm-yes"
+            >
+              {busy ? (busyLabel ?? t('common.loading')) : (confirmLabel ?? t('common.confirm'))}
             </button>
           </div>
         </DialogPanel>

@@ -64,6 +64,7 @@ export const WITHDRAWAL_REVIEW = {
   keywordFields: ['userAccount', 'accountInfo'],
   defaultSort: '-createTime',
   totals: ['amount', 'fee'],
+  recordFields: ['userAccount', 'amount', 'method', 'accountInfo'],
   fields: [
     ID,
     shown('userAccount', 'text'),
@@ -77,10 +78,12 @@ export const WITHDRAWAL_REVIEW = {
     shown('reviewTime', 'datetime'),
   ],
   actions: [
-    { name: 'approve', target: 'row', when: { field: 'state', in: ['pending'] } },
+    { name: 'approve', target: 'row', money: true, perSelectedRow: true, when: { field: 'state', in: ['pending'] } },
     {
       name: 'reject',
       target: 'row',
+      money: true,
+      perSelectedRow: true,
       destructive: true,
       inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
       when: { field: 'state', in: ['pending'] },

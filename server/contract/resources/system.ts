@@ -10,6 +10,7 @@ export const ADMINS = {
   ...at(PERMISSIONS.adminUser),
   keywordFields: ['account', 'nickname'],
   defaultSort: '-createTime',
+  selfField: 'account',
   ...EDITABLE,
   fields: [
     SORTABLE_ID,

@@ -95,11 +95,11 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
           <div className="fixed inset-0 z-30 bg-black/30" data-testid="sidebar-backdrop" aria-hidden="true" onClick={() => closeSidebar(false)} />
         )}
         <Sidebar menu={menu} path={path} showBadge={showBadge} />
-        <div className="flex flex-1 flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
+        <div className="flex min-w-0 flex-1 flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
           <header className={fixedHeader.value ? 'sticky top-0 z-20' : ''} data-testid="header">
             <Navbar path={path} held={held} unoffered={unoffered} />
           </header>
-          <main id="main-content" className="flex-1" tabIndex={-1}>
+          <main id="main-content" className="min-w-0 flex-1" tabIndex={-1}>
             <ErrorBoundary key={path}>
               <Suspense fallback={<Splash />}>{content}</Suspense>
             </ErrorBoundary>

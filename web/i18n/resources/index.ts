@@ -69,7 +69,9 @@ function followLanguage(): void {
   i18next.on('languageChanged', (lng) => void loadLabels(lng));
 }
 
-export type LabelT = (key: LabelKey, vars?: Record<string, string | number>) => string;
+/** A plural label by its base name: i18next picks `_one`, `_other` (and the like) from `count`. */
+export type PluralKey = { [K in LabelKey]: K extends `${infer Base}_other` ? Base : never }[LabelKey];
+export type LabelT = (key: LabelKey | PluralKey, vars?: Record<string, string | number>) => string;
 type Loose = (key: string, vars?: object) => string;
 
 /** Translation of screen labels; re-renders when a language's labels arrive. */

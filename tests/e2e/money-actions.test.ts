@@ -1,0 +1,138 @@
+import type { IncomingMessage } from 'node:http';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../../server/contract/index.js';
+import { formatAmount } from '../../web/lib/format.js';
+import { errorToasts, useHarness } from './harness.js';
+
+/*
+ * Withdrawal review, the actions that move money: confirmed naming the record, sent once however
+ * often the button is pressed, run over a selection row by row with a summary, and the list
+ * offering what arrived while it was open. No sandbox timer: every new application is the test's;
+ * a short gateway poll so the badge follows the sandbox quickly.
+ */
+const h = useHarness({ pollMs: 300, events: { heartbeatMs: 1_000, retryMs: 500 }, sandbox: { withdrawalTickMs: 0 } });
+const store = () => h.sandbox.app.sandbox;
+const REVIEW = PERMISSIONS.cashWithdrawalCheck;
+
+const rows = (p: Page) => p.locator('[data-testid="list-table"] tbody tr');
+const confirm = (p: Page) => p.getByTestId('confirm-dialog');
+
+/** The POSTs the sandbox backend itself received for one action: what the gateway really sent on. */
+let received: string[] = [];
+const listen = (req: IncomingMessage) => {
+  if (req.method === 'POST' && req.url?.startsWith(`${REVIEW}/`)) received.push(req.url);
+};
+const calls = (name: string) => received.filter((u) => u === `${REVIEW}/${name}`).length;
+
+let page: Page;
+beforeAll(async () => {
+  h.sandbox.app.server.on('request', listen);
+  page = (await h.pageAs('admin')).page;
+});
+afterEach(() => {
+  received = [];
+});
+
+async function openPending(p: Page) {
+  await p.goto('/WithDrawMoneyCheck?state=pending&sort=-createTime');
+  await rows(p).first().waitFor();
+}
+
+describe('money actions on withdrawal review', () => {
+  it('confirms an approval naming amount, user and payee account, and a double click sends it once', async () => {
+    await openPending(page);
+    const id = Number(await rows(page).first().getAttribute('data-row-id'));
+    const record = store().withdrawals.get(id)!;
+
+    // One click (or two) only asks: nothing reaches the backend before the confirmation.
+    await rows(page).first().locator('[data-action="approve"]').dblclick();
+    await confirm(page).waitFor();
+    expect(calls('approve')).toBe(0);
+    expect(await confirm(page).getByRole('heading').textContent()).toBe(`Run “Approve” on ${record.userAccount}?`);
+    const summary = confirm(page).getByTestId('record-summary');
+    expect(await summary.locator('[data-record-field="userAccount"]').textContent()).toBe(record.userAccount);
+    expect(await summary.locator('[data-record-field="amount"]').textContent()).toBe(formatAmount(record.amount));
+    expect(await summary.locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
+
+    await confirm(page).getByRole('button', { name: 'Approve' }).dblclick();
+    await confirm(page).waitFor({ state: 'detached' });
+    await page.locator('[data-toast="success"]', { hasText: `“Approve” done: ${record.userAccount}` }).waitFor();
+    expect(calls('approve')).toBe(1);
+    expect(store().withdrawals.get(id)!.state).toBe('approved');
+    expect(await errorToasts(page)).toEqual([]);
+  });
+
+  it('cancelling the confirmation sends nothing', async () => {
+    await openPending(page);
+    const id = Number(await rows(page).first().getAttribute('data-row-id'));
+    await rows(page).first().locator('[data-action="approve"]').click();
+    await confirm(page).getByRole('button', { name: 'Cancel' }).click();
+    await confirm(page).waitFor({ state: 'detached' });
+    expect(calls('approve')).toBe(0);
+    expect(store().withdrawals.get(id)!.state).toBe('pending');
+  });
+
+  it('rejects with a reason after naming the record, and a double-pressed Reject sends once', async () => {
+    await openPending(page);
+    const id = Number(await rows(page).first().getAttribute('data-row-id'));
+    const record = store().withdrawals.get(id)!;
+    await rows(page).first().locator('[data-action="reject"]').click();
+    const form = page.getByTestId('form-dialog');
+    expect(await form.textContent()).toContain(`Run “Reject” on ${record.userAccount}?`);
+    expect(await form.locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
+    await form.getByLabel('Reason').fill('Payee account closed');
+    await form.getByRole('button', { name: 'Reject' }).dblclick();
+    await form.waitFor({ state: 'detached' });
+    expect(calls('reject')).toBe(1);
+    expect(store().withdrawals.get(id)).toMatchObject({ state: 'rejected', reason: 'Payee account closed' });
+  });
+
+  it('approves a selection row by row and reports what went through and what was refused, and why', async () => {
+    await openPending(page);
+    const ids = await rows(page).evaluateAll((trs) => trs.slice(0, 3).map((tr) => Number(tr.getAttribute('data-row-id'))));
+    expect(ids).toHaveLength(3);
+    for (const id of ids) await page.locator(`tr[data-row-id="${id}"] input[type="checkbox"]`).check();
+    // Another administrator reviews one of them meanwhile: the backend will refuse it.
+    const taken = store().withdrawals.get(ids[1]!)!;
+    taken.state = 'approved';
+
+    await page.locator('[data-bulk-action="approve"]').click();
+    expect(await confirm(page).getByRole('heading').textContent()).toBe('Run “Approve” on 3 records?');
+    expect(await confirm(page).locator('[data-record-id]').count()).toBe(3);
+    await confirm(page).getByRole('button', { name: 'Approve' }).click();
+    const summary = page.getByTestId('bulk-summary');
+    await summary.waitFor();
+    expect(await summary.getByTestId('bulk-done').textContent()).toBe('2 done');
+    expect(await summary.getByTestId('bulk-refused').textContent()).toBe('1 refused:');
+    // The backend's own reason, against the row it refused.
+    expect(await summary.locator(`[data-refused-id="${ids[1]}"]`).textContent()).toBe(
+      `${taken.userAccount}: approve does not apply to withdrawalReview record ${ids[1]} (state is approved)`,
+    );
+    expect(calls('approve')).toBe(3);
+    expect(store().withdrawals.get(ids[0]!)!.state).toBe('approved');
+    expect(store().withdrawals.get(ids[2]!)!.state).toBe('approved');
+    await summary.getByRole('button', { name: 'Close' }).click();
+    expect(await errorToasts(page)).toEqual([]);
+  });
+
+  it('offers "N new: show" when applications arrive while the list is open, and shows them', async () => {
+    await openPending(page);
+    // The badge has its first count, so a later rise is one the test made.
+    await expect
+      .poll(() => page.getByTestId('withdrawal-badge').first().getAttribute('data-count'), { timeout: 10_000 })
+      .toBe(String(store().pendingWithdrawalCount()));
+    const before = store().pendingWithdrawalCount();
+    expect(await page.getByTestId('new-records').count()).toBe(0);
+    const added = [store().addPendingWithdrawal(), store().addPendingWithdrawal()];
+    const bar = page.getByTestId('new-records');
+    await bar.waitFor({ timeout: 10_000 });
+    expect(await bar.textContent()).toContain('2 new records');
+    // Nothing refreshed behind the administrator's back: the new rows wait for the click.
+    expect(await page.locator(`tr[data-row-id="${added[0]!.id}"]`).count()).toBe(0);
+    await bar.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.getByTestId('list-total').textContent()).toBe(`${before + 2} in total`);
+    await page.locator(`tr[data-row-id="${added[1]!.id}"]`).waitFor();
+    expect(await page.getByTestId('new-records').count()).toBe(0);
+  });
+});

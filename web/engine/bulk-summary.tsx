@@ -1,0 +1,53 @@
+import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import type { LabelT } from '../i18n/resources/index.js';
+
+export interface Refusal {
+  id: string;
+  name: string;
+  message: string;
+}
+
+export interface BulkOutcome {
+  title: string;
+  done: number;
+  refused: readonly Refusal[];
+}
+
+/** After an action ran row by row over a selection: how many went through, and why each other one did not. */
+export function BulkSummaryDialog({ outcome, t, onClose }: { outcome: BulkOutcome | null; t: LabelT; onClose: () => void }) {
+  return (
+    <Dialog open={outcome !== null} onClose={onClose} className="relative z-50">
+      <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
+      <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
+        <DialogPanel
+          className="flex max-h-full w-full flex-col rounded-t-lg bg-white shadow-xl sm:max-h-[90vh] sm:max-w-md sm:rounded-lg"
+          data-testid="bulk-summary"
+        >
+          <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{outcome?.title}</DialogTitle>
+          <div className="min-h-0 overflow-y-auto px-5 py-4 text-sm text-slate-700">
+            <p data-testid="bulk-done">{t('engine.bulkDone', { count: outcome?.done ?? 0 })}</p>
+            {outcome && outcome.refused.length > 0 && (
+              <>
+                <p className="mt-2 font-medium text-red-700" data-testid="bulk-refused">
+                  {t('engine.bulkRefused', { count: outcome.refused.length })}
+                </p>
+                <ul className="mt-1 flex flex-col gap-1">
+                  {outcome.refused.map((r) => (
+                    <li key={r.id} data-refused-id={r.id}>
+                      <span className="font-medium">{r.name}</span>: {r.message}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </div>
+          <div className="flex justify-end border-t border-slate-200 px-5 py-3">
+            <button type="button" className="btn btn-primary" onClick={onClose}>
+              {t('engine.close')}
+            </button>
+          </div>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

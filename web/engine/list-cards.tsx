@@ -1,0 +1,205 @@
+import { memo, useMemo, useRef } from 'react';
+import type { FieldDef, ListResource } from '#contract';
+import type { LabelT } from '../i18n/resources/index.js';
+import type { Density } from '../ui/density.js';
+import { fieldLabel } from './labels.js';
+import { formatMoney } from './money.js';
+import type { Row } from './queries.js';
+import { mainFieldKey, recordName } from './record-summary.js';
+import { buildRowCommands, RowCommands, type RowHandlers } from './row-commands.js';
+import type { RowCommands as Commands } from './list-table.js';
+import { ValueView } from './value-cell.js';
+
+interface Props {
+  resource: ListResource;
+  columns: readonly FieldDef[];
+  rows: readonly Row[];
+  sort: string;
+  onSort: (sort: string) => void;
+  selectable: boolean;
+  selected: ReadonlySet<string>;
+  onSelect: (ids: string[], on: boolean) => void;
+  commands: Commands;
+  totals?: Record<string, number> | undefined;
+  t: LabelT;
+  density: Density;
+  busy: boolean;
+  /** The signed-in administrator's account, for resources with a `selfField`. */
+  self?: string;
+  runningOn: (id: string) => string;
+}
+
+const STATUS_KEYS = ['status', 'state'];
+
+/** Which column heads a card (the record's name), which one is its status badge, and the rest. */
+export function cardLayout(resource: ListResource, columns: readonly FieldDef[]) {
+  const mainKey = mainFieldKey(resource);
+  const main = columns.find((f) => f.key === mainKey) ?? columns[0];
+  const status = columns.find((f) => STATUS_KEYS.includes(f.key) && f.kind === 'select' && f !== main);
+  const rest = columns.filter((f) => f !== main && f !== status);
+  return { main, status, rest };
+}
+
+interface CardProps {
+  row: Row;
+  resource: ListResource;
+  layout: ReturnType<typeof cardLayout>;
+  selectable: boolean;
+  checked: boolean;
+  has: { detail: boolean; edit: boolean; remove: boolean };
+  handlers: RowHandlers & { select: (id: string, on: boolean) => void };
+  t: LabelT;
+  density: Density;
+  runningNames: string;
+  self: string;
+}
+
+const Card = memo(function Card({ row, resource, layout, selectable, checked, has, handlers, t, density, runningNames, self }: CardProps) {
+  const id = String(row.id);
+  const { main, status, rest } = layout;
+  const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self);
+  return (
+    <li className={`rounded-md border border-slate-200 bg-white ${density.cell}`} data-row-id={id} data-testid="list-card">
+      <div className="flex items-start gap-2">
+        {selectable && (
+          <input
+            type="checkbox"
+            className="mt-1 h-4 w-4 accent-primary"
+            aria-label={t('engine.selectRow', { id })}
+            checked={checked}
+            onChange={(e) => handlers.select(id, e.target.checked)}
+          />
+        )}
+        <div className="min-w-0 flex-1 font-medium break-words text-slate-900" data-main-field={main?.key}>
+          {main ? <ValueView t={t} field={main} value={row[main.key]} /> : `#${id}`}
+        </div>
+        {status && (
+          <span className="shrink-0 text-sm text-slate-600" data-col={status.key}>
+            <ValueView t={t} field={status} value={row[status.key]} />
+          </span>
+        )}
+        {commands.length > 0 && <RowCommands commands={commands} inline={0} t={t} name={recordName(t, resource, row)} />}
+      </div>
+      {rest.length > 0 && (
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          {rest.map((f) => (
+            <div key={f.key} className="contents">
+              <dt className="text-slate-500">{fieldLabel(t, f.key)}</dt>
+              <dd className="min-w-0 text-slate-800 wrap-anywhere" data-col={f.key}>
+                <ValueView t={t} field={f} value={row[f.key]} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </li>
+  );
+});
+
+/** A phone's list: one card per row (its name, status and fields), the commands behind "⋯", sorting by a select. */
+export function ListCards(props: Props) {
+  const { resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy, runningOn, self = '' } = props;
+  const layout = useMemo(() => cardLayout(resource, columns), [resource, columns]);
+  const latest = useRef({ commands, onSelect });
+  latest.current = { commands, onSelect };
+  const handlers = useMemo<CardProps['handlers']>(
+    () => ({
+      detail: (row) => latest.current.commands.detail?.(row),
+      edit: (row) => latest.current.commands.edit?.(row),
+      remove: (row) => latest.current.commands.remove?.(row),
+      action: (action, row) => latest.current.commands.action(action, row),
+      select: (id, on) => latest.current.onSelect([id], on),
+    }),
+    [],
+  );
+  const hasDetail = !!commands.detail;
+  const hasEdit = !!commands.edit;
+  const hasRemove = !!commands.remove;
+  const has = useMemo(() => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove }), [hasDetail, hasEdit, hasRemove]);
+  const sortable = columns.filter((f) => f.sortable);
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(String(r.id)));
+
+  return (
+    <div className={`flex flex-col gap-2 transition-opacity ${busy ? 'opacity-60' : ''}`} data-testid="list-cards" aria-busy={busy || undefined}>
+      {(selectable || sortable.length > 0) && (
+        <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
+          {selectable && (
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-primary"
+                checked={allSelected}
+                onChange={(e) =>
+                  onSelect(
+                    rows.map((r) => String(r.id)),
+                    e.target.checked,
+                  )
+                }
+              />
+              {t('engine.selectAll')}
+            </label>
+          )}
+          {sortable.length > 0 && (
+            <label className="ml-auto flex items-center gap-2">
+              {t('engine.sortBy')}
+              <select
+                className={`rounded-md border border-slate-300 bg-white ${density.input}`}
+                value={sort}
+                onChange={(e) => onSort(e.target.value)}
+                data-testid="card-sort"
+              >
+                {!sortable.some((f) => sort === f.key || sort === `-${f.key}`) && <option value={sort}>—</option>}
+                {sortable.flatMap((f) => [
+                  <option key={`-${f.key}`} value={`-${f.key}`}>
+                    {fieldLabel(t, f.key)} ▼
+                  </option>,
+                  <option key={f.key} value={f.key}>
+                    {fieldLabel(t, f.key)} ▲
+                  </option>,
+                ])}
+              </select>
+            </label>
+          )}
+        </div>
+      )}
+      <ul className="flex flex-col gap-2">
+        {rows.map((row) => {
+          const id = String(row.id);
+          return (
+            <Card
+              key={id}
+              row={row}
+              resource={resource}
+              layout={layout}
+              selectable={selectable}
+              checked={selected.has(id)}
+              has={has}
+              handlers={handlers}
+              t={t}
+              density={density}
+              runningNames={runningOn(id)}
+              self={self}
+            />
+          );
+        })}
+      </ul>
+      {totals && (
+        <dl
+          className="grid grid-cols-[auto_1fr] gap-x-3 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm font-medium"
+          data-testid="list-totals"
+        >
+          {Object.entries(totals).map(([key, value]) => (
+            <div key={key} className="contents">
+              <dt>
+                {t('engine.total')} · {fieldLabel(t, key)}
+              </dt>
+              <dd className="text-right tabular-nums" data-total={key}>
+                {formatMoney(value)}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import type { ActionDef, ListResource } from '#contract';
+import type { LabelT } from '../i18n/resources/index.js';
+import { rowActions } from './actions.js';
+import { actionLabel } from './labels.js';
+import type { Row } from './queries.js';
+
+export interface RowCommand {
+  key: string;
+  label: string;
+  onClick: () => void;
+  danger?: boolean;
+  /** Its call is under way: the command waits. */
+  busy?: boolean;
+  /** `data-action` of the control, for a named action. */
+  action?: string;
+  /** Why it cannot be used on this row: shown, and the command stays disabled. */
+  refused?: string;
+}
+
+/** How many of a row's commands a table shows as buttons; the rest wait behind "⋯". */
+export const INLINE_COMMANDS = 2;
+
+const buttonClass = (c: RowCommand) => `btn px-2 py-0.5 text-xs ${c.danger ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`;
+
+/**
+ * A row's commands: the first `inline` as buttons, the others behind "⋯", so a row never needs
+ * more width than a few buttons whatever its resource offers.
+ */
+export function RowCommands({ commands, inline, t, name }: { commands: readonly RowCommand[]; inline: number; t: LabelT; name: string }) {
+  const shown = commands.slice(0, inline);
+  const more = commands.slice(inline);
+  return (
+    <div className="flex items-center gap-1">
+      {shown.map((c) => (
+        <button
+          key={c.key}
+          type="button"
+          className={buttonClass(c)}
+          onClick={c.onClick}
+          disabled={c.busy || !!c.refused}
+          aria-busy={c.busy || undefined}
+          title={c.refused}
+          data-action={c.action}
+          data-command={c.key}
+        >
+          {c.label}
+          {c.refused && <span className="sr-only">: {c.refused}</span>}
+        </button>
+      ))}
+      {more.length > 0 && (
+        <Menu>
+          <MenuButton className="btn min-h-6 min-w-6 px-2 py-0.5 text-xs" aria-label={t('engine.moreActions', { name })} data-testid="row-more">
+            ⋯
+          </MenuButton>
+          <MenuItems
+            anchor="bottom end"
+            className="z-50 min-w-40 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none"
+            data-testid="row-menu"
+          >
+            {more.map((c) => (
+              <MenuItem key={c.key} disabled={c.busy || !!c.refused}>
+                <button
+                  type="button"
+                  className={`block w-full px-3 py-1.5 text-left text-sm data-[disabled]:opacity-50 data-[focus]:bg-slate-100 ${c.danger ? 'text-red-700' : 'text-slate-700'}`}
+                  onClick={c.onClick}
+                  data-action={c.action}
+                  data-command={c.key}
+                  data-refused={c.refused ? '' : undefined}
+                >
+                  {c.label}
+                  {c.refused && <span className="block text-xs text-slate-500">{c.refused}</span>}
+                </button>
+              </MenuItem>
+            ))}
+          </MenuItems>
+        </Menu>
+      )}
+    </div>
+  );
+}
+
+export interface RowHandlers {
+  detail: (row: Row) => void;
+  edit: (row: Row) => void;
+  remove: (row: Row) => void;
+  action: (action: ActionDef, row: Row) => void;
+}
+
+/**
+ * What can be done to one row, most used first (so the first two are the ones a table shows as
+ * buttons): the actions that move money, details, edit, the other actions, delete.
+ */
+export function buildRowCommands(
+  resource: ListResource,
+  row: Row,
+  has: { detail: boolean; edit: boolean; remove: boolean },
+  handlers: RowHandlers,
+  t: LabelT,
+  waiting: readonly string[],
+  self = '',
+): RowCommand[] {
+  const list: RowCommand[] = [];
+  // The signed-in administrator's own row: what would lock them out is offered, disabled, saying why.
+  const own = !!resource.selfField && self !== '' && row[resource.selfField] === self;
+  const refusedOwn = own ? t('engine.notOnYourself') : undefined;
+  const actions = rowActions(resource, row);
+  const money = actions.filter((a) => a.money);
+  const push = (a: ActionDef) =>
+    list.push({
+      key: `action:${a.name}`,
+      label: actionLabel(t, a.name),
+      onClick: () => handlers.action(a, row),
+      danger: a.destructive,
+      busy: waiting.includes(a.name),
+      action: a.name,
+      refused: a.destructive ? refusedOwn : undefined,
+    });
+  money.forEach(push);
+  if (has.detail) list.push({ key: 'detail', label: t('engine.details'), onClick: () => handlers.detail(row) });
+  if (has.edit) list.push({ key: 'edit', label: t('engine.edit'), onClick: () => handlers.edit(row) });
+  actions.filter((a) => !a.money).forEach(push);
+  if (has.remove) list.push({ key: 'remove', label: t('engine.delete'), onClick: () => handlers.remove(row), danger: true, refused: refusedOwn });
+  return list;
+}
