@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef } from 'react';
+import { memo, useMemo } from 'react';
 import type { FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
@@ -6,8 +6,8 @@ import { fieldLabel } from './labels.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { mainFieldKey, recordName } from './record-summary.js';
-import { buildRowCommands, RowCommands, type RowHandlers } from './row-commands.js';
-import type { RowCommands as Commands } from './list-table.js';
+import { buildRowCommands, RowCommands, useStableRowHandlers, type StableRowHandlers } from './row-commands.js';
+import type { ScreenRowCommands as Commands } from './row-commands.js';
 import { ValueView } from './value-cell.js';
 
 interface Props {
@@ -47,7 +47,7 @@ interface CardProps {
   selectable: boolean;
   checked: boolean;
   has: { detail: boolean; edit: boolean; remove: boolean };
-  handlers: RowHandlers & { select: (id: string, on: boolean) => void };
+  handlers: StableRowHandlers;
   t: LabelT;
   density: Density;
   runningNames: string;
@@ -100,22 +100,7 @@ const Card = memo(function Card({ row, resource, layout, selectable, checked, ha
 export function ListCards(props: Props) {
   const { resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy, runningOn, self = '' } = props;
   const layout = useMemo(() => cardLayout(resource, columns), [resource, columns]);
-  const latest = useRef({ commands, onSelect });
-  latest.current = { commands, onSelect };
-  const handlers = useMemo<CardProps['handlers']>(
-    () => ({
-      detail: (row) => latest.current.commands.detail?.(row),
-      edit: (row) => latest.current.commands.edit?.(row),
-      remove: (row) => latest.current.commands.remove?.(row),
-      action: (action, row) => latest.current.commands.action(action, row),
-      select: (id, on) => latest.current.onSelect([id], on),
-    }),
-    [],
-  );
-  const hasDetail = !!commands.detail;
-  const hasEdit = !!commands.edit;
-  const hasRemove = !!commands.remove;
-  const has = useMemo(() => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove }), [hasDetail, hasEdit, hasRemove]);
+  const { handlers, has } = useStableRowHandlers(commands, onSelect);
   const sortable = columns.filter((f) => f.sortable);
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(String(r.id)));
 

@@ -1,20 +1,15 @@
-import { memo, useMemo, useRef } from 'react';
-import type { ActionDef, FieldDef, ListResource } from '#contract';
+import { memo } from 'react';
+import type { FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel } from './labels.js';
 import { recordName } from './record-summary.js';
-import { buildRowCommands, INLINE_COMMANDS, RowCommands } from './row-commands.js';
+import { buildRowCommands, INLINE_COMMANDS, RowCommands, useStableRowHandlers, type ScreenRowCommands, type StableRowHandlers } from './row-commands.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { ValueView } from './value-cell.js';
 
-export interface RowCommands {
-  detail?: (row: Row) => void;
-  edit?: (row: Row) => void;
-  remove?: (row: Row) => void;
-  action: (action: ActionDef, row: Row) => void;
-}
+export type { ScreenRowCommands as RowCommands } from './row-commands.js';
 
 interface Props {
   resource: ListResource;
@@ -25,7 +20,7 @@ interface Props {
   selectable: boolean;
   selected: ReadonlySet<string>;
   onSelect: (ids: string[], on: boolean) => void;
-  commands: RowCommands;
+  commands: ScreenRowCommands;
   totals?: Record<string, number> | undefined;
   t: LabelT;
   density: Density;
@@ -76,14 +71,6 @@ function SortHeader({ field, sort, onSort, t }: { field: FieldDef; sort: string;
   );
 }
 
-interface StableCommands {
-  detail: (row: Row) => void;
-  edit: (row: Row) => void;
-  remove: (row: Row) => void;
-  action: (action: ActionDef, row: Row) => void;
-  select: (id: string, on: boolean) => void;
-}
-
 interface RowProps {
   row: Row;
   resource: ListResource;
@@ -92,7 +79,7 @@ interface RowProps {
   checked: boolean;
   hasCommands: boolean;
   has: { detail: boolean; edit: boolean; remove: boolean };
-  commands: StableCommands;
+  commands: StableRowHandlers;
   t: LabelT;
   density: Density;
   /** Names of this row's actions whose call is under way, joined (a string keeps the memo cheap). */
@@ -160,24 +147,7 @@ export function ListTable({
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
   const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
   const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
-  // The screen passes fresh closures on every render; rows get stable ones that call the latest,
-  // so a row whose data did not change is not rendered again (the busy/idle switch, a selection).
-  const latest = useRef({ commands, onSelect });
-  latest.current = { commands, onSelect };
-  const stable = useMemo<StableCommands>(
-    () => ({
-      detail: (row) => latest.current.commands.detail?.(row),
-      edit: (row) => latest.current.commands.edit?.(row),
-      remove: (row) => latest.current.commands.remove?.(row),
-      action: (action, row) => latest.current.commands.action(action, row),
-      select: (id, on) => latest.current.onSelect([id], on),
-    }),
-    [],
-  );
-  const hasDetail = !!commands.detail;
-  const hasEdit = !!commands.edit;
-  const hasRemove = !!commands.remove;
-  const has = useMemo(() => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove }), [hasDetail, hasEdit, hasRemove]);
+  const { handlers: stable, has } = useStableRowHandlers(commands, onSelect);
 
   return (
     <div className={`overflow-x-auto rounded-md border border-slate-200 bg-white transition-opacity ${busy ? 'opacity-60' : ''}`}>

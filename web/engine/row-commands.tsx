@@ -1,3 +1,4 @@
+import { useMemo, useRef } from 'react';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import type { ActionDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
@@ -85,6 +86,44 @@ export interface RowHandlers {
   edit: (row: Row) => void;
   remove: (row: Row) => void;
   action: (action: ActionDef, row: Row) => void;
+}
+
+/** The commands a list screen offers its rows; the ones it leaves out are not offered at all. */
+export interface ScreenRowCommands {
+  detail?: (row: Row) => void;
+  edit?: (row: Row) => void;
+  remove?: (row: Row) => void;
+  action: (action: ActionDef, row: Row) => void;
+}
+
+export type StableRowHandlers = RowHandlers & { select: (id: string, on: boolean) => void };
+
+/**
+ * Row handlers that stay the same across renders but call the screen's latest ones (the screen
+ * passes fresh closures every render), so a table row or card whose data did not change is not
+ * rendered again on a busy/idle switch or a selection; and which commands are offered at all.
+ */
+export function useStableRowHandlers(
+  commands: ScreenRowCommands,
+  onSelect: (ids: string[], on: boolean) => void,
+): { handlers: StableRowHandlers; has: { detail: boolean; edit: boolean; remove: boolean } } {
+  const latest = useRef({ commands, onSelect });
+  latest.current = { commands, onSelect };
+  const handlers = useMemo<StableRowHandlers>(
+    () => ({
+      detail: (row) => latest.current.commands.detail?.(row),
+      edit: (row) => latest.current.commands.edit?.(row),
+      remove: (row) => latest.current.commands.remove?.(row),
+      action: (action, row) => latest.current.commands.action(action, row),
+      select: (id, on) => latest.current.onSelect([id], on),
+    }),
+    [],
+  );
+  const hasDetail = !!commands.detail;
+  const hasEdit = !!commands.edit;
+  const hasRemove = !!commands.remove;
+  const has = useMemo(() => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove }), [hasDetail, hasEdit, hasRemove]);
+  return { handlers, has };
 }
 
 /**
