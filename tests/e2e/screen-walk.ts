@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { ScreenDecl } from '../../web/screens/declare.js';
 import { errorToasts } from './harness.js';
 
@@ -32,4 +33,21 @@ export async function screenProblems(page: Page, path: string, decl: ScreenDecl)
   const toasts = await errorToasts(page);
   if (toasts.length) problems.push(`${path}: error toast ${toasts.join('; ')}`);
   return problems;
+}
+
+/**
+ * On the users list: sorts by balance, then goes to page 2, and returns the first row of the table
+ * once it has stopped fetching (the rows drawn for the page asked for), now on page 2.
+ */
+export async function sortUsersByBalanceAndTurnPage(page: Page): Promise<Locator> {
+  await page.goto('/userpage/userset');
+  await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
+  await page.locator('[data-sort="balance"]').click();
+  await page.waitForURL((u) => u.searchParams.get('sort') === 'balance');
+  const settled = page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr').first();
+  const pageOneId = await settled.getAttribute('data-row-id');
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await page.waitForURL((u) => u.searchParams.get('pageNum') === '2');
+  await expect.poll(() => settled.getAttribute('data-row-id')).not.toBe(pageOneId);
+  return settled;
 }

@@ -4,7 +4,7 @@ import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { errorToasts, useHarness } from './harness.js';
-import { screenProblems } from './screen-walk.js';
+import { screenProblems, sortUsersByBalanceAndTurnPage } from './screen-walk.js';
 
 /**
  * The walk of the management screens against the sandbox's legacy dialect (a Java admin
@@ -45,15 +45,7 @@ describe('every engine screen on the legacy dialect through its map', () => {
 
   it('sorts by a money column and pages, the order kept in the URL', async () => {
     const { page } = await h.pageAs('admin');
-    await page.goto('/userpage/userset');
-    await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
-    await page.locator('[data-sort="balance"]').click();
-    await page.waitForURL((u) => u.searchParams.get('sort') === 'balance');
-    const settled = page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr').first();
-    const pageOneId = await settled.getAttribute('data-row-id');
-    await page.getByRole('button', { name: 'Next page' }).click();
-    await page.waitForURL((u) => u.searchParams.get('pageNum') === '2');
-    await expect.poll(() => settled.getAttribute('data-row-id')).not.toBe(pageOneId);
+    await sortUsersByBalanceAndTurnPage(page);
     expect(await page.locator('th[aria-sort="ascending"]').textContent()).toContain('Balance');
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { errorToasts, useHarness } from './harness.js';
-import { SCREEN_READY, screenProblems } from './screen-walk.js';
+import { SCREEN_READY, screenProblems, sortUsersByBalanceAndTurnPage } from './screen-walk.js';
 
 // This suite has never checked the pages' uncaught errors; the harness still collects them.
 const h = useHarness();
@@ -19,16 +19,7 @@ describe('every engine screen as the full account', () => {
 
   it('keeps paging and sorting in the URL across a reload', async () => {
     const { page } = await h.pageAs('admin');
-    await page.goto('/userpage/userset');
-    await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
-    await page.locator('[data-sort="balance"]').click();
-    await page.waitForURL((u) => u.searchParams.get('sort') === 'balance');
-    // The rows of page 2 are those drawn once the table is no longer busy fetching them.
-    const settled = page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr').first();
-    const pageOneId = await settled.getAttribute('data-row-id');
-    await page.getByRole('button', { name: 'Next page' }).click();
-    await page.waitForURL((u) => u.searchParams.get('pageNum') === '2');
-    await expect.poll(() => settled.getAttribute('data-row-id')).not.toBe(pageOneId);
+    const settled = await sortUsersByBalanceAndTurnPage(page);
     const firstId = await settled.getAttribute('data-row-id');
     await page.reload();
     await settled.waitFor();
