@@ -82,9 +82,11 @@ describe('site configuration lists: page and bulk actions', () => {
     await page.locator('[data-action="test"]').click();
     await dialog(page).getByLabel('Text').fill('Cheap offer: E2EFORBIDDEN deals, nothing else');
     await dialog(page).getByRole('button', { name: 'Test a text' }).click();
+    // Polled: the previous result dialog may still be leaving while this one draws its table.
     const hits = result(page).getByTestId('sensitive-hits');
-    const cells = await hits.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-    expect(cells).toEqual([['e2eforbidden', 'Advertising', '13']]);
+    await expect
+      .poll(() => hits.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))))
+      .toEqual([['e2eforbidden', 'Advertising', '13']]);
     await result(page).getByRole('button', { name: 'Close' }).click();
   });
 });

@@ -142,7 +142,8 @@ describe('deployment screens', () => {
     // The refused switch works again once the backend does.
     await wallet.click();
     await expect.poll(() => deployment().switches.wallet).toBe(!walletBefore);
-    expect(await wallet.getAttribute('aria-checked')).toBe(String(!walletBefore));
+    // The backend has it before the answer reaches the page: the switch follows once it does.
+    await expect.poll(() => wallet.getAttribute('aria-checked')).toBe(String(!walletBefore));
   });
 
   it('validates and saves the runner config, warning about unsaved changes', async () => {
