@@ -83,6 +83,38 @@ describe('keyboard only', () => {
     expect((await focused(page)).testId).toBe('list-create');
   });
 
+  it('opens a row\'s "⋯" menu with Enter, moves with the arrows, Home and End, and gives focus back on Escape', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/userpage/userset');
+    const more = page.locator('[data-testid="list-table"] tbody tr').first().getByTestId('row-more');
+    await more.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByTestId('row-menu');
+    await menu.waitFor();
+    expect(await more.getAttribute('aria-expanded')).toBe('true');
+    const items = await menu.getByRole('menuitem').allTextContents();
+    const current = () => page.evaluate(() => (document.activeElement?.getAttribute('role') === 'menuitem' ? document.activeElement.textContent : null));
+    expect(await current()).toBe(items[0]);
+    await page.keyboard.press('ArrowDown');
+    expect(await current()).toBe(items[1]);
+    await page.keyboard.press('End');
+    expect(await current()).toBe(items[items.length - 1]);
+    await page.keyboard.press('ArrowDown');
+    expect(await current()).toBe(items[0]);
+    await page.keyboard.press('ArrowUp');
+    expect(await current()).toBe(items[items.length - 1]);
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('row-more');
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    // ArrowUp on the button opens on the last item.
+    await page.keyboard.press('ArrowUp');
+    await menu.waitFor();
+    expect(await current()).toBe(items[items.length - 1]);
+    await page.keyboard.press('Tab');
+    await menu.waitFor({ state: 'detached' });
+  });
+
   it('keeps a focused control below the fixed header when tabbing back up a long page', async () => {
     const { page } = await h.pageAs('admin', { height: 600 });
     await page.goto('/homelist');

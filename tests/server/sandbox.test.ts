@@ -249,9 +249,16 @@ describe('site configuration and file server', () => {
     for (const path of [store.users.all()[0]!.avatar, store.groups.all()[0]!.avatar]) {
       const avatar = await fetch(new URL(`/plate/${path}`, sandbox.url));
       expect(avatar.status, path).toBe(200);
-      expect(await avatar.text()).toContain('<text');
+      expect(avatar.headers.get('content-type')).toBe('image/png');
+      const png = Buffer.from(await avatar.arrayBuffer());
+      // The PNG signature, then an IHDR of 48×48.
+      expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([48, 48]);
     }
-    for (const path of ['/plate/icons/nope.svg', '/plate/avatars/999999.svg', '/plate/icons/', '/plate/avatars/1.png']) {
+    // The SVG form of the same avatar, with the name's initial.
+    const svg = await fetch(new URL(`/plate/${store.users.all()[0]!.avatar.replace(/\.png$/, '.svg')}`, sandbox.url));
+    expect(await svg.text()).toContain('<text');
+    for (const path of ['/plate/icons/nope.svg', '/plate/avatars/999999.svg', '/plate/icons/', '/plate/avatars/999999.png', '/plate/avatars/1.gif']) {
       const missing = await fetch(new URL(path, sandbox.url));
       expect(missing.status, path).toBe(404);
     }

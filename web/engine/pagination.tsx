@@ -48,10 +48,10 @@ export function Pagination({ pageNum, pageSize, total, sizes, onPage, onSize, t,
         </select>
       </label>
       <div className="ml-auto flex flex-wrap items-center gap-1">
-        <button type="button" className={arrow} disabled={pageNum <= 1} onClick={() => go(1)} aria-label={t('engine.firstPage')}>
+        <button type="button" className={arrow} disabled={pageNum <= 1} onClick={() => go(1)} aria-label={t('engine.firstPage')} data-page-step="first">
           «
         </button>
-        <button type="button" className={arrow} disabled={pageNum <= 1} onClick={() => go(pageNum - 1)} aria-label={t('engine.prev')}>
+        <button type="button" className={arrow} disabled={pageNum <= 1} onClick={() => go(pageNum - 1)} aria-label={t('engine.prev')} data-page-step="prev">
           ‹
         </button>
         <ul className="flex items-center gap-1" data-testid="page-numbers">
@@ -76,10 +76,10 @@ export function Pagination({ pageNum, pageSize, total, sizes, onPage, onSize, t,
             ),
           )}
         </ul>
-        <button type="button" className={arrow} disabled={pageNum >= pages} onClick={() => go(pageNum + 1)} aria-label={t('engine.next')}>
+        <button type="button" className={arrow} disabled={pageNum >= pages} onClick={() => go(pageNum + 1)} aria-label={t('engine.next')} data-page-step="next">
           ›
         </button>
-        <button type="button" className={arrow} disabled={pageNum >= pages} onClick={() => go(pages)} aria-label={t('engine.lastPage')}>
+        <button type="button" className={arrow} disabled={pageNum >= pages} onClick={() => go(pages)} aria-label={t('engine.lastPage')} data-page-step="last">
           »
         </button>
         <span className="sr-only" aria-live="polite">

@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import type { ActionDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
+import { PopupMenu } from '../ui/popup-menu.js';
 import { rowActions } from './actions.js';
 import { actionLabel } from './labels.js';
 import type { Row } from './queries.js';
@@ -50,32 +50,26 @@ export function RowCommands({ commands, inline, t, name }: { commands: readonly 
         </button>
       ))}
       {more.length > 0 && (
-        <Menu>
-          <MenuButton className="btn min-h-6 min-w-6 px-2 py-0.5 text-xs" aria-label={t('engine.moreActions', { name })} data-testid="row-more">
-            ⋯
-          </MenuButton>
-          <MenuItems
-            anchor="bottom end"
-            className="z-50 min-w-40 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none"
-            data-testid="row-menu"
-          >
-            {more.map((c) => (
-              <MenuItem key={c.key} disabled={c.busy || !!c.refused}>
-                <button
-                  type="button"
-                  className={`block w-full px-3 py-1.5 text-left text-sm data-[disabled]:opacity-50 data-[focus]:bg-slate-100 ${c.danger ? 'text-red-700' : 'text-slate-700'}`}
-                  onClick={c.onClick}
-                  data-action={c.action}
-                  data-command={c.key}
-                  data-refused={c.refused ? '' : undefined}
-                >
-                  {c.label}
-                  {c.refused && <span className="block text-xs text-slate-500">{c.refused}</span>}
-                </button>
-              </MenuItem>
-            ))}
-          </MenuItems>
-        </Menu>
+        <PopupMenu
+          buttonClassName="btn min-h-6 min-w-6 px-2 py-0.5 text-xs"
+          buttonLabel={t('engine.moreActions', { name })}
+          buttonContent="⋯"
+          buttonTestId="row-more"
+          menuTestId="row-menu"
+          items={more.map((c) => ({
+            key: c.key,
+            label: (
+              <>
+                {c.label}
+                {c.refused && <span className="block text-xs text-slate-500">{c.refused}</span>}
+              </>
+            ),
+            onSelect: c.onClick,
+            disabled: c.busy || !!c.refused,
+            danger: c.danger,
+            data: { 'data-action': c.action, 'data-command': c.key, 'data-refused': c.refused ? '' : undefined },
+          }))}
+        />
       )}
     </div>
   );

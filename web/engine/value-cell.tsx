@@ -47,7 +47,16 @@ export function Thumbnail({ path, alt, t, className = 'h-8 w-8' }: { path: strin
       </span>
     );
   }
-  return <img src={imageUrl(path)} alt={alt} loading="lazy" className={`${className} rounded object-cover align-middle`} onError={() => setFailed(true)} />;
+  return (
+    <img
+      src={imageUrl(path)}
+      alt={alt}
+      loading="lazy"
+      decoding="async"
+      className={`${className} rounded object-cover align-middle`}
+      onError={() => setFailed(true)}
+    />
+  );
 }
 
 /** One value rendered for a table cell or a detail row. */
@@ -69,7 +78,8 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
     case 'number':
       return <span className="tabular-nums">{String(value)}</span>;
     case 'image':
-      return <Thumbnail path={String(value)} alt={String(value)} t={t} />;
+      // Keyed by the path: a table row reused for another record must not keep a failed image's state.
+      return <Thumbnail key={String(value)} path={String(value)} alt={String(value)} t={t} />;
     case 'lines':
       return (
         <span className="flex flex-wrap gap-1">

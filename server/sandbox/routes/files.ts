@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SiteConfig } from '../../contract/index.js';
 import { CALLS } from '../../contract/index.js';
 import { ok } from '../errors.js';
+import { identiconPng } from '../lib/identicon-png.js';
 import { hashText } from '../lib/prng.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { EMOJI } from '../store/seed-site.js';
@@ -98,10 +99,18 @@ export function registerFiles(app: FastifyInstance, store: SandboxStore): void {
   app.get('/plate/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];
     let svg = ICONS.get(path) ?? generated(path);
-    const avatarMatch = /^avatars\/(group-)?(\d{1,9})\.svg$/.exec(path);
+    const avatarMatch = /^avatars\/(group-)?(\d{1,9})\.(svg|png)$/.exec(path);
     if (svg === undefined && avatarMatch) {
       const id = Number(avatarMatch[2]);
       const owner = avatarMatch[1] ? store.groups.get(id)?.name : store.users.get(id)?.nickname;
+      if (owner !== undefined && avatarMatch[3] === 'png') {
+        const colour = AVATAR_COLOURS[hashText(owner) % AVATAR_COLOURS.length]!;
+        return reply
+          .header('cache-control', 'public, max-age=3600')
+          .header('x-content-type-options', 'nosniff')
+          .type('image/png')
+          .send(identiconPng(hashText(`${owner}#${id}`), colour));
+      }
       if (owner !== undefined) svg = avatar(owner);
     }
     if (svg === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');

@@ -16,11 +16,11 @@ export const FIRST_USER_ID = 100_001;
 export const FIRST_GROUP_ID = 800_001;
 
 export function userAvatar(id: number): string {
-  return `avatars/${id}.svg`;
+  return `avatars/${id}.png`;
 }
 
 export function groupAvatar(id: number): string {
-  return `avatars/group-${id}.svg`;
+  return `avatars/group-${id}.png`;
 }
 
 /** Registrations grow over time: density rises towards today, as a product that is catching on. */

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useMemo } from 'react';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { signal } from '@preact/signals-react';
@@ -80,14 +80,59 @@ export function useLabelT(): LabelT {
   followLanguage();
   const { t } = useTranslation();
   const version = labelsVersion.value;
+  // A list page asks the same few hundred labels for each of its rows: a label without variables
+  // is looked up once per language and labels version, not once per cell.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new function once labels arrive, so memoised labels recompute
-  return useCallback<LabelT>((key, vars) => (t as unknown as Loose)(key, vars), [t, version]);
+  return useMemo<LabelT>(() => remembering((key, vars) => (t as unknown as Loose)(key, vars)), [t, version]);
 }
+
+/** Stand-ins for variables in a remembered template: private-use characters no label contains. */
+const OPEN = '\ue000';
+const CLOSE = '\ue001';
+const SLOT = /\ue000([A-Za-z0-9_]+)\ue001/g;
+
+function remembering(translate: LabelT): LabelT {
+  const plain = new Map<string, string>();
+  const templates = new Map<string, string>();
+  const remembered: LabelT = (key, vars) => {
+    if (vars) {
+      // A count picks a plural form, so only labels without one are remembered as templates
+      // ("Select row {{id}}" once, then its slot filled per row).
+      if ('count' in vars) return translate(key, vars);
+      const names = Object.keys(vars);
+      const id = `${key}\u0000${names.join(',')}`;
+      let template = templates.get(id);
+      if (template === undefined) {
+        template = translate(key, Object.fromEntries(names.map((n) => [n, `${OPEN}${n}${CLOSE}`])));
+        templates.set(id, template);
+      }
+      return template.replace(SLOT, (_, name: string) => String(vars[name]));
+    }
+    let text = plain.get(key);
+    if (text === undefined) {
+      text = translate(key);
+      plain.set(key, text);
+    }
+    return text;
+  };
+  knownKeys.set(remembered, new Map());
+  return remembered;
+}
+
+/**
+ * Per remembering translate function (one per language and labels version): whether each
+ * run-time key has a label, asked for every cell of a page. Others (`labelT`) ask each time.
+ */
+const knownKeys = new WeakMap<LabelT, Map<string, boolean>>();
 
 /** Outside React (CSV headers built in a callback). */
 export const labelT: LabelT = (key, vars) => (i18next.t as unknown as Loose)(key, vars);
 
 /** A label for a key built at run time (a field of a resource); falls back to the raw name. */
 export function dynamicLabel(t: LabelT, key: string, fallback: string): string {
-  return i18next.exists(key) ? t(key as LabelKey) : fallback;
+  const known = knownKeys.get(t);
+  if (!known) return i18next.exists(key) ? t(key as LabelKey) : fallback;
+  let exists = known.get(key);
+  if (exists === undefined) known.set(key, (exists = i18next.exists(key)));
+  return exists ? t(key as LabelKey) : fallback;
 }

@@ -1,0 +1,175 @@
+import type { Page } from 'playwright-core';
+
+/** How long one change (a page, a sort, a screen switch) may take before the bench gives up. */
+export const STEP_TIMEOUT_MS = 15_000;
+
+/**
+ * Runs in the page before the app: wraps fetch so that each list answer, once the app has parsed
+ * it, is recorded (ids of its first and last row, count, total), and offers wait(), which resolves
+ * when the DOM shows exactly the rows of the latest answer recorded since arm() and a frame has
+ * been painted. A plain string, so nothing of the bundler's output reaches the page.
+ */
+export const PAGE_SCRIPT = `(() => {
+  // Any management list call: the users list, and the other list a screen switch lands on.
+  const LIST = /\\/manage\\/.+\\/list(\\?|$)/;
+  try { performance.setResourceTimingBufferSize(20000); } catch (e) {}
+  const state = { records: [], armed: 0, clickAt: null };
+  // The last click's time, in the page clock: where a sort or a screen switch starts.
+  document.addEventListener('click', (event) => { state.clickAt = event.timeStamp; }, true);
+  const realFetch = window.fetch.bind(window);
+  window.fetch = function (input, init) {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const sent = realFetch(input, init);
+    if (!LIST.test(new URL(String(url), location.href).pathname + '?')) return sent;
+    const sentAt = performance.now();
+    return sent.then((response) => {
+      const json = response.json.bind(response);
+      response.json = () => json().then((body) => {
+        const data = body && body.data;
+        const list = data && Array.isArray(data.list) ? data.list : [];
+        state.records.push({
+          url: response.url, sentAt, parsedAt: performance.now(), status: response.status,
+          total: data && typeof data.total === 'number' ? data.total : null, count: list.length,
+          firstId: list.length ? String(list[0].id) : null, lastId: list.length ? String(list[list.length - 1].id) : null,
+        });
+        return body;
+      });
+      return response;
+    });
+  };
+  const timingOf = (record) => {
+    const entries = performance.getEntriesByType('resource').filter((e) => e.name === record.url && e.startTime >= record.sentAt - 5);
+    const e = entries[0];
+    return e ? { requestStart: e.requestStart, responseStart: e.responseStart, responseEnd: e.responseEnd, startTime: e.startTime, transferSize: e.transferSize, encodedBodySize: e.encodedBodySize } : null;
+  };
+  // A screen switch: resolves once a list screen of this resource shows rows and a frame is painted.
+  const waitScreen = (resource, timeoutMs) => new Promise((resolve) => {
+    const deadline = performance.now() + timeoutMs;
+    const selector = '[data-testid="list-screen"][data-resource="' + resource + '"] [data-testid="list-table"] tbody tr';
+    const check = () => {
+      if (performance.now() > deadline) return resolve({ ok: false, reason: 'timeout' });
+      if (!document.querySelector(selector)) return void requestAnimationFrame(check);
+      const inDomAt = performance.now();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          channel.port1.close();
+          resolve({ ok: true, clickAt: state.clickAt, inDomAt, paintedAt: performance.now() });
+        };
+        channel.port2.postMessage(0);
+      });
+    };
+    check();
+  });
+  window.__benchList = {
+    waitScreen,
+    arm() { state.armed = state.records.length; state.clickAt = null; },
+    wait(timeoutMs) {
+      return new Promise((resolve) => {
+        const deadline = performance.now() + timeoutMs;
+        let done = false;
+        let observer = null;
+        let timer = null;
+        const finish = (value) => {
+          done = true;
+          if (observer) observer.disconnect();
+          if (timer) clearInterval(timer);
+          resolve(value);
+        };
+        const check = () => {
+          if (done) return;
+          if (performance.now() > deadline) {
+            const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr').length;
+            return finish({ ok: false, reason: 'timeout', answers: state.records.length - state.armed, rows });
+          }
+          if (state.records.length <= state.armed) return;
+          const record = state.records[state.records.length - 1];
+          const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr');
+          if (rows.length !== record.count || rows.length === 0) return;
+          if (rows[0].getAttribute('data-row-id') !== record.firstId) return;
+          if (rows[rows.length - 1].getAttribute('data-row-id') !== record.lastId) return;
+          const inDomAt = performance.now();
+          if (observer) observer.disconnect();
+          if (timer) clearInterval(timer);
+          done = true;
+          requestAnimationFrame(() => {
+            const frameAt = performance.now();
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => {
+              const paintedAt = performance.now();
+              channel.port1.close();
+              // The resource entry can be queued after the paint on a busy machine: look again
+              // for up to a second (the stamps above are already taken).
+              let tries = 0;
+              const answer = () => {
+                const timing = timingOf(record);
+                if (!timing && tries++ < 20) return void setTimeout(answer, 50);
+                resolve({ ok: true, record, answers: state.records.length - state.armed, inDomAt, frameAt, paintedAt, timing, clickAt: state.clickAt, url: location.pathname + location.search });
+              };
+              answer();
+            };
+            channel.port2.postMessage(0);
+          });
+        };
+        observer = new MutationObserver(check);
+        observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-row-id'] });
+        timer = setInterval(check, 50);
+        check();
+      });
+    },
+  };
+})();`;
+
+export interface ListRecord {
+  url: string;
+  sentAt: number;
+  parsedAt: number;
+  status: number;
+  total: number | null;
+  count: number;
+  firstId: string | null;
+  lastId: string | null;
+}
+
+export type WaitAnswer =
+  | { ok: false; reason: string; answers: number; rows: number }
+  | {
+      ok: true;
+      record: ListRecord;
+      answers: number;
+      inDomAt: number;
+      frameAt: number;
+      paintedAt: number;
+      /** The click that started the change (event timeStamp, page clock); null when none was seen. */
+      clickAt: number | null;
+      url: string;
+      timing: { requestStart: number; responseStart: number; responseEnd: number; startTime: number; transferSize: number; encodedBodySize: number } | null;
+    };
+
+export async function waitForList(page: Page): Promise<Extract<WaitAnswer, { ok: true }>> {
+  const answer = await page.evaluate(
+    (timeoutMs) => (window as unknown as { __benchList: { wait(ms: number): Promise<WaitAnswer> } }).__benchList.wait(timeoutMs),
+    STEP_TIMEOUT_MS,
+  );
+  if (!answer.ok) throw new Error(`the list did not show its answer within ${STEP_TIMEOUT_MS} ms (answers seen: ${answer.answers}, rows: ${answer.rows})`);
+  if (answer.record.status !== 200) throw new Error(`the list call answered HTTP ${answer.record.status}`);
+  return answer;
+}
+
+export async function arm(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as { __benchList: { arm(): void } }).__benchList.arm());
+}
+
+export type ScreenAnswer = { ok: false; reason: string } | { ok: true; clickAt: number | null; inDomAt: number; paintedAt: number };
+
+/** Waits for a list screen of `resource` to show its rows, painted; then the click-to-painted time. */
+export async function waitForScreen(page: Page, resource: string): Promise<number> {
+  const answer = await page.evaluate(
+    ([id, timeoutMs]) =>
+      (window as unknown as { __benchList: { waitScreen(r: string, ms: number): Promise<ScreenAnswer> } }).__benchList.waitScreen(id, timeoutMs),
+    [resource, STEP_TIMEOUT_MS] as const,
+  );
+  if (!answer.ok) throw new Error(`the ${resource} list screen did not show rows within ${STEP_TIMEOUT_MS} ms`);
+  if (answer.clickAt === null) throw new Error('no click was seen before the screen switch');
+  return answer.paintedAt - answer.clickAt;
+}
