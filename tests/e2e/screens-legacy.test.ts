@@ -24,7 +24,7 @@ describe('every engine screen on the legacy dialect through its map', () => {
     const problems: string[] = [];
     for (const { path: screenPath, screen: decl } of LEAF_ROUTES) {
       if (!decl) continue;
-      if (LEGACY_UNOFFERED.has(decl.resource.id)) {
+      if (LEGACY_UNOFFERED.has(decl.id)) {
         await page.goto(screenPath);
         try {
           await page.getByTestId('not-offered').waitFor({ timeout: 10_000 });
@@ -39,7 +39,7 @@ describe('every engine screen on the legacy dialect through its map', () => {
 
     // The screens it lacks are not in the menu.
     const menuLinks = await page.locator('nav a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    for (const route of LEAF_ROUTES.filter((r) => r.screen && LEGACY_UNOFFERED.has(r.screen.resource.id))) expect(menuLinks).not.toContain(route.path);
+    for (const route of LEAF_ROUTES.filter((r) => r.screen && LEGACY_UNOFFERED.has(r.screen.id))) expect(menuLinks).not.toContain(route.path);
     expect(menuLinks).toContain('/userpage/userset');
   }, 240_000);
 

@@ -10,7 +10,7 @@ import { offeredResource } from '../../web/engine/offer.js';
 /** What the UI does with the backend map's gaps: screens gone as if unpermitted, buttons and fields gone, missing calls named. */
 
 const UNOFFERED = new Set(['googleVerify', 'suggestions', 'channelStatistics']);
-const pathOf = (id: string) => LEAF_ROUTES.find((r) => r.screen?.resource.id === id)!.path;
+const pathOf = (id: string) => LEAF_ROUTES.find((r) => r.screen?.id === id)!.path;
 
 function menuPaths(menu: ReturnType<typeof buildMenu>): string[] {
   return menu.flatMap((m) => (m.children ? m.children.map((c) => c.path!) : [m.path!]));
@@ -31,13 +31,13 @@ describe('screens the backend does not offer', () => {
 
   it('answer their URL with the not-offered page, and a group skips them', () => {
     const state = { loggedIn: true, permissions: ALL_PERMISSIONS, unoffered: UNOFFERED };
-    const google = LEAF_ROUTES.find((r) => r.screen?.resource.id === 'googleVerify')!;
+    const google = LEAF_ROUTES.find((r) => r.screen?.id === 'googleVerify')!;
     expect(decide(google.path, '', state)).toEqual({ kind: 'unoffered', route: google });
     // Without the permission it stays a permission matter.
     expect(decide(google.path, '', { ...state, permissions: [P.userProfile] })).toEqual({ kind: 'forbidden', route: google });
     expect(decide(pathOf('users'), '', state)).toMatchObject({ kind: 'page' });
     if (google.group && google.group.children[0] === google) {
-      const next = google.group.children.find((c) => !UNOFFERED.has(c.screen?.resource.id ?? ''))!;
+      const next = google.group.children.find((c) => !UNOFFERED.has(c.screen?.id ?? ''))!;
       expect(decide(google.group.path, '', state)).toEqual({ kind: 'redirect', to: next.path });
     }
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../server/contract/index.js';
 import { LEAF_ROUTES } from '../../web/app/routes.js';
+import { resolveScreen } from '../../web/screens/screen-page.js';
 import { defaultRange, parseStatsState, serialiseStatsState, sumByDate } from '../../web/engine/statistics-data.js';
 import { confirmationMatches } from '../../web/engine/operation-screen.js';
 import { normaliseParams, resourceKeys } from '../../web/engine/queries.js';
@@ -8,8 +9,22 @@ import { CHANNEL_STATISTICS } from '../../server/contract/index.js';
 
 describe('screen declarations', () => {
   it('give every resource of the contract exactly one route', () => {
-    const declared = LEAF_ROUTES.flatMap((r) => (r.screen ? [r.screen.resource.id] : [])).sort();
+    const declared = LEAF_ROUTES.flatMap((r) => (r.screen ? [r.screen.id] : [])).sort();
     expect(declared).toEqual(RESOURCES.map((r) => r.id).sort());
+  });
+  it('name each resource with its kind and permission, as the contract declares them', () => {
+    // The route table carries only a resource's id and permission, so the login page loads none
+    // of the declarations; the screen resolves the rest when it opens.
+    const mismatched = LEAF_ROUTES.flatMap((r) => {
+      if (!r.screen) return [];
+      const resource = RESOURCES.find((x) => x.id === r.screen!.id);
+      const wrong =
+        !resource || resource.kind !== r.screen.kind || resource.permission !== r.screen.permission || r.meta.permission?.[0] !== resource.permission;
+      return wrong ? [r.path] : [];
+    });
+    expect(mismatched).toEqual([]);
+    for (const r of LEAF_ROUTES) if (r.screen) expect(resolveScreen(r.screen).resource.id).toBe(r.screen.id);
+    expect(() => resolveScreen({ kind: 'settings', id: 'users', permission: RESOURCES[0]!.permission })).toThrow(/does not declare/);
   });
 });
 

@@ -1,44 +1,4 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import {
-  ADMINS,
-  ANNOUNCEMENTS,
-  APP_INTERFACE,
-  APP_VERSIONS,
-  BILLING_RECORDS,
-  CHANNEL_STATISTICS,
-  DAILY_STATISTICS,
-  DATA_CLEAN,
-  DEFAULT_AVATARS,
-  DEFAULT_EMOJI,
-  DEFAULT_FRIENDS,
-  DEFAULT_GROUPS,
-  DISCOVER_ENTRIES,
-  DISTRIBUTION_ADDRESSES,
-  FREQUENCY_LIMITS,
-  GOOGLE_VERIFY,
-  GROUP_RED_ENVELOPES,
-  GROUPS,
-  INVITE_CODES,
-  IP_BLACKLIST,
-  LOGIN_RECORDS,
-  MASS_MESSAGES,
-  ONLINE_USERS,
-  OPERATION_LOG,
-  PERSONAL_RED_ENVELOPES,
-  PRIVILEGED_USERS,
-  PUSH_CONFIG,
-  RECHARGE_CHANNELS,
-  SECURITY_QUESTIONS,
-  SENSITIVE_WORDS,
-  SIGN_IN_CONFIG,
-  SITE_FUNCTIONS,
-  SMS_CONFIG,
-  SUGGESTIONS,
-  TERMS_OF_USE,
-  USERS,
-  WITHDRAWAL_CONFIG,
-  WITHDRAWAL_REVIEW,
-} from '#contract/resources/index';
 import { PERMISSIONS as P } from '#contract/permissions';
 import type { MessageKey } from '../i18n/index.js';
 import { listScreen, operationScreen, settingsScreen, statisticsScreen, type ScreenDecl } from '../screens/declare.js';
@@ -48,9 +8,11 @@ import type { PageProps, PageRoute, RouteMeta } from '../ui/page.js';
 /**
  * The one route table: every screen of the console, its URL, menu entry and permission, and what
  * it shows. The menu, the guards, the breadcrumb, the header search and the tests all read it.
- * A management screen is a declaration on the screen engine (`listScreen(USERS)`) and needs the
- * permission of its resource; the engine, the declarations' views and the screen labels load only
- * behind the login, with the first screen that shows them.
+ * A management screen is a declaration on the screen engine: `listScreen('users', P.userProfile)`
+ * names the contract's resource and the permission it needs. The resource itself (its fields and
+ * actions), the engine, the views and the screen labels load only behind the login, with the first
+ * screen that shows them: the login page carries none of the 41 declarations. A test holds each
+ * screen's kind and permission to its resource's.
  */
 
 export type LazyPage = LazyExoticComponent<ComponentType<PageProps>>;
@@ -83,7 +45,7 @@ const ErrorInLayout: LazyPage = lazy(() => import('../pages/error-page.js'));
 
 /** A management screen: allowed to whoever holds its resource's permission. */
 function screen(path: string, name: string, title: MessageKey, icon: IconName, decl: ScreenDecl, meta: Partial<RouteMeta> = {}): LeafRoute {
-  return { kind: 'leaf', path, name, meta: { title, icon, permission: [decl.resource.permission], ...meta }, screen: decl };
+  return { kind: 'leaf', path, name, meta: { title, icon, permission: [decl.permission], ...meta }, screen: decl };
 }
 
 /** A page of its own; without a permission it is open to every logged-in user. */
@@ -135,73 +97,91 @@ export const ROUTES: readonly RouteEntry[] = [
     ),
   ]),
   group('/system', 'System', 'route.system', 'system', [
-    screen('/system/admins', 'AdminList', 'route.admins', 'admin', listScreen(ADMINS)),
-    screen('/system/record', 'OperationLog', 'route.record', 'log', listScreen(OPERATION_LOG)),
+    screen('/system/admins', 'AdminList', 'route.admins', 'admin', listScreen('admins', P.adminUser)),
+    screen('/system/record', 'OperationLog', 'route.record', 'log', listScreen('operationLog', P.record)),
     screen(
       '/system/googleverify',
       'GoogleVerify',
       'route.googleverify',
       'key',
-      listScreen(GOOGLE_VERIFY, { results: { bind: 'authenticator', reset: 'authenticator' } }),
+      listScreen('googleVerify', P.googleGenerator, { results: { bind: 'authenticator', reset: 'authenticator' } }),
     ),
   ]),
   group('/userpage', 'UserPage', 'route.userpage', 'user', [
-    screen('/userpage/userset', 'UserSet', 'route.userset', 'users', listScreen(USERS, { detail: 'user', results: { resetPassword: 'secret' } })),
-    screen('/groupset', 'GroupSet', 'route.groupset', 'group', listScreen(GROUPS, { detail: 'group' })),
+    screen(
+      '/userpage/userset',
+      'UserSet',
+      'route.userset',
+      'users',
+      listScreen('users', P.userProfile, { detail: 'user', results: { resetPassword: 'secret' } }),
+    ),
+    screen('/groupset', 'GroupSet', 'route.groupset', 'group', listScreen('groups', P.groupProfile, { detail: 'group' })),
   ]),
   group('/siteconfig', 'SiteConfig', 'route.siteconfig', 'settings', [
-    screen('/siteconfig/function', 'SiteFunction', 'route.function', 'function', settingsScreen(SITE_FUNCTIONS)),
-    screen('/defaultfriend', 'DefaultFriend', 'route.defaultfriend', 'friend', listScreen(DEFAULT_FRIENDS)),
-    screen('/defaultgroup', 'DefaultGroup', 'route.defaultgroup', 'group', listScreen(DEFAULT_GROUPS)),
-    screen('/defaultavatar', 'DefaultAvatar', 'route.defaultavatar', 'avatar', listScreen(DEFAULT_AVATARS)),
-    screen('/defaultemoji', 'DefaultEmoji', 'route.defaultemoji', 'emoji', listScreen(DEFAULT_EMOJI)),
-    screen('/securityconfig', 'SecurityConfig', 'route.securityconfig', 'shield', listScreen(SECURITY_QUESTIONS)),
-    screen('/homelist', 'HomeList', 'route.homelist', 'list', listScreen(DISCOVER_ENTRIES)),
-    screen('/siteannouncement', 'SiteAnnouncement', 'route.siteannouncement', 'announce', listScreen(ANNOUNCEMENTS)),
-    screen('/invitationcode', 'InvitationCode', 'route.invitationcode', 'ticket', listScreen(INVITE_CODES, { results: { generate: 'codes' } })),
-    screen('/sensitivewords', 'SensitiveWords', 'route.sensitivewords', 'words', listScreen(SENSITIVE_WORDS, { results: { test: 'sensitiveHits' } })),
-    screen('/privilegeduser', 'PrivilegedUser', 'route.privilegeduser', 'star', listScreen(PRIVILEGED_USERS)),
-    screen('/useprotocol', 'UseProtocol', 'route.useprotocol', 'document', settingsScreen(TERMS_OF_USE)),
+    screen('/siteconfig/function', 'SiteFunction', 'route.function', 'function', settingsScreen('siteFunctions', P.stationSystem)),
+    screen('/defaultfriend', 'DefaultFriend', 'route.defaultfriend', 'friend', listScreen('defaultFriends', P.defaultFriend)),
+    screen('/defaultgroup', 'DefaultGroup', 'route.defaultgroup', 'group', listScreen('defaultGroups', P.defaultGroup)),
+    screen('/defaultavatar', 'DefaultAvatar', 'route.defaultavatar', 'avatar', listScreen('defaultAvatars', P.defaultAvatar)),
+    screen('/defaultemoji', 'DefaultEmoji', 'route.defaultemoji', 'emoji', listScreen('defaultEmoji', P.defaultEmoticon)),
+    screen('/securityconfig', 'SecurityConfig', 'route.securityconfig', 'shield', listScreen('securityQuestions', P.secretProtection)),
+    screen('/homelist', 'HomeList', 'route.homelist', 'list', listScreen('discover', P.discover)),
+    screen('/siteannouncement', 'SiteAnnouncement', 'route.siteannouncement', 'announce', listScreen('announcements', P.siteAnnouncement)),
+    screen('/invitationcode', 'InvitationCode', 'route.invitationcode', 'ticket', listScreen('inviteCodes', P.inviteCode, { results: { generate: 'codes' } })),
+    screen(
+      '/sensitivewords',
+      'SensitiveWords',
+      'route.sensitivewords',
+      'words',
+      listScreen('sensitiveWords', P.sensitiveWord, { results: { test: 'sensitiveHits' } }),
+    ),
+    screen('/privilegeduser', 'PrivilegedUser', 'route.privilegeduser', 'star', listScreen('privilegedUsers', P.privilegedUser)),
+    screen('/useprotocol', 'UseProtocol', 'route.useprotocol', 'document', settingsScreen('termsOfUse', P.privilegedUser)),
   ]),
   group('/operation', 'Operation', 'route.operation', 'chart', [
-    screen('/operation/statistics', 'Statistics', 'route.statistics', 'chart', statisticsScreen(DAILY_STATISTICS)),
-    screen('/operation/channel_statistics', 'ChannelStatistics', 'route.channelStatistics', 'chart', statisticsScreen(CHANNEL_STATISTICS)),
-    screen('/BlackList', 'BlackList', 'route.blacklist', 'ban', listScreen(IP_BLACKLIST)),
-    screen('/dataclean', 'DataClean', 'route.dataclean', 'clean', operationScreen(DATA_CLEAN)),
-    screen('/frequency', 'Frequency', 'route.frequency', 'speed', listScreen(FREQUENCY_LIMITS)),
-    screen('/onlineuser', 'OnlineUser', 'route.onlineuser', 'online', listScreen(ONLINE_USERS)),
-    screen('/loginuser', 'LoginUser', 'route.loginuser', 'login', listScreen(LOGIN_RECORDS)),
-    screen('/masshelper', 'MassHelper', 'route.masshelper', 'message', listScreen(MASS_MESSAGES)),
-    screen('/distribution', 'Distribution', 'route.distribution', 'link', listScreen(DISTRIBUTION_ADDRESSES)),
-    screen('/suggestion', 'Suggestion', 'route.suggestion', 'feedback', listScreen(SUGGESTIONS)),
+    screen('/operation/statistics', 'Statistics', 'route.statistics', 'chart', statisticsScreen('dailyStatistics', P.dailyStatistics)),
+    screen(
+      '/operation/channel_statistics',
+      'ChannelStatistics',
+      'route.channelStatistics',
+      'chart',
+      statisticsScreen('channelStatistics', P.channelStatistics),
+    ),
+    screen('/BlackList', 'BlackList', 'route.blacklist', 'ban', listScreen('ipBlacklist', P.onlineStatistics)),
+    screen('/dataclean', 'DataClean', 'route.dataclean', 'clean', operationScreen('dataClean', P.dataClean)),
+    screen('/frequency', 'Frequency', 'route.frequency', 'speed', listScreen('frequencyLimits', P.frequencyLimit)),
+    screen('/onlineuser', 'OnlineUser', 'route.onlineuser', 'online', listScreen('onlineUsers', P.onlineStatistics)),
+    screen('/loginuser', 'LoginUser', 'route.loginuser', 'login', listScreen('loginRecords', P.loginStatistics)),
+    screen('/masshelper', 'MassHelper', 'route.masshelper', 'message', listScreen('massMessages', P.massMessage)),
+    screen('/distribution', 'Distribution', 'route.distribution', 'link', listScreen('distributionAddresses', P.distributionAddress)),
+    screen('/suggestion', 'Suggestion', 'route.suggestion', 'feedback', listScreen('suggestions', P.distributionAddress)),
   ]),
   group('/finance', 'Finance', 'route.finance', 'money', [
-    screen('/finance/OnlineRecharge', 'OnlineRecharge', 'route.onlineRecharge', 'wallet', listScreen(RECHARGE_CHANNELS)),
-    screen('/SignInConfig', 'SignInConfig', 'route.signInConfig', 'calendar', settingsScreen(SIGN_IN_CONFIG)),
-    screen('/WithdrawMoneyConfig', 'WithdrawMoneyConfig', 'route.withdrawConfig', 'money', settingsScreen(WITHDRAWAL_CONFIG)),
+    screen('/finance/OnlineRecharge', 'OnlineRecharge', 'route.onlineRecharge', 'wallet', listScreen('rechargeChannels', P.userBalance)),
+    screen('/SignInConfig', 'SignInConfig', 'route.signInConfig', 'calendar', settingsScreen('signInConfig', P.signInConfig)),
+    screen('/WithdrawMoneyConfig', 'WithdrawMoneyConfig', 'route.withdrawConfig', 'money', settingsScreen('withdrawalConfig', P.cashWithdrawalConfig)),
     screen(
       '/WithDrawMoneyCheck',
       'WithDrawMoneyCheck',
       'route.withdrawCheck',
       'check',
-      listScreen(WITHDRAWAL_REVIEW, { afterAction: 'withdrawalReviewed', watch: 'withdrawalCount' }),
+      listScreen('withdrawalReview', P.cashWithdrawalCheck, { afterAction: 'withdrawalReviewed', watch: 'withdrawalCount' }),
       {
         badge: 'withdrawal',
       },
     ),
-    screen('/PersonalRedEnvelope', 'PersonalRedEnvelope', 'route.personalRedEnvelope', 'redpack', listScreen(PERSONAL_RED_ENVELOPES)),
-    screen('/GroupRedEnvelope', 'GroupRedEnvelope', 'route.groupRedEnvelope', 'redpack', listScreen(GROUP_RED_ENVELOPES)),
-    screen('/BillingRecords', 'BillingRecords', 'route.billingRecords', 'bill', listScreen(BILLING_RECORDS)),
+    screen('/PersonalRedEnvelope', 'PersonalRedEnvelope', 'route.personalRedEnvelope', 'redpack', listScreen('personalRedEnvelopes', P.userRedPack)),
+    screen('/GroupRedEnvelope', 'GroupRedEnvelope', 'route.groupRedEnvelope', 'redpack', listScreen('groupRedEnvelopes', P.groupRedPack)),
+    screen('/BillingRecords', 'BillingRecords', 'route.billingRecords', 'bill', listScreen('billingRecords', P.billRecord)),
   ]),
   group('/interface', 'Interface', 'route.interface', 'interface', [
-    screen('/interface/interface', 'InterfaceManage', 'route.interface', 'interface', settingsScreen(APP_INTERFACE)),
+    screen('/interface/interface', 'InterfaceManage', 'route.interface', 'interface', settingsScreen('appInterface', P.page)),
   ]),
-  group('/push', 'Push', 'route.push', 'push', [screen('/push/pushconfig', 'PushConfig', 'route.push', 'push', settingsScreen(PUSH_CONFIG))]),
+  group('/push', 'Push', 'route.push', 'push', [screen('/push/pushconfig', 'PushConfig', 'route.push', 'push', settingsScreen('pushConfig', P.push))]),
   group('/shortmessage', 'ShortMessage', 'route.shortmessage', 'sms', [
-    screen('/shortmessage/message', 'ShortMessagePlatform', 'route.shortmessage', 'sms', settingsScreen(SMS_CONFIG)),
+    screen('/shortmessage/message', 'ShortMessagePlatform', 'route.shortmessage', 'sms', settingsScreen('smsConfig', P.shortMessage)),
   ]),
   group('/versionupdate', 'VersionUpdate', 'route.versionupdate', 'update', [
-    screen('/versionupdate/appupdate', 'AppUpdate', 'route.versionupdate', 'update', listScreen(APP_VERSIONS)),
+    screen('/versionupdate/appupdate', 'AppUpdate', 'route.versionupdate', 'update', listScreen('appVersions', P.version)),
   ]),
   group(
     '/error',
@@ -236,7 +216,7 @@ export const ALL_OFFERED: Unoffered = new Set();
 
 /** A screen whose resource the backend lacks: treated everywhere as if its permission were missing. */
 export function isUnoffered(route: RouteEntry, unoffered: Unoffered): boolean {
-  return route.kind === 'leaf' && route.screen !== undefined && unoffered.has(route.screen.resource.id);
+  return route.kind === 'leaf' && route.screen !== undefined && unoffered.has(route.screen.id);
 }
 
 export function findRoute(path: string): RouteEntry | undefined {

@@ -1,4 +1,5 @@
-import { useT } from '../i18n/index.js';
+import { use } from 'react';
+import { pageMessagesReady, useT } from '../i18n/index.js';
 import type { PageProps } from '../ui/page.js';
 import { DailyPanel } from './daily-panel.js';
 import { FinancePanel } from './finance-panel.js';
@@ -6,6 +7,8 @@ import { KpiCards } from './kpi-cards.js';
 
 /** Home: KPI cards, the daily charts and the finance panel, each loading and failing on its own. */
 export default function DashboardPage({ route }: PageProps) {
+  // Suspends (inside the layout's Suspense) until this page's messages are in.
+  use(pageMessagesReady());
   const t = useT();
   return (
     <div className="space-y-6 p-6" data-testid="dashboard-page">

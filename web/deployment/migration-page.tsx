@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { use, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { isLink, type ImportDatabaseResult } from '#contract';
 import type { PageProps } from '../ui/page.js';
 import { toast } from '../lib/toast.js';
-import { useT } from '../i18n/index.js';
+import { pageMessagesReady, useT } from '../i18n/index.js';
 import { formatDateTime } from '../lib/format.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
 import { Panel, useLocale } from '../ui/panel.js';
@@ -53,6 +53,8 @@ function ImportResult({ result }: { result: ImportDatabaseResult }) {
 
 /** Data migration: import a database dump from a link, after a confirmation, and show the outcome. */
 export default function MigrationPage({ route }: PageProps) {
+  // Suspends (inside the layout's Suspense) until this page's messages are in.
+  use(pageMessagesReady());
   const t = useT();
   const [url, setUrl] = useState('');
   const [touched, setTouched] = useState(false);

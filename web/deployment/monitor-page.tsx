@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { use, useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { MonitoringAnswer } from '#contract';
 import type { PageProps } from '../ui/page.js';
-import { useT } from '../i18n/index.js';
+import { pageMessagesReady, useT } from '../i18n/index.js';
 import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';
 import { TimeChart } from '../ui/chart/time-chart.js';
 import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from '../ui/panel.js';
@@ -32,6 +32,8 @@ function useHistory(answer: MonitoringAnswer | undefined): readonly Sample[] {
 
 /** Live host and service metrics with a pausable 5-second refresh and a CPU/memory history. */
 export default function MonitorPage({ route }: PageProps) {
+  // Suspends (inside the layout's Suspense) until this page's messages are in.
+  use(pageMessagesReady());
   const t = useT();
   const locale = useLocale();
   const [paused, setPaused] = useState(false);

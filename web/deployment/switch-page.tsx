@@ -1,6 +1,7 @@
+import { use } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PageProps } from '../ui/page.js';
-import { useT } from '../i18n/index.js';
+import { pageMessagesReady, useT } from '../i18n/index.js';
 import { Panel, PanelError, PanelSkeleton, Skeleton } from '../ui/panel.js';
 import { runnerQueryOptions } from './queries.js';
 import { RunnerConfigForm } from './runner-config-form.js';
@@ -8,6 +9,8 @@ import { RunnerSwitches } from './runner-switches.js';
 
 /** Start-switch configuration: the four runner switches and the runner config form. */
 export default function SwitchPage({ route }: PageProps) {
+  // Suspends (inside the layout's Suspense) until this page's messages are in.
+  use(pageMessagesReady());
   const t = useT();
   const query = useQuery(runnerQueryOptions());
   const state = query.data;

@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { use, useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { GATEWAY_PATHS, type ErrorLogPage as LogPage } from '#contract';
 import { api } from '../api/client.js';
 import { toast } from '../lib/toast.js';
-import { useT } from '../i18n/index.js';
+import { pageMessagesReady, useT } from '../i18n/index.js';
 import { formatDateTime } from '../lib/format.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
 import type { PageProps } from '../ui/page.js';
@@ -14,6 +14,8 @@ const PAGE_SIZE = 20;
 
 /** The persisted UI error log: list, keyword filter and page kept in the URL, clear with confirmation. */
 export default function ErrorLogPage({ route }: PageProps) {
+  // Suspends (inside the layout's Suspense) until this page's messages are in.
+  use(pageMessagesReady());
   const t = useT();
   const search = new URLSearchParams(useSearch());
   const keyword = search.get('keyword') ?? '';

@@ -1,10 +1,11 @@
-import type { ListResource, OperationResource, SettingsResource, StatisticsResource } from '#contract/resource';
+import type { Permission } from '#contract/permissions';
 import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 /**
- * Screen declarations for the route table: a resource of the contract, the kind of engine screen
- * that shows it, and by name the few views it cannot say as data. Names rather than components
- * keep the route table (loaded with the login page) free of the screens' code.
+ * Screen declarations for the route table: a resource of the contract by id, the kind of engine
+ * screen that shows it, and by name the few views it cannot say as data. Ids and names rather than
+ * resources and components keep the route table (loaded with the login page) free of the
+ * declarations and the screens' code.
  */
 
 export type DetailViewName = keyof typeof DETAIL_VIEWS;
@@ -24,13 +25,24 @@ export interface ListScreenDecl {
   watch?: WatchedCountName;
 }
 
-export type ScreenDecl =
-  | { kind: 'list'; resource: ListResource; options?: ListScreenDecl }
-  | { kind: 'settings'; resource: SettingsResource; options?: { results?: Results } }
-  | { kind: 'statistics'; resource: StatisticsResource }
-  | { kind: 'operation'; resource: OperationResource; options?: { result?: ResultViewName; preview?: ResultViewName } };
+/** Which resource of the contract a screen shows, and the permission that resource needs. */
+interface ScreenOf {
+  id: string;
+  permission: Permission;
+}
 
-export const listScreen = (resource: ListResource, options?: ListScreenDecl): ScreenDecl => ({ kind: 'list', resource, options });
-export const settingsScreen = (resource: SettingsResource, options?: { results?: Results }): ScreenDecl => ({ kind: 'settings', resource, options });
-export const statisticsScreen = (resource: StatisticsResource): ScreenDecl => ({ kind: 'statistics', resource });
-export const operationScreen = (resource: OperationResource): ScreenDecl => ({ kind: 'operation', resource });
+export type ScreenDecl =
+  | (ScreenOf & { kind: 'list'; options?: ListScreenDecl })
+  | (ScreenOf & { kind: 'settings'; options?: { results?: Results } })
+  | (ScreenOf & { kind: 'statistics' })
+  | (ScreenOf & { kind: 'operation'; options?: { result?: ResultViewName; preview?: ResultViewName } });
+
+export const listScreen = (id: string, permission: Permission, options?: ListScreenDecl): ScreenDecl => ({ kind: 'list', id, permission, options });
+export const settingsScreen = (id: string, permission: Permission, options?: { results?: Results }): ScreenDecl => ({
+  kind: 'settings',
+  id,
+  permission,
+  options,
+});
+export const statisticsScreen = (id: string, permission: Permission): ScreenDecl => ({ kind: 'statistics', id, permission });
+export const operationScreen = (id: string, permission: Permission): ScreenDecl => ({ kind: 'operation', id, permission });

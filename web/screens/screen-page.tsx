@@ -1,5 +1,6 @@
 import { use, useMemo } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
+import { RESOURCES, type Resource } from '#contract';
 import type { PageProps } from '../ui/page.js';
 import { backendOffer } from '../api/session.js';
 import { offeredResource } from '../engine/offer.js';
@@ -22,11 +23,27 @@ function resultViews(names: Readonly<Record<string, ResultViewName>> | undefined
   return Object.fromEntries(Object.entries(names).map(([action, name]) => [action, RESULT_VIEWS[name]]));
 }
 
+const RESOURCE_BY_ID = new Map(RESOURCES.map((r) => [r.id, r]));
+
+/** A declaration with the resource it names: what the engine screens take. */
+type Resolved = { [K in ScreenDecl['kind']]: Extract<ScreenDecl, { kind: K }> & { resource: Extract<Resource, { kind: K }> } }[ScreenDecl['kind']];
+
+/** The contract's resource a route names; a name that is not one, or of another kind, is a broken route table. */
+export function resolveScreen(decl: ScreenDecl): Resolved {
+  const resource = RESOURCE_BY_ID.get(decl.id);
+  if (!resource || resource.kind !== decl.kind)
+    throw new Error(`the route table names ${decl.kind} resource "${decl.id}", which the contract does not declare`);
+  return { ...decl, resource } as Resolved;
+}
+
 function Body({ decl: declared }: { decl: ScreenDecl }) {
   useSignals();
   const offer = backendOffer.value;
   // The resource as the bound backend offers it: what its map leaves out never shows.
-  const decl = useMemo(() => ({ ...declared, resource: offeredResource(declared.resource, offer) }) as ScreenDecl, [declared, offer]);
+  const decl = useMemo(() => {
+    const resolved = resolveScreen(declared);
+    return { ...resolved, resource: offeredResource(resolved.resource, offer) } as Resolved;
+  }, [declared, offer]);
   // The declaration names its views; here they become the components the engine renders.
   const options = useMemo(() => {
     switch (decl.kind) {
