@@ -39,8 +39,22 @@ describe('list columns and saved views', () => {
     const initial = await tableColumns(page);
     expect(initial).toContain('phone');
 
-    const chooser = await openChooser(page);
-    await chooser.locator('[data-column="phone"] input[type="checkbox"]').uncheck();
+    // By keyboard: Enter opens the chooser, Tab walks into it and Space hides the first column.
+    await page.getByTestId('columns-button').focus();
+    await page.keyboard.press('Enter');
+    const chooser = page.getByTestId('column-chooser');
+    await chooser.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-column]')?.getAttribute('data-column'))).toBe(initial[0]);
+    await page.keyboard.press('Space');
+    await expect.poll(() => tableColumns(page)).toEqual(initial.slice(1));
+    await page.keyboard.press('Space');
+    await expect.poll(() => tableColumns(page)).toEqual(initial);
+    await page.keyboard.press('Escape');
+    await chooser.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('columns-button');
+
+    await (await openChooser(page)).locator('[data-column="phone"] input[type="checkbox"]').uncheck();
     await expect.poll(() => tableColumns(page)).toEqual(initial.filter((k) => k !== 'phone'));
     await page.waitForURL((u) => u.searchParams.get('cols') === initial.filter((k) => k !== 'phone').join(','));
     expect(await page.locator('thead').textContent()).not.toContain('Phone');

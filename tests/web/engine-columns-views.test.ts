@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { USERS } from '../../server/contract/index.js';
 import {
   choiceFromVisible,
+  currentChoice,
   defaultColumns,
   isColumnChoice,
   moveColumn,
@@ -61,6 +62,14 @@ describe('column choice', () => {
 
   it('turns a URL list back into a choice with the hidden columns after it', () => {
     expect(choiceFromVisible(ALL, ['status', 'id'])).toEqual({ order: ['status', 'id', 'account', 'balance'], hidden: ['account', 'balance'] });
+  });
+
+  it('follows the URL over the browser, but keeps the browser’s place for hidden columns when they agree', () => {
+    const stored = { order: ['status', 'id', 'account', 'balance'], hidden: ['id'] };
+    expect(currentChoice(ALL, undefined, stored)).toEqual(stored);
+    expect(currentChoice(ALL, ['status', 'account', 'balance'], stored)).toEqual(stored);
+    expect(currentChoice(ALL, ['balance', 'id'], stored)).toEqual({ order: ['balance', 'id', 'account', 'status'], hidden: ['account', 'status'] });
+    expect(currentChoice(ALL, undefined, null)).toEqual({ order: ALL, hidden: [] });
   });
 
   it('round-trips cols through the list URL, with readable commas', () => {

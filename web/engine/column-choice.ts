@@ -47,6 +47,17 @@ export function choiceFromVisible(all: readonly string[], visible: readonly stri
   return resolveChoice(all, { order: [...visible, ...hidden], hidden });
 }
 
+/**
+ * The choice on screen: the URL's list when a link names one, otherwise this browser's. When both
+ * show the same columns the browser's is used, as it also knows where the hidden ones belong.
+ */
+export function currentChoice(all: readonly string[], urlVisible: readonly string[] | undefined, stored: ColumnChoice | null): ColumnChoice {
+  const mine = resolveChoice(all, stored);
+  if (!urlVisible) return mine;
+  const shown = visibleOf(mine);
+  return shown.length === urlVisible.length && shown.every((k, i) => k === urlVisible[i]) ? mine : choiceFromVisible(all, urlVisible);
+}
+
 /** `cols` as typed or shared: known keys in the order given, repeats dropped; nothing usable is no choice. */
 export function parseColumns(raw: string | null, all: readonly string[]): string[] | undefined {
   if (!raw) return undefined;

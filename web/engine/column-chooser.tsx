@@ -8,6 +8,7 @@ import { persistedSignal } from '../lib/persisted.js';
 import {
   choiceFromVisible,
   columnFields,
+  currentChoice,
   isColumnChoice,
   isDefaultChoice,
   isDefaultColumns,
@@ -58,7 +59,7 @@ export function useListColumns(resource: ListResource, state: ListState, go: (ne
   const stored = pref.value;
   const all = useMemo(() => columnFields(resource), [resource]);
   const keys = useMemo(() => all.map((f) => f.key), [all]);
-  const choice = useMemo(() => (state.columns ? choiceFromVisible(keys, state.columns) : resolveChoice(keys, stored)), [keys, state.columns, stored]);
+  const choice = useMemo(() => currentChoice(keys, state.columns, stored), [keys, state.columns, stored]);
   const fields = useMemo(() => visibleOf(choice).map((k) => all.find((f) => f.key === k)!), [choice, all]);
   const cardFields = useMemo(() => {
     const main = all.find((f) => f.key === mainFieldKey(resource));
