@@ -18,6 +18,8 @@ import { ListFilters } from './list-filters.js';
 import { MissingCallNotice, missingCallOf } from './missing-call.js';
 import { NewRecordsBar } from './new-records-bar.js';
 import { ListCards } from './list-cards.js';
+import { ColumnChooser, useListColumns } from './column-chooser.js';
+import { SavedViews } from './saved-views-menu.js';
 import { ListTable, TableSkeleton, runningOn } from './list-table.js';
 import { Pagination } from './pagination.js';
 import { useNarrow } from '../ui/use-narrow.js';
@@ -61,7 +63,8 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
 
   const rows = query.data?.list ?? [];
   const total = query.data?.total ?? 0;
-  const columns = useMemo(() => resource.fields.filter((f) => f.column), [resource]);
+  const cols = useListColumns(resource, state, go);
+  const columns = cols.fields;
   const bulk = bulkActions(resource);
   const selectable = bulk.length > 0 || !!resource.remove;
   const selectedRows = rows.filter((r) => selected.has(String(r.id)));
@@ -131,6 +134,8 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
           onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
         />
         <div className="ml-auto flex flex-wrap gap-2">
+          <SavedViews resource={resource} state={state} path={path} columns={cols} t={t} />
+          <ColumnChooser columns={cols} t={t} />
           {pageActions(resource).map((a) => (
             <button key={a.name} type="button" className="btn" onClick={() => runner.start(a, {})} data-action={a.name}>
               {actionLabel(t, a.name)}
@@ -195,6 +200,7 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
       ) : narrow ? (
         <ListCards
           {...listProps}
+          columns={cols.cardFields}
           onSort={(sort) => go(withChange(state, { sort }))}
           runningOn={(id) => (runner.running.size ? runningOn(runner.running, id) : '')}
         />

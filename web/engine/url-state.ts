@@ -1,8 +1,9 @@
 import type { FieldDef, ListResource } from '#contract';
 import type { Query } from '../api/client.js';
+import { defaultColumns, parseColumns, serialiseColumns } from './column-choice.js';
 
 /**
- * A list screen's view (page, size, keyword, sort, filters) lives in the URL query so a reload or
+ * A list screen's view (page, size, keyword, sort, filters, columns) lives in the URL query so a reload or
  * a shared link shows the same view. Parsing is forgiving: anything unknown or malformed falls
  * back to the default instead of reaching the backend.
  */
@@ -16,6 +17,8 @@ export interface ListState {
   keyword: string;
   sort: string;
   filters: Record<string, string>;
+  /** The visible columns in order, when the URL names them; otherwise the browser's choice applies. */
+  columns?: string[];
 }
 
 type ListShape = Pick<ListResource, 'fields' | 'defaultSort'>;
@@ -80,6 +83,8 @@ export function parseListState(search: string, resource: ListShape): ListState {
       if (value !== null && acceptsFilterValue(field, value)) state.filters[key] = value;
     }
   }
+  const columns = parseColumns(params.get('cols'), defaultColumns(resource));
+  if (columns) state.columns = columns;
   return state;
 }
 
@@ -94,7 +99,12 @@ export function serialiseListState(state: ListState, resource: ListShape): strin
     const value = state.filters[key];
     if (value !== undefined && value !== '') params.set(key, value);
   }
-  return params.toString();
+  const qs = params.toString();
+  // Written by hand so the commas stay readable in a shared link (URLSearchParams would give %2C).
+  const cols = state.columns ? serialiseColumns(defaultColumns(resource), state.columns) : '';
+  if (!cols) return qs;
+  const value = cols.split(',').map(encodeURIComponent).join(',');
+  return qs ? `${qs}&cols=${value}` : `cols=${value}`;
 }
 
 /** What GET {path}/list receives for a state (all keys, defaults included). */
