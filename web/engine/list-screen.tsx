@@ -244,7 +244,7 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
       />
       <ConfirmDialog
         open={removing !== null}
-        text={deleteQuestion(t, removedRows.map(nameOf))}
+        text={removedRows.length > 0 ? deleteQuestion(t, removedRows.map(nameOf)) : ''}
         onCancel={() => setRemoving(null)}
         onConfirm={() => {
           const named = namesText(t, removedRows.map(nameOf));
