@@ -83,6 +83,12 @@ export interface ActionDef {
    * every refusal is reported against its row rather than failing the whole selection.
    */
   perSelectedRow?: boolean;
+  /**
+   * The action that reverses this one on the same records (ban: 'unban'). Such an action runs at
+   * once, without a confirmation, and the toast that reports it offers to undo it for a few
+   * seconds instead. Only named where the reverse asks for no inputs, so the undo can run on a click.
+   */
+  undo?: string;
 }
 
 interface ResourceBase {

@@ -107,9 +107,11 @@ describe('operation lists: their own actions', () => {
     await page.getByLabel(`Select row ${ids[1]}`, { exact: true }).check();
     await page.locator('[data-bulk-action="forceLogout"]').click();
     const confirm = page.getByTestId('confirm-dialog');
-    expect(await confirm.textContent()).toContain('Run “Force logout” on 2 records?');
+    // Not undoable, so asked first, naming whom it throws out.
+    const accounts = ids.map((id) => store().onlineSessions.get(id)!.account);
+    expect(await confirm.textContent()).toContain(`Run “Force logout” on 2 records: ${accounts.join(', ')}?`);
     await confirm.getByRole('button', { name: 'Confirm' }).click();
-    await page.locator('[data-toast="success"]', { hasText: '“Force logout” done' }).waitFor();
+    await page.locator('[data-toast="success"]', { hasText: `“Force logout” done: ${accounts.join(', ')}` }).waitFor();
     for (const id of ids) expect(store().onlineSessions.get(id)).toBeUndefined();
     for (const id of ids) await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
   });

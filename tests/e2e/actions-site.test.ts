@@ -51,17 +51,27 @@ describe('site configuration lists: page and bulk actions', () => {
     await select();
     await page.locator('[data-bulk-action="disable"]').click();
     const confirm = page.getByTestId('confirm-dialog');
-    expect(await confirm.textContent()).toContain('Run “Disable” on 4 records?');
+    // Nothing enables a code again, so the question comes first and names the codes.
+    const listed = await page
+      .locator('[data-testid="list-table"] tbody tr[data-row-id]')
+      .evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-row-id'))));
+    const codes = made
+      .slice()
+      .sort((a, b) => listed.indexOf(a.id) - listed.indexOf(b.id))
+      .map((c) => c.code);
+    const named = `${codes.slice(0, 3).join(', ')} and 1 more`;
+    expect(await confirm.textContent()).toContain(`Run “Disable” on 4 records: ${named}?`);
     await confirm.getByRole('button', { name: 'Confirm' }).click();
-    await page.locator('[data-toast="success"]', { hasText: '“Disable” done' }).waitFor();
+    await page.locator('[data-toast="success"]', { hasText: `Disabled ${named}` }).waitFor();
+    expect(await page.locator('[data-toast="success"] [data-toast-action]').count()).toBe(0);
     for (const c of made) expect(store().inviteCodes.get(c.id)!.status).toBe('disabled');
     await expect.poll(() => page.locator(`tr[data-row-id="${made[0]!.id}"] [data-col="status"]`).textContent()).toBe('Disabled');
 
     await select();
     await page.getByRole('button', { name: 'Delete selected' }).click();
-    expect(await confirm.textContent()).toContain('Delete 4 records? This cannot be undone.');
+    expect(await confirm.textContent()).toContain(`Delete 4 records: ${named}? This cannot be undone.`);
     await confirm.getByRole('button', { name: 'Confirm' }).click();
-    await page.locator('[data-toast="success"]', { hasText: 'Deleted' }).waitFor();
+    await page.locator('[data-toast="success"]', { hasText: `Deleted ${named}` }).waitFor();
     for (const c of made) expect(store().inviteCodes.get(c.id)).toBeUndefined();
     for (const c of made) await expect.poll(() => page.locator(`tr[data-row-id="${c.id}"]`).count()).toBe(0);
   });

@@ -76,11 +76,11 @@ describe('administrators: permissions and passwords', () => {
     const row = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${created.id}"]`);
     await expect.poll(() => rows(page).count()).toBe(1);
     await rowCommand(row, '[data-action="resetPassword"]');
-    expect(await dialog(page).textContent()).toContain('Run “Reset password” on this record?');
+    expect(await dialog(page).textContent()).toContain('Run “Reset password” on e2e_auditor?');
     await dialog(page).getByLabel('Password').fill('second-pass-2');
     await dialog(page).getByRole('button', { name: 'Reset password' }).click();
     await dialog(page).waitFor({ state: 'detached' });
-    await page.locator('[data-toast="success"]', { hasText: '“Reset password” done' }).waitFor();
+    await page.locator('[data-toast="success"]', { hasText: '“Reset password” done: e2e_auditor' }).waitFor();
 
     const again = (await h.newPage()).page;
     expect(await submitLoginAs(again, 'e2e_auditor', 'first-pass-1')).toBe('refused');
@@ -161,7 +161,7 @@ describe('chat users: a confirmed action with a result, and a bulk action', () =
     const row = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${user.id}"]`);
     await rowCommand(row, '[data-action="resetPassword"]');
     const confirm = page.getByTestId('confirm-dialog');
-    expect(await confirm.textContent()).toContain('Run “Reset password” on this record?');
+    expect(await confirm.textContent()).toContain(`Run “Reset password” on ${user.account}?`);
     await confirm.getByRole('button', { name: 'Confirm' }).click();
     const result = page.getByTestId('result-dialog');
     expect(await result.locator('[data-result-key="password"]').textContent()).toMatch(/^\S{10}$/);
@@ -172,7 +172,7 @@ describe('chat users: a confirmed action with a result, and a bulk action', () =
     await result.waitFor({ state: 'detached' });
   });
 
-  it('bans the selected users with one reason', async () => {
+  it('bans the selected users with one reason, without a confirmation, and offers to undo it', async () => {
     await page.goto('/userpage/userset?status=normal');
     await rows(page).first().waitFor();
     const ids = await rows(page).evaluateAll((trs) => trs.slice(0, 3).map((tr) => Number(tr.getAttribute('data-row-id'))));
@@ -180,11 +180,15 @@ describe('chat users: a confirmed action with a result, and a bulk action', () =
     expect(await page.getByTestId('selection-count').textContent()).toBe('3 selected');
 
     await page.locator('[data-bulk-action="ban"]').click();
-    expect(await dialog(page).textContent()).toContain('Run “Ban” on 3 records?');
+    // The reason is asked; whether to ban is not: the toast's Undo takes it back.
+    expect(await dialog(page).textContent()).not.toContain('Run “Ban”');
     await dialog(page).getByLabel('Reason').fill('Coordinated spam, found by the e2e test');
     await dialog(page).getByRole('button', { name: 'Ban' }).click();
     await dialog(page).waitFor({ state: 'detached' });
-    await page.locator('[data-toast="success"]', { hasText: '“Ban” done' }).waitFor();
+    const accounts = ids.map((id) => store().users.get(id)!.account);
+    const toast = page.locator('[data-toast="success"]', { hasText: `Banned ${accounts.join(', ')}` });
+    await toast.waitFor();
+    expect(await toast.locator('[data-toast-action]').textContent()).toBe('Undo');
     for (const id of ids) expect(store().users.get(id)).toMatchObject({ status: 'banned', banReason: 'Coordinated spam, found by the e2e test' });
     // The selection is gone with the rows it named.
     expect(await page.getByTestId('selection-count').count()).toBe(0);

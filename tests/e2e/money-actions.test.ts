@@ -98,7 +98,8 @@ describe('money actions on withdrawal review', () => {
     taken.state = 'approved';
 
     await page.locator('[data-bulk-action="approve"]').click();
-    expect(await confirm(page).getByRole('heading').textContent()).toBe('Run “Approve” on 3 records?');
+    const accounts = ids.map((id) => store().withdrawals.get(id)!.userAccount).join(', ');
+    expect(await confirm(page).getByRole('heading').textContent()).toBe(`Run “Approve” on 3 records: ${accounts}?`);
     expect(await confirm(page).locator('[data-record-id]').count()).toBe(3);
     await confirm(page).getByRole('button', { name: 'Approve' }).click();
     const summary = page.getByTestId('bulk-summary');

@@ -27,3 +27,18 @@ export function rowActions(resource: Pick<ListResource, 'actions'>, row: Row): A
 export function eligibleRows<R extends Row>(action: Pick<ActionDef, 'when'>, rows: readonly R[]): R[] {
   return rows.filter((r) => appliesTo(action, r));
 }
+
+/** Asked before running: money always, and a destructive action unless it can be undone afterwards. */
+export function asksFirst(action: Pick<ActionDef, 'money' | 'destructive' | 'undo'>): boolean {
+  return !!action.money || (!!action.destructive && !action.undo);
+}
+
+/**
+ * What undoes `action`: the bulk variant of its `undo` when several records are to be restored and
+ * one exists, else the row variant, sent once per record. None when the reverse asks for inputs.
+ */
+export function undoAction(resource: Pick<ListResource, 'actions'>, action: Pick<ActionDef, 'undo'>, many: boolean): ActionDef | undefined {
+  if (!action.undo) return undefined;
+  const variants = (resource.actions ?? []).filter((a) => a.name === action.undo && !a.inputs?.some((f) => f.required));
+  return (many ? variants.find((a) => a.target === 'bulk') : undefined) ?? variants.find((a) => a.target === 'row');
+}

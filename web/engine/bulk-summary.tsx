@@ -11,9 +11,13 @@ export interface BulkOutcome {
   title: string;
   done: number;
   refused: readonly Refusal[];
+  /** Rows left out because the action does not apply to them, and why in words. */
+  skipped?: { count: number; why: string };
+  /** Stopped by the administrator before every row was sent. */
+  cancelled?: boolean;
 }
 
-/** After an action ran row by row over a selection: how many went through, and why each other one did not. */
+/** After an action ran over a selection: how many went through, how many did not apply, and why each other one was refused. */
 export function BulkSummaryDialog({ outcome, t, onClose }: { outcome: BulkOutcome | null; t: LabelT; onClose: () => void }) {
   return (
     <Dialog open={outcome !== null} onClose={onClose} className="relative z-50">
@@ -26,6 +30,16 @@ export function BulkSummaryDialog({ outcome, t, onClose }: { outcome: BulkOutcom
           <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{outcome?.title}</DialogTitle>
           <div className="min-h-0 overflow-y-auto px-5 py-4 text-sm text-slate-700">
             <p data-testid="bulk-done">{t('engine.bulkDone', { count: outcome?.done ?? 0 })}</p>
+            {outcome?.skipped && outcome.skipped.count > 0 && (
+              <p className="mt-2" data-testid="bulk-skipped">
+                {t('engine.bulkSkipped', { count: outcome.skipped.count, why: outcome.skipped.why })}
+              </p>
+            )}
+            {outcome?.cancelled && (
+              <p className="mt-2 font-medium text-amber-700" data-testid="bulk-cancelled">
+                {t('engine.bulkCancelled')}
+              </p>
+            )}
             {outcome && outcome.refused.length > 0 && (
               <>
                 <p className="mt-2 font-medium text-red-700" data-testid="bulk-refused">

@@ -8,6 +8,8 @@ export const optionKey = (field: string, value: string | number | boolean) => `o
 export const actionKey = (name: string) => `action.${name}`;
 export const resourceKey = (id: string) => `resource.${id}`;
 export const resultKey = (key: string) => `result.${key}`;
+/** The past-tense toast of an action ("Banned {{name}}"), where it has one. */
+export const doneKey = (name: string) => `done.${name}`;
 
 export const VALIDATION_KEYS: Record<ValidationCode, LabelKey> = {
   required: 'validation.required',

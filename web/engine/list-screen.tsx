@@ -26,6 +26,9 @@ import { useNarrow } from '../ui/use-narrow.js';
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
 import type { ListScreenOptions } from './types.js';
 import { useActionRunner } from './use-action-runner.js';
+import { deleteQuestion, namesText } from './record-names.js';
+import { recordName } from './record-summary.js';
+import { SelectionBar } from './selection-bar.js';
 import { PAGE_SIZES, listQueryParams, nextSort, parseListState, serialiseListState, withChange, type ListState } from './url-state.js';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
@@ -47,17 +50,24 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
   const [removing, setRemoving] = useState<string[] | null>(null);
   const [detailRow, setDetailRow] = useState<Row | null>(null);
   const [exporting, setExporting] = useState<number | null>(null);
+  // "Select all N matching" was chosen; it holds only while the whole page stays selected.
+  const [matchingChosen, setMatchingChosen] = useState(false);
+
+  const clearSelection = () => {
+    setSelected(new Set());
+    setMatchingChosen(false);
+  };
 
   const save = useSaveMutation(resource);
   const remove = useDeleteMutation(resource);
   const runner = useActionRunner(resource, options.results, (action, target) => {
-    setSelected(new Set());
+    clearSelection();
     options.afterAction?.(action, target);
   });
 
   const go = (next: ListState, replace = false) => {
     const qs = serialiseListState(next, resource);
-    setSelected(new Set());
+    clearSelection();
     navigate(qs ? `${path}?${qs}` : path, { replace });
   };
 
@@ -68,6 +78,10 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
   const bulk = bulkActions(resource);
   const selectable = bulk.length > 0 || !!resource.remove;
   const selectedRows = rows.filter((r) => selected.has(String(r.id)));
+  const allMatching = matchingChosen && rows.length > 0 && selectedRows.length === rows.length && total > rows.length;
+
+  const removedRows = removing ? rows.filter((r) => removing.includes(String(r.id))) : [];
+  const nameOf = (row: Row) => recordName(t, resource, row);
 
   const startExport = async () => {
     setExporting(0);
@@ -82,9 +96,12 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
     }
   };
 
-  const runBulk = (name: string) => {
-    const action = bulk.find((a) => a.name === name);
-    if (!action) return;
+  const runBulk = (action: ActionDef) => {
+    if (allMatching) {
+      // Which of them apply is known only once they are read; the summary reports the rest.
+      runner.start(action, { matching: params, total });
+      return;
+    }
     const targets = eligibleRows(action, selectedRows);
     if (targets.length < selectedRows.length) toast.warning(t('engine.skipped', { count: selectedRows.length - targets.length }));
     if (targets.length > 0) runner.start(action, { ids: targets.map((r) => r.id) }, targets);
@@ -98,14 +115,16 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
     sort: state.sort,
     selectable,
     selected,
-    onSelect: (ids: string[], on: boolean) =>
+    onSelect: (ids: string[], on: boolean) => {
+      if (!on) setMatchingChosen(false);
       setSelected((prev) => {
         const next = new Set(prev);
         for (const id of ids)
           if (on) next.add(id);
           else next.delete(id);
         return next;
-      }),
+      });
+    },
     commands: {
       detail: resource.detail ? setDetailRow : undefined,
       edit: resource.edit ? (row: Row) => setEditing({ mode: 'edit', row }) : undefined,
@@ -155,26 +174,19 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
       {options.watch && <NewRecordsBar count={options.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />}
 
       {selectedRows.length > 0 && (
-        <div
-          className="flex flex-wrap items-center gap-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-2 text-sm"
-          role="region"
-          aria-label={t('engine.selected', { count: selectedRows.length })}
-        >
-          <span data-testid="selection-count">{t('engine.selected', { count: selectedRows.length })}</span>
-          {bulk.map((a) => (
-            <button key={a.name} type="button" className={`btn ${a.destructive ? 'btn-danger' : ''}`} onClick={() => runBulk(a.name)} data-bulk-action={a.name}>
-              {actionLabel(t, a.name)}
-            </button>
-          ))}
-          {resource.remove && (
-            <button type="button" className="btn btn-danger" onClick={() => setRemoving(selectedRows.map((r) => String(r.id)))}>
-              {t('engine.deleteSelected')}
-            </button>
-          )}
-          <button type="button" className="btn ml-auto" onClick={() => setSelected(new Set())}>
-            {t('engine.clearSelection')}
-          </button>
-        </div>
+        <SelectionBar
+          t={t}
+          count={selectedRows.length}
+          pageRows={rows.length}
+          total={total}
+          allMatching={allMatching}
+          actions={bulk}
+          canRemove={!!resource.remove}
+          onSelectAllMatching={() => setMatchingChosen(true)}
+          onAction={runBulk}
+          onRemove={() => setRemoving(selectedRows.map((r) => String(r.id)))}
+          onClear={clearSelection}
+        />
       )}
 
       {query.isPending ? (
@@ -238,18 +250,20 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
       />
       <ConfirmDialog
         open={removing !== null}
-        text={removing && removing.length > 1 ? t('engine.confirmDeleteMany', { count: removing.length }) : t('engine.confirmDelete')}
+        text={removedRows.length > 0 ? deleteQuestion(t, removedRows.map(nameOf)) : ''}
         onCancel={() => setRemoving(null)}
         onConfirm={() => {
-          const ids = removing ?? [];
+          const named = namesText(t, removedRows.map(nameOf));
           setRemoving(null);
-          const original = rows.filter((r) => ids.includes(String(r.id))).map((r) => r.id);
-          remove.mutate(original, {
-            onSuccess: () => {
-              setSelected(new Set());
-              toast.success(t('engine.deleted'));
+          remove.mutate(
+            removedRows.map((r) => r.id),
+            {
+              onSuccess: () => {
+                clearSelection();
+                toast.success(t('engine.deletedNamed', { name: named }));
+              },
             },
-          });
+          );
         }}
       />
       <DetailDrawer resource={resource} row={detailRow} renderer={options.detail} onClose={() => setDetailRow(null)} />

@@ -1,17 +1,28 @@
 import { useRef, useState, type ReactNode } from 'react';
-import type { ActionDef, FieldDef, Resource } from '#contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { resourceCalls, type ActionDef, type FieldDef, type Resource } from '#contract';
+import { api, type Query } from '../api/client.js';
 import { toast } from '../lib/toast.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
+import { asksFirst, undoAction } from './actions.js';
 import { BulkSummaryDialog, type BulkOutcome, type Refusal } from './bulk-summary.js';
 import { FormDialog } from './form-dialog.js';
 import { actionLabel, fieldLabel } from './labels.js';
-import { useActionMutation, type Row } from './queries.js';
+import { resourceKeys, useActionMutation, type Row } from './queries.js';
+import { doneText, namesText } from './record-names.js';
 import { RecordSummary, recordName } from './record-summary.js';
 import { ResultDialog, type ResultRenderer } from './result-view.js';
+import { useMatchingRun } from './use-matching-run.js';
 
-/** Who an action is about: one row ({id}), a selection ({ids}) or the page ({}). */
-export type ActionTarget = { id: unknown } | { ids: unknown[] } | Record<string, never>;
+/**
+ * Who an action is about: one row ({id}), a selection ({ids}), every record matching the list's
+ * filters ({matching}, `total` of them when asked) or the page ({}).
+ */
+export type ActionTarget = { id: unknown } | { ids: unknown[] } | Matching | Record<string, never>;
+
+type Matching = { matching: Query; total: number };
+const isMatching = (target: ActionTarget): target is Matching => 'matching' in target;
 
 type Step =
   | { kind: 'idle' }
@@ -19,15 +30,16 @@ type Step =
   | { kind: 'inputs'; action: ActionDef; target: ActionTarget; rows: readonly Row[] }
   | { kind: 'result'; action: ActionDef; data: unknown };
 
-type Described = Pick<Resource, 'id' | 'path'> & { fields?: readonly FieldDef[]; recordFields?: readonly string[] };
+type Described = Pick<Resource, 'id' | 'path'> & { fields?: readonly FieldDef[]; recordFields?: readonly string[]; actions?: readonly ActionDef[] };
 
 /** One call of one action on one target: the unit that is never sent twice at the same time. */
 export const callKey = (name: string, target: ActionTarget) =>
-  `${name}:${'id' in target ? String(target.id) : 'ids' in target ? target.ids.map(String).join(',') : ''}`;
+  `${name}:${'id' in target ? String(target.id) : 'ids' in target ? target.ids.map(String).join(',') : 'matching' in target ? '*' : ''}`;
 
 /**
  * Runs a named action the way its definition asks: inputs in a dialog, a confirmation naming the
- * records first when destructive or moving money, and the answer in a dialog when it `showsResult`.
+ * records first when it moves money or is destructive beyond undoing, and the answer in a dialog
+ * when it `showsResult`. An action with an `undo` runs at once and its toast offers the undo.
  * A call already under way is not sent again, whatever is clicked meanwhile; a `perSelectedRow`
  * action over a selection goes row by row and ends with what went through and what was refused.
  */
@@ -37,6 +49,7 @@ export function useActionRunner(
   onDone?: (action: ActionDef, target: ActionTarget) => void,
 ) {
   const t = useLabelT();
+  const client = useQueryClient();
   const mutation = useActionMutation(resource);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [running, setRunning] = useState<ReadonlySet<string>>(new Set());
@@ -45,14 +58,13 @@ export function useActionRunner(
   const inFlight = useRef(new Set<string>());
   const described = { fields: resource.fields ?? [], recordFields: resource.recordFields };
   const nameOf = (row: Row) => recordName(t, described, row);
-  // A resource that says which fields name its records gets questions and toasts naming them.
-  const named = (rows: readonly Row[]) => (resource.recordFields?.length ? rows[0] : undefined);
+  const names = (rows: readonly Row[]) => namesText(t, rows.map(nameOf));
 
   const question = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) => {
     const name = actionLabel(t, action.name);
-    if ('ids' in target) return t('engine.confirmActionMany', { action: name, count: target.ids.length });
-    const row = named(rows);
-    if ('id' in target) return row ? t('engine.confirmActionOn', { action: name, name: nameOf(row) }) : t('engine.confirmAction', { action: name });
+    if (isMatching(target)) return t('engine.confirmActionMatching', { action: name, count: target.total });
+    if ('ids' in target) return t('engine.confirmActionOnMany', { action: name, count: target.ids.length, names: names(rows) });
+    if ('id' in target) return rows[0] ? t('engine.confirmActionOn', { action: name, name: nameOf(rows[0]) }) : t('engine.confirmAction', { action: name });
     return t('engine.confirmPageAction', { action: name });
   };
 
@@ -62,16 +74,36 @@ export function useActionRunner(
     setRunning(new Set(inFlight.current));
   };
 
+  /** Runs the reverse of `action` on the records it has just changed. */
+  const undo = async (action: ActionDef, ids: readonly unknown[], rows: readonly Row[]) => {
+    const reverse = undoAction(resource, action, ids.length > 1);
+    if (!reverse) return;
+    const key = callKey(reverse.name, { ids: [...ids] });
+    if (inFlight.current.has(key)) return;
+    mark(key, true);
+    try {
+      if (reverse.target === 'bulk') await mutation.mutateAsync({ name: reverse.name, body: { ids } });
+      else for (const id of ids) await mutation.mutateAsync({ name: reverse.name, body: { id } });
+      onDone?.(reverse, ids.length === 1 ? { id: ids[0] } : { ids: [...ids] });
+      toast.success(doneText(t, reverse.name, names(rows)));
+    } catch {
+      // The API client has already told the user what went wrong.
+    } finally {
+      mark(key, false);
+    }
+  };
+
   const finish = (action: ActionDef, target: ActionTarget, rows: readonly Row[], data: unknown) => {
     onDone?.(action, target);
-    if (action.showsResult) setStep({ kind: 'result', action, data });
-    else {
-      setStep({ kind: 'idle' });
-      const label = actionLabel(t, action.name);
-      toast.success(
-        rows.length === 1 && 'id' in target ? t('engine.actionDoneOn', { action: label, name: nameOf(rows[0]!) }) : t('engine.actionDone', { action: label }),
-      );
+    if (action.showsResult) {
+      setStep({ kind: 'result', action, data });
+      return;
     }
+    setStep({ kind: 'idle' });
+    const ids = 'id' in target ? [target.id] : 'ids' in target ? target.ids : [];
+    const named = rows.length > 0 && rows.length === ids.length ? names(rows) : '';
+    const canUndo = ids.length > 0 && undoAction(resource, action, ids.length > 1) !== undefined;
+    toast.success(doneText(t, action.name, named), canUndo ? { label: t('engine.undo'), run: () => void undo(action, ids, rows) } : undefined);
   };
 
   const run = async (action: ActionDef, target: ActionTarget, rows: readonly Row[], inputs: Row = {}, quiet = false) => {
@@ -110,15 +142,44 @@ export function useActionRunner(
     setOutcome({ title: actionLabel(t, action.name), done, refused });
   };
 
+  // Chunks go straight to the API, the list refreshed once at the end rather than after each call.
+  const matching = useMatchingRun(
+    resource,
+    t,
+    async (name, body) => (await api.post<unknown>(resourceCalls(resource).action(name), body, { quiet: true })).data,
+    nameOf,
+    (action, summary, done) => {
+      void client.invalidateQueries({ queryKey: resourceKeys.all(resource) });
+      setOutcome(summary);
+      if (done.length > 0) onDone?.(action, { ids: done.map((r) => r.id) });
+    },
+  );
+
+  const runMatching = async (action: ActionDef, target: Matching, inputs: Row = {}) => {
+    const key = callKey(action.name, target);
+    if (inFlight.current.has(key)) return;
+    mark(key, true);
+    setStep({ kind: 'idle' });
+    try {
+      await matching.run(action, target.matching, inputs);
+    } finally {
+      mark(key, false);
+    }
+  };
+
   const execute = (action: ActionDef, target: ActionTarget, rows: readonly Row[], inputs?: Row, quiet?: boolean) =>
-    'ids' in target && action.target === 'row' ? runEach(action, rows, inputs) : run(action, target, rows, inputs, quiet);
+    isMatching(target)
+      ? runMatching(action, target, inputs)
+      : 'ids' in target && action.target === 'row'
+        ? runEach(action, rows, inputs)
+        : run(action, target, rows, inputs, quiet);
 
   /** `rows`: the records the target names, shown in the confirmation. */
   const start = (action: ActionDef, target: ActionTarget, rows: readonly Row[] = []) => {
     if (inFlight.current.has(callKey(action.name, target))) return;
     if (action.inputs?.length) setStep({ kind: 'inputs', action, target, rows });
-    else if (action.destructive || action.money) setStep({ kind: 'confirm', action, target, rows });
-    else void run(action, target, rows).catch(() => setStep({ kind: 'idle' }));
+    else if (asksFirst(action)) setStep({ kind: 'confirm', action, target, rows });
+    else void execute(action, target, rows).catch(() => setStep({ kind: 'idle' }));
   };
 
   const close = () => setStep({ kind: 'idle' });
@@ -153,7 +214,7 @@ export function useActionRunner(
         submitLabel={asking ? actionLabel(t, asking.action.name) : ''}
         danger={asking?.action.destructive}
         intro={
-          asking && (asking.action.destructive || asking.action.money) ? (
+          asking && asksFirst(asking.action) ? (
             <>
               <p>{question(asking.action, asking.target, asking.rows)}</p>
               {summary(asking) && <div className="mt-2">{summary(asking)}</div>}
@@ -175,6 +236,7 @@ export function useActionRunner(
         onClose={close}
       />
       <BulkSummaryDialog outcome={outcome} t={t} onClose={() => setOutcome(null)} />
+      {matching.dialog}
     </>
   );
 

@@ -75,6 +75,7 @@ export const APP_VERSIONS = {
   ...at(PERMISSIONS.version),
   keywordFields: ['version', 'releaseNotes'],
   defaultSort: '-publishTime',
+  recordFields: ['version', 'platform'],
   ...EDITABLE,
   fields: [
     ID,

@@ -10,6 +10,7 @@ export const RECHARGE_CHANNELS = {
   ...at(PERMISSIONS.userBalance),
   keywordFields: ['name'],
   defaultSort: 'sort',
+  recordFields: ['name', 'method'],
   ...EDITABLE,
   fields: [
     ID,
@@ -101,6 +102,7 @@ export const PERSONAL_RED_ENVELOPES = {
   ...at(PERMISSIONS.userRedPack),
   keywordFields: ['senderAccount', 'receiverAccount'],
   defaultSort: '-createTime',
+  recordFields: ['senderAccount', 'receiverAccount', 'amount'],
   totals: ['amount'],
   fields: [
     ID,
@@ -122,6 +124,7 @@ export const GROUP_RED_ENVELOPES = {
   ...at(PERMISSIONS.groupRedPack),
   keywordFields: ['senderAccount', 'groupName'],
   defaultSort: '-createTime',
+  recordFields: ['senderAccount', 'groupName', 'amount'],
   totals: ['amount'],
   fields: [
     ID,
@@ -143,6 +146,7 @@ export const BILLING_RECORDS = {
   ...at(PERMISSIONS.billRecord),
   keywordFields: ['userAccount', 'remark'],
   defaultSort: '-createTime',
+  recordFields: ['userAccount', 'type', 'amount'],
   totals: ['amount'],
   fields: [
     ID,

@@ -37,6 +37,7 @@ export const IP_BLACKLIST = {
   permission: PERMISSIONS.onlineStatistics,
   keywordFields: ['ip', 'reason'],
   defaultSort: '-createTime',
+  recordFields: ['ip', 'reason'],
   ...EDITABLE,
   fields: [
     ID,
@@ -74,6 +75,7 @@ export const FREQUENCY_LIMITS = {
   ...at(PERMISSIONS.frequencyLimit),
   keywordFields: ['action'],
   defaultSort: 'id',
+  recordFields: ['action', 'scope'],
   ...EDITABLE,
   fields: [
     ID,
@@ -93,6 +95,7 @@ export const ONLINE_USERS = {
   ...at(PERMISSIONS.onlineStatistics),
   keywordFields: ['account', 'nickname', 'ip'],
   defaultSort: '-loginTime',
+  recordFields: ['account', 'device', 'ip'],
   fields: [
     ID,
     shown('account', 'text'),
@@ -116,6 +119,7 @@ export const LOGIN_RECORDS = {
   ...at(PERMISSIONS.loginStatistics),
   keywordFields: ['account', 'ip', 'region'],
   defaultSort: '-time',
+  recordFields: ['account', 'time'],
   fields: [
     ID,
     shown('account', 'text'),
@@ -137,6 +141,7 @@ export const MASS_MESSAGES = {
   ...at(PERMISSIONS.massMessage),
   keywordFields: ['title', 'content'],
   defaultSort: '-createTime',
+  recordFields: ['title', 'segment'],
   remove: true,
   fields: [
     ID,
@@ -170,6 +175,7 @@ export const DISTRIBUTION_ADDRESSES = {
   ...at(PERMISSIONS.distributionAddress),
   keywordFields: ['name', 'url'],
   defaultSort: 'sort',
+  recordFields: ['name', 'platform'],
   ...EDITABLE,
   fields: [
     ID,
@@ -192,6 +198,7 @@ export const SUGGESTIONS = {
   permission: PERMISSIONS.distributionAddress,
   keywordFields: ['userAccount', 'content'],
   defaultSort: '-createTime',
+  recordFields: ['userAccount', 'type'],
   detail: true,
   remove: true,
   fields: [

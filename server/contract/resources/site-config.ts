@@ -33,6 +33,7 @@ export const DEFAULT_FRIENDS = {
   ...at(PERMISSIONS.defaultFriend),
   keywordFields: ['userAccount', 'nickname'],
   defaultSort: 'sort',
+  recordFields: ['userAccount', 'nickname'],
   ...EDITABLE,
   fields: [
     ID,
@@ -50,6 +51,7 @@ export const DEFAULT_GROUPS = {
   ...at(PERMISSIONS.defaultGroup),
   keywordFields: ['groupName'],
   defaultSort: 'sort',
+  recordFields: ['groupName', 'groupId'],
   ...EDITABLE,
   fields: [ID, { key: 'groupId', kind: 'number', required: true, min: 1, column: true }, shown('groupName', 'text'), SORT_ORDER, createTime],
 } as const satisfies ListResource;
@@ -60,6 +62,7 @@ export const DEFAULT_AVATARS = {
   ...at(PERMISSIONS.defaultAvatar),
   keywordFields: ['name'],
   defaultSort: 'sort',
+  recordFields: ['name', 'image'],
   ...EDITABLE,
   fields: [
     ID,
@@ -78,6 +81,7 @@ export const DEFAULT_EMOJI = {
   ...at(PERMISSIONS.defaultEmoticon),
   keywordFields: ['name'],
   defaultSort: 'sort',
+  recordFields: ['name', 'image'],
   ...EDITABLE,
   fields: [
     ID,
@@ -95,6 +99,7 @@ export const SECURITY_QUESTIONS = {
   ...at(PERMISSIONS.secretProtection),
   keywordFields: ['question'],
   defaultSort: 'sort',
+  recordFields: ['question', 'language'],
   ...EDITABLE,
   fields: [
     ID,
@@ -111,6 +116,7 @@ export const DISCOVER_ENTRIES = {
   ...at(PERMISSIONS.discover),
   keywordFields: ['title', 'url'],
   defaultSort: 'sort',
+  recordFields: ['title', 'url'],
   ...EDITABLE,
   fields: [
     ID,
@@ -128,6 +134,7 @@ export const ANNOUNCEMENTS = {
   ...at(PERMISSIONS.siteAnnouncement),
   keywordFields: ['title', 'content'],
   defaultSort: '-createTime',
+  recordFields: ['title'],
   ...EDITABLE,
   fields: [
     ID,
@@ -148,6 +155,7 @@ export const INVITE_CODES = {
   ...at(PERMISSIONS.inviteCode),
   keywordFields: ['code', 'usedBy'],
   defaultSort: '-createTime',
+  recordFields: ['code', 'status'],
   remove: true,
   fields: [
     ID,
@@ -171,7 +179,7 @@ export const INVITE_CODES = {
       ],
     },
     { name: 'disable', target: 'row', destructive: true, when: { field: 'status', in: ['unused'] } },
-    { name: 'disable', target: 'bulk', destructive: true },
+    { name: 'disable', target: 'bulk', destructive: true, when: { field: 'status', in: ['unused'] } },
   ],
 } as const satisfies ListResource;
 
@@ -183,6 +191,7 @@ export const SENSITIVE_WORDS = {
   ...at(PERMISSIONS.sensitiveWord),
   keywordFields: ['word'],
   defaultSort: '-createTime',
+  recordFields: ['word', 'category'],
   create: true,
   remove: true,
   fields: [
@@ -215,6 +224,7 @@ export const PRIVILEGED_USERS = {
   ...at(PERMISSIONS.privilegedUser),
   keywordFields: ['userAccount', 'nickname', 'remark'],
   defaultSort: '-createTime',
+  recordFields: ['userAccount', 'nickname'],
   ...EDITABLE,
   fields: [
     ID,

@@ -10,6 +10,7 @@ export const ADMINS = {
   ...at(PERMISSIONS.adminUser),
   keywordFields: ['account', 'nickname'],
   defaultSort: '-createTime',
+  recordFields: ['account', 'nickname'],
   selfField: 'account',
   ...EDITABLE,
   fields: [
@@ -30,8 +31,8 @@ export const ADMINS = {
       destructive: true,
       inputs: [{ key: 'password', kind: 'password', required: true, maxLength: 64, policy: 'password' }],
     },
-    { name: 'disable', target: 'row', destructive: true, when: { field: 'status', in: ['enabled'] } },
-    { name: 'enable', target: 'row', when: { field: 'status', in: ['disabled'] } },
+    { name: 'disable', target: 'row', destructive: true, when: { field: 'status', in: ['enabled'] }, undo: 'enable' },
+    { name: 'enable', target: 'row', when: { field: 'status', in: ['disabled'] }, undo: 'disable' },
   ],
 } as const satisfies ListResource;
 
@@ -43,6 +44,7 @@ export const OPERATION_LOG = {
   ...at(PERMISSIONS.record),
   keywordFields: ['adminAccount', 'module', 'detail', 'ip'],
   defaultSort: '-createTime',
+  recordFields: ['adminAccount', 'action', 'createTime'],
   fields: [
     ID,
     shown('adminAccount', 'text', { filter: true }),
@@ -60,6 +62,7 @@ export const GOOGLE_VERIFY = {
   ...at(PERMISSIONS.googleGenerator),
   keywordFields: ['account'],
   defaultSort: 'id',
+  recordFields: ['account'],
   fields: [ID, shown('account', 'text'), shown('googleBound', 'switch', { filter: true }), shown('googlePending', 'switch'), shown('boundTime', 'datetime')],
   actions: [
     // Answers {id, secret, otpauthUrl} once; the administrator scans it into an authenticator,

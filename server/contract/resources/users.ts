@@ -12,6 +12,7 @@ export const USERS = {
   ...at(PERMISSIONS.userProfile),
   keywordFields: ['id', 'account', 'nickname', 'phone'],
   defaultSort: '-registerTime',
+  recordFields: ['account', 'nickname'],
   edit: true,
   detail: true,
   fields: [
@@ -35,13 +36,22 @@ export const USERS = {
       destructive: true,
       inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
       when: { field: 'status', in: ['normal'] },
+      undo: 'unban',
     },
+    // No undo: banning again needs a reason, which a click on Undo cannot give.
     { name: 'unban', target: 'row', when: { field: 'status', in: ['banned'] } },
     // Answers {password}: the new password, shown once.
     { name: 'resetPassword', target: 'row', destructive: true, showsResult: true },
-    { name: 'setPrivileged', target: 'row', when: { field: 'privileged', in: [false] } },
-    { name: 'unsetPrivileged', target: 'row', when: { field: 'privileged', in: [true] } },
-    { name: 'ban', target: 'bulk', destructive: true, inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }] },
+    { name: 'setPrivileged', target: 'row', when: { field: 'privileged', in: [false] }, undo: 'unsetPrivileged' },
+    { name: 'unsetPrivileged', target: 'row', when: { field: 'privileged', in: [true] }, undo: 'setPrivileged' },
+    {
+      name: 'ban',
+      target: 'bulk',
+      destructive: true,
+      inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
+      when: { field: 'status', in: ['normal'] },
+      undo: 'unban',
+    },
   ],
 } as const satisfies ListResource;
 
@@ -62,6 +72,7 @@ export const GROUPS = {
   ...at(PERMISSIONS.groupProfile),
   keywordFields: ['id', 'name', 'ownerAccount'],
   defaultSort: '-createTime',
+  recordFields: ['name', 'ownerAccount'],
   edit: true,
   detail: true,
   fields: [
@@ -76,8 +87,8 @@ export const GROUPS = {
     shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
   actions: [
-    { name: 'muteAll', target: 'row', when: { field: 'muted', in: [false] } },
-    { name: 'unmuteAll', target: 'row', when: { field: 'muted', in: [true] } },
+    { name: 'muteAll', target: 'row', when: { field: 'muted', in: [false] }, undo: 'unmuteAll' },
+    { name: 'unmuteAll', target: 'row', when: { field: 'muted', in: [true] }, undo: 'muteAll' },
     { name: 'dissolve', target: 'row', destructive: true, when: { field: 'status', in: ['normal'] } },
   ],
 } as const satisfies ListResource;

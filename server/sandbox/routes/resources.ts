@@ -134,6 +134,10 @@ function registerActions(
   const calls = resourceCalls(resource);
   const byName = new Map<string, ActionDef[]>();
   for (const action of actions) byName.set(action.name, [...(byName.get(action.name) ?? []), action]);
+  // The UI offers an undo by calling the named action, so it must be one this resource serves.
+  for (const action of actions) {
+    if (action.undo && !byName.has(action.undo)) throw new Error(`${resource.id}.${action.name} is undone by ${action.undo}, which it does not declare`);
+  }
   for (const [name, variants] of byName) {
     const handler = handlers[name];
     if (!handler) throw new Error(`the sandbox has no handler for ${resource.id}.${name}`);

@@ -1,0 +1,164 @@
+import type { IncomingMessage } from 'node:http';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { USERS, resourceCalls } from '../../server/contract/index.js';
+import { errorToasts, rowCommand, useHarness } from './harness.js';
+
+/*
+ * Reversible actions run at once and are undone from their toast; questions and toasts name their
+ * records; "select all N matching" runs a bulk action over every page of a filtered list.
+ */
+const h = useHarness({ sandbox: { withdrawalTickMs: 0 } });
+const store = () => h.sandbox.app.sandbox;
+
+const rows = (p: Page) => p.locator('[data-testid="list-table"] tbody tr');
+const row = (p: Page, id: number) => p.locator(`[data-testid="list-table"] tbody tr[data-row-id="${id}"]`);
+const toast = (p: Page, text: string) => p.locator('[data-toast="success"]', { hasText: text });
+
+/** The POSTs the sandbox backend received, by path. */
+let received: string[] = [];
+const listen = (req: IncomingMessage) => {
+  if (req.method === 'POST' && req.url) received.push(req.url);
+};
+
+let page: Page;
+beforeAll(async () => {
+  h.sandbox.app.server.on('request', listen);
+  page = (await h.pageAs('admin', { width: 1440, height: 900 })).page;
+});
+
+describe('undo instead of a confirmation', () => {
+  it('disables an administrator on one click, names them in the toast, and Undo enables them again', async () => {
+    const admin = store().accounts.find((a) => !a.builtIn && a.status === 'enabled')!;
+    await page.goto(`/system/admins?keyword=${encodeURIComponent(admin.account)}`);
+    await row(page, admin.id).waitFor();
+    await rowCommand(row(page, admin.id), '[data-action="disable"]');
+
+    const done = toast(page, `Disabled ${admin.account}`);
+    await done.waitFor();
+    // No question was asked: the toast's Undo stands in for it.
+    expect(await page.getByTestId('confirm-dialog').count()).toBe(0);
+    expect(await page.getByTestId('form-dialog').count()).toBe(0);
+    await expect.poll(() => store().accounts.get(admin.id)!.status).toBe('disabled');
+    await expect.poll(() => row(page, admin.id).locator('[data-col="status"]').textContent()).toBe('Disabled');
+
+    // Reachable from the keyboard, and it stays while focused.
+    await done.locator('[data-toast-action]').focus();
+    await page.keyboard.press('Enter');
+    await toast(page, `Enabled ${admin.account}`).waitFor();
+    await expect.poll(() => store().accounts.get(admin.id)!.status).toBe('enabled');
+    await expect.poll(() => row(page, admin.id).locator('[data-col="status"]').textContent()).toBe('Enabled');
+    expect(await errorToasts(page)).toEqual([]);
+  });
+
+  it('bans a user asking only for the reason, names the user, and Undo unbans', async () => {
+    const user = store().users.find((u) => u.status === 'normal')!;
+    await page.goto(`/userpage/userset?keyword=${encodeURIComponent(user.account)}`);
+    await row(page, user.id).waitFor();
+    await rowCommand(row(page, user.id), '[data-action="ban"]');
+    const form = page.getByTestId('form-dialog');
+    // The reason the backend keeps is asked; whether to ban is not.
+    expect(await form.textContent()).not.toContain('Run “Ban”');
+    await form.getByLabel('Reason').fill('Undo test');
+    await form.getByRole('button', { name: 'Ban' }).click();
+    await form.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('confirm-dialog').count()).toBe(0);
+
+    const done = toast(page, `Banned ${user.account}`);
+    await done.waitFor();
+    await expect.poll(() => store().users.get(user.id)!.status).toBe('banned');
+    await expect.poll(() => row(page, user.id).locator('[data-col="status"]').textContent()).toBe('Banned');
+    await done.getByRole('button', { name: 'Undo' }).click();
+    await toast(page, `Unbanned ${user.account}`).waitFor();
+    await expect.poll(() => store().users.get(user.id)!.status).toBe('normal');
+    await expect.poll(() => row(page, user.id).locator('[data-col="status"]').textContent()).toBe('Normal');
+  });
+});
+
+describe('deletes name what they delete', () => {
+  it('asks before deleting one word by its text, and several by the first three and how many more', async () => {
+    await page.goto('/sensitivewords?sort=word');
+    await rows(page).first().waitFor();
+    const listed = await rows(page).evaluateAll((trs) =>
+      trs.slice(0, 5).map((tr) => ({ id: tr.getAttribute('data-row-id')!, word: tr.querySelector('[data-col="word"]')!.textContent! })),
+    );
+    const confirm = page.getByTestId('confirm-dialog');
+
+    await rowCommand(row(page, Number(listed[0]!.id)), '[data-command="remove"]');
+    expect(await confirm.getByRole('heading').textContent()).toBe(`Delete ${listed[0]!.word}? This cannot be undone.`);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+
+    for (const w of listed) await page.getByLabel(`Select row ${w.id}`, { exact: true }).check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    const names = `${listed
+      .slice(0, 3)
+      .map((w) => w.word)
+      .join(', ')} and 2 more`;
+    expect(await confirm.getByRole('heading').textContent()).toBe(`Delete 5 records: ${names}? This cannot be undone.`);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await toast(page, `Deleted ${names}`).waitFor();
+    for (const w of listed) expect(store().sensitiveWords.get(Number(w.id))).toBeUndefined();
+  });
+});
+
+describe('select all matching', () => {
+  it('bans every user of a filtered list over several pages, with progress, skipping those already banned', async () => {
+    // A channel with more users than one read of 100 holds; two of them banned already.
+    const byChannel = new Map<string, number>();
+    for (const u of store().users.all()) byChannel.set(u.channel, (byChannel.get(u.channel) ?? 0) + 1);
+    const channel = [...byChannel].filter(([, n]) => n > 120 && n < 800).sort((a, b) => a[1] - b[1])[0]![0];
+    const matching = () =>
+      store()
+        .users.all()
+        .filter((u) => u.channel === channel);
+    for (const u of matching().slice(0, 2)) Object.assign(u, { status: 'banned', banReason: 'earlier' });
+    const banned = matching().filter((u) => u.status === 'banned').length;
+    const total = matching().length;
+    const normal = total - banned;
+
+    // Each chunk answers slowly enough for the progress to be seen.
+    const ban = resourceCalls(USERS).action('ban');
+    await page.route(
+      (url) => url.pathname.endsWith(ban),
+      async (route) => {
+        await new Promise((r) => setTimeout(r, 400));
+        await route.continue();
+      },
+    );
+    received = [];
+
+    await page.goto(`/userpage/userset?channel=${channel}`);
+    await rows(page).first().waitFor();
+    await page.getByLabel('Select all rows on this page', { exact: true }).check();
+    const offer = page.getByTestId('select-all-matching');
+    expect(await offer.textContent()).toBe(`Select all ${total} matching records`);
+    await offer.click();
+    expect(await page.getByTestId('selection-count').textContent()).toBe(`All ${total} matching records are selected`);
+    expect(await page.getByRole('button', { name: 'Delete selected' }).count()).toBe(0);
+
+    await page.locator('[data-bulk-action="ban"]').click();
+    const form = page.getByTestId('form-dialog');
+    await form.getByLabel('Reason').fill('Channel-wide fraud wave');
+    await form.getByRole('button', { name: 'Ban' }).click();
+
+    const progress = page.getByTestId('bulk-progress-text');
+    await page.locator('[data-testid="bulk-progress-text"][data-phase="sending"]').waitFor();
+    expect(await progress.textContent()).toMatch(new RegExp(`^Sent \\d+ of ${normal}$`));
+
+    const summary = page.getByTestId('bulk-summary');
+    await summary.waitFor();
+    expect(await summary.getByTestId('bulk-done').textContent()).toBe(`${normal} done`);
+    expect(await summary.getByTestId('bulk-skipped').textContent()).toBe(`${banned} skipped: the action only applies to Status: Normal`);
+    expect(await summary.getByTestId('bulk-refused').count()).toBe(0);
+    await summary.getByRole('button', { name: 'Close' }).click();
+    await page.unroute((url) => url.pathname.endsWith(ban));
+
+    expect(matching().every((u) => u.status === 'banned')).toBe(true);
+    expect(matching().filter((u) => u.banReason === 'Channel-wide fraud wave')).toHaveLength(normal);
+    // In chunks of at most 100 ids: more than one call, never one per user.
+    expect(received.filter((u) => u === ban)).toHaveLength(Math.ceil(normal / 100));
+    await expect.poll(() => page.getByTestId('selection-count').count()).toBe(0);
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+});
