@@ -29,28 +29,53 @@ const SERVER_ENTRIES = [
 
 // ---------- Tailwind ----------
 
-/** Every token in the UI sources that could be a class name; Tailwind ignores the ones that are not. */
-async function collectCandidates(dir, into = new Set()) {
+/** Every UI source file (.ts, .tsx, .html) under `dir`. */
+async function uiSources(dir, into = []) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) await collectCandidates(full, into);
-    else if (/\.(tsx?|html)$/.test(entry.name)) {
-      const text = await readFile(full, 'utf8');
-      for (const token of text.split(/[\s"'`{}()<>,;=]+/)) {
-        if (token && token.length < 120 && /^[!\-a-z0-9@[*]/.test(token) && !token.includes('//')) into.add(token);
-      }
+    if (entry.isDirectory()) await uiSources(full, into);
+    else if (/\.(tsx?|html)$/.test(entry.name)) into.push(full);
+  }
+  return into;
+}
+
+/** Every token in these files that could be a class name; Tailwind ignores the ones that are not. */
+async function candidatesOf(files, into = new Set()) {
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    for (const token of text.split(/[\s"'`{}()<>,;=]+/)) {
+      if (token && token.length < 120 && /^[!\-a-z0-9@[*]/.test(token) && !token.includes('//')) into.add(token);
     }
   }
   return into;
 }
 
-async function buildCss() {
+/** Tailwind's CSS for the classes of `files`, or of every UI source when `files` is omitted. */
+async function buildCss(files) {
   const from = path.join(webDir, 'styles.css');
   const source = await readFile(from, 'utf8');
   const compiler = await compile(source, { base: webDir, from, onDependency: () => {} });
-  const candidates = await collectCandidates(webDir);
+  const candidates = await candidatesOf(files ?? (await uiSources(webDir)));
   const css = compiler.build([...candidates]);
   return optimize(css, { minify: true, file: from }).code;
+}
+
+/**
+ * The UI modules a visitor who is not logged in runs: the entry and what it imports statically,
+ * and the pages shown before the login (the login form, the error pages) with theirs. Their
+ * classes make the login page's stylesheet; the whole UI's comes with the frame after the login.
+ */
+const BEFORE_LOGIN_PAGES = ['web/pages/login-page.tsx', 'web/pages/error-page.tsx'];
+function beforeLoginSources(metafile) {
+  const seen = new Set();
+  const queue = ['web/main.tsx', ...BEFORE_LOGIN_PAGES];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (seen.has(file) || !metafile.inputs[file]) continue;
+    seen.add(file);
+    for (const i of metafile.inputs[file].imports) if (i.kind === 'import-statement' && !i.external) queue.push(i.path);
+  }
+  return [...seen].filter((f) => f.startsWith('web/')).map((f) => path.join(root, f));
 }
 
 // ---------- helpers ----------
@@ -86,7 +111,7 @@ const kb = (n) => `${(n / 1024).toFixed(1).padStart(7)} KB`;
 
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#409EFF"/><path d="M8 10h16v10H14l-5 4v-4H8z" fill="#fff"/></svg>\n`;
 
-function indexHtml({ js, css, preload }) {
+function indexHtml({ js, css, fullCss, preload }) {
   const modulePreloads = preload.map((p) => `    <link rel="modulepreload" href="/${p}">`).join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -97,6 +122,7 @@ function indexHtml({ js, css, preload }) {
     <title>后台</title>
     <link rel="icon" href="/favicon.svg" type="image/svg+xml">
     <link rel="stylesheet" href="/${css}">
+    <meta name="full-styles" content="/${fullCss}">
 ${modulePreloads}
     <script type="module" src="/${js}"></script>
   </head>
@@ -145,11 +171,13 @@ async function finishWeb(metafile) {
     .filter((i) => i.kind === 'import-statement' && !i.external)
     .map((i) => path.relative(outWeb, path.join(root, i.path)).split(path.sep).join('/'));
 
-  const cssText = await buildCss();
+  const [loginCssText, cssText] = await Promise.all([buildCss(beforeLoginSources(metafile)), buildCss()]);
+  const loginCss = `assets/login-${hashOf(loginCssText)}.css`;
   const css = `assets/styles-${hashOf(cssText)}.css`;
+  await writeFile(path.join(outWeb, loginCss), loginCssText);
   await writeFile(path.join(outWeb, css), cssText);
   await writeFile(path.join(outWeb, 'favicon.svg'), FAVICON);
-  await writeFile(path.join(outWeb, 'index.html'), indexHtml({ js, css, preload }));
+  await writeFile(path.join(outWeb, 'index.html'), indexHtml({ js, css: loginCss, fullCss: css, preload }));
 
   const files = (await listFiles(outWeb)).filter((f) => COMPRESSIBLE.test(f));
   const sizes = {};
@@ -159,7 +187,9 @@ async function finishWeb(metafile) {
     }),
   );
   const manifest = {
-    entry: { js, css, html: 'index.html' },
+    entry: { js, css: loginCss, html: 'index.html' },
+    /** The whole UI's stylesheet, loaded by the frame after the login (web/ui/full-styles.ts). */
+    fullCss: css,
     preload,
     assets: Object.fromEntries(Object.entries(sizes).sort(([a], [b]) => a.localeCompare(b))),
     builtAt: new Date().toISOString(),

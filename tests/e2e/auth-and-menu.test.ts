@@ -25,6 +25,25 @@ describe('console shell: login, guards and menus', () => {
     await page.waitForURL((u) => u.pathname === '/dashboard');
   });
 
+  it("loads only the login page's stylesheet before the login, and the whole UI's before the frame is drawn", async () => {
+    const { page } = await h.newPage();
+    const sheets = () => page.evaluate(() => [...document.styleSheets].map((s) => new URL(s.href ?? '', location.href).pathname.replace(/-[^/]+\.css$/, '')));
+    await page.goto('/login');
+    await page.getByLabel('Account').waitFor();
+    expect(await sheets()).toEqual(['/assets/login']);
+    // The login form is styled by it: its button carries the theme colour, not the browser's grey.
+    const fill = await page.getByRole('button', { name: 'Log in' }).evaluate((b) => getComputedStyle(b).backgroundColor);
+    expect(fill).not.toMatch(/^rgba?\(0, 0, 0, 0\)$|^rgb\(239, 239, 239\)$/);
+    await page.getByLabel('Account').fill('admin');
+    await page.getByLabel('Password', { exact: true }).fill('admin123');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const sidebar = page.locator('aside').first();
+    await sidebar.waitFor();
+    // The frame is first drawn with the whole stylesheet in: the sidebar is already a fixed dark column.
+    expect(await sheets()).toEqual(['/assets/login', '/assets/styles']);
+    expect(await sidebar.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+  });
+
   it('shows a wrong password in the page language and stays on login', async () => {
     const { page } = await h.newPage();
     await page.goto('/login');

@@ -10,6 +10,7 @@ import { pageTitle, siteTitle } from './title.js';
 import { toast } from '../lib/toast.js';
 import { Toaster } from '../ui/toaster.js';
 import { Splash } from '../ui/splash.js';
+import { fullStylesReady } from '../ui/full-styles.js';
 import { LoggedElsewhereDialog } from './logged-elsewhere.js';
 import { ErrorBoundary } from './error-boundary.js';
 import { t, useT } from '../i18n/index.js';
@@ -17,8 +18,9 @@ import type { MessageKey } from '../i18n/index.js';
 
 const LoginPage = lazy(() => import('../pages/login-page.js'));
 const ErrorPage = lazy(() => import('../pages/error-page.js'));
-// The frame and everything behind the login (Headless UI, TanStack Query, fuse.js) load only here.
-const Layout = lazy(() => import('./layout/layout.js'));
+// The frame and everything behind the login (Headless UI, TanStack Query, fuse.js, the whole UI's
+// stylesheet) load only here, side by side.
+const Layout = lazy(() => Promise.all([import('./layout/layout.js'), fullStylesReady()]).then(([layout]) => layout));
 
 let permissionLoad: Promise<void> | null = null;
 
