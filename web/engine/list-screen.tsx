@@ -67,7 +67,9 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
 
   const go = (next: ListState, replace = false) => {
     const qs = serialiseListState(next, resource);
-    clearSelection();
+    // Showing, hiding or moving a column changes no row: the selection stays.
+    const sameRows = serialiseListState({ ...next, columns: state.columns }, resource) === serialiseListState(state, resource);
+    if (!sameRows) clearSelection();
     navigate(qs ? `${path}?${qs}` : path, { replace });
   };
 
