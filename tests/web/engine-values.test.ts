@@ -35,10 +35,10 @@ beforeAll(async () => {
 
 describe('values in each language', () => {
   const cases: [Language, string, string, string, string][] = [
-    ['en', 'May 27, 2026 23:59:01', '58.4 MB', 'Users', 'Sign-in'],
-    ['zh', '2026年5月27日 23:59:01', '58.4 MB', '用户', '登录'],
-    ['ja', '2026/05/27 23:59:01', '58.4 MB', ja['resource.users'], 'ログイン'],
-    ['es', '27 may 2026 23:59:01', '58,4 MB', es['resource.users'], 'Inicio de sesión'],
+    ['en', '05/27/2026 23:59:01', '58.4 MB', 'Users', 'Authentication'],
+    ['zh', '2026/05/27 23:59:01', '58.4 MB', '用户', '认证'],
+    ['ja', '2026/05/27 23:59:01', '58.4 MB', ja['resource.users'], '認証'],
+    ['es', '27/05/2026 23:59:01', '58,4 MB', es['resource.users'], 'Autenticación'],
   ];
   for (const [lang, time, size, users, auth] of cases) {
     it(`writes times, sizes and modules in ${lang}`, async () => {

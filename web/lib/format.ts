@@ -79,8 +79,9 @@ function dateFormatter(lang: Language, part: 'date' | 'time' | 'day'): Intl.Date
     const options: Intl.DateTimeFormatOptions =
       part === 'time'
         ? { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }
-        : // A calendar day ('date' fields) is the same day wherever the reader sits.
-          { dateStyle: 'medium', ...(part === 'day' ? { timeZone: 'UTC' } : {}) };
+        : // Digits, not month names: as short as a table column needs. A calendar day ('date'
+          // fields) is the same day wherever the reader sits.
+          { year: 'numeric', month: '2-digit', day: '2-digit', ...(part === 'day' ? { timeZone: 'UTC' } : {}) };
     format = new Intl.DateTimeFormat(localeOf(lang), options);
     formatters.set(key, format);
   }
@@ -97,7 +98,7 @@ export function dateTimeParts(value: string | number | Date | null | undefined, 
   return { date: dateFormatter(lang, 'date').format(d), time: dateFormatter(lang, 'time').format(d) };
 }
 
-/** "May 27, 2026 14:03:05", "2026年5月27日 14:03:05" …; empty for a missing or bad value. */
+/** "05/27/2026 14:03:05", "2026/05/27 14:03:05", "27/05/2026 14:03:05" …; empty for a missing or bad value. */
 export function formatDateTime(value: string | number | Date | null | undefined, lang: Language): string {
   const parts = dateTimeParts(value, lang);
   return parts ? `${parts.date} ${parts.time}` : '';

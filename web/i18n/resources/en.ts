@@ -161,7 +161,7 @@ const en = {
   'resource.pushConfig': 'Push config',
   'resource.smsConfig': 'SMS platform',
   'resource.appVersions': 'App versions',
-  'module.auth': 'Sign-in',
+  'module.auth': 'Authentication',
 
   'field.aboutText': 'About text',
   'field.accessKey': 'Access key',

@@ -157,7 +157,7 @@ const es = {
   'resource.pushConfig': 'Configuración de push',
   'resource.smsConfig': 'Plataforma SMS',
   'resource.appVersions': 'Versiones de la app',
-  'module.auth': 'Inicio de sesión',
+  'module.auth': 'Autenticación',
 
   'field.aboutText': 'Texto «Acerca de»',
   'field.accessKey': 'Clave de acceso',

@@ -158,7 +158,7 @@ const ja = {
   'resource.pushConfig': 'プッシュ設定',
   'resource.smsConfig': 'SMS プラットフォーム',
   'resource.appVersions': 'アプリのバージョン',
-  'module.auth': 'ログイン',
+  'module.auth': '認証',
 
   'field.aboutText': '概要テキスト',
   'field.accessKey': 'アクセスキー',

@@ -157,7 +157,7 @@ const zh = {
   'resource.pushConfig': '推送配置',
   'resource.smsConfig': '短信平台',
   'resource.appVersions': '应用版本',
-  'module.auth': '登录',
+  'module.auth': '认证',
 
   'field.aboutText': '关于我们',
   'field.accessKey': 'Access Key',
