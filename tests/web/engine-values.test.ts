@@ -7,6 +7,7 @@ import ja from '../../web/i18n/resources/ja.js';
 import zh from '../../web/i18n/resources/zh.js';
 import { labelT } from '../../web/i18n/resources/index.js';
 import { csvColumns } from '../../web/engine/export-csv.js';
+import { resultText } from '../../web/engine/result-view.js';
 import { isWholeToken, valueText } from '../../web/engine/value-cell.js';
 import type { Language } from '../../web/lib/language.js';
 import { language } from '../../web/lib/settings.js';
@@ -60,6 +61,16 @@ describe('the CSV export', () => {
     const row = { publishTime: moment.toISOString(), packageSize: 58_350_123, module: 'users' };
     expect(columns.map((c) => c.label)).toEqual([es['field.publishTime'], es['field.packageSize'], es['field.module']]);
     expect(columns.map((c) => c.value(row))).toEqual([moment.toISOString(), '58350123', es['resource.users']]);
+  });
+});
+
+describe('an action answer', () => {
+  it('shows a clean-up preview size and oldest time for people, counts as they are', async () => {
+    await use('es');
+    expect(resultText('bytes', 2_500_000)).toBe('2,5 MB');
+    expect(resultText('oldest', moment.toISOString())).toBe('27/05/2026 23:59:01');
+    expect(resultText('count', 12345)).toBe('12345');
+    expect(resultText('messageId', 'msg_2026-05-27')).toBe('msg_2026-05-27');
   });
 });
 
