@@ -19,6 +19,7 @@ export type FieldKind =
   | 'text'
   | 'longtext'
   | 'number'
+  | 'bytes' // a size in bytes, a whole number; shown as KB, MB, GB
   | 'money' // stored in the smallest unit, shown divided by 100
   | 'switch'
   | 'select'
@@ -56,6 +57,8 @@ export interface FieldDef {
   createOnly?: boolean;
   /** Never in a form (counters, derived values). */
   formHidden?: boolean;
+  /** The values are resource ids (an operation log's module): shown by the resource's title. */
+  resourceIds?: boolean;
   /** A credential rule beyond length: an administrator account name or password (see validation.ts). */
   policy?: 'account' | 'password';
 }

@@ -107,10 +107,11 @@ export function validateField(field: FieldDef, value: unknown): ValidationCode |
     case 'ip':
       return typeof value === 'string' && isIpOrCidr(value) ? null : 'ipFormat';
     case 'number':
+    case 'bytes':
     case 'money': {
       const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
       if (!Number.isFinite(n)) return 'notNumber';
-      if (field.kind === 'money' && !Number.isInteger(n)) return 'notInteger';
+      if (field.kind !== 'number' && !Number.isInteger(n)) return 'notInteger';
       if (field.min !== undefined && n < field.min) return 'tooSmall';
       if (field.max !== undefined && n > field.max) return 'tooLarge';
       return null;

@@ -16,6 +16,8 @@ function fits(field: Pick<FieldDef, 'kind' | 'options'>, value: unknown): boolea
     case 'number':
     case 'money':
       return typeof value === 'number' && Number.isFinite(value);
+    case 'bytes':
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0;
     case 'switch':
       return typeof value === 'boolean';
     case 'select':

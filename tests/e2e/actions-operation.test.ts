@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatAmount } from '../../web/lib/format.js';
+import { formatAmount, formatDay } from '../../web/lib/format.js';
 import { parseCsv } from '../support/csv.js';
 import { errorToasts, useHarness, rowCommand } from './harness.js';
 
@@ -12,6 +12,11 @@ const rows = (p: Page) => p.locator('[data-testid="list-table"] tbody tr');
 const dialog = (p: Page) => p.getByTestId('form-dialog');
 const DAY = 86_400_000;
 const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+/** The table writes days the English way (05/27/2026); the CSV and the sandbox, as YYYY-MM-DD. */
+const isoDay = (shown: string) => {
+  const [month, day, year] = shown.split('/');
+  return `${year}-${month}-${day}`;
+};
 
 /** One logged-in page for the whole file. */
 let page: Page;
@@ -46,20 +51,18 @@ describe('statistics: a range and a dimension', () => {
     for (const b of store().bills.all())
       if (b.type === 'recharge') recharged.set(b.createTime.slice(0, 10), (recharged.get(b.createTime.slice(0, 10)) ?? 0) + b.amount);
     const table = await statisticsTable(page);
-    expect(table.map((r) => r.Date)).toEqual(Array.from({ length: 10 }, (_, i) => utcDay(now - (15 - i) * DAY)));
+    const days = Array.from({ length: 10 }, (_, i) => utcDay(now - (15 - i) * DAY));
+    expect(table.map((r) => r.Date)).toEqual(days.map((d) => formatDay(d, 'en')));
     for (const r of table) {
-      expect([r.Date, r.Registrations, r['Recharge amount']]).toEqual([
-        r.Date,
-        String(registered.get(r.Date!) ?? 0),
-        formatAmount(recharged.get(r.Date!) ?? 0),
-      ]);
+      const day = isoDay(r.Date!);
+      expect([r.Date, r.Registrations, r['Recharge amount']]).toEqual([r.Date, String(registered.get(day) ?? 0), formatAmount(recharged.get(day) ?? 0)]);
     }
     expect(Number(await page.getByTestId('chart').getAttribute('data-points'))).toBe(10);
 
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const [header, ...lines] = parseCsv((await readFile(await (await downloading).path(), 'utf8')).slice(1));
-    expect(lines.map((l) => Object.fromEntries(header!.map((k, i) => [k, l[i]])))).toEqual(table);
+    expect(lines.map((l) => Object.fromEntries(header!.map((k, i) => [k, l[i]])))).toEqual(table.map((r, i) => ({ ...r, Date: days[i] })));
   });
 
   it('narrows channel statistics to one channel', async () => {
@@ -71,7 +74,7 @@ describe('statistics: a range and a dimension', () => {
     await expect.poll(async () => new Set((await statisticsTable(page)).map((r) => r.Channel))).toEqual(new Set(['App Store']));
     const table = await statisticsTable(page);
     expect(table).toHaveLength(30);
-    const first = table[0]!.Date!;
+    const first = isoDay(table[0]!.Date!);
     const registered = store()
       .users.all()
       .filter((u) => u.channel === 'appStore' && u.registerTime.slice(0, 10) >= first);

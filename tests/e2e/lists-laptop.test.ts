@@ -6,7 +6,7 @@ import { useHarness } from './harness.js';
 /*
  * Every list screen on the laptops administrators use (1440 and 1366 px wide): every column in
  * view beside the Actions column, at most two command buttons per row and the rest behind "⋯",
- * rows no taller than their content.
+ * rows no taller than their content, and no phone number, account or address broken over two lines.
  */
 const h = useHarness({ sandbox: { withdrawalTickMs: 0 } });
 const LISTS = LEAF_ROUTES.filter((r) => r.screen?.kind === 'list');
@@ -16,6 +16,8 @@ interface Measure {
   hidden: number;
   /** The most command buttons any row shows outside its "⋯" menu. */
   buttons: number;
+  /** One-token values (no space, at most 24 printable ASCII characters) drawn on more than one line. */
+  broken: string[];
 }
 
 const measure = (page: Page) =>
@@ -23,19 +25,24 @@ const measure = (page: Page) =>
     const table = document.querySelector('[data-testid="list-table"]')!;
     const box = table.parentElement!;
     const buttons = [...table.querySelectorAll('tbody tr')].map((tr) => tr.querySelectorAll('[data-command]').length);
-    return { hidden: box.scrollWidth - box.clientWidth, buttons: Math.max(0, ...buttons) };
+    // An inline box drawn over two lines has one client rectangle per line.
+    const broken = [...table.querySelectorAll('tbody td[data-col] > span')]
+      .filter((span) => /^[\x21-\x7e]{1,24}$/.test(span.textContent ?? '') && span.getClientRects().length > 1)
+      .map((span) => `${span.parentElement!.getAttribute('data-col')}=${span.textContent}`);
+    return { hidden: box.scrollWidth - box.clientWidth, buttons: Math.max(0, ...buttons), broken };
   });
 
 describe('list screens on laptops', () => {
   for (const width of [1440, 1366]) {
-    it(`hide no column and show at most two row buttons at ${width} px`, async () => {
+    it(`hide no column, show at most two row buttons and break no phone number at ${width} px`, async () => {
       const { page } = await h.pageAs('admin', { width, height: 900 });
       const problems: string[] = [];
       for (const { path } of LISTS) {
         await page.goto(path);
         await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
-        const { hidden, buttons } = await measure(page);
+        const { hidden, buttons, broken } = await measure(page);
         if (hidden > 0) problems.push(`${path}: ${hidden} px of columns hidden`);
+        if (broken.length > 0) problems.push(`${path}: broken over two lines: ${broken.slice(0, 3).join(', ')}`);
         if (buttons > 2) problems.push(`${path}: ${buttons} row buttons`);
       }
       expect(problems).toEqual([]);

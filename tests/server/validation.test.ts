@@ -90,3 +90,17 @@ describe('shared validation', () => {
     ).toEqual({ b: 'linkFormat' });
   });
 });
+
+describe('a size in bytes', () => {
+  const size: FieldDef = { key: 'packageSize', kind: 'bytes', min: 0 };
+  it('takes a whole number of bytes, sent as a number or as plain digits', () => {
+    expect(validateField(size, 58_350_123)).toBeNull();
+    expect(validateField(size, '1500000')).toBeNull();
+    expect(validateField(size, 0)).toBeNull();
+  });
+  it('refuses a fraction of a byte, a negative size and text', () => {
+    expect(validateField(size, 1.5)).toBe('notInteger');
+    expect(validateField(size, -1)).toBe('tooSmall');
+    expect(validateField(size, '58 MB')).toBe('notNumber');
+  });
+});

@@ -5,6 +5,7 @@ import type { PageProps } from '../ui/page.js';
 import { toast } from '../lib/toast.js';
 import { pageMessagesReady, useT } from '../i18n/index.js';
 import { formatDateTime } from '../lib/format.js';
+import { language } from '../lib/settings.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
 import { Panel, useLocale } from '../ui/panel.js';
 import { importDatabaseMutationOptions } from './queries.js';
@@ -32,7 +33,7 @@ function ImportResult({ result }: { result: ImportDatabaseResult }) {
       t('deploy.migration.duration'),
       t('deploy.migration.seconds', { seconds: (result.durationMs / 1000).toLocaleString(locale, { maximumFractionDigits: 1 }) }),
     ],
-    ['finishedAt', t('deploy.migration.finishedAt'), formatDateTime(result.finishedAt)],
+    ['finishedAt', t('deploy.migration.finishedAt'), formatDateTime(result.finishedAt, language.value)],
   ];
   return (
     <div data-testid="migration-result">

@@ -34,12 +34,17 @@ export async function collectRows(
   return { rows: rows.slice(0, cap), total, capped: total > cap };
 }
 
-/** Times go out in ISO 8601 (UTC): a spreadsheet or a script reads them whatever the reader's zone. */
+/**
+ * Times go out in ISO 8601 (UTC), days as YYYY-MM-DD and sizes as whole bytes: a spreadsheet or a
+ * script reads them whatever the reader's zone and language.
+ */
 function csvValue(t: LabelT, field: FieldDef, value: unknown): string {
-  if (field.kind === 'datetime' && value !== null && value !== undefined && value !== '') {
+  if (value === null || value === undefined || value === '') return '';
+  if (field.kind === 'datetime') {
     const time = new Date(value as string);
     return Number.isNaN(time.getTime()) ? String(value) : time.toISOString();
   }
+  if (field.kind === 'date' || field.kind === 'bytes') return String(value);
   return valueText(t, field, value);
 }
 

@@ -25,6 +25,7 @@ function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean): string[] {
   const out: string[] = [];
   const show = (n: number) => (field.kind === 'money' ? formatMoney(n) : String(n));
   if (field.kind === 'money') out.push(t('engine.moneyHint'));
+  if (field.kind === 'bytes') out.push(t('engine.bytesHint'));
   if (field.min !== undefined) out.push(t('engine.min', { min: show(field.min) }));
   if (field.max !== undefined) out.push(t('engine.max', { max: show(field.max) }));
   if (field.maxLength !== undefined && field.kind !== 'password') out.push(t('engine.maxLength', { max: field.maxLength }));
@@ -129,6 +130,7 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
       control = <textarea {...common} className={box} rows={6} value={text} onChange={(e) => onChange(e.target.value)} />;
       break;
     case 'number':
+    case 'bytes':
       control = (
         <input
           {...common}

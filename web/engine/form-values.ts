@@ -1,5 +1,5 @@
 import { VALIDATION_MESSAGES_ZH, validateField, type FieldDef, type ValidationCode } from '#contract';
-import { formatDateTime } from '../lib/format.js';
+import { localInputDateTime } from '../lib/format.js';
 import { moneyInputText, parseMoney } from './money.js';
 
 /**
@@ -17,7 +17,7 @@ export const isChoiceList = (field: FieldDef) => field.kind === 'lines' && !!fie
 
 export function toLocalInput(value: unknown): string {
   if (typeof value !== 'string' && typeof value !== 'number') return '';
-  return formatDateTime(value).replace(' ', 'T').slice(0, 16);
+  return localInputDateTime(value);
 }
 
 export function fromLocalInput(text: string): string | null {
@@ -69,7 +69,8 @@ export function parseDraftValue(field: FieldDef, raw: DraftValue | undefined): P
           .filter(Boolean),
       };
     }
-    case 'number': {
+    case 'number':
+    case 'bytes': {
       const text = typeof raw === 'string' ? raw.trim() : '';
       if (text === '') return { value: null };
       const n = Number(text);

@@ -37,3 +37,10 @@ export const optionLabel = (t: LabelT, field: string, value: string | number | b
 export const actionLabel = (t: LabelT, name: string) => dynamicLabel(t, actionKey(name), name);
 export const resourceTitle = (t: LabelT, id: string) => dynamicLabel(t, resourceKey(id), id);
 export const resultLabel = (t: LabelT, key: string) => dynamicLabel(t, resultKey(key), key);
+
+/**
+ * An operation log's module is the id of the resource acted on, or a module of its own (sign-in):
+ * its own label first, then the resource's title, then the raw key a newer backend may send.
+ */
+export const moduleKey = (key: string) => `module.${key}`;
+export const moduleLabel = (t: LabelT, key: string) => dynamicLabel(t, moduleKey(key), dynamicLabel(t, resourceKey(key), key));

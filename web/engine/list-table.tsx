@@ -39,7 +39,18 @@ const rowId = (row: Row) => String(row.id);
  * Words (accounts, wallet addresses) may break anywhere and a time after its date, so a laptop's
  * table fits its columns rather than hiding some under the Actions column.
  */
-const ONE_LINE = new Set<FieldDef['kind']>(['date', 'money', 'number', 'switch', 'ip', 'select']);
+const ONE_LINE = new Set<FieldDef['kind']>(['date', 'money', 'number', 'bytes', 'switch', 'ip']);
+const NUMERIC = new Set<FieldDef['kind']>(['money', 'number', 'bytes']);
+
+/**
+ * How a cell may wrap: figures on one line; an option's label ("Official site") only between its
+ * words, never inside one, not even between the characters of a Chinese or Japanese label; other
+ * text anywhere, since ValueView keeps phone numbers and accounts whole itself.
+ */
+function wrapping(kind: FieldDef['kind']): string {
+  if (ONE_LINE.has(kind)) return 'whitespace-nowrap';
+  return kind === 'select' ? 'break-keep' : 'wrap-anywhere';
+}
 
 /** The action names of `running` (keys `name:id`) whose call is about this one row. */
 export function runningOn(running: ReadonlySet<string>, id: string): string {
@@ -106,7 +117,7 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
       {columns.map((f) => (
         <td
           key={f.key}
-          className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''} ${ONE_LINE.has(f.kind) ? 'whitespace-nowrap' : 'wrap-anywhere'}`}
+          className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''} ${wrapping(f.kind)}`}
           data-col={f.key}
         >
           <ValueView t={t} field={f} value={row[f.key]} />
@@ -166,12 +177,7 @@ export function ListTable({
               </th>
             )}
             {columns.map((f) => (
-              <th
-                key={f.key}
-                scope="col"
-                className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right' : ''}`}
-                aria-sort={ariaSort(f)}
-              >
+              <th key={f.key} scope="col" className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''}`} aria-sort={ariaSort(f)}>
                 <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
               </th>
             ))}
@@ -215,7 +221,7 @@ export function ListTable({
               {columns.map((f, i) => (
                 <td
                   key={f.key}
-                  className={`${density.cell} ${f.kind === 'money' || f.kind === 'number' ? 'text-right tabular-nums' : ''}`}
+                  className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right tabular-nums' : ''}`}
                   data-total={f.key in totals ? f.key : undefined}
                 >
                   {f.key in totals ? formatMoney(totals[f.key]) : i === 0 ? t('engine.total') : ''}

@@ -1,7 +1,18 @@
 import { useState, type ComponentType } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useLabelT, type LabelT } from '../i18n/resources/index.js';
+import { formatBytes, formatDateTime } from '../lib/format.js';
+import { language } from '../lib/settings.js';
 import { resultLabel } from './labels.js';
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** One answered value for people: times in the reader's language and zone, a `bytes` count as a size. */
+export function resultText(key: string, value: unknown): string {
+  if (key === 'bytes' && typeof value === 'number') return formatBytes(value, language.value);
+  if (typeof value === 'string' && ISO_TIME.test(value)) return formatDateTime(value, language.value) || value;
+  return String(value);
+}
 
 export interface ResultRendererProps {
   data: unknown;
@@ -48,7 +59,7 @@ export function GenericResult({ data, t }: ResultRendererProps) {
         <div key={k} className="contents">
           <dt className="text-slate-500">{resultLabel(t, k)}</dt>
           <dd className="break-all" data-result-key={k}>
-            {typeof v === 'object' && v !== null ? <GenericResult data={v} t={t} /> : String(v)}
+            {typeof v === 'object' && v !== null ? <GenericResult data={v} t={t} /> : resultText(k, v)}
           </dd>
         </div>
       ))}

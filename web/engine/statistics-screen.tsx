@@ -11,7 +11,8 @@ import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';
 import { TimeChart } from '../ui/chart/time-chart.js';
 import { useDensity } from '../ui/density.js';
 import { useLocale } from '../ui/panel.js';
-import { shortNumber } from '../lib/format.js';
+import { formatDay, shortNumber } from '../lib/format.js';
+import { language } from '../lib/settings.js';
 import { downloadText } from './export-csv.js';
 import { fieldLabel, optionLabel, resourceTitle } from './labels.js';
 import { formatMoney } from './money.js';
@@ -190,7 +191,8 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
                   <tr key={ri} className="border-t border-slate-100">
                     {tableColumns.map((c, i) => (
                       <td key={i} className={`${density.cell} ${i >= tableColumns.length - resource.series.length ? 'text-right tabular-nums' : ''}`}>
-                        {c.value(r)}
+                        {/* The CSV keeps YYYY-MM-DD; people read the day the language's way. */}
+                        {i === 0 ? formatDay(c.value(r), language.value) : c.value(r)}
                       </td>
                     ))}
                   </tr>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { FieldDef } from '#contract';
-import { formatDateTime } from '../lib/format.js';
+import { dateTimeParts, formatBytes, formatCount, formatDateTime, formatDay } from '../lib/format.js';
+import { language } from '../lib/settings.js';
 import type { LabelT } from '../i18n/resources/index.js';
-import { optionLabel } from './labels.js';
+import { moduleLabel, optionLabel } from './labels.js';
 import { formatMoney } from './money.js';
 
 export const FILE_PREFIX = '/plate/';
@@ -13,14 +14,27 @@ export function imageUrl(path: string): string {
   return FILE_PREFIX + path;
 }
 
-/** One value as plain text: table cells without markup, CSV, detail rows. */
-export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'options'>, value: unknown): string {
+/**
+ * Text with no space that reads as one token (a phone number, an account, an address): broken
+ * inside it stops being readable, so a cell keeps it whole. Longer runs may still break anywhere,
+ * or one long value would push the table past its box.
+ */
+export function isWholeToken(text: string): boolean {
+  return /^[\x21-\x7e]{1,24}$/.test(text);
+}
+
+/** One value as plain text, in the current language: table cells without markup, detail rows. */
+export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'options' | 'resourceIds'>, value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   switch (field.kind) {
     case 'money':
       return formatMoney(value as number);
     case 'datetime':
-      return formatDateTime(value as string);
+      return formatDateTime(value as string, language.value);
+    case 'date':
+      return formatDay(String(value), language.value);
+    case 'bytes':
+      return typeof value === 'number' ? formatBytes(value, language.value) : String(value);
     case 'switch':
       return value === true ? t('engine.yes') : t('engine.no');
     case 'select':
@@ -30,6 +44,7 @@ export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'opt
     case 'password':
       return '';
     default:
+      if (field.resourceIds) return moduleLabel(t, String(value));
       return typeof value === 'object' ? JSON.stringify(value) : String(value);
   }
 }
@@ -77,6 +92,13 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
     }
     case 'number':
       return <span className="tabular-nums">{String(value)}</span>;
+    case 'bytes':
+      // The exact count stays at hand for whoever compares two uploads.
+      return (
+        <span className="tabular-nums whitespace-nowrap" title={typeof value === 'number' ? `${formatCount(value, language.value)} B` : undefined}>
+          {valueText(t, field, value)}
+        </span>
+      );
     case 'image':
       // Keyed by the path: a table row reused for another record must not keep a failed image's state.
       return <Thumbnail key={String(value)} path={String(value)} alt={String(value)} t={t} />;
@@ -100,7 +122,9 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
       );
     case 'datetime': {
       // Date and time may go on two lines when a table is short of width, never broken inside.
-      const [date, time] = valueText(t, field, value).split(' ');
+      const parts = dateTimeParts(value as string, language.value);
+      if (!parts) return <span className="wrap-anywhere">{String(value)}</span>;
+      const { date, time } = parts;
       return (
         <span>
           <span className="whitespace-nowrap">{date}</span>
@@ -115,7 +139,9 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
     }
     case 'longtext':
       return <span className="line-clamp-2 wrap-anywhere whitespace-pre-wrap">{String(value)}</span>;
-    default:
-      return <span className="wrap-anywhere">{valueText(t, field, value)}</span>;
+    default: {
+      const text = valueText(t, field, value);
+      return <span className={isWholeToken(text) ? 'whitespace-nowrap' : 'wrap-anywhere'}>{text}</span>;
+    }
   }
 }

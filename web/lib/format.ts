@@ -1,5 +1,7 @@
 /** Shared display helpers. */
 
+import { localeOf, type Language } from './language.js';
+
 export type TimeUnit = 'minute' | 'hour' | 'day';
 
 /** Short elapsed-time label: minutes under an hour, hours under a day, otherwise days. */
@@ -54,13 +56,81 @@ export function badgeText(count: number, max = 99): string {
   return count > max ? `${max}+` : String(count);
 }
 
-/** "2024-01-02 03:04:05" in local time; empty for a missing or bad value. */
-export function formatDateTime(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
   const d = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(d.getTime())) return '';
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** "2024-01-02T03:04" in local time, what a datetime-local input holds; empty for a missing or bad value. */
+export function localInputDateTime(value: string | number | Date | null | undefined): string {
+  const d = toDate(value);
+  if (!d) return '';
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+// Building an Intl formatter costs far more than using one, and a long table formats hundreds of cells.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function dateFormatter(lang: Language, part: 'date' | 'time' | 'day'): Intl.DateTimeFormat {
+  const key = `${lang}:${part}`;
+  let format = formatters.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      part === 'time'
+        ? { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }
+        : // Digits, not month names: as short as a table column needs. A calendar day ('date'
+          // fields) is the same day wherever the reader sits.
+          { year: 'numeric', month: '2-digit', day: '2-digit', ...(part === 'day' ? { timeZone: 'UTC' } : {}) };
+    format = new Intl.DateTimeFormat(localeOf(lang), options);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * A moment in the reader's zone, written the language's way, as two parts so a narrow cell may put
+ * them on two lines without ever breaking either. Null for a missing or bad value.
+ */
+export function dateTimeParts(value: string | number | Date | null | undefined, lang: Language): { date: string; time: string } | null {
+  const d = toDate(value);
+  if (!d) return null;
+  return { date: dateFormatter(lang, 'date').format(d), time: dateFormatter(lang, 'time').format(d) };
+}
+
+/** "05/27/2026 14:03:05", "2026/05/27 14:03:05", "27/05/2026 14:03:05" …; empty for a missing or bad value. */
+export function formatDateTime(value: string | number | Date | null | undefined, lang: Language): string {
+  const parts = dateTimeParts(value, lang);
+  return parts ? `${parts.date} ${parts.time}` : '';
+}
+
+/** A calendar day (YYYY-MM-DD) the language's way; other text is shown as it is. */
+export function formatDay(value: string, lang: Language): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return value;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return Number.isNaN(d.getTime()) ? value : dateFormatter(lang, 'day').format(d);
+}
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** 1536000 -> "1.5 MB" (es "1,5 MB"); decimal units, as download stores and browsers show file sizes. */
+export function formatBytes(bytes: number, lang: Language): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit > 0 && value < 100 ? 1 : 0;
+  const text = new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: digits }).format(value);
+  return `${text} ${BYTE_UNITS[unit]}`;
+}
+
+/** A count with the language's digit grouping: 12345 -> "12,345" (es "12.345"). */
+export function formatCount(value: number, lang: Language): string {
+  return Number.isFinite(value) ? new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: 0 }).format(value) : String(value);
 }
 
 /**

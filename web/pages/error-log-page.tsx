@@ -7,6 +7,7 @@ import { api } from '../api/client.js';
 import { toast } from '../lib/toast.js';
 import { pageMessagesReady, useT } from '../i18n/index.js';
 import { formatDateTime } from '../lib/format.js';
+import { language } from '../lib/settings.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
 import type { PageProps } from '../ui/page.js';
 
@@ -113,7 +114,7 @@ export default function ErrorLogPage({ route }: PageProps) {
             <tbody>
               {data?.list.map((e) => (
                 <tr key={e.id} className="border-t border-slate-100 align-top">
-                  <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(e.time)}</td>
+                  <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(e.time, language.value)}</td>
                   <td className="px-3 py-2 break-all">
                     {e.message}
                     {expanded === e.id && (

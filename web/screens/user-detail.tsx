@@ -7,6 +7,7 @@ import { formatMoney } from '../engine/money.js';
 import type { DetailRendererProps } from '../engine/types.js';
 import type { LabelT, LabelKey } from '../i18n/resources/index.js';
 import { formatDateTime } from '../lib/format.js';
+import { language } from '../lib/settings.js';
 
 /** Custom detail views: a user's profile, wallet, moments, groups and logins; a group's members. */
 
@@ -86,7 +87,7 @@ export function UserDetailView({ resource, data, row, t }: DetailRendererProps) 
               <li key={m.id} className="rounded-md border border-slate-200 p-3 text-sm">
                 <p className="whitespace-pre-wrap break-words">{m.content}</p>
                 <p className="mt-1 text-xs text-slate-500">
-                  {formatDateTime(m.createTime)} · {t('detail.likes')} {m.likes} · {t('detail.comments')} {m.comments}
+                  {formatDateTime(m.createTime, language.value)} · {t('detail.likes')} {m.likes} · {t('detail.comments')} {m.comments}
                 </p>
               </li>
             ))}
@@ -103,7 +104,7 @@ export function UserDetailView({ resource, data, row, t }: DetailRendererProps) 
             { label: fieldLabel(t, 'id'), value: (g) => String(g.id), numeric: true },
             { label: fieldLabel(t, 'groupName'), value: (g) => g.name },
             { label: t('detail.role'), value: (g) => role(t, g.role) },
-            { label: t('detail.joinTime'), value: (g) => formatDateTime(g.joinTime) },
+            { label: t('detail.joinTime'), value: (g) => formatDateTime(g.joinTime, language.value) },
           ]}
         />
       ),
@@ -115,7 +116,7 @@ export function UserDetailView({ resource, data, row, t }: DetailRendererProps) 
           t={t}
           rows={detail.recentLogins ?? []}
           columns={[
-            { label: fieldLabel(t, 'time'), value: (l) => formatDateTime(l.time) },
+            { label: fieldLabel(t, 'time'), value: (l) => formatDateTime(l.time, language.value) },
             { label: fieldLabel(t, 'ip'), value: (l) => l.ip },
             { label: fieldLabel(t, 'device'), value: (l) => l.device },
             { label: fieldLabel(t, 'region'), value: (l) => l.region },
@@ -159,7 +160,7 @@ export function GroupDetailView({ resource, data, row, t }: DetailRendererProps)
             { label: fieldLabel(t, 'account'), value: (m) => m.account },
             { label: fieldLabel(t, 'nickname'), value: (m) => m.nickname },
             { label: t('detail.role'), value: (m) => role(t, m.role) },
-            { label: t('detail.joinTime'), value: (m) => formatDateTime(m.joinTime) },
+            { label: t('detail.joinTime'), value: (m) => formatDateTime(m.joinTime, language.value) },
             { label: fieldLabel(t, 'muted'), value: (m) => t(m.muted ? 'engine.yes' : 'engine.no') },
           ]}
         />

@@ -2,19 +2,17 @@ import type { ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { language } from '../lib/settings.js';
 import { useT } from '../i18n/index.js';
-import type { Language } from '../lib/language.js';
+import { localeOf } from '../lib/language.js';
 
 /**
  * The frame every dashboard and deployment panel shares: its own heading, its own skeleton and
  * its own error with a retry, so one failing call never blanks the screen around it.
  */
 
-const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN', es: 'es-ES', ja: 'ja-JP' };
-
 /** The Intl locale of the chosen language, for numbers and dates. */
 export function useLocale(): string {
   useSignals();
-  return LOCALES[language.value];
+  return localeOf(language.value);
 }
 
 export function Panel({

@@ -84,6 +84,7 @@ export const APP_VERSIONS = {
     { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true },
     { key: 'downloadUrl', kind: 'link', required: true, download: true, column: true },
     { key: 'mirrorUrl', kind: 'link' },
+    { key: 'packageSize', kind: 'bytes', min: 0, column: true, sortable: true },
     { key: 'forceUpdate', kind: 'switch', column: true, filter: true },
     { key: 'releaseNotes', kind: 'longtext', maxLength: 5000 },
     { key: 'publishTime', kind: 'datetime', required: true, column: true, sortable: true },

@@ -49,7 +49,7 @@ export const OPERATION_LOG = {
     ID,
     shown('adminAccount', 'text', { filter: true }),
     { key: 'action', kind: 'select', options: OPERATION_ACTIONS, readOnly: true, column: true, filter: true },
-    shown('module', 'text'),
+    shown('module', 'text', { resourceIds: true }),
     shown('detail', 'longtext'),
     shown('ip', 'text'),
     shown('createTime', 'datetime', { sortable: true, filter: true }),

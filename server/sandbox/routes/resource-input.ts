@@ -24,7 +24,13 @@ function check(field: FieldDef, value: unknown): ValidationCode | null {
   if (field.kind === 'lines' && Array.isArray(value) && field.maxLength !== undefined) {
     if (value.some((v) => String(v).length > field.maxLength!)) return 'tooLong';
   }
-  if ((field.kind === 'number' || field.kind === 'money') && value !== '' && value !== null && value !== undefined && typeof value !== 'number') {
+  if (
+    (field.kind === 'number' || field.kind === 'bytes' || field.kind === 'money') &&
+    value !== '' &&
+    value !== null &&
+    value !== undefined &&
+    typeof value !== 'number'
+  ) {
     // A number sent as text is read as one, but only when it is plainly a number.
     if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim())) return 'notNumber';
   }
@@ -50,12 +56,13 @@ function isBlank(value: unknown): boolean {
 function convert(field: FieldDef, value: unknown): unknown {
   if (isBlank(value)) {
     if (field.kind === 'switch') return false;
-    if (field.kind === 'number' || field.kind === 'money' || field.kind === 'datetime' || field.kind === 'date') return null;
+    if (field.kind === 'number' || field.kind === 'bytes' || field.kind === 'money' || field.kind === 'datetime' || field.kind === 'date') return null;
     if (field.kind === 'lines') return [];
     return '';
   }
   switch (field.kind) {
     case 'number':
+    case 'bytes':
     case 'money':
       return Number(value);
     case 'datetime':

@@ -242,6 +242,8 @@ export interface AppVersionRecord {
   buildNumber: number;
   downloadUrl: string;
   mirrorUrl: string;
+  /** Bytes of the installer; null where the store hosts it (iOS) or nobody entered it. */
+  packageSize: number | null;
   forceUpdate: boolean;
   releaseNotes: string;
   publishTime: string;

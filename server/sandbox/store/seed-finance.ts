@@ -162,6 +162,9 @@ function downloadUrl(platform: AppVersionRecord['platform'], version: string): s
   return `https://download.chat.example.com/${platform}/${file}`;
 }
 
+/** Roughly what each installer weighs; every release grows a little. */
+const PACKAGE_BYTES: Record<Exclude<AppVersionRecord['platform'], 'ios'>, number> = { android: 58_000_000, windows: 96_000_000, mac: 112_000_000 };
+
 export function seedAppVersions(prng: Prng, now: number): AppVersionRecord[] {
   const drafts: Omit<AppVersionRecord, 'id'>[] = [];
   for (const platform of APP_PLATFORMS) {
@@ -177,6 +180,7 @@ export function seedAppVersions(prng: Prng, now: number): AppVersionRecord[] {
         buildNumber: build,
         downloadUrl: downloadUrl(platform, version),
         mirrorUrl: platform === 'ios' || prng.chance(0.3) ? '' : `https://cdn-asia.chat.example.com/${platform}/${version}`,
+        packageSize: platform === 'ios' ? null : PACKAGE_BYTES[platform] + i * 1_350_000 + ((build * 7_919) % 1_000_000),
         forceUpdate: i === 4 && platform === 'android',
         releaseNotes: prng.pick(NOTES),
         publishTime: iso(now - (releases - i) * 20 * DAY - prng.int(0, 48) * HOUR),

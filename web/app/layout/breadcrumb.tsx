@@ -16,7 +16,9 @@ export function Breadcrumb({ path }: { path: string }) {
               </span>
             )}
             {c.path ? (
-              <Link href={c.path} className="text-slate-700 hover:text-primary">
+              // A line 24 px tall whatever the size setting: on a phone the crumbs are cut short and sit close, and a shorter
+              // link is too small a target to hit.
+              <Link href={c.path} className="inline-block leading-[24px] text-slate-700 hover:text-primary">
                 {t(c.title)}
               </Link>
             ) : (

@@ -61,6 +61,7 @@ const en = {
   'engine.imagePath': 'Path on the file server',
   'engine.linesHint': 'One per line',
   'engine.moneyHint': 'Amount with up to two decimals',
+  'engine.bytesHint': 'Size in bytes',
   'engine.min': 'At least {{min}}',
   'engine.max': 'At most {{max}}',
   'engine.maxLength': 'At most {{max}} characters',
@@ -200,6 +201,7 @@ const en = {
   'resource.pushConfig': 'Push config',
   'resource.smsConfig': 'SMS platform',
   'resource.appVersions': 'App versions',
+  'module.auth': 'Authentication',
 
   'field.aboutText': 'About text',
   'field.accessKey': 'Access key',
@@ -218,6 +220,7 @@ const en = {
   'field.bannerLink': 'Banner link',
   'field.boundTime': 'Bound at',
   'field.buildNumber': 'Build number',
+  'field.packageSize': 'Package size',
   'field.category': 'Category',
   'field.channel': 'Channel',
   'field.chatRoomName': 'Chat room name',

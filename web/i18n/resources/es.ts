@@ -57,6 +57,7 @@ const es = {
   'engine.imagePath': 'Ruta en el servidor de archivos',
   'engine.linesHint': 'Uno por línea',
   'engine.moneyHint': 'Importe con hasta dos decimales',
+  'engine.bytesHint': 'Tamaño en bytes',
   'engine.min': 'Mínimo {{min}}',
   'engine.max': 'Máximo {{max}}',
   'engine.maxLength': 'Máximo {{max}} caracteres',
@@ -196,6 +197,7 @@ const es = {
   'resource.pushConfig': 'Configuración de push',
   'resource.smsConfig': 'Plataforma SMS',
   'resource.appVersions': 'Versiones de la app',
+  'module.auth': 'Autenticación',
 
   'field.aboutText': 'Texto «Acerca de»',
   'field.accessKey': 'Clave de acceso',
@@ -214,6 +216,7 @@ const es = {
   'field.bannerLink': 'Enlace del banner',
   'field.boundTime': 'Vinculado el',
   'field.buildNumber': 'Número de compilación',
+  'field.packageSize': 'Tamaño del paquete',
   'field.category': 'Categoría',
   'field.channel': 'Canal',
   'field.chatRoomName': 'Nombre de la sala de chat',

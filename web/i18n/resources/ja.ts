@@ -58,6 +58,7 @@ const ja = {
   'engine.imagePath': 'ファイルサーバー上のパス',
   'engine.linesHint': '1 行に 1 つ',
   'engine.moneyHint': '小数点以下 2 桁までの金額',
+  'engine.bytesHint': 'サイズ（バイト単位）',
   'engine.min': '最小 {{min}}',
   'engine.max': '最大 {{max}}',
   'engine.maxLength': '最大 {{max}} 文字',
@@ -197,6 +198,7 @@ const ja = {
   'resource.pushConfig': 'プッシュ設定',
   'resource.smsConfig': 'SMS プラットフォーム',
   'resource.appVersions': 'アプリのバージョン',
+  'module.auth': '認証',
 
   'field.aboutText': '概要テキスト',
   'field.accessKey': 'アクセスキー',
@@ -215,6 +217,7 @@ const ja = {
   'field.bannerLink': 'バナーのリンク',
   'field.boundTime': '連携日時',
   'field.buildNumber': 'ビルド番号',
+  'field.packageSize': 'パッケージサイズ',
   'field.category': 'カテゴリ',
   'field.channel': 'チャネル',
   'field.chatRoomName': 'チャットルーム名',

@@ -57,6 +57,7 @@ const zh = {
   'engine.imagePath': '文件服务器上的路径',
   'engine.linesHint': '每行一个',
   'engine.moneyHint': '金额，最多两位小数',
+  'engine.bytesHint': '大小，以字节计',
   'engine.min': '最小 {{min}}',
   'engine.max': '最大 {{max}}',
   'engine.maxLength': '最多 {{max}} 个字符',
@@ -196,6 +197,7 @@ const zh = {
   'resource.pushConfig': '推送配置',
   'resource.smsConfig': '短信平台',
   'resource.appVersions': '应用版本',
+  'module.auth': '认证',
 
   'field.aboutText': '关于我们',
   'field.accessKey': 'Access Key',
@@ -214,6 +216,7 @@ const zh = {
   'field.bannerLink': '横幅链接',
   'field.boundTime': '绑定时间',
   'field.buildNumber': '构建号',
+  'field.packageSize': '安装包大小',
   'field.category': '分类',
   'field.channel': '渠道',
   'field.chatRoomName': '聊天室名称',
