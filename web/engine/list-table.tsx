@@ -7,7 +7,7 @@ import { recordName } from './record-summary.js';
 import { buildRowCommands, INLINE_COMMANDS, RowCommands, useStableRowHandlers, type ScreenRowCommands, type StableRowHandlers } from './row-commands.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
-import { ValueView } from './value-cell.js';
+import { valueNode } from './value-cell.js';
 
 export type { ScreenRowCommands as RowCommands } from './row-commands.js';
 
@@ -45,7 +45,7 @@ const NUMERIC = new Set<FieldDef['kind']>(['money', 'number', 'bytes']);
 /**
  * How a cell may wrap: figures on one line; an option's label ("Official site") only between its
  * words, never inside one, not even between the characters of a Chinese or Japanese label; other
- * text anywhere, since ValueView keeps phone numbers and accounts whole itself.
+ * text anywhere, since valueNode keeps phone numbers and accounts whole itself.
  */
 function wrapping(kind: FieldDef['kind']): string {
   if (ONE_LINE.has(kind)) return 'whitespace-nowrap';
@@ -120,7 +120,7 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
           className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''} ${wrapping(f.kind)}`}
           data-col={f.key}
         >
-          <ValueView t={t} field={f} value={row[f.key]} />
+          {valueNode(t, f, row[f.key])}
         </td>
       ))}
       {hasCommands && (
@@ -161,7 +161,7 @@ export function ListTable({
   const { handlers: stable, has } = useStableRowHandlers(commands, onSelect);
 
   return (
-    <div className={`overflow-x-auto rounded-md border border-slate-200 bg-white ${busy ? 'opacity-60' : ''}`}>
+    <div className={`overflow-x-auto rounded-md border border-slate-200 bg-white [contain:content] ${busy ? 'opacity-60' : ''}`}>
       <table className={`w-full text-left ${density.text}`} data-testid="list-table" aria-busy={busy || undefined}>
         <thead className="bg-slate-100 text-slate-600">
           <tr>

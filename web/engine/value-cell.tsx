@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { FieldDef } from '#contract';
 import { dateTimeParts, formatBytes, formatCount, formatDateTime, formatDay } from '../lib/format.js';
 import { language } from '../lib/settings.js';
@@ -76,6 +76,14 @@ export function Thumbnail({ path, alt, t, className = 'h-8 w-8' }: { path: strin
 
 /** One value rendered for a table cell or a detail row. */
 export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; value: unknown }) {
+  return valueNode(t, field, value);
+}
+
+/**
+ * The same, as elements rather than a component: a table page calls it for each of its ~1,000
+ * cells, and a component each would be as many more fibers for React to build and compare.
+ */
+export function valueNode(t: LabelT, field: FieldDef, value: unknown): ReactNode {
   if (value === null || value === undefined || value === '') return <span className="text-slate-400">{t('engine.none')}</span>;
   switch (field.kind) {
     case 'switch':

@@ -124,13 +124,22 @@ export function formatBytes(bytes: number, lang: Language): string {
     unit++;
   }
   const digits = unit > 0 && value < 100 ? 1 : 0;
-  const text = new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: digits }).format(value);
+  const text = numberFormatter(lang, digits).format(value);
   return `${text} ${BYTE_UNITS[unit]}`;
+}
+
+/** One formatter per language and number of decimals: building one costs more than formatting a page of cells. */
+const numberFormatters = new Map<string, Intl.NumberFormat>();
+function numberFormatter(lang: Language, digits: number): Intl.NumberFormat {
+  const key = `${lang}:${digits}`;
+  let format = numberFormatters.get(key);
+  if (!format) numberFormatters.set(key, (format = new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: digits })));
+  return format;
 }
 
 /** A count with the language's digit grouping: 12345 -> "12,345" (es "12.345"). */
 export function formatCount(value: number, lang: Language): string {
-  return Number.isFinite(value) ? new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: 0 }).format(value) : String(value);
+  return Number.isFinite(value) ? numberFormatter(lang, 0).format(value) : String(value);
 }
 
 /**
