@@ -149,6 +149,7 @@ export class SandboxStore {
       },
       users,
     );
+    this.users.prepareSorts();
     const groups = seedGroups(prng.fork(3), options.groups ?? DEFAULT_GROUPS, users, now);
     this.members = seedMembers(prng.fork(6), groups, users, now);
     this.groups = new Collection<GroupRecord>(
