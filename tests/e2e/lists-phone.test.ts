@@ -46,6 +46,16 @@ describe('list screens at 390 px', () => {
     expect(problems).toEqual([]);
   }, 240_000);
 
+  it('leaves the breadcrumb out of the narrow header and names the page in its heading', async () => {
+    const { page } = await h.pageAs('admin', { width: WIDTH, height: HEIGHT });
+    await page.goto('/userpage/userset');
+    await page.getByTestId('list-card').first().waitFor();
+    expect(await page.getByTestId('breadcrumb').isVisible()).toBe(false);
+    const heading = page.getByRole('heading', { level: 1 });
+    expect(await heading.textContent()).toBe('User management');
+    expect(await heading.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
+
   it('offers a row’s commands behind "⋯", and the create dialog’s Save and the detail drawer fit', async () => {
     const { page } = await h.pageAs('admin', { width: WIDTH, height: HEIGHT });
     await page.goto('/userpage/userset');

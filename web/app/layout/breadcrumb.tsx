@@ -6,7 +6,9 @@ export function Breadcrumb({ path }: { path: string }) {
   const t = useT();
   const crumbs = breadcrumbFor(path);
   return (
-    <nav aria-label={t('nav.breadcrumb')} className="min-w-0" data-testid="breadcrumb">
+    // Not on a phone: beside the header's buttons the trail would be cut to a few letters, and the
+    // page's own heading already says where one is.
+    <nav aria-label={t('nav.breadcrumb')} className="hidden min-w-0 sm:block" data-testid="breadcrumb">
       <ol className="flex items-center gap-1 truncate text-sm">
         {crumbs.map((c, i) => (
           <li key={`${c.title}-${i}`} className="flex items-center gap-1 truncate">
