@@ -34,6 +34,9 @@ describe('console shell: search and view settings', () => {
     // The tab title and the sandbox banner follow the switch itself, not the one after it.
     await expect.poll(() => page.title()).toBe('首页 - Nimbus Chat后台');
     expect(await page.getByTestId('sandbox-banner').textContent()).toContain('沙盒模式');
+    // The dashboard's own messages, fetched after the login, follow too.
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    await expect.poll(() => page.getByText('用户总数', { exact: true }).count()).toBe(1);
     await page.getByTestId('language-select').click();
     await page.locator('[data-lang="ja"]').click();
     await expect.poll(() => page.title()).toBe('ホーム - Nimbus Chat后台');

@@ -4,6 +4,7 @@ import { initReactI18next, useTranslation } from 'react-i18next';
 import en, { type MessageKey as FrameMessageKey } from './en.js';
 import type { PageMessageKey, PageMessages } from './pages/en.js';
 import type { Language } from '../lib/language.js';
+import { lazyBundles } from './lazy-bundles.js';
 
 /** The frame's messages (in the entry) and the pages' (fetched with the first page that needs them). */
 export type MessageKey = FrameMessageKey | PageMessageKey;
@@ -23,37 +24,14 @@ const PAGE_LOADERS: Record<Language, () => Promise<{ default: PageMessages }>> =
   es: () => import('./pages/es.js'),
   ja: () => import('./pages/ja.js'),
 };
-const pageMessages = new Map<Language, Promise<void>>();
-const readyPromises = new Map<string, Promise<void>>();
+const pageMessages = lazyBundles(PAGE_LOADERS);
 /** Once a page has needed its messages, a language switch fetches the new language's before switching. */
 let pagesWanted = false;
 
-function loadPageMessages(language: Language): Promise<void> {
-  let pending = pageMessages.get(language);
-  if (!pending) {
-    pending = PAGE_LOADERS[language]()
-      .then((m) => void i18next.addResourceBundle(language, 'translation', m.default, true, false))
-      // A failed chunk load may be retried by the next page that asks.
-      .catch(() => void pageMessages.delete(language));
-    pageMessages.set(language, pending);
-  }
-  return pending;
-}
-
-/**
- * Resolves once the current language's page messages (and English, the fallback) are in. The
- * same promise is handed out per language because React's `use` needs a stable one to suspend on.
- */
+/** Resolves once the current language's page messages (and English's) are in. */
 export function pageMessagesReady(): Promise<void> {
   pagesWanted = true;
-  const language = (i18next.language || 'en') as Language;
-  const key = `ready:${language}`;
-  let pending = readyPromises.get(key);
-  if (!pending) {
-    pending = Promise.all([loadPageMessages('en'), loadPageMessages(language)]).then(() => undefined);
-    readyPromises.set(key, pending);
-  }
-  return pending;
+  return pageMessages.ready();
 }
 
 /** Loads a language's messages (once) and makes it the active one. */
@@ -67,7 +45,7 @@ export async function activateLanguage(language: Language): Promise<void> {
       return;
     }
   }
-  if (pagesWanted) await loadPageMessages(language);
+  if (pagesWanted) await pageMessages.load(language);
   if (i18next.language !== language) await i18next.changeLanguage(language);
   document.documentElement.lang = language;
 }

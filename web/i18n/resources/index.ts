@@ -5,6 +5,7 @@ import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Language } from '../../lib/language.js';
 import type { LabelKey, Labels } from './en.js';
+import { lazyBundles } from '../lazy-bundles.js';
 
 export type { LabelKey, Labels };
 
@@ -20,47 +21,15 @@ const LOADERS: Record<Language, () => Promise<{ default: Labels }>> = {
   ja: () => import('./ja.js'),
 };
 
-const loading = new Map<string, Promise<void>>();
 /** Bumped when a language's labels arrive, so screens drawn with the fallback redraw. */
 const labelsVersion = signal(0);
-
-function isKnown(lang: string): lang is Language {
-  return lang in LOADERS;
-}
+const labels = lazyBundles(LOADERS, () => labelsVersion.value++);
 
 /** Loads one language's labels once; a failed chunk load may be retried later. */
-export function loadLabels(lang: string): Promise<void> {
-  if (!isKnown(lang)) return Promise.resolve();
-  let pending = loading.get(lang);
-  if (!pending) {
-    pending = LOADERS[lang]()
-      .then((m) => {
-        i18next.addResourceBundle(lang, 'translation', m.default, true, false);
-        labelsVersion.value++;
-      })
-      .catch(() => {
-        loading.delete(lang);
-      });
-    loading.set(lang, pending);
-  }
-  return pending;
-}
+export const loadLabels = labels.load;
 
-const ready = new Map<string, Promise<void>>();
-
-/**
- * English is the fallback of every other language, so it is always loaded too. The same promise
- * is handed out per language because React's `use` needs a stable one to suspend on.
- */
-export function labelsReady(): Promise<void> {
-  const lang = i18next.language || 'en';
-  let pending = ready.get(lang);
-  if (!pending) {
-    pending = Promise.all([loadLabels('en'), loadLabels(lang)]).then(() => undefined);
-    ready.set(lang, pending);
-  }
-  return pending;
-}
+/** Resolves once the current language's labels (and English's) are in. */
+export const labelsReady = labels.ready;
 
 let listening = false;
 function followLanguage(): void {
