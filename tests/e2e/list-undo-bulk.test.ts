@@ -161,4 +161,51 @@ describe('select all matching', () => {
     await expect.poll(() => page.getByTestId('selection-count').count()).toBe(0);
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
+
+  it('reports a chunk the backend refused whole as one reason, naming a few of its users', async () => {
+    const normalIn = (channel: string) =>
+      store()
+        .users.all()
+        .filter((u) => u.channel === channel && u.status === 'normal');
+    const channels = [
+      ...new Set(
+        store()
+          .users.all()
+          .map((u) => u.channel),
+      ),
+    ].filter((c) => normalIn(c).length > 120 && normalIn(c).length < 800);
+    const channel = channels.sort((a, b) => normalIn(a).length - normalIn(b).length)[0]!;
+    const total = normalIn(channel).length;
+    const ban = resourceCalls(USERS).action('ban');
+    // The first call of 100 ids is refused by the backend as a whole; the others go through.
+    let calls = 0;
+    await page.route(
+      (url) => url.pathname.endsWith(ban),
+      async (route) => {
+        if (calls++ > 0) return route.continue();
+        await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 500, msg: 'Ban service busy' }) });
+      },
+    );
+
+    await page.goto(`/userpage/userset?status=normal&channel=${channel}`);
+    await rows(page).first().waitFor();
+    await page.getByLabel('Select all rows on this page', { exact: true }).check();
+    await page.getByTestId('select-all-matching').click();
+    await page.locator('[data-bulk-action="ban"]').click();
+    const form = page.getByTestId('form-dialog');
+    await form.getByLabel('Reason').fill('Refused chunk');
+    await form.getByRole('button', { name: 'Ban' }).click();
+
+    const summary = page.getByTestId('bulk-summary');
+    await summary.waitFor();
+    expect(await summary.getByTestId('bulk-done').textContent()).toBe(`${total - 100} done`);
+    expect(await summary.getByTestId('bulk-refused').textContent()).toBe('100 refused:');
+    const group = summary.locator('[data-refused-group]');
+    expect(await group.getAttribute('data-refused-group')).toBe('100');
+    expect(await group.textContent()).toMatch(/^[^:]+, [^:]+, [^:]+ and 97 more: Ban service busy$/);
+    expect(await summary.locator('[data-refused-id]').count()).toBe(0);
+    await summary.getByRole('button', { name: 'Close' }).click();
+    await page.unroute((url) => url.pathname.endsWith(ban));
+    expect(normalIn(channel)).toHaveLength(100);
+  }, 90_000);
 });

@@ -8,6 +8,7 @@ import ja from '../../web/i18n/resources/ja.js';
 import zh from '../../web/i18n/resources/zh.js';
 import type { LabelT } from '../../web/i18n/resources/index.js';
 import { asksFirst, undoAction } from '../../web/engine/actions.js';
+import { groupRefusals } from '../../web/engine/bulk-summary.js';
 import { chunk, collectMatching, sendInChunks, MATCHING_PAGE_SIZE } from '../../web/engine/bulk-run.js';
 import { deleteQuestion, doneText, namesText } from '../../web/engine/record-names.js';
 import { actionKey, doneKey } from '../../web/engine/labels.js';
@@ -185,5 +186,17 @@ describe('bulk over every matching record', () => {
     expect(result).toMatchObject({ skipped: 0, cancelled: true });
     expect(result.done).toHaveLength(2);
     expect(progress).toEqual(['0/5', '1/5', '2/5']);
+  });
+});
+
+describe('bulk summary', () => {
+  it('gives a reason once for every row it refused, in the order the reasons came', () => {
+    const r = (id: string, message: string) => ({ id, name: `user${id}`, message });
+    const groups = groupRefusals([r('1', 'chunk refused'), r('2', 'banned already'), r('3', 'chunk refused'), r('4', 'chunk refused')]);
+    expect(groups.map((g) => [g.message, g.rows.map((x) => x.id)])).toEqual([
+      ['chunk refused', ['1', '3', '4']],
+      ['banned already', ['2']],
+    ]);
+    expect(groupRefusals([])).toEqual([]);
   });
 });

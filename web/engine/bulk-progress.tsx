@@ -29,7 +29,8 @@ export function BulkProgressDialog({ progress, t, onCancel }: { progress: BulkPr
             aria-valuenow={progress?.count ?? 0}
             aria-label={progress?.title}
           >
-            <div className="h-full bg-primary transition-[width]" style={{ width: `${share}%` }} />
+            {/* A new bar for each phase: reading's full bar must not shrink back, animated, as sending starts. */}
+            <div key={progress?.phase} className="h-full bg-primary transition-[width]" style={{ width: `${share}%` }} />
           </div>
           <div className="mt-4 flex justify-end">
             <button type="button" className="btn" onClick={onCancel} data-testid="bulk-cancel">

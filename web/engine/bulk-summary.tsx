@@ -1,5 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { LabelT } from '../i18n/resources/index.js';
+import { namesText } from './record-names.js';
 
 export interface Refusal {
   id: string;
@@ -15,6 +16,17 @@ export interface BulkOutcome {
   skipped?: { count: number; why: string };
   /** Stopped by the administrator before every row was sent. */
   cancelled?: boolean;
+}
+
+/** Refusals with the same reason, in the order they came: a chunk refused whole gives one reason for all its rows. */
+export function groupRefusals(refused: readonly Refusal[]): { message: string; rows: Refusal[] }[] {
+  const groups = new Map<string, Refusal[]>();
+  for (const r of refused) {
+    const rows = groups.get(r.message);
+    if (rows) rows.push(r);
+    else groups.set(r.message, [r]);
+  }
+  return [...groups].map(([message, rows]) => ({ message, rows }));
 }
 
 /** After an action ran over a selection: how many went through, how many did not apply, and why each other one was refused. */
@@ -46,11 +58,24 @@ export function BulkSummaryDialog({ outcome, t, onClose }: { outcome: BulkOutcom
                   {t('engine.bulkRefused', { count: outcome.refused.length })}
                 </p>
                 <ul className="mt-1 flex flex-col gap-1">
-                  {outcome.refused.map((r) => (
-                    <li key={r.id} data-refused-id={r.id}>
-                      <span className="font-medium">{r.name}</span>: {r.message}
-                    </li>
-                  ))}
+                  {groupRefusals(outcome.refused).map(({ message, rows }) =>
+                    rows.length === 1 ? (
+                      <li key={rows[0]!.id} data-refused-id={rows[0]!.id}>
+                        <span className="font-medium">{rows[0]!.name}</span>: {message}
+                      </li>
+                    ) : (
+                      // Many rows for one reason: the reason once, then whose.
+                      <li key={`group:${message}`} data-refused-group={rows.length}>
+                        <span className="font-medium">
+                          {namesText(
+                            t,
+                            rows.map((r) => r.name),
+                          )}
+                        </span>
+                        : {message}
+                      </li>
+                    ),
+                  )}
                 </ul>
               </>
             )}
