@@ -5,7 +5,8 @@ import { setApiHooks } from '../../web/api/client.js';
 import { toast, toasts } from '../../web/lib/toast.js';
 import { initI18n } from '../../web/i18n/index.js';
 import { appendSample, historyColumns, percent, sampleOf, type Sample } from '../../web/deployment/history.js';
-import { formatBytes, uptimeParts } from '../../web/deployment/format.js';
+import { uptimeParts } from '../../web/deployment/format.js';
+import { formatBytes } from '../../web/lib/format.js';
 import { deploymentKeys, setSwitchMutationOptions, SWITCH_CALLS } from '../../web/deployment/queries.js';
 import { changedFields, changesToSave, draftOf, validateDraft } from '../../web/deployment/runner-config.js';
 import { urlProblem } from '../../web/deployment/migration-page.js';
@@ -48,9 +49,11 @@ describe('monitor history', () => {
   });
 
   it('formats bytes in binary units and uptimes in days and hours', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.5 KiB');
-    expect(formatBytes(19 * 1024 ** 3)).toBe('19.0 GiB');
+    expect(formatBytes(512, 'en', true)).toBe('512 B');
+    expect(formatBytes(1536, 'en', true)).toBe('1.5 KiB');
+    expect(formatBytes(1536, 'es', true)).toBe('1,5 KiB');
+    expect(formatBytes(19 * 1024 ** 3, 'en', true)).toBe('19 GiB');
+    expect(formatBytes(150 * 1024 ** 2, 'en', true)).toBe('150 MiB');
     expect(uptimeParts(3 * 86_400 + 5 * 3600 + 59)).toEqual({ days: 3, hours: 5, minutes: 0 });
   });
 });

@@ -1,18 +1,11 @@
+import { formatBytes } from '../lib/format.js';
+import { language } from '../lib/settings.js';
+
 /** Display helpers of the deployment screens. */
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
-
-/** 1536 -> "1.5 KiB"; binary units, as the host reports memory and disks. */
-export function formatBytes(bytes: number, digits = 1): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '0 B';
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const text = unit === 0 ? String(Math.round(value)) : value.toFixed(digits);
-  return `${text} ${BYTE_UNITS[unit]}`;
+/** Memory, disks and traffic in binary units (KiB, MiB, GiB), as hosts report them, with the language's decimal mark. */
+export function hostSize(bytes: number): string {
+  return formatBytes(bytes, language.value, true);
 }
 
 export function formatPercent(value: number, digits = 1): string {

@@ -2,7 +2,7 @@ import type { MonitoringAnswer } from '#contract';
 import { useT } from '../i18n/index.js';
 import { useLocale } from '../ui/panel.js';
 import { percent } from './history.js';
-import { formatBytes, formatPercent, uptimeParts } from './format.js';
+import { formatPercent, hostSize, uptimeParts } from './format.js';
 
 /** Past these a gauge turns amber, then red: the levels an operator acts on. */
 const WARN = 75;
@@ -59,21 +59,21 @@ export function HostFigures({ host }: { host: MonitoringAnswer['host'] }) {
           testId="host-memory"
           title={t('deploy.memory')}
           value={formatPercent(memory)}
-          detail={t('deploy.usedOf', { used: formatBytes(host.memory.usedBytes), total: formatBytes(host.memory.totalBytes) })}
+          detail={t('deploy.usedOf', { used: hostSize(host.memory.usedBytes), total: hostSize(host.memory.totalBytes) })}
           gauge={memory}
         />
         <Figure
           testId="host-disk"
           title={t('deploy.disk')}
           value={formatPercent(disk)}
-          detail={t('deploy.usedOf', { used: formatBytes(host.disk.usedBytes), total: formatBytes(host.disk.totalBytes) })}
+          detail={t('deploy.usedOf', { used: hostSize(host.disk.usedBytes), total: hostSize(host.disk.totalBytes) })}
           gauge={disk}
         />
         <Figure
           testId="host-network"
           title={t('deploy.network')}
-          value={`${formatBytes(host.network.rxBytesPerSecond)}/s`}
-          detail={t('deploy.netValue', { rx: formatBytes(host.network.rxBytesPerSecond), tx: formatBytes(host.network.txBytesPerSecond) })}
+          value={`${hostSize(host.network.rxBytesPerSecond)}/s`}
+          detail={t('deploy.netValue', { rx: hostSize(host.network.rxBytesPerSecond), tx: hostSize(host.network.txBytesPerSecond) })}
         />
         <Figure testId="host-uptime" title={t('deploy.uptime')} value={t('deploy.uptimeValue', { days: up.days, hours: up.hours })} detail={host.os} />
       </dl>

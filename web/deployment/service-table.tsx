@@ -1,7 +1,7 @@
 import type { ServiceMetrics, ServiceStatus } from '#contract';
 import { useT, type MessageKey } from '../i18n/index.js';
 import { useLocale } from '../ui/panel.js';
-import { formatBytes, formatPercent, uptimeParts } from './format.js';
+import { formatPercent, hostSize, uptimeParts } from './format.js';
 
 const STATUS: Record<ServiceStatus, { label: MessageKey; className: string }> = {
   running: { label: 'deploy.status.running', className: 'bg-green-100 text-green-800 ring-green-600/30' },
@@ -65,7 +65,7 @@ export function ServiceTable({ services }: { services: readonly ServiceMetrics[]
                   <StatusBadge status={s.status} />
                 </td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatPercent(s.cpuPercent)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatBytes(s.memoryBytes)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{hostSize(s.memoryBytes)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{t('deploy.uptimeValue', { days: up.days, hours: up.hours })}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{s.connections > 0 ? s.connections.toLocaleString(locale) : '–'}</td>
               </tr>

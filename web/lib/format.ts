@@ -112,20 +112,26 @@ export function formatDay(value: string, lang: Language): string {
   return Number.isNaN(d.getTime()) ? value : dateFormatter(lang, 'day').format(d);
 }
 
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+const DECIMAL_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+const BINARY_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
-/** 1536000 -> "1.5 MB" (es "1,5 MB"); decimal units, as download stores and browsers show file sizes. */
-export function formatBytes(bytes: number, lang: Language): string {
+/**
+ * 1536000 -> "1.5 MB" (es "1,5 MB"): decimal units, as download stores and browsers show file
+ * sizes; `binary` gives 1536 -> "1.5 KiB", as a host reports its memory and disks.
+ */
+export function formatBytes(bytes: number, lang: Language, binary = false): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '';
+  const units = binary ? BINARY_UNITS : DECIMAL_UNITS;
+  const step = binary ? 1024 : 1000;
   let value = bytes;
   let unit = 0;
-  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
-    value /= 1000;
+  while (value >= step && unit < units.length - 1) {
+    value /= step;
     unit++;
   }
   const digits = unit > 0 && value < 100 ? 1 : 0;
   const text = numberFormatter(lang, digits).format(value);
-  return `${text} ${BYTE_UNITS[unit]}`;
+  return `${text} ${units[unit]}`;
 }
 
 /** One formatter per language and number of decimals: building one costs more than formatting a page of cells. */
