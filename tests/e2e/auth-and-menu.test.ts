@@ -27,7 +27,8 @@ describe('console shell: login, guards and menus', () => {
 
   it("loads only the login page's stylesheet before the login, and the whole UI's before the frame is drawn", async () => {
     const { page } = await h.newPage();
-    const sheets = () => page.evaluate(() => [...document.styleSheets].map((s) => new URL(s.href ?? '', location.href).pathname.replace(/-[^/]+\.css$/, '')));
+    // The linked stylesheets, by name without their hash (inline <style> elements are not counted).
+    const sheets = () => page.evaluate(() => [...document.styleSheets].flatMap((s) => (s.href ? [new URL(s.href).pathname.replace(/-[^/]+\.css$/, '')] : [])));
     await page.goto('/login');
     await page.getByLabel('Account').waitFor();
     expect(await sheets()).toEqual(['/assets/login']);
