@@ -58,8 +58,13 @@ describe('keyboard only', () => {
     const { page } = await h.pageAs('admin');
     await tabUntil(page, (f) => f.testId === 'header-search-toggle');
     await page.keyboard.press('Enter');
+    // Typed only once the opened field has focus: keys sent before would go nowhere.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('header-search-input');
     await page.keyboard.type('sensitive');
-    await page.locator('[data-search-path="/sensitivewords"]').waitFor();
+    // The list settles on the whole word before ArrowDown picks its first entry (a list still
+    // showing the results of "se" would take another screen).
+    await expect.poll(() => page.locator('[data-search-path]').first().getAttribute('data-search-path')).toBe('/sensitivewords');
+    await expect.poll(() => page.getByTestId('header-search-input').inputValue()).toBe('sensitive');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === '/sensitivewords');
