@@ -5,6 +5,15 @@ import { SORTABLE_ID, at, shown } from './common-fields.js';
 export const USER_STATUSES = ['normal', 'banned'] as const;
 export const USER_CHANNELS = ['official', 'appStore', 'googlePlay', 'huawei', 'xiaomi', 'web', 'invite'] as const;
 
+/** A ban, offered on one row and over a selection alike: a reason, only for users not banned yet. */
+const BAN = {
+  name: 'ban',
+  destructive: true,
+  inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
+  when: { field: 'status', in: ['normal'] },
+  undo: 'unban',
+} as const;
+
 /** GET {path}/detail?id also answers wallet, moments, groups and recentLogins (UserDetail). */
 export const USERS = {
   kind: 'list',
@@ -30,28 +39,14 @@ export const USERS = {
     { key: 'lastLoginIp', kind: 'text', readOnly: true },
   ],
   actions: [
-    {
-      name: 'ban',
-      target: 'row',
-      destructive: true,
-      inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
-      when: { field: 'status', in: ['normal'] },
-      undo: 'unban',
-    },
+    { ...BAN, target: 'row' },
     // No undo: banning again needs a reason, which a click on Undo cannot give.
     { name: 'unban', target: 'row', when: { field: 'status', in: ['banned'] } },
     // Answers {password}: the new password, shown once.
     { name: 'resetPassword', target: 'row', destructive: true, showsResult: true },
     { name: 'setPrivileged', target: 'row', when: { field: 'privileged', in: [false] }, undo: 'unsetPrivileged' },
     { name: 'unsetPrivileged', target: 'row', when: { field: 'privileged', in: [true] }, undo: 'setPrivileged' },
-    {
-      name: 'ban',
-      target: 'bulk',
-      destructive: true,
-      inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
-      when: { field: 'status', in: ['normal'] },
-      undo: 'unban',
-    },
+    { ...BAN, target: 'bulk' },
   ],
 } as const satisfies ListResource;
 
