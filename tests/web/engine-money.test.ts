@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_CONFIG, PUSH_CONFIG, ADMINS } from '../../server/contract/index.js';
-import { formatMoney, moneyInputText, parseMoney } from '../../web/engine/money.js';
+import { formatMoney, formatMoneyIn, moneyInputText, parseMoney, readMoney } from '../../web/engine/money.js';
+import { LANGUAGES } from '../../web/lib/language.js';
 import { draftFromRecord, recordFromDraft, sameDraft } from '../../web/engine/form-values.js';
 
 describe('money', () => {
@@ -25,11 +26,65 @@ describe('money', () => {
     expect(formatMoney(5)).toBe('0.05');
     expect(formatMoney(-307)).toBe('-3.07');
     expect(moneyInputText(undefined)).toBe('');
-    expect(moneyInputText(100000)).toBe('1000.00');
+    expect(moneyInputText(100000)).toBe('1,000.00');
+    expect(moneyInputText(100000, 'es')).toBe('1000,00');
+    expect(moneyInputText(12345678, 'es')).toBe('123.456,78');
   });
 
   it('round-trips every amount through its text', () => {
     fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (cents) => parseMoney(formatMoney(cents)) === cents));
+  });
+
+  it('round-trips every amount through the form each language writes it in', () => {
+    for (const lang of LANGUAGES) {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+          (cents) => parseMoney(formatMoneyIn(cents, lang), lang) === cents,
+        ),
+        { numRuns: 300 },
+      );
+    }
+  });
+});
+
+describe('amounts as each language writes them', () => {
+  it('reads a decimal comma in Spanish and a decimal point in the others', () => {
+    expect(readMoney('1,50', 'es')).toEqual({ cents: 150 });
+    expect(readMoney('100,00', 'es')).toEqual({ cents: 10000 });
+    expect(readMoney('1.500', 'es')).toEqual({ cents: 150000 });
+    expect(readMoney('1.234.567,89', 'es')).toEqual({ cents: 123456789 });
+    for (const lang of ['en', 'zh', 'ja'] as const) {
+      expect(readMoney('1,500.25', lang)).toEqual({ cents: 150025 });
+      expect(readMoney('2.5', lang)).toEqual({ cents: 250 });
+      expect(readMoney('1,234,567', lang)).toEqual({ cents: 123456700 });
+    }
+  });
+
+  it('refuses the other decimal mark and says how it reads with this one', () => {
+    expect(readMoney('2,50', 'en')).toEqual({ problem: 'moneyDecimalMark', suggestion: '2.50' });
+    expect(readMoney('1,5', 'ja')).toEqual({ problem: 'moneyDecimalMark', suggestion: '1.5' });
+    expect(readMoney('-1,50', 'zh')).toEqual({ problem: 'moneyDecimalMark', suggestion: '-1.50' });
+    expect(readMoney('1.50', 'es')).toEqual({ problem: 'moneyDecimalMark', suggestion: '1,50' });
+  });
+
+  it('refuses text that could mean two amounts instead of guessing', () => {
+    // A group mark in the wrong place, two decimal marks, a group mark among the decimals.
+    for (const text of ['1,50,0', '12,34,567', '1.2.3', '1.500,25', ',5']) expect(readMoney(text, 'en'), text).toEqual({ problem: 'moneyAmbiguous' });
+    for (const text of ['1.50.0', '1,2,3', '1,500.25', '12.34.567']) expect(readMoney(text, 'es'), text).toEqual({ problem: 'moneyAmbiguous' });
+  });
+
+  it('tells too many decimals and text that is no amount apart', () => {
+    expect(readMoney('1.234', 'en')).toEqual({ problem: 'moneyDecimals' });
+    expect(readMoney('1,234', 'es')).toEqual({ problem: 'moneyDecimals' });
+    for (const text of ['abc', '1e3', '--1', '1 500', "1'500", '¥5', '']) {
+      for (const lang of LANGUAGES) expect(readMoney(text, lang), `${lang} ${text}`).toEqual({ problem: 'notNumber' });
+    }
+  });
+
+  it('reads the full-width digits and marks of a Chinese or Japanese input method', () => {
+    expect(readMoney('１，５００．２５', 'zh')).toEqual({ cents: 150025 });
+    expect(readMoney('１２．５', 'ja')).toEqual({ cents: 1250 });
   });
 });
 
@@ -42,6 +97,18 @@ describe('form values', () => {
     const out = recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '12.34' });
     expect(out.errors).toEqual({});
     expect(out.values).toEqual({ ...record, dailyReward: 1234 });
+  });
+
+  it("reads and writes amounts the reader's way", () => {
+    const draft = draftFromRecord(SIGN_IN_CONFIG.fields, { dailyReward: 150, streakDays: 7, streakBonus: 123456, monthlyCap: 1 }, 'es');
+    expect(draft.dailyReward).toBe('1,50');
+    expect(draft.streakBonus).toBe('1234,56');
+    const out = recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '2,5', streakBonus: '1.234,56' }, 'es');
+    expect(out.errors).toEqual({});
+    expect(out.values).toMatchObject({ dailyReward: 250, streakBonus: 123456 });
+    const english = draftFromRecord(SIGN_IN_CONFIG.fields, { dailyReward: 150, streakDays: 7, streakBonus: 1, monthlyCap: 1 });
+    const refused = recordFromDraft(SIGN_IN_CONFIG.fields, { ...english, dailyReward: '2,50', streakBonus: '1.500,25' });
+    expect(refused.errors).toEqual({ dailyReward: 'moneyDecimalMark', streakBonus: 'moneyAmbiguous' });
   });
 
   it('reports a bad amount and a range error with the shared codes', () => {

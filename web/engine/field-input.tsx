@@ -1,17 +1,21 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
 import { ACCOUNT_PATTERN, isStrongPassword, type FieldDef } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
+import type { Language } from '../lib/language.js';
+import { language } from '../lib/settings.js';
 import type { Density } from '../ui/density.js';
-import { isChoiceList, type DraftValue } from './form-values.js';
+import { isChoiceList, type DraftValue, type FieldErrorCode } from './form-values.js';
 import { fieldLabel, optionLabel, validationMessage } from './labels.js';
-import { formatMoney } from './money.js';
+import { formatMoneyIn, readMoney } from './money.js';
 import { Thumbnail } from './value-cell.js';
 
 export interface FieldInputProps {
   field: FieldDef;
   value: DraftValue | undefined;
   onChange: (value: DraftValue) => void;
-  error?: string | undefined;
+  /** The form's verdict on the field; shown in the reader's words. */
+  errorCode?: FieldErrorCode | undefined;
   t: LabelT;
   density: Density;
   /** Shown instead of the shared field label (an action input with its own wording). */
@@ -21,9 +25,9 @@ export interface FieldInputProps {
   autoFocus?: boolean;
 }
 
-function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean): string[] {
+function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean, lang: Language): string[] {
   const out: string[] = [];
-  const show = (n: number) => (field.kind === 'money' ? formatMoney(n) : String(n));
+  const show = (n: number) => (field.kind === 'money' ? formatMoneyIn(n, lang) : String(n));
   if (field.kind === 'money') out.push(t('engine.moneyHint'));
   if (field.kind === 'bytes') out.push(t('engine.bytesHint'));
   if (field.min !== undefined) out.push(t('engine.min', { min: show(field.min) }));
@@ -42,14 +46,47 @@ function policyState(field: FieldDef, text: string, t: LabelT): { text: string; 
   return null;
 }
 
+/**
+ * Why an amount's text cannot be saved, in words that quote it: the mark to use with the reading
+ * it would give, or the form to write it in. Null for an empty or readable amount.
+ */
+function moneyProblem(t: LabelT, text: string, lang: Language): string | null {
+  if (text.trim() === '') return null;
+  const reading = readMoney(text, lang);
+  if ('cents' in reading) return null;
+  if (reading.problem === 'moneyDecimalMark') return validationMessage(t, reading.problem, { suggestion: reading.suggestion });
+  if (reading.problem === 'moneyAmbiguous') return validationMessage(t, reading.problem, { text: text.trim(), example: formatMoneyIn(123456789, lang) });
+  return validationMessage(t, reading.problem);
+}
+
+/** What an amount's text alone decides: once the text changes, the form's verdict on it is stale. */
+const READING_CODES = new Set<FieldErrorCode>(['notNumber', 'moneyDecimals', 'moneyDecimalMark', 'moneyAmbiguous']);
+
+/**
+ * The message under a field. An amount's reading problem is worked out from the text as it is now,
+ * quoting it, so a verdict given before the administrator changed the text never lingers.
+ */
+function fieldError(t: LabelT, field: FieldDef, text: string, lang: Language, code: FieldErrorCode | undefined, amountRead: boolean): string | undefined {
+  if (field.kind !== 'money') return code ? validationMessage(t, code) : undefined;
+  if (!amountRead && !code) return undefined;
+  const reading = moneyProblem(t, text, lang);
+  if (reading) return reading;
+  return code && !READING_CODES.has(code) ? validationMessage(t, code) : undefined;
+}
+
 /** One labelled form control per field kind, with its hint and its validation message. */
-export function FieldInput({ field, value, onChange, error, t, density, label, keepsOldSecret = false, autoFocus }: FieldInputProps) {
+export function FieldInput({ field, value, onChange, errorCode, t, density, label, keepsOldSecret = false, autoFocus }: FieldInputProps) {
+  useSignals();
+  const lang = language.value;
+  // An amount is read when it leaves focus: written back in the reader's form, or its problem shown.
+  const [amountRead, setAmountRead] = useState(false);
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const text = typeof value === 'string' ? value : '';
   const name = label ?? fieldLabel(t, field.key);
-  const hintList = hints(field, t, keepsOldSecret);
+  const hintList = hints(field, t, keepsOldSecret, lang);
+  const error = fieldError(t, field, text, lang, errorCode, amountRead);
   const policy = policyState(field, text, t);
   const policyId = `${id}-policy`;
   const describedBy = [hintList.length ? hintId : '', policy ? policyId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
@@ -145,7 +182,27 @@ export function FieldInput({ field, value, onChange, error, t, density, label, k
       );
       break;
     case 'money':
-      control = <input {...common} className={box} type="text" inputMode="decimal" value={text} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <input
+          {...common}
+          className={box}
+          type="text"
+          inputMode="decimal"
+          value={text}
+          onChange={(e) => {
+            setAmountRead(false);
+            onChange(e.target.value);
+          }}
+          onBlur={() => {
+            const reading = text.trim() === '' ? null : readMoney(text, lang);
+            if (reading && 'cents' in reading) {
+              const shown = formatMoneyIn(reading.cents, lang);
+              if (shown !== text) onChange(shown);
+            }
+            setAmountRead(true);
+          }}
+        />
+      );
       break;
     case 'datetime':
       control = <input {...common} className={box} type="datetime-local" value={text} onChange={(e) => onChange(e.target.value)} />;

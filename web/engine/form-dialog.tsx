@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import type { FieldDef, ValidationCode } from '#contract';
+import type { FieldDef } from '#contract';
 import { ApiError } from '../api/client.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { useDensity } from '../ui/density.js';
 import { LeaveGuard } from '../ui/leave-guard.js';
 import { confirmLeave } from '../lib/leave-guard.js';
 import { FieldInput } from './field-input.js';
-import { draftFromRecord, recordFromDraft, serverFieldErrors, type Draft } from './form-values.js';
-import { validationMessage } from './labels.js';
+import { language } from '../lib/settings.js';
+import { draftFromRecord, recordFromDraft, serverFieldErrors, type Draft, type FieldErrorCode } from './form-values.js';
 
 export interface FormDialogProps {
   open: boolean;
@@ -37,12 +37,12 @@ export function FormDialog(props: FormDialogProps) {
   const { open, title, fields, initial, submitLabel, danger, intro, labelOf, keepsOldSecret, onSubmit, onClose } = props;
   const t = useLabelT();
   const density = useDensity();
-  const [draft, setDraft] = useState<Draft>(() => draftFromRecord(fields, initial));
+  const [draft, setDraft] = useState<Draft>(() => draftFromRecord(fields, initial, language.value));
   // What this opening started from: the draft differs from it once something was typed.
   const [start, setStart] = useState<Draft>(draft);
   const dirty = useMemo(() => open && JSON.stringify(draft) !== JSON.stringify(start), [open, draft, start]);
   const isEdit = initial !== undefined;
-  const [errors, setErrors] = useState<Record<string, ValidationCode>>({});
+  const [errors, setErrors] = useState<Record<string, FieldErrorCode>>({});
   const [serverError, setServerError] = useState('');
   const [busy, setBusy] = useState(false);
   // `busy` disables the button one render late; a second press in between must not send again.
@@ -51,7 +51,7 @@ export function FormDialog(props: FormDialogProps) {
   // Each opening starts from the record it was opened for; later renders must not wipe the typing.
   useEffect(() => {
     if (!open) return;
-    const fresh = draftFromRecord(fields, initial);
+    const fresh = draftFromRecord(fields, initial, language.value);
     setDraft(fresh);
     setStart(fresh);
     setErrors({});
@@ -62,7 +62,7 @@ export function FormDialog(props: FormDialogProps) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (submitting.current) return;
-    const outcome = recordFromDraft(fields, draft);
+    const outcome = recordFromDraft(fields, draft, language.value);
     setErrors(outcome.errors);
     setServerError('');
     if (Object.keys(outcome.errors).length > 0) {
@@ -107,7 +107,7 @@ export function FormDialog(props: FormDialogProps) {
                   field={f}
                   value={draft[f.key]}
                   onChange={(v) => setDraft((d) => ({ ...d, [f.key]: v }))}
-                  error={errors[f.key] ? validationMessage(t, errors[f.key]!) : undefined}
+                  errorCode={errors[f.key]}
                   t={t}
                   density={density}
                   label={labelOf?.(f)}

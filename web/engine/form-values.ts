@@ -1,13 +1,21 @@
 import { VALIDATION_MESSAGES_ZH, validateField, type FieldDef, type ValidationCode } from '#contract';
 import { localInputDateTime } from '../lib/format.js';
-import { moneyInputText, parseMoney } from './money.js';
+import type { Language } from '../lib/language.js';
+import { moneyInputText, readMoney } from './money.js';
 
 /**
  * What an input holds (text, a checkbox, a set of options) versus what the backend stores
  * (numbers, the smallest money unit, ISO times, string lists). Pure, so the round trip is tested.
+ * Amounts are written and read the way the reader's language (`lang`) writes numbers.
  */
 
 const VALIDATION_CODES: Readonly<Record<string, unknown>> = VALIDATION_MESSAGES_ZH;
+
+/**
+ * The shared rules' codes, plus two of the console's own about how the reader's language writes an
+ * amount: the backend gets a whole number of the smallest unit and never sees these.
+ */
+export type FieldErrorCode = ValidationCode | 'moneyDecimalMark' | 'moneyAmbiguous';
 
 export type DraftValue = string | boolean | string[];
 export type Draft = Record<string, DraftValue>;
@@ -26,12 +34,12 @@ export function fromLocalInput(text: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
-export function draftValue(field: FieldDef, value: unknown): DraftValue {
+export function draftValue(field: FieldDef, value: unknown, lang: Language = 'en'): DraftValue {
   switch (field.kind) {
     case 'switch':
       return value === true;
     case 'money':
-      return moneyInputText(value);
+      return moneyInputText(value, lang);
     case 'password':
       // Write-only: the form never shows the stored secret.
       return '';
@@ -46,16 +54,16 @@ export function draftValue(field: FieldDef, value: unknown): DraftValue {
   }
 }
 
-export function draftFromRecord(fields: readonly FieldDef[], record: Record<string, unknown> = {}): Draft {
+export function draftFromRecord(fields: readonly FieldDef[], record: Record<string, unknown> = {}, lang: Language = 'en'): Draft {
   const draft: Draft = {};
-  for (const f of fields) draft[f.key] = draftValue(f, record[f.key]);
+  for (const f of fields) draft[f.key] = draftValue(f, record[f.key], lang);
   return draft;
 }
 
 /** undefined = leave the key out of the request (an empty write-only secret). */
-type Parsed = { value: unknown } | { error: ValidationCode };
+type Parsed = { value: unknown } | { error: FieldErrorCode };
 
-export function parseDraftValue(field: FieldDef, raw: DraftValue | undefined): Parsed {
+export function parseDraftValue(field: FieldDef, raw: DraftValue | undefined, lang: Language = 'en'): Parsed {
   switch (field.kind) {
     case 'switch':
       return { value: raw === true };
@@ -79,10 +87,8 @@ export function parseDraftValue(field: FieldDef, raw: DraftValue | undefined): P
     case 'money': {
       const text = typeof raw === 'string' ? raw.trim() : '';
       if (text === '') return { value: null };
-      const cents = parseMoney(text);
-      if (cents !== null) return { value: cents };
-      // An amount with too many decimals is a different mistake from text that is no number.
-      return { error: /^[+-]?[\d,]*\.\d{3,}$/.test(text) ? 'moneyDecimals' : 'notNumber' };
+      const reading = readMoney(text, lang);
+      return 'cents' in reading ? { value: reading.cents } : { error: reading.problem };
     }
     case 'datetime': {
       const text = typeof raw === 'string' ? raw : '';
@@ -127,18 +133,18 @@ export function serverFieldErrors(data: unknown, fields: readonly FieldDef[]): R
 
 export interface DraftOutcome {
   values: Record<string, unknown>;
-  errors: Record<string, ValidationCode>;
+  errors: Record<string, FieldErrorCode>;
 }
 
 /**
  * Turns a draft into the request body and validates it with the shared rules. An empty password
  * is left out (it keeps the old value) unless the field is required, e.g. a new account's.
  */
-export function recordFromDraft(fields: readonly FieldDef[], draft: Draft): DraftOutcome {
+export function recordFromDraft(fields: readonly FieldDef[], draft: Draft, lang: Language = 'en'): DraftOutcome {
   const values: Record<string, unknown> = {};
-  const errors: Record<string, ValidationCode> = {};
+  const errors: Record<string, FieldErrorCode> = {};
   for (const field of fields) {
-    const parsed = parseDraftValue(field, draft[field.key]);
+    const parsed = parseDraftValue(field, draft[field.key], lang);
     if ('error' in parsed) {
       errors[field.key] = parsed.error;
       continue;

@@ -1,5 +1,5 @@
-import type { ValidationCode } from '#contract';
 import { dynamicLabel, type LabelKey, type LabelT } from '../i18n/resources/index.js';
+import type { FieldErrorCode } from './form-values.js';
 
 /** Where each resource label lives; the i18n test walks RESOURCES with these same functions. */
 
@@ -11,7 +11,7 @@ export const resultKey = (key: string) => `result.${key}`;
 /** The past-tense toast of an action ("Banned {{name}}"), where it has one. */
 export const doneKey = (name: string) => `done.${name}`;
 
-export const VALIDATION_KEYS: Record<ValidationCode, LabelKey> = {
+export const VALIDATION_KEYS: Record<FieldErrorCode, LabelKey> = {
   required: 'validation.required',
   linkFormat: 'validation.linkFormat',
   downloadLinkEmpty: 'validation.downloadLinkEmpty',
@@ -24,12 +24,15 @@ export const VALIDATION_KEYS: Record<ValidationCode, LabelKey> = {
   ipFormat: 'validation.ipFormat',
   dateFormat: 'validation.dateFormat',
   moneyDecimals: 'validation.moneyDecimals',
+  moneyDecimalMark: 'validation.moneyDecimalMark',
+  moneyAmbiguous: 'validation.moneyAmbiguous',
   accountFormat: 'validation.accountFormat',
   passwordWeak: 'validation.passwordWeak',
 };
 
-export function validationMessage(t: LabelT, code: ValidationCode): string {
-  return t(VALIDATION_KEYS[code]);
+/** `vars` fills the messages that quote the reader's text (an amount's suggestion or example). */
+export function validationMessage(t: LabelT, code: FieldErrorCode, vars?: Record<string, string>): string {
+  return t(VALIDATION_KEYS[code], vars);
 }
 
 export const fieldLabel = (t: LabelT, key: string) => dynamicLabel(t, fieldKey(key), key);

@@ -1,12 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { resourceCalls, type OperationResource, type ValidationCode } from '#contract';
+import { resourceCalls, type OperationResource } from '#contract';
 import { useLabelT } from '../i18n/resources/index.js';
 import { api } from '../api/client.js';
 import { useDensity } from '../ui/density.js';
 import { FieldInput } from './field-input.js';
-import { draftFromRecord, recordFromDraft, type Draft } from './form-values.js';
-import { actionLabel, validationMessage } from './labels.js';
+import { language } from '../lib/settings.js';
+import { draftFromRecord, recordFromDraft, type Draft, type FieldErrorCode } from './form-values.js';
+import { actionLabel } from './labels.js';
 import { previewQueryOptions, resourceKeys, type Row } from './queries.js';
 import { GenericResult } from './result-view.js';
 import type { OperationScreenOptions } from './types.js';
@@ -25,8 +26,8 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
   const density = useDensity();
   const client = useQueryClient();
   const confirmId = useId();
-  const [draft, setDraft] = useState<Draft>(() => draftFromRecord(resource.inputs));
-  const [errors, setErrors] = useState<Record<string, ValidationCode>>({});
+  const [draft, setDraft] = useState<Draft>(() => draftFromRecord(resource.inputs, {}, language.value));
+  const [errors, setErrors] = useState<Record<string, FieldErrorCode>>({});
   const [typed, setTyped] = useState('');
   const [preview, setPreview] = useState<{ inputs: Row; data: unknown } | null>(null);
   const [previewError, setPreviewError] = useState('');
@@ -34,7 +35,7 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
   const [runError, setRunError] = useState('');
 
   const validInputs = (): Row | null => {
-    const outcome = recordFromDraft(resource.inputs, draft);
+    const outcome = recordFromDraft(resource.inputs, draft, language.value);
     setErrors(outcome.errors);
     return Object.keys(outcome.errors).length ? null : outcome.values;
   };
@@ -99,7 +100,7 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
           field={f}
           value={draft[f.key]}
           onChange={(v) => change(f.key, v)}
-          error={errors[f.key] ? validationMessage(t, errors[f.key]!) : undefined}
+          errorCode={errors[f.key]}
           t={t}
           density={density}
           autoFocus={i === 0}

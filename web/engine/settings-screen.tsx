@@ -1,14 +1,16 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { SettingsResource, ValidationCode } from '#contract';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { SettingsResource } from '#contract';
 import { toast } from '../lib/toast.js';
 import { ApiError } from '../api/client.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { useDensity } from '../ui/density.js';
 import { LeaveGuard } from '../ui/leave-guard.js';
 import { FieldInput } from './field-input.js';
-import { draftFromRecord, recordFromDraft, serverFieldErrors, sameDraft, type Draft } from './form-values.js';
-import { actionLabel, validationMessage } from './labels.js';
+import { language } from '../lib/settings.js';
+import { draftFromRecord, recordFromDraft, serverFieldErrors, sameDraft, type Draft, type FieldErrorCode } from './form-values.js';
+import { actionLabel } from './labels.js';
 import { configQueryOptions, useConfigMutation } from './queries.js';
 import type { SettingsScreenOptions } from './types.js';
 import { useActionRunner } from './use-action-runner.js';
@@ -22,11 +24,14 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
   const save = useConfigMutation(resource);
   const runner = useActionRunner(resource, options.results);
   const fields = resource.fields;
+  useSignals();
+  // A clean form is filled again in a new language, so its amounts stay in the form it reads.
+  const lang = language.value;
 
-  const loaded = useMemo(() => (query.data ? draftFromRecord(fields, query.data) : null), [query.data, fields]);
+  const loaded = useMemo(() => (query.data ? draftFromRecord(fields, query.data, lang) : null), [query.data, fields, lang]);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [baseline, setBaseline] = useState<Draft | null>(null);
-  const [errors, setErrors] = useState<Record<string, ValidationCode>>({});
+  const [errors, setErrors] = useState<Record<string, FieldErrorCode>>({});
   const [serverError, setServerError] = useState('');
 
   const dirty = draft !== null && baseline !== null && !sameDraft(draft, baseline);
@@ -42,7 +47,7 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
-    const outcome = recordFromDraft(fields, draft);
+    const outcome = recordFromDraft(fields, draft, lang);
     setErrors(outcome.errors);
     setServerError('');
     if (Object.keys(outcome.errors).length > 0) {
@@ -116,7 +121,7 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
                 field={f}
                 value={draft[f.key]}
                 onChange={(v) => setDraft((d) => ({ ...(d ?? {}), [f.key]: v }))}
-                error={errors[f.key] ? validationMessage(t, errors[f.key]!) : undefined}
+                errorCode={errors[f.key]}
                 t={t}
                 density={density}
                 keepsOldSecret

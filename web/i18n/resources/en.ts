@@ -160,6 +160,8 @@ const en = {
   'validation.dateFormat': 'Date format error',
   'validation.otpCode': 'Enter the 6 digits the authenticator shows',
   'validation.moneyDecimals': 'At most two decimals',
+  'validation.moneyDecimalMark': 'Write the decimals with a point: {{suggestion}}',
+  'validation.moneyAmbiguous': '“{{text}}” could mean more than one amount. Write it like {{example}}',
   'validation.accountFormat': '3 to 32 characters: a-z, 0-9, _ . -',
   'validation.passwordWeak': 'At least 10 characters, with letters and digits',
 

@@ -156,6 +156,8 @@ const es = {
   'validation.dateFormat': 'Formato de fecha incorrecto',
   'validation.otpCode': 'Introduzca los 6 dígitos que muestra el autenticador',
   'validation.moneyDecimals': 'Como máximo dos decimales',
+  'validation.moneyDecimalMark': 'Escriba los decimales con coma: {{suggestion}}',
+  'validation.moneyAmbiguous': '«{{text}}» puede leerse como más de un importe. Escríbalo así: {{example}}',
   'validation.accountFormat': 'De 3 a 32 caracteres: a-z, 0-9, _ . -',
   'validation.passwordWeak': 'Al menos 10 caracteres, con letras y números',
 

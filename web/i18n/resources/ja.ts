@@ -157,6 +157,8 @@ const ja = {
   'validation.dateFormat': '日付の形式が正しくありません',
   'validation.otpCode': '認証アプリに表示される6桁の数字を入力してください',
   'validation.moneyDecimals': '小数点以下は2桁までです',
+  'validation.moneyDecimalMark': '小数点は「.」で入力してください: {{suggestion}}',
+  'validation.moneyAmbiguous': '「{{text}}」は複数の金額に読めます。{{example}} の形で入力してください',
   'validation.accountFormat': '3〜32文字の a-z、0-9、_ . - で入力してください',
   'validation.passwordWeak': '10文字以上で、英字と数字を含めてください',
 

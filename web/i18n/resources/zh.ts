@@ -156,6 +156,8 @@ const zh = {
   'validation.dateFormat': '日期格式错误',
   'validation.otpCode': '请输入验证器显示的 6 位数字',
   'validation.moneyDecimals': '金额最多两位小数',
+  'validation.moneyDecimalMark': '小数点请用“.”：{{suggestion}}',
+  'validation.moneyAmbiguous': '“{{text}}”可以理解为不同的金额，请按 {{example}} 的格式填写',
   'validation.accountFormat': '账号须为 3-32 位小写字母、数字或 _ . -',
   'validation.passwordWeak': '密码至少 10 位，且须同时包含字母和数字',
 
