@@ -3,6 +3,9 @@ import { GATEWAY_ERRORS, GatewayError, errorBody, type GatewayErrorName } from '
 
 /** The catalogue's name for a client error Fastify raised with this status. */
 const CLIENT_ERROR_NAMES: Record<number, GatewayErrorName> = {
+  // The file server's refusal of a folder, a dot file or an alias spelling of a path: to the
+  // client there is simply no such file, and the catalogue's FORBIDDEN means a missing permission.
+  403: 'NOT_FOUND',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   408: 'REQUEST_TIMEOUT',
@@ -32,8 +35,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Malformed JSON, a forbidden file path, an unsupported media type: the client's fault,
       // said plainly with the status Fastify chose.
+      // The status is the catalogue's for the name, so a code never says one thing and its name another.
       const name = CLIENT_ERROR_NAMES[error.statusCode] ?? 'BAD_REQUEST';
-      return reply.code(error.statusCode).send({ code: error.statusCode, msg: `${GATEWAY_ERRORS[name].msg}: ${error.message}`, error: name });
+      const status = GATEWAY_ERRORS[name].status;
+      return reply.code(status).send({ code: status, msg: `${GATEWAY_ERRORS[name].msg}: ${error.message}`, error: name });
     }
     request.log.error({ err: error }, 'unexpected gateway error');
     return reply.code(500).send(errorBody('INTERNAL'));

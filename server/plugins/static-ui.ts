@@ -14,9 +14,10 @@ function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url === '/manage' || url.startsWith('/manage/') || url.startsWith('/plate/');
 }
 
-function isHtmlNavigation(request: FastifyRequest): boolean {
+function isHtmlNavigation(request: FastifyRequest, pathname: string): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  if (request.headers['sec-fetch-mode'] === 'navigate') return true;
+  // The root address is the console, whoever asks: curl, probes and scripts send Accept: */*.
+  if (pathname === '/' || request.headers['sec-fetch-mode'] === 'navigate') return true;
   const accept = request.headers.accept;
   return typeof accept === 'string' && accept.includes('text/html');
 }
@@ -46,6 +47,9 @@ export default fp(
         preCompressed: true,
         wildcard: true,
         cacheControl: false,
+        // A folder (the root, /assets/) is never a file: without this, a client that accepts no
+        // pre-compressed copy gets the file server's directory 403 instead of the page or a 404.
+        allowedPath: (pathname) => !pathname.endsWith('/'),
         setHeaders: (reply, filePath) => {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
           reply.header('cache-control', immutable ? IMMUTABLE : NEVER_CACHE);
@@ -63,7 +67,7 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       const url = request.url;
       const pathname = url.split('?')[0] ?? '/';
-      if (isApiPath(pathname) || !isHtmlNavigation(request) || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
+      if (isApiPath(pathname) || !isHtmlNavigation(request, pathname) || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
         return reply.code(404).send(errorBody('NOT_FOUND', `No such endpoint: ${request.method} ${pathname}`));
       }
       // A session the gateway vouches for, not just a cookie: an expired or logged-out one goes

@@ -142,6 +142,37 @@ describe('serving the UI', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
   });
 
+  it('sends the root address to the login page, or serves the console, whatever encodings or types the client accepts', async () => {
+    // Plain clients (curl, monitoring probes, scripts) send no Accept-Encoding and often Accept: */*.
+    for (const headers of [{}, { accept: '*/*' }, { 'accept-encoding': 'identity' }, { accept: 'text/html', 'accept-encoding': 'gzip, br' }]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const anonymous = await app.inject({ method, url: '/', headers });
+        expect(anonymous.statusCode, `${method} ${JSON.stringify(headers)}`).toBe(302);
+        expect(anonymous.headers.location).toBe(`/login?redirect=${encodeURIComponent('/')}`);
+        const logged = await app.inject({ method, url: '/', headers, cookies: session });
+        expect(logged.statusCode, `${method} ${JSON.stringify(headers)} with a session`).toBe(200);
+        expect(logged.headers['content-type']).toContain('text/html');
+        if (method === 'GET') expect(logged.body).toContain('<div id="root">');
+      }
+    }
+  });
+
+  it('answers a folder of the built UI with a JSON 404, never a directory 403', async () => {
+    for (const url of ['/assets', '/assets/', '/assets//', '//', '/plate/']) {
+      for (const headers of [{}, { 'accept-encoding': 'gzip, br' }, { accept: 'text/html' }]) {
+        const response = await app.inject({ method: 'GET', url, headers, cookies: session });
+        expect(response.statusCode, `${url} ${JSON.stringify(headers)}`).not.toBe(403);
+        expect(response.statusCode, `${url} ${JSON.stringify(headers)}`).toBeLessThan(500);
+        // /plate/ is the file server's to answer (its own 404, passed on as a download); a page
+        // navigation gets the console, whose router shows its own not-found page.
+        if (!url.startsWith('/plate/') && !('accept' in headers)) {
+          expect(response.statusCode).toBe(404);
+          expect(response.json()).toMatchObject({ code: 404, error: 'NOT_FOUND' });
+        }
+      }
+    }
+  });
+
   it('answers a missing asset with 404, not the page', async () => {
     const response = await app.inject({ method: 'GET', url: '/assets/gone-XYZ.js', headers: { accept: '*/*' } });
     expect(response.statusCode).toBe(404);
