@@ -106,7 +106,10 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
 
   const empty = (data[0]?.length ?? 0) === 0;
   return (
-    <figure ref={outer} className="relative m-0 w-full" data-testid={testId} data-points={data[0]?.length ?? 0}>
+    // Contained in the inline axis: the canvas, drawn at the width of its last measure, must not
+    // hold the figure (and every grid or flex track around it) open when the window narrows, or
+    // the resize observer would never see a smaller width to redraw at.
+    <figure ref={outer} className="relative m-0 w-full min-w-0 [contain:inline-size]" data-testid={testId} data-points={data[0]?.length ?? 0}>
       <div ref={target} role="img" aria-label={label} style={{ minHeight: height }} />
       {failed && (
         <div role="alert" className="absolute inset-0 flex items-center justify-center gap-2 bg-white/80 text-sm text-red-700">
