@@ -207,7 +207,7 @@ describe('backend map: answers', () => {
     expect(() => map.answer(list, 200, {}, { code: 0, data: { records: [], total: 'many' } })).toThrow(/total at \/data\/total is not a number/);
   });
 
-  it('maps a 100-row list in well under a millisecond', () => {
+  it('maps every row of a 100-row list answer (its cost is measured by npm run bench -- --only map)', () => {
     const records = Array.from({ length: 100 }, (_, i) => ({
       id: i,
       account: `u${i}`,
@@ -222,17 +222,11 @@ describe('backend map: answers', () => {
       lastLoginIp: '1.2.3.4',
     }));
     const json = { code: 0, data: { records, total: 100 } };
-    for (let i = 0; i < 200; i++) map.answer(list, 200, {}, json);
-    // The fastest of the batches: the mapping's own cost, which a neighbour's burst on a shared
-    // machine cannot inflate (npm run bench -- --only map reports the median and p99).
-    const batches: number[] = [];
-    for (let b = 0; b < 15; b++) {
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < 50; i++) map.answer(list, 200, {}, json);
-      batches.push(Number(process.hrtime.bigint() - start) / 50 / 1e6);
-    }
-    batches.sort((a, b) => a - b);
-    expect(batches[0]!).toBeLessThan(1);
+    // Wall-clock limits belong to the bench, where the machine and its load are written down.
+    const { body } = map.answer(list, 200, {}, json) as { body: { data: { list: Record<string, unknown>[]; total: number } } };
+    expect(body.data.total).toBe(100);
+    expect(body.data.list.map((r) => r.account)).toEqual(records.map((r) => r.account));
+    expect(body.data.list[1]).toMatchObject({ id: 1, balance: 1230, status: 'banned' });
   });
 });
 
