@@ -28,6 +28,11 @@ function headersForBackend(request: FastifyRequest, headers: Headers): Headers {
   for (const [name, value] of Object.entries(headers)) {
     if (!isDroppedRequestHeader(name.toLowerCase())) out[name] = value;
   }
+  // The proxy keeps only the media type of a body it passes on (`multipart/form-data` without its
+  // boundary): the backend could then not split a multipart upload into its parts. The body goes
+  // out as the browser wrote it (a JSON one re-serialised as UTF-8), so its content type does too.
+  const contentType = request.headers['content-type'];
+  if (out['content-type'] !== undefined && contentType !== undefined) out['content-type'] = contentType;
   return Object.assign(out, forwardedHeaders(request));
 }
 
