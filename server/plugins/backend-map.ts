@@ -4,7 +4,7 @@ import { GATEWAY_PATHS, type BackendOffer } from '../contract/index.js';
 import { BackendMap } from '../backend-map/engine.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
 import { GatewayError } from '../errors.js';
-import { forwardedHeaders } from '../lib/forwarded.js';
+import { backendRequestHeaders } from '../lib/forwarded.js';
 import { boundedJsonParser } from '../lib/json-body.js';
 import { NO_STORE } from './security.js';
 
@@ -63,7 +63,7 @@ export default fp(
       const answer = await app.upstream.request(sent.path, {
         method: sent.method,
         session: request.session,
-        headers: forwardedHeaders(request),
+        headers: backendRequestHeaders(request),
         ...(sent.body ? { rawBody: sent.body } : {}),
       });
       const path = sent.path.split('?')[0]!;

@@ -30,7 +30,8 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',
 };
 
-function ownOrigin(request: FastifyRequest): string | null {
+/** The console's own origin as this request reached it (through a proxy TRUST_PROXY trusts). */
+export function ownOrigin(request: FastifyRequest): string | null {
   // Through URL, so "http://host:80" and "http://host" compare equal.
   return originOf(`${request.protocol}://${request.host}`);
 }
