@@ -6,6 +6,7 @@ import { loggerOptions } from './lib/logger.js';
 import { installErrorHandler } from './lib/error-handler.js';
 import { applyServerLimits, serverLimitOptions } from './lib/server-limits.js';
 import { trustProxyOption } from './lib/trust-proxy.js';
+import { requestIdOf } from './lib/forwarded.js';
 import upstream from './plugins/upstream.js';
 import security from './plugins/security.js';
 import requestGuard from './plugins/request-guard.js';
@@ -73,8 +74,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger === undefined ? loggerOptions(config) : options.logger,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    // The client's X-Request-Id only when short and plain (requestIdOf), never verbatim.
+    requestIdHeader: false,
+    genReqId: (raw) => requestIdOf(raw.headers),
     ...serverLimitOptions(config),
     // The health plugin answers what arrives during shutdown, in the envelope (SHUTTING_DOWN).
     return503OnClosing: false,

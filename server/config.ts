@@ -155,7 +155,8 @@ function trustProxy(env: Env): boolean | string | number {
   const parts = raw.split(',').map((s) => s.trim());
   for (const part of parts) {
     const [address, prefix] = part.split('/');
-    if (!address || isIP(address) === 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) {
+    const bits = isIP(address ?? '') === 6 ? 128 : 32;
+    if (!address || isIP(address) === 0 || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) {
       throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or addresses/CIDRs, got "${raw}"`);
     }
   }

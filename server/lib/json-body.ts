@@ -32,12 +32,21 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
 type Done = (error: Error | null, body?: unknown) => void;
 
 /**
+ * Every content type whose body is JSON, besides `application/json` itself: any `+json` type
+ * (`application/merge-patch+json`...), `text/json` and `application/x-json`. Backends parse them
+ * all as JSON, so the nesting bound and the `__proto__` refusal hold for all of them; Fastify's
+ * routers match them through this pattern (with parameters, as `; charset=utf-8`).
+ */
+export const OTHER_JSON_TYPES = /^(?:application\/[a-z0-9!#$&^_.-]+\+json|text\/json|application\/x-json)(?:;|$)/i;
+
+/**
  * A JSON body parser for `app`: refuses bodies nested past JSON_MAX_DEPTH with 400 BAD_REQUEST,
- * then parses as Fastify's own does (refusing __proto__ and constructor.prototype keys).
+ * then parses as Fastify's own does (refusing __proto__ and constructor.prototype keys). With
+ * `keepText` the body is the checked text rather than its parsed value.
  */
 export function boundedJsonParser(
   app: FastifyInstance,
-  { allowEmpty = false }: { allowEmpty?: boolean } = {},
+  { allowEmpty = false, keepText = false }: { allowEmpty?: boolean; keepText?: boolean } = {},
 ): (request: FastifyRequest, body: string | Buffer, done: Done) => void {
   const parse = app.getDefaultJsonParser('error', 'error');
   return (request, body, done) => {
@@ -50,7 +59,9 @@ export function boundedJsonParser(
     }
     parse(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(new GatewayError('BAD_REQUEST', 'the body is not valid JSON'), undefined);
-      done(null, value);
+      // keepText: the body passes on as the client wrote it, once known to be within bounds (the
+      // proxy re-serialises only application/json, and would send any other type's object as text).
+      done(null, keepText ? text : value);
     });
   };
 }

@@ -68,7 +68,21 @@ export function ambiguousPathReason(path: string): string | null {
     if (segment === '.' || segment === '..') return 'a dot segment in the path';
     if (segment === '' && i < segments.length - 1) return 'an empty segment in the path';
   }
-  const folded = path.replace(/\/+$/, '').toLowerCase();
-  if (folded === CALLS.login.toLowerCase() && path !== CALLS.login) return 'another spelling of the login path';
+  if (path !== CALLS.login && readsAsLogin(path)) return 'another spelling of the login path';
   return null;
+}
+
+const LOGIN = CALLS.login.toLowerCase();
+
+/**
+ * Whether a lenient backend could route `path` to its login: Spring's suffix-pattern matching
+ * takes `/manage/logIn.json` (and `/manage/logIn.`) for it, trailing-slash matching
+ * `/manage/logIn/`, servlet path mapping `/manage/logIn/x`, case-insensitive matching any case,
+ * and servers that trim `/manage/logIn%20`. Any decoded spelling that starts with the login path
+ * (in any case) and does not go on as a longer name (`/manage/logInfo`) counts; only the exact
+ * spelling reaches the gateway's own login route, which throttles it.
+ */
+function readsAsLogin(path: string): boolean {
+  const folded = (decodedPath(path) ?? path).toLowerCase();
+  return folded.startsWith(LOGIN) && !/^[a-z0-9_-]/.test(folded.slice(LOGIN.length));
 }

@@ -4,8 +4,8 @@ import { GATEWAY_PATHS, type BackendOffer } from '../contract/index.js';
 import { BackendMap } from '../backend-map/engine.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
 import { GatewayError } from '../errors.js';
-import { forwardedHeaders } from '../lib/forwarded.js';
-import { boundedJsonParser } from '../lib/json-body.js';
+import { backendRequestHeaders } from '../lib/forwarded.js';
+import { OTHER_JSON_TYPES, boundedJsonParser } from '../lib/json-body.js';
 import { NO_STORE } from './security.js';
 
 declare module 'fastify' {
@@ -63,7 +63,7 @@ export default fp(
       const answer = await app.upstream.request(sent.path, {
         method: sent.method,
         session: request.session,
-        headers: forwardedHeaders(request),
+        headers: backendRequestHeaders(request),
         ...(sent.body ? { rawBody: sent.body } : {}),
       });
       const path = sent.path.split('?')[0]!;
@@ -80,10 +80,11 @@ export default fp(
     };
 
     await app.register(async (scope) => {
-      // As the proxy reads bodies: JSON within the nesting bound, an empty body as none. Other
+      // As the proxy reads bodies: JSON (of any JSON type) within the nesting bound, an empty body as none. Other
       // content types cannot be translated and are refused (415).
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
+      scope.addContentTypeParser(OTHER_JSON_TYPES, { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
       for (const call of map.calls()) {
         // A POST's body may be empty (read as none), so only its query string has a schema.
         scope.route({ method: call.method, url: call.path, onRequest: app.sessions.require, schema: { querystring: anyObject }, handler: handle(call) });

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer, type LoginThrottled } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
-import { forwardedHeaders } from '../lib/forwarded.js';
+import { backendRequestHeaders } from '../lib/forwarded.js';
 import { IpcAttemptCounter } from '../session/cluster.js';
 import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from '../session/login-throttle.js';
 import { COOKIE_VALUE } from './session.js';
@@ -82,7 +82,7 @@ export default fp<LoginPluginOptions>(
         const { attempt } = verdict;
         let answer;
         try {
-          answer = await app.upstream.call<LoginAnswer>(CALLS.login, { method: 'POST', body, headers: forwardedHeaders(request) });
+          answer = await app.upstream.call<LoginAnswer>(CALLS.login, { method: 'POST', body, headers: backendRequestHeaders(request) });
         } catch (error) {
           await attempt.abandoned();
           throw error;
@@ -128,7 +128,7 @@ export default fp<LoginPluginOptions>(
             method: 'POST',
             session: ended,
             body: {},
-            headers: forwardedHeaders(request),
+            headers: backendRequestHeaders(request),
             timeoutMs: Math.min(app.config.upstreamTimeoutMs, BACKEND_LOGOUT_TIMEOUT_MS),
           });
           if (answer.code !== SUCCESS_CODE) request.log.warn({ path: logoutPath, code: answer.code }, 'the backend refused the logout call');

@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream';
 import { ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../contract/index.js';
 import { parseEnableMode, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
-import { boundedJsonParser } from '../lib/json-body.js';
-import { forwardedHeaders, hideBackendHeaders, isDroppedRequestHeader } from '../lib/forwarded.js';
-import { API_DISPOSITION, NO_STORE } from './security.js';
+import { OTHER_JSON_TYPES, boundedJsonParser } from '../lib/json-body.js';
+import { backendRequestHeaders, passedAnswerHeaders } from '../lib/forwarded.js';
+import { API_DISPOSITION, NO_STORE, ownOrigin } from './security.js';
 import { plateAnswerHeaders } from '../lib/plate-headers.js';
 import { countUpstreamError, upstreamErrorKind } from '../lib/metrics.js';
 import { createBackendPool } from '../lib/upstream.js';
@@ -22,13 +22,30 @@ interface UpstreamResponse {
   stream: Readable;
 }
 
-/** The browser's headers without those it may not pass on, plus the client's address as the gateway knows it. */
-function headersForBackend(request: FastifyRequest, headers: Headers): Headers {
-  const out: Headers = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!isDroppedRequestHeader(name.toLowerCase())) out[name] = value;
+/**
+ * What the backend gets of a proxied request: the allowlisted headers every call to it carries,
+ * the backend's own Host, and the headers of the body the proxy sends. The proxy keeps only the
+ * media type of a body it passes on (`multipart/form-data` without its boundary), with which the
+ * backend could not split an upload into its parts: the body goes out as the browser wrote it (a
+ * JSON one re-serialised as UTF-8), so its content type does too.
+ */
+function headersForBackend(request: FastifyRequest, proxied: Headers): Headers {
+  const out: Headers = backendRequestHeaders(request);
+  if (proxied.host !== undefined) out.host = proxied.host;
+  if (proxied['content-length'] !== undefined) out['content-length'] = proxied['content-length'];
+  if (proxied['content-type'] !== undefined) out['content-type'] = request.headers['content-type'] ?? proxied['content-type'];
+  return out;
+}
+
+/** Whether a Location of the backend's stays on the console's origin once resolved against it. */
+function staysOnConsole(request: FastifyRequest, location: unknown): boolean {
+  const own = ownOrigin(request);
+  if (typeof location !== 'string' || own === null) return false;
+  try {
+    return new URL(location, own).origin === own;
+  } catch {
+    return false;
   }
-  return Object.assign(out, forwardedHeaders(request));
 }
 
 function isJsonContentType(value: string | string[] | undefined): boolean {
@@ -55,6 +72,7 @@ interface ProxyRouteOptions {
 
 function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
   const encodedModes = new WeakMap<FastifyRequest, EncodedMode>();
+  const offOrigin = new WeakSet<FastifyRequest>();
   const { upstreamTimeoutMs } = app.config;
 
   const sendError = (reply: FastifyReply, error: unknown) => {
@@ -74,6 +92,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
     // parser streams any size through) and malformed JSON is refused here with a clear error.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
+    scope.addContentTypeParser(OTHER_JSON_TYPES, { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true, keepText: true }));
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     // The backend sees no call without a session the gateway vouches for: a forged, expired or
     // revoked cookie, or none, is answered here (before the body is even read).
@@ -97,10 +116,15 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
           }
           return out as never;
         },
-        rewriteHeaders: (headers: Headers, request: FastifyRequest) => {
-          // The gateway owns the browser's cookies; the backend cannot set any.
-          delete headers['set-cookie'];
-          hideBackendHeaders(headers);
+        rewriteHeaders: (answered: Headers, request: FastifyRequest) => {
+          // The gateway's own headers (security, request id, cookies) stay as the gateway set
+          // them: only what describes the answer itself passes.
+          const headers = passedAnswerHeaders(answered);
+          if (headers.location !== undefined && !staysOnConsole(request, headers.location)) {
+            // The console would send its user (and the query string) to another origin.
+            offOrigin.add(request);
+            delete headers.location;
+          }
           if (route.files) return plateAnswerHeaders(headers) as never;
           if (!route.jsonApi) return headers as never;
           headers['cache-control'] = NO_STORE;
@@ -120,6 +144,13 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
         },
         onResponse: (request: FastifyRequest, reply: FastifyReply, res: unknown) => {
           const response = res as UpstreamResponse;
+          if (offOrigin.has(request) && response.statusCode >= 300 && response.statusCode < 400) {
+            response.stream.resume();
+            reply.removeHeader('content-length');
+            reply.removeHeader('content-type');
+            sendError(reply, new GatewayError('UPSTREAM_BAD_ANSWER', `HTTP ${response.statusCode} redirecting to another origin`));
+            return;
+          }
           const mode = encodedModes.get(request);
           if (mode !== undefined) {
             app

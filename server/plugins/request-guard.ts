@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../errors.js';
-import { boundedJsonParser } from '../lib/json-body.js';
+import { OTHER_JSON_TYPES, boundedJsonParser } from '../lib/json-body.js';
 import { ambiguousPathReason, areaOf, pathOf } from '../lib/request-path.js';
 
 /**
@@ -36,6 +36,7 @@ export default fp(
 
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(app));
+    app.addContentTypeParser(OTHER_JSON_TYPES, { parseAs: 'string' }, boundedJsonParser(app));
   },
   { name: 'request-guard', dependencies: ['security'] },
 );

@@ -30,7 +30,8 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',
 };
 
-function ownOrigin(request: FastifyRequest): string | null {
+/** The console's own origin as this request reached it (through a proxy TRUST_PROXY trusts). */
+export function ownOrigin(request: FastifyRequest): string | null {
   // Through URL, so "http://host:80" and "http://host" compare equal.
   return originOf(`${request.protocol}://${request.host}`);
 }
@@ -56,6 +57,17 @@ export function isSameOriginRequest(request: FastifyRequest): boolean {
   return claimed !== null && claimed === ownOrigin(request);
 }
 
+/**
+ * A call the browser says another origin started (`Sec-Fetch-Site: cross-site`, or `same-site`:
+ * another origin of the same site, as the chat client's). The backend's GET calls are not all
+ * free of effects (some sync or settle data), so under /manage no method is exempt. `none` (a
+ * typed URL or bookmark) and `same-origin` pass, and so do clients that send no such header.
+ */
+export function isOtherSiteFetch(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+}
+
 /** Strict-Transport-Security for an answer to `protocol`, or null when none is due. */
 export function hstsHeader(protocol: string, maxAge: number): string | null {
   return protocol === 'https' && maxAge > 0 ? `max-age=${maxAge}; includeSubDomains` : null;
@@ -69,7 +81,8 @@ export const API_DISPOSITION = 'attachment; filename="api.json"';
 /**
  * Headers on every answer, and the same-origin rule for every unsafe method on every path: the
  * rule looks at the method only, so no spelling of a path (percent-encoded, absolute-form) can
- * route a cross-site call around it.
+ * route a cross-site call around it. Under /manage (however spelled) a call another site started
+ * is refused whatever its method.
  */
 export default fp(
   async (app) => {
@@ -83,6 +96,10 @@ export default fp(
       if (area === 'manage' || area === 'api') {
         reply.header('cache-control', NO_STORE);
         reply.header('content-disposition', API_DISPOSITION);
+      }
+      if (area === 'manage' && isOtherSiteFetch(request)) {
+        request.log.warn({ fetchSite: request.headers['sec-fetch-site'] }, 'refused a /manage call from another site');
+        return reply.code(403).send(errorBody('CROSS_ORIGIN'));
       }
       if (!SAFE_METHODS.has(request.method) && !isSameOriginRequest(request)) {
         request.log.warn({ origin: request.headers.origin ?? null }, 'refused a cross-origin unsafe request');

@@ -84,14 +84,30 @@ describe('spellings of a path', () => {
     '/api/%2e%2e/manage/logIn',
     '/plate/..%2fmanage/logIn',
     '/plate/%2e%2e/manage/logIn',
+    '/manage/logIn.json',
+    '/manage/logIn.',
+    '/manage/logIn%20',
+    '/manage/logIn%C2%A0',
+    '/manage/logIn/x',
+    '/manage/LogIn.do',
+    '/manage/logIn~',
+    '/manage/logIn%3f',
   ])('refuses the login spelled %s with 400 before anything is proxied', async (path) => {
     const before = rig.backend.calls.length;
     const login = JSON.stringify({ account: 'tok-stolen/1', password: 'pw', code: '' });
-    const answer = await rawRequest(rig.port, httpText(`POST ${path} HTTP/1.1`, { ...json, origin: 'http://127.0.0.1' }, login));
+    // With a session, so nothing but the path's spelling stands between the call and the backend.
+    const answer = await rawRequest(rig.port, httpText(`POST ${path} HTTP/1.1`, { cookie, ...json, origin: 'http://127.0.0.1' }, login));
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
     expect(answer.body).not.toContain('tok-stolen');
     expect(callsSince(rig.backend, before)).toEqual([]);
+  });
+
+  it('lets a longer name that only starts like the login through: it is another call', async () => {
+    const before = rig.backend.calls.length;
+    await rawRequest(rig.port, httpText('GET /manage/logInfo HTTP/1.1', { cookie }));
+    await rawRequest(rig.port, httpText('GET /manage/logIn-history HTTP/1.1', { cookie }));
+    expect(callsSince(rig.backend, before).map((c) => c.url)).toEqual(['/manage/logInfo', '/manage/logIn-history']);
   });
 
   it('answers the login path only with POST: another method gets 405, never the backend', async () => {

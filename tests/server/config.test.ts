@@ -84,6 +84,7 @@ describe('configuration', () => {
     [{ WITHDRAWAL_COUNT_PATH: 'count' }, 'WITHDRAWAL_COUNT_PATH'],
     [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE'],
     [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SESSION_SECRET: 'too short' }, 'SESSION_SECRET'],
     [{ SESSION_SECRET: 'base64:AAAA' }, 'SESSION_SECRET'],

@@ -31,6 +31,7 @@ describe('the /manage proxy', () => {
     routeFakeLogin(backend);
     backend.route('GET /manage/plain', (_call, res) => sendJson(res, answer));
     backend.route('POST /manage/echo', (call, res) => sendJson(res, { code: 200, msg: 'ok', data: JSON.parse(call.body || 'null') }));
+    backend.route('POST /manage/upload', (_call, res) => sendJson(res, { code: 200, msg: 'ok' }));
     backend.route('GET /manage/mode1', (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 1, key), '1'));
     for (const format of ['gzip', 'zlib', 'deflate-raw'] as const) {
       backend.route(`GET /manage/mode3-${format}`, (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 3, key, format), '3'));
@@ -100,6 +101,31 @@ describe('the /manage proxy', () => {
   it('passes JSON bodies of same-origin posts through', async () => {
     const response = await app.inject({ method: 'POST', url: '/manage/echo', cookies: session, headers: SAME_ORIGIN, payload: { ids: [1, 2] } });
     expect(response.json()).toEqual({ code: 200, msg: 'ok', data: { ids: [1, 2] } });
+  });
+
+  it('passes a multipart upload on with its content type unchanged, so the backend can read its parts', async () => {
+    const form = new FormData();
+    form.append('title', '公告');
+    form.append('file', new Blob(['line 1\nline 2\n'], { type: 'text/plain' }), 'notes.txt');
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    const contentType = encoded.headers.get('content-type')!;
+    const payload = Buffer.from(await encoded.arrayBuffer());
+    const response = await app.inject({
+      method: 'POST',
+      url: '/manage/upload',
+      cookies: session,
+      headers: { ...SAME_ORIGIN, 'content-type': contentType },
+      payload,
+    });
+    expect(response.statusCode).toBe(200);
+    const call = backend.calls.at(-1)!;
+    expect(call.url).toBe('/manage/upload');
+    expect(call.headers['content-type']).toBe(contentType);
+    const parts = await new Response(call.body, { headers: { 'content-type': call.headers['content-type']! } }).formData();
+    expect(parts.get('title')).toBe('公告');
+    const file = parts.get('file') as File;
+    expect(file.name).toBe('notes.txt');
+    expect(await file.text()).toBe('line 1\nline 2\n');
   });
 
   it('refuses a malformed JSON body before it reaches the backend', async () => {

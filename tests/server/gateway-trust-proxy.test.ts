@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
 import { answerLogins, logInThrough } from '../support/session.js';
 import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { FAKE_PASSWORD, routeFakeLogin } from '../support/fake-session.js';
 import { SAME_ORIGIN, buildTestGateway, parseSetCookies } from './support/gateway.js';
 
 /**
@@ -133,5 +134,64 @@ describe('TRUST_PROXY', () => {
     const cookies = await logInThrough(app, BEHIND_TLS_PROXY);
     const session = await app.inject({ method: 'GET', url: '/api/session', cookies, headers: BEHIND_TLS_PROXY });
     expect(session.json()).toMatchObject({ loggedIn: true });
+  });
+});
+
+describe('TRUST_PROXY takes one hop only', () => {
+  // A backend that refuses wrong passwords, so failed logins are counted; it records what it got.
+  let refusing: FakeBackend;
+  beforeAll(async () => {
+    refusing = await startFakeBackend();
+    routeFakeLogin(refusing);
+  });
+  afterAll(async () => {
+    await refusing.close();
+  });
+
+  const wrongLogin = (app: FastifyInstance, forwardedFor: string) =>
+    app.inject({
+      method: 'POST',
+      url: CALLS.login,
+      headers: { ...SAME_ORIGIN, 'x-forwarded-for': forwardedFor },
+      payload: { account: 'tok/1', password: `not-${FAKE_PASSWORD}` },
+    });
+
+  it.each([
+    ['an address', '127.0.0.1'],
+    ['a CIDR', '127.0.0.0/8'],
+    ['a list of CIDRs', '10.0.0.0/8, 127.0.0.1'],
+    ['an IPv6-mapped listing of the proxy', '::ffff:127.0.0.1'],
+    ['a hop count', '1'],
+    ['true', 'true'],
+  ])('as %s (%s): a client inside the trusted range cannot invent the address before it, so the login throttle holds', async (_what, value) => {
+    const app = await buildTestGateway({ CHAT_BACKEND_URL: refusing.url, TRUST_PROXY: value, LOGIN_MAX_FAILURES: '5' });
+    apps.push(app);
+    const before = refusing.calls.length;
+    // The client wrote "6.6.6.N, 127.0.0.1"; the proxy on 127.0.0.1 (inject's socket) passed it on.
+    const statuses: number[] = [];
+    for (let n = 1; n <= 8; n++) statuses.push((await wrongLogin(app, `6.6.6.${n}, 127.0.0.1`)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    const seen = refusing.calls.slice(before).map((call) => call.headers['x-forwarded-for']);
+    expect(seen).toEqual(Array(5).fill('127.0.0.1'));
+  });
+
+  it.each([
+    ['an address', '127.0.0.1'],
+    ['a CIDR', '127.0.0.0/8'],
+    ['a hop count', '1'],
+  ])('as %s (%s): the address the trusted proxy wrote last is the client', async (_what, value) => {
+    const app = await buildTestGateway({ CHAT_BACKEND_URL: refusing.url, TRUST_PROXY: value });
+    apps.push(app);
+    const before = refusing.calls.length;
+    await wrongLogin(app, '6.6.6.6, 203.0.113.9');
+    expect(refusing.calls.slice(before).map((call) => call.headers['x-forwarded-for'])).toEqual(['203.0.113.9']);
+  });
+
+  it('as an address the connection does not come from: no header is believed', async () => {
+    const app = await buildTestGateway({ CHAT_BACKEND_URL: refusing.url, TRUST_PROXY: '10.0.0.0/8' });
+    apps.push(app);
+    const before = refusing.calls.length;
+    await wrongLogin(app, '6.6.6.6, 10.1.2.3');
+    expect(refusing.calls.slice(before).map((call) => call.headers['x-forwarded-for'])).toEqual(['127.0.0.1']);
   });
 });
