@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLS } from '../../server/contract/index.js';
 import { JSON_MAX_DEPTH } from '../../server/lib/json-body.js';
 import { fakeLogInOver } from '../support/fake-session.js';
 import { SAVE_PATH, callsSince, startRig, type Rig } from './support/rig.js';
@@ -62,6 +63,28 @@ describe('JSON bodies of every JSON type', () => {
       expect(answer.status, type).toBe(400);
       expect(await answer.json()).toMatchObject({ error: 'BAD_REQUEST' });
     }
+  });
+
+  it('refuses a __proto__ or constructor.prototype key on the login and the error log, before the backend', async () => {
+    const login = '{"account":"admin","password":"pw","code":"","__proto__":{"isAdmin":true}}';
+    const report = '{"message":"m","url":"/x","info":{"__proto__":{"polluted":true}}}';
+    for (const type of JSON_TYPES) {
+      for (const [url, body] of [
+        [CALLS.login, login],
+        [CALLS.login, poisonedConstructor],
+        ['/api/error-log', report],
+        ['/api/error-log', poisoned],
+      ] as const) {
+        const before = rig.backend.calls.length;
+        const answer = await post(url, type, body);
+        expect(answer.status, `${url} ${type} ${body}`).toBe(400);
+        expect(await answer.json()).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
+        expect(callsSince(rig.backend, before)).toEqual([]);
+      }
+    }
+    // Nothing was polluted on the way.
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('leaves other types (a form, text) to pass through as they are', async () => {
