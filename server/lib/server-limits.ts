@@ -46,9 +46,25 @@ export function applyServerLimits(app: FastifyInstance, config: Config): void {
   // which refuses Expect with 400 in the catalogue's envelope.
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res));
+  // Node hands CONNECT to a 'connect' listener and, with none, drops the socket without a word.
+  // The gateway is no forward proxy: it says so in the envelope, and nothing is tunnelled.
+  app.server.on('connect', (_req, socket: Socket) => {
+    app.log.debug({ answer: 'METHOD_NOT_ALLOWED' }, 'CONNECT refused');
+    answerAndClose(socket, rawAnswer('METHOD_NOT_ALLOWED', { allow: PROXIED_METHODS }));
+  });
 }
 
-function rawAnswer(name: GatewayErrorName): string {
+/** What an Allow header names: the methods the gateway serves somewhere. */
+const PROXIED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+
+/** Writes a whole answer and closes; a client that never reads cannot hold the socket past a second. */
+function answerAndClose(socket: Socket, answer: string): void {
+  if (socket.writable) socket.end(answer);
+  socket.once('finish', () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1_000).unref();
+}
+
+function rawAnswer(name: GatewayErrorName, extra: Record<string, string> = {}): string {
   const body = JSON.stringify(errorBody(name));
   const { code } = errorBody(name);
   const headers = [
@@ -56,7 +72,7 @@ function rawAnswer(name: GatewayErrorName): string {
     'content-type: application/json; charset=utf-8',
     `content-length: ${Buffer.byteLength(body)}`,
     `cache-control: ${NO_STORE}`,
-    ...Object.entries(SECURITY_HEADERS).map(([k, v]) => `${k}: ${v}`),
+    ...Object.entries({ ...SECURITY_HEADERS, ...extra }).map(([k, v]) => `${k}: ${v}`),
     'connection: close',
   ];
   return `${headers.join('\r\n')}\r\n\r\n${body}`;
@@ -72,10 +88,7 @@ function clientErrorHandler(this: FastifyInstance, error: Error & { code?: strin
   const name: GatewayErrorName =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
   this.log.debug({ code: error.code, answer: name }, 'client error before a request');
-  if (socket.writable) socket.end(rawAnswer(name));
-  // end() flushes the answer; destroy after it so a client that never reads cannot hold the socket.
-  socket.once('finish', () => socket.destroy());
-  setTimeout(() => socket.destroy(), 1_000).unref();
+  answerAndClose(socket, rawAnswer(name));
 }
 
 /** Fastify's own refusals before routing (a URL that does not decode, a parameter too long). */
