@@ -4,14 +4,10 @@ import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, F
 import type { Config } from '../config.js';
 import { errorBody, type GatewayErrorName } from '../errors.js';
 import { NO_STORE, SECURITY_HEADERS } from '../plugins/security.js';
+import { capConnectionsPerAddress } from './connection-limits.js';
 
 /** Headers must arrive well before the whole request; a real client sends them in one packet. */
 const HEADERS_TIMEOUT_MAX_MS = 15_000;
-/**
- * Above a front proxy's idle time-out (nginx 60 s, most load balancers 60 s), so the gateway
- * never closes a kept-alive socket the proxy is about to reuse.
- */
-const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 /**
  * The Node server's limits, as Fastify options: a request's headers and body must arrive within
@@ -24,7 +20,10 @@ export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<S
   const headersTimeout = Math.min(requestTimeout, HEADERS_TIMEOUT_MAX_MS);
   return {
     requestTimeout,
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // A few seconds by default (KEEP_ALIVE_TIMEOUT_MS): an idle kept-alive socket is a slot of
+    // MAX_CONNECTIONS nobody uses. A front proxy that keeps sockets to the gateway must let them
+    // go sooner (nginx: keepalive_timeout in the upstream block), or it may reuse one just closed.
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     http: {
       headersTimeout,
       requestTimeout,
@@ -36,11 +35,13 @@ export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<S
 }
 
 /**
- * Caps the open sockets and answers `Expect: 100-continue` without the interim 100. (That no
- * kept-alive socket outlives a shutdown is the health plugin's part.)
+ * Caps the open sockets, in all and per client address, and answers `Expect: 100-continue`
+ * without the interim 100. (That no kept-alive socket outlives a shutdown is the health plugin's
+ * part.)
  */
 export function applyServerLimits(app: FastifyInstance, config: Config): void {
   app.server.maxConnections = config.maxConnections;
+  capConnectionsPerAddress(app, config);
   // Node would answer "100 Continue" (or 417 with no body, for any other expectation) before the
   // gateway could refuse the request; passed on as a plain request, it meets the request guard,
   // which refuses Expect with 400 in the catalogue's envelope.
