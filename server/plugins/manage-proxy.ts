@@ -77,7 +77,11 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     // The backend sees no call without a session the gateway vouches for: a forged, expired or
     // revoked cookie, or none, is answered here (before the body is even read).
-    if (route.requireSession) scope.addHook('onRequest', app.sessions.require);
+    if (route.requireSession) {
+      scope.addHook('onRequest', app.sessions.require);
+      // After the session check, so only a session's own calls count against it.
+      scope.addHook('onRequest', app.sessionCalls.limit);
+    }
 
     await scope.register(httpProxy, {
       upstream: route.upstream,
@@ -90,6 +94,8 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
       replyOptions: {
         timeout: upstreamTimeoutMs,
         rewriteRequestHeaders: (request: FastifyRequest, headers: Headers) => {
+          // Called just before the call is sent; rewriteHeaders (the answer came) or onError ends it.
+          app.sessionCalls.backendStarted(request);
           const out = headersForBackend(request, headers);
           if (route.credentials && request.session) {
             out[TOKEN_HEADER] = request.session.token;
@@ -98,6 +104,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
           return out as never;
         },
         rewriteHeaders: (headers: Headers, request: FastifyRequest) => {
+          app.sessionCalls.backendEnded(request);
           // The gateway owns the browser's cookies; the backend cannot set any.
           delete headers['set-cookie'];
           hideBackendHeaders(headers);
@@ -148,6 +155,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
           reply.send(response.stream);
         },
         onError: (reply: FastifyReply, { error }: { error: Error & { statusCode?: number } }) => {
+          app.sessionCalls.backendEnded(reply.request);
           reply.removeHeader('content-length');
           const timedOut = error.statusCode === 504;
           sendError(reply, new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNREACHABLE', undefined, { cause: error }));
@@ -208,5 +216,5 @@ export default fp(
       pool: filePool,
     });
   },
-  { name: 'manage-proxy', dependencies: ['session', 'upstream', 'login'] },
+  { name: 'manage-proxy', dependencies: ['session', 'session-calls', 'upstream', 'login'] },
 );
