@@ -51,8 +51,13 @@ export function applyServerLimits(app: FastifyInstance, config: Config): void {
   // The gateway is no forward proxy: it says so in the envelope, and nothing is tunnelled.
   app.server.on('connect', (_req, socket: Socket) => {
     app.log.debug({ answer: 'METHOD_NOT_ALLOWED' }, 'CONNECT refused');
-    answerAndClose(socket, rawAnswer('METHOD_NOT_ALLOWED', { allow: PROXIED_METHODS }));
+    refuseConnect(socket);
   });
+}
+
+/** The answer to CONNECT on any of the gateway's ports: 405 in the envelope, then the socket closes. */
+export function refuseConnect(socket: Socket): void {
+  answerAndClose(socket, rawAnswer('METHOD_NOT_ALLOWED', { allow: PROXIED_METHODS }));
 }
 
 /** What an Allow header names: the methods the gateway serves somewhere. */

@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import { GATEWAY_PATHS } from '../contract/index.js';
 import { errorBody, type GatewayErrorName } from '../errors.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { METRICS_CALL } from '../cluster/metrics.js';
 import { NO_STORE, SECURITY_HEADERS } from './security.js';
+import { refuseConnect } from '../lib/server-limits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,6 +98,7 @@ export default fp<MetricsEndpointOptions>(
     notServedHere();
     const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000 }, (req, res) => void handle(req, res));
     server.maxConnections = 64;
+    server.on('connect', (_req, socket: Socket) => refuseConnect(socket));
 
     app.decorate('metricsAddress', () => {
       const address = server.address();

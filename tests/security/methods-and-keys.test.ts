@@ -42,6 +42,13 @@ describe('CONNECT', () => {
     expect(callsSince(r.backend, before)).toEqual([]);
     expect((await fetch(`${r.url}/healthz`)).status).toBe(200);
   });
+
+  it('gets the same answer on METRICS_PORT', async () => {
+    const r = await rig({ METRICS_PORT: '0' });
+    const answer = await rawRequest(r.app.metricsAddress()!.port, httpText('CONNECT example.com:443 HTTP/1.1', { host: 'example.com:443' }));
+    expect(answer.status).toBe(405);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 405, error: 'METHOD_NOT_ALLOWED' });
+  });
 });
 
 describe('client keys in the backend map', () => {
