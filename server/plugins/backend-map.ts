@@ -91,7 +91,8 @@ export default fp(
         scope.route({
           method: call.method,
           url: call.path,
-          onRequest: [app.sessions.require, app.sessionCalls.limit],
+          onRequest: app.sessions.require,
+          preHandler: app.sessionCalls.limit,
           schema: { querystring: anyObject },
           handler: handle(call),
         });

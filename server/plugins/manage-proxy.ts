@@ -79,8 +79,8 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
     // revoked cookie, or none, is answered here (before the body is even read).
     if (route.requireSession) {
       scope.addHook('onRequest', app.sessions.require);
-      // After the session check, so only a session's own calls count against it.
-      scope.addHook('onRequest', app.sessionCalls.limit);
+      // Once the body has arrived, just before the backend call: only a session's own calls count.
+      scope.addHook('preHandler', app.sessionCalls.limit);
     }
 
     await scope.register(httpProxy, {

@@ -11,8 +11,10 @@ declare module 'fastify' {
 
 export interface SessionCalls {
   /**
-   * onRequest hook, after `sessions.require`: takes one of the session's slots, or answers 429
-   * RATE_LIMITED (with Retry-After) before the body is read and without any backend call.
+   * preHandler hook (the session was required on request): takes one of the session's slots, or
+   * answers 429 RATE_LIMITED (with Retry-After) without any backend call. Taken once the request
+   * has arrived, as the backend call starts only then: a body still arriving holds a socket (the
+   * request time-out's business), not a backend connection.
    */
   limit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void>;
   /** The request's backend call has been sent: its slot is held until the backend has answered. */

@@ -1,6 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CALLS } from '../../server/contract/index.js';
+import { CALLS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
 import { sendJson } from '../support/fake-backend.js';
 import { SseClient } from '../support/sse-client.js';
 import { fakeLogInOver } from '../support/fake-session.js';
@@ -86,7 +89,7 @@ describe('backend calls in flight per session', { timeout: 30_000 }, () => {
     r.backend.route('GET /manage/slow', (_call, res) => void held.push(res));
     r.backend.route('GET /manage/fast', (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 'fast' }));
     const releaseAll = () => {
-      for (const res of held.splice(0)) sendJson(res, { code: 200, msg: 'ok', data: 'slow' });
+      for (const res of held.splice(0)) sendJson(res, { code: 200, msg: 'ok', data: { list: [], total: 0 } });
     };
     return { r, held, releaseAll };
   }
@@ -134,6 +137,27 @@ describe('backend calls in flight per session', { timeout: 30_000 }, () => {
 
       releaseAll();
       await expect.poll(async () => (await fetch(`${r.url}/manage/fast`, { headers: { cookie: a } })).status).toBe(200);
+    } finally {
+      releaseAll();
+    }
+  });
+
+  it('counts the calls the backend map translates the same way', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sec-inflight-map-'));
+    writeFileSync(path.join(dir, 'map.json'), JSON.stringify({ resources: { users: { calls: { list: { path: '/manage/slow' } } } } }));
+    const { r, held, releaseAll } = await heldRig({ MAX_INFLIGHT_PER_SESSION: '2', BACKEND_MAP: path.join(dir, 'map.json') });
+    const list = resourceCalls(RESOURCES.find((resource) => resource.id === 'users')!).list;
+    const a = await fakeLogInOver(r.url, { token: 'tok-mapped', userId: '44' });
+    try {
+      const slow = Array.from({ length: 2 }, () => fetch(`${r.url}${list}`, { headers: { cookie: a } }));
+      await expect.poll(() => held.length).toBe(2);
+      const before = r.backend.calls.length;
+      const refused = await fetch(`${r.url}${list}`, { headers: { cookie: a } });
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ error: 'RATE_LIMITED' });
+      expect(callsSince(r.backend, before)).toEqual([]);
+      releaseAll();
+      for (const answer of await Promise.all(slow)) expect(answer.status).toBe(200);
     } finally {
       releaseAll();
     }
