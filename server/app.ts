@@ -17,6 +17,7 @@ import metricsEndpoint from './plugins/metrics-endpoint.js';
 import type { RevocationStore } from './session/revocations.js';
 import type { AttemptCounter } from './session/login-throttle.js';
 import backendMap from './plugins/backend-map.js';
+import sessionCalls from './plugins/session-calls.js';
 import manageProxy from './plugins/manage-proxy.js';
 import events, { type EventsOptions } from './plugins/events.js';
 import errorLog from './plugins/error-log.js';
@@ -113,6 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.now ? { now: options.now } : {}),
     ...(stores.loginAttempts ? { attempts: stores.loginAttempts } : {}),
   });
+  await app.register(sessionCalls);
   // Before the proxy: the mapped calls' own routes are more specific than its /manage/*.
   await app.register(backendMap);
   await app.register(manageProxy);

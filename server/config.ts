@@ -42,6 +42,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** Open sockets one gateway process accepts; more are closed at once. */
   maxConnections: number;
+  /** Open sockets one client address may hold in one gateway process; more are closed at once. */
+  maxConnectionsPerIp: number;
+  /** How long a kept-alive socket may sit idle between requests before the gateway closes it. */
+  keepAliveTimeoutMs: number;
   /** A session with no call for this long is refused. */
   sessionIdleMinutes: number;
   /** A session is refused this long after its login, whatever its use. */
@@ -56,6 +60,12 @@ export interface Config {
   loginMaxFailures: number;
   /** Open event streams per session; the next is refused with 429. */
   eventsMaxPerSession: number;
+  /** Open event streams per account (backend user id), whatever its sessions; the next is refused with 429. */
+  eventsMaxPerAccount: number;
+  /** Open event streams in one gateway process, all sessions together; the next is refused with 429. */
+  eventsMaxTotal: number;
+  /** Calls of one session that may wait on the backend at once; the next is refused with 429. */
+  maxInflightPerSession: number;
   /** Strict-Transport-Security max-age on answers to HTTPS requests; 0 sends none. */
   hstsMaxAge: number;
   /** Serve /metrics on this port instead of the main one; null keeps it on the main port. */
@@ -323,6 +333,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     workers: workers(env),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 2_000, 1, 1_000_000),
+    maxConnectionsPerIp: integer(env, 'MAX_CONNECTIONS_PER_IP', 256, 1, 1_000_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120, 1, 43_200),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12, 1, 8_760),
     sessionSecret: secret,
@@ -330,6 +342,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     backendLogoutPath: backendPath(env, 'BACKEND_LOGOUT_PATH', null),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1_000),
     eventsMaxPerSession: integer(env, 'EVENTS_MAX_PER_SESSION', 20, 1, 100_000),
+    eventsMaxPerAccount: integer(env, 'EVENTS_MAX_PER_ACCOUNT', 50, 1, 1_000_000),
+    eventsMaxTotal: integer(env, 'EVENTS_MAX_TOTAL', 1_500, 1, 1_000_000),
+    maxInflightPerSession: integer(env, 'MAX_INFLIGHT_PER_SESSION', 16, 1, 100_000),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 31_536_000, 0, 2_147_483_647),
     metricsPort,
     metricsToken: metricsToken(env),

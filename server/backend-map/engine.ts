@@ -152,7 +152,10 @@ export class BackendMap {
   private request(bound: Bound, fields: FieldBinding, call: ConsoleCall, input: Row): BackendRequest {
     const { call: map } = bound;
     const renames = map.params ?? {};
-    const params: Row = {};
+    // The keys below are the client's (query or body): `constructor` or `toString` must find no
+    // rename the map did not write, and `__proto__` must stay a plain member, never a prototype.
+    const renamed = (key: string, fallback: string) => (Object.hasOwn(renames, key) ? renames[key]! : fallback);
+    const params: Row = Object.create(null) as Row;
     const dateFormat = map.dates?.format;
     for (const key in input) {
       const value = input[key];
@@ -164,7 +167,7 @@ export class BackendMap {
       const field = fields.byKey.get(key);
       if (field) {
         const mapped = fields.toBackend(key, value);
-        if (mapped) params[renames[key] ?? mapped[0]] = mapped[1];
+        if (mapped) params[renamed(key, mapped[0])] = mapped[1];
         continue;
       }
       const bound = DATE_SUFFIX.exec(key);
@@ -177,10 +180,10 @@ export class BackendMap {
         continue;
       }
       if (dateFormat && (key === 'startDate' || key === 'endDate') && typeof value === 'string') {
-        params[renames[key] ?? key] = dayBound(value, key === 'endDate', dateFormat, this.offset);
+        params[renamed(key, key)] = dayBound(value, key === 'endDate', dateFormat, this.offset);
         continue;
       }
-      params[renames[key] ?? key] = value;
+      params[renamed(key, key)] = value;
     }
     for (const [name, value] of Object.entries(map.extra ?? {})) params[name] = value as Scalar;
 
@@ -220,7 +223,7 @@ export class BackendMap {
       params[map.sort.field] = name;
       params[map.sort.order] = desc ? (map.sort.desc ?? 'desc') : (map.sort.asc ?? 'asc');
     } else {
-      params[renames.sort ?? 'sort'] = `${desc ? '-' : ''}${name}`;
+      params[Object.hasOwn(renames, 'sort') ? renames.sort! : 'sort'] = `${desc ? '-' : ''}${name}`;
     }
   }
 

@@ -60,7 +60,8 @@ export class FieldBinding {
   /** A backend record as the console's. */
   fromBackend(row: Row): Row {
     if (this.identity) return row;
-    const out: Row = {};
+    // The backend's member names land here as keys: `__proto__` stays a member, never a prototype.
+    const out: Row = Object.create(null) as Row;
     for (const name in row) {
       const value = row[name];
       const field = this.byName.get(name);

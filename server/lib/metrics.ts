@@ -74,6 +74,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       aggregator: 'min',
       registers: [registry],
     }),
+    limited: new Counter({
+      name: 'gateway_limited_total',
+      help: 'Sockets closed and calls refused (429) by a per-client cap, by limit',
+      labelNames: ['limit'] as const,
+      registers: [registry],
+    }),
     errorLogFallbackWrites: new Counter({
       name: 'gateway_error_log_fallback_entries_total',
       help: 'UI error-log entries written to the local file because the shared log in Redis could not be reached',

@@ -4,14 +4,10 @@ import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, F
 import type { Config } from '../config.js';
 import { errorBody, type GatewayErrorName } from '../errors.js';
 import { NO_STORE, SECURITY_HEADERS } from '../plugins/security.js';
+import { capConnectionsPerAddress } from './connection-limits.js';
 
 /** Headers must arrive well before the whole request; a real client sends them in one packet. */
 const HEADERS_TIMEOUT_MAX_MS = 15_000;
-/**
- * Above a front proxy's idle time-out (nginx 60 s, most load balancers 60 s), so the gateway
- * never closes a kept-alive socket the proxy is about to reuse.
- */
-const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 /**
  * The Node server's limits, as Fastify options: a request's headers and body must arrive within
@@ -24,7 +20,10 @@ export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<S
   const headersTimeout = Math.min(requestTimeout, HEADERS_TIMEOUT_MAX_MS);
   return {
     requestTimeout,
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // A few seconds by default (KEEP_ALIVE_TIMEOUT_MS): an idle kept-alive socket is a slot of
+    // MAX_CONNECTIONS nobody uses. A front proxy that keeps sockets to the gateway must let them
+    // go sooner (nginx: keepalive_timeout in the upstream block), or it may reuse one just closed.
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     http: {
       headersTimeout,
       requestTimeout,
@@ -36,19 +35,42 @@ export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<S
 }
 
 /**
- * Caps the open sockets and answers `Expect: 100-continue` without the interim 100. (That no
- * kept-alive socket outlives a shutdown is the health plugin's part.)
+ * Caps the open sockets, in all and per client address, and answers `Expect: 100-continue`
+ * without the interim 100. (That no kept-alive socket outlives a shutdown is the health plugin's
+ * part.)
  */
 export function applyServerLimits(app: FastifyInstance, config: Config): void {
   app.server.maxConnections = config.maxConnections;
+  capConnectionsPerAddress(app, config);
   // Node would answer "100 Continue" (or 417 with no body, for any other expectation) before the
   // gateway could refuse the request; passed on as a plain request, it meets the request guard,
   // which refuses Expect with 400 in the catalogue's envelope.
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res));
+  // Node hands CONNECT to a 'connect' listener and, with none, drops the socket without a word.
+  // The gateway is no forward proxy: it says so in the envelope, and nothing is tunnelled.
+  app.server.on('connect', (_req, socket: Socket) => {
+    app.log.debug({ answer: 'METHOD_NOT_ALLOWED' }, 'CONNECT refused');
+    refuseConnect(socket);
+  });
 }
 
-function rawAnswer(name: GatewayErrorName): string {
+/** The answer to CONNECT on any of the gateway's ports: 405 in the envelope, then the socket closes. */
+export function refuseConnect(socket: Socket): void {
+  answerAndClose(socket, rawAnswer('METHOD_NOT_ALLOWED', { allow: PROXIED_METHODS }));
+}
+
+/** What an Allow header names: the methods the gateway serves somewhere. */
+const PROXIED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+
+/** Writes a whole answer and closes; a client that never reads cannot hold the socket past a second. */
+function answerAndClose(socket: Socket, answer: string): void {
+  if (socket.writable) socket.end(answer);
+  socket.once('finish', () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1_000).unref();
+}
+
+function rawAnswer(name: GatewayErrorName, extra: Record<string, string> = {}): string {
   const body = JSON.stringify(errorBody(name));
   const { code } = errorBody(name);
   const headers = [
@@ -56,7 +78,7 @@ function rawAnswer(name: GatewayErrorName): string {
     'content-type: application/json; charset=utf-8',
     `content-length: ${Buffer.byteLength(body)}`,
     `cache-control: ${NO_STORE}`,
-    ...Object.entries(SECURITY_HEADERS).map(([k, v]) => `${k}: ${v}`),
+    ...Object.entries({ ...SECURITY_HEADERS, ...extra }).map(([k, v]) => `${k}: ${v}`),
     'connection: close',
   ];
   return `${headers.join('\r\n')}\r\n\r\n${body}`;
@@ -72,10 +94,7 @@ function clientErrorHandler(this: FastifyInstance, error: Error & { code?: strin
   const name: GatewayErrorName =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
   this.log.debug({ code: error.code, answer: name }, 'client error before a request');
-  if (socket.writable) socket.end(rawAnswer(name));
-  // end() flushes the answer; destroy after it so a client that never reads cannot hold the socket.
-  socket.once('finish', () => socket.destroy());
-  setTimeout(() => socket.destroy(), 1_000).unref();
+  answerAndClose(socket, rawAnswer(name));
 }
 
 /** Fastify's own refusals before routing (a URL that does not decode, a parameter too long). */

@@ -60,12 +60,14 @@ export default fp(
       reply.header('cache-control', NO_STORE);
       if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
       const { request: sent } = prepared;
-      const answer = await app.upstream.request(sent.path, {
-        method: sent.method,
-        session: request.session,
-        headers: backendRequestHeaders(request),
-        ...(sent.body ? { rawBody: sent.body } : {}),
-      });
+      const answer = await app.sessionCalls.around(request, () =>
+        app.upstream.request(sent.path, {
+          method: sent.method,
+          session: request.session,
+          headers: backendRequestHeaders(request),
+          ...(sent.body ? { rawBody: sent.body } : {}),
+        }),
+      );
       const path = sent.path.split('?')[0]!;
       let json: unknown;
       try {
@@ -87,9 +89,16 @@ export default fp(
       scope.addContentTypeParser(OTHER_JSON_TYPES, { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
       for (const call of map.calls()) {
         // A POST's body may be empty (read as none), so only its query string has a schema.
-        scope.route({ method: call.method, url: call.path, onRequest: app.sessions.require, schema: { querystring: anyObject }, handler: handle(call) });
+        scope.route({
+          method: call.method,
+          url: call.path,
+          onRequest: app.sessions.require,
+          preHandler: app.sessionCalls.limit,
+          schema: { querystring: anyObject },
+          handler: handle(call),
+        });
       }
     });
   },
-  { name: 'backend-map', dependencies: ['session', 'upstream'] },
+  { name: 'backend-map', dependencies: ['session', 'session-calls', 'upstream'] },
 );

@@ -40,6 +40,12 @@ const SSE_HEADERS: OutgoingHttpHeaders = {
   'x-accel-buffering': 'no',
 };
 
+/** A cap on open event streams: its metric label, and the reason the 429 gives. */
+interface StreamCap {
+  limit: string;
+  why: string;
+}
+
 /** How long shutdown waits for ended streams to flush before cutting their sockets. */
 const END_FLUSH_MS = 2_000;
 /** setTimeout's longest delay; a later expiry is re-armed when it fires. */
@@ -125,6 +131,28 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
 
   const maxPerSession = app.config.eventsMaxPerSession;
   const bySession = new Map<string, SessionTabs>();
+  // One account may log in many times (five logins once held 100 streams), and every stream
+  // holds a socket of MAX_CONNECTIONS: accounts are capped across their sessions, and all streams
+  // together below the socket cap, so calls and probes always find a socket.
+  const { eventsMaxPerAccount: maxPerAccount, eventsMaxTotal: maxTotal } = app.config;
+  const byAccount = new Map<string, number>();
+
+  const SESSION_FULL: StreamCap = { limit: 'event_streams_per_session', why: `this session already has ${maxPerSession} event streams open` };
+  const ACCOUNT_FULL: StreamCap = { limit: 'event_streams_per_account', why: `this account already has ${maxPerAccount} event streams open` };
+  const GATEWAY_FULL: StreamCap = { limit: 'event_streams_total', why: `the gateway already has ${maxTotal} event streams open` };
+
+  /** The cap a new stream of this session would pass in this process, or null when it may open. */
+  const overCap = (session: Session): StreamCap | null => {
+    if ((bySession.get(session.id)?.tabs.size ?? 0) >= maxPerSession) return SESSION_FULL;
+    if ((byAccount.get(session.userId) ?? 0) >= maxPerAccount) return ACCOUNT_FULL;
+    if (streams.size >= maxTotal) return GATEWAY_FULL;
+    return null;
+  };
+  const refuse = (reply: FastifyReply, cap: StreamCap) => {
+    app.metrics.limited.inc({ limit: cap.limit });
+    reply.header('retry-after', '30');
+    return reply.code(429).send(errorBody('RATE_LIMITED', `${errorBody('RATE_LIMITED').msg}: ${cap.why}`));
+  };
 
   const endSession = (id: string, reason: SessionEndedEvent['reason']) => {
     const group = bySession.get(id);
@@ -153,6 +181,8 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
   const redis = app.redis;
   const share = redis ? new RedisPollShare(redis, pollMs, (key, outcome) => hub.apply(key, outcome)) : null;
   const slots = redis ? new RedisStreamSlots(redis, maxPerSession) : null;
+  // The same slots by account, under a name no session id can take (ids have no colon).
+  const accountSlots = redis ? new RedisStreamSlots(redis, maxPerAccount) : null;
   const hub = new WithdrawalHub<Session>({
     pollMs,
     ...(share ? { share } : {}),
@@ -185,10 +215,8 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     const session = request.session;
     if (!session) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
-    if ((bySession.get(session.id)?.tabs.size ?? 0) >= maxPerSession) {
-      reply.header('retry-after', '30');
-      return reply.code(429).send(errorBody('RATE_LIMITED', `${errorBody('RATE_LIMITED').msg}: this session already has ${maxPerSession} event streams open`));
-    }
+    const early = overCap(session);
+    if (early) return refuse(reply, early);
 
     const key = sessionKey(session);
     let access: Access;
@@ -207,24 +235,32 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     // Checked again after the look-up: the session may have been logged out, or filled up, meanwhile.
     if (await app.sessions.isRevoked(session.id)) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
-    if ((bySession.get(session.id)?.tabs.size ?? 0) >= maxPerSession) {
-      return reply.code(429).send(errorBody('RATE_LIMITED'));
-    }
-    // Other replicas' streams of the session count too, while Redis answers.
+    const late = overCap(session);
+    if (late) return refuse(reply, late);
+    // Other replicas' streams of the session and of the account count too, while Redis answers.
     const slot = slots ? await slots.take(session.id) : null;
-    if (slots && slot === null) {
-      reply.header('retry-after', '30');
-      return reply.code(429).send(errorBody('RATE_LIMITED', `${errorBody('RATE_LIMITED').msg}: this session already has ${maxPerSession} event streams open`));
+    if (slots && slot === null) return refuse(reply, SESSION_FULL);
+    const accountSlot = accountSlots ? await accountSlots.take(`account:${session.userId}`) : null;
+    const releaseSlots = () => {
+      if (slot !== null) slots?.release(slot);
+      if (accountSlot !== null) accountSlots?.release(accountSlot);
+    };
+    if (accountSlots && accountSlot === null) {
+      releaseSlots();
+      return refuse(reply, ACCOUNT_FULL);
     }
-    if (slot !== null && (closing || app.shuttingDown)) {
-      slots?.release(slot);
+    // Checked once more after the awaits: another stream of the account may have opened meanwhile.
+    const last = overCap(session);
+    if (last || closing || app.shuttingDown) {
+      releaseSlots();
+      if (last) return refuse(reply, last);
       return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     }
 
     const res = reply.raw;
     // The tab may have gone while the permission look-up ran; its close event has already fired.
     if (res.destroyed || res.writableEnded || request.raw.socket.destroyed) {
-      if (slot !== null) slots?.release(slot);
+      releaseSlots();
       return reply.hijack();
     }
 
@@ -249,9 +285,13 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
       armExpiry(session.id, session, group);
     }
     group.tabs.add(tab);
+    byAccount.set(session.userId, (byAccount.get(session.userId) ?? 0) + 1);
     const joined = group;
     res.once('close', () => {
-      if (slot !== null) slots?.release(slot);
+      releaseSlots();
+      const left = (byAccount.get(session.userId) ?? 1) - 1;
+      if (left <= 0) byAccount.delete(session.userId);
+      else byAccount.set(session.userId, left);
       streams.delete(res);
       hub.unsubscribe(key, tab);
       joined.tabs.delete(tab);
@@ -270,6 +310,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     bySession.clear();
     hub.close();
     slots?.close();
+    accountSlots?.close();
     permissions.clear();
     const ended = streams.endAll(retryChunk(retryMs));
     await Promise.all(ended.map((res) => waitClosed(res, END_FLUSH_MS)));

@@ -32,7 +32,7 @@ export default fp(
       return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     });
     // A call that was in flight when shutdown began must not leave its connection open for the
-    // next one: a browser would keep it for the keep-alive time (72 s), and the close would wait
+    // next one: a browser would keep it for the keep-alive time (KEEP_ALIVE_TIMEOUT_MS), and the close would wait
     // for it past SHUTDOWN_TIMEOUT_MS.
     app.addHook('onSend', async (_request, reply) => {
       if (app.shuttingDown) reply.header('connection', 'close');

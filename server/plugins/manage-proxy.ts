@@ -96,7 +96,11 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     // The backend sees no call without a session the gateway vouches for: a forged, expired or
     // revoked cookie, or none, is answered here (before the body is even read).
-    if (route.requireSession) scope.addHook('onRequest', app.sessions.require);
+    if (route.requireSession) {
+      scope.addHook('onRequest', app.sessions.require);
+      // Once the body has arrived, just before the backend call: only a session's own calls count.
+      scope.addHook('preHandler', app.sessionCalls.limit);
+    }
 
     await scope.register(httpProxy, {
       upstream: route.upstream,
@@ -109,6 +113,8 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
       replyOptions: {
         timeout: upstreamTimeoutMs,
         rewriteRequestHeaders: (request: FastifyRequest, headers: Headers) => {
+          // Called just before the call is sent; rewriteHeaders (the answer came) or onError ends it.
+          app.sessionCalls.backendStarted(request);
           const out = headersForBackend(request, headers);
           if (route.credentials && request.session) {
             out[TOKEN_HEADER] = request.session.token;
@@ -117,6 +123,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
           return out as never;
         },
         rewriteHeaders: (answered: Headers, request: FastifyRequest) => {
+          app.sessionCalls.backendEnded(request);
           // The gateway's own headers (security, request id, cookies) stay as the gateway set
           // them: only what describes the answer itself passes.
           const headers = passedAnswerHeaders(answered);
@@ -179,6 +186,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
           reply.send(response.stream);
         },
         onError: (reply: FastifyReply, { error }: { error: Error & { statusCode?: number } }) => {
+          app.sessionCalls.backendEnded(reply.request);
           reply.removeHeader('content-length');
           const timedOut = error.statusCode === 504;
           sendError(reply, new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNREACHABLE', undefined, { cause: error }));
@@ -239,5 +247,5 @@ export default fp(
       pool: filePool,
     });
   },
-  { name: 'manage-proxy', dependencies: ['session', 'upstream', 'login'] },
+  { name: 'manage-proxy', dependencies: ['session', 'session-calls', 'upstream', 'login'] },
 );

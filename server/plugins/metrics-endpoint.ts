@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import { GATEWAY_PATHS } from '../contract/index.js';
 import { errorBody, type GatewayErrorName } from '../errors.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { METRICS_CALL } from '../cluster/metrics.js';
 import { NO_STORE, SECURITY_HEADERS } from './security.js';
+import { refuseConnect } from '../lib/server-limits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,10 +27,12 @@ export function bearerMatches(header: string | undefined, expected: Buffer): boo
 }
 
 /**
- * GET /metrics, Prometheus text. On the main port by default, where anyone who reaches the
- * console can read it; METRICS_PORT moves it to a port of its own (the main port then answers
- * 404), and METRICS_TOKEN requires `Authorization: Bearer <token>` wherever it is served. In a
- * cluster worker the primary sums every worker's registry, so any worker answers for all.
+ * GET /metrics, Prometheus text. Off unless the operator says where it may be read: the text names
+ * the Node version and the traffic, which is nobody's business on the console's public port.
+ * METRICS_PORT serves it on a port of its own, METRICS_TOKEN requires `Authorization: Bearer
+ * <token>` wherever it is served (on the main port when METRICS_PORT is unset); with neither, and
+ * on the main port whenever METRICS_PORT is set, it answers 404. In a cluster worker the primary
+ * sums every worker's registry, so any worker answers for all.
  */
 export interface MetricsEndpointOptions {
   /** In a cluster worker: the primary, which sums every worker's metrics. */
@@ -45,6 +48,19 @@ export default fp<MetricsEndpointOptions>(
     const refusal = (authorization: string | undefined): GatewayErrorName | null =>
       expected !== null && !bearerMatches(authorization, expected) ? 'UNAUTHORIZED' : null;
 
+    // The main port's /metrics when it serves none: an explicit 404 in the catalogue, so that a
+    // browser's navigation there gets no console page either.
+    const notServedHere = () =>
+      app.get(GATEWAY_PATHS.metrics, { schema: {}, logLevel: 'warn' }, async (_request, reply) => {
+        reply.header('cache-control', NO_STORE);
+        return reply.code(404).send(errorBody('NOT_FOUND'));
+      });
+
+    if (metricsPort === null && expected === null) {
+      app.decorate('metricsAddress', () => null);
+      notServedHere();
+      return;
+    }
     if (metricsPort === null) {
       app.decorate('metricsAddress', () => null);
       app.get(GATEWAY_PATHS.metrics, { schema: {}, logLevel: 'warn' }, async (request, reply) => {
@@ -79,8 +95,10 @@ export default fp<MetricsEndpointOptions>(
         sendError(res, 'INTERNAL');
       }
     };
+    notServedHere();
     const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000 }, (req, res) => void handle(req, res));
     server.maxConnections = 64;
+    server.on('connect', (_req, socket: Socket) => refuseConnect(socket));
 
     app.decorate('metricsAddress', () => {
       const address = server.address();

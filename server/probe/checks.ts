@@ -43,7 +43,7 @@ export function recordFindings(fields: readonly Pick<FieldDef, 'key' | 'kind' | 
   const absent: string[] = [];
   const wrong: string[] = [];
   for (const field of fields) {
-    if (!(field.key in row)) absent.push(field.key);
+    if (!Object.hasOwn(row, field.key)) absent.push(field.key);
     else if (!fits(field, row[field.key])) wrong.push(`${field.key} (${field.kind}) is ${describe(row[field.key])}`);
   }
   const out: string[] = [];

@@ -129,6 +129,29 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     }
   });
 
+  it('EVENTS_MAX_PER_ACCOUNT holds across replicas and across the logins of one account', async () => {
+    const first = await rig.logIn(a, 3, 'u-many-logins');
+    const second = await rig.logIn(b, 3, 'u-many-logins');
+    const open = [await SseClient.open(a.port, first.cookie), await SseClient.open(b.port, first.cookie), await SseClient.open(b.port, second.cookie)];
+    try {
+      expect(open.map((s) => s.status)).toEqual([200, 200, 200]);
+      // The second login has a slot of its own left; the account, counted on both replicas, has none.
+      const refused = await SseClient.open(a.port, second.cookie);
+      expect(refused.status).toBe(429);
+      await refused.waitFor(() => refused.ended, 'the refusal to end');
+      expect(refused.body).toContain('this account already has 3 event streams open');
+      open[0]!.close();
+      await waitUntil(async () => {
+        const next = await SseClient.open(a.port, second.cookie);
+        if (next.status === 200) open.push(next);
+        else next.close();
+        return next.status === 200;
+      }, 'an account slot freed by the closed stream');
+    } finally {
+      for (const stream of open) stream.close();
+    }
+  });
+
   it('the workers of a WORKERS=2 gateway (the shipped bundle) share with a replica as replicas do', async () => {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;

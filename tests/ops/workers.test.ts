@@ -28,7 +28,7 @@ const listeningPids = (gateway: NodeProcess) => pidsLogging(gateway, /^Server li
 
 async function startRig(): Promise<HeldRig> {
   // Three processes start on what may be a busy machine: be patient.
-  const rig = await startHeldRig(defer, { WORKERS: '2' }, 90_000);
+  const rig = await startHeldRig(defer, { WORKERS: '2', METRICS_TOKEN }, 90_000);
   await rig.gateway.waitFor(() => listeningPids(rig.gateway).size === 2, 'both workers to listen', 90_000);
   return rig;
 }
@@ -40,6 +40,9 @@ function postError(rig: HeldRig, message: string): Promise<Answer> {
     body: JSON.stringify({ message, url: '/ops/workers' }),
   });
 }
+
+/** /metrics is off unless asked for: these workers serve it behind a token. */
+const METRICS_TOKEN = 'workers-test-metrics-token';
 
 /** A counter's value in Prometheus text, by its full series name with labels. */
 function seriesValue(metrics: string, series: string): number | null {
@@ -88,7 +91,7 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
 
     // Whichever worker answers /metrics, it shows the whole gateway, under the usual names.
     for (let i = 0; i < 4; i++) {
-      const answer = await freshCall(rig.baseUrl, '/metrics');
+      const answer = await freshCall(rig.baseUrl, '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(answer.status).toBe(200);
       expect(seriesValue(answer.body, 'gateway_http_requests_total{route="/api/session",method="GET",status="200"}')).toBe(SESSION_CALLS);
       expect(seriesValue(answer.body, 'gateway_http_requests_total{route="/api/error-log",method="POST",status="200"}')).toBe(POSTS);

@@ -59,6 +59,8 @@ afterAll(async () => {
 });
 
 /** A gateway with the production logger options at `level`, writing into `lines`. */
+const METRICS_TOKEN = 'logging-test-metrics-token';
+
 async function gatewayLoggingTo(lines: string[], level: string): Promise<FastifyInstance> {
   const config = loadConfig({
     CHAT_BACKEND_URL: backend.url,
@@ -66,6 +68,8 @@ async function gatewayLoggingTo(lines: string[], level: string): Promise<Fastify
     RESPONSE_AES_KEY: TEST_KEY_TEXT,
     UI_DIR: writeFakeUi(),
     LOG_LEVEL: level,
+    // /metrics is off unless asked for; the probes below read it as a scraper would.
+    METRICS_TOKEN,
   });
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -129,7 +133,8 @@ describe('logs, with the production logger options', () => {
     const app = await gatewayLoggingTo(lines, 'info');
     try {
       for (const probe of ['/healthz', '/readyz', '/metrics']) {
-        expect((await app.inject({ method: 'GET', url: probe })).statusCode, probe).toBe(200);
+        const headers = probe === '/metrics' ? { authorization: `Bearer ${METRICS_TOKEN}` } : {};
+        expect((await app.inject({ method: 'GET', url: probe, headers })).statusCode, probe).toBe(200);
       }
       const cookies = await logIn(app);
       expect((await app.inject({ method: 'GET', url: '/manage/plain?pageNum=1', cookies, headers: { 'x-request-id': 'log-test-1' } })).statusCode).toBe(200);

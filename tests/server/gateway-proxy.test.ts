@@ -22,6 +22,8 @@ function encryptRaw(plain: Buffer): string {
   return Buffer.concat([cipher.update(plain), cipher.final()]).toString('base64');
 }
 
+const METRICS_TOKEN = 'proxy-test-metrics-token';
+
 describe('the /manage proxy', () => {
   let backend: FakeBackend;
   let app: FastifyInstance;
@@ -65,7 +67,13 @@ describe('the /manage proxy', () => {
       res.writeHead(200, { 'content-type': 'image/svg+xml' });
       res.end('<svg xmlns="http://www.w3.org/2000/svg"/>');
     });
-    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '400', DECODE_MAX_BYTES: String(1024 * 1024) });
+    app = await buildTestGateway({
+      CHAT_BACKEND_URL: backend.url,
+      UPSTREAM_TIMEOUT_MS: '400',
+      DECODE_MAX_BYTES: String(1024 * 1024),
+      // /metrics is off unless asked for; the last test reads it as a scraper would.
+      METRICS_TOKEN,
+    });
     session = await fakeLogIn(app, { token: 'tok-1', userId: '7' });
   });
 
@@ -212,7 +220,7 @@ describe('the /manage proxy', () => {
   });
 
   it('counts decode failures and upstream errors in /metrics', async () => {
-    const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+    const metrics = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(metrics.statusCode).toBe(200);
     expect(metrics.body).toMatch(/gateway_decode_failures_total\{reason="bad_padding"\} [1-9]/);
     expect(metrics.body).toMatch(/gateway_upstream_errors_total\{kind="timeout"\} [1-9]/);

@@ -48,6 +48,8 @@ async function gateway(env: Record<string, string>): Promise<Gateway> {
     UI_DIR: writeFakeUi(),
     UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
     WITHDRAWAL_POLL_MS: '100',
+    // /metrics is off unless asked for; upstreamErrors() reads it as a scraper would.
+    METRICS_TOKEN,
     ...env,
   });
   const app = await buildApp({ config, logger: { level: 'info', stream } });
@@ -55,9 +57,11 @@ async function gateway(env: Record<string, string>): Promise<Gateway> {
   return { app, lines };
 }
 
+const METRICS_TOKEN = 'upstream-errors-metrics-token';
+
 /** gateway_upstream_errors_total by kind, read from /metrics as a scraper would. */
 async function upstreamErrors(app: FastifyInstance): Promise<Record<string, number>> {
-  const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  const text = (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
   const out: Record<string, number> = {};
   for (const [, kind, value] of text.matchAll(/^gateway_upstream_errors_total\{kind="([a-z_]+)"\} (\d+)$/gm)) out[kind!] = Number(value);
   return out;

@@ -128,14 +128,15 @@ export class LegacyFields {
     }
   }
 
+  /** Both ways keyed by names a client or backend chose: null-prototype rows keep `__proto__` a member. */
   toLegacy(row: Row): Row {
-    const out: Row = {};
+    const out: Row = Object.create(null) as Row;
     for (const key in row) out[this.nameOf(key)] = this.encode(key, row[key]);
     return out;
   }
 
   fromLegacy(row: Row): Row {
-    const out: Row = {};
+    const out: Row = Object.create(null) as Row;
     for (const name in row) out[this.keyOf(name)] = this.decode(name, row[name]);
     return out;
   }

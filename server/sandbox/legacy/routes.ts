@@ -81,7 +81,8 @@ export function registerLegacyDialect(app: FastifyInstance): { isInternal(reques
   }
 
   function listQuery(fields: LegacyFields, query: Row): Row {
-    const out: Row = {};
+    // Keyed by the client's query names: `__proto__` must stay a member, never a prototype.
+    const out: Row = Object.create(null) as Row;
     for (const [name, value] of Object.entries(query)) {
       if (name === 'current') out.pageNum = value;
       else if (name === 'size') out.pageSize = value;
@@ -159,7 +160,7 @@ export function registerLegacyDialect(app: FastifyInstance): { isInternal(reques
       for (const name of new Set((resource.actions ?? []).map((a) => a.name))) {
         route('POST', calls.action(name), async (request) => {
           const input = body(request);
-          const out: Row = {};
+          const out: Row = Object.create(null) as Row;
           for (const [key, value] of Object.entries(input)) {
             if (key === 'idList') out.ids = value;
             else if (key === 'remark') out.reason = value;

@@ -18,6 +18,8 @@ import { tempDir } from '../../support/processes.js';
 export const SECRET = 'replicas-share-this-session-secret-0123456789';
 export const POLL_MS = 400;
 export const MAX_STREAMS = 2;
+/** Streams one account may hold across its logins: more than one session's, fewer than two. */
+export const MAX_ACCOUNT_STREAMS = 3;
 const COUNT_PATH = loadConfig({}).withdrawalCountPath;
 
 export interface Replica {
@@ -63,6 +65,7 @@ export class RedisRig {
       REDIS_URL: redisUrl,
       WITHDRAWAL_POLL_MS: String(POLL_MS),
       EVENTS_MAX_PER_SESSION: String(MAX_STREAMS),
+      EVENTS_MAX_PER_ACCOUNT: String(MAX_ACCOUNT_STREAMS),
     });
     const logs: Array<Record<string, unknown>> = [];
     const stream = new Writable({
@@ -79,12 +82,12 @@ export class RedisRig {
     return replica;
   }
 
-  /** A new backend session (pending count `count`) logged in through `replica`. */
-  async logIn(replica: Replica, count = 3): Promise<{ token: string; cookie: string }> {
+  /** A new backend session (pending count `count`) logged in through `replica`, of a new account unless `userId` names one. */
+  async logIn(replica: Replica, count = 3, userId?: string): Promise<{ token: string; cookie: string }> {
     const n = ++this.sessions;
     const token = `tok-${n}`;
     this.counts.set(token, count);
-    return { token, cookie: await fakeLogInOver(replica.origin, { token, userId: `u-${n}` }) };
+    return { token, cookie: await fakeLogInOver(replica.origin, { token, userId: userId ?? `u-${n}` }) };
   }
 
   /** Upstream polls of the session's count, by every gateway together. */
