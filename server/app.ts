@@ -9,6 +9,7 @@ import { trustProxyOption } from './lib/trust-proxy.js';
 import upstream from './plugins/upstream.js';
 import security from './plugins/security.js';
 import requestGuard from './plugins/request-guard.js';
+import hostGuard from './plugins/host-guard.js';
 import requestLog from './plugins/request-log.js';
 import session from './plugins/session.js';
 import login from './plugins/login.js';
@@ -96,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const primary = options.primary ?? null;
   await app.register(upstream);
   await app.register(security);
+  await app.register(hostGuard);
   await app.register(requestGuard);
   await app.register(requestLog);
   await app.register(health);

@@ -73,7 +73,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     [ERROR_LOG_CALLS.clear]: () => store.clear(),
     [ERROR_LOG_CALLS.flush]: () => store.flush(),
     [METRICS_CALL]: () => collectMetrics(),
-    ...sessionPrimaryHandlers(),
+    ...sessionPrimaryHandlers(config.revocationsMax),
   });
 
   let stopping = false;

@@ -79,6 +79,8 @@ class TabStream implements HubSubscriber {
 interface SessionTabs {
   tabs: Set<TabStream>;
   hubKey: string;
+  /** The session's own expiry: what a rise of the revocation floor is compared with. */
+  expiresAt: number;
   expiry: NodeJS.Timeout | null;
 }
 
@@ -146,7 +148,15 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     group.expiry.unref();
   };
 
-  const stopHearing = app.sessions.onRevoked((id) => endSession(id, 'logged-out'));
+  const stopHearingIds = app.sessions.onRevoked((id) => endSession(id, 'logged-out'));
+  // Logouts forgotten past the cap end every session as old as theirs, streams included.
+  const stopHearingFloor = app.sessions.onFloorRaised((floor) => {
+    for (const [id, group] of [...bySession]) if (group.expiresAt <= floor) endSession(id, 'logged-out');
+  });
+  const stopHearing = () => {
+    stopHearingIds();
+    stopHearingFloor();
+  };
 
   const countPath = app.config.withdrawalCountPath;
   const pollMs = app.config.withdrawalPollMs;
@@ -206,7 +216,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     if (access === 'forbidden') return reply.code(403).send(errorBody('FORBIDDEN'));
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     // Checked again after the look-up: the session may have been logged out, or filled up, meanwhile.
-    if (await app.sessions.isRevoked(session.id)) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
+    if (await app.sessions.isRevoked(session)) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
     if ((bySession.get(session.id)?.tabs.size ?? 0) >= maxPerSession) {
       return reply.code(429).send(errorBody('RATE_LIMITED'));
     }
@@ -244,7 +254,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     streams.add(res);
     let group = bySession.get(session.id);
     if (!group) {
-      group = { tabs: new Set(), hubKey: key, expiry: null };
+      group = { tabs: new Set(), hubKey: key, expiresAt: app.sessions.expiresAt(session), expiry: null };
       bySession.set(session.id, group);
       armExpiry(session.id, session, group);
     }
