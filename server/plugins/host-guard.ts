@@ -29,7 +29,9 @@ export default fp(
     if (allowed === null) {
       // A console in front of a real backend is a production one: say what the default leaves open.
       if (app.config.chatBackendUrl !== null || process.env.NODE_ENV === 'production') {
-        app.log.warn('ALLOWED_HOSTS is not set: the console answers for any host name, which leaves it open to DNS rebinding. Set it to the names the console is reached by.');
+        app.log.warn(
+          'ALLOWED_HOSTS is not set: the console answers for any host name, which leaves it open to DNS rebinding. Set it to the names the console is reached by.',
+        );
       }
       return;
     }
