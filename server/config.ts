@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { BackendMapError, loadBackendMap } from './backend-map/load.js';
 import type { BackendMapFile } from './backend-map/types.js';
+import { PERMISSIONS } from './contract/permissions.js';
 
 /** Typed, validated configuration from the environment; every variable is in the README. */
 export interface Config {
@@ -391,7 +392,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     sandboxDialect: sandboxDialect(env),
     allowedHosts: allowedHosts(env),
     revocationsMax: integer(env, 'SESSION_REVOCATIONS_MAX', 200_000, 10, 10_000_000),
-    errorLogAdminPermission: permissionName(env, 'ERROR_LOG_ADMIN_PERMISSION', '/manage/management/adminUser'),
+    errorLogAdminPermission: permissionName(env, 'ERROR_LOG_ADMIN_PERMISSION', PERMISSIONS.adminUser),
   };
 }
 

@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CALLS,
   GATEWAY_PATHS,
   SESSION_ENDED_EVENT,
   SUCCESS_CODE,
@@ -15,16 +13,16 @@ import {
 import { GatewayError, errorBody } from '../errors.js';
 import { countUpstreamError } from '../lib/metrics.js';
 import type { Session } from './session.js';
-import { PermissionCache, type Access } from '../events/permission-cache.js';
+import { sessionKey } from './permissions.js';
 import { SseStreams, OPEN_CHUNK, eventChunk, retryChunk } from '../events/sse-streams.js';
 import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../events/withdrawal-hub.js';
-import { heldPermissions, readCount } from '../events/answers.js';
+import { readCount } from '../events/answers.js';
 import { RedisPollShare, RedisStreamSlots } from '../redis/events.js';
 
 export interface EventsOptions {
   /** Comment heartbeat period; keeps proxies and browsers from timing the stream out. */
   heartbeatMs?: number;
-  /** How long a session's permission answer is reused. */
+  /** How long a session's permission answer is reused (by every endpoint: see plugins/permissions.ts). */
   permissionTtlMs?: number;
   /** Reconnection delay suggested to browsers when the gateway shuts down. */
   retryMs?: number;
@@ -44,11 +42,6 @@ const SSE_HEADERS: OutgoingHttpHeaders = {
 const END_FLUSH_MS = 2_000;
 /** setTimeout's longest delay; a later expiry is re-armed when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** A digest of the backend's token and user id: what polls are shared by, safe to hand to Redis. */
-function sessionKey(session: Session): string {
-  return createHash('sha256').update(`${session.token}\n${session.userId}`).digest('base64url');
-}
 
 /** One browser tab's stream, as the hub's subscriber. Kept tiny: 5,000 of them must fit. */
 class TabStream implements HubSubscriber {
@@ -113,18 +106,6 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     onSizeChange: (size) => app.metrics.eventStreams.set(size),
   });
 
-  const permissions = new PermissionCache<Session>({
-    ttlMs: options.permissionTtlMs ?? 60_000,
-    async lookUp(session): Promise<Access> {
-      const answer = await app.upstream.call<unknown>(CALLS.permission, { session });
-      if (answer.code === 401) return 'unauthorized';
-      if (answer.code !== SUCCESS_CODE) {
-        throw new GatewayError('UPSTREAM_BAD_ANSWER', `the permission look-up answered code ${answer.code}`);
-      }
-      return heldPermissions(answer.data).includes(WITHDRAWAL_REVIEW_PERMISSION) ? 'allowed' : 'forbidden';
-    },
-  });
-
   const maxPerSession = app.config.eventsMaxPerSession;
   const bySession = new Map<string, SessionTabs>();
 
@@ -187,7 +168,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     },
     onSessionEnded(key) {
       // A browser reconnecting with the dead session must hear 401 without another backend call.
-      permissions.set(key, 'unauthorized');
+      app.permissions.ended(key);
     },
   });
 
@@ -201,9 +182,9 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     }
 
     const key = sessionKey(session);
-    let access: Access;
+    let held: Awaited<ReturnType<typeof app.permissions.of>>;
     try {
-      access = await permissions.get(key, session);
+      held = await app.permissions.of(session);
     } catch (error) {
       if (error instanceof GatewayError) {
         countUpstreamError(app.metrics, error);
@@ -212,8 +193,8 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
       }
       throw error;
     }
-    if (access === 'unauthorized') return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
-    if (access === 'forbidden') return reply.code(403).send(errorBody('FORBIDDEN'));
+    if (held === 'unauthorized') return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
+    if (!held.includes(WITHDRAWAL_REVIEW_PERMISSION)) return reply.code(403).send(errorBody('FORBIDDEN'));
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     // Checked again after the look-up: the session may have been logged out, or filled up, meanwhile.
     if (await app.sessions.isRevoked(session)) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
@@ -280,10 +261,9 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     bySession.clear();
     hub.close();
     slots?.close();
-    permissions.clear();
     const ended = streams.endAll(retryChunk(retryMs));
     await Promise.all(ended.map((res) => waitClosed(res, END_FLUSH_MS)));
   });
 }
 
-export default fp(eventsPlugin, { name: 'events', dependencies: ['session'] });
+export default fp(eventsPlugin, { name: 'events', dependencies: ['session', 'permissions'] });

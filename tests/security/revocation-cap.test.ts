@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_PATHS } from '../../server/contract/index.js';
 import { loadConfig } from '../../server/config.js';
-import { sendJson } from '../support/fake-backend.js';
 import { SseClient } from '../support/sse-client.js';
 import { fakeLogInOver } from '../support/fake-session.js';
 import { RedisServer } from '../support/redis-server.js';
@@ -21,8 +20,6 @@ const SECRET = 'a session secret shared by the replicas, 32+ bytes';
 
 interface Gateway {
   url: string;
-  port: number;
-  close(): Promise<void>;
 }
 
 async function logout(url: string, cookie: string): Promise<void> {
