@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS, PERMISSIONS, WITHDRAWAL_REVIEW_PERMISSION, type ErrorLogEntry } from '../../server/contract/index.js';
 import { loadConfig } from '../../server/config.js';
 import { sendJson, type FakeBackend } from '../support/fake-backend.js';
-import { fakeLogInOver } from '../support/fake-session.js';
+import { fakeLogInOver, logInOver } from '../support/fake-session.js';
 import { RedisServer } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait.js';
-import { startGateway, startRecordingBackend } from './support/rig.js';
+import { startGateway, startRecordingBackend, useSandboxGateway } from './support/rig.js';
 
 /**
  * Who reads the UI error log. Any logged-in account (the sandbox's limited `operator` too) read
@@ -205,6 +205,36 @@ describe('error log access and the anonymous share', () => {
       const share = gateway.app.redis!;
       expect(await share.command.xlen(share.key('error-log:anonymous'))).toBe(10);
       expect(gateway.app.errorLogTarget()).toBe('redis');
+    });
+  });
+
+  describe('against the sandbox backend, with its real accounts', () => {
+    const sandbox = useSandboxGateway();
+
+    async function call(method: 'GET' | 'DELETE' | 'POST', cookie: string | null, body?: unknown): Promise<{ status: number; data: unknown }> {
+      const { url } = sandbox();
+      const answer = await fetch(`${url}${GATEWAY_PATHS.errorLog}${method === 'GET' ? '?pageSize=100' : ''}`, {
+        method,
+        headers: { origin: url, ...(cookie ? { cookie } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: answer.status, data: ((await answer.json()) as { data?: unknown }).data };
+    }
+    const messages = async (cookie: string) => ((await call('GET', cookie)).data as Page).list.map((e) => e.message);
+
+    it('gives the limited operator account its own entries only, and leaves the others when it clears', async () => {
+      const { url } = sandbox();
+      const admin = await logInOver(url, { account: 'admin', password: 'admin123' });
+      const operator = await logInOver(url, { account: 'operator', password: 'operator123' });
+      expect((await call('POST', null, { message: 'sandbox anonymous', url: '/login' })).status).toBe(200);
+      expect((await call('POST', admin, { message: 'sandbox admin', url: '/x' })).status).toBe(200);
+      expect((await call('POST', operator, { message: 'sandbox operator', url: '/y' })).status).toBe(200);
+
+      expect(await messages(operator)).toEqual(['sandbox operator']);
+      expect(await messages(admin)).toEqual(['sandbox operator', 'sandbox admin', 'sandbox anonymous']);
+      expect((await call('DELETE', operator)).status).toBe(200);
+      expect(await messages(operator)).toEqual([]);
+      expect(await messages(admin)).toEqual(['sandbox admin', 'sandbox anonymous']);
     });
   });
 });
