@@ -73,26 +73,26 @@ export interface SessionPluginOptions {
 /** A cookie value we would forward as a header: printable ASCII, bounded. */
 export const COOKIE_VALUE = /^[\x21-\x7e]{1,1024}$/;
 /**
- * How many cookies named `name` a Cookie header carries. The cookie parser keeps the first of a
+ * The values of every cookie named `name` a Cookie header carries. The cookie parser keeps the first of a
  * name, and a browser sends the cookie of the longest path first: a cookie planted for a deeper
  * path (by a sibling subdomain or a script on a shared parent domain) would be read instead of
  * the one this gateway set, so two of them mean "cannot tell whose session this is".
  */
-export function cookieCount(header: string | string[] | undefined, name: string): number {
-  if (header === undefined) return 0;
-  let count = 0;
+export function cookieValues(header: string | string[] | undefined, name: string): string[] {
+  if (header === undefined) return [];
+  const values: string[] = [];
   for (const line of Array.isArray(header) ? header : [header]) {
     for (const pair of line.split(';')) {
       const eq = pair.indexOf('=');
-      if (eq >= 0 && pair.slice(0, eq).trim() === name) count++;
+      if (eq >= 0 && pair.slice(0, eq).trim() === name) values.push(pair.slice(eq + 1).trim());
     }
   }
-  return count;
+  return values;
 }
 
 /**
  * What a request with two session cookies may still do: ask whether it is logged in (no, so the
- * UI shows the login page) and log out (clears the cookie this gateway set).
+ * UI shows the login page) and log out (which ends every session among them).
  */
 function answersWithoutSession(method: string, path: string): boolean {
   return (method === 'GET' && path === GATEWAY_PATHS.session) || (method === 'POST' && path === GATEWAY_PATHS.logout);
@@ -157,7 +157,7 @@ export default fp<SessionPluginOptions>(
     const expiresAt = (session: Session) => session.issuedAt + maxMs;
 
     async function readSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      if (cookieCount(request.headers.cookie, COOKIE_TOKEN) > 1) {
+      if (cookieValues(request.headers.cookie, COOKIE_TOKEN).length > 1) {
         request.sessionRefusal = 'ambiguous';
         request.log.info('refused a request carrying two session cookies');
         const path = pathOf(request.url);
@@ -204,6 +204,15 @@ export default fp<SessionPluginOptions>(
       },
       async end(request, reply) {
         clearCookies(request, reply);
+        if (request.sessionRefusal === 'ambiguous') {
+          // Clearing removes only the cookie this gateway set; the planted one would then be the
+          // browser's only session. Every session among them ends instead, the planted one too.
+          for (const value of cookieValues(request.headers.cookie, COOKIE_TOKEN)) {
+            const planted = sealer.unseal(value);
+            if (planted) await store.revoke(planted.id, expiresAt(planted));
+          }
+          return null;
+        }
         const session = request.session;
         if (!session) return null;
         await store.revoke(session.id, expiresAt(session));

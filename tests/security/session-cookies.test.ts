@@ -66,6 +66,15 @@ describe('session cookies', () => {
     // Each cookie alone is still its own session.
     expect((await save(rig.url, `token=${victim}`)).status).toBe(200);
     expect(callsSince(rig.backend, before, SAVE_PATH)[0]!.headers['w-token']).toBe('tok-victim');
+
+    // Logging out with both ends both: clearing ours alone would leave the planted one in charge.
+    const out = await fetch(`${rig.url}${GATEWAY_PATHS.logout}`, {
+      method: 'POST',
+      headers: { cookie: `token=${attacker}; token=${victim}`, origin: rig.url },
+    });
+    expect(out.status).toBe(204);
+    expect((await save(rig.url, `token=${attacker}`)).status).toBe(401);
+    expect((await save(rig.url, `token=${victim}`)).status).toBe(401);
   });
 
   it('ends the session a failed login arrives with, as a logout does', async () => {
