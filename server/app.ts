@@ -10,6 +10,7 @@ import { requestIdOf } from './lib/forwarded.js';
 import upstream from './plugins/upstream.js';
 import security from './plugins/security.js';
 import requestGuard from './plugins/request-guard.js';
+import hostGuard from './plugins/host-guard.js';
 import requestLog from './plugins/request-log.js';
 import session from './plugins/session.js';
 import login from './plugins/login.js';
@@ -20,6 +21,7 @@ import backendMap from './plugins/backend-map.js';
 import sessionCalls from './plugins/session-calls.js';
 import manageProxy from './plugins/manage-proxy.js';
 import events, { type EventsOptions } from './plugins/events.js';
+import permissions from './plugins/permissions.js';
 import errorLog from './plugins/error-log.js';
 import health from './plugins/health.js';
 import staticUi from './plugins/static-ui.js';
@@ -48,6 +50,8 @@ export interface BuildAppOptions {
   sandbox?: boolean;
   /** Collect process metrics (off in tests that build many apps in one process). */
   processMetrics?: boolean;
+  /** Rotation size of the error-log files (bytes), small in tests that fill them. */
+  errorLogMaxFileBytes?: number;
   /** Heartbeat and cache periods of /api/events, shortened by tests and benchmarks. */
   events?: EventsOptions;
   /** Clock of session ages and login throttling, for tests. */
@@ -99,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const primary = options.primary ?? null;
   await app.register(upstream);
   await app.register(security);
+  await app.register(hostGuard);
   await app.register(requestGuard);
   await app.register(requestLog);
   await app.register(health);
@@ -118,8 +123,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before the proxy: the mapped calls' own routes are more specific than its /manage/*.
   await app.register(backendMap);
   await app.register(manageProxy);
+  const permissionTtlMs = options.events?.permissionTtlMs;
+  await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });
   await app.register(events, options.events ?? {});
-  await app.register(errorLog, { primary });
+  await app.register(errorLog, { primary, ...(options.errorLogMaxFileBytes === undefined ? {} : { maxFileBytes: options.errorLogMaxFileBytes }) });
   await app.register(staticUi);
   if (redis) {
     app.addHook('onClose', async () => {

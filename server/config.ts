@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { BackendMapError, loadBackendMap } from './backend-map/load.js';
 import type { BackendMapFile } from './backend-map/types.js';
+import { PERMISSIONS } from './contract/permissions.js';
 
 /** Typed, validated configuration from the environment; every variable is in the README. */
 export interface Config {
@@ -80,6 +81,18 @@ export interface Config {
   backendMap: { file: string; map: BackendMapFile } | null;
   /** How the sandbox backend speaks: the console's contract, or a typical Java admin backend's. */
   sandboxDialect: SandboxDialect;
+  /** Host names (each with or without a port) the console answers for; null answers any. */
+  allowedHosts: AllowedHost[] | null;
+  /** Logged-out sessions remembered one by one; past it the oldest are ended wholesale. */
+  revocationsMax: number;
+  /** Who may read and clear every administrator's UI errors (and the anonymous ones). */
+  errorLogAdminPermission: string;
+}
+
+/** One ALLOWED_HOSTS entry: a host name or address, lower case, and a port when it names one. */
+export interface AllowedHost {
+  hostname: string;
+  port: string | null;
 }
 
 export const SANDBOX_DIALECTS = ['default', 'legacy'] as const;
@@ -272,6 +285,47 @@ function sandboxDialect(env: Env): SandboxDialect {
   return raw as SandboxDialect;
 }
 
+/**
+ * A Host header value (or X-Forwarded-Host from a trusted proxy) as its host name and port; null
+ * when it is not one. Through URL, so `[::1]`, upper case and a trailing dot compare as a browser
+ * would send them.
+ */
+export function parseHost(value: string): AllowedHost | null {
+  if (value === '' || /[\s/?#@\\]/.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(`http://${value}`);
+  } catch {
+    return null;
+  }
+  // URL drops a scheme's default port; the text still says whether one was named.
+  const port = url.port !== '' ? url.port : (/:(\d{1,5})$/.exec(value)?.[1] ?? null);
+  return { hostname: url.hostname.replace(/\.$/, ''), port: port === null ? null : String(Number(port)) };
+}
+
+/** ALLOWED_HOSTS: a comma list of host names or addresses, each with an optional port. */
+function allowedHosts(env: Env): AllowedHost[] | null {
+  const raw = text(env, 'ALLOWED_HOSTS');
+  if (raw === undefined) return null;
+  const hosts: AllowedHost[] = [];
+  for (const part of raw.split(',')) {
+    const entry = part.trim();
+    if (entry === '') continue;
+    const host = parseHost(entry);
+    if (!host) throw new ConfigError('ALLOWED_HOSTS', `must be host names or addresses with an optional port, got "${entry}"`);
+    hosts.push(host);
+  }
+  if (hosts.length === 0) throw new ConfigError('ALLOWED_HOSTS', 'must name at least one host');
+  return hosts;
+}
+
+/** ERROR_LOG_ADMIN_PERMISSION: a backend permission, spelled as the permission call lists them. */
+function permissionName(env: Env, name: string, fallback: string): string {
+  const value = text(env, name) ?? fallback;
+  if (!/^[\x21-\x7e]{1,256}$/.test(value)) throw new ConfigError(name, `must be 1 to 256 printable characters without spaces, got "${value}"`);
+  return value;
+}
+
 export interface LoadConfigOptions {
   /** Key used when no RESPONSE_AES_KEY is set and the sandbox backend runs. */
   sandboxKey?: string;
@@ -352,6 +406,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     errorLogMaxEntries: integer(env, 'ERROR_LOG_MAX_ENTRIES', 10_000, 100, 10_000_000),
     backendMap: backendMap(env),
     sandboxDialect: sandboxDialect(env),
+    allowedHosts: allowedHosts(env),
+    revocationsMax: integer(env, 'SESSION_REVOCATIONS_MAX', 200_000, 10, 10_000_000),
+    errorLogAdminPermission: permissionName(env, 'ERROR_LOG_ADMIN_PERMISSION', PERMISSIONS.adminUser),
   };
 }
 

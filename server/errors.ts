@@ -21,6 +21,7 @@ export const GATEWAY_ERRORS = {
   REQUEST_TIMEOUT: { status: 408, msg: 'The request did not arrive in time' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, msg: 'This content type is not accepted here' },
   HEADERS_TOO_LARGE: { status: 431, msg: 'The request headers are too large' },
+  MISDIRECTED_REQUEST: { status: 421, msg: 'This console does not answer for that host name' },
   CROSS_ORIGIN: { status: 403, msg: 'Cross-origin requests are refused' },
   NOT_LOGGED_IN: { status: 401, msg: 'Not logged in' },
   FORBIDDEN: { status: 403, msg: 'This session lacks the permission for this call' },

@@ -2,7 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { ErrorLogEntry } from '../contract/gateway.js';
 import type { Config } from '../config.js';
-import { ErrorLogStore, type ErrorLogQuery } from '../error-log/store.js';
+import type { ErrorLogQuery, ErrorLogScope } from '../error-log/store.js';
+import { localErrorLog } from '../error-log/lanes.js';
 import { ERROR_LOG_CALLS } from '../error-log/ipc-store.js';
 import { sessionPrimaryHandlers } from '../session/cluster.js';
 import { serveWorkers, type ShutdownMessage } from './ipc.js';
@@ -54,7 +55,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   const count = config.workers;
 
   // Opened now, as the single process does, so that an unwritable DATA_DIR stops the start.
-  const store = new ErrorLogStore({ dir: config.dataDir });
+  const store = localErrorLog(config.dataDir);
   await store.open();
 
   const workerEnv: Record<string, string> = { ...options.workerEnv, [WORKER_ENV]: '1' };
@@ -70,10 +71,10 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   serveWorkers({
     [ERROR_LOG_CALLS.append]: (entry) => store.append(entry as ErrorLogEntry),
     [ERROR_LOG_CALLS.list]: (query) => store.list(query as ErrorLogQuery),
-    [ERROR_LOG_CALLS.clear]: () => store.clear(),
+    [ERROR_LOG_CALLS.clear]: (scope) => store.clear((scope ?? {}) as ErrorLogScope),
     [ERROR_LOG_CALLS.flush]: () => store.flush(),
     [METRICS_CALL]: () => collectMetrics(),
-    ...sessionPrimaryHandlers(),
+    ...sessionPrimaryHandlers(config.revocationsMax),
   });
 
   let stopping = false;

@@ -1,8 +1,8 @@
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
-import type { ErrorLog, ErrorLogQuery } from './store.js';
+import type { ErrorLog, ErrorLogQuery, ErrorLogScope } from './store.js';
 
-/** The calls the primary answers for its ErrorLogStore (server/cluster/primary.ts). */
+/** The calls the primary answers for its local log (server/cluster/primary.ts). */
 export const ERROR_LOG_CALLS = {
   append: 'error-log.append',
   list: 'error-log.list',
@@ -35,9 +35,9 @@ export class IpcErrorLogStore implements ErrorLog {
     return this.channel.call<ErrorLogPage>(ERROR_LOG_CALLS.list, query);
   }
 
-  async clear(): Promise<void> {
+  async clear(scope: ErrorLogScope = {}): Promise<void> {
     this.check();
-    await this.channel.call(ERROR_LOG_CALLS.clear);
+    await this.channel.call(ERROR_LOG_CALLS.clear, scope);
   }
 
   async flush(): Promise<void> {

@@ -1,4 +1,4 @@
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
 import { isNotFound, readLinesBackward } from './read-lines.js';
@@ -6,6 +6,8 @@ import { isNotFound, readLinesBackward } from './read-lines.js';
 export interface ErrorLogStoreOptions {
   /** Directory holding error-log.jsonl and its rotated generations; created when missing. */
   dir: string;
+  /** File name before `.jsonl` (default `error-log`), so two logs can share one directory. */
+  name?: string;
   /** Size past which the current file is rotated, bytes. */
   maxFileBytes?: number;
   /** Rotated generations kept beside the current file (error-log.1.jsonl ... error-log.N.jsonl). */
@@ -21,6 +23,22 @@ export interface ErrorLogQuery {
   /** Inclusive bounds on the entry time, epoch milliseconds. */
   since?: number;
   until?: number;
+  /** Only the entries this user's sessions wrote (never the anonymous ones). */
+  owner?: string;
+  /** Which part of a log kept in parts (lanes.ts) is meant; a log of one part ignores it. */
+  lane?: ErrorLogLane;
+}
+
+/**
+ * The parts of the log: entries of logged-in sessions, and anonymous ones (posted without a
+ * session), which have a small share of their own so that a flood of them evicts only their own.
+ */
+export type ErrorLogLane = 'signed-in' | 'anonymous';
+
+/** What a clear removes: everything, or one user's entries; `lane` as in ErrorLogQuery. */
+export interface ErrorLogScope {
+  owner?: string;
+  lane?: ErrorLogLane;
 }
 
 /**
@@ -31,7 +49,8 @@ export interface ErrorLog {
   open(): Promise<void>;
   append(entry: ErrorLogEntry): Promise<void>;
   list(query: ErrorLogQuery): Promise<ErrorLogPage>;
-  clear(): Promise<void>;
+  /** Removes the entries in scope; all of them without one. */
+  clear(scope?: ErrorLogScope): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -57,9 +76,10 @@ export function parseEntry(line: string): ErrorLogEntry | null {
 /** A test for the query's filters, or null when it has none. */
 export function matcher(query: ErrorLogQuery): ((entry: ErrorLogEntry) => boolean) | null {
   const keyword = query.keyword?.trim().toLowerCase() || undefined;
-  const { since, until } = query;
-  if (keyword === undefined && since === undefined && until === undefined) return null;
+  const { since, until, owner } = query;
+  if (keyword === undefined && since === undefined && until === undefined && owner === undefined) return null;
   return (entry) => {
+    if (owner !== undefined && entry.userId !== owner) return false;
     if (keyword !== undefined && !entry.message.toLowerCase().includes(keyword) && !entry.url.toLowerCase().includes(keyword)) {
       return false;
     }
@@ -82,6 +102,7 @@ export function matcher(query: ErrorLogQuery): ((entry: ErrorLogEntry) => boolea
  */
 export class ErrorLogStore implements ErrorLog {
   readonly dir: string;
+  readonly name: string;
   readonly maxFileBytes: number;
   readonly generations: number;
 
@@ -105,6 +126,7 @@ export class ErrorLogStore implements ErrorLog {
     if (!Number.isInteger(maxFileBytes) || maxFileBytes < 1) throw new RangeError('maxFileBytes must be a positive integer');
     if (!Number.isInteger(generations) || generations < 1) throw new RangeError('generations must be a positive integer');
     this.dir = options.dir;
+    this.name = options.name ?? 'error-log';
     this.maxFileBytes = maxFileBytes;
     this.generations = generations;
     this.counts = new Array<number | null>(generations + 1).fill(null);
@@ -112,7 +134,7 @@ export class ErrorLogStore implements ErrorLog {
 
   /** Path of a generation: 0 is the file being written, 1..N the rotated ones, 1 the newest. */
   pathOf(generation: number): string {
-    return join(this.dir, generation === 0 ? 'error-log.jsonl' : `error-log.${generation}.jsonl`);
+    return join(this.dir, generation === 0 ? `${this.name}.jsonl` : `${this.name}.${generation}.jsonl`);
   }
 
   /** Creates the directory and repairs a torn last line. Other calls do this on first use. */
@@ -147,8 +169,10 @@ export class ErrorLogStore implements ErrorLog {
     });
   }
 
-  /** Removes every generation; the log starts empty. */
-  clear(): Promise<void> {
+  /** Removes every generation (the log starts empty), or one user's entries from each. */
+  clear(scope: ErrorLogScope = {}): Promise<void> {
+    const { owner } = scope;
+    if (owner !== undefined) return this.enqueue(() => this.removeWhere((entry) => entry.userId === owner));
     return this.enqueue(async () => {
       await this.ensureOpen();
       await this.closeHandle();
@@ -176,6 +200,41 @@ export class ErrorLogStore implements ErrorLog {
     const done = this.enqueue(() => this.closeHandle());
     this.closed = true;
     await done;
+  }
+
+  /**
+   * Rewrites each generation without the entries `drop` matches: to a temporary file, then renamed
+   * over it, so a crash leaves either the old file or the new one. Lines that are not entries are
+   * dropped too; they would be skipped by every listing anyway.
+   */
+  private async removeWhere(drop: (entry: ErrorLogEntry) => boolean): Promise<void> {
+    await this.ensureOpen();
+    await this.closeHandle();
+    try {
+      for (let generation = 0; generation <= this.generations; generation++) {
+        const kept: string[] = [];
+        let removed = 0;
+        for await (const line of readLinesBackward(this.pathOf(generation))) {
+          const entry = parseEntry(line);
+          if (entry && !drop(entry)) kept.push(line);
+          else removed++;
+        }
+        this.counts[generation] = kept.length;
+        if (removed === 0) continue;
+        const temporary = `${this.pathOf(generation)}.tmp`;
+        await writeFile(
+          temporary,
+          kept
+            .reverse()
+            .map((line) => `${line}\n`)
+            .join(''),
+        );
+        await rename(temporary, this.pathOf(generation));
+      }
+    } finally {
+      this.needsNewline = false;
+      await this.openHandle();
+    }
   }
 
   private enqueue<T>(operation: () => Promise<T>): Promise<T> {

@@ -1,30 +1,30 @@
 /** What the backend said about a session's right to the withdrawal events. */
 export type Access = 'allowed' | 'forbidden' | 'unauthorized';
 
-export interface PermissionCacheOptions<S> {
+export interface PermissionCacheOptions<S, A = Access> {
   ttlMs: number;
   /** Asks the backend. Throwing means "no answer": nothing is cached and the caller sees the error. */
-  lookUp(session: S): Promise<Access>;
+  lookUp(session: S): Promise<A>;
   /** Above this many entries expired ones are swept, then the oldest dropped. */
   maxEntries?: number;
   now?: () => number;
 }
 
-interface Slot {
+interface Slot<A> {
   expires: number;
-  access: Promise<Access>;
+  access: Promise<A>;
 }
 
 /**
  * Remembers each session's access for a short while, so a user opening many tabs (or a browser
  * reconnecting after a restart) costs one permission call, and concurrent look-ups share one call.
  */
-export class PermissionCache<S> {
-  private readonly slots = new Map<string, Slot>();
+export class PermissionCache<S, A = Access> {
+  private readonly slots = new Map<string, Slot<A>>();
   private readonly maxEntries: number;
   private readonly now: () => number;
 
-  constructor(private readonly options: PermissionCacheOptions<S>) {
+  constructor(private readonly options: PermissionCacheOptions<S, A>) {
     this.maxEntries = options.maxEntries ?? 20_000;
     this.now = options.now ?? Date.now;
   }
@@ -33,12 +33,12 @@ export class PermissionCache<S> {
     return this.slots.size;
   }
 
-  get(key: string, session: S): Promise<Access> {
+  get(key: string, session: S): Promise<A> {
     const now = this.now();
     const slot = this.slots.get(key);
     if (slot && slot.expires > now) return slot.access;
     const access = this.options.lookUp(session);
-    const fresh: Slot = { expires: now + this.options.ttlMs, access };
+    const fresh: Slot<A> = { expires: now + this.options.ttlMs, access };
     this.slots.delete(key);
     this.slots.set(key, fresh);
     this.bound(now);
@@ -50,7 +50,7 @@ export class PermissionCache<S> {
   }
 
   /** Records an answer learnt elsewhere (the poll saw the session end). */
-  set(key: string, access: Access): void {
+  set(key: string, access: A): void {
     this.slots.delete(key);
     this.slots.set(key, { expires: this.now() + this.options.ttlMs, access: Promise.resolve(access) });
     this.bound(this.now());

@@ -5,7 +5,9 @@ import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogEntry, type ErrorLogInput
 import { GatewayError } from '../errors.js';
 import { RateLimiter } from '../error-log/rate-limit.js';
 import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from '../error-log/schema.js';
-import { ErrorLogStore, type ErrorLog, type ErrorLogQuery } from '../error-log/store.js';
+import { type ErrorLog, type ErrorLogQuery } from '../error-log/store.js';
+import { LanedErrorLog, anonymousCap, localErrorLog } from '../error-log/lanes.js';
+import type { Session } from './session.js';
 import { IpcErrorLogStore } from '../error-log/ipc-store.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { RedisErrorLog } from '../redis/error-log.js';
@@ -115,34 +117,46 @@ const pageResponseSchema = {
 /**
  * The UI's error log. Writes are open to visitors without a session, since a failure on the
  * login page is worth recording, so they are size-capped and rate-limited per session, or per
- * client address without one; reading and clearing need a session. With WORKERS > 1 the rate limit is kept per
+ * client address without one, and anonymous ones are kept in a small lane of their own that never
+ * pushes out a logged-in session's entries (error-log/lanes.ts). Reading and clearing need a
+ * session, and reach that session's user's entries only, or everyone's (anonymous ones included)
+ * with ERROR_LOG_ADMIN_PERMISSION. With WORKERS > 1 the rate limit is kept per
  * worker (a client may get up to WORKERS times the burst), while the entries go to the primary's
  * one store.
  */
 export default fp<ErrorLogPluginOptions>(
   async (app, options) => {
     const channel = options.primary ?? null;
-    const own: ErrorLog =
-      options.store ??
-      (channel
-        ? new IpcErrorLogStore(channel)
-        : new ErrorLogStore({
-            dir: app.config.dataDir,
-            ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
-          }));
+    const own: ErrorLog = options.store ?? (channel ? new IpcErrorLogStore(channel) : localErrorLog(app.config.dataDir, options.maxFileBytes));
+    const onFallbackWrite = () => app.metrics.errorLogFallbackWrites.inc();
+    // Two streams, as the local log has two lanes: anonymous entries never trim the others.
     const shared = app.redis
       ? new RedisErrorLog({
           share: app.redis,
           maxEntries: app.config.errorLogMaxEntries,
+          lane: 'signed-in',
           fallback: own,
-          onFallbackWrite: () => app.metrics.errorLogFallbackWrites.inc(),
+          onFallbackWrite,
           onFallback: (active, reason) => {
             if (active) app.log.warn({ reason }, 'the shared error log in Redis is unavailable: UI errors go to the local error log until it is back');
             else app.log.info('the shared error log in Redis answers again: UI errors are shared once more');
           },
         })
       : null;
-    const store: ErrorLog = shared ?? own;
+    const store: ErrorLog =
+      shared && app.redis
+        ? new LanedErrorLog({
+            'signed-in': shared,
+            anonymous: new RedisErrorLog({
+              share: app.redis,
+              maxEntries: anonymousCap(app.config.errorLogMaxEntries, 10),
+              stream: 'error-log:anonymous',
+              lane: 'anonymous',
+              fallback: own,
+              onFallbackWrite,
+            }),
+          })
+        : own;
     app.decorate('errorLogTarget', () => (shared ? (shared.usingFallback ? 'local-fallback' : 'redis') : 'local'));
     // Opened now so that an unwritable DATA_DIR stops the start, not the first UI error.
     await store.open();
@@ -190,12 +204,36 @@ export default fp<ErrorLogPluginOptions>(
       },
     );
 
+    const adminPermission = app.config.errorLogAdminPermission;
+    /**
+     * Whose entries the session may read and clear: its own user's (null: everyone's, anonymous
+     * ones included), for holders of ERROR_LOG_ADMIN_PERMISSION. Asked of the backend's permission
+     * call; without an answer, the session gets the narrower view rather than an error, since the
+     * log matters most while the backend is in trouble.
+     */
+    const ownerFor = async (request: FastifyRequest, session: Session): Promise<string | null> => {
+      try {
+        const held = await app.permissions.of(session);
+        if (held === 'unauthorized') throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
+        return held.includes(adminPermission) ? null : session.userId;
+      } catch (error) {
+        if (error instanceof GatewayError && error.errorName === 'NOT_LOGGED_IN') throw error;
+        request.log.warn(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'permission look-up for the error log failed: showing the caller its own entries',
+        );
+        return session.userId;
+      }
+    };
+
     app.get<{ Querystring: ErrorLogQueryString }>(
       GATEWAY_PATHS.errorLog,
       { schema: { querystring: errorLogQuerySchema, response: { 200: pageResponseSchema } }, onRequest: app.sessions.require },
       async (request, reply): Promise<{ code: number; msg: string; data: ErrorLogPage }> => {
         const { pageNum, pageSize, keyword } = request.query;
+        const owner = await ownerFor(request, request.session!);
         const query: ErrorLogQuery = { pageNum, pageSize };
+        if (owner !== null) query.owner = owner;
         if (keyword !== undefined && keyword.trim() !== '') query.keyword = keyword;
         const since = parseTimeBound('since', request.query.since, false);
         const until = parseTimeBound('until', request.query.until, true);
@@ -206,11 +244,16 @@ export default fp<ErrorLogPluginOptions>(
       },
     );
 
+    // A clear removes what the caller may read: its own user's entries, or everyone's for a holder.
     app.delete(GATEWAY_PATHS.errorLog, { schema: { response: { 200: okSchema } }, onRequest: app.sessions.require }, async (request) => {
-      await store.clear();
-      request.log.info({ userId: request.session?.userId }, 'error log cleared');
+      const owner = await ownerFor(request, request.session!);
+      await store.clear(owner === null ? {} : { owner });
+      request.log.info(
+        { userId: request.session?.userId, whole: owner === null },
+        owner === null ? 'error log cleared' : "error log cleared of the caller's own entries",
+      );
       return { code: 200, msg: 'ok' };
     });
   },
-  { name: 'error-log', dependencies: ['session'] },
+  { name: 'error-log', dependencies: ['session', 'permissions'] },
 );

@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CALLS,
   GATEWAY_PATHS,
   SESSION_ENDED_EVENT,
   SUCCESS_CODE,
@@ -15,16 +13,16 @@ import {
 import { GatewayError, errorBody } from '../errors.js';
 import { countUpstreamError } from '../lib/metrics.js';
 import type { Session } from './session.js';
-import { PermissionCache, type Access } from '../events/permission-cache.js';
+import { sessionKey } from './permissions.js';
 import { SseStreams, OPEN_CHUNK, eventChunk, retryChunk } from '../events/sse-streams.js';
 import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../events/withdrawal-hub.js';
-import { heldPermissions, readCount } from '../events/answers.js';
+import { readCount } from '../events/answers.js';
 import { RedisPollShare, RedisStreamSlots } from '../redis/events.js';
 
 export interface EventsOptions {
   /** Comment heartbeat period; keeps proxies and browsers from timing the stream out. */
   heartbeatMs?: number;
-  /** How long a session's permission answer is reused. */
+  /** How long a session's permission answer is reused (by every endpoint: see plugins/permissions.ts). */
   permissionTtlMs?: number;
   /** Reconnection delay suggested to browsers when the gateway shuts down. */
   retryMs?: number;
@@ -50,11 +48,6 @@ interface StreamCap {
 const END_FLUSH_MS = 2_000;
 /** setTimeout's longest delay; a later expiry is re-armed when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** A digest of the backend's token and user id: what polls are shared by, safe to hand to Redis. */
-function sessionKey(session: Session): string {
-  return createHash('sha256').update(`${session.token}\n${session.userId}`).digest('base64url');
-}
 
 /** One browser tab's stream, as the hub's subscriber. Kept tiny: 5,000 of them must fit. */
 class TabStream implements HubSubscriber {
@@ -85,6 +78,8 @@ class TabStream implements HubSubscriber {
 interface SessionTabs {
   tabs: Set<TabStream>;
   hubKey: string;
+  /** The session's own expiry: what a rise of the revocation floor is compared with. */
+  expiresAt: number;
   expiry: NodeJS.Timeout | null;
 }
 
@@ -115,18 +110,6 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     heartbeatMs: options.heartbeatMs ?? 25_000,
     maxBufferedBytes: options.maxBufferedBytes ?? 8 * 1024,
     onSizeChange: (size) => app.metrics.eventStreams.set(size),
-  });
-
-  const permissions = new PermissionCache<Session>({
-    ttlMs: options.permissionTtlMs ?? 60_000,
-    async lookUp(session): Promise<Access> {
-      const answer = await app.upstream.call<unknown>(CALLS.permission, { session });
-      if (answer.code === 401) return 'unauthorized';
-      if (answer.code !== SUCCESS_CODE) {
-        throw new GatewayError('UPSTREAM_BAD_ANSWER', `the permission look-up answered code ${answer.code}`);
-      }
-      return heldPermissions(answer.data).includes(WITHDRAWAL_REVIEW_PERMISSION) ? 'allowed' : 'forbidden';
-    },
   });
 
   const maxPerSession = app.config.eventsMaxPerSession;
@@ -174,7 +157,15 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     group.expiry.unref();
   };
 
-  const stopHearing = app.sessions.onRevoked((id) => endSession(id, 'logged-out'));
+  const stopHearingIds = app.sessions.onRevoked((id) => endSession(id, 'logged-out'));
+  // Logouts forgotten past the cap end every session as old as theirs, streams included.
+  const stopHearingFloor = app.sessions.onFloorRaised((floor) => {
+    for (const [id, group] of [...bySession]) if (group.expiresAt <= floor) endSession(id, 'logged-out');
+  });
+  const stopHearing = () => {
+    stopHearingIds();
+    stopHearingFloor();
+  };
 
   const countPath = app.config.withdrawalCountPath;
   const pollMs = app.config.withdrawalPollMs;
@@ -207,7 +198,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     },
     onSessionEnded(key) {
       // A browser reconnecting with the dead session must hear 401 without another backend call.
-      permissions.set(key, 'unauthorized');
+      app.permissions.ended(key);
     },
   });
 
@@ -219,9 +210,9 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     if (early) return refuse(reply, early);
 
     const key = sessionKey(session);
-    let access: Access;
+    let held: Awaited<ReturnType<typeof app.permissions.of>>;
     try {
-      access = await permissions.get(key, session);
+      held = await app.permissions.of(session);
     } catch (error) {
       if (error instanceof GatewayError) {
         countUpstreamError(app.metrics, error);
@@ -230,11 +221,11 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
       }
       throw error;
     }
-    if (access === 'unauthorized') return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
-    if (access === 'forbidden') return reply.code(403).send(errorBody('FORBIDDEN'));
+    if (held === 'unauthorized') return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
+    if (!held.includes(WITHDRAWAL_REVIEW_PERMISSION)) return reply.code(403).send(errorBody('FORBIDDEN'));
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     // Checked again after the look-up: the session may have been logged out, or filled up, meanwhile.
-    if (await app.sessions.isRevoked(session.id)) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
+    if (await app.sessions.isRevoked(session)) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
     const late = overCap(session);
     if (late) return refuse(reply, late);
     // Other replicas' streams of the session and of the account count too, while Redis answers.
@@ -280,7 +271,7 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     streams.add(res);
     let group = bySession.get(session.id);
     if (!group) {
-      group = { tabs: new Set(), hubKey: key, expiry: null };
+      group = { tabs: new Set(), hubKey: key, expiresAt: app.sessions.expiresAt(session), expiry: null };
       bySession.set(session.id, group);
       armExpiry(session.id, session, group);
     }
@@ -311,10 +302,9 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     hub.close();
     slots?.close();
     accountSlots?.close();
-    permissions.clear();
     const ended = streams.endAll(retryChunk(retryMs));
     await Promise.all(ended.map((res) => waitClosed(res, END_FLUSH_MS)));
   });
 }
 
-export default fp(eventsPlugin, { name: 'events', dependencies: ['session'] });
+export default fp(eventsPlugin, { name: 'events', dependencies: ['session', 'permissions'] });

@@ -1,11 +1,12 @@
 import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer, type LoginThrottled } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
 import { IpcAttemptCounter } from '../session/cluster.js';
 import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from '../session/login-throttle.js';
-import { COOKIE_VALUE } from './session.js';
+import { COOKIE_VALUE, type Session } from './session.js';
 import { RedisAttemptCounter } from '../redis/sessions.js';
 
 export interface LoginPluginOptions {
@@ -62,6 +63,33 @@ export default fp<LoginPluginOptions>(
       now,
     });
 
+    /**
+     * Tells the backend a session is over (BACKEND_LOGOUT_PATH), when it has such a call. Never
+     * throws: the gateway already refuses the session, and the backend's copy expires on its own.
+     */
+    const tellBackend = async (request: FastifyRequest, ended: Session): Promise<void> => {
+      const logoutPath = app.config.backendLogoutPath;
+      if (!logoutPath) return;
+      try {
+        const answer = await app.upstream.call(logoutPath, {
+          method: 'POST',
+          session: ended,
+          body: {},
+          headers: backendRequestHeaders(request),
+          timeoutMs: Math.min(app.config.upstreamTimeoutMs, BACKEND_LOGOUT_TIMEOUT_MS),
+        });
+        if (answer.code !== SUCCESS_CODE) request.log.warn({ path: logoutPath, code: answer.code }, 'the backend refused the logout call');
+      } catch (error) {
+        request.log.warn({ path: logoutPath, reason: error instanceof Error ? error.message : String(error) }, 'the backend logout call failed');
+      }
+    };
+    const endSessionAfterFailure = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const ended = await app.sessions.end(request, reply);
+      if (!ended) return;
+      request.log.info({ userId: ended.userId }, 'a failed login ended the session the browser still had');
+      await tellBackend(request, ended);
+    };
+
     app.post<{ Body: { account: string; password: string; code?: string } }>(
       CALLS.login,
       { schema: { body: loginBodySchema, response: { 200: envelopeSchema } } },
@@ -99,10 +127,12 @@ export default fp<LoginPluginOptions>(
           const { token: _token, ...rest } = data;
           return { ...answer, data: { ...rest, userId } };
         }
-        // Only the backend's own refusal counts against the account; it also ends the session
-        // this browser had, and sets no cookie.
+        // Only the backend's own refusal counts against the account. It also ends the session this
+        // browser had, as a logout does: clearing the cookie alone would leave a copy of it (taken
+        // from this browser, or sitting in a shared one) valid after the user saw it go.
         await attempt.failed();
-        if (request.session || request.sessionRefusal) app.sessions.clearCookies(request, reply);
+        if (request.session) await endSessionAfterFailure(request, reply);
+        else if (request.sessionRefusal) app.sessions.clearCookies(request, reply);
         return answer;
       },
     );
@@ -121,23 +151,10 @@ export default fp<LoginPluginOptions>(
 
     app.post(GATEWAY_PATHS.logout, { schema: {} }, async (request, reply) => {
       const ended = await app.sessions.end(request, reply);
-      const logoutPath = app.config.backendLogoutPath;
-      if (ended && logoutPath) {
-        try {
-          const answer = await app.upstream.call(logoutPath, {
-            method: 'POST',
-            session: ended,
-            body: {},
-            headers: backendRequestHeaders(request),
-            timeoutMs: Math.min(app.config.upstreamTimeoutMs, BACKEND_LOGOUT_TIMEOUT_MS),
-          });
-          if (answer.code !== SUCCESS_CODE) request.log.warn({ path: logoutPath, code: answer.code }, 'the backend refused the logout call');
-        } catch (error) {
-          // The gateway already refuses the session; the backend's copy will expire on its own.
-          request.log.warn({ path: logoutPath, reason: error instanceof Error ? error.message : String(error) }, 'the backend logout call failed');
-        }
+      if (ended) {
+        await tellBackend(request, ended);
+        request.log.info({ userId: ended.userId }, 'logged out');
       }
-      if (ended) request.log.info({ userId: ended.userId }, 'logged out');
       return reply.code(204).send();
     });
   },

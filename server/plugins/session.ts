@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { COOKIE_TOKEN, COOKIE_USER_ID, GATEWAY_PATHS, SESSION_NAME, type SessionInfo } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
+import { areaOf, pathOf } from '../lib/request-path.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { ClusterRevocations } from '../session/cluster.js';
 import { MemoryRevocations, type RevocationStore } from '../session/revocations.js';
@@ -24,7 +25,7 @@ export interface Session {
 }
 
 /** Why a `token` cookie was not taken as a session. */
-export type SessionRefusal = 'unsealed' | 'expired' | 'idle' | 'revoked';
+export type SessionRefusal = 'unsealed' | 'expired' | 'idle' | 'revoked' | 'ambiguous';
 
 export interface SessionService {
   /** Starts a session for a token the backend just gave: seals it into `token` and sets `userId`. */
@@ -34,9 +35,14 @@ export interface SessionService {
   clearCookies(request: FastifyRequest, reply: FastifyReply): void;
   /** A route hook: 401 NOT_LOGGED_IN unless the request carries a valid session. */
   require(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  isRevoked(id: string): Promise<boolean>;
+  isRevoked(session: Session): Promise<boolean>;
   /** Hears of every revoked session id, this process's and other workers' alike. */
   onRevoked(listener: (id: string) => void): () => void;
+  /**
+   * Hears of every rise of the revocation floor: each session whose expiresAt() is no later than
+   * `floor` is refused from now on (the cap on remembered logouts, failing closed).
+   */
+  onFloorRaised(listener: (floor: number) => void): () => void;
   /** When the session is refused whatever its use (SESSION_MAX_HOURS after login), epoch ms. */
   expiresAt(session: Session): number;
   now(): number;
@@ -66,6 +72,32 @@ export interface SessionPluginOptions {
 
 /** A cookie value we would forward as a header: printable ASCII, bounded. */
 export const COOKIE_VALUE = /^[\x21-\x7e]{1,1024}$/;
+/**
+ * The values of every cookie named `name` a Cookie header carries. The cookie parser keeps the first of a
+ * name, and a browser sends the cookie of the longest path first: a cookie planted for a deeper
+ * path (by a sibling subdomain or a script on a shared parent domain) would be read instead of
+ * the one this gateway set, so two of them mean "cannot tell whose session this is".
+ */
+export function cookieValues(header: string | string[] | undefined, name: string): string[] {
+  if (header === undefined) return [];
+  const values: string[] = [];
+  for (const line of Array.isArray(header) ? header : [header]) {
+    for (const pair of line.split(';')) {
+      const eq = pair.indexOf('=');
+      if (eq >= 0 && pair.slice(0, eq).trim() === name) values.push(pair.slice(eq + 1).trim());
+    }
+  }
+  return values;
+}
+
+/**
+ * What a request with two session cookies may still do: ask whether it is logged in (no, so the
+ * UI shows the login page) and log out (which ends every session among them).
+ */
+function answersWithoutSession(method: string, path: string): boolean {
+  return (method === 'GET' && path === GATEWAY_PATHS.session) || (method === 'POST' && path === GATEWAY_PATHS.logout);
+}
+
 /** last-seen is re-sealed at most this often, so an active session costs one Set-Cookie a minute. */
 const REFRESH_AFTER_MS = 60_000;
 
@@ -86,15 +118,16 @@ export default fp<SessionPluginOptions>(
     const sealer = new SessionSealer(app.config.sessionSecret);
 
     let revocations = options.revocations;
-    if (!revocations && app.redis) revocations = new RedisRevocations(app.redis, now);
+    const maxEntries = app.config.revocationsMax;
+    if (!revocations && app.redis) revocations = new RedisRevocations(app.redis, now, maxEntries);
     if (!revocations) {
       const channel = options.primary ?? null;
       if (channel) {
-        const cluster = new ClusterRevocations(channel, now);
+        const cluster = new ClusterRevocations(channel, now, maxEntries);
         await cluster.open();
         revocations = cluster;
       } else {
-        revocations = new MemoryRevocations({ now });
+        revocations = new MemoryRevocations({ now, maxEntries });
       }
     }
     const store = revocations;
@@ -124,6 +157,18 @@ export default fp<SessionPluginOptions>(
     const expiresAt = (session: Session) => session.issuedAt + maxMs;
 
     async function readSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      if (cookieValues(request.headers.cookie, COOKIE_TOKEN).length > 1) {
+        request.sessionRefusal = 'ambiguous';
+        request.log.info('refused a request carrying two session cookies');
+        const path = pathOf(request.url);
+        // Every call a session could authorise is refused before it reaches the backend; the UI
+        // and static files still load (without a session, so a navigation goes to the login).
+        const area = areaOf(path);
+        if ((area === 'manage' || area === 'api') && !answersWithoutSession(request.method, path)) {
+          throw new GatewayError('NOT_LOGGED_IN', 'the request carries more than one session cookie');
+        }
+        return;
+      }
       const value = request.cookies[COOKIE_TOKEN];
       if (!value) return;
       const session = sealer.unseal(value);
@@ -132,7 +177,7 @@ export default fp<SessionPluginOptions>(
       if (!session) refusal = 'unsealed';
       else if (at >= expiresAt(session)) refusal = 'expired';
       else if (at - session.lastSeen >= idleMs) refusal = 'idle';
-      else if (await store.isRevoked(session.id)) refusal = 'revoked';
+      else if (await store.isRevoked(session.id, expiresAt(session))) refusal = 'revoked';
       if (refusal !== null || !session) {
         request.sessionRefusal = refusal;
         // The reason, never the value: the cookie holds the backend's token.
@@ -159,6 +204,15 @@ export default fp<SessionPluginOptions>(
       },
       async end(request, reply) {
         clearCookies(request, reply);
+        if (request.sessionRefusal === 'ambiguous') {
+          // Clearing removes only the cookie this gateway set; the planted one would then be the
+          // browser's only session. Every session among them ends instead, the planted one too.
+          for (const value of cookieValues(request.headers.cookie, COOKIE_TOKEN)) {
+            const planted = sealer.unseal(value);
+            if (planted) await store.revoke(planted.id, expiresAt(planted));
+          }
+          return null;
+        }
         const session = request.session;
         if (!session) return null;
         await store.revoke(session.id, expiresAt(session));
@@ -170,8 +224,9 @@ export default fp<SessionPluginOptions>(
       async require(request) {
         if (!request.session) throw new GatewayError('NOT_LOGGED_IN');
       },
-      isRevoked: (id) => store.isRevoked(id),
+      isRevoked: (session) => store.isRevoked(session.id, expiresAt(session)),
       onRevoked: (listener) => store.subscribe(listener),
+      onFloorRaised: (listener) => store.subscribeFloor(listener),
       expiresAt,
       now,
     };
@@ -199,8 +254,9 @@ export default fp<SessionPluginOptions>(
       },
       async (request, reply): Promise<SessionInfo> => {
         // The UI asks this first when a page loads: a refused cookie is dropped here, where no
-        // other call of the same page can race a login that sets a new one.
-        if (request.sessionRefusal !== null) clearCookies(request, reply);
+        // other call of the same page can race a login that sets a new one. Of two cookies, the
+        // one cleared would be ours, leaving the planted one alone: both stay, both refused.
+        if (request.sessionRefusal !== null && request.sessionRefusal !== 'ambiguous') clearCookies(request, reply);
         return {
           loggedIn: request.session !== null,
           userId: request.session?.userId ?? null,

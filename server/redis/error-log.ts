@@ -1,11 +1,18 @@
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
-import { matcher, parseEntry, type ErrorLog, type ErrorLogQuery } from '../error-log/store.js';
+import { matcher, parseEntry, type ErrorLog, type ErrorLogLane, type ErrorLogQuery, type ErrorLogScope } from '../error-log/store.js';
 import type { RedisShare } from './share.js';
 
 export interface RedisErrorLogOptions {
   share: RedisShare;
   /** ERROR_LOG_MAX_ENTRIES: the stream is trimmed to this many entries on every write. */
   maxEntries: number;
+  /** The stream's key (before the share's prefix); default `error-log`. */
+  stream?: string;
+  /**
+   * The lane of a laned log (server/error-log/lanes.ts) this stream holds: what it asks of its
+   * fallback, when that is a whole laned log, so the other lane's entries are not listed twice.
+   */
+  lane?: ErrorLogLane;
   /** This process's own log (the JSON-lines file, or the cluster primary's): used while Redis is away. */
   fallback: ErrorLog;
   /** Told of each entry that went to the fallback instead of Redis (the metric). */
@@ -18,7 +25,7 @@ export interface RedisErrorLogOptions {
 const CHUNK = 500;
 /** Entries of an outage remembered for sharing afterwards; beyond this the oldest stay local only. */
 const UNSHARED_MAX = 1_000;
-const STREAM = 'error-log';
+const DEFAULT_STREAM = 'error-log';
 const FIELD = 'entry';
 
 type StreamEntry = [id: string, fields: string[]];
@@ -31,11 +38,13 @@ type StreamEntry = [id: string, fields: string[]];
  */
 export class RedisErrorLog implements ErrorLog {
   private fallingBack = false;
+  private readonly stream: string;
 
   /** Entries written to the local log while Redis was away, to be shared once it is back. */
   private unshared: ErrorLogEntry[] = [];
 
   constructor(private readonly options: RedisErrorLogOptions) {
+    this.stream = options.stream ?? DEFAULT_STREAM;
     // Back to the shared log as soon as Redis is, not at the next write: /readyz says so at once.
     options.share.onReady(() => {
       this.note(false, 'Redis is ready');
@@ -56,7 +65,7 @@ export class RedisErrorLog implements ErrorLog {
   async append(entry: ErrorLogEntry): Promise<void> {
     const line = JSON.stringify(entry);
     const { share, maxEntries } = this.options;
-    const done = await this.shared(() => share.command.xadd(share.key(STREAM), 'MAXLEN', maxEntries, '*', FIELD, line));
+    const done = await this.shared(() => share.command.xadd(share.key(this.stream), 'MAXLEN', maxEntries, '*', FIELD, line));
     if (done) return;
     await this.options.fallback.append(entry);
     this.options.onFallbackWrite?.();
@@ -68,15 +77,42 @@ export class RedisErrorLog implements ErrorLog {
     const pageNum = Math.max(1, Math.floor(query.pageNum));
     const pageSize = Math.max(1, Math.floor(query.pageSize));
     const page = await this.sharedValue(() => this.scan(query, (pageNum - 1) * pageSize, pageSize));
-    return page ?? this.options.fallback.list(query);
+    return page ?? this.options.fallback.list(this.inLane(query));
   }
 
-  async clear(): Promise<void> {
-    this.unshared = [];
+  async clear(scope: ErrorLogScope = {}): Promise<void> {
+    const { owner } = scope;
     const { share } = this.options;
-    await this.shared(() => share.command.del(share.key(STREAM)));
+    if (owner === undefined) {
+      this.unshared = [];
+      await this.shared(() => share.command.del(share.key(this.stream)));
+    } else {
+      this.unshared = this.unshared.filter((entry) => entry.userId !== owner);
+      await this.shared(() => this.remove((entry) => entry.userId === owner));
+    }
     // The local log is cleared too: what the operator asked to forget must not come back from it.
-    await this.options.fallback.clear();
+    await this.options.fallback.clear(this.inLane(scope));
+  }
+
+  private inLane<T extends ErrorLogQuery | ErrorLogScope>(value: T): T {
+    return this.options.lane === undefined ? value : { ...value, lane: this.options.lane };
+  }
+
+  /** Deletes the stream's entries `drop` matches, reading the stream a chunk at a time. */
+  private async remove(drop: (entry: ErrorLogEntry) => boolean): Promise<void> {
+    const { share } = this.options;
+    const key = share.key(this.stream);
+    let start = '-';
+    for (;;) {
+      const chunk = (await share.command.xrange(key, start, '+', 'COUNT', CHUNK)) as StreamEntry[];
+      const ids = chunk.filter(([, fields]) => {
+        const entry = parseEntry(fields[fields.indexOf(FIELD) + 1] ?? '');
+        return entry !== null && drop(entry);
+      });
+      if (ids.length > 0) await share.command.xdel(key, ...ids.map(([id]) => id));
+      if (chunk.length < CHUNK) return;
+      start = `(${chunk[chunk.length - 1]![0]}`;
+    }
   }
 
   async flush(): Promise<void> {
@@ -96,7 +132,7 @@ export class RedisErrorLog implements ErrorLog {
     while (this.unshared.length > 0 && share.available) {
       const batch = this.unshared.slice(0, CHUNK);
       const pipeline = share.command.pipeline();
-      for (const entry of batch) pipeline.xadd(share.key(STREAM), 'MAXLEN', maxEntries, '*', FIELD, JSON.stringify(entry));
+      for (const entry of batch) pipeline.xadd(share.key(this.stream), 'MAXLEN', maxEntries, '*', FIELD, JSON.stringify(entry));
       try {
         const results = (await pipeline.exec()) ?? [];
         if (results.some(([error]) => error)) return;
@@ -109,7 +145,7 @@ export class RedisErrorLog implements ErrorLog {
 
   private async scan(query: ErrorLogQuery, skip: number, pageSize: number): Promise<ErrorLogPage> {
     const { share } = this.options;
-    const key = share.key(STREAM);
+    const key = share.key(this.stream);
     const match = matcher(query);
     const list: ErrorLogEntry[] = [];
     let total = 0;

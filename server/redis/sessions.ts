@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { AttemptCounter, ThrottleRule } from '../session/login-throttle.js';
-import { MemoryRevocations, type RevocationStore } from '../session/revocations.js';
+import { DEFAULT_MAX_REVOCATIONS, MemoryRevocations, type RevocationStore } from '../session/revocations.js';
 import type { RedisShare } from './share.js';
 
 const REVOKED_KEY = 'session:revoked';
+/** The shared floor: sessions expiring no later than this number (epoch ms) are refused. */
+const FLOOR_KEY = 'session:revoked-floor';
 const REVOKED_CHANNEL = 'session:revoked';
 const ATTEMPTS_KEY = 'login-attempts:';
 /** Revocations written per command when resynchronising. */
@@ -12,17 +14,60 @@ const RESYNC_BATCH = 1_000;
 interface Revocation {
   id: string;
   until: number;
+  /** The shared floor after this revocation. */
+  floor: number;
 }
 
 function parseRevocation(message: string): Revocation | null {
   try {
     const value = JSON.parse(message) as Partial<Revocation>;
-    if (typeof value.id === 'string' && typeof value.until === 'number') return { id: value.id, until: value.until };
+    if (typeof value.id === 'string' && typeof value.until === 'number') {
+      return { id: value.id, until: value.until, floor: typeof value.floor === 'number' ? value.floor : 0 };
+    }
   } catch {
     // Not ours: another program publishing on the channel.
   }
   return null;
 }
+
+/**
+ * Raises the floor (KEYS[2]) to ARGV[1] when higher; returns the floor. Shared by the cap below
+ * and by a replica writing back the floor it raised alone while Redis was away.
+ */
+const RAISE_FLOOR = `
+local function raise(key, text)
+  local floor = redis.call('GET', key) or '0'
+  if tonumber(text) > tonumber(floor) then
+    redis.call('SET', key, text)
+    return text
+  end
+  return floor
+end
+`;
+
+/**
+ * One logout, atomically: record it (keeping the latest expiry), sweep the expired ones, and past
+ * the cap forget a tenth of the ids, those closest to their own expiry, raising the floor to the
+ * last of them so they stay refused. Returns the floor.
+ */
+const REVOKE = `${RAISE_FLOOR}
+local now = tonumber(ARGV[3])
+local cap = tonumber(ARGV[4])
+redis.call('ZADD', KEYS[1], 'GT', ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local size = redis.call('ZCARD', KEYS[1])
+if size > cap then
+  local drop = size - math.floor(cap * 0.9)
+  local last = redis.call('ZRANGE', KEYS[1], drop - 1, drop - 1, 'WITHSCORES')
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, drop - 1)
+  return raise(KEYS[2], last[2])
+end
+return redis.call('GET', KEYS[2]) or '0'
+`;
+
+const WRITE_FLOOR = `${RAISE_FLOOR}
+return raise(KEYS[1], ARGV[1])
+`;
 
 /**
  * Revocations shared by every replica: a sorted set in Redis (session id, scored by when it may be
@@ -36,16 +81,21 @@ function parseRevocation(message: string): Revocation | null {
 export class RedisRevocations implements RevocationStore {
   private readonly local: MemoryRevocations;
   private readonly now: () => number;
+  private readonly maxEntries: number;
 
   constructor(
     private readonly share: RedisShare,
     now: () => number = Date.now,
+    maxEntries: number = DEFAULT_MAX_REVOCATIONS,
   ) {
     this.now = now;
-    this.local = new MemoryRevocations({ now });
+    this.maxEntries = maxEntries;
+    this.local = new MemoryRevocations({ now, maxEntries });
     share.listen(REVOKED_CHANNEL, (message) => {
       const revocation = parseRevocation(message);
-      if (revocation) this.local.add(revocation.id, revocation.until);
+      if (!revocation) return;
+      this.local.raiseFloor(revocation.floor);
+      this.local.add(revocation.id, revocation.until);
     });
     share.onReady(() => void this.resync());
   }
@@ -56,12 +106,19 @@ export class RedisRevocations implements RevocationStore {
     await this.store(id, until);
   }
 
-  async isRevoked(id: string): Promise<boolean> {
-    if (this.local.has(id)) return true;
+  async isRevoked(id: string, until: number): Promise<boolean> {
+    if (this.local.has(id, until)) return true;
     if (!this.share.available) return false;
     try {
-      const score = await this.share.command.zscore(this.share.key(REVOKED_KEY), id);
-      if (score === null || Number(score) <= this.now()) return false;
+      // One round trip for both: a replica that never heard of the floor learns it here.
+      const results = (await this.share.command.multi().zscore(this.share.key(REVOKED_KEY), id).get(this.share.key(FLOOR_KEY)).exec()) ?? [];
+      const [score, floor] = results.map(([error, value]) => {
+        if (error) throw error;
+        return value as string | null;
+      });
+      if (floor != null) this.local.raiseFloor(Number(floor));
+      if (until <= this.local.floor) return true;
+      if (score == null || Number(score) <= this.now()) return false;
       this.local.add(id, Number(score));
       return true;
     } catch {
@@ -74,6 +131,10 @@ export class RedisRevocations implements RevocationStore {
     return this.local.subscribe(listener);
   }
 
+  subscribeFloor(listener: (floor: number) => void): () => void {
+    return this.local.subscribeFloor(listener);
+  }
+
   async close(): Promise<void> {
     await this.local.close();
   }
@@ -81,14 +142,15 @@ export class RedisRevocations implements RevocationStore {
   private async store(id: string, until: number): Promise<boolean> {
     if (!this.share.available) return false;
     const { command } = this.share;
-    const key = this.share.key(REVOKED_KEY);
+    let floor: number;
     try {
-      // GT keeps the latest expiry; the sweep keeps the set to the ids still worth refusing.
-      await command.multi().zadd(key, 'GT', until, id).zremrangebyscore(key, '-inf', this.now()).exec();
+      const keys = [this.share.key(REVOKED_KEY), this.share.key(FLOOR_KEY)];
+      floor = Number(await command.eval(REVOKE, 2, ...keys, id, until, this.now(), this.maxEntries));
     } catch {
       return false;
     }
-    return this.share.publish(REVOKED_CHANNEL, JSON.stringify({ id, until } satisfies Revocation));
+    this.local.raiseFloor(floor);
+    return this.share.publish(REVOKED_CHANNEL, JSON.stringify({ id, until, floor } satisfies Revocation));
   }
 
   /**
@@ -97,12 +159,16 @@ export class RedisRevocations implements RevocationStore {
    */
   private async resync(): Promise<void> {
     const key = this.share.key(REVOKED_KEY);
+    const floorKey = this.share.key(FLOOR_KEY);
     try {
+      // A floor this replica raised alone (its copy overflowed during an outage) holds for all.
+      if (this.local.floor > 0) await this.share.command.eval(WRITE_FLOOR, 1, floorKey, this.local.floor);
       const known = this.local.list();
       for (let i = 0; i < known.length; i += RESYNC_BATCH) {
         const members = known.slice(i, i + RESYNC_BATCH).flatMap(([id, until]) => [until, id]);
         await this.share.command.zadd(key, 'GT', ...members);
       }
+      this.local.raiseFloor(Number((await this.share.command.get(floorKey)) ?? 0));
       const stored = await this.share.command.zrangebyscore(key, `(${this.now()}`, '+inf', 'WITHSCORES');
       for (let i = 0; i + 1 < stored.length; i += 2) this.local.add(stored[i]!, Number(stored[i + 1]));
     } catch {

@@ -22,19 +22,27 @@ const REVOKED_TOPIC = 'session.revoked';
 interface Revocation {
   id: string;
   until: number;
+  /** The primary's floor after this revocation: a worker's copy must refuse at least as much. */
+  floor: number;
+}
+
+/** What a worker that joins later takes over. */
+interface RevocationList {
+  list: Array<[string, number]>;
+  floor: number;
 }
 
 /** The primary's side: what startPrimary() serves to its workers. */
-export function sessionPrimaryHandlers(): Record<string, RpcHandler> {
-  const revocations = new MemoryRevocations();
+export function sessionPrimaryHandlers(maxRevocations?: number): Record<string, RpcHandler> {
+  const revocations = new MemoryRevocations(maxRevocations === undefined ? {} : { maxEntries: maxRevocations });
   const counter = new MemoryAttemptCounter();
   return {
     [SESSION_CALLS.revoke]: async (params) => {
-      const { id, until } = params as Revocation;
+      const { id, until } = params as Omit<Revocation, 'floor'>;
       revocations.add(id, until);
-      await broadcastToWorkers(REVOKED_TOPIC, { id, until } satisfies Revocation);
+      await broadcastToWorkers(REVOKED_TOPIC, { id, until, floor: revocations.floor } satisfies Revocation);
     },
-    [SESSION_CALLS.revocations]: () => revocations.list(),
+    [SESSION_CALLS.revocations]: (): RevocationList => ({ list: revocations.list(), floor: revocations.floor }),
     [SESSION_CALLS.throttleTake]: (params) => {
       const { key, rule, now } = params as { key: string; rule: ThrottleRule; now: number };
       return counter.takeNow(key, rule, now);
@@ -51,31 +59,38 @@ export class ClusterRevocations implements RevocationStore {
   constructor(
     private readonly channel: PrimaryChannel,
     now?: () => number,
+    maxEntries?: number,
   ) {
-    this.local = new MemoryRevocations(now ? { now } : {});
+    this.local = new MemoryRevocations({ ...(now ? { now } : {}), ...(maxEntries === undefined ? {} : { maxEntries }) });
     channel.onBroadcast(REVOKED_TOPIC, (payload) => {
-      const { id, until } = payload as Revocation;
+      const { id, until, floor } = payload as Revocation;
+      this.local.raiseFloor(floor);
       this.local.add(id, until);
     });
   }
 
   /** Takes over what the primary knows, for a worker started (or restarted) after logouts. */
   async open(): Promise<void> {
-    const known = await this.channel.call<Array<[string, number]>>(SESSION_CALLS.revocations);
-    for (const [id, until] of known) this.local.add(id, until);
+    const known = await this.channel.call<RevocationList>(SESSION_CALLS.revocations);
+    this.local.raiseFloor(known.floor);
+    for (const [id, until] of known.list) this.local.add(id, until);
   }
 
   async revoke(id: string, until: number): Promise<void> {
     this.local.add(id, until);
-    await this.channel.call(SESSION_CALLS.revoke, { id, until } satisfies Revocation);
+    await this.channel.call(SESSION_CALLS.revoke, { id, until } satisfies Omit<Revocation, 'floor'>);
   }
 
-  async isRevoked(id: string): Promise<boolean> {
-    return this.local.has(id);
+  async isRevoked(id: string, until: number): Promise<boolean> {
+    return this.local.has(id, until);
   }
 
   subscribe(listener: (id: string) => void): () => void {
     return this.local.subscribe(listener);
+  }
+
+  subscribeFloor(listener: (floor: number) => void): () => void {
+    return this.local.subscribeFloor(listener);
   }
 
   async close(): Promise<void> {

@@ -65,7 +65,7 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
     await page.getByRole('button', { name: 'Clear log' }).click();
     const confirm = page.getByTestId('confirm-dialog');
     await confirm.waitFor();
-    expect(await confirm.textContent()).toContain('Delete every entry of the error log?');
+    expect(await confirm.textContent()).toContain('Delete every entry you can see in the error log');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(await errorLog(page)).toHaveLength(2);

@@ -280,7 +280,8 @@ describe.skipIf(skipWithout(missing ? [missing] : [], 'the image tests (build th
           body: JSON.stringify({ message, url: '/image-test' }),
         });
         expect(posted.status).toBe(200);
-        const stored = await dockerOk(['exec', container, 'cat', '/data/error-log.jsonl']);
+        // Posted without a session: the anonymous lane's file holds it.
+        const stored = await dockerOk(['exec', container, 'cat', '/data/error-log-anonymous.jsonl']);
         expect(stored).toContain(message);
         // The volume did not exist before the run: Docker created it from the image's /data, owned by node.
         expect(await dockerOk(['exec', container, 'stat', '-c', '%u:%g', '/data'])).toBe('1000:1000');

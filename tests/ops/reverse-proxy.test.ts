@@ -87,6 +87,7 @@ describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the READM
       CHAT_BACKEND_URL: backend.url,
       RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
       TRUST_PROXY: '127.0.0.1',
+      ALLOWED_HOSTS: 'localhost',
       DATA_DIR: tempDir('ops-nginx-data-'),
       UI_DIR: tempDir('ops-nginx-ui-'),
     });
@@ -101,6 +102,8 @@ describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the READM
     site = replaceAll(site, 'server 127.0.0.1:8080;', `server 127.0.0.1:${gatewayPort};`);
     site = replaceAll(site, 'listen 443 ssl http2;', `listen 127.0.0.1:${tlsPort} ssl http2;`);
     site = replaceAll(site, 'listen 80;', `listen 127.0.0.1:${plainPort};`);
+    site = replaceAll(site, 'listen 80 default_server;', `listen 127.0.0.1:${plainPort} default_server;`);
+    site = replaceAll(site, 'listen 443 ssl default_server;', `listen 127.0.0.1:${tlsPort} ssl default_server;`);
     site = replaceAll(site, 'server_name admin.example.com;', 'server_name localhost;');
     site = replaceAll(site, '/etc/nginx/tls/admin.example.com.crt', crt);
     site = replaceAll(site, '/etc/nginx/tls/admin.example.com.key', key);
@@ -181,5 +184,19 @@ describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the READM
     expect(redirect.status).toBe(301);
     expect(redirect.headers.location).toBe('https://localhost/dashboard');
     expect((await tls('GET', '/metrics')).status).toBe(404);
+  });
+
+  it('closes a connection naming another host without an answer (DNS rebinding), on both ports', async () => {
+    await expect(tls('GET', '/api/session', { host: 'rebind.attacker.example' })).rejects.toThrow();
+    const plain = new Promise<Answer>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: plainPort, path: '/', headers: { host: 'rebind.attacker.example' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await expect(plain).rejects.toThrow();
+    expect((await tls('GET', '/api/session')).status).toBe(200);
   });
 });

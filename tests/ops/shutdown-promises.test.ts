@@ -104,7 +104,8 @@ describe('during shutdown', { timeout: 120_000 }, () => {
     await slow.answer;
     expect(await rig.gateway.exited).toEqual({ code: 0, signal: null });
 
-    const stored = readFileSync(path.join(rig.dataDir, 'error-log.jsonl'), 'utf8');
+    // Posted without a session: the anonymous lane's file holds them.
+    const stored = readFileSync(path.join(rig.dataDir, 'error-log-anonymous.jsonl'), 'utf8');
     expect(stored.endsWith('\n')).toBe(true);
     const messages = stored
       .trim()

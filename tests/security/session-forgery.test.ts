@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLS, GATEWAY_PATHS } from '../../server/contract/index.js';
+import { CALLS, GATEWAY_PATHS, PERMISSIONS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
+import { sendJson } from '../support/fake-backend.js';
 import { SessionSealer } from '../../server/session/seal.js';
 import { SseClient } from '../support/sse-client.js';
 import { cookieHeader, fakeLogInOver } from '../support/fake-session.js';
@@ -18,6 +19,10 @@ describe('a cookie the gateway did not seal', () => {
 
   beforeAll(async () => {
     rig = await startRig({ SESSION_SECRET: SECRET });
+    // The real session may read anonymous error-log entries (ERROR_LOG_ADMIN_PERMISSION).
+    rig.backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+      sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }] }),
+    );
     real = await fakeLogInOver(rig.url, { token: 'tok-real', userId: '7' });
   });
   afterAll(async () => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorLogEntry } from '../../server/contract/gateway.js';
 import { Child } from '../support/child.js';
 import { CHILDREN_DIR } from '../support/paths.js';
-import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { CALLS } from '../../server/contract/index.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { fakeLogInOver, routeFakeLogin } from '../support/fake-session.js';
 
 /*
@@ -23,7 +24,7 @@ const KILL_AFTER_MS = 15_000;
 /** Bound on each writer's loop, whatever happens. */
 const MAX_WRITES_PER_WRITER = 200;
 let workDir: string;
-/** Answers nothing but the login that gives the reader its session. */
+/** Answers nothing but the login that gives the reader its session, and its permissions (everyone's entries). */
 let backend: FakeBackend;
 let dataDir: string;
 let uiDir: string;
@@ -51,6 +52,7 @@ beforeAll(async () => {
   await mkdir(uiDir);
   backend = await startFakeBackend();
   routeFakeLogin(backend);
+  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: '/manage/management/adminUser' }] }));
 });
 
 afterAll(async () => {
@@ -59,10 +61,14 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-/** Every generation's raw text, current file last, as the store names them. */
+/**
+ * Every generation's raw text, current file last, as the store names them: the writers post
+ * without a session, so their entries are in the anonymous lane's files.
+ */
+const CURRENT = 'error-log-anonymous.jsonl';
 async function logFiles(): Promise<{ name: string; text: string }[]> {
-  const names = (await readdir(dataDir)).filter((name) => /^error-log(\.\d+)?\.jsonl$/.test(name));
-  names.sort((a, b) => (a === 'error-log.jsonl' ? 1 : b === 'error-log.jsonl' ? -1 : b.localeCompare(a)));
+  const names = (await readdir(dataDir)).filter((name) => /^error-log-anonymous(\.\d+)?\.jsonl$/.test(name));
+  names.sort((a, b) => (a === CURRENT ? 1 : b === CURRENT ? -1 : b.localeCompare(a)));
   return Promise.all(names.map(async (name) => ({ name, text: await readFile(path.join(dataDir, name), 'utf8') })));
 }
 
@@ -139,7 +145,7 @@ describe('error log under SIGKILL', () => {
       const tail = lines.pop()!; // '' when the file ends with a newline
       if (tail !== '') {
         // Only the file being written when the process died may end torn.
-        expect(file.name).toBe('error-log.jsonl');
+        expect(file.name).toBe(CURRENT);
         expect(index).toBe(files.length - 1);
       }
       for (const line of lines) {

@@ -7,7 +7,8 @@ import { ERROR_LOG_LIMITS, type ErrorLogEntry } from '../../server/contract/gate
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { SAME_ORIGIN, buildTestGateway, writeFakeUi } from './support/gateway.js';
-import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { CALLS } from '../../server/contract/index.js';
 import { cookieHeader, fakeLogIn, routeFakeLogin } from '../support/fake-session.js';
 
 /** The Cookie header of a login as backend token t1, user 7, made afresh for each test's gateway. */
@@ -19,9 +20,12 @@ let app: FastifyInstance;
 let backend: FakeBackend;
 
 beforeAll(async () => {
-  // Nothing here reaches the chat backend but the logins that give the tests their session.
+  // Nothing here reaches the chat backend but the logins that give the tests their session, and
+  // the permission look-up, which makes it an administrator who reads everyone's entries (who may
+  // read what: tests/security/error-log-access.test.ts).
   backend = await startFakeBackend();
   routeFakeLogin(backend);
+  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: '/manage/management/adminUser' }] }));
 });
 
 afterAll(async () => {
@@ -53,8 +57,9 @@ function list(query = '', headers: Record<string, string> = SESSION) {
   return app.inject({ method: 'GET', url: `${URL}${query}`, headers });
 }
 
-async function storedLines(): Promise<string[]> {
-  const text = await readFile(join(dataDir, 'error-log.jsonl'), 'utf8');
+/** The lines of one lane's current file: `error-log` (logged-in sessions) or `error-log-anonymous`. */
+async function storedLines(name = 'error-log'): Promise<string[]> {
+  const text = await readFile(join(dataDir, `${name}.jsonl`), 'utf8');
   return text.split('\n').filter((line) => line !== '');
 }
 
@@ -94,7 +99,8 @@ describe('POST /api/error-log', () => {
     });
     expect(new Date(Date.parse(oldest!.time)).toISOString()).toBe(oldest!.time);
 
-    expect(await storedLines()).toHaveLength(2);
+    expect(await storedLines()).toHaveLength(1);
+    expect(await storedLines('error-log-anonymous')).toHaveLength(1);
     const metric = await app.metrics.errorLogWrites.get();
     expect(metric.values[0]?.value).toBe(2);
   });
@@ -200,7 +206,7 @@ describe('GET and DELETE /api/error-log', () => {
     expect(cleared.statusCode).toBe(200);
     expect(cleared.json()).toEqual({ code: 200, msg: 'ok' });
     expect((await list()).json().data).toEqual({ list: [], total: 0 });
-    expect(await readdir(dataDir)).toEqual(['error-log.jsonl']);
+    expect((await readdir(dataDir)).sort()).toEqual(['error-log-anonymous.jsonl', 'error-log.jsonl']);
 
     expect((await post({ message: 'three', url: '/' })).statusCode).toBe(200);
     expect((await list()).json().data.list.map((e: ErrorLogEntry) => e.message)).toEqual(['three']);

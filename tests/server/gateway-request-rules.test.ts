@@ -139,7 +139,8 @@ describe('CROSS_ORIGIN', () => {
   it('refuses a DELETE of the error log from another origin and keeps the log', async () => {
     const app = await gateway();
     const cookies = await logInThrough(app);
-    const posted = await app.inject({ method: 'POST', url: '/api/error-log', headers: SAME_ORIGIN, payload: { message: 'kept', url: '/x' } });
+    // Posted by the session itself: it reads its own entries (anonymous ones need ERROR_LOG_ADMIN_PERMISSION).
+    const posted = await app.inject({ method: 'POST', url: '/api/error-log', cookies, headers: SAME_ORIGIN, payload: { message: 'kept', url: '/x' } });
     expect(posted.statusCode).toBe(200);
     const refused = await app.inject({ method: 'DELETE', url: '/api/error-log', cookies, headers: { origin: 'https://evil.example', host: 'localhost:80' } });
     expect(refused.statusCode).toBe(403);

@@ -56,21 +56,27 @@ describe('revocations in memory', () => {
     store.subscribe((id) => heard.push(id));
     await store.revoke('a', 5_000);
     await store.revoke('a', 4_000);
-    expect(await store.isRevoked('a')).toBe(true);
-    expect(await store.isRevoked('b')).toBe(false);
+    expect(await store.isRevoked('a', 5_000)).toBe(true);
+    expect(await store.isRevoked('b', 5_000)).toBe(false);
     expect(heard).toEqual(['a']);
     expect(store.list()).toEqual([['a', 5_000]]);
     now = 5_000;
-    expect(await store.isRevoked('a')).toBe(false);
+    expect(await store.isRevoked('a', 5_000)).toBe(false);
     expect(store.size).toBe(0);
   });
 
-  it('stays bounded, dropping the ids closest to their own expiry first', async () => {
+  it('stays bounded, and the ids it forgets (those closest to their own expiry) stay refused', async () => {
     const store = new MemoryRevocations({ now: () => 0, maxEntries: 100 });
+    const floors: number[] = [];
+    store.subscribeFloor((floor) => floors.push(floor));
     for (let i = 0; i < 150; i++) await store.revoke(`id${i}`, 1_000 + i);
     expect(store.size).toBeLessThanOrEqual(100);
-    expect(await store.isRevoked('id149')).toBe(true);
-    expect(await store.isRevoked('id0')).toBe(false);
+    expect(await store.isRevoked('id149', 1_149)).toBe(true);
+    expect(await store.isRevoked('id0', 1_000)).toBe(true);
+    // Fails closed: a session never logged out but as old as a forgotten one is refused too.
+    expect(await store.isRevoked('never-logged-out', 1_000)).toBe(true);
+    expect(floors.length).toBeGreaterThan(0);
+    expect(await store.isRevoked('never-logged-out', 1_000 + 150)).toBe(false);
   });
 });
 

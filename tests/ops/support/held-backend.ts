@@ -1,4 +1,5 @@
 import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
+import { PERMISSIONS } from '../../../server/contract/permissions.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../../support/fake-backend.js';
 import { fakeLogInOver, routeFakeLogin } from '../../support/fake-session.js';
 import { NodeProcess, tempDir, waitHealthy } from '../../support/processes.js';
@@ -35,7 +36,10 @@ export async function startHeldBackend(): Promise<HeldBackend> {
   let answered = false;
   routeFakeLogin(backend);
   backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
-  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }));
+  // The session is an administrator who reads everyone's UI errors too.
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }] }),
+  );
   backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 4 }));
   backend.route('GET /manage/slow', async (_call, res) => {
     await released;

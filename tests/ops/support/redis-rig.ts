@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { CALLS, GATEWAY_PATHS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
+import { PERMISSIONS } from '../../../server/contract/permissions.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../../support/fake-backend.js';
 import { fakeLogInOver, routeFakeLogin } from '../../support/fake-session.js';
 import { tempDir } from '../../support/processes.js';
@@ -43,7 +44,8 @@ export class RedisRig {
     routeFakeLogin(backend);
     backend.route(`GET ${CALLS.permission}`, (call, res) => {
       if (!rig.counts.has(String(call.headers['w-token']))) return sendJson(res, { code: 401, msg: 'Please log in again' });
-      sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] });
+      // Every rig session is an administrator who reads everyone's UI errors.
+      sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }] });
     });
     backend.route(`GET ${COUNT_PATH}`, (call, res) => {
       const count = rig.counts.get(String(call.headers['w-token']));

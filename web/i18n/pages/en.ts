@@ -7,7 +7,7 @@ const en = {
   'errorLog.keyword': 'Keyword',
   'errorLog.search': 'Search',
   'errorLog.clear': 'Clear log',
-  'errorLog.clearConfirm': 'Delete every entry of the error log? This cannot be undone.',
+  'errorLog.clearConfirm': 'Delete every entry you can see in the error log (all pages)? This cannot be undone.',
   'errorLog.cleared': 'Error log cleared',
   'errorLog.empty': 'No errors recorded',
   'errorLog.time': 'Time',

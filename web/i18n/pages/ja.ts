@@ -4,7 +4,7 @@ const ja = {
   'errorLog.keyword': 'キーワード',
   'errorLog.search': '検索',
   'errorLog.clear': 'ログを消去',
-  'errorLog.clearConfirm': 'エラーログをすべて削除しますか？元に戻せません。',
+  'errorLog.clearConfirm': '表示できるエラーログをすべて（全ページ）削除しますか？元に戻せません。',
   'errorLog.cleared': 'エラーログを消去しました',
   'errorLog.empty': '記録されたエラーはありません',
   'errorLog.time': '時刻',

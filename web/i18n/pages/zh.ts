@@ -4,7 +4,7 @@ const zh = {
   'errorLog.keyword': '关键词',
   'errorLog.search': '搜索',
   'errorLog.clear': '清空日志',
-  'errorLog.clearConfirm': '确定删除全部错误日志吗？此操作无法撤销。',
+  'errorLog.clearConfirm': '确定删除您可查看的全部错误日志（所有页）吗？此操作无法撤销。',
   'errorLog.cleared': '错误日志已清空',
   'errorLog.empty': '暂无错误记录',
   'errorLog.time': '时间',
