@@ -74,4 +74,3 @@ export function mapAnswer(
   }
   return { status: 200, body: { code: 200, msg, ...(data === undefined ? {} : { data }) } };
 }
-

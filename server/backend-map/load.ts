@@ -90,7 +90,8 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
       checkCall(file, call, at('actions', name));
       if (call.bulk) {
         const overSelection = resource.kind === 'list' && (resource.actions ?? []).some((a) => a.name === name && a.target === 'bulk');
-        if (!overSelection) throw new BackendMapError(file, at('actions', name, 'bulk'), `${id}.${name} is never sent over a selection ({ids}): no bulk call to bind`);
+        if (!overSelection)
+          throw new BackendMapError(file, at('actions', name, 'bulk'), `${id}.${name} is never sent over a selection ({ids}): no bulk call to bind`);
         if (call.bulk.bulk) throw new BackendMapError(file, at('actions', name, 'bulk', 'bulk'), 'a bulk call has no bulk call of its own');
         checkCall(file, call.bulk, at('actions', name, 'bulk'));
       }
@@ -100,7 +101,11 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
       if (call.bulk) throw new BackendMapError(file, at('calls', name, 'bulk'), 'only actions have a bulk call (the console sends {ids} to actions only)');
       const answer = call.answer ?? {};
       if (name === 'list' && (answer.relations || answer.recordAs !== undefined || answer.record !== undefined)) {
-        throw new BackendMapError(file, at('calls', name, 'answer'), 'a list answer has rows, not a record: record, recordAs and relations apply to the other calls');
+        throw new BackendMapError(
+          file,
+          at('calls', name, 'answer'),
+          'a list answer has rows, not a record: record, recordAs and relations apply to the other calls',
+        );
       }
     }
   }

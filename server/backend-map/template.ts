@@ -48,4 +48,3 @@ export function fillTemplate(template: Template, lookup: Lookup): unknown {
   const body = fill(template, lookup);
   return body === ABSENT ? null : body;
 }
-
