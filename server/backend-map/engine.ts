@@ -27,6 +27,23 @@ function envelopeOf(base: Required<EnvelopeMap>, own: EnvelopeMap | undefined): 
   };
 }
 
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+const NUMERIC_KINDS = new Set(['number', 'money', 'bytes']);
+
+/**
+ * A query string's values are all text; a template keeps its values' types, so the page numbers
+ * and number fields of a GET are read as the numbers they are before they are placed.
+ */
+function typedQuery(query: Row, fields: FieldBinding): Row {
+  const out: Row = { ...query };
+  for (const key in out) {
+    const value = out[key];
+    const numeric = key === 'pageNum' || key === 'pageSize' || NUMERIC_KINDS.has(fields.byKey.get(key)?.kind ?? '');
+    if (numeric && typeof value === 'string' && NUMBER_TEXT.test(value)) out[key] = Number(value);
+  }
+  return out;
+}
+
 /** What binding one resource's calls needs: the map's parts that apply to all of them. */
 interface BindContext {
   resource: Resource;
@@ -174,8 +191,9 @@ export class BackendMap {
     return { call, name, bound, fields: compiled.fields, request: this.request(bound, compiled.fields, call, input) };
   }
 
-  private request(bound: Bound, fields: FieldBinding, call: ConsoleCall, input: Row): BackendRequest {
+  private request(bound: Bound, fields: FieldBinding, call: ConsoleCall, query: Row): BackendRequest {
     const { call: map } = bound;
+    const input = map.template !== undefined && call.method === 'GET' ? typedQuery(query, fields) : query;
     const renames = map.params ?? {};
     const params: Row = {};
     const dateFormat = map.dates?.format;

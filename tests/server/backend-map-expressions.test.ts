@@ -115,8 +115,9 @@ describe('request body templates', () => {
     const p = ready(map.prepare(callOf(USERS, 'list'), { pageNum: 2, pageSize: 20, keyword: 'ann', status: 'banned' }));
     expect(p.request).toMatchObject({ method: 'POST', path: '/user/search' });
     expect(bodyOf(p)).toEqual({ pagination: { pageNumber: 2, showNumber: 20 }, keyword: 'ann', status: 2, note: 'by ann' });
-    const bare = ready(map.prepare(callOf(USERS, 'list'), { pageNum: '1', pageSize: '10' }));
-    expect(bodyOf(bare)).toEqual({ pagination: { pageNumber: '1', showNumber: '10' } });
+    // A GET's query is text: its page numbers are placed as numbers.
+    const bare = ready(map.prepare(callOf(USERS, 'list'), { pageNum: '1', pageSize: '10', keyword: '007' }));
+    expect(bodyOf(bare)).toEqual({ pagination: { pageNumber: 1, showNumber: 10 }, keyword: '007', note: 'by 007' });
   });
 
   it('reads the answer of a templated call back through the fields', () => {
