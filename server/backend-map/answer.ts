@@ -1,7 +1,7 @@
 import { GatewayError } from '../errors.js';
 import type { Bound, Prepared } from './bound.js';
-import type { FieldBinding } from './fields.js';
 import { readPointer, type Pointer } from './pointer.js';
+import { shapeRecord } from './relations.js';
 
 type Row = Record<string, unknown>;
 
@@ -39,7 +39,10 @@ export function mapAnswer(
     throw new GatewayError('BACKEND_NO_SUCH_CALL', `${sent.method} ${sent.path}`, { data: sent });
   }
   if (!success || status >= 400) {
-    const numeric = typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : 500;
+    // The map's table first (a backend's 40000 is the console's 400); else a numeric code keeps its number.
+    const numeric =
+      (code === undefined ? undefined : bound.refusals.get(scalarText(code))) ??
+      (typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : 500);
     const msg = typeof message === 'string' && message !== '' ? message : `The chat backend refused ${sent.method} ${sent.path} (code ${scalarText(code)})`;
     // A refused form field is named so the form can point at it, in the console's name.
     const detail = readPointer(json, bound.envelope.data);
@@ -66,21 +69,8 @@ export function mapAnswer(
     if (typeof totals === 'object' && totals !== null) out.totals = fields.fromBackend(totals as Row);
     return { status: 200, body: { code: 200, msg, data: out } };
   }
-  if (name === 'detail' || name === 'create' || name === 'update' || name === 'config' || name === 'saveConfig') {
-    return { status: 200, body: { code: 200, msg, data: record(data, bound.record, fields) } };
+  if (name === 'detail' || name === 'create' || name === 'update' || name === 'config' || name === 'saveConfig' || bound.shaped) {
+    return { status: 200, body: { code: 200, msg, data: shapeRecord(data, bound, fields) } };
   }
   return { status: 200, body: { code: 200, msg, ...(data === undefined ? {} : { data }) } };
-}
-
-function record(data: unknown, at: Pointer, fields: FieldBinding): unknown {
-  if (at.length === 0) return typeof data === 'object' && data !== null && !Array.isArray(data) ? fields.fromBackend(data as Row) : data;
-  if (typeof data !== 'object' || data === null) return data;
-  const inner = readPointer(data, at);
-  if (typeof inner !== 'object' || inner === null) return data;
-  // Copy along the way so the backend's parsed answer is not changed under the pointer.
-  const copy = structuredClone(data) as Row;
-  let parent: Row = copy;
-  for (const token of at.slice(0, -1)) parent = parent[token] as Row;
-  parent[at[at.length - 1]!] = fields.fromBackend(inner as Row);
-  return copy;
 }

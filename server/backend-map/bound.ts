@@ -35,6 +35,22 @@ export interface Bound {
   totalHeader: string | null;
   totals: Pointer;
   record: Pointer;
+  /** Where the mapped record goes in the console's data, when not where the backend had it. */
+  recordAs: Pointer | null;
+  relations: Relation[];
+  /** The answer's data is shaped (record, relations) even for an action or a preview: the map said so. */
+  shaped: boolean;
+  /** The backend's refusal codes (as text) to the console's. */
+  refusals: ReadonlyMap<string, number>;
+  /** An action's call for a selection ({ids}); undefined: the row call serves both. */
+  bulk?: Bound | null;
+}
+
+/** A record or list inside an answer's data, compiled: where, under which console key, with which fields. */
+export interface Relation {
+  key: string;
+  at: Pointer;
+  fields: FieldBinding;
 }
 
 export interface CompiledResource {

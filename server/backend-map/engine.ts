@@ -1,14 +1,16 @@
 import { RESOURCES, resourceCalls, type BackendOffer, type Resource } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { mapAnswer } from './answer.js';
-import type { BackendRequest, Bound, CompiledResource, Envelope, Method, Prepared } from './bound.js';
+import type { BackendRequest, Bound, CompiledResource, Envelope, Method, Prepared, Relation } from './bound.js';
 
 export type { BackendRequest, Prepared } from './bound.js';
 import { consoleCalls, type ConsoleCall } from './calls.js';
-import { FieldBinding } from './fields.js';
+import { FieldBinding, fieldKinds, inferredKind, type BindingRules } from './fields.js';
+import { keyCaseRule } from './key-case.js';
+import { fillTemplate } from './template.js';
 import { actionNamesOf } from './load.js';
 import { parsePointer } from './pointer.js';
-import type { BackendMapFile, CallMap, CallName, EnvelopeMap, ResourceMap, Scalar } from './types.js';
+import type { BackendMapFile, CallMap, CallName, EnvelopeMap, RelationMap, ResourceMap, Scalar } from './types.js';
 import { dayBound, offsetMinutes } from './values.js';
 
 type Row = Record<string, unknown>;
@@ -23,6 +25,33 @@ function envelopeOf(base: Required<EnvelopeMap>, own: EnvelopeMap | undefined): 
     data: parsePointer(own?.data ?? base.data),
     success: new Set((own?.success ?? base.success).map(String)),
   };
+}
+
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+const NUMERIC_KINDS = new Set(['number', 'money', 'bytes']);
+
+/**
+ * A query string's values are all text; a template keeps its values' types, so the page numbers
+ * and number fields of a GET are read as the numbers they are before they are placed.
+ */
+function typedQuery(query: Row, fields: FieldBinding): Row {
+  const out: Row = { ...query };
+  for (const key in out) {
+    const value = out[key];
+    const numeric = key === 'pageNum' || key === 'pageSize' || NUMERIC_KINDS.has(fields.byKey.get(key)?.kind ?? '');
+    if (numeric && typeof value === 'string' && NUMBER_TEXT.test(value)) out[key] = Number(value);
+  }
+  return out;
+}
+
+/** What binding one resource's calls needs: the map's parts that apply to all of them. */
+interface BindContext {
+  resource: Resource;
+  entry: ResourceMap;
+  base: Required<EnvelopeMap>;
+  rules: BindingRules;
+  fields: FieldBinding;
+  refusals: Record<string, number>;
 }
 
 function appendParam(search: URLSearchParams, name: string, value: unknown): void {
@@ -50,28 +79,20 @@ export class BackendMap {
     for (const resource of resources) {
       const entry = file.resources?.[resource.id];
       if (!entry) continue;
+      const rules: BindingRules = { offset: this.offset, keyCase: keyCaseRule(entry.keyCase ?? file.keyCase), id: entry.id ?? file.id };
+      const fields = FieldBinding.forResource(resource, entry.fields ?? {}, rules);
+      const context: BindContext = { resource, entry, base, rules, fields, refusals: { ...file.refusals, ...entry.refusals } };
       const calls = new Map<string, Bound | null>();
       for (const name of ['list', 'detail', 'create', 'update', 'delete', 'config', 'saveConfig', 'preview'] as const) {
-        calls.set(name, this.bind(resource, entry, entry.calls?.[name], name, base));
+        calls.set(name, this.bind(context, entry.calls?.[name], name));
       }
-      for (const action of actionNamesOf(resource)) calls.set(`action:${action}`, this.bind(resource, entry, entry.actions?.[action], null, base, action));
-      this.resources.set(resource.id, {
-        resource,
-        fields: new FieldBinding(resource, entry.fields ?? {}, this.offset),
-        unsupported: entry.unsupported === true,
-        calls,
-      });
+      for (const action of actionNamesOf(resource)) calls.set(`action:${action}`, this.bind(context, entry.actions?.[action], null, action));
+      this.resources.set(resource.id, { resource, fields, unsupported: entry.unsupported === true, calls });
     }
   }
 
-  private bind(
-    resource: Resource,
-    entry: ResourceMap,
-    call: CallMap | undefined,
-    name: CallName | null,
-    base: Required<EnvelopeMap>,
-    action?: string,
-  ): Bound | null {
+  private bind(context: BindContext, call: CallMap | undefined, name: CallName | null, action?: string): Bound | null {
+    const { resource, entry, base } = context;
     if (entry.unsupported || call?.unsupported) return null;
     const own = resourceCalls(resource);
     const fallback: Record<CallName, { method: Method; path: string }> = {
@@ -89,7 +110,15 @@ export class BackendMap {
     const path = call?.path ?? start.path;
     const envelope = envelopeOf(base, call?.answer);
     const answer = call?.answer ?? {};
+    const refusals = new Map(Object.entries({ ...context.refusals, ...answer.refusals }));
+    // A selection's call: the row call's members, then the bulk call's own.
+    const bulk = call?.bulk ? this.bind(context, { ...call, bulk: undefined, ...call.bulk }, name, action) : undefined;
     return {
+      ...(bulk === undefined ? {} : { bulk }),
+      refusals,
+      recordAs: answer.recordAs === undefined ? null : parsePointer(answer.recordAs),
+      relations: Object.entries(answer.relations ?? {}).map(([key, relation]) => this.relation(context, key, relation)),
+      shaped: answer.record !== undefined || answer.recordAs !== undefined || answer.relations !== undefined,
       call: call ?? {},
       method,
       path,
@@ -101,6 +130,16 @@ export class BackendMap {
       totals: answer.totals === undefined ? [...envelope.data, 'totals'] : parsePointer(answer.totals),
       record: parsePointer(answer.record ?? ''),
     };
+  }
+
+  private relation(context: BindContext, key: string, relation: RelationMap): Relation {
+    const own = relation.fields ?? {};
+    const kinds = new Map(relation.recordFields ? fieldKinds(context.resource) : []);
+    for (const [field, map] of Object.entries(own)) if (!kinds.has(field)) kinds.set(field, inferredKind(map));
+    const maps = relation.recordFields ? { ...context.entry.fields, ...own } : own;
+    const fields = new FieldBinding(kinds, maps, { ...context.rules, id: relation.recordFields ? context.rules.id : undefined });
+    const at = relation.at === undefined ? [context.rules.keyCase ? context.rules.keyCase.theirs(key) : key] : parsePointer(relation.at);
+    return { key, at, fields };
   }
 
   /** True when the map names this resource (its calls are then translated). */
@@ -143,14 +182,18 @@ export class BackendMap {
     if (call.kind === 'save') name = input.id === undefined || input.id === null || input.id === '' ? 'create' : 'update';
     else if (call.kind === 'action') name = `action:${call.action!}`;
     else name = call.kind;
-    const bound = compiled.unsupported ? null : compiled.calls.get(name);
+    const rowBound = compiled.unsupported ? null : compiled.calls.get(name);
+    // The contract tells a selection from a row by {ids} against {id}.
+    const selection = call.kind === 'action' && Array.isArray(input.ids) && (input.id === undefined || input.id === null);
+    const bound = rowBound && selection && rowBound.bulk !== undefined ? rowBound.bulk : rowBound;
     const label = name.startsWith('action:') ? name.slice('action:'.length) : name;
     if (!bound) return { unsupported: `${call.resource.id}.${label}` };
     return { call, name, bound, fields: compiled.fields, request: this.request(bound, compiled.fields, call, input) };
   }
 
-  private request(bound: Bound, fields: FieldBinding, call: ConsoleCall, input: Row): BackendRequest {
+  private request(bound: Bound, fields: FieldBinding, call: ConsoleCall, query: Row): BackendRequest {
     const { call: map } = bound;
+    const input = map.template !== undefined && call.method === 'GET' ? typedQuery(query, fields) : query;
     const renames = map.params ?? {};
     // The keys below are the client's (query or body): `constructor` or `toString` must find no
     // rename the map did not write, and `__proto__` must stay a plain member, never a prototype.
@@ -180,10 +223,11 @@ export class BackendMap {
         continue;
       }
       if (dateFormat && (key === 'startDate' || key === 'endDate') && typeof value === 'string') {
-        params[renamed(key, key)] = dayBound(value, key === 'endDate', dateFormat, this.offset);
+        params[renamed(key, fields.nameOf(key))] = dayBound(value, key === 'endDate', dateFormat, this.offset);
         continue;
       }
-      params[renamed(key, key)] = value;
+      const named = fields.toBackend(key, value)!;
+      params[renamed(key, named[0])] = named[1];
     }
     for (const [name, value] of Object.entries(map.extra ?? {})) params[name] = value as Scalar;
 
@@ -197,6 +241,12 @@ export class BackendMap {
       path = path.replace(`{${name}}`, encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)));
     }
 
+    if (map.template !== undefined) {
+      // A placeholder names a parameter as sent (after renames and key case), or as the console named it.
+      const lookup = (name: string) => (Object.hasOwn(params, name) ? params[name] : params[renames[name] ?? fields.nameOf(name)]);
+      const text = JSON.stringify(fillTemplate(map.template, lookup));
+      return { method: bound.method, path, body: { contentType: 'application/json', text } };
+    }
     const where = map.in ?? (bound.method === 'GET' || bound.method === 'DELETE' ? 'query' : 'json');
     if (where === 'query') {
       const search = new URLSearchParams();
@@ -218,7 +268,7 @@ export class BackendMap {
     const key = desc ? value.slice(1) : value;
     const field = fields.byKey.get(key);
     if (field?.absent) return;
-    const name = field?.name ?? key;
+    const name = fields.nameOf(key);
     if (map.sort) {
       params[map.sort.field] = name;
       params[map.sort.order] = desc ? (map.sort.desc ?? 'desc') : (map.sort.asc ?? 'asc');

@@ -1,5 +1,6 @@
 import type { FieldKind, Resource } from '../contract/index.js';
-import type { FieldMap } from './types.js';
+import type { KeyCaseRule } from './key-case.js';
+import type { FieldMap, IdType } from './types.js';
 import { valueCodec, type ValueCodec } from './values.js';
 
 /** One field of a resource as the map binds it. */
@@ -35,26 +36,57 @@ export function fieldKinds(resource: Resource): Map<string, FieldKind> {
 }
 
 /**
- * The fields of one resource, both ways. Built once at start; mapping a row is then a loop over
- * its members with two map look-ups each.
+ * The kind of a field the contract types only in TypeScript (a detail's wallet, logins, members),
+ * told from its binding: what the codecs need to read a value back as the console's.
+ */
+export function inferredKind(map: FieldMap): FieldKind {
+  if (map.money) return 'money';
+  if (map.time) return map.time === 'yyyy-MM-dd' ? 'date' : 'datetime';
+  if (map.id) return 'number';
+  const keys = map.values ? Object.keys(map.values) : [];
+  if (keys.length > 0 && keys.every((k) => k === 'true' || k === 'false')) return 'switch';
+  if (keys.length > 0 && keys.every((k) => k.trim() !== '' && Number.isFinite(Number(k)))) return 'number';
+  return 'text';
+}
+
+export interface BindingRules {
+  offset: number;
+  keyCase: KeyCaseRule | null;
+  /** The resource's ids as the backend writes them: applies to its `id` field and `ids` parameter. */
+  id?: IdType | undefined;
+}
+
+/**
+ * The fields of one resource (or of one record inside its answers), both ways. Built once at
+ * start; mapping a row is then a loop over its members with two map look-ups each.
  */
 export class FieldBinding {
   readonly byKey = new Map<string, BoundField>();
   private readonly byName = new Map<string, BoundField>();
   /** Backend members that would land on a console key the map moved elsewhere: dropped. */
   private readonly shadowed = new Set<string>();
-  /** True when no field is renamed, transformed or absent: rows pass unchanged. */
+  private readonly keyCase: KeyCaseRule | null;
+  private readonly ids: ValueCodec | null;
+  /** True when no field is renamed, transformed or absent and no key case applies: rows pass unchanged. */
   readonly identity: boolean;
 
-  constructor(resource: Resource, maps: Record<string, FieldMap>, offset: number) {
-    for (const [key, kind] of fieldKinds(resource)) {
-      const map = maps[key] ?? {};
-      const field: BoundField = { key, kind, name: map.name ?? key, absent: map.absent === true, codec: valueCodec(kind, map, offset) };
+  constructor(kinds: ReadonlyMap<string, FieldKind>, maps: Record<string, FieldMap>, rules: BindingRules) {
+    this.keyCase = rules.keyCase;
+    this.ids = rules.id ? valueCodec('ids', 'number', { id: rules.id }, 0) : null;
+    for (const [key, kind] of kinds) {
+      const own = maps[key] ?? {};
+      const map = key === 'id' && rules.id && own.id === undefined ? { ...own, id: rules.id } : own;
+      const name = map.name ?? (this.keyCase ? this.keyCase.theirs(key) : key);
+      const field: BoundField = { key, kind, name, absent: map.absent === true, codec: valueCodec(key, kind, map, rules.offset) };
       this.byKey.set(key, field);
       if (!field.absent) this.byName.set(field.name, field);
     }
     for (const field of this.byKey.values()) if (field.name !== field.key && !this.byName.has(field.key)) this.shadowed.add(field.key);
-    this.identity = [...this.byKey.values()].every((f) => f.name === f.key && !f.absent && f.codec === null);
+    this.identity = this.keyCase === null && [...this.byKey.values()].every((f) => f.name === f.key && !f.absent && f.codec === null);
+  }
+
+  static forResource(resource: Resource, maps: Record<string, FieldMap>, rules: BindingRules): FieldBinding {
+    return new FieldBinding(fieldKinds(resource), maps, rules);
   }
 
   /** A backend record as the console's. */
@@ -62,24 +94,37 @@ export class FieldBinding {
     if (this.identity) return row;
     // The backend's member names land here as keys: `__proto__` stays a member, never a prototype.
     const out: Row = Object.create(null) as Row;
+    const rule = this.keyCase;
     for (const name in row) {
       const value = row[name];
       const field = this.byName.get(name);
       if (field) out[field.key] = field.codec ? field.codec.fromBackend(value) : value;
-      else if (!this.shadowed.has(name)) out[name] = value;
+      else if (rule) {
+        const key = rule.ours(name);
+        if (!this.shadowed.has(key)) out[key] = rule.deep(value, 'ours');
+      } else if (!this.shadowed.has(name)) out[name] = value;
     }
     return out;
   }
 
   /** The console's key of a backend field name (a refused form field, say). */
   keyOf(name: string): string {
-    return this.byName.get(name)?.key ?? name;
+    return this.byName.get(name)?.key ?? (this.keyCase ? this.keyCase.ours(name) : name);
+  }
+
+  /** The backend's name of a console key, bound or not. */
+  nameOf(key: string): string {
+    return this.byKey.get(key)?.name ?? (this.keyCase ? this.keyCase.theirs(key) : key);
   }
 
   /** The console's value of one field as the backend's: [name, value], or null for an absent field. */
   toBackend(key: string, value: unknown): [string, unknown] | null {
     const field = this.byKey.get(key);
-    if (!field) return [key, value];
+    if (!field) {
+      const named = this.keyCase ? this.keyCase.theirs(key) : key;
+      if (key === 'ids' && this.ids) return [named, this.ids.toBackend(value)];
+      return [named, this.keyCase ? this.keyCase.deep(value, 'theirs') : value];
+    }
     if (field.absent) return null;
     return [field.name, field.codec ? field.codec.toBackend(value) : value];
   }

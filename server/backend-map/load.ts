@@ -3,7 +3,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { RESOURCES, type Resource } from '../contract/index.js';
 import schema from './backend-map.schema.json' with { type: 'json' };
 import { formatPointer } from './pointer.js';
-import type { BackendMapFile, CallName } from './types.js';
+import type { BackendMapFile, CallMap, CallName } from './types.js';
 
 /** A map that cannot be used: names the place (a JSON Pointer into the file) and what is wrong. */
 export class BackendMapError extends Error {
@@ -56,6 +56,13 @@ export function actionNamesOf(resource: Resource): string[] {
   return [];
 }
 
+/** The parts of one call that only make sense together. */
+function checkCall(file: string, call: CallMap, at: string): void {
+  if (call.template === undefined) return;
+  if (call.in === 'query' || call.in === 'form') throw new BackendMapError(file, `${at}/template`, `a template is a JSON body; "in" is "${call.in}"`);
+  if (call.body !== undefined) throw new BackendMapError(file, `${at}/template`, 'a template and "body" both say what the body is: keep one');
+}
+
 /** Checks what the schema cannot: that the map names resources, fields, calls and actions the console has. */
 function checkAgainstContract(file: string, map: BackendMapFile): void {
   const byId = new Map(RESOURCES.map((r) => [r.id, r]));
@@ -77,9 +84,29 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
       }
     }
     const actions = actionNamesOf(resource);
-    for (const name of Object.keys(entry.actions ?? {})) {
+    for (const [name, call] of Object.entries(entry.actions ?? {})) {
       if (!actions.includes(name))
         throw new BackendMapError(file, at('actions', name), `${id} has no action "${name}" (its actions: ${actions.join(', ') || 'none'})`);
+      checkCall(file, call, at('actions', name));
+      if (call.bulk) {
+        const overSelection = resource.kind === 'list' && (resource.actions ?? []).some((a) => a.name === name && a.target === 'bulk');
+        if (!overSelection)
+          throw new BackendMapError(file, at('actions', name, 'bulk'), `${id}.${name} is never sent over a selection ({ids}): no bulk call to bind`);
+        if (call.bulk.bulk) throw new BackendMapError(file, at('actions', name, 'bulk', 'bulk'), 'a bulk call has no bulk call of its own');
+        checkCall(file, call.bulk, at('actions', name, 'bulk'));
+      }
+    }
+    for (const [name, call] of Object.entries(entry.calls ?? {}) as [CallName, CallMap][]) {
+      checkCall(file, call, at('calls', name));
+      if (call.bulk) throw new BackendMapError(file, at('calls', name, 'bulk'), 'only actions have a bulk call (the console sends {ids} to actions only)');
+      const answer = call.answer ?? {};
+      if (name === 'list' && (answer.relations || answer.recordAs !== undefined || answer.record !== undefined)) {
+        throw new BackendMapError(
+          file,
+          at('calls', name, 'answer'),
+          'a list answer has rows, not a record: record, recordAs and relations apply to the other calls',
+        );
+      }
     }
   }
 }

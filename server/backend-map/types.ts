@@ -2,6 +2,12 @@
 
 export type TimeFormat = 'iso' | 'yyyy-MM-dd HH:mm:ss' | 'yyyy-MM-dd' | 'epoch-seconds' | 'epoch-millis';
 export type Scalar = string | number | boolean | null;
+/** How the backend writes its keys: snake_case, camelCase (the console's own), kebab-case or PascalCase. */
+export type KeyCase = 'snake' | 'camel' | 'kebab' | 'pascal';
+/** How the backend writes ids: as text ("10023") against the console's numbers. */
+export type IdType = 'string';
+/** A JSON value with "{name}" placeholders in its strings. */
+export type Template = Scalar | Template[] | { [key: string]: Template };
 
 export interface EnvelopeMap {
   code?: string;
@@ -16,6 +22,28 @@ export interface FieldMap {
   money?: 'yuan' | 'cent';
   values?: Record<string, Scalar>;
   time?: TimeFormat;
+  id?: IdType;
+}
+
+/** A record or list inside an answer's data, with bindings of its own. */
+export interface RelationMap {
+  /** Where it is in the backend's data; default: the member named as the key case names the console's key. */
+  at?: string;
+  fields?: Record<string, FieldMap>;
+  /** Map its members through the resource's own fields too (its own `fields` win). */
+  recordFields?: true;
+}
+
+export interface AnswerMap extends EnvelopeMap {
+  list?: string;
+  total?: string;
+  totalHeader?: string;
+  totals?: string;
+  record?: string;
+  /** Where the mapped record goes in the console's data when it is elsewhere than `record` (a flat detail). */
+  recordAs?: string;
+  relations?: Record<string, RelationMap>;
+  refusals?: Record<string, number>;
 }
 
 export interface CallMap {
@@ -25,16 +53,22 @@ export interface CallMap {
   in?: 'query' | 'json' | 'form';
   params?: Record<string, string>;
   body?: string;
+  template?: Template;
   sort?: { field: string; order: string; asc?: Scalar; desc?: Scalar };
   dates?: { from?: string; to?: string; format?: TimeFormat };
   extra?: Record<string, Scalar>;
-  answer?: EnvelopeMap & { list?: string; total?: string; totalHeader?: string; totals?: string; record?: string };
+  answer?: AnswerMap;
+  /** Actions only: the call sent instead when the console sends a selection ({ids}). */
+  bulk?: CallMap;
 }
 
 export type CallName = 'list' | 'detail' | 'create' | 'update' | 'delete' | 'config' | 'saveConfig' | 'preview';
 
 export interface ResourceMap {
   unsupported?: true;
+  keyCase?: KeyCase;
+  id?: IdType;
+  refusals?: Record<string, number>;
   fields?: Record<string, FieldMap>;
   calls?: Partial<Record<CallName, CallMap>>;
   actions?: Record<string, CallMap>;
@@ -43,6 +77,9 @@ export interface ResourceMap {
 export interface BackendMapFile {
   description?: string;
   timeZone?: string;
+  keyCase?: KeyCase;
+  id?: IdType;
+  refusals?: Record<string, number>;
   answer?: EnvelopeMap;
   resources?: Record<string, ResourceMap>;
 }

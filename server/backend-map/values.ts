@@ -1,4 +1,5 @@
 import type { FieldKind } from '../contract/index.js';
+import { GatewayError } from '../errors.js';
 import type { FieldMap, Scalar, TimeFormat } from './types.js';
 
 /**
@@ -89,14 +90,48 @@ function timeCodec(kind: FieldKind, format: TimeFormat, offset: number): ValueCo
   };
 }
 
-const MONEY: ValueCodec = {
-  // Yuan with two decimals against whole fen; rounding absorbs binary fractions (19.99 * 100).
-  toBackend: (v) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) / 100 : v),
-  fromBackend: (v) => {
-    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-    return typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 100) : v;
-  },
-};
+const YUAN_TEXT = /^-?\d+(\.\d{0,2}0*)?$/;
+const CENT_TEXT = /^-?\d+(\.0*)?$/;
+
+/**
+ * Money against the console's whole smallest unit (fen). An amount that would be a fraction of
+ * one (12.345 yuan, 12.5 fen) is refused, never rounded: rounding shows an amount the backend
+ * did not hold, and leaving the value out lets a form saved from it write the amount back empty.
+ * The decimal text decides (the shortest text of a number, as JSON wrote it), so binary noise
+ * (19.99 * 100 = 1998.99...) is no fraction.
+ */
+function moneyCodec(key: string, unit: 'yuan' | 'cent'): ValueCodec {
+  const whole = unit === 'yuan' ? YUAN_TEXT : CENT_TEXT;
+  const scale = unit === 'yuan' ? 100 : 1;
+  return {
+    toBackend: (v) => {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return v;
+      if (!Number.isInteger(v)) throw new GatewayError('BAD_REQUEST', `${key} is ${v}: amounts are whole smallest units`);
+      return unit === 'yuan' ? v / 100 : v;
+    },
+    fromBackend: (v) => {
+      const text = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : null;
+      if (text === null || text === '' || (typeof v === 'number' && !Number.isFinite(v))) return v;
+      if (!whole.test(text)) {
+        if (typeof v === 'string' && !Number.isFinite(Number(text))) return v;
+        throw new GatewayError('UPSTREAM_BAD_ANSWER', `${key} is ${JSON.stringify(v)}, a fraction of the smallest unit (${unit})`);
+      }
+      return Math.round(Number(text) * scale);
+    },
+  };
+}
+
+const ID_TEXT = /^-?\d{1,15}$/;
+
+/** Ids the backend writes as text: the console's numbers go out as text and come back as numbers. */
+function idCodec(kind: FieldKind): ValueCodec {
+  const out = (v: unknown): unknown => (typeof v === 'number' ? String(v) : Array.isArray(v) ? v.map(out) : v);
+  return {
+    toBackend: out,
+    // Text ids beyond 15 digits stay text: a number could not hold them exactly.
+    fromBackend: (v) => (kind === 'number' && typeof v === 'string' && ID_TEXT.test(v) ? Number(v) : v),
+  };
+}
 
 /** The console's value written as a table key: "normal", "true", "3". */
 function keyOf(value: unknown): string {
@@ -123,9 +158,10 @@ function tableCodec(kind: FieldKind, table: Record<string, Scalar>): ValueCodec 
 }
 
 /** The codec of one field, or null when its values pass unchanged. */
-export function valueCodec(kind: FieldKind, map: FieldMap, offset: number): ValueCodec | null {
+export function valueCodec(key: string, kind: FieldKind, map: FieldMap, offset: number): ValueCodec | null {
   if (map.values) return tableCodec(kind, map.values);
-  if (map.money === 'yuan') return MONEY;
+  if (map.money) return moneyCodec(key, map.money);
+  if (map.id) return idCodec(kind);
   if (map.time) return timeCodec(kind, map.time, offset);
   return null;
 }

@@ -1,6 +1,6 @@
 import { CALLS, RESOURCES, SUCCESS_CODE, resourceCalls, type Resource } from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
-import { BackendMap } from '../backend-map/engine.js';
+import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
 import type { Upstream } from '../lib/upstream.js';
 import { answeredFields, listFindings, recordFindings } from './checks.js';
@@ -21,6 +21,12 @@ export interface ScreenReport {
   id: string;
   verdict: Verdict;
   detail: string;
+  /**
+   * The resource's read calls the probe made and those that answered 404 (or "no such
+   * interface"), for --write-map: only what is missing at every path tried is unsupported.
+   * Absent for the frame's own reads, which are not resources of a map.
+   */
+  calls?: { tried: string[]; missing: string[] };
   /** What the list answer looked like, for --write-map: where the list and total were. */
   seen?: { listAt?: string; totalAt?: string; paging?: Record<string, string>; envelope?: { success: number | string; message: string } };
 }
@@ -80,28 +86,32 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   async function read(call: ConsoleCall, input: Row): Promise<{ sent: string; envelope: Row; raw: Answer }> {
     let path = call.path;
     let prepared = null;
+    let method: BackendRequest['method'] = 'GET';
+    let body: BackendRequest['body'];
     if (map && map.names(call.resource.id)) {
       const p = map.prepare(call, input);
       if ('unsupported' in p) throw new GatewayError('UNSUPPORTED_BY_BACKEND', p.unsupported);
       prepared = p;
-      path = p.request.path;
+      // Sent as the gateway sends it: a read the map makes a POST (a search with a body) is one here too.
+      ({ path, method, body } = p.request);
     } else {
       const search = new URLSearchParams();
       for (const [k, v] of Object.entries(input)) search.append(k, String(v));
       if ([...search].length) path += `?${search.toString()}`;
     }
-    const answer = await upstream.request(path, { session });
+    const answer = await upstream.request(path, { session, method, ...(body ? { rawBody: body } : {}) });
     const text = (await upstream.options.decoder(answer, path)).toString('utf8');
+    const sent = `${method} ${path.split('?')[0]}`;
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      if (answer.status === 404) throw new GatewayError('BACKEND_NO_SUCH_CALL', `GET ${path.split('?')[0]}`);
+      if (answer.status === 404) throw new GatewayError('BACKEND_NO_SUCH_CALL', sent);
       throw new GatewayError('UPSTREAM_BAD_ANSWER', `HTTP ${answer.status}, not JSON`);
     }
     const raw = { status: answer.status, headers: answer.headers, json };
     const envelope = prepared ? map!.answer(prepared, answer.status, answer.headers, json).body : (json as Row);
-    return { sent: `GET ${path.split('?')[0]}`, envelope, raw };
+    return { sent, envelope, raw };
   }
 
   function verdictOf(sent: string, envelope: Row, status: number): ScreenReport | null {
@@ -119,12 +129,21 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
     const find = (kind: ConsoleCall['kind']) => calls.find((c) => c.kind === kind)!;
     const findings: string[] = [];
     let seen: ScreenReport['seen'];
+    const tried: string[] = [];
+    const missing: string[] = [];
     const run = async (call: ConsoleCall, input: Row, check: (data: unknown, raw: Answer) => void): Promise<ScreenReport | null> => {
-      const { sent, envelope, raw } = await read(call, input);
-      const refused = verdictOf(sent, envelope, raw.status);
-      if (refused) return refused;
-      check(envelope.data, raw);
-      return null;
+      tried.push(call.kind);
+      let refused: ScreenReport | null;
+      try {
+        const { sent, envelope, raw } = await read(call, input);
+        refused = verdictOf(sent, envelope, raw.status);
+        if (!refused) check(envelope.data, raw);
+      } catch (error) {
+        if (!(error instanceof GatewayError && error.errorName === 'BACKEND_NO_SUCH_CALL')) throw error;
+        refused = { id: '', verdict: 'MISSING', detail: error.message };
+      }
+      if (refused?.verdict === 'MISSING') missing.push(call.kind);
+      return refused;
     };
     const fields = answeredFields(resource, absent);
     let firstRow: Row | null = null;
@@ -173,9 +192,10 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
         }
       }
     })();
-    if (stop) return { ...stop, id: resource.id, ...(seen ? { seen } : {}) };
-    if (findings.length) return { id: resource.id, verdict: 'MISMATCH', detail: findings.join('; '), ...(seen ? { seen } : {}) };
-    return { id: resource.id, verdict: 'OK', detail: resourceCalls(resource).list.replace(/\/list$/, ''), ...(seen ? { seen } : {}) };
+    const extra = { calls: { tried, missing }, ...(seen ? { seen } : {}) };
+    if (stop) return { ...stop, id: resource.id, ...extra };
+    if (findings.length) return { id: resource.id, verdict: 'MISMATCH', detail: findings.join('; '), ...extra };
+    return { id: resource.id, verdict: 'OK', detail: resourceCalls(resource).list.replace(/\/list$/, ''), ...extra };
   }
 
   const screens: ScreenReport[] = [];
@@ -187,9 +207,7 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
     try {
       screens.push(await screen(resource));
     } catch (error) {
-      if (error instanceof GatewayError && error.errorName === 'BACKEND_NO_SUCH_CALL') {
-        screens.push({ id: resource.id, verdict: 'MISSING', detail: error.message });
-      } else if (error instanceof GatewayError && error.errorName === 'UNSUPPORTED_BY_BACKEND') {
+      if (error instanceof GatewayError && error.errorName === 'UNSUPPORTED_BY_BACKEND') {
         screens.push({ id: resource.id, verdict: 'UNSUPPORTED', detail: `${error.message}: not asked` });
       } else {
         screens.push({ id: resource.id, verdict: 'MISMATCH', detail: error instanceof Error ? error.message : String(error) });
@@ -256,24 +274,37 @@ function observe(json: unknown): ScreenReport['seen'] {
   return seen;
 }
 
-/** A starting map from what the probe saw, for the operator to finish: missing screens unsupported, list and total locations where unambiguous. */
+/**
+ * A starting map from what the probe saw, for the operator to finish. A screen is unsupported
+ * only when every call the probe made for it answered 404 (or the map already said so); a call
+ * missing beside others that answered is unsupported alone (a list without its detail). The
+ * frame's own reads (dashboard, monitor, menu) are not resources of a map and are never written.
+ */
 export function startingMap(report: ProbeReport): Row {
   const resources: Row = {};
+  const known = new Set(RESOURCES.map((r) => r.id));
   for (const screen of report.screens) {
-    if (screen.verdict === 'MISSING' || screen.verdict === 'UNSUPPORTED') {
+    if (!known.has(screen.id)) continue;
+    const tried = screen.calls?.tried ?? [];
+    const missing = new Set(screen.calls?.missing ?? []);
+    if (screen.verdict === 'UNSUPPORTED' || (tried.length > 0 && tried.every((c) => missing.has(c)))) {
       resources[screen.id] = { unsupported: true };
       continue;
     }
+    const calls: Row = {};
+    for (const name of missing) calls[name] = { unsupported: true };
     const seen = screen.seen;
-    if (!seen || screen.verdict === 'OK') continue;
-    const answer: Row = {};
-    if (seen.listAt && seen.listAt !== '/data/list') answer.list = seen.listAt;
-    if (seen.totalAt && seen.totalAt !== '/data/total') answer.total = seen.totalAt;
-    if (seen.envelope) Object.assign(answer, { success: [seen.envelope.success], message: seen.envelope.message });
-    const list: Row = {};
-    if (Object.keys(answer).length) list.answer = answer;
-    if (seen.paging) list.params = seen.paging;
-    if (Object.keys(list).length) resources[screen.id] = { calls: { list } };
+    if (seen && screen.verdict !== 'OK') {
+      const answer: Row = {};
+      if (seen.listAt && seen.listAt !== '/data/list') answer.list = seen.listAt;
+      if (seen.totalAt && seen.totalAt !== '/data/total') answer.total = seen.totalAt;
+      if (seen.envelope) Object.assign(answer, { success: [seen.envelope.success], message: seen.envelope.message });
+      const list: Row = {};
+      if (Object.keys(answer).length) list.answer = answer;
+      if (seen.paging) list.params = seen.paging;
+      if (Object.keys(list).length) calls.list = list;
+    }
+    if (Object.keys(calls).length) resources[screen.id] = { calls };
   }
   return {
     $schema: 'https://chat-admin-console.invalid/backend-map.schema.json',

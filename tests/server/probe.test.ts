@@ -13,6 +13,8 @@ import { SANDBOX_AES_KEY_TEXT, sandboxCodecKey } from '../../server/sandbox/key.
 import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { REPO_ROOT } from '../support/paths.js';
+import { sendJson, startFakeBackend } from '../support/fake-backend.js';
+import { parseBackendMap } from '../../server/backend-map/load.js';
 
 /** The probe against both dialects of the sandbox, with and without the legacy map; it only reads. */
 
@@ -127,6 +129,60 @@ describe('the probe', () => {
       detail: expect.stringContaining('expected fields absent: nickname'),
     });
     expect(report.answered).toBe(report.expected - 1);
+  });
+
+  it('writes unsupported only what answered 404 at every path it tried, reading a POST search as the map sends it', async () => {
+    // A backend no one here wrote: its users list is a POST search in snake_case, its groups list
+    // sits at the contract's path, and neither has a detail call. Everything else is missing.
+    const backend = await startFakeBackend();
+    try {
+      backend.route(`POST ${CALLS.login}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { token: 't', userId: 1 } }));
+      backend.route('POST /user/search', (call, res) => {
+        const body = JSON.parse(call.body) as { pagination?: { page_size?: unknown } };
+        if (body.pagination?.page_size !== 1) return sendJson(res, { code: 40000, message: 'bad paging' });
+        sendJson(res, { code: 0, message: 'ok', result: { users: [{ id: '10023', account: 'ann', nickname: 'Ann' }], total: 1 } });
+      });
+      backend.route('GET /manage/user/groupProfile/list', (_call, res) =>
+        sendJson(res, { code: 200, msg: 'ok', data: { list: [{ id: 5, name: 'Fans' }], total: 1 } }),
+      );
+      const map = new BackendMap({
+        keyCase: 'snake',
+        id: 'string',
+        answer: { message: '/message', data: '/result', success: [0] },
+        resources: {
+          users: {
+            calls: {
+              list: {
+                method: 'POST',
+                path: '/user/search',
+                template: { pagination: { page_num: '{pageNum}', page_size: '{pageSize}' } },
+                answer: { list: '/result/users', total: '/result/total' },
+              },
+              detail: { path: '/user/{id}' },
+            },
+          },
+        },
+      });
+      const report = await probe(upstreamTo(backend.url), { ...account, map });
+      const users = report.screens.find((s) => s.id === 'users')!;
+      expect(users).toMatchObject({
+        verdict: 'MISSING',
+        detail: expect.stringContaining('GET /user/10023'),
+        calls: { tried: ['list', 'detail'], missing: ['detail'] },
+      });
+      expect(backend.calls.some((c) => c.method === 'POST' && c.url === '/user/search')).toBe(true);
+      expect(backend.calls.filter((c) => c.method !== 'GET' && c.url !== '/user/search' && c.url !== CALLS.login)).toEqual([]);
+
+      const start = startingMap(report) as { resources: Record<string, unknown> };
+      expect(start.resources.users).toMatchObject({ calls: { detail: { unsupported: true }, list: { answer: { list: '/result/users' } } } });
+      expect(start.resources.groups).toMatchObject({ calls: { detail: { unsupported: true } } });
+      expect(start.resources.withdrawalReview).toEqual({ unsupported: true });
+      // The frame's own reads are no resources: a map naming them would not load.
+      expect(start.resources.dashboard).toBeUndefined();
+      expect(() => parseBackendMap(JSON.stringify(start), 'written.json')).not.toThrow();
+    } finally {
+      await backend.close();
+    }
   });
 
   it('says the login failed with the backend message', async () => {
