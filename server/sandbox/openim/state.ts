@@ -41,8 +41,6 @@ export class OpenImState {
   readonly blocks = new Map<string, BlockMark>();
   /** limitRegister / limitLogin per IP; a seeded blacklist entry refuses both. */
   readonly ipLimits = new Map<string, { limitRegister: boolean; limitLogin: boolean }>();
-  /** Users' login-IP limits (`/forbidden/user/*`), which the store has no table for. */
-  readonly userIpLimits: { userID: string; ip: string; createTime: number }[] = [];
 
   constructor(readonly store: SandboxStore) {}
 
