@@ -11,6 +11,7 @@ import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import { registerLegacyDialect } from './legacy/routes.js';
+import { registerOpenImDialect } from './openim/routes.js';
 
 export interface SandboxOptions {
   /** Seed of the simulated data; the same seed gives the same users, groups and money. */
@@ -22,11 +23,14 @@ export interface SandboxOptions {
   now?: number;
   /** How many chat users to seed (default 3,000; a bench may ask for 100,000). */
   userCount?: number;
-  /** `legacy`: the same data in a typical Java admin backend's dialect (see legacy/routes.ts). */
+  /**
+   * `legacy`: the same data in a typical Java admin backend's dialect (see legacy/routes.ts);
+   * `openim`: as OpenIM Chat's admin API serves it (see openim/routes.ts).
+   */
   dialect?: SandboxDialect;
 }
 
-export type SandboxDialect = 'default' | 'legacy';
+export type SandboxDialect = 'default' | 'legacy' | 'openim';
 
 /** One call that reached the sandbox from outside, as its record keeps it. */
 export interface RecordedCall {
@@ -67,6 +71,29 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     calls.push({ method: request.method, path: request.url.split('?')[0]! });
   });
 
+  if (dialect === 'openim') {
+    // OpenIM's transport, envelope and auth throughout: none of the contract's routes is served.
+    registerOpenImDialect(app, store);
+  } else {
+    legacy = registerContract(app, store, dialect);
+  }
+
+  const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
+  if (tickMs > 0) {
+    const timer = setInterval(() => {
+      store.addPendingWithdrawal();
+      store.counters.withdrawalTicks++;
+    }, tickMs);
+    // The simulator must never be what keeps a process (or a test run) alive.
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+
+  return app as SandboxApp;
+}
+
+/** The contract's routes, with its envelope for refusals and unknown paths, and the legacy dialect over them. */
+function registerContract(app: FastifyInstance, store: SandboxStore, dialect: SandboxDialect): ReturnType<typeof registerLegacyDialect> | null {
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
     if (error instanceof SandboxError) {
       return reply.code(200).send({ code: error.code, msg: error.message, ...(error.data === undefined ? {} : { data: error.data }) });
@@ -90,18 +117,5 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   registerDeployment(app, store);
   registerFinance(app, store);
   registerResources(app, store, sandboxBindings(store));
-  legacy = dialect === 'legacy' ? registerLegacyDialect(app) : null;
-
-  const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
-  if (tickMs > 0) {
-    const timer = setInterval(() => {
-      store.addPendingWithdrawal();
-      store.counters.withdrawalTicks++;
-    }, tickMs);
-    // The simulator must never be what keeps a process (or a test run) alive.
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
-
-  return app as SandboxApp;
+  return dialect === 'legacy' ? registerLegacyDialect(app) : null;
 }

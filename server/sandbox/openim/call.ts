@@ -1,0 +1,22 @@
+import type { OpenImBody } from './request.js';
+import type { OpenImState } from './state.js';
+
+/** One OpenIM call as the dialect's handlers see it, and the route table's rows. */
+
+/** Who may call: `none` (no middleware), `admin` (`mw.CheckAdmin`), `token` (`mw.CheckToken`, any token type). */
+export type OpenImGuard = 'none' | 'admin' | 'token';
+
+export interface OpenImCall {
+  state: OpenImState;
+  body: OpenImBody;
+  /** The caller's user id from the token; '' for unguarded calls. */
+  userID: string;
+  now: number;
+}
+
+export interface OpenImRoute {
+  path: string;
+  guard: OpenImGuard;
+  /** The answer's `data`; undefined for answers without fields (data left out). */
+  handle(call: OpenImCall): unknown;
+}
