@@ -72,7 +72,7 @@ export interface Config {
   sandboxDialect: SandboxDialect;
 }
 
-export const SANDBOX_DIALECTS = ['default', 'legacy'] as const;
+export const SANDBOX_DIALECTS = ['default', 'legacy', 'shiku'] as const;
 export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
 
 export class ConfigError extends Error {

@@ -11,6 +11,7 @@ import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import { registerLegacyDialect } from './legacy/routes.js';
+import { registerShikuDialect } from './shiku/routes.js';
 
 export interface SandboxOptions {
   /** Seed of the simulated data; the same seed gives the same users, groups and money. */
@@ -24,9 +25,11 @@ export interface SandboxOptions {
   userCount?: number;
   /** `legacy`: the same data in a typical Java admin backend's dialect (see legacy/routes.ts). */
   dialect?: SandboxDialect;
+  /** The sandbox's idea of now (epoch ms), so tests can move time; the shiku dialect's tokens and signatures read it. */
+  clock?: () => number;
 }
 
-export type SandboxDialect = 'default' | 'legacy';
+export type SandboxDialect = 'default' | 'legacy' | 'shiku';
 
 /** One call that reached the sandbox from outside, as its record keeps it. */
 export interface RecordedCall {
@@ -83,6 +86,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     reply.code(200).send({ code: 404, msg: `No such interface: ${request.method} ${request.url.split('?')[0]}` });
   });
 
+  // Before the contract's guard: the shiku dialect answers every path outside its own as Shiku would.
+  if (dialect === 'shiku') registerShikuDialect(app, store, options.clock ?? Date.now);
   registerAuth(app, store);
   registerEncoding(app, sandboxCodecKey());
   registerFiles(app, store);

@@ -16,8 +16,8 @@ function port(): number {
 
 function dialect(): SandboxDialect {
   const raw = (process.env.SANDBOX_DIALECT?.trim() || 'default').toLowerCase();
-  if (raw !== 'default' && raw !== 'legacy') {
-    process.stderr.write(`Invalid configuration: SANDBOX_DIALECT must be one of default, legacy, got "${raw}"\n`);
+  if (raw !== 'default' && raw !== 'legacy' && raw !== 'shiku') {
+    process.stderr.write(`Invalid configuration: SANDBOX_DIALECT must be one of default, legacy, shiku, got "${raw}"\n`);
     process.exit(78);
   }
   return raw;
