@@ -125,7 +125,8 @@ export function parameters(request: FastifyRequest): Map<string, string> {
     }
   };
   add(request.query);
-  add(request.body);
+  // getParameter sees form fields, never a JSON body.
+  if (String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) add(request.body);
   return out;
 }
 
