@@ -237,9 +237,16 @@ describe('the shiku dialect: data', () => {
     const removed = (await (await post('/console/deletekeyword', admin, { id: String(page.pageData[0]!.id) })).json()) as Row;
     expect(removed.resultCode).toBe(1);
     expect(sandbox.app.sandbox.sensitiveWords.find((w) => w.word === '刷单返利群')).toBeUndefined();
-    // A role below admin gets an empty answer and changes nothing.
-    const finance = sandbox.app.sandbox.accounts.find((a) => a.account === 'finance_li')!;
-    expect(finance.permissions).toContain('/manage/finance/cashWithdrawalCheck');
+    // A role below admin (customer service) gets an empty answer and nothing changes.
+    const support = sandbox.app.sandbox.accounts.find((a) => a.account === 'support_tanaka')!;
+    const reset = (await (await post('/console/updateUserPassword', admin, { userId: support.userId, password: md5('support123') })).json()) as Row;
+    expect(reset.resultCode).toBe(1);
+    const session = (await login('support_tanaka', 'support123')).data as Login;
+    expect(session.role).toBe('4');
+    const refused = await post('/console/addkeyword', session, { word: '客服加的词' });
+    expect(refused.status).toBe(200);
+    expect(await refused.text()).toBe('');
+    expect(sandbox.app.sandbox.sensitiveWords.find((w) => w.word === '客服加的词')).toBeUndefined();
   });
 
   it('bans and restores a user (admin roles only) and refuses user deletion outright', async () => {
