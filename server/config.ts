@@ -95,7 +95,7 @@ export interface AllowedHost {
   port: string | null;
 }
 
-export const SANDBOX_DIALECTS = ['default', 'legacy', 'openim'] as const;
+export const SANDBOX_DIALECTS = ['default', 'legacy', 'openim', 'shiku'] as const;
 export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
 
 export class ConfigError extends Error {

@@ -45,7 +45,7 @@ export interface SessionInfo {
   /** The chat's web client as the operator set it (WEB_CLIENT_URL); null: the UI derives it. */
   webClientUrl: string | null;
   /** How that sandbox speaks (SANDBOX_DIALECT), named in the banner; null without a sandbox. */
-  sandboxDialect: 'default' | 'legacy' | 'openim' | null;
+  sandboxDialect: 'default' | 'legacy' | 'openim' | 'shiku' | null;
 }
 
 export const WITHDRAWAL_EVENT = 'withdrawal-count';

@@ -12,6 +12,7 @@ import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import { registerLegacyDialect } from './legacy/routes.js';
 import { registerOpenImDialect } from './openim/routes.js';
+import { registerShikuDialect } from './shiku/routes.js';
 
 export interface SandboxOptions {
   /** Seed of the simulated data; the same seed gives the same users, groups and money. */
@@ -28,9 +29,11 @@ export interface SandboxOptions {
    * `openim`: as OpenIM Chat's admin API serves it (see openim/routes.ts).
    */
   dialect?: SandboxDialect;
+  /** The sandbox's idea of now (epoch ms), so tests can move time; the shiku dialect's tokens and signatures read it. */
+  clock?: () => number;
 }
 
-export type SandboxDialect = 'default' | 'legacy' | 'openim';
+export type SandboxDialect = 'default' | 'legacy' | 'openim' | 'shiku';
 
 /** One call that reached the sandbox from outside, as its record keeps it. */
 export interface RecordedCall {
@@ -75,7 +78,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // OpenIM's transport, envelope and auth throughout: none of the contract's routes is served.
     registerOpenImDialect(app, store);
   } else {
-    legacy = registerContract(app, store, dialect);
+    legacy = registerContract(app, store, dialect, options.clock ?? Date.now);
   }
 
   const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
@@ -92,8 +95,16 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return app as SandboxApp;
 }
 
-/** The contract's routes, with its envelope for refusals and unknown paths, and the legacy dialect over them. */
-function registerContract(app: FastifyInstance, store: SandboxStore, dialect: SandboxDialect): ReturnType<typeof registerLegacyDialect> | null {
+/**
+ * The contract's routes, with its envelope for refusals and unknown paths, and the legacy dialect
+ * over them (the shiku dialect in front of them).
+ */
+function registerContract(
+  app: FastifyInstance,
+  store: SandboxStore,
+  dialect: SandboxDialect,
+  clock: () => number,
+): ReturnType<typeof registerLegacyDialect> | null {
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
     if (error instanceof SandboxError) {
       return reply.code(200).send({ code: error.code, msg: error.message, ...(error.data === undefined ? {} : { data: error.data }) });
@@ -110,6 +121,8 @@ function registerContract(app: FastifyInstance, store: SandboxStore, dialect: Sa
     reply.code(200).send({ code: 404, msg: `No such interface: ${request.method} ${request.url.split('?')[0]}` });
   });
 
+  // Before the contract's guard: the shiku dialect answers every path outside its own as Shiku would.
+  if (dialect === 'shiku') registerShikuDialect(app, store, clock);
   registerAuth(app, store);
   registerEncoding(app, sandboxCodecKey());
   registerFiles(app, store);

@@ -16,8 +16,8 @@ function port(): number {
 
 function dialect(): SandboxDialect {
   const raw = (process.env.SANDBOX_DIALECT?.trim() || 'default').toLowerCase();
-  if (raw !== 'default' && raw !== 'legacy' && raw !== 'openim') {
-    process.stderr.write(`Invalid configuration: SANDBOX_DIALECT must be one of default, legacy, openim, got "${raw}"\n`);
+  if (raw !== 'default' && raw !== 'legacy' && raw !== 'openim' && raw !== 'shiku') {
+    process.stderr.write(`Invalid configuration: SANDBOX_DIALECT must be one of default, legacy, openim, shiku, got "${raw}"\n`);
     process.exit(78);
   }
   return raw;

@@ -1,0 +1,87 @@
+import type { SandboxStore } from '../store/sandbox-store.js';
+import type { Params, Row } from './wire.js';
+
+/**
+ * Shiku's system Config (SVC/cn/xyz/mianshi/vo/Config.java), the part read here: its defaults, with
+ * the fields the sandbox's site functions hold read from and written to them, so both dialects
+ * see one configuration.
+ */
+
+/** Config.java's numeric fields and their initial values (the string ones start null and are left out). */
+const NUMERIC_DEFAULTS: Readonly<Record<string, number>> = {
+  id: 10000,
+  fileValidTime: -1,
+  chatRecordTimeOut: -1,
+  telephoneSearchUser: 1,
+  nicknameSearchUser: 2,
+  isTelephoneLogin: 1,
+  isUserIdLogin: 1,
+  distance: 0,
+  isAuthApi: 1,
+  isKeyWord: 0,
+  isSaveMsg: 1,
+  isSaveMucMsg: 1,
+  isMsgSendTime: 0,
+  regeditPhoneOrName: 0,
+  registerInviteCode: 0,
+  isSaveRequestLogs: 0,
+  roamingTime: -2,
+  outTimeDestroy: -1,
+  isFriendsVerify: 1,
+  isEncrypt: 0,
+  isMultiLogin: 1,
+  maxUserSize: 1000,
+  isOpenSMSCode: 1,
+  isOpenReceipt: 1,
+  isOpenOnlineStatus: 0,
+};
+const TEXT_DEFAULTS: Readonly<Record<string, string>> = { language: 'zh', iosPushServer: 'apns', SMSType: 'aliyun' };
+const TEXT_FIELDS = ['helpUrl', 'shareUrl', 'softUrl', 'privacyPolicyPrefix', 'promotionUrl', 'language', 'iosPushServer', 'SMSType'];
+
+export class ShikuConfig {
+  /** Config fields the site functions do not hold, as last saved. */
+  readonly values: Row = { ...NUMERIC_DEFAULTS, ...TEXT_DEFAULTS };
+
+  constructor(private readonly store: SandboxStore) {}
+
+  private get site(): Row {
+    return this.store.settings.siteFunctions ?? {};
+  }
+
+  read(): Row {
+    const site = this.site;
+    return {
+      ...this.values,
+      // registerInviteCode: 0 off, 1 one code per user and required, 2 shared codes and optional.
+      registerInviteCode: site.inviteCodeRequired === true ? 1 : Number(this.values.registerInviteCode) === 1 ? 0 : this.values.registerInviteCode,
+      isFriendsVerify: site.friendVerifyRequired === false ? 0 : 1,
+      isOpenSMSCode: site.phoneVerifyRequired === false ? 0 : 1,
+      maxUserSize: typeof site.maxGroupMembers === 'number' ? site.maxGroupMembers : this.values.maxUserSize,
+      helpUrl: typeof site.customerServiceUrl === 'string' ? site.customerServiceUrl : this.values.helpUrl,
+    };
+  }
+
+  /**
+   * `@ModelAttribute Config`: a new Config with its defaults, the posted fields bound over them,
+   * saved whole. A field the form leaves out goes back to its default, as in Shiku.
+   */
+  write(params: Params): void {
+    const next: Row = { ...NUMERIC_DEFAULTS, ...TEXT_DEFAULTS };
+    for (const key of Object.keys(NUMERIC_DEFAULTS)) {
+      if (!params.has(key) || params.str(key) === '') continue;
+      const value = Number(params.str(key));
+      if (Number.isFinite(value)) next[key] = value;
+    }
+    for (const key of TEXT_FIELDS) if (params.has(key)) next[key] = params.str(key);
+    Object.assign(this.values, next);
+    for (const key of TEXT_FIELDS) if (!params.has(key) && !(key in TEXT_DEFAULTS)) delete this.values[key];
+    const site = this.store.settings.siteFunctions;
+    if (site) {
+      site.inviteCodeRequired = next.registerInviteCode === 1;
+      site.friendVerifyRequired = next.isFriendsVerify !== 0;
+      site.phoneVerifyRequired = next.isOpenSMSCode !== 0;
+      site.maxGroupMembers = next.maxUserSize;
+      if (typeof next.helpUrl === 'string') site.customerServiceUrl = next.helpUrl;
+    }
+  }
+}
