@@ -103,7 +103,7 @@ describe('console shell: search and view settings', () => {
         }
       }
     }
-  });
+  }, 90_000);
 
   it('takes the browser language when nothing is saved', async () => {
     const { page } = await h.newPage({ locale: 'ja-JP' });
