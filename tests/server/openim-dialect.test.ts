@@ -317,3 +317,262 @@ describe('site settings and lists', () => {
     expect(sandbox.app.sandbox.defaultFriends.find((d) => d.userId === user.id)).toBeDefined();
   });
 });
+
+describe('statistics', () => {
+  it('counts registrations per UTC day over [start, end), with the snake_case date_count key', async () => {
+    const store = sandbox.app.sandbox;
+    const times = store.users.all().map((u) => Date.parse(u.registerTime));
+    const start = Math.min(...times);
+    const end = Math.max(...times) + 1;
+    const answer = await call('/statistic/new_user_count', { start, end });
+    expect(answer.errCode).toBe(0);
+    expect(Object.keys(answer.data!)).toEqual(['total', 'date_count']);
+    expect(answer.data!.total).toBe(store.users.size);
+    const days = answer.data!.date_count as Record<string, number>;
+    expect(Object.values(days).reduce((a, b) => a + b, 0)).toBe(store.users.size);
+    expect(Object.keys(days)).toEqual([...Object.keys(days)].sort());
+    expect(Object.keys(days).every((day) => /^\d{4}-\d{2}-\d{2}$/.test(day))).toBe(true);
+    // The end is left out: the last registration's own millisecond is not counted.
+    const before = await call('/statistic/new_user_count', { start, end: end - 1 });
+    expect(Object.values(before.data!.date_count as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(store.users.size - 1);
+  });
+
+  it('answers an empty range with a null map, and refuses start after end', async () => {
+    expect((await call('/statistic/new_user_count', { start: 1000, end: 2000 })).data).toMatchObject({ date_count: null });
+    expect(await call('/statistic/new_user_count', { start: 2, end: 1 })).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'start > end' });
+    expect((await call('/statistic/login_user_count', { start: 2, end: 1 })).errDlt).toBe('start > end');
+  });
+
+  it('counts distinct users logged in per day, summing the days, from successful logins only', async () => {
+    const store = sandbox.app.sandbox;
+    const ok = store.loginRecords.all().filter((r) => r.result === 'success');
+    const start = Math.min(...store.loginRecords.all().map((r) => Date.parse(r.time)));
+    const end = Math.max(...store.loginRecords.all().map((r) => Date.parse(r.time))) + 1;
+    const perDay = new Map<string, Set<number>>();
+    for (const r of ok) perDay.set(r.time.slice(0, 10), (perDay.get(r.time.slice(0, 10)) ?? new Set()).add(r.userId));
+    const expected = [...perDay.values()].reduce((sum, s) => sum + s.size, 0);
+    const answer = await call('/statistic/login_user_count', { start, end });
+    expect(Object.keys(answer.data!)).toEqual(['loginCount', 'unloginCount', 'count']);
+    expect(answer.data!.loginCount).toBe(expected);
+    expect(answer.data!.unloginCount).toBe(store.users.size - expected);
+    expect(Object.keys(answer.data!.count as Row)).toHaveLength(perDay.size);
+  });
+});
+
+describe('app versions', () => {
+  const page = { pageNumber: 1, showNumber: 100 };
+
+  it('adds a version into the store, pages it with an ObjectID id, updates and deletes it', async () => {
+    const store = sandbox.app.sandbox;
+    const before = store.appVersions.size;
+    const add = {
+      platform: 'android',
+      version: '9.9.9-openim',
+      url: 'https://dl.example.org/app-9.9.9.apk',
+      text: 'notes',
+      force: true,
+      latest: true,
+      hot: false,
+    };
+    expect(await call('/application/add_version', add)).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
+    const record = store.appVersions.find((r) => r.version === '9.9.9-openim')!;
+    expect(record).toMatchObject({ platform: 'android', downloadUrl: add.url, releaseNotes: 'notes', forceUpdate: true });
+    expect(store.appVersions.size).toBe(before + 1);
+    // A second (platform, version) breaks the unique index.
+    expect((await call('/application/add_version', add)).errCode).toBe(500);
+
+    // No token: the apps themselves read these two.
+    const listed = (await post('/application/page_versions', { platform: ['android'], pagination: page })).answer;
+    const versions = listed.data!.versions as Row[];
+    expect(listed.data!.total).toBe(store.appVersions.count((r) => r.platform === 'android'));
+    // `latest` sorts first.
+    expect(versions[0]).toMatchObject({ platform: 'android', version: '9.9.9-openim', latest: true, hot: false, force: true, url: add.url, text: 'notes' });
+    expect(Object.keys(versions[0]!)).toEqual(['id', 'platform', 'version', 'url', 'text', 'force', 'latest', 'hot', 'createTime']);
+    const id = String(versions[0]!.id);
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    const latest = (await post('/application/latest_version', { platform: 'android' })).answer;
+    expect((latest.data!.version as Row).id).toBe(id);
+    expect((await post('/application/latest_version', { platform: 'symbian' })).answer.data).toEqual({ version: null });
+
+    expect((await call('/application/update_version', { id, text: 'better notes', hot: true })).errCode).toBe(0);
+    expect(record.releaseNotes).toBe('better notes');
+    expect((await call('/application/update_version', { id: 'nope', text: 'x' })).errCode).toBe(1001);
+    expect((await call('/application/update_version', { id: '0123456789abcdef01234567', text: 'x' })).errCode).toBe(500);
+    expect((await call('/application/delete_version', { id: [id] })).errCode).toBe(0);
+    expect(store.appVersions.find((r) => r.version === '9.9.9-openim')).toBeUndefined();
+  });
+
+  it('pages without a Check(): a missing pagination answers the total and null', async () => {
+    const answer = (await post('/application/page_versions', {})).answer;
+    expect(answer.data).toEqual({ total: sandbox.app.sandbox.appVersions.size, versions: null });
+    expect((await call('/application/add_version', {}, '')).errCode).toBe(1001);
+  });
+});
+
+describe('default groups', () => {
+  it('adds store groups, lists them as OpenIM Server GroupInfo, refuses unknown and listed ids, deletes', async () => {
+    const store = sandbox.app.sandbox;
+    const group = store.groups.all().find((g) => !store.defaultGroups.find((d) => d.groupId === g.id))!;
+    const id = String(group.id);
+    expect((await call('/default/group/add', { groupIDs: ['999999999'] })).errDlt).toBe('group id not found');
+    expect((await call('/default/group/add', { groupIDs: [id, id] })).errDlt).toBe('group id not found');
+    expect((await call('/default/group/add', {})).errDlt).toBe('GroupIDs is empty');
+    expect(await call('/default/group/add', { groupIDs: [id] })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
+    expect(store.defaultGroups.find((d) => d.groupId === group.id)).toMatchObject({ groupName: group.name });
+    expect(await call('/default/group/add', { groupIDs: [id] })).toEqual({
+      errCode: 1003,
+      errMsg: 'DuplicateKeyError',
+      errDlt: `group id existed, groupID=[${id}]`,
+    });
+
+    const found = await call('/default/group/find', {});
+    expect(found.data!.groupIDs).toContain(id);
+    const list = await call('/default/group/search', { keyword: `^${id}$`, pagination: { pageNumber: 1, showNumber: 10 } });
+    expect(list.data).toMatchObject({
+      total: 1,
+      groups: [{ groupID: id, groupName: group.name, ownerUserID: String(group.ownerId), memberCount: group.memberCount }],
+    });
+    expect(Object.keys((list.data!.groups as Row[])[0]!)).toHaveLength(17);
+    // The API builds this answer itself from a made slice: an empty page is [], not null.
+    expect((await call('/default/group/search', { keyword: '^none$', pagination: { pageNumber: 1, showNumber: 10 } })).data).toEqual({ total: 0, groups: [] });
+
+    expect((await call('/default/group/del', { groupIDs: ['999999999'] })).errCode).toBe(1004);
+    expect((await call('/default/group/del', { groupIDs: [id] })).errCode).toBe(0);
+    expect(store.defaultGroups.find((d) => d.groupId === group.id)).toBeUndefined();
+  });
+});
+
+describe('applets', () => {
+  const page = { pageNumber: 1, showNumber: 100 };
+  const applet = {
+    name: 'Openim Applet Wallet',
+    appID: 'wallet01',
+    icon: 'https://cdn.example.org/w.png',
+    url: 'https://apps.example.org/wallet',
+    md5: md5('wallet'),
+    size: 1024,
+    version: '1.0.0',
+    priority: 5,
+    status: 1,
+  };
+
+  it('lists the store discover entries as applets and adds one into the store', async () => {
+    const store = sandbox.app.sandbox;
+    const listed = await call('/applet/search', { pagination: page });
+    expect(listed.data!.total).toBe(store.discover.size);
+    const first = (listed.data!.applets as Row[])[0]!;
+    expect(Object.keys(first)).toEqual(['id', 'name', 'appID', 'icon', 'url', 'md5', 'size', 'version', 'priority', 'status', 'createTime']);
+    expect(first).toMatchObject({ name: store.discover.all()[0]!.title, status: store.discover.all()[0]!.enabled ? 1 : 2 });
+
+    expect((await call('/applet/add', { ...applet, size: 0 })).errDlt).toBe('size is invalid');
+    expect((await call('/applet/add', { ...applet, status: 3 })).errDlt).toBe('status is invalid');
+    expect(await call('/applet/add', { ...applet, id: 'applet-wallet' })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
+    expect(store.discover.find((d) => d.title === 'Openim Applet Wallet')).toMatchObject({ url: applet.url, enabled: true, sort: 5 });
+    expect((await call('/applet/add', { ...applet, id: 'applet-wallet' })).errCode).toBe(500);
+
+    const found = await call('/applet/search', { keyword: 'WALLET0', pagination: page });
+    expect(found.data).toMatchObject({
+      total: 1,
+      applets: [{ id: 'applet-wallet', appID: 'wallet01', md5: applet.md5, size: 1024, version: '1.0.0', status: 1 }],
+    });
+  });
+
+  it('updates with wrapper fields and deletes by appletIds', async () => {
+    const store = sandbox.app.sandbox;
+    expect((await call('/applet/update', { id: 'applet-wallet' })).errDlt).toBe('no update info');
+    expect((await call('/applet/update', { id: 'applet-wallet', md5: 'zz' })).errDlt).toBe('md5 is invalid');
+    expect((await call('/applet/update', { id: 'no-such-applet', name: 'x' })).errCode).toBe(1004);
+    expect((await call('/applet/update', { id: 'applet-wallet', name: 'Openim Applet Wallet 2', status: 2 })).errCode).toBe(0);
+    expect(store.discover.find((d) => d.title === 'Openim Applet Wallet 2')).toMatchObject({ enabled: false });
+    expect((await call('/applet/del', { appletIds: ['applet-wallet', 'ghost'] })).errDlt).toBe('ids not found: ghost');
+    expect((await call('/applet/del', { appletIds: [] })).errDlt).toBe('appletIds is empty');
+    expect((await call('/applet/del', { appletIds: ['applet-wallet'] })).errCode).toBe(0);
+    expect(store.discover.find((d) => d.title === 'Openim Applet Wallet 2')).toBeUndefined();
+    expect((await call('/applet/search', { keyword: '^nothing$', pagination: page })).data).toEqual({ total: 0, applets: null });
+  });
+});
+
+describe('user–IP login limits', () => {
+  it('adds pairs, lists them with the user nested, refuses a duplicate, deletes', async () => {
+    const user = sandbox.app.sandbox.users.all()[0]!;
+    const id = String(user.id);
+    const page = { pageNumber: 1, showNumber: 10 };
+    expect((await call('/forbidden/user/add', { limits: [] })).errDlt).toBe('limits is empty');
+    expect(
+      (
+        await call('/forbidden/user/add', {
+          limits: [
+            { userID: id, ip: '203.0.113.9' },
+            { userID: 'ghost', ip: '203.0.113.10' },
+          ],
+        })
+      ).errCode,
+    ).toBe(0);
+    const list = await call('/forbidden/user/search', { keyword: '203\\.0\\.113', pagination: page });
+    expect(list.data).toMatchObject({
+      total: 2,
+      limits: [
+        { userID: id, ip: '203.0.113.9', user: { userID: id, account: user.account } },
+        { userID: 'ghost', ip: '203.0.113.10', user: null },
+      ],
+    });
+    // Ordered insert: the new pair before the duplicate is kept.
+    expect(
+      (
+        await call('/forbidden/user/add', {
+          limits: [
+            { userID: id, ip: '203.0.113.11' },
+            { userID: id, ip: '203.0.113.9' },
+          ],
+        })
+      ).errCode,
+    ).toBe(500);
+    expect((await call('/forbidden/user/search', { keyword: '203\\.0\\.113', pagination: page })).data!.total).toBe(3);
+    expect((await call('/forbidden/user/del', { limits: [{ userID: id, ip: '' }] })).errDlt).toBe('user_id or ip is empty');
+    const all = [
+      { userID: id, ip: '203.0.113.9' },
+      { userID: id, ip: '203.0.113.11' },
+      { userID: 'ghost', ip: '203.0.113.10' },
+    ];
+    expect((await call('/forbidden/user/del', { limits: all })).errCode).toBe(0);
+    expect((await call('/forbidden/user/search', { keyword: '203\\.0\\.113', pagination: page })).data).toEqual({ total: 0, limits: null });
+  });
+});
+
+describe('users an admin registers', () => {
+  it('adds a user into the store, and answers a failed add_user with an empty body', async () => {
+    const store = sandbox.app.sandbox;
+    const user = { nickname: 'Openim Newcomer', areaCode: '86', phoneNumber: '13900001111', account: 'openimnew1', password: md5('pw'), gender: 1 };
+    expect(await call('/account/add_user', { user })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
+    const record = store.userByAccount('openimnew1')!;
+    expect(record).toMatchObject({ nickname: 'Openim Newcomer', phone: '+8613900001111', gender: 'male', status: 'normal' });
+    const full = await call('/user/find/full', { userIDs: [String(record.id)] });
+    expect(full.data!.users).toMatchObject([{ account: 'openimnew1', areaCode: '+86', phoneNumber: '13900001111', registerType: 0 }]);
+
+    // The phone is taken now: OpenIM's handler returns without writing.
+    const failed = await post('/account/add_user', { user }, { token: adminToken });
+    expect(failed.status).toBe(200);
+    expect(failed.raw).toBe('');
+    expect((await post('/account/add_user', {}, { token: adminToken })).raw).toBe('');
+    expect(store.users.count((u) => u.nickname === 'Openim Newcomer')).toBe(1);
+  });
+
+  it('imports users from JSON one by one, answering the first failure', async () => {
+    const store = sandbox.app.sandbox;
+    expect(await call('/user/import/json', { users: [] })).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'users is empty' });
+    const users = [
+      { nickname: 'Imported One', email: 'one@example.org', password: md5('a') },
+      { nickname: 'Imported Two', areaCode: '+1', phoneNumber: '5550001' },
+      { nickname: '', areaCode: '+1', phoneNumber: '5550002' },
+      { nickname: 'Imported Four', areaCode: '+1', phoneNumber: '5550003' },
+    ];
+    expect(await call('/user/import/json', { users })).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'Nickname is nil' });
+    expect(store.users.find((u) => u.nickname === 'Imported One')).toBeDefined();
+    expect(store.users.find((u) => u.nickname === 'Imported Two')).toMatchObject({ phone: '+15550001' });
+    expect(store.users.find((u) => u.nickname === 'Imported Four')).toBeUndefined();
+    const one = store.users.find((u) => u.nickname === 'Imported One')!;
+    const full = await call('/user/find/full', { userIDs: [String(one.id)] });
+    expect(full.data!.users).toMatchObject([{ account: '', email: 'one@example.org', registerType: 1 }]);
+    expect((await call('/user/import/json', { users: [{ nickname: 'Again', areaCode: '+1', phoneNumber: '5550001' }] })).errCode).toBe(20003);
+  });
+});

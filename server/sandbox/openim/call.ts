@@ -12,6 +12,19 @@ export interface OpenImCall {
   /** The caller's user id from the token; '' for unguarded calls. */
   userID: string;
   now: number;
+  /** The caller's address, as OpenIM's `GetClientIP` reads it (registrations record it). */
+  ip: string;
+}
+
+/**
+ * A failure OpenIM never answers: the handler returns without writing (`AddUserAccount` on a
+ * failed registration), so gin sends HTTP 200 with an empty body.
+ */
+export class UnansweredError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('unanswered');
+    this.name = 'UnansweredError';
+  }
 }
 
 export interface OpenImRoute {

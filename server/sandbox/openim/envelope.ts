@@ -14,6 +14,9 @@ export const OPENIM_CODES = {
   tokenUnknown: 1505,
   password: 20001,
   accountNotFound: 20002,
+  phoneAlreadyRegister: 20003,
+  accountAlreadyRegister: 20004,
+  emailAlreadyRegister: 20014,
   tokenNotExist: 20101,
 } as const;
 
@@ -30,6 +33,9 @@ const NAMES: Readonly<Record<number, string>> = {
   1505: 'TokenUnknownError',
   20001: 'PasswordError',
   20002: 'AccountNotFound',
+  20003: 'PhoneAlreadyRegister',
+  20004: 'AccountAlreadyRegister',
+  20014: 'EmailAlreadyRegister',
   20101: 'ErrTokenNotExist',
 };
 
@@ -62,9 +68,16 @@ export class OpenImError extends Error {
 
 export const argsError = (detail: string) => new OpenImError(OPENIM_CODES.args, detail);
 export const notFound = (detail = '') => new OpenImError(OPENIM_CODES.recordNotFound, detail);
+export const duplicateKey = (detail = '') => new OpenImError(OPENIM_CODES.duplicateKey, detail);
 export const noPermission = (detail = '') => new OpenImError(OPENIM_CODES.noPermission, detail);
 
 /** Success: `data` is left out for an answer message without fields (`undefined` here), as isAllFieldsPrivate does. */
 export function success(data: unknown): OpenImAnswer {
   return data === undefined ? { errCode: 0, errMsg: '', errDlt: '' } : { errCode: 0, errMsg: '', errDlt: '', data };
 }
+
+/**
+ * A Mongo failure (duplicate key on a unique index, say) reaches the API as a plain error: 500
+ * with its text, the way the dialect writes every non-CodeError.
+ */
+export const mongoError = (text: string) => new OpenImError(OPENIM_CODES.internal, text, true);

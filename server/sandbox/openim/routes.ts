@@ -3,9 +3,15 @@ import type { SandboxStore } from '../store/sandbox-store.js';
 import { addAdmin, adminInfo, changeAdminPassword, delAdmins, login, searchAdmins, updateSelf } from './admins.js';
 import { OPENIM_CODES, OpenImError, success, type OpenImAnswer } from './envelope.js';
 import { OpenImBody } from './request.js';
+import { applicationRoutes } from './applications.js';
+import { appletRoutes } from './applets.js';
+import { defaultGroupRoutes } from './default-groups.js';
+import { registerRoutes } from './register.js';
 import { siteRoutes } from './site.js';
+import { statisticRoutes } from './statistics.js';
+import { userLimitRoutes } from './user-limits.js';
 import { OpenImState } from './state.js';
-import type { OpenImRoute } from './call.js';
+import { UnansweredError, type OpenImRoute } from './call.js';
 import { ADMIN_USER_TYPE } from './tokens.js';
 import { blockUser, findUsers, resetPassword, searchBlocked, searchUsers, unblockUsers, updateUser } from './users.js';
 
@@ -49,7 +55,13 @@ export function openImRoutes(): OpenImRoute[] {
     { path: '/user/search/full', guard: 'token', handle: ({ state, body }) => searchUsers(state, body) },
     { path: '/user/find/full', guard: 'token', handle: ({ state, body }) => findUsers(state, body) },
     { path: '/user/update', guard: 'token', handle: ({ state, body }) => updateUser(state, body) },
+    ...registerRoutes(),
     ...siteRoutes(),
+    ...defaultGroupRoutes(),
+    ...userLimitRoutes(),
+    ...appletRoutes(),
+    ...statisticRoutes(),
+    ...applicationRoutes(),
   ];
 }
 
@@ -83,9 +95,10 @@ export function registerOpenImDialect(app: FastifyInstance, store: SandboxStore)
           userID = owner.userID;
         }
         const body = OpenImBody.parse(request.body);
-        return send(reply, success(await route.handle({ state, body, userID, now: Date.now() })));
+        return send(reply, success(await route.handle({ state, body, userID, now: Date.now(), ip: request.ip })));
       } catch (error) {
         if (error instanceof OpenImError) return send(reply, error.answer());
+        if (error instanceof UnansweredError) return reply.code(200).send();
         throw error;
       }
     });

@@ -54,7 +54,7 @@ function setAllowRegister(state: OpenImState, body: OpenImBody): undefined {
 }
 
 /** `UserPublicInfo` of the user who used a code (`MapUserPublicInfo`), or null. */
-function publicInfo(state: OpenImState, userID: string): Row | null {
+export function publicInfo(state: OpenImState, userID: string): Row | null {
   const user = state.userByID(userID);
   if (!user) return null;
   const gender = { female: 0, male: 1, unknown: 2 }[user.gender];

@@ -16,7 +16,7 @@ const GENDERS = { female: 0, male: 1, unknown: 2 } as const;
 const GENDER_OF: Readonly<Record<number, UserRecord['gender']>> = { 0: 'female', 1: 'male', 2: 'unknown' };
 
 /** The store keeps one phone text, `+<dial><number>`; the user's locale tells where the dial code ends. */
-const AREA_CODES: Readonly<Record<string, string>> = { zh: '+86', ja: '+81', es: '+34', en: '+1', fr: '+33', de: '+49' };
+export const AREA_CODES: Readonly<Record<string, string>> = { zh: '+86', ja: '+81', es: '+34', en: '+1', fr: '+33', de: '+49' };
 
 /** OpenIM's separate `areaCode` and `phoneNumber` of the store's phone text. */
 function splitPhone(user: UserRecord, more: UserExtras): { phoneNumber: string; areaCode: string } {
@@ -27,6 +27,8 @@ function splitPhone(user: UserRecord, more: UserExtras): { phoneNumber: string; 
 
 /** Fields OpenIM keeps per user that the store has none for; set by `/user/update`. */
 export interface UserExtras {
+  /** Set for users registered here without an account, whose store account is their phone or e-mail. */
+  account?: string;
   areaCode?: string;
   email?: string;
   level?: number;
@@ -35,11 +37,13 @@ export interface UserExtras {
   allowBeep?: number;
   allowVibration?: number;
   globalRecvMsgOpt?: number;
+  /** How a user registered here did it (`constant.go`: 0 account, 1 email, 2 phone). */
+  registerType?: number;
 }
 
 const extras = new WeakMap<OpenImState, Map<number, UserExtras>>();
 
-function extrasOf(state: OpenImState, user: UserRecord): UserExtras {
+export function extrasOf(state: OpenImState, user: UserRecord): UserExtras {
   let map = extras.get(state);
   if (!map) extras.set(state, (map = new Map()));
   let row = map.get(user.id);
@@ -53,7 +57,7 @@ export function userFullInfo(state: OpenImState, user: UserRecord): Row {
     userID: String(user.id),
     // OpenIM never answers the password.
     password: '',
-    account: user.account,
+    account: more.account ?? user.account,
     ...splitPhone(user, more),
     // The store has no e-mail addresses: empty, as for users registered by phone or account.
     email: more.email ?? '',
@@ -69,7 +73,7 @@ export function userFullInfo(state: OpenImState, user: UserRecord): Row {
     allowVibration: more.allowVibration ?? 1,
     globalRecvMsgOpt: more.globalRecvMsgOpt ?? 0,
     // constant.go: 0 account, 1 email, 2 phone; a user whose account is their phone registered by phone.
-    registerType: user.account === user.phone ? 2 : 0,
+    registerType: more.registerType ?? (user.account === user.phone ? 2 : 0),
   };
 }
 
@@ -128,15 +132,16 @@ export function updateUser(state: OpenImState, body: OpenImBody): undefined {
       code = areaCode.startsWith('+') ? areaCode : `+${areaCode}`;
       if (!/^\+\d+$/.test(code)) throw argsError('area code must be number');
       if (!/^\d+$/.test(phone)) throw argsError('phone number must be number');
-      if (state.store.users.find((u) => u.id !== user.id && u.phone === code + phone)) throw new OpenImError(20003, '');
+      if (state.store.users.find((u) => u.id !== user.id && u.phone === code + phone)) throw new OpenImError(OPENIM_CODES.phoneAlreadyRegister, '');
       patch.phone = code + phone;
     }
   }
   const account = body.optStr('account');
   if (account !== undefined && account !== '' && account !== user.account) {
     if (!ALPHANUMERIC.test(account)) throw argsError('account must be alphanumeric');
-    if (state.store.userByAccount(account)) throw new OpenImError(20004, '');
+    if (state.store.userByAccount(account)) throw new OpenImError(OPENIM_CODES.accountAlreadyRegister, '');
     patch.account = account;
+    delete more.account;
   }
   const email = body.optStr('email');
   if (email !== undefined && email !== '' && !EMAIL.test(email)) throw argsError('invalid email');
