@@ -1,5 +1,5 @@
 import type { SandboxStore } from '../store/sandbox-store.js';
-import type { Params, Row } from './wire.js';
+import { MissingParameter, type Params, type Row } from './wire.js';
 
 /**
  * Shiku's system Config (SVC/cn/xyz/mianshi/vo/Config.java), the part read here: its defaults, with
@@ -83,5 +83,77 @@ export class ShikuConfig {
       site.maxGroupMembers = next.maxUserSize;
       if (typeof next.helpUrl === 'string') site.customerServiceUrl = next.helpUrl;
     }
+  }
+}
+
+/** ClientConfig.java's defaults (the numeric fields; the text ones start null and are left out). */
+const CLIENT_DEFAULTS: Readonly<Record<string, number>> = {
+  id: 10000,
+  isOpenRegister: 1,
+  showContactsUser: 1,
+  isOpenReadReceipt: 1,
+  displayRedPacket: 1,
+  hideSearchByFriends: 1,
+  isCommonFindFriends: 0,
+  isCommonCreateGroup: 0,
+  isOpenPositionService: 0,
+  isOpenAPNSorJPUSH: 1,
+  isOpenRoomSearch: 0,
+  androidVersion: 0,
+  iosVersion: 0,
+  pcVersion: 0,
+  macVersion: 0,
+};
+const CLIENT_TEXT = [
+  'apiUrl',
+  'downloadAvatarUrl',
+  'downloadUrl',
+  'uploadUrl',
+  'liveUrl',
+  'jitsiServer',
+  'address',
+  'appleId',
+  'companyName',
+  'copyright',
+  'website',
+  'headBackgroundImg',
+  'androidAppUrl',
+  'iosAppUrl',
+  'androidExplain',
+  'iosExplain',
+  'pcAppUrl',
+  'pcExplain',
+  'macAppUrl',
+  'macExplain',
+  'androidDisable',
+  'iosDisable',
+  'pcDisable',
+  'macDisable',
+];
+
+/**
+ * Shiku's ClientConfig (`/console/clientConfig`, `/console/clientConfig/set`). The store's site
+ * functions have no column for any of it, so the dialect keeps it; `set` binds a new ClientConfig
+ * and copies every property over the saved one (BeanUtils.copyProperties), so a field left out of
+ * the form goes back to its default, as with Config.
+ */
+export class ShikuClientConfig {
+  private values: Row = { ...CLIENT_DEFAULTS };
+
+  read(): Row {
+    return { ...this.values };
+  }
+
+  write(params: Params): void {
+    const next: Row = { ...CLIENT_DEFAULTS };
+    for (const key of Object.keys(CLIENT_DEFAULTS)) {
+      if (key === 'id' || params.str(key) === '') continue;
+      // An int or byte field that is not a number fails the binding: BindException, 1010101.
+      if (!/^[-+]?\d+$/.test(params.str(key).trim()))
+        throw new MissingParameter(`Failed to convert property value of type 'java.lang.String' to required type 'int' for property '${key}'`);
+      next[key] = Number(params.str(key).trim());
+    }
+    for (const key of CLIENT_TEXT) if (params.has(key)) next[key] = params.str(key);
+    this.values = next;
   }
 }

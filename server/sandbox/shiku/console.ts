@@ -3,18 +3,10 @@ import { DAY, iso } from '../lib/time.js';
 import { HISTORY_DAYS } from '../store/seed-people.js';
 import { dailyStatistics } from '../store/statistics.js';
 import type { ShikuConfig } from './config.js';
+import { CONSOLE_RECHARGE_DESC } from './money.js';
+import type { ShikuRooms } from './rooms.js';
 import type { ShikuHandler } from './handler.js';
-import {
-  phoneParts,
-  shikuGroupPacket,
-  shikuInviteCode,
-  shikuKeyword,
-  shikuPersonalPacket,
-  shikuRole,
-  shikuRoom,
-  shikuUser,
-  shikuWithdrawal,
-} from './records.js';
+import { phoneParts, shikuGroupPacket, shikuInviteCode, shikuKeyword, shikuPersonalPacket, shikuUser, shikuWithdrawal } from './records.js';
 import { ROLE, type ShikuPasswords, type ShikuSessions, roleOf } from './sessions.js';
 import {
   InternalError,
@@ -42,6 +34,7 @@ interface Deps {
   passwords: ShikuPasswords;
   sessions: ShikuSessions;
   config: ShikuConfig;
+  rooms: ShikuRooms;
 }
 
 const byNewest = <T>(rows: T[], time: (row: T) => string) => rows.sort((a, b) => (time(a) < time(b) ? 1 : time(a) > time(b) ? -1 : 0));
@@ -139,7 +132,11 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
       store.groups.all().filter((g) => (!keyWorld || g.name.toLowerCase().includes(keyWorld)) && (least <= 0 || g.memberCount > least)),
       (g) => g.createTime,
     );
-    return pageResult(now, pageOf(rows, page, limit).map(shikuRoom), rows.length);
+    return pageResult(
+      now,
+      pageOf(rows, page, limit).map((g) => deps.rooms.view(g, now)),
+      rows.length,
+    );
   });
 
   map('/console/getRoomMember', ({ params, now }) => {
@@ -161,7 +158,7 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
           ]
         : [];
     });
-    return success(now, { ...shikuRoom(group), members });
+    return success(now, { ...deps.rooms.view(group, now), members });
   });
 
   // AC keywordfilter: `word` matches exactly; 0-based pageIndex; PageVO whose allPageCount is the total (sic).
@@ -244,6 +241,24 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     return success(now);
   });
 
+  // AC updateInviteCode: `id`, `inviteCode`, `defaultfriend`, `desc` all required; no role check.
+  // Any exception is caught into a failure with its message; an id that names no code changes nothing.
+  map('/console/update/updateInviteCode', ({ params, admin, now }) => {
+    const text = params.requiredStr('id');
+    const code = params.requiredStr('inviteCode');
+    const defaultfriend = params.requiredStr('defaultfriend');
+    const desc = params.requiredStr('desc');
+    if (!/^[0-9a-fA-F]{24}$/.test(text)) return failure(now, `invalid hexadecimal representation of an ObjectId: [${text}]`);
+    const id = parseObjectId('inviteCode', text);
+    const row = id === null ? undefined : store.inviteCodes.get(id);
+    if (row) {
+      row.code = code;
+      codeExtras.set(row.id, { defaultfriend, desc });
+      log(admin, 'update', 'inviteCodes', `updateInviteCode #${row.id}: ${code}`, now);
+    }
+    return success(now);
+  });
+
   // AdminManagerImpl.delInviteCode: errors come back as failures (the handler catches them); data true.
   map('/console/delInviteCode', ({ params, admin, now }) => {
     const text = params.str('inviteCodeId');
@@ -301,13 +316,14 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
       const out = pageRows.map((w) => shikuWithdrawal(w, balances.get(`Withdrawal ${w.orderNo}`)));
       return pageResult(now, out, rows.length, sum(out));
     }
-    // ConsumeType: 1 user recharge, 3 system recharge, 17 system return (a refund).
+    // ConsumeType: 1 user recharge, 3 system recharge (the console's credits), 17 system return (a refund).
+    const consoleCredit = (b: { type: string; remark: string }) => b.type === 'adjust' && b.remark === CONSOLE_RECHARGE_DESC;
     const rows = byNewest(
       store.bills
         .all()
         .filter(
           (b) =>
-            (b.type === 'recharge' || b.type === 'refund') &&
+            (b.type === 'recharge' || b.type === 'refund' || consoleCredit(b)) &&
             (userId === 0 || b.userId === userId) &&
             (tradeNo === '' || b.orderNo === tradeNo) &&
             within(b.createTime, range),
@@ -323,9 +339,10 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
       operationAmount: yuan(b.amount),
       currentBalance: yuan(b.balanceAfter),
       desc: b.type === 'refund' ? '系统归还' : b.remark,
-      payType: b.type === 'refund' ? 4 : 1,
+      // PayType 4 system pay: refunds and the console's credits.
+      payType: b.type === 'refund' || consoleCredit(b) ? 4 : 1,
       status: 1,
-      type: b.type === 'refund' ? 17 : 1,
+      type: b.type === 'refund' ? 17 : consoleCredit(b) ? 3 : 1,
       time: seconds(b.createTime),
     }));
     return pageResult(now, out, rows.length, sum(out));
@@ -364,27 +381,6 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     const fresh = store.withdrawals.all().filter((w) => !notified.has(w.id) && Date.parse(w.createTime) > now - DAY);
     for (const w of fresh.slice(0, 3)) notified.add(w.id);
     return success(now, fresh.length > 0);
-  });
-
-  // AC adminList: adminId (the caller's telephone) required; keyWorld, type (role) filters.
-  map('/console/adminList', ({ params, now }) => {
-    params.requiredStr('adminId');
-    const page = params.int('page', 0);
-    const limit = params.int('limit', 10);
-    const keyWorld = params.str('keyWorld').toLowerCase();
-    const type = params.int('type', 0);
-    const rows = store.accounts
-      .all()
-      .map((a) => ({ account: a, role: roleOf(a) }))
-      .filter(
-        ({ account, role }) =>
-          (type === 0 || role === type) && (!keyWorld || account.account.toLowerCase().includes(keyWorld) || account.nickname.toLowerCase().includes(keyWorld)),
-      );
-    return pageResult(
-      now,
-      pageOf(rows, page, limit).map(({ account, role }) => shikuRole(account, role)),
-      rows.length,
-    );
   });
 
   // AC updateUserPassword: no role check; the md5 the console sends becomes the password.

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminAccount } from '../store/accounts.js';
-import { InternalError, MissingParameter, Params, RESULT, TEXT, type Row, exceptionAnswer, parameters } from './wire.js';
+import { InternalError, MissingParameter, ServiceError, Params, RESULT, TEXT, type Row, exceptionAnswer, parameters } from './wire.js';
 
 /** What a Shiku handler gets: Spring's bound parameters, the logged-in admin (under /console) and now. */
 export interface ShikuCall {
@@ -51,6 +51,7 @@ export function mapping(
         return answer === null ? reply : answer;
       } catch (error) {
         if (error instanceof MissingParameter) return exceptionAnswer(RESULT.badParameter, TEXT.badParameter);
+        if (error instanceof ServiceError) return exceptionAnswer(RESULT.failure, error.message);
         if (error instanceof InternalError) return exceptionAnswer(RESULT.internal, TEXT.internal, error.message);
         request.log.error({ err: error }, 'shiku handler failed');
         return exceptionAnswer(RESULT.internal, TEXT.internal, error instanceof Error ? error.message : String(error));

@@ -58,7 +58,15 @@ export function shikuUser(user: UserRecord): Row {
 }
 
 /** Room.java: `s` 1 normal / -1 locked; dissolved groups are gone from Shiku, so they read as locked. */
-export function shikuRoom(group: GroupRecord): Row {
+/** What the dialect keeps of a room beyond the store: the console's lock and the mute's end. */
+export interface RoomExtras {
+  locked?: boolean;
+  /** Room.talkTime in seconds: everyone but the owner and admins is muted until then. */
+  talkTime?: number;
+  flags?: Row;
+}
+
+export function shikuRoom(group: GroupRecord, extras: RoomExtras = {}): Row {
   return {
     id: objectId('room', group.id, group.createTime),
     // The XMPP room's jid: Shiku draws a UUID; ours is derived from the id so it stays stable.
@@ -71,9 +79,11 @@ export function shikuRoom(group: GroupRecord): Row {
     userSize: group.memberCount,
     maxUserSize: group.maxMembers,
     createTime: seconds(group.createTime),
-    s: group.status === 'dissolved' ? -1 : 1,
-    // Room.talkTime: the end of an all-members mute (seconds); muted without end reads as far ahead.
-    talkTime: group.muted ? 4_102_444_800 : 0,
+    s: group.status === 'dissolved' || extras.locked ? -1 : 1,
+    // Room.talkTime: the end of an all-members mute (seconds); a mute set by the contract's screens
+    // has no end, so it reads as far ahead.
+    talkTime: extras.talkTime ?? (group.muted ? 4_102_444_800 : 0),
+    ...extras.flags,
   };
 }
 
@@ -179,7 +189,8 @@ export function shikuRole(account: AdminAccount, role: number): Row {
   return {
     id: objectId('role', account.id, account.createTime),
     userId: Number(account.userId),
-    phone: `86${account.account}`,
+    // Role.phone is the telephone without its area code (InitializationData: "1000").
+    phone: account.account,
     role,
     status: account.status === 'enabled' ? 1 : -1,
     createTime: seconds(account.createTime),

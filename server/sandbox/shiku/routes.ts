@@ -3,7 +3,12 @@ import type { SandboxStore } from '../store/sandbox-store.js';
 import { verifyTotp } from '../lib/totp.js';
 import { registerConsole } from './console.js';
 import { type RouteTable, mapping, setShikuAdmin, unknownPath } from './handler.js';
-import { ShikuConfig } from './config.js';
+import { ShikuClientConfig, ShikuConfig } from './config.js';
+import { registerAdmins } from './admins.js';
+import { registerMoney } from './money.js';
+import { ShikuRooms, registerRooms } from './rooms.js';
+import { registerStatistics } from './statistics.js';
+import { registerUsers } from './users.js';
 import { LOGIN_ROLES, ShikuPasswords, ShikuSessions, roleOf } from './sessions.js';
 import { RESULT, TEXT, type Row, failure, md5hex, parameters, success } from './wire.js';
 
@@ -152,7 +157,24 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
     return null;
   });
 
-  registerConsole(map, store, { passwords, sessions, config });
+  // AC getClientConfig / setClientConfig: reading has no role check, setting is super admin only and
+  // answers any exception as a failure with its message.
+  const clientConfig = new ShikuClientConfig();
+  map('/console/clientConfig', ({ now }) => success(now, clientConfig.read()));
+  map('/console/clientConfig/set', ({ params, admin, now }) => {
+    if (roleOf(admin!) !== 6) return failure(now, TEXT.noPermission);
+    clientConfig.write(params);
+    store.logOperation({ adminAccount: admin!.account, action: 'config', module: 'siteFunctions', detail: 'clientConfig/set', ip: '127.0.0.1' }, now);
+    return success(now);
+  });
+
+  const rooms = new ShikuRooms();
+  registerConsole(map, store, { passwords, sessions, config, rooms });
+  registerStatistics(map, store);
+  registerAdmins(map, store, { sessions, passwords });
+  registerRooms(map, store, rooms, config);
+  registerMoney(map, store);
+  registerUsers(map, store);
 
   // Paths no controller maps, after the filter has passed them (unknown /console paths need a valid call).
   const unknown = async (request: FastifyRequest, reply: FastifyReply) => unknownPath(reply, request.url.split('?')[0]!, clock());

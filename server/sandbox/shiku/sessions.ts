@@ -19,12 +19,35 @@ export const LOGIN_ROLES: ReadonlySet<number> = new Set([1, 4, 5, 6, 7]);
  * sensitive words → admin; users or groups → customer service; anything less → tourist.
  */
 export function roleOf(account: AdminAccount): number {
+  const set = grantedRoles.get(account);
+  if (set !== undefined) return set;
   const has = (p: string) => account.permissions.includes(p);
   if (ALL_PERMISSIONS.every(has)) return ROLE.superAdmin;
   if (has(PERMISSIONS.cashWithdrawalCheck)) return ROLE.finance;
   if (has(PERMISSIONS.userProfile) && has(PERMISSIONS.groupProfile) && has(PERMISSIONS.sensitiveWord)) return ROLE.admin;
   if (has(PERMISSIONS.userProfile) || has(PERMISSIONS.groupProfile)) return ROLE.customerService;
   return ROLE.tourist;
+}
+
+/**
+ * Roles granted through addAdmin: kept beside the account because a permission list cannot say
+ * "public account" or "robot" (2, 3), and a granted 5 must stay 5 whatever the list grows into.
+ */
+const grantedRoles = new WeakMap<AdminAccount, number>();
+
+/** The permission list that reads back as `role` through roleOf, for the contract's own screens. */
+export function permissionsFor(role: number): string[] {
+  if (role === ROLE.superAdmin) return [...ALL_PERMISSIONS];
+  if (role === ROLE.finance)
+    return [PERMISSIONS.cashWithdrawalCheck, PERMISSIONS.billRecord, PERMISSIONS.userRedPack, PERMISSIONS.groupRedPack, PERMISSIONS.userBalance];
+  if (role === ROLE.admin) return [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.sensitiveWord];
+  if (role === ROLE.customerService) return [PERMISSIONS.userProfile, PERMISSIONS.groupProfile];
+  return [];
+}
+
+export function grantRole(account: AdminAccount, role: number): void {
+  grantedRoles.set(account, role);
+  account.permissions = permissionsFor(role);
 }
 
 /** Shiku's seeded super admin (InitializationData.initSuperAdminData): user 1000, password "1000". */

@@ -110,6 +110,11 @@ export function parseObjectId(table: Table, text: string): number | null {
 
 /** A missing required parameter: Spring's MissingServletRequestParameterException → 1010101. */
 export class MissingParameter extends Error {}
+/**
+ * A ServiceException a handler does not catch: ExceptionHandlerAdvice answers resultCode 0 with its
+ * message and an empty detailMsg (no currentTime).
+ */
+export class ServiceError extends Error {}
 /** Anything else that escapes a handler (a type mismatch, a null record): → 1020101 with detailMsg. */
 export class InternalError extends Error {}
 
