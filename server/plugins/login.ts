@@ -123,6 +123,12 @@ export default fp<LoginPluginOptions>(
             throw new GatewayError('UPSTREAM_BAD_ANSWER', 'the login answer carries a token or user id that cannot be a cookie');
           }
           await attempt.succeeded();
+          // A login replaces the session the browser came with: that one ends as a logout would,
+          // so a copy of its cookie is worth nothing once someone else (or the same person) logs
+          // in here. The backend is told only when it issued another token: some backends hand
+          // the same token back on a second login, and that one is now the new session's.
+          const previous = request.session ? await app.sessions.end(request, reply) : null;
+          if (previous && previous.token !== data.token) await tellBackend(request, previous);
           app.sessions.open(request, reply, data.token, userId);
           const { token: _token, ...rest } = data;
           return { ...answer, data: { ...rest, userId } };

@@ -104,4 +104,42 @@ describe('session cookies', () => {
     expect(told[0]!.headers['w-token']).toBe('tok-left-open');
     expect(callsSince(rig.backend, before, SAVE_PATH)).toEqual([]);
   });
+
+  it('ends the session a successful login arrives with, and tells the backend only of another token', async () => {
+    const first = await fakeLogInOver(rig.url, { token: 'tok-before', userId: '21' });
+    const tab = await SseClient.open(rig.port, first);
+    await tab.waitFor(() => tab.counts().length > 0, 'the first count');
+
+    const before = rig.backend.calls.length;
+    const login = await fetch(`${rig.url}${CALLS.login}`, {
+      method: 'POST',
+      headers: { cookie: first, origin: rig.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ account: fakeAccount({ token: 'tok-after', userId: '22' }), password: FAKE_PASSWORD, code: '' }),
+    });
+    expect(await login.json()).toMatchObject({ code: 200 });
+    const fresh = setCookieValues(login.headers.getSetCookie());
+    // One new cookie, not a cleared one beside it.
+    expect(fresh.token).toMatch(/.{20,}/);
+    expect(tokenOf(first)).not.toBe(fresh.token);
+
+    // The session the browser came with is over, for any copy of its cookie.
+    expect((await save(rig.url, first)).status).toBe(401);
+    await tab.waitFor(() => tab.ended, "the replaced session's stream to end");
+    expect(callsSince(rig.backend, before, LOGOUT_PATH).map((c) => c.headers['w-token'])).toEqual(['tok-before']);
+    expect((await save(rig.url, `token=${fresh.token}; userId=22`)).status).toBe(200);
+
+    // A backend that hands the same token back: the gateway's old session ends, the token lives on.
+    const again = `token=${fresh.token}; userId=22`;
+    const sameTokenBefore = rig.backend.calls.length;
+    const relogin = await fetch(`${rig.url}${CALLS.login}`, {
+      method: 'POST',
+      headers: { cookie: again, origin: rig.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ account: fakeAccount({ token: 'tok-after', userId: '22' }), password: FAKE_PASSWORD, code: '' }),
+    });
+    expect(await relogin.json()).toMatchObject({ code: 200 });
+    expect(callsSince(rig.backend, sameTokenBefore, LOGOUT_PATH)).toEqual([]);
+    expect((await save(rig.url, again)).status).toBe(401);
+    const renewed = setCookieValues(relogin.headers.getSetCookie()).token!;
+    expect((await save(rig.url, `token=${renewed}; userId=22`)).status).toBe(200);
+  });
 });
