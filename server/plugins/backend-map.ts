@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GATEWAY_PATHS, type BackendOffer } from '../contract/index.js';
+import { GATEWAY_PATHS, fullOffer } from '../contract/index.js';
 import { BackendMap } from '../backend-map/engine.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
 import { GatewayError } from '../errors.js';
@@ -15,7 +15,6 @@ declare module 'fastify' {
   }
 }
 
-const EMPTY_OFFER: BackendOffer = { unsupported: { resources: [], calls: {}, actions: {}, fields: {} } };
 
 const stringLists = { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } as const;
 const offerSchema = {
@@ -24,8 +23,14 @@ const offerSchema = {
   properties: {
     unsupported: {
       type: 'object',
-      required: ['resources', 'calls', 'actions', 'fields'],
-      properties: { resources: { type: 'array', items: { type: 'string' } }, calls: stringLists, actions: stringLists, fields: stringLists },
+      required: ['resources', 'calls', 'actions', 'fields', 'console'],
+      properties: {
+        resources: { type: 'array', items: { type: 'string' } },
+        calls: stringLists,
+        actions: stringLists,
+        fields: stringLists,
+        console: { type: 'array', items: { type: 'string' } },
+      },
     },
   },
 } as const;
@@ -45,7 +50,7 @@ export default fp(
     const loaded = app.config.backendMap;
     const map = loaded ? new BackendMap(loaded.map) : null;
     app.decorate('backendMap', map);
-    const offer = map ? map.offer() : EMPTY_OFFER;
+    const offer = map ? map.offer() : fullOffer();
 
     app.get(GATEWAY_PATHS.backendOffer, { onRequest: app.sessions.require, schema: { response: { 200: offerSchema } } }, async (_request, reply) => {
       reply.header('cache-control', NO_STORE);

@@ -46,7 +46,7 @@ describe('screens the backend does not offer', () => {
 describe('offeredResource', () => {
   const users = RESOURCES.find((r) => r.id === 'users') as ListResource;
   const offer: BackendOffer = {
-    unsupported: { resources: [], calls: { users: ['update', 'detail'] }, actions: { users: ['resetPassword'] }, fields: { users: ['avatar', 'balance'] } },
+    unsupported: { resources: [], calls: { users: ['update', 'detail'] }, actions: { users: ['resetPassword'] }, fields: { users: ['avatar', 'balance'] }, console: [] },
   };
 
   it('drops the buttons, actions, columns, filters and form fields the backend lacks', () => {
