@@ -29,7 +29,6 @@ export interface MappedCallOptions {
   timeoutMs?: number;
 }
 
-
 const stringLists = { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } as const;
 const offerSchema = {
   type: 'object',
@@ -65,7 +64,9 @@ const anyObject = { type: 'object', additionalProperties: true } as const;
 export default fp(
   async (app) => {
     const loaded = app.config.backendMap;
-    const map = loaded ? new BackendMap(loaded.map, undefined, { withdrawalCount: app.config.withdrawalCountPath, logout: app.config.backendLogoutPath }) : null;
+    const map = loaded
+      ? new BackendMap(loaded.map, undefined, { withdrawalCount: app.config.withdrawalCountPath, logout: app.config.backendLogoutPath })
+      : null;
     app.decorate('backendMap', map);
     const offer = map ? map.offer() : fullOffer();
 
