@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals-react';
-import { CALLS, type LoginAnswer, type LoginBody, type SiteConfig } from '#contract/calls';
+import { CALLS, type LoginAnswer, type LoginBody, type OwnCallName, type SiteConfig } from '#contract/calls';
 import { SUCCESS_CODE } from '#contract/envelope';
 import { GATEWAY_PATHS, fullOffer, type BackendOffer, type LoginThrottled, type SessionInfo } from '#contract/gateway';
 import { api, ApiError } from './client.js';
@@ -37,15 +37,30 @@ function lists(value: unknown): Record<string, string[]> {
   return out;
 }
 
+/**
+ * How an own call the backend lacks (a dashboard figure, a deployment call) is named among the
+ * unoffered screens: apart from resource ids, which have no dot.
+ */
+export function ownCallKey(name: OwnCallName): string {
+  return `console.${name}`;
+}
+
 function names(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/** Resource ids of the screens the backend does not offer. */
-export const unofferedScreens = computed<ReadonlySet<string>>(() => new Set(backendOffer.value.unsupported.resources));
+/**
+ * Resource ids of the screens the backend does not offer, and the own calls it lacks (ownCallKey),
+ * which take the pages that cannot work without them (routes.ts `needs`) out the same way.
+ */
+export const unofferedScreens = computed<ReadonlySet<string>>(
+  () => new Set([...backendOffer.value.unsupported.resources, ...backendOffer.value.unsupported.console.map((n) => ownCallKey(n as OwnCallName))]),
+);
 
-/** The console's own calls (OWN_CALLS) the backend does not offer: a dashboard figure, a deployment call, the badge's count. */
-export const unofferedCalls = computed<ReadonlySet<string>>(() => new Set(backendOffer.value.unsupported.console));
+/** Whether the backend offers one of the console's own calls (a dashboard figure, the badge's count). */
+export function offersCall(name: OwnCallName): boolean {
+  return !backendOffer.value.unsupported.console.includes(name);
+}
 
 /** Read leniently: a gateway that cannot say leaves every screen in place, as without a map. */
 export async function loadBackendOffer(): Promise<BackendOffer> {
