@@ -270,7 +270,13 @@ function backendMap(env: Env): Config['backendMap'] {
   const file = text(env, 'BACKEND_MAP');
   if (file === undefined) return null;
   try {
-    return { file, map: loadBackendMap(file) };
+    const map = loadBackendMap(file);
+    const logout = map.console?.calls?.logout;
+    // The map's logout starts from BACKEND_LOGOUT_PATH as the count starts from WITHDRAWAL_COUNT_PATH.
+    if (logout && !logout.unsupported && logout.path === undefined && backendPath(env, 'BACKEND_LOGOUT_PATH', null) === null) {
+      throw new BackendMapError(file, '/console/calls/logout', 'binds the logout without a path, and BACKEND_LOGOUT_PATH is unset: give it a path');
+    }
+    return { file, map };
   } catch (error) {
     if (error instanceof BackendMapError) throw new ConfigError('BACKEND_MAP', error.message);
     throw error;

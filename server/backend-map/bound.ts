@@ -60,5 +60,11 @@ export interface CompiledResource {
   calls: Map<string, Bound | null>;
 }
 
+/** What building a request needs of the console's call: how it arrived, and whether it is a list (its sort). */
+export interface RequestCall {
+  method: ConsoleCall['method'];
+  kind: ConsoleCall['kind'] | 'own';
+}
+
 /** A call of the console as the gateway is to send it, or why it cannot be. */
-export type Prepared = { call: ConsoleCall; name: string; bound: Bound; fields: FieldBinding; request: BackendRequest } | { unsupported: string };
+export type Prepared = { call: RequestCall; name: string; bound: Bound; fields: FieldBinding; request: BackendRequest } | { unsupported: string };

@@ -1,31 +1,22 @@
-import { RESOURCES, resourceCalls, type BackendOffer, type Resource } from '../contract/index.js';
+import { RESOURCES, fullOffer, resourceCalls, type BackendOffer, type OwnCallName, type Resource } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { mapAnswer } from './answer.js';
-import type { BackendRequest, Bound, CompiledResource, Envelope, Method, Prepared, Relation } from './bound.js';
+import type { BackendRequest, Bound, CompiledResource, Method, Prepared, RequestCall } from './bound.js';
 
 export type { BackendRequest, Prepared } from './bound.js';
 import { consoleCalls, type ConsoleCall } from './calls.js';
-import { FieldBinding, fieldKinds, inferredKind, type BindingRules } from './fields.js';
+import { compileCall, DEFAULT_ENVELOPE } from './compile.js';
+import { FieldBinding, fieldKinds, type BindingRules } from './fields.js';
 import { keyCaseRule } from './key-case.js';
 import { fillTemplate } from './template.js';
 import { actionNamesOf } from './load.js';
-import { parsePointer } from './pointer.js';
-import type { BackendMapFile, CallMap, CallName, EnvelopeMap, RelationMap, ResourceMap, Scalar } from './types.js';
+import { BROWSER_OWN_CALLS, DEFAULT_OWN_CALL_PATHS, compileOwnCalls, type BrowserOwnCall, type CompiledOwnCall, type OwnCallPaths } from './own-calls.js';
+import type { BackendMapFile, CallMap, CallName, EnvelopeMap, ResourceMap, Scalar } from './types.js';
 import { dayBound, offsetMinutes } from './values.js';
 
 type Row = Record<string, unknown>;
 
-const DEFAULT_ENVELOPE: Required<EnvelopeMap> = { code: '/code', message: '/msg', data: '/data', success: [200] };
 const DATE_SUFFIX = /^(.+)(From|To)$/;
-
-function envelopeOf(base: Required<EnvelopeMap>, own: EnvelopeMap | undefined): Envelope {
-  return {
-    code: parsePointer(own?.code ?? base.code),
-    message: parsePointer(own?.message ?? base.message),
-    data: parsePointer(own?.data ?? base.data),
-    success: new Set((own?.success ?? base.success).map(String)),
-  };
-}
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 const NUMERIC_KINDS = new Set(['number', 'money', 'bytes']);
@@ -69,12 +60,15 @@ function appendParam(search: URLSearchParams, name: string, value: unknown): voi
 export class BackendMap {
   private readonly resources = new Map<string, CompiledResource>();
   private readonly offset: number;
+  private readonly own: Map<OwnCallName, CompiledOwnCall>;
 
   constructor(
     readonly file: BackendMapFile,
     resources: readonly Resource[] = RESOURCES,
+    ownPaths: OwnCallPaths = DEFAULT_OWN_CALL_PATHS,
   ) {
     this.offset = offsetMinutes(file.timeZone);
+    this.own = compileOwnCalls(file, this.offset, ownPaths);
     const base = { ...DEFAULT_ENVELOPE, ...file.answer };
     for (const resource of resources) {
       const entry = file.resources?.[resource.id];
@@ -106,40 +100,10 @@ export class BackendMap {
       preview: { method: 'GET', path: own.preview },
     };
     const start = name ? fallback[name] : { method: 'POST' as Method, path: own.action(action!) };
-    const method = call?.method ?? start.method;
-    const path = call?.path ?? start.path;
-    const envelope = envelopeOf(base, call?.answer);
-    const answer = call?.answer ?? {};
-    const refusals = new Map(Object.entries({ ...context.refusals, ...answer.refusals }));
     // A selection's call: the row call's members, then the bulk call's own.
     const bulk = call?.bulk ? this.bind(context, { ...call, bulk: undefined, ...call.bulk }, name, action) : undefined;
-    return {
-      ...(bulk === undefined ? {} : { bulk }),
-      refusals,
-      recordAs: answer.recordAs === undefined ? null : parsePointer(answer.recordAs),
-      relations: Object.entries(answer.relations ?? {}).map(([key, relation]) => this.relation(context, key, relation)),
-      shaped: answer.record !== undefined || answer.recordAs !== undefined || answer.relations !== undefined,
-      call: call ?? {},
-      method,
-      path,
-      placeholders: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
-      envelope,
-      list: answer.list === undefined ? [...envelope.data, 'list'] : parsePointer(answer.list),
-      total: answer.totalHeader ? null : answer.total === undefined ? [...envelope.data, 'total'] : parsePointer(answer.total),
-      totalHeader: answer.totalHeader?.toLowerCase() ?? null,
-      totals: answer.totals === undefined ? [...envelope.data, 'totals'] : parsePointer(answer.totals),
-      record: parsePointer(answer.record ?? ''),
-    };
-  }
-
-  private relation(context: BindContext, key: string, relation: RelationMap): Relation {
-    const own = relation.fields ?? {};
-    const kinds = new Map(relation.recordFields ? fieldKinds(context.resource) : []);
-    for (const [field, map] of Object.entries(own)) if (!kinds.has(field)) kinds.set(field, inferredKind(map));
-    const maps = relation.recordFields ? { ...context.entry.fields, ...own } : own;
-    const fields = new FieldBinding(kinds, maps, { ...context.rules, id: relation.recordFields ? context.rules.id : undefined });
-    const at = relation.at === undefined ? [context.rules.keyCase ? context.rules.keyCase.theirs(key) : key] : parsePointer(relation.at);
-    return { key, at, fields };
+    const record = { kinds: fieldKinds(resource), maps: entry.fields ?? {}, rules: context.rules };
+    return { ...(bulk === undefined ? {} : { bulk }), ...compileCall(base, call, start, context.refusals, record) };
   }
 
   /** True when the map names this resource (its calls are then translated). */
@@ -152,8 +116,28 @@ export class BackendMap {
     return [...this.resources.values()].flatMap((r) => consoleCalls(r.resource));
   }
 
+  /** True when the map's `console` section names this own call (bound or unsupported). */
+  namesOwn(name: OwnCallName): boolean {
+    return this.own.has(name);
+  }
+
+  /** The own calls of the browser the map takes over, as the browser makes them. */
+  ownRoutes(): { name: BrowserOwnCall; method: 'GET' | 'POST'; path: string }[] {
+    return (Object.keys(BROWSER_OWN_CALLS) as BrowserOwnCall[]).filter((n) => this.own.has(n)).map((name) => ({ name, ...BROWSER_OWN_CALLS[name] }));
+  }
+
+  /** The backend call for one own call of the console with its query (GET) or body (POST). */
+  prepareOwn(name: OwnCallName, method: 'GET' | 'POST', input: Row): Prepared {
+    const own = this.own.get(name);
+    if (!own) throw new Error(`the map does not name console.${name}`);
+    if (!own.bound) return { unsupported: `console.${name}` };
+    const call: RequestCall = { method, kind: 'own' };
+    return { call, name: `own:${name}`, bound: own.bound, fields: own.fields, request: this.request(own.bound, own.fields, call, input) };
+  }
+
   offer(): BackendOffer {
-    const offer: BackendOffer = { unsupported: { resources: [], calls: {}, actions: {}, fields: {} } };
+    const offer = fullOffer();
+    for (const own of this.own.values()) if (own.bound === null) offer.unsupported.console.push(own.name);
     for (const [id, compiled] of this.resources) {
       if (compiled.unsupported) {
         offer.unsupported.resources.push(id);
@@ -191,7 +175,7 @@ export class BackendMap {
     return { call, name, bound, fields: compiled.fields, request: this.request(bound, compiled.fields, call, input) };
   }
 
-  private request(bound: Bound, fields: FieldBinding, call: ConsoleCall, query: Row): BackendRequest {
+  private request(bound: Bound, fields: FieldBinding, call: RequestCall, query: Row): BackendRequest {
     const { call: map } = bound;
     const input = map.template !== undefined && call.method === 'GET' ? typedQuery(query, fields) : query;
     const renames = map.params ?? {};

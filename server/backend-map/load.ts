@@ -22,6 +22,9 @@ const validate = ajv.compile<BackendMapFile>(schema);
 
 function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties' && error.instancePath === '/console/calls' && params.additionalProperty === 'syncCashWithdrawal') {
+    return 'the withdrawal sync is an action of the withdrawal review screen: bind it at /resources/withdrawalReview/actions/syncCashWithdrawal';
+  }
   if (error.keyword === 'additionalProperties') return `unknown member "${String(params.additionalProperty)}"`;
   if (error.keyword === 'enum') return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (error.keyword === 'const') return `must be ${JSON.stringify(params.allowedValue)}`;
@@ -111,6 +114,11 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
   }
 }
 
+/** The console's own calls: only what the schema cannot check (a call's members that clash). */
+function checkConsole(file: string, map: BackendMapFile): void {
+  for (const [name, call] of Object.entries(map.console?.calls ?? {})) checkCall(file, call, formatPointer(['console', 'calls', name]));
+}
+
 /** Parses and checks a map's text; `file` only names it in errors. */
 export function parseBackendMap(text: string, file: string): BackendMapFile {
   let json: unknown;
@@ -124,6 +132,7 @@ export function parseBackendMap(text: string, file: string): BackendMapFile {
     throw new BackendMapError(file, error?.instancePath ?? '', error ? describeError(error) : 'does not match the schema');
   }
   checkAgainstContract(file, json);
+  checkConsole(file, json);
   return json;
 }
 

@@ -1,3 +1,5 @@
+import type { OwnCallName } from '../contract/calls.js';
+
 /** The backend map as written in its JSON file (validated against backend-map.schema.json). */
 
 export type TimeFormat = 'iso' | 'yyyy-MM-dd HH:mm:ss' | 'yyyy-MM-dd' | 'epoch-seconds' | 'epoch-millis';
@@ -62,6 +64,22 @@ export interface CallMap {
   bulk?: CallMap;
 }
 
+/**
+ * One of the console's own calls (OWN_CALLS): a call's members, and the fields of its body and
+ * answer (their kinds told from their bindings, as a relation's). No sort and no selection.
+ */
+export interface OwnCallMap extends Omit<CallMap, 'sort' | 'bulk'> {
+  fields?: Record<string, FieldMap>;
+}
+
+/** The `console` section: the console's own calls outside the management screens. */
+export interface ConsoleMap {
+  keyCase?: KeyCase;
+  id?: IdType;
+  refusals?: Record<string, number>;
+  calls?: Partial<Record<OwnCallName, OwnCallMap>>;
+}
+
 export type CallName = 'list' | 'detail' | 'create' | 'update' | 'delete' | 'config' | 'saveConfig' | 'preview';
 
 export interface ResourceMap {
@@ -81,5 +99,7 @@ export interface BackendMapFile {
   id?: IdType;
   refusals?: Record<string, number>;
   answer?: EnvelopeMap;
+  /** The console's own calls (site configuration, dashboard, deployment, withdrawal count, logout). */
+  console?: ConsoleMap;
   resources?: Record<string, ResourceMap>;
 }

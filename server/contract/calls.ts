@@ -19,6 +19,30 @@ export const CALLS = {
   withdrawalCount: '/manage/finance/cashWithdrawalCheck/count',
 } as const;
 
+/**
+ * The console's own calls outside the management screens that a backend map's `console` section
+ * binds, by name (the keys of CALLS, plus the two the gateway makes itself): the withdrawal count
+ * (polled for the badge at WITHDRAWAL_COUNT_PATH) and the logout (BACKEND_LOGOUT_PATH). The
+ * withdrawal sync is the withdrawal-review screen's action `syncCashWithdrawal`, bound with it.
+ */
+export const OWN_CALLS = [
+  'siteConfig',
+  'count',
+  'dailyStatistics',
+  'financeData',
+  'runner',
+  'runnerSetMoment',
+  'runnerSetWallet',
+  'runnerSetMomentPublic',
+  'runnerSetAutomaticRegister',
+  'runnerSaveConfig',
+  'monitoring',
+  'importDatabase',
+  'withdrawalCount',
+  'logout',
+] as const;
+export type OwnCallName = (typeof OWN_CALLS)[number];
+
 export interface LoginBody {
   account: string;
   password: string;

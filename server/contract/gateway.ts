@@ -18,7 +18,8 @@ export const GATEWAY_PATHS = {
 /**
  * What the backend map (BACKEND_MAP) leaves out, by the contract's resource ids: whole screens,
  * calls of a screen (list, detail, create, update, delete, config, saveConfig, preview), named
- * actions, and fields the backend lacks. All empty without a map.
+ * actions, and fields the backend lacks; and by name (OWN_CALLS) the console's own calls it lacks
+ * (a dashboard figure, a deployment call, the withdrawal count, the logout). All empty without a map.
  */
 export interface BackendOffer {
   unsupported: {
@@ -26,7 +27,13 @@ export interface BackendOffer {
     calls: Record<string, string[]>;
     actions: Record<string, string[]>;
     fields: Record<string, string[]>;
+    console: string[];
   };
+}
+
+/** An offer that leaves nothing out: without a map, or when the gateway cannot say. */
+export function fullOffer(): BackendOffer {
+  return { unsupported: { resources: [], calls: {}, actions: {}, fields: {}, console: [] } };
 }
 
 /** The `error` of the gateway's 401 when a call needs a session it does not have (none, expired, logged out). */

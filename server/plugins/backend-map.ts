@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GATEWAY_PATHS, type BackendOffer } from '../contract/index.js';
-import { BackendMap } from '../backend-map/engine.js';
+import { GATEWAY_PATHS, fullOffer } from '../contract/index.js';
+import { BackendMap, type Prepared } from '../backend-map/engine.js';
+import type { OwnCallName } from '../contract/index.js';
+import { isOpenOwnCall } from '../backend-map/own-calls.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
 import { GatewayError } from '../errors.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
@@ -12,10 +14,20 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The compiled BACKEND_MAP, or null when the console's own contract goes to the backend unchanged. */
     backendMap: BackendMap | null;
+    /**
+     * Sends a prepared call of the map to the backend and answers in the console's contract:
+     * decoded (w-enable-mode 1 and 3), then mapped. Used by the mapped routes, the withdrawal
+     * poll and the logout.
+     */
+    sendMapped(prepared: Extract<Prepared, { bound: unknown }>, options: MappedCallOptions): Promise<{ status: number; body: Record<string, unknown> }>;
   }
 }
 
-const EMPTY_OFFER: BackendOffer = { unsupported: { resources: [], calls: {}, actions: {}, fields: {} } };
+export interface MappedCallOptions {
+  session: { token: string; userId: string } | null;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
 
 const stringLists = { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } as const;
 const offerSchema = {
@@ -24,8 +36,14 @@ const offerSchema = {
   properties: {
     unsupported: {
       type: 'object',
-      required: ['resources', 'calls', 'actions', 'fields'],
-      properties: { resources: { type: 'array', items: { type: 'string' } }, calls: stringLists, actions: stringLists, fields: stringLists },
+      required: ['resources', 'calls', 'actions', 'fields', 'console'],
+      properties: {
+        resources: { type: 'array', items: { type: 'string' } },
+        calls: stringLists,
+        actions: stringLists,
+        fields: stringLists,
+        console: { type: 'array', items: { type: 'string' } },
+      },
     },
   },
 } as const;
@@ -36,38 +54,31 @@ const anyObject = { type: 'object', additionalProperties: true } as const;
 
 /**
  * The backend map at work: each call of the management screens whose resource the map names gets
- * a route of its own (more specific than the proxy's /manage/*, so it wins), which sends the
- * backend's dialect and answers the console's contract. Everything else still goes through the
- * proxy untouched. Answers are decoded first (w-enable-mode 1 and 3), then mapped.
+ * a route of its own (more specific than the proxy's /manage/* and /api/exclude/*, so it wins),
+ * which sends the backend's dialect and answers the console's contract; so does each own call of
+ * the browser's (site configuration, dashboard, deployment) its `console` section names. The
+ * gateway's own two, the withdrawal poll and the logout, ask `backendMap` themselves (events.ts,
+ * login.ts). Everything else still goes through the proxy untouched. Answers are decoded first
+ * (w-enable-mode 1 and 3), then mapped.
  */
 export default fp(
   async (app) => {
     const loaded = app.config.backendMap;
-    const map = loaded ? new BackendMap(loaded.map) : null;
+    const map = loaded
+      ? new BackendMap(loaded.map, undefined, { withdrawalCount: app.config.withdrawalCountPath, logout: app.config.backendLogoutPath })
+      : null;
     app.decorate('backendMap', map);
-    const offer = map ? map.offer() : EMPTY_OFFER;
+    const offer = map ? map.offer() : fullOffer();
 
-    app.get(GATEWAY_PATHS.backendOffer, { onRequest: app.sessions.require, schema: { response: { 200: offerSchema } } }, async (_request, reply) => {
-      reply.header('cache-control', NO_STORE);
-      return offer;
-    });
-    if (!map) return;
-
-    const handle = (call: ConsoleCall) => async (request: FastifyRequest, reply: FastifyReply) => {
-      const source = call.method === 'GET' ? request.query : request.body;
-      const input = typeof source === 'object' && source !== null && !Array.isArray(source) ? (source as Record<string, unknown>) : {};
-      const prepared = map.prepare(call, input);
-      reply.header('cache-control', NO_STORE);
-      if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
+    app.decorate('sendMapped', async (prepared: Extract<Prepared, { bound: unknown }>, options: MappedCallOptions) => {
       const { request: sent } = prepared;
-      const answer = await app.sessionCalls.around(request, () =>
-        app.upstream.request(sent.path, {
-          method: sent.method,
-          session: request.session,
-          headers: backendRequestHeaders(request),
-          ...(sent.body ? { rawBody: sent.body } : {}),
-        }),
-      );
+      const answer = await app.upstream.request(sent.path, {
+        method: sent.method,
+        session: options.session,
+        ...(options.headers ? { headers: options.headers } : {}),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(sent.body ? { rawBody: sent.body } : {}),
+      });
       const path = sent.path.split('?')[0]!;
       let json: unknown;
       try {
@@ -77,9 +88,34 @@ export default fp(
         if (answer.status === 404) throw new GatewayError('BACKEND_NO_SUCH_CALL', `${sent.method} ${path}`, { data: { method: sent.method, path } });
         throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.method} ${path} answered HTTP ${answer.status} with a body that is not JSON`);
       }
-      const mapped = map.answer(prepared, answer.status, answer.headers, json);
+      if (!map) throw new Error('sendMapped needs a backend map');
+      return map.answer(prepared, answer.status, answer.headers, json);
+    });
+
+    app.get(GATEWAY_PATHS.backendOffer, { onRequest: app.sessions.require, schema: { response: { 200: offerSchema } } }, async (_request, reply) => {
+      reply.header('cache-control', NO_STORE);
+      return offer;
+    });
+    if (!map) return;
+
+    const inputOf = (method: 'GET' | 'POST', request: FastifyRequest): Record<string, unknown> => {
+      const source = method === 'GET' ? request.query : request.body;
+      return typeof source === 'object' && source !== null && !Array.isArray(source) ? (source as Record<string, unknown>) : {};
+    };
+    const send = async (request: FastifyRequest, reply: FastifyReply, prepared: Prepared, open = false) => {
+      reply.header('cache-control', NO_STORE);
+      if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
+      const headers = backendRequestHeaders(request);
+      // The site configuration is read before login and goes out without credentials, as the proxy sends /api/exclude.
+      const mapped = open
+        ? await app.sendMapped(prepared, { session: null, headers })
+        : await app.sessionCalls.around(request, () => app.sendMapped(prepared, { session: request.session, headers }));
       return reply.code(mapped.status).send(mapped.body);
     };
+    const handle = (call: ConsoleCall) => async (request: FastifyRequest, reply: FastifyReply) =>
+      send(request, reply, map.prepare(call, inputOf(call.method, request)));
+    const handleOwn = (name: OwnCallName, method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
+      send(request, reply, map.prepareOwn(name, method, inputOf(method, request)), isOpenOwnCall(name));
 
     await app.register(async (scope) => {
       // As the proxy reads bodies: JSON (of any JSON type) within the nesting bound, an empty body as none. Other
@@ -96,6 +132,16 @@ export default fp(
           preHandler: app.sessionCalls.limit,
           schema: { querystring: anyObject },
           handler: handle(call),
+        });
+      }
+      for (const own of map.ownRoutes()) {
+        const open = isOpenOwnCall(own.name);
+        scope.route({
+          method: own.method,
+          url: own.path,
+          ...(open ? {} : { onRequest: app.sessions.require, preHandler: app.sessionCalls.limit }),
+          schema: { querystring: anyObject },
+          handler: handleOwn(own.name, own.method),
         });
       }
     });

@@ -167,26 +167,35 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     stopHearingFloor();
   };
 
-  const countPath = app.config.withdrawalCountPath;
   const pollMs = app.config.withdrawalPollMs;
   const redis = app.redis;
   const share = redis ? new RedisPollShare(redis, pollMs, (key, outcome) => hub.apply(key, outcome)) : null;
   const slots = redis ? new RedisStreamSlots(redis, maxPerSession) : null;
   // The same slots by account, under a name no session id can take (ids have no colon).
   const accountSlots = redis ? new RedisStreamSlots(redis, maxPerAccount) : null;
+  // With a map that binds the count, the poll is the map's call (its input never changes, so it is
+  // prepared once); one that marks it unsupported has no poll and no stream at all.
+  const mapped = app.backendMap?.namesOwn('withdrawalCount') ? app.backendMap.prepareOwn('withdrawalCount', 'GET', {}) : null;
+  const countUnsupported = mapped !== null && 'unsupported' in mapped;
+  const countPath = mapped && !('unsupported' in mapped) ? mapped.request.path.split('?')[0]! : app.config.withdrawalCountPath;
+  const outcomeOf = (code: unknown, data: unknown): PollOutcome => {
+    if (code === 401) return { status: 'ended' };
+    if (code !== SUCCESS_CODE) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${countPath} answered code ${String(code)}`);
+    const count = readCount(data);
+    if (count === null) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${countPath} answered without a count`);
+    return { status: 'count', count };
+  };
   const hub = new WithdrawalHub<Session>({
     pollMs,
     ...(share ? { share } : {}),
     async poll(session): Promise<PollOutcome> {
       app.metrics.withdrawalPolls.inc();
-      const answer = await app.upstream.call<unknown>(countPath, { session });
-      if (answer.code === 401) return { status: 'ended' };
-      if (answer.code !== SUCCESS_CODE) {
-        throw new GatewayError('UPSTREAM_BAD_ANSWER', `${countPath} answered code ${answer.code}`);
+      if (mapped && !('unsupported' in mapped)) {
+        const answer = await app.sendMapped(mapped, { session });
+        return outcomeOf(answer.body.code, answer.body.data);
       }
-      const count = readCount(answer.data);
-      if (count === null) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${countPath} answered without a count`);
-      return { status: 'count', count };
+      const answer = await app.upstream.call<unknown>(countPath, { session });
+      return outcomeOf(answer.code, answer.data);
     },
     onPollFailure(error, session) {
       countUpstreamError(app.metrics, error);
@@ -206,6 +215,11 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     const session = request.session;
     if (!session) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));
+    // Without a count there is nothing to stream: the UI shows no badge (the offer says so).
+    if (countUnsupported) {
+      const call = 'console.withdrawalCount';
+      return reply.code(404).send(new GatewayError('UNSUPPORTED_BY_BACKEND', call, { data: { call } }).toBody());
+    }
     const early = overCap(session);
     if (early) return refuse(reply, early);
 
@@ -307,4 +321,4 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
   });
 }
 
-export default fp(eventsPlugin, { name: 'events', dependencies: ['session', 'permissions'] });
+export default fp(eventsPlugin, { name: 'events', dependencies: ['session', 'permissions', 'backend-map'] });

@@ -68,17 +68,20 @@ export default fp<LoginPluginOptions>(
      * throws: the gateway already refuses the session, and the backend's copy expires on its own.
      */
     const tellBackend = async (request: FastifyRequest, ended: Session): Promise<void> => {
-      const logoutPath = app.config.backendLogoutPath;
+      // A map's `console.calls.logout` binds the call (its path starting from BACKEND_LOGOUT_PATH),
+      // or marks it unsupported: the gateway's own session ends all the same. The backend map
+      // plugin registers after this one, so it is looked up when a logout happens.
+      const map = app.hasDecorator('backendMap') ? app.backendMap : null;
+      const prepared = map?.namesOwn('logout') ? map.prepareOwn('logout', 'POST', {}) : null;
+      if (prepared && 'unsupported' in prepared) return;
+      const logoutPath = prepared ? prepared.request.path.split('?')[0]! : app.config.backendLogoutPath;
       if (!logoutPath) return;
+      const options = { headers: backendRequestHeaders(request), timeoutMs: Math.min(app.config.upstreamTimeoutMs, BACKEND_LOGOUT_TIMEOUT_MS) };
       try {
-        const answer = await app.upstream.call(logoutPath, {
-          method: 'POST',
-          session: ended,
-          body: {},
-          headers: backendRequestHeaders(request),
-          timeoutMs: Math.min(app.config.upstreamTimeoutMs, BACKEND_LOGOUT_TIMEOUT_MS),
-        });
-        if (answer.code !== SUCCESS_CODE) request.log.warn({ path: logoutPath, code: answer.code }, 'the backend refused the logout call');
+        const code = prepared
+          ? (await app.sendMapped(prepared, { session: ended, ...options })).body.code
+          : (await app.upstream.call(logoutPath, { method: 'POST', session: ended, body: {}, ...options })).code;
+        if (code !== SUCCESS_CODE) request.log.warn({ path: logoutPath, code }, 'the backend refused the logout call');
       } catch (error) {
         request.log.warn({ path: logoutPath, reason: error instanceof Error ? error.message : String(error) }, 'the backend logout call failed');
       }

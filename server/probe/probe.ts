@@ -1,4 +1,4 @@
-import { CALLS, RESOURCES, SUCCESS_CODE, resourceCalls, type Resource } from '../contract/index.js';
+import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type Resource } from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
@@ -80,7 +80,7 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   }
   const session = { token: login.data.token, userId: String(login.data.userId ?? '') };
   const { map } = options;
-  const unsupported = map?.offer().unsupported ?? { resources: [], calls: {}, actions: {}, fields: {} };
+  const unsupported = (map?.offer() ?? fullOffer()).unsupported;
 
   /** One read call, as the gateway would send it; the answer in the console's envelope and shape. */
   async function read(call: ConsoleCall, input: Row): Promise<{ sent: string; envelope: Row; raw: Answer }> {

@@ -123,6 +123,7 @@ describe('backend map: requests', () => {
       calls: { users: ['create'] },
       actions: { users: ['resetPassword'] },
       fields: { users: ['avatar'] },
+      console: [],
     });
   });
 

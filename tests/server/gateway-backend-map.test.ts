@@ -131,7 +131,7 @@ describe('the gateway with a backend map', () => {
     expect(google.json()).toMatchObject({ error: 'UNSUPPORTED_BY_BACKEND', data: { call: 'googleVerify.list' } });
     expect(backend.calls.length).toBe(before);
     const offer = await app.inject({ method: 'GET', url: GATEWAY_PATHS.backendOffer, cookies: session });
-    expect(offer.json()).toEqual({ unsupported: { resources: ['googleVerify'], calls: {}, actions: { users: ['resetPassword'] }, fields: {} } });
+    expect(offer.json()).toEqual({ unsupported: { resources: ['googleVerify'], calls: {}, actions: { users: ['resetPassword'] }, fields: {}, console: [] } });
   });
 
   it('reads bodies as the proxy does: an empty one as none, one it cannot translate refused', async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, PERMISSIONS as P, RESOURCES, type BackendOffer, type ListResource } from '../../server/contract/index.js';
+import { ALL_PERMISSIONS, PERMISSIONS as P, RESOURCES, type BackendOffer, type ListResource, type OwnCallName } from '../../server/contract/index.js';
 import { missingCallOf } from '../../web/api/client.js';
 import { buildMenu } from '../../web/app/menu.js';
 import { decide } from '../../web/app/navigation.js';
 import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { searchEntries } from '../../web/app/search.js';
 import { offeredResource } from '../../web/engine/offer.js';
+import { ownCallKey } from '../../web/api/session.js';
 
 /** What the UI does with the backend map's gaps: screens gone as if unpermitted, buttons and fields gone, missing calls named. */
 
@@ -43,10 +44,40 @@ describe('screens the backend does not offer', () => {
   });
 });
 
+describe('own calls the backend does not offer', () => {
+  const noDeployment = new Set<OwnCallName>(['monitoring', 'runner', 'importDatabase']);
+  const unoffered = new Set([...noDeployment].map(ownCallKey));
+  const deployment = LEAF_ROUTES.filter((r) => r.needs?.some((n) => noDeployment.has(n)));
+
+  it('take the deployment pages that need them out of the menu, the search and their group', () => {
+    expect(deployment.map((r) => r.path)).toEqual(['/deployconfig/monitor', '/deployconfig/switch', '/deployconfig/migration']);
+    const menu = buildMenu(ALL_PERMISSIONS, undefined, unoffered);
+    expect(menu.find((m) => m.path === '/deployconfig')).toBeUndefined();
+    expect(searchEntries(ALL_PERMISSIONS, (k) => k, undefined, unoffered).map((e) => e.path)).not.toContain('/deployconfig/switch');
+    const state = { loggedIn: true, permissions: ALL_PERMISSIONS, unoffered };
+    expect(decide('/deployconfig/switch', '', state)).toEqual({ kind: 'unoffered', route: deployment[1] });
+  });
+
+  it('leave a page whose own calls are offered in place', () => {
+    const onlyMonitor = new Set([ownCallKey('monitoring')]);
+    const menu = menuPaths(buildMenu(ALL_PERMISSIONS, undefined, onlyMonitor));
+    expect(menu).toContain('/deployconfig/switch');
+    expect(menu).not.toContain('/deployconfig/monitor');
+    // A resource id never has a dot, so no screen is taken for an own call.
+    expect(menu).toHaveLength(LEAF_ROUTES.length - 1);
+  });
+});
+
 describe('offeredResource', () => {
   const users = RESOURCES.find((r) => r.id === 'users') as ListResource;
   const offer: BackendOffer = {
-    unsupported: { resources: [], calls: { users: ['update', 'detail'] }, actions: { users: ['resetPassword'] }, fields: { users: ['avatar', 'balance'] } },
+    unsupported: {
+      resources: [],
+      calls: { users: ['update', 'detail'] },
+      actions: { users: ['resetPassword'] },
+      fields: { users: ['avatar', 'balance'] },
+      console: [],
+    },
   };
 
   it('drops the buttons, actions, columns, filters and form fields the backend lacks', () => {

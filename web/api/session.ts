@@ -1,7 +1,7 @@
 import { computed, signal } from '@preact/signals-react';
-import { CALLS, type LoginAnswer, type LoginBody, type SiteConfig } from '#contract/calls';
+import { CALLS, type LoginAnswer, type LoginBody, type OwnCallName, type SiteConfig } from '#contract/calls';
 import { SUCCESS_CODE } from '#contract/envelope';
-import { GATEWAY_PATHS, type BackendOffer, type LoginThrottled, type SessionInfo } from '#contract/gateway';
+import { GATEWAY_PATHS, fullOffer, type BackendOffer, type LoginThrottled, type SessionInfo } from '#contract/gateway';
 import { api, ApiError } from './client.js';
 import { t, type MessageKey } from '../i18n/index.js';
 import { isString, persistedSignal } from '../lib/persisted.js';
@@ -26,7 +26,7 @@ export function accountInitial(account: string): string {
   return first ? first.toLocaleUpperCase() : 'A';
 }
 
-const NOTHING_LEFT_OUT: BackendOffer = { unsupported: { resources: [], calls: {}, actions: {}, fields: {} } };
+const NOTHING_LEFT_OUT: BackendOffer = fullOffer();
 /** What the gateway's backend map leaves out; loaded with the permissions. */
 export const backendOffer = signal<BackendOffer>(NOTHING_LEFT_OUT);
 
@@ -37,8 +37,30 @@ function lists(value: unknown): Record<string, string[]> {
   return out;
 }
 
-/** Resource ids of the screens the backend does not offer. */
-export const unofferedScreens = computed<ReadonlySet<string>>(() => new Set(backendOffer.value.unsupported.resources));
+/**
+ * How an own call the backend lacks (a dashboard figure, a deployment call) is named among the
+ * unoffered screens: apart from resource ids, which have no dot.
+ */
+export function ownCallKey(name: OwnCallName): string {
+  return `console.${name}`;
+}
+
+function names(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * Resource ids of the screens the backend does not offer, and the own calls it lacks (ownCallKey),
+ * which take the pages that cannot work without them (routes.ts `needs`) out the same way.
+ */
+export const unofferedScreens = computed<ReadonlySet<string>>(
+  () => new Set([...backendOffer.value.unsupported.resources, ...backendOffer.value.unsupported.console.map((n) => ownCallKey(n as OwnCallName))]),
+);
+
+/** Whether the backend offers one of the console's own calls (a dashboard figure, the badge's count). */
+export function offersCall(name: OwnCallName): boolean {
+  return !backendOffer.value.unsupported.console.includes(name);
+}
 
 /** Read leniently: a gateway that cannot say leaves every screen in place, as without a map. */
 export async function loadBackendOffer(): Promise<BackendOffer> {
@@ -49,10 +71,11 @@ export async function loadBackendOffer(): Promise<BackendOffer> {
     backendOffer.value = raw
       ? {
           unsupported: {
-            resources: Array.isArray(raw.resources) ? raw.resources.filter((x): x is string => typeof x === 'string') : [],
+            resources: names(raw.resources),
             calls: lists(raw.calls),
             actions: lists(raw.actions),
             fields: lists(raw.fields),
+            console: names(raw.console),
           },
         }
       : NOTHING_LEFT_OUT;

@@ -1,5 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { PERMISSIONS as P } from '#contract/permissions';
+import type { OwnCallName } from '#contract/calls';
+import { ownCallKey } from '../api/session.js';
 import type { MessageKey } from '../i18n/index.js';
 import { listScreen, operationScreen, settingsScreen, statisticsScreen, type ScreenDecl } from '../screens/declare.js';
 import type { IconName } from '../ui/icons.js';
@@ -26,6 +28,8 @@ export interface LeafRoute extends PageRoute {
   page?: LazyPage;
   /** Set for children of a group. */
   group?: GroupRoute;
+  /** The console's own calls a page cannot work without: one the backend lacks takes the page out as an unoffered screen. */
+  needs?: readonly OwnCallName[];
 }
 
 export interface GroupRoute {
@@ -49,8 +53,16 @@ function screen(path: string, name: string, title: MessageKey, icon: IconName, d
 }
 
 /** A page of its own; without a permission it is open to every logged-in user. */
-function page(path: string, name: string, title: MessageKey, icon: IconName, component: LazyPage, meta: Partial<RouteMeta> = {}): LeafRoute {
-  return { kind: 'leaf', path, name, meta: { title, icon, ...meta }, page: component };
+function page(
+  path: string,
+  name: string,
+  title: MessageKey,
+  icon: IconName,
+  component: LazyPage,
+  meta: Partial<RouteMeta> = {},
+  needs?: readonly OwnCallName[],
+): LeafRoute {
+  return { kind: 'leaf', path, name, meta: { title, icon, ...meta }, page: component, ...(needs ? { needs } : {}) };
 }
 
 function group(path: string, name: string, title: MessageKey, icon: IconName, children: LeafRoute[], alwaysShow = false): GroupRoute {
@@ -78,6 +90,7 @@ export const ROUTES: readonly RouteEntry[] = [
       'monitor',
       lazy(() => import('../deployment/monitor-page.js')),
       { permission: deployment },
+      ['monitoring'],
     ),
     page(
       '/deployconfig/switch',
@@ -86,6 +99,7 @@ export const ROUTES: readonly RouteEntry[] = [
       'switch',
       lazy(() => import('../deployment/switch-page.js')),
       { permission: deployment },
+      ['runner'],
     ),
     page(
       '/deployconfig/migration',
@@ -94,6 +108,7 @@ export const ROUTES: readonly RouteEntry[] = [
       'migrate',
       lazy(() => import('../deployment/migration-page.js')),
       { permission: deployment },
+      ['importDatabase'],
     ),
   ]),
   group('/system', 'System', 'route.system', 'system', [
@@ -210,13 +225,15 @@ for (const r of [...LEAF_ROUTES, ...GROUP_ROUTES]) {
   byFoldedPath.set(r.path.toLowerCase(), r);
 }
 
-/** Resource ids of the screens the backend does not offer (from the gateway's backend map). */
+/** Resource ids of the screens the backend does not offer, and ownCallKey of the own calls it lacks (from the gateway's backend map). */
 export type Unoffered = ReadonlySet<string>;
 export const ALL_OFFERED: Unoffered = new Set();
 
-/** A screen whose resource the backend lacks: treated everywhere as if its permission were missing. */
+/** A screen whose resource (or a page whose needed call) the backend lacks: treated everywhere as if its permission were missing. */
 export function isUnoffered(route: RouteEntry, unoffered: Unoffered): boolean {
-  return route.kind === 'leaf' && route.screen !== undefined && unoffered.has(route.screen.id);
+  if (route.kind !== 'leaf') return false;
+  if (route.screen !== undefined) return unoffered.has(route.screen.id);
+  return route.needs?.some((name) => unoffered.has(ownCallKey(name))) ?? false;
 }
 
 export function findRoute(path: string): RouteEntry | undefined {

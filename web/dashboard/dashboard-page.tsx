@@ -1,21 +1,27 @@
 import { use } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { offersCall } from '../api/session.js';
 import { pageMessagesReady, useT } from '../i18n/index.js';
 import type { PageProps } from '../ui/page.js';
 import { DailyPanel } from './daily-panel.js';
 import { FinancePanel } from './finance-panel.js';
 import { KpiCards } from './kpi-cards.js';
 
-/** Home: KPI cards, the daily charts and the finance panel, each loading and failing on its own. */
+/**
+ * Home: KPI cards, the daily charts and the finance panel, each loading and failing on its own,
+ * and each left out when the backend lacks its figure (its map marks the call unsupported).
+ */
 export default function DashboardPage({ route }: PageProps) {
+  useSignals();
   // Suspends (inside the layout's Suspense) until this page's messages are in.
   use(pageMessagesReady());
   const t = useT();
   return (
     <div className="space-y-6 p-6" data-testid="dashboard-page">
       <h1 className="text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
-      <KpiCards />
-      <DailyPanel />
-      <FinancePanel />
+      {offersCall('count') && <KpiCards />}
+      {offersCall('dailyStatistics') && <DailyPanel />}
+      {offersCall('financeData') && <FinancePanel />}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import { Description, Field, Label, Switch } from '@headlessui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { RUNNER_SWITCHES, type RunnerState, type RunnerSwitch } from '#contract';
+import { useSignals } from '@preact/signals-react/runtime';
+import { RUNNER_SWITCHES, type OwnCallName, type RunnerState, type RunnerSwitch } from '#contract';
+import { offersCall } from '../api/session.js';
 import { toast } from '../lib/toast.js';
 import { useT, type MessageKey } from '../i18n/index.js';
 import { setSwitchMutationOptions } from './queries.js';
@@ -43,11 +45,22 @@ function RunnerSwitchRow({ name, state }: { name: RunnerSwitch; state: RunnerSta
   );
 }
 
-/** The four start switches; each flip is its own call, shown at once and undone on failure. */
+const SWITCH_OWN_CALLS: Record<RunnerSwitch, OwnCallName> = {
+  moment: 'runnerSetMoment',
+  wallet: 'runnerSetWallet',
+  momentPublic: 'runnerSetMomentPublic',
+  automaticRegister: 'runnerSetAutomaticRegister',
+};
+
+/**
+ * The four start switches; each flip is its own call, shown at once and undone on failure. A
+ * switch whose call the backend lacks is left out rather than offered to fail.
+ */
 export function RunnerSwitches({ state }: { state: RunnerState }) {
+  useSignals();
   return (
     <div>
-      {RUNNER_SWITCHES.map((name) => (
+      {RUNNER_SWITCHES.filter((name) => offersCall(SWITCH_OWN_CALLS[name])).map((name) => (
         <RunnerSwitchRow key={name} name={name} state={state} />
       ))}
     </div>

@@ -1,4 +1,5 @@
 import { use } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
 import { useQuery } from '@tanstack/react-query';
 import type { PageProps } from '../ui/page.js';
 import { pageMessagesReady, useT } from '../i18n/index.js';
@@ -6,9 +7,11 @@ import { Panel, PanelError, PanelSkeleton, Skeleton } from '../ui/panel.js';
 import { runnerQueryOptions } from './queries.js';
 import { RunnerConfigForm } from './runner-config-form.js';
 import { RunnerSwitches } from './runner-switches.js';
+import { offersCall } from '../api/session.js';
 
 /** Start-switch configuration: the four runner switches and the runner config form. */
 export default function SwitchPage({ route }: PageProps) {
+  useSignals();
   // Suspends (inside the layout's Suspense) until this page's messages are in.
   use(pageMessagesReady());
   const t = useT();
@@ -31,16 +34,19 @@ export default function SwitchPage({ route }: PageProps) {
             </PanelSkeleton>
           ))}
       </Panel>
-      <Panel id="deploy-config" title={t('deploy.config')} testId="config-panel">
-        {failed ??
-          (state ? (
-            <RunnerConfigForm config={state.config} />
-          ) : (
-            <PanelSkeleton>
-              <Skeleton className="h-48 w-full" />
-            </PanelSkeleton>
-          ))}
-      </Panel>
+      {/* A backend that cannot save the runner config has no form to fill in. */}
+      {offersCall('runnerSaveConfig') && (
+        <Panel id="deploy-config" title={t('deploy.config')} testId="config-panel">
+          {failed ??
+            (state ? (
+              <RunnerConfigForm config={state.config} />
+            ) : (
+              <PanelSkeleton>
+                <Skeleton className="h-48 w-full" />
+              </PanelSkeleton>
+            ))}
+        </Panel>
+      )}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { WITHDRAWAL_REVIEW_PERMISSION } from '#contract';
 import type { Decision } from '../navigation.js';
 import { buildMenu } from '../menu.js';
-import { permissions, unofferedScreens } from '../../api/session.js';
+import { ownCallKey, permissions, unofferedScreens } from '../../api/session.js';
 import { closeSidebar, device, fixedHeader, sidebarOpened } from '../../lib/settings.js';
 import { ErrorBoundary } from '../error-boundary.js';
 import { Splash } from '../../ui/splash.js';
@@ -50,7 +50,8 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   const path = decision.kind === 'refresh' ? decision.to.split('?')[0]! : decision.route.path;
   const mobile = device.value === 'mobile';
   const opened = sidebarOpened.value;
-  const showBadge = held.includes(WITHDRAWAL_REVIEW_PERMISSION);
+  // A backend without the count (its map marks it unsupported) has no badge and no event stream.
+  const showBadge = held.includes(WITHDRAWAL_REVIEW_PERMISSION) && !unoffered.has(ownCallKey('withdrawalCount'));
 
   useEffect(() => {
     if (!showBadge) return;
