@@ -42,11 +42,11 @@ function generate(value: GeneratedMap['value'], now: number): string {
 
 function place(out: CallCredentials, travel: TravelMap | undefined, value: string): void {
   if (!travel) return;
-  const written = `${travel.prefix ?? ''}${value}`;
-  for (const name of travel.headers ?? []) out.headers[name.toLowerCase()] = written;
-  if (travel.query !== undefined) out.query[travel.query] = written;
+  // The prefix is a header's scheme ("Bearer "): a query parameter or a cookie carries the bare value.
+  for (const name of travel.headers ?? []) out.headers[name.toLowerCase()] = `${travel.prefix ?? ''}${value}`;
+  if (travel.query !== undefined) out.query[travel.query] = value;
   if (travel.cookie !== undefined) {
-    const pair = `${travel.cookie}=${written}`;
+    const pair = `${travel.cookie}=${value}`;
     out.headers.cookie = out.headers.cookie ? `${out.headers.cookie}; ${pair}` : pair;
   }
 }

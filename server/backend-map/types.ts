@@ -93,7 +93,7 @@ export interface TravelMap {
   headers?: string[];
   query?: string;
   cookie?: string;
-  /** Written before the value (e.g. "Bearer "). */
+  /** Written before the value in the headers (e.g. "Bearer "). */
   prefix?: string;
 }
 
