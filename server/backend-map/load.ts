@@ -23,10 +23,13 @@ const validate = ajv.compile<BackendMapFile>(schema);
 
 function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
+  // The first of the forms that failed would name only its own rule ("must be all").
+  if (error.instancePath === '/permissions' && error.schemaPath.startsWith('#/definitions/permissions/oneOf/')) {
+    return 'must be "all", {call, list} or {from, table, otherwise?}';
+  }
   if (error.keyword === 'additionalProperties') return `unknown member "${String(params.additionalProperty)}"`;
   if (error.keyword === 'enum') return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (error.keyword === 'const') return `must be ${JSON.stringify(params.allowedValue)}`;
-  if (error.keyword === 'oneOf' && error.instancePath.startsWith('/permissions')) return 'must be "all", {call, list} or {from, table, otherwise?}';
   if (error.keyword === 'propertyNames') return `has a name that is not a resource id`;
   return error.message ?? error.keyword;
 }
