@@ -24,7 +24,7 @@ const validate = ajv.compile<BackendMapFile>(schema);
 function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   // The first of the forms that failed would name only its own rule ("must be all").
-  if (error.instancePath === '/permissions' && error.schemaPath.startsWith('#/definitions/permissions/oneOf/')) {
+  if (error.instancePath === '/permissions' && error.schemaPath.startsWith('#/oneOf')) {
     return 'must be "all", {call, list} or {from, table, otherwise?}';
   }
   if (error.keyword === 'additionalProperties') return `unknown member "${String(params.additionalProperty)}"`;
