@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { scalarText, refusedCode } from './answer.js';
 import { parsePointer, readPointer, type Pointer } from './pointer.js';
 import { SIGNERS, type Signer } from './signers/index.js';
-import type { AuthMap, EnvelopeMap, GeneratedMap, LoginMap, Scalar, TravelMap } from './types.js';
+import type { AuthMap, BackendMapFile, EnvelopeMap, GeneratedMap, LoginMap, Scalar, TravelMap } from './types.js';
 
 /** The credentials of a session as the backend gave them at login. */
 export interface SessionCredentials {
@@ -183,4 +183,9 @@ export class BackendAuth {
     }
     return out;
   }
+}
+
+/** A map's auth compiled with the map's envelope and refusals; null when the map has none. */
+export function backendAuthOf(map: BackendMapFile | undefined): BackendAuth | null {
+  return map?.auth ? new BackendAuth(map.auth, map.answer, new Map(Object.entries(map.refusals ?? {}))) : null;
 }

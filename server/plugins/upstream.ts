@@ -3,7 +3,7 @@ import { ENABLE_MODE_HEADER } from '../contract/index.js';
 import { BodyDecoder, DecodeError, parseEnableMode, type CodecKey, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
 import { Upstream, type RawAnswer } from '../lib/upstream.js';
-import { BackendAuth } from '../backend-map/auth.js';
+import { backendAuthOf } from '../backend-map/auth.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,10 +59,9 @@ export default fp(
       return decodeAnswerStream([answer.body], encodedMode, path);
     }
 
-    const map = app.config.backendMap?.map;
     // The map's auth reaches every call to the backend through this one connection: the proxy,
     // the map's calls, permission look-ups, logout and withdrawal polls alike.
-    const auth = map?.auth ? new BackendAuth(map.auth, map.answer, new Map(Object.entries(map.refusals ?? {}))) : null;
+    const auth = backendAuthOf(app.config.backendMap?.map);
 
     app.decorate('decodeAnswer', decodeAnswer);
     app.decorate('decodeAnswerStream', decodeAnswerStream);
