@@ -12,9 +12,9 @@ import { RedisRevocations } from '../redis/sessions.js';
 
 /** The session as the gateway knows it: what its sealed `token` cookie holds. */
 export interface Session {
-  /** The backend's token, sent as w-token. */
+  /** The backend's token, sent as w-token (or as the backend map's auth says). */
   token: string;
-  /** The backend's user id, sent as w-userId. */
+  /** The backend's user id, sent as w-userId (or as the backend map's auth says). */
   userId: string;
   /** Random id of this login: what logout revokes, what event streams are counted by. */
   id: string;

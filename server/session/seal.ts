@@ -2,9 +2,9 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 
 /** What the sealed `token` cookie holds: the backend's token and what the gateway knows of it. */
 export interface SealedSession {
-  /** The backend's token, sent as w-token. */
+  /** The backend's token, sent as w-token (or as the backend map's auth says). */
   token: string;
-  /** The backend's user id, sent as w-userId. */
+  /** The backend's user id, sent as w-userId (or as the backend map's auth says). */
   userId: string;
   /** Random id of this login, the handle logout revokes. */
   id: string;
