@@ -189,7 +189,7 @@ describe('the proxy and the gateway’s own calls with a map’s auth', () => {
       sendJson(res, { code: 0, data: { items: [PERMISSIONS.cashWithdrawalCheck, { permission: PERMISSIONS.push }] } }),
     );
     backend.route('GET /manage/anything', (call, res) => sendJson(res, { code: 200, msg: 'ok', data: { url: call.url } }));
-    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '2000', BACKEND_MAP: writeMap(MAP) });
+    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '2000', BACKEND_MAP: writeMap(MAP), LOGIN_MAX_FAILURES: '3' });
   });
 
   afterAll(async () => {
@@ -230,5 +230,15 @@ describe('the proxy and the gateway’s own calls with a map’s auth', () => {
     expect(res.json()).toEqual({ code: 200, msg: 'ok', data: [{ permission: PERMISSIONS.cashWithdrawalCheck }, { permission: PERMISSIONS.push }] });
     const asked = backend.calls.filter((c) => c.url.startsWith('/auth/perms')).at(-1)!;
     expect(asked.headers.authorization).toBe('Bearer jwt-1');
+  });
+
+  it('counts the backend’s refusals against the login throttle, as for the contract’s login', async () => {
+    const attempt = () => app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account: 'throttled', password: 'nope' } });
+    for (let i = 0; i < 3; i += 1) expect((await attempt()).json()).toMatchObject({ code: 4001 });
+    const before = backend.calls.length;
+    const throttled = await attempt();
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.json()).toMatchObject({ error: 'RATE_LIMITED' });
+    expect(backend.calls.length).toBe(before);
   });
 });
