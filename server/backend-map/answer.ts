@@ -12,6 +12,17 @@ export function scalarText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/**
+ * The console's code of a backend's refusal: the map's table first (a backend's 40000 is the
+ * console's 400), else a numeric code keeps its number, else 500.
+ */
+export function refusedCode(code: unknown, refusals: ReadonlyMap<string, number>): number {
+  return (
+    (code === undefined ? undefined : refusals.get(scalarText(code))) ??
+    (typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : 500)
+  );
+}
+
 function pointerText(pointer: Pointer): string {
   return pointer.length === 0 ? '""' : pointer.map((t) => `/${t}`).join('');
 }
@@ -39,10 +50,7 @@ export function mapAnswer(
     throw new GatewayError('BACKEND_NO_SUCH_CALL', `${sent.method} ${sent.path}`, { data: sent });
   }
   if (!success || status >= 400) {
-    // The map's table first (a backend's 40000 is the console's 400); else a numeric code keeps its number.
-    const numeric =
-      (code === undefined ? undefined : bound.refusals.get(scalarText(code))) ??
-      (typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : 500);
+    const numeric = refusedCode(code, bound.refusals);
     const msg = typeof message === 'string' && message !== '' ? message : `The chat backend refused ${sent.method} ${sent.path} (code ${scalarText(code)})`;
     // A refused form field is named so the form can point at it, in the console's name.
     const detail = readPointer(json, bound.envelope.data);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import Ajv, { type ErrorObject } from 'ajv';
-import { RESOURCES, type Resource } from '../contract/index.js';
+import { ALL_PERMISSIONS, RESOURCES, type Resource } from '../contract/index.js';
 import schema from './backend-map.schema.json' with { type: 'json' };
 import { formatPointer } from './pointer.js';
-import type { BackendMapFile, CallMap, CallName } from './types.js';
+import { SIGNERS } from './signers/index.js';
+import type { BackendMapFile, CallMap, CallName, PermissionList } from './types.js';
 
 /** A map that cannot be used: names the place (a JSON Pointer into the file) and what is wrong. */
 export class BackendMapError extends Error {
@@ -24,6 +25,10 @@ function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'additionalProperties' && error.instancePath === '/console/calls' && params.additionalProperty === 'syncCashWithdrawal') {
     return 'the withdrawal sync is an action of the withdrawal review screen: bind it at /resources/withdrawalReview/actions/syncCashWithdrawal';
+  }
+  // The first of the forms that failed would name only its own rule ("must be all").
+  if (error.instancePath === '/permissions' && error.schemaPath.startsWith('#/oneOf')) {
+    return 'must be "all", {call, list} or {from, table, otherwise?}';
   }
   if (error.keyword === 'additionalProperties') return `unknown member "${String(params.additionalProperty)}"`;
   if (error.keyword === 'enum') return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
@@ -119,6 +124,46 @@ function checkConsole(file: string, map: BackendMapFile): void {
   for (const [name, call] of Object.entries(map.console?.calls ?? {})) checkCall(file, call, formatPointer(['console', 'calls', name]));
 }
 
+/** Checks what the schema cannot of `auth` and `permissions`: names that must meet, signers that must exist. */
+function checkAuth(file: string, map: BackendMapFile): void {
+  const { auth, permissions } = map;
+  if (auth) {
+    const signer = auth.signer ? SIGNERS.get(auth.signer.name) : undefined;
+    if (auth.signer && !signer) {
+      throw new BackendMapError(file, '/auth/signer/name', `no signer "${auth.signer.name}" (known: ${[...SIGNERS.keys()].join(', ')})`);
+    }
+    const reason = signer?.check(auth, auth.signer?.options ?? {});
+    if (reason) throw new BackendMapError(file, '/auth/signer', `the ${signer!.name} signer ${reason}`);
+    if (!auth.token && !signer) {
+      throw new BackendMapError(file, '/auth', 'the token travels nowhere: set auth.token (headers, query or cookie) or a signer that carries it');
+    }
+    const fields = auth.login.fields ?? {};
+    const names = [fields.account ?? 'account', fields.password ?? 'password', ...(fields.code === undefined ? [] : [fields.code])];
+    for (const name of Object.keys(auth.login.extra ?? {})) {
+      if (names.includes(name)) throw new BackendMapError(file, formatPointer(['auth', 'login', 'extra', name]), 'is also the name of a form field');
+    }
+  }
+  if (permissions === undefined || permissions === 'all' || 'call' in permissions) return;
+  const kept = Object.keys(auth?.login.answer.keep ?? {});
+  if (!kept.includes(permissions.from)) {
+    throw new BackendMapError(
+      file,
+      '/permissions/from',
+      `"${permissions.from}" is not a value the login keeps (auth.login.answer.keep: ${kept.join(', ') || 'none'})`,
+    );
+  }
+  const known = new Set<string>(ALL_PERMISSIONS);
+  const check = (list: PermissionList, at: string) => {
+    if (list === 'all') return;
+    list.forEach((permission, index) => {
+      if (!known.has(permission))
+        throw new BackendMapError(file, `${at}/${index}`, `no permission "${permission}" in the console (server/contract/permissions.ts)`);
+    });
+  };
+  for (const [value, list] of Object.entries(permissions.table)) check(list, formatPointer(['permissions', 'table', value]));
+  if (permissions.otherwise) check(permissions.otherwise, '/permissions/otherwise');
+}
+
 /** Parses and checks a map's text; `file` only names it in errors. */
 export function parseBackendMap(text: string, file: string): BackendMapFile {
   let json: unknown;
@@ -133,6 +178,7 @@ export function parseBackendMap(text: string, file: string): BackendMapFile {
   }
   checkAgainstContract(file, json);
   checkConsole(file, json);
+  checkAuth(file, json);
   return json;
 }
 

@@ -102,4 +102,70 @@ export interface BackendMapFile {
   /** The console's own calls (site configuration, dashboard, deployment, withdrawal count, logout). */
   console?: ConsoleMap;
   resources?: Record<string, ResourceMap>;
+  /** How the gateway logs in, carries the token and signs (absent: the contract's own login and w-token). */
+  auth?: AuthMap;
+  /** Where a session's permissions come from (absent: the backend's own permission call). */
+  permissions?: PermissionsMap;
 }
+
+/** Where a value goes on each call to the backend: header names, a query parameter, a cookie. */
+export interface TravelMap {
+  headers?: string[];
+  query?: string;
+  cookie?: string;
+  /** Written before the value in the headers (e.g. "Bearer "). */
+  prefix?: string;
+}
+
+export type PasswordTransform = 'none' | 'md5' | 'sha256';
+
+/** The backend's own login call, sent by the gateway in place of the contract's. */
+export interface LoginMap {
+  path: string;
+  method?: 'POST' | 'PUT' | 'GET';
+  in?: 'json' | 'form' | 'query';
+  /** The backend's names of the contract's account, password and one-time code (no name: the code is not sent). */
+  fields?: { account?: string; password?: string; code?: string };
+  password?: PasswordTransform;
+  /** Fixed members sent with every login (OpenIM's `version`). */
+  extra?: Record<string, Scalar>;
+  answer: {
+    token: string;
+    userId: string;
+    /** Answer values kept in the session under these names (a level, a role, an apiKey). */
+    keep?: Record<string, string>;
+    /** This call's own envelope, when it differs from the map's `answer`. */
+    code?: string;
+    message?: string;
+    success?: (number | string)[];
+  };
+}
+
+/** A value made afresh for each call to the backend. */
+export interface GeneratedMap {
+  value: 'uuid' | 'epoch-seconds' | 'epoch-millis';
+  header?: string;
+  query?: string;
+}
+
+export interface SignerMap {
+  name: string;
+  /** The signer's own settings (shiku: apiKey). */
+  options?: Record<string, Scalar>;
+}
+
+export interface AuthMap {
+  login: LoginMap;
+  token?: TravelMap;
+  userId?: TravelMap;
+  generated?: GeneratedMap[];
+  signer?: SignerMap;
+}
+
+/** A permission list: the console's permission strings, or "all" of them. */
+export type PermissionList = 'all' | string[];
+
+export type PermissionsMap =
+  | 'all'
+  | { call: { path: string; method?: 'GET' | 'POST' }; list: string }
+  | { from: string; table: Record<string, PermissionList>; otherwise?: PermissionList };

@@ -2,6 +2,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import type { Envelope } from '../contract/index.js';
 import { TOKEN_HEADER, USER_ID_HEADER, isEnvelope } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
+import { withQuery, type BackendAuth, type CallCredentials, type SessionCredentials } from '../backend-map/auth.js';
 
 export interface RawAnswer {
   status: number;
@@ -14,8 +15,8 @@ export type AnswerDecoder = (answer: RawAnswer, path: string) => Promise<Buffer>
 
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** The session's cookies, sent to the backend as w-token and w-userId. */
-  session?: { token: string; userId: string } | null;
+  /** The session's credentials: sent as w-token and w-userId, or the backend map's way (auth). */
+  session?: SessionCredentials | null;
   body?: unknown;
   /** A body already written (a form, say): sent as it is, instead of `body` as JSON. */
   rawBody?: { contentType: string; text: string };
@@ -34,6 +35,8 @@ export interface UpstreamOptions {
   /** Turns each answer of call() into JSON bytes (decoding w-enable-mode bodies). */
   decoder: AnswerDecoder;
   connections?: number;
+  /** The backend map's auth: how the token travels, generated values, the signature. Null: w-token and w-userId. */
+  auth?: BackendAuth | null;
 }
 
 /**
@@ -53,13 +56,23 @@ export class Upstream {
     this.pool = createBackendPool(this.origin, options);
   }
 
+  /**
+   * What one call carries for a session (or none): the backend map's auth when it has one, else
+   * the contract's w-token and w-userId headers. Computed per call: generated values and
+   * signatures are never reused.
+   */
+  credentials(session: SessionCredentials | null, method: string, path: string): CallCredentials {
+    const auth = this.options.auth;
+    if (auth) return auth.credentials(session, method, path);
+    if (!session) return { headers: {}, query: {} };
+    return { headers: { [TOKEN_HEADER]: session.token, [USER_ID_HEADER]: session.userId }, query: {} };
+  }
+
   /** Sends one request and reads the whole answer, bounded in size and time. */
   async request(path: string, options: CallOptions = {}): Promise<RawAnswer> {
-    const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
-    if (options.session) {
-      headers[TOKEN_HEADER] = options.session.token;
-      headers[USER_ID_HEADER] = options.session.userId;
-    }
+    const method = options.method ?? 'GET';
+    const credentials = this.credentials(options.session ?? null, method, path);
+    const headers: Record<string, string> = { ...options.headers, accept: 'application/json', ...credentials.headers };
     let body: string | undefined;
     if (options.rawBody !== undefined) {
       body = options.rawBody.text;
@@ -72,8 +85,8 @@ export class Upstream {
     const maxBytes = options.maxBytes ?? this.options.maxAnswerBytes;
     try {
       const answer = await this.pool.request({
-        path: this.pathPrefix + path,
-        method: options.method ?? 'GET',
+        path: withQuery(this.pathPrefix + path, credentials.query),
+        method,
         headers,
         body,
         headersTimeout: timeout,

@@ -7,6 +7,7 @@ import { isOpenOwnCall } from '../backend-map/own-calls.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
 import { GatewayError } from '../errors.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
+import { readBackendJson } from '../lib/backend-json.js';
 import { OTHER_JSON_TYPES, boundedJsonParser } from '../lib/json-body.js';
 import { NO_STORE } from './security.js';
 
@@ -79,15 +80,7 @@ export default fp(
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
         ...(sent.body ? { rawBody: sent.body } : {}),
       });
-      const path = sent.path.split('?')[0]!;
-      let json: unknown;
-      try {
-        json = JSON.parse((await app.decodeAnswer(answer, path)).toString('utf8'));
-      } catch (error) {
-        if (error instanceof GatewayError) throw error;
-        if (answer.status === 404) throw new GatewayError('BACKEND_NO_SUCH_CALL', `${sent.method} ${path}`, { data: { method: sent.method, path } });
-        throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.method} ${path} answered HTTP ${answer.status} with a body that is not JSON`);
-      }
+      const json = await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path);
       if (!map) throw new Error('sendMapped needs a backend map');
       return map.answer(prepared, answer.status, answer.headers, json);
     });

@@ -8,6 +8,8 @@ import { IpcAttemptCounter } from '../session/cluster.js';
 import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from '../session/login-throttle.js';
 import { COOKIE_VALUE, type Session } from './session.js';
 import { RedisAttemptCounter } from '../redis/sessions.js';
+import { readBackendJson } from '../lib/backend-json.js';
+import type { ConsoleLogin, LoginOutcome } from '../backend-map/auth.js';
 
 export interface LoginPluginOptions {
   /** In a cluster worker: the primary, which keeps the failed-login counts of every worker. */
@@ -86,6 +88,17 @@ export default fp<LoginPluginOptions>(
         request.log.warn({ path: logoutPath, reason: error instanceof Error ? error.message : String(error) }, 'the backend logout call failed');
       }
     };
+    /** The backend map's login (auth.login): the backend's own call, its answer read the map's way. */
+    const backendLogin = async (request: FastifyRequest, form: ConsoleLogin): Promise<LoginOutcome> => {
+      const auth = app.upstream.options.auth!;
+      const sent = auth.loginRequest(form);
+      const answer = await app.upstream.request(sent.path, {
+        method: sent.method,
+        headers: backendRequestHeaders(request),
+        ...(sent.body ? { rawBody: sent.body } : {}),
+      });
+      return auth.readLogin(await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path));
+    };
     const endSessionAfterFailure = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const ended = await app.sessions.end(request, reply);
       if (!ended) return;
@@ -111,6 +124,51 @@ export default fp<LoginPluginOptions>(
           throw new GatewayError('RATE_LIMITED', `too many failed logins; try again in ${retryAfterSeconds} s`, { data });
         }
         const { attempt } = verdict;
+        const refused = async (): Promise<void> => {
+          // Only the backend's own refusal counts against the account. It also ends the session this
+          // browser had, as a logout does: clearing the cookie alone would leave a copy of it (taken
+          // from this browser, or sitting in a shared one) valid after the user saw it go.
+          await attempt.failed();
+          if (request.session) await endSessionAfterFailure(request, reply);
+          else if (request.sessionRefusal) app.sessions.clearCookies(request, reply);
+        };
+        const opened = async (token: string, userId: string, kept?: Readonly<Record<string, string>>): Promise<void> => {
+          if (!COOKIE_VALUE.test(token) || !COOKIE_VALUE.test(userId)) {
+            await attempt.abandoned();
+            throw new GatewayError('UPSTREAM_BAD_ANSWER', 'the login answer carries a token or user id that cannot be a cookie');
+          }
+          await attempt.succeeded();
+          // A login replaces the session the browser came with: that one ends as a logout would,
+          // so a copy of its cookie is worth nothing once someone else (or the same person) logs
+          // in here. The backend is told only when it issued another token: some backends hand
+          // the same token back on a second login, and that one is now the new session's.
+          const previous = request.session ? await app.sessions.end(request, reply) : null;
+          if (previous && previous.token !== token) await tellBackend(request, previous);
+          app.sessions.open(request, reply, token, userId, kept);
+        };
+
+        if (app.upstream.options.auth) {
+          let outcome: LoginOutcome;
+          try {
+            outcome = await backendLogin(request, body);
+          } catch (error) {
+            await attempt.abandoned();
+            throw error;
+          }
+          if (outcome.ok) {
+            const { token, userId, kept } = outcome.credentials;
+            await opened(token, userId, kept);
+            // The contract's answer: the token stays in the sealed cookie, kept values (an apiKey) too.
+            return { code: SUCCESS_CODE, msg: 'ok', data: { userId } };
+          }
+          if ('unusable' in outcome) {
+            await attempt.abandoned();
+            throw new GatewayError('UPSTREAM_BAD_ANSWER', `the login answer: ${outcome.unusable}`);
+          }
+          await refused();
+          return { code: outcome.code, msg: outcome.msg };
+        }
+
         let answer;
         try {
           answer = await app.upstream.call<LoginAnswer>(CALLS.login, { method: 'POST', body, headers: backendRequestHeaders(request) });
@@ -121,27 +179,11 @@ export default fp<LoginPluginOptions>(
         const data = answer.data;
         if (answer.code === SUCCESS_CODE && data && typeof data.token === 'string' && data.token !== '') {
           const userId = String(data.userId ?? '');
-          if (!COOKIE_VALUE.test(data.token) || !COOKIE_VALUE.test(userId)) {
-            await attempt.abandoned();
-            throw new GatewayError('UPSTREAM_BAD_ANSWER', 'the login answer carries a token or user id that cannot be a cookie');
-          }
-          await attempt.succeeded();
-          // A login replaces the session the browser came with: that one ends as a logout would,
-          // so a copy of its cookie is worth nothing once someone else (or the same person) logs
-          // in here. The backend is told only when it issued another token: some backends hand
-          // the same token back on a second login, and that one is now the new session's.
-          const previous = request.session ? await app.sessions.end(request, reply) : null;
-          if (previous && previous.token !== data.token) await tellBackend(request, previous);
-          app.sessions.open(request, reply, data.token, userId);
+          await opened(data.token, userId);
           const { token: _token, ...rest } = data;
           return { ...answer, data: { ...rest, userId } };
         }
-        // Only the backend's own refusal counts against the account. It also ends the session this
-        // browser had, as a logout does: clearing the cookie alone would leave a copy of it (taken
-        // from this browser, or sitting in a shared one) valid after the user saw it go.
-        await attempt.failed();
-        if (request.session) await endSessionAfterFailure(request, reply);
-        else if (request.sessionRefusal) app.sessions.clearCookies(request, reply);
+        await refused();
         return answer;
       },
     );

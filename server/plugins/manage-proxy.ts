@@ -3,7 +3,7 @@ import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../contract/index.js';
+import { ENABLE_MODE_HEADER } from '../contract/index.js';
 import { parseEnableMode, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
 import { OTHER_JSON_TYPES, boundedJsonParser } from '../lib/json-body.js';
@@ -12,6 +12,8 @@ import { API_DISPOSITION, NO_STORE, ownOrigin } from './security.js';
 import { plateAnswerHeaders } from '../lib/plate-headers.js';
 import { countUpstreamError, upstreamErrorKind } from '../lib/metrics.js';
 import { createBackendPool } from '../lib/upstream.js';
+import { setQuery, type CallCredentials } from '../backend-map/auth.js';
+import { pathOf } from '../lib/request-path.js';
 import type { Pool } from 'undici';
 
 type Headers = Record<string, string | string[] | number | undefined>;
@@ -58,7 +60,7 @@ interface ProxyRouteOptions {
   upstream: string;
   rewritePrefix: string;
   methods: string[];
-  /** Send the session as w-token and w-userId. */
+  /** Send the session's credentials (w-token and w-userId, or the backend map's auth). */
   credentials: boolean;
   /** Decode w-enable-mode bodies, refuse non-JSON error pages, never let an answer be cached. */
   jsonApi: boolean;
@@ -74,6 +76,28 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
   const encodedModes = new WeakMap<FastifyRequest, EncodedMode>();
   const offOrigin = new WeakSet<FastifyRequest>();
   const { upstreamTimeoutMs } = app.config;
+  // Made once per proxied call: the query (set first) and the headers must carry the same
+  // generated values and signature.
+  const credentialsOf = new WeakMap<FastifyRequest, CallCredentials>();
+  const credentials = (request: FastifyRequest): CallCredentials => {
+    let made = credentialsOf.get(request);
+    if (!made) {
+      made = app.upstream.credentials(request.session, request.method, pathOf(request.url));
+      credentialsOf.set(request, made);
+    }
+    return made;
+  };
+  // Only a backend map's auth puts anything in the query; otherwise reply-from passes the query untouched.
+  const queryString =
+    route.credentials && app.upstream.options.auth
+      ? {
+          queryString: (search: string, reqUrl: string, request: FastifyRequest) => {
+            const at = reqUrl.indexOf('?');
+            const sent = search.length > 0 ? search.slice(1) : at < 0 ? '' : reqUrl.slice(at + 1);
+            return setQuery(sent, credentials(request).query);
+          },
+        }
+      : {};
 
   const sendError = (reply: FastifyReply, error: unknown) => {
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
@@ -112,14 +136,12 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
       undici: route.pool as never,
       replyOptions: {
         timeout: upstreamTimeoutMs,
+        ...queryString,
         rewriteRequestHeaders: (request: FastifyRequest, headers: Headers) => {
           // Called just before the call is sent; rewriteHeaders (the answer came) or onError ends it.
           app.sessionCalls.backendStarted(request);
           const out = headersForBackend(request, headers);
-          if (route.credentials && request.session) {
-            out[TOKEN_HEADER] = request.session.token;
-            out[USER_ID_HEADER] = request.session.userId;
-          }
+          if (route.credentials) Object.assign(out, credentials(request).headers);
           return out as never;
         },
         rewriteHeaders: (answered: Headers, request: FastifyRequest) => {

@@ -12,9 +12,9 @@ import { RedisRevocations } from '../redis/sessions.js';
 
 /** The session as the gateway knows it: what its sealed `token` cookie holds. */
 export interface Session {
-  /** The backend's token, sent as w-token. */
+  /** The backend's token, sent as w-token (or as the backend map's auth says). */
   token: string;
-  /** The backend's user id, sent as w-userId. */
+  /** The backend's user id, sent as w-userId (or as the backend map's auth says). */
   userId: string;
   /** Random id of this login: what logout revokes, what event streams are counted by. */
   id: string;
@@ -22,6 +22,8 @@ export interface Session {
   issuedAt: number;
   /** Last call seen, epoch ms, to about a minute. */
   lastSeen: number;
+  /** The login answer's values a backend map keeps (auth.login.answer.keep): for permissions and signers. */
+  kept?: Readonly<Record<string, string>>;
 }
 
 /** Why a `token` cookie was not taken as a session. */
@@ -29,7 +31,7 @@ export type SessionRefusal = 'unsealed' | 'expired' | 'idle' | 'revoked' | 'ambi
 
 export interface SessionService {
   /** Starts a session for a token the backend just gave: seals it into `token` and sets `userId`. */
-  open(request: FastifyRequest, reply: FastifyReply, token: string, userId: string): Session;
+  open(request: FastifyRequest, reply: FastifyReply, token: string, userId: string, kept?: Readonly<Record<string, string>>): Session;
   /** Ends the request's session, if any: revokes its id everywhere and clears both cookies. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<Session | null>;
   clearCookies(request: FastifyRequest, reply: FastifyReply): void;
@@ -195,9 +197,9 @@ export default fp<SessionPluginOptions>(
     app.addHook('onRequest', readSession);
 
     const service: SessionService = {
-      open(request, reply, token, userId) {
+      open(request, reply, token, userId, kept) {
         const at = now();
-        const session: Session = { token, userId, id: newSessionId(), issuedAt: at, lastSeen: at };
+        const session: Session = { token, userId, id: newSessionId(), issuedAt: at, lastSeen: at, ...(kept ? { kept } : {}) };
         reply.setCookie(COOKIE_TOKEN, sealer.seal(session), cookieOptions(request));
         reply.setCookie(COOKIE_USER_ID, userId, cookieOptions(request));
         return session;

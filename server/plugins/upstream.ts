@@ -3,6 +3,7 @@ import { ENABLE_MODE_HEADER } from '../contract/index.js';
 import { BodyDecoder, DecodeError, parseEnableMode, type CodecKey, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
 import { Upstream, type RawAnswer } from '../lib/upstream.js';
+import { backendAuthOf } from '../backend-map/auth.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,6 +59,10 @@ export default fp(
       return decodeAnswerStream([answer.body], encodedMode, path);
     }
 
+    // The map's auth reaches every call to the backend through this one connection: the proxy,
+    // the map's calls, permission look-ups, logout and withdrawal polls alike.
+    const auth = backendAuthOf(app.config.backendMap?.map);
+
     app.decorate('decodeAnswer', decodeAnswer);
     app.decorate('decodeAnswerStream', decodeAnswerStream);
     app.decorate(
@@ -69,6 +74,7 @@ export default fp(
         tlsInsecure: app.config.upstreamTlsInsecure,
         maxAnswerBytes: maxBytes,
         decoder: decodeAnswer,
+        auth,
       }),
     );
     app.addHook('onClose', async () => {

@@ -5,6 +5,7 @@ import { decodeBody, parseEnableMode } from '../codec/index.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { BackendMap } from '../backend-map/engine.js';
 import { Upstream, type RawAnswer } from '../lib/upstream.js';
+import { backendAuthOf } from '../backend-map/auth.js';
 import { LoginFailed, formatReport, probe, startingMap } from './probe.js';
 
 /**
@@ -61,6 +62,8 @@ const upstream = new Upstream({
   maxAnswerBytes: config.decodeMaxBytes,
   decoder,
   connections: 4,
+  // The map's login and token travel, as the gateway uses them.
+  auth: backendAuthOf(config.backendMap?.map),
 });
 
 try {

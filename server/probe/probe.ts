@@ -4,6 +4,8 @@ import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
 import type { Upstream } from '../lib/upstream.js';
 import { answeredFields, listFindings, recordFindings } from './checks.js';
+import { readBackendJson } from '../lib/backend-json.js';
+import type { ConsoleLogin, SessionCredentials } from '../backend-map/auth.js';
 
 /**
  * The probe: logs in to a backend, then makes only read calls for every screen (a list of one
@@ -61,24 +63,35 @@ export interface ProbeOptions {
 }
 
 /** The calls the console makes outside the management screens, by the screen they serve (never translated by a map). */
-function fixedReads(now: number, withdrawalCountPath: string): { id: string; paths: string[] }[] {
+function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: boolean): { id: string; paths: string[] }[] {
   const range = `startDate=${day(now - 6 * 86_400_000)}&endDate=${day(now)}`;
   return [
     { id: 'dashboard', paths: [CALLS.count, `${CALLS.dailyStatistics}?${range}`, CALLS.financeData] },
     { id: 'deploymentMonitor', paths: [CALLS.monitoring, CALLS.runner] },
-    { id: 'menuAndBadge', paths: [CALLS.permission, CALLS.siteConfig, withdrawalCountPath] },
+    // A map's `permissions` is answered by the gateway, not by the backend's permission call.
+    { id: 'menuAndBadge', paths: [...(ownPermissions ? [] : [CALLS.permission]), CALLS.siteConfig, withdrawalCountPath] },
   ];
 }
 
-export async function probe(upstream: Upstream, options: ProbeOptions): Promise<ProbeReport> {
-  const login = await upstream.call<{ token?: string; userId?: string | number }>(CALLS.login, {
-    method: 'POST',
-    body: { account: options.account, password: options.password, code: options.code ?? '' },
-  });
+/** The contract's login, or the map's (auth.login) when the upstream carries its auth. */
+async function logIn(upstream: Upstream, form: ConsoleLogin): Promise<SessionCredentials> {
+  const auth = upstream.options.auth;
+  if (auth) {
+    const sent = auth.loginRequest(form);
+    const answer = await upstream.request(sent.path, { method: sent.method, ...(sent.body ? { rawBody: sent.body } : {}) });
+    const outcome = auth.readLogin(await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path));
+    if (outcome.ok) return outcome.credentials;
+    throw new LoginFailed('unusable' in outcome ? `the login answer: ${outcome.unusable}` : outcome.msg);
+  }
+  const login = await upstream.call<{ token?: string; userId?: string | number }>(CALLS.login, { method: 'POST', body: form });
   if (login.code !== SUCCESS_CODE || typeof login.data?.token !== 'string') {
     throw new LoginFailed(login.msg || `code ${login.code}`);
   }
-  const session = { token: login.data.token, userId: String(login.data.userId ?? '') };
+  return { token: login.data.token, userId: String(login.data.userId ?? '') };
+}
+
+export async function probe(upstream: Upstream, options: ProbeOptions): Promise<ProbeReport> {
+  const session = await logIn(upstream, { account: options.account, password: options.password, code: options.code ?? '' });
   const { map } = options;
   const unsupported = (map?.offer() ?? fullOffer()).unsupported;
 
@@ -214,7 +227,7 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       }
     }
   }
-  for (const { id, paths } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount)) {
+  for (const { id, paths } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount, map?.file.permissions !== undefined)) {
     let result: ScreenReport = { id, verdict: 'OK', detail: paths.map((p) => p.split('?')[0]).join(', ') };
     for (const path of paths) {
       try {

@@ -2,9 +2,9 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 
 /** What the sealed `token` cookie holds: the backend's token and what the gateway knows of it. */
 export interface SealedSession {
-  /** The backend's token, sent as w-token. */
+  /** The backend's token, sent as w-token (or as the backend map's auth says). */
   token: string;
-  /** The backend's user id, sent as w-userId. */
+  /** The backend's user id, sent as w-userId (or as the backend map's auth says). */
   userId: string;
   /** Random id of this login, the handle logout revokes. */
   id: string;
@@ -12,6 +12,8 @@ export interface SealedSession {
   issuedAt: number;
   /** Last call seen, epoch ms (second precision once sealed); refreshed at most about once a minute. */
   lastSeen: number;
+  /** Values of the backend's login answer a backend map keeps (a role, an apiKey); absent when none. */
+  kept?: Readonly<Record<string, string>>;
 }
 
 const VERSION = 'v1';
@@ -44,7 +46,10 @@ export class SessionSealer {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(AAD);
-    const payload = JSON.stringify([session.token, session.userId, session.id, Math.floor(session.issuedAt / 1000), Math.floor(session.lastSeen / 1000)]);
+    const fields: unknown[] = [session.token, session.userId, session.id, Math.floor(session.issuedAt / 1000), Math.floor(session.lastSeen / 1000)];
+    // Only a map's login keeps values: without one the cookie stays as it always was.
+    if (session.kept && Object.keys(session.kept).length > 0) fields.push(session.kept);
+    const payload = JSON.stringify(fields);
     const sealed = Buffer.concat([cipher.update(payload, 'utf8'), cipher.final()]);
     return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
   }
@@ -64,10 +69,17 @@ export class SessionSealer {
     } catch {
       return null;
     }
-    if (!Array.isArray(payload) || payload.length !== 5) return null;
-    const [token, userId, id, issuedAt, lastSeen] = payload as unknown[];
+    if (!Array.isArray(payload) || (payload.length !== 5 && payload.length !== 6)) return null;
+    const [token, userId, id, issuedAt, lastSeen, kept] = payload as unknown[];
     if (typeof token !== 'string' || typeof userId !== 'string' || typeof id !== 'string') return null;
     if (!Number.isSafeInteger(issuedAt) || !Number.isSafeInteger(lastSeen)) return null;
-    return { token, userId, id, issuedAt: (issuedAt as number) * 1000, lastSeen: (lastSeen as number) * 1000 };
+    const session: SealedSession = { token, userId, id, issuedAt: (issuedAt as number) * 1000, lastSeen: (lastSeen as number) * 1000 };
+    if (payload.length === 6) {
+      if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return null;
+      const entries = Object.entries(kept);
+      if (entries.some(([, value]) => typeof value !== 'string')) return null;
+      session.kept = Object.fromEntries(entries) as Record<string, string>;
+    }
+    return session;
   }
 }
