@@ -4,7 +4,7 @@ import { CALLS } from '../../server/contract/index.js';
 import { answerLogins, logInThrough } from '../support/session.js';
 import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { FAKE_PASSWORD, routeFakeLogin } from '../support/fake-session.js';
-import { SAME_ORIGIN, buildTestGateway, parseSetCookies } from './support/gateway.js';
+import { SAME_ORIGIN, buildTestGateway, parseSetCookies } from '../server/support/gateway.js';
 
 /**
  * COOKIE_SECURE and TRUST_PROXY as the README's configuration table gives them. inject's
