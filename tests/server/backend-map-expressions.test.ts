@@ -144,6 +144,31 @@ describe('request body templates', () => {
   });
 });
 
+describe('one backend member as the id and a field of its own', () => {
+  const codes = new BackendMap(
+    parseBackendMap(
+      JSON.stringify({
+        resources: {
+          inviteCodes: {
+            fields: { id: { name: 'invitationCode', id: 'string' }, code: { name: 'invitationCode' } },
+            calls: { delete: { template: { codes: '{ids}' } } },
+          },
+        },
+      }),
+      'codes-map.json',
+    ),
+  );
+  const INVITES = byId('inviteCodes');
+
+  it('reads the member into both console keys, and sends the ids back as the member', () => {
+    const list = ready(codes.prepare(callOf(INVITES, 'list'), { pageNum: 1, pageSize: 10 }));
+    const answer = codes.answer(list, 200, {}, { code: 200, msg: 'ok', data: { list: [{ invitationCode: 'K7Q2PX', createTime: 1 }], total: 1 } });
+    expect(answer.body.data).toEqual({ list: [{ id: 'K7Q2PX', code: 'K7Q2PX', createTime: 1 }], total: 1 });
+    const remove = ready(codes.prepare(callOf(INVITES, 'delete'), { ids: ['K7Q2PX'] }));
+    expect(bodyOf(remove)).toEqual({ codes: ['K7Q2PX'] });
+  });
+});
+
 describe('relations and flat details', () => {
   it('asks for a detail by its text id and shapes a flat record with its nested records and lists', () => {
     const p = ready(map.prepare(callOf(USERS, 'detail'), { id: 10023 }));
