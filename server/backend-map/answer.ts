@@ -64,7 +64,9 @@ export function mapAnswer(
   const data = readPointer(json, bound.envelope.data);
   const name = prepared.name;
   if (name === 'list') {
-    const list = readPointer(json, bound.list);
+    // Go backends write an empty list as null (OpenIM's `"users": null` past the last page).
+    const found = readPointer(json, bound.list);
+    const list = found === null ? [] : found;
     if (!Array.isArray(list)) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path}: the list at ${pointerText(bound.list)} is not an array`);
     let total: unknown = bound.totalHeader ? headerValue(headers[bound.totalHeader]) : readPointer(json, bound.total!);
     if (typeof total === 'string' && /^\d+$/.test(total)) total = Number(total);

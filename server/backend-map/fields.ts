@@ -62,7 +62,11 @@ export interface BindingRules {
  */
 export class FieldBinding {
   readonly byKey = new Map<string, BoundField>();
-  private readonly byName = new Map<string, BoundField>();
+  /**
+   * The console's fields of each backend member: usually one, two where the map binds a member
+   * both as the row's id and as a field of its own (OpenIM's invitation code, a blacklisted IP).
+   */
+  private readonly byName = new Map<string, BoundField[]>();
   /** Backend members that would land on a console key the map moved elsewhere: dropped. */
   private readonly shadowed = new Set<string>();
   private readonly keyCase: KeyCaseRule | null;
@@ -79,7 +83,7 @@ export class FieldBinding {
       const name = map.name ?? (this.keyCase ? this.keyCase.theirs(key) : key);
       const field: BoundField = { key, kind, name, absent: map.absent === true, codec: valueCodec(key, kind, map, rules.offset) };
       this.byKey.set(key, field);
-      if (!field.absent) this.byName.set(field.name, field);
+      if (!field.absent) this.byName.set(field.name, [...(this.byName.get(field.name) ?? []), field]);
     }
     for (const field of this.byKey.values()) if (field.name !== field.key && !this.byName.has(field.key)) this.shadowed.add(field.key);
     this.identity = this.keyCase === null && [...this.byKey.values()].every((f) => f.name === f.key && !f.absent && f.codec === null);
@@ -97,8 +101,8 @@ export class FieldBinding {
     const rule = this.keyCase;
     for (const name in row) {
       const value = row[name];
-      const field = this.byName.get(name);
-      if (field) out[field.key] = field.codec ? field.codec.fromBackend(value) : value;
+      const fields = this.byName.get(name);
+      if (fields) for (const field of fields) out[field.key] = field.codec ? field.codec.fromBackend(value) : value;
       else if (rule) {
         const key = rule.ours(name);
         if (!this.shadowed.has(key)) out[key] = rule.deep(value, 'ours');
@@ -109,7 +113,7 @@ export class FieldBinding {
 
   /** The console's key of a backend field name (a refused form field, say). */
   keyOf(name: string): string {
-    return this.byName.get(name)?.key ?? (this.keyCase ? this.keyCase.ours(name) : name);
+    return this.byName.get(name)?.[0]?.key ?? (this.keyCase ? this.keyCase.ours(name) : name);
   }
 
   /** The backend's name of a console key, bound or not. */

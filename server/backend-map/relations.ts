@@ -57,7 +57,11 @@ export function shapeRecord(data: unknown, bound: Bound, fields: FieldBinding): 
   if (bound.recordAs) {
     const inner = readPointer(rest, bound.record);
     out = {};
-    if (isRow(inner)) place(out, bound.recordAs, fields.fromBackend(inner));
+    // An empty `recordAs` lifts a nested record to the top of data (OpenIM's `{config: {...}}`).
+    if (isRow(inner)) {
+      if (bound.recordAs.length === 0) out = fields.fromBackend(inner);
+      else place(out, bound.recordAs, fields.fromBackend(inner));
+    }
   } else {
     const shaped = inPlace(rest, bound.record, fields);
     out = isRow(shaped) ? (shaped === rest && rest === data ? { ...rest } : shaped) : {};

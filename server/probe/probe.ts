@@ -1,4 +1,4 @@
-import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type Resource } from '../contract/index.js';
+import { CALLS, OWN_CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallName, type Resource } from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
@@ -62,7 +62,7 @@ export interface ProbeOptions {
   withdrawalCountPath?: string;
 }
 
-/** The calls the console makes outside the management screens, by the screen they serve (never translated by a map). */
+/** The calls the console makes outside the management screens, by the screen they serve (through a map's `console` section where it names them). */
 function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: boolean): { id: string; paths: string[] }[] {
   const range = `startDate=${day(now - 6 * 86_400_000)}&endDate=${day(now)}`;
   return [
@@ -71,6 +71,12 @@ function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: bo
     // A map's `permissions` is answered by the gateway, not by the backend's permission call.
     { id: 'menuAndBadge', paths: [...(ownPermissions ? [] : [CALLS.permission]), CALLS.siteConfig, withdrawalCountPath] },
   ];
+}
+
+/** The own call (OWN_CALLS) a fixed read makes, by its contract path; null for the permission call. */
+function ownCallOf(path: string): OwnCallName | null {
+  const base = path.split('?')[0];
+  return OWN_CALLS.find((name) => (CALLS as Record<string, string>)[name] === base) ?? null;
 }
 
 /** The contract's login, or the map's (auth.login) when the upstream carries its auth. */
@@ -158,7 +164,10 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       if (refused?.verdict === 'MISSING') missing.push(call.kind);
       return refused;
     };
-    const fields = answeredFields(resource, absent);
+    // A map that writes this resource's ids as text may keep an id that is no number (OpenIM's
+    // invitation code, an IP, a UUID): the console shows and sends it back as it came.
+    const textIds = map !== null && (map.file.resources?.[resource.id]?.id ?? map.file.resources?.[resource.id]?.fields?.id?.id ?? map.file.id) === 'string';
+    const fields = answeredFields(resource, absent).map((f) => (textIds && f.key === 'id' ? { ...f, kind: 'text' as const } : f));
     let firstRow: Row | null = null;
     const stop = await (async () => {
       switch (resource.kind) {
@@ -229,17 +238,25 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   }
   for (const { id, paths } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount, map?.file.permissions !== undefined)) {
     let result: ScreenReport = { id, verdict: 'OK', detail: paths.map((p) => p.split('?')[0]).join(', ') };
+    let asked = 0;
     for (const path of paths) {
+      // An own call the map's `console` section names goes the map's way, or is not asked when unsupported.
+      const own = ownCallOf(path);
+      const prepared = own && map?.namesOwn(own) ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? ''))) : null;
+      if (prepared && 'unsupported' in prepared) continue;
+      asked += 1;
       try {
-        const answer = await upstream.request(path, { session });
-        const sent = `GET ${path.split('?')[0]}`;
+        const request = prepared ? prepared.request : { method: 'GET' as const, path };
+        const answer = await upstream.request(request.path, { session, method: request.method, ...(request.body ? { rawBody: request.body } : {}) });
+        const sent = `${request.method} ${request.path.split('?')[0]}`;
         let json: unknown;
         try {
-          json = JSON.parse((await upstream.options.decoder(answer, path)).toString('utf8'));
+          json = JSON.parse((await upstream.options.decoder(answer, request.path)).toString('utf8'));
         } catch {
           result = { id, verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH', detail: `${sent}: HTTP ${answer.status}, not JSON` };
           break;
         }
+        if (prepared) json = map!.answer(prepared, answer.status, answer.headers, json).body;
         const refused = verdictOf(sent, (typeof json === 'object' && json !== null ? json : {}) as Row, answer.status);
         if (refused) {
           result = { ...refused, id };
@@ -255,6 +272,7 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
         break;
       }
     }
+    if (asked === 0) result = { id, verdict: 'UNSUPPORTED', detail: 'marked unsupported in the map: not asked' };
     screens.push(result);
   }
   const expected = screens.filter((s) => s.verdict !== 'UNSUPPORTED').length;

@@ -144,6 +144,57 @@ describe('request body templates', () => {
   });
 });
 
+describe('one backend member as the id and a field of its own', () => {
+  const codes = new BackendMap(
+    parseBackendMap(
+      JSON.stringify({
+        resources: {
+          inviteCodes: {
+            fields: { id: { name: 'invitationCode', id: 'string' }, code: { name: 'invitationCode' } },
+            calls: { delete: { template: { codes: '{ids}' } } },
+          },
+        },
+      }),
+      'codes-map.json',
+    ),
+  );
+  const INVITES = byId('inviteCodes');
+
+  it('reads the member into both console keys, and sends the ids back as the member', () => {
+    const list = ready(codes.prepare(callOf(INVITES, 'list'), { pageNum: 1, pageSize: 10 }));
+    const answer = codes.answer(list, 200, {}, { code: 200, msg: 'ok', data: { list: [{ invitationCode: 'K7Q2PX', createTime: 1 }], total: 1 } });
+    expect(answer.body.data).toEqual({ list: [{ id: 'K7Q2PX', code: 'K7Q2PX', createTime: 1 }], total: 1 });
+    const remove = ready(codes.prepare(callOf(INVITES, 'delete'), { ids: ['K7Q2PX'] }));
+    expect(bodyOf(remove)).toEqual({ codes: ['K7Q2PX'] });
+  });
+});
+
+describe('answers of Go backends', () => {
+  const go = new BackendMap(
+    parseBackendMap(
+      JSON.stringify({
+        answer: { code: '/errCode', message: '/errMsg', data: '/data', success: [0] },
+        resources: {
+          users: { calls: { list: { method: 'POST', path: '/user/search', template: {}, answer: { list: '/data/users', total: '/data/total' } } } },
+          siteFunctions: { calls: { config: { method: 'POST', path: '/client_config/get', template: {}, answer: { record: '/config', recordAs: '' } } } },
+        },
+      }),
+      'go-map.json',
+    ),
+  );
+
+  it('reads a null list (an empty page) as no rows', () => {
+    const p = ready(go.prepare(callOf(USERS, 'list'), { pageNum: 9, pageSize: 10 }));
+    expect(go.answer(p, 200, {}, { errCode: 0, errMsg: '', data: { total: 3, users: null } }).body.data).toEqual({ list: [], total: 3 });
+  });
+
+  it('lifts a settings object nested in data to the top with an empty recordAs', () => {
+    const p = ready(go.prepare(callOf(byId('siteFunctions'), 'config'), {}));
+    const answer = go.answer(p, 200, {}, { errCode: 0, errMsg: '', data: { config: { chatRoomName: 'Nimbus' } } });
+    expect(answer.body.data).toEqual({ chatRoomName: 'Nimbus' });
+  });
+});
+
 describe('relations and flat details', () => {
   it('asks for a detail by its text id and shapes a flat record with its nested records and lists', () => {
     const p = ready(map.prepare(callOf(USERS, 'detail'), { id: 10023 }));

@@ -15,6 +15,7 @@ import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js
 import { REPO_ROOT } from '../support/paths.js';
 import { sendJson, startFakeBackend } from '../support/fake-backend.js';
 import { parseBackendMap } from '../../server/backend-map/load.js';
+import { backendAuthOf } from '../../server/backend-map/auth.js';
 
 /** The probe against both dialects of the sandbox, with and without the legacy map; it only reads. */
 
@@ -217,5 +218,52 @@ describe('the probe', () => {
     });
     expect(refused.status).toBe(2);
     expect(refused.stderr.trim()).toBe('Login failed: Wrong account or password');
+  });
+});
+
+describe('the probe against OpenIM Chat through the shipped binding', () => {
+  const OPENIM_MAP = path.join(REPO_ROOT, 'server/backend-map/bindings/openim-chat.json');
+  let openim: StartedSandbox;
+  beforeAll(async () => {
+    openim = await startSandbox({ withdrawalTickMs: 0, dialect: 'openim' });
+  });
+  afterAll(async () => {
+    await openim?.close();
+  });
+
+  it('finds every screen the map binds as the console expects, logging in and reading the map’s way only', async () => {
+    const map = new BackendMap(loadBackendMap(OPENIM_MAP));
+    const key = sandboxCodecKey();
+    const upstream = new Upstream({
+      baseUrl: openim.url,
+      timeoutMs: 10_000,
+      tlsInsecure: false,
+      maxAnswerBytes: 32 * 1024 * 1024,
+      auth: backendAuthOf(map.file),
+      decoder: async (answer: RawAnswer) => {
+        const mode = parseEnableMode(answer.headers['w-enable-mode']);
+        return mode === null ? answer.body : decodeBody(answer.body, mode, key, { maxBytes: 32 * 1024 * 1024 });
+      },
+    });
+    upstreams.push(upstream);
+    const since = openim.app.sandboxCalls.length;
+    const report = await probe(upstream, { ...account, map });
+    expect(report.screens.filter((s) => s.verdict !== 'OK' && s.verdict !== 'UNSUPPORTED')).toEqual([]);
+    expect(report.screens.filter((s) => s.verdict === 'OK').map((s) => s.id)).toEqual([
+      'admins',
+      'users',
+      'siteFunctions',
+      'defaultFriends',
+      'defaultGroups',
+      'discover',
+      'inviteCodes',
+      'ipBlacklist',
+      'appVersions',
+      'menuAndBadge',
+    ]);
+    expect(formatReport(report).at(-1)).toBe('10 of 10 screens answered as the console expects');
+    // OpenIM reads are POSTs: every call was the login or a search, find, get or page read.
+    const calls = openim.app.sandboxCalls.slice(since).map((c) => c.path);
+    expect(calls.filter((p) => !/^\/(account\/login|account\/search|.*\/(search(\/full)?|find(\/full)?|get|page_versions))$/.test(p))).toEqual([]);
   });
 });

@@ -91,6 +91,15 @@ describe('offeredResource', () => {
     expect(offered.fields).toHaveLength(users.fields.length - 2);
   });
 
+  it('offers on every row an action whose condition reads a field the backend lacks', () => {
+    const noStatus: BackendOffer = { unsupported: { ...offer.unsupported, fields: { users: ['status'] } } };
+    const offered = offeredResource(users, noStatus);
+    const ban = offered.actions!.find((a) => a.name === 'ban' && a.target === 'row')!;
+    expect(ban.when).toBeUndefined();
+    // A condition on a field the backend has stays.
+    expect(offered.actions!.find((a) => a.name === 'setPrivileged')!.when).toEqual({ field: 'privileged', in: [false] });
+  });
+
   it('keeps a resource the map leaves whole as it is', () => {
     const groups = RESOURCES.find((r) => r.id === 'groups')!;
     expect(offeredResource(groups, offer)).toBe(groups);

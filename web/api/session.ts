@@ -93,6 +93,8 @@ export async function loadSession(): Promise<SessionInfo> {
 
 async function fetchSession(): Promise<SessionInfo> {
   let info: SessionInfo;
+  // Every dialect the sandbox serves is named in the banner; anything else reads as none.
+  const SANDBOX_DIALECTS = ['default', 'legacy', 'openim', 'shiku'] as const;
   try {
     const res = await fetch(GATEWAY_PATHS.session, { credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
     const body = (await res.json()) as Partial<SessionInfo> & { data?: Partial<SessionInfo> };
@@ -104,7 +106,7 @@ async function fetchSession(): Promise<SessionInfo> {
       name: 'Admin',
       sandbox: raw.sandbox === true,
       webClientUrl: typeof raw.webClientUrl === 'string' ? raw.webClientUrl : null,
-      sandboxDialect: raw.sandboxDialect === 'default' || raw.sandboxDialect === 'legacy' ? raw.sandboxDialect : null,
+      sandboxDialect: SANDBOX_DIALECTS.find((d) => d === raw.sandboxDialect) ?? null,
     };
   } catch {
     info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null };

@@ -22,7 +22,9 @@ export function offeredResource<R extends Resource>(resource: R, offer: BackendO
         edit: resource.edit && !noCalls.has('update'),
         remove: resource.remove && !noCalls.has('delete'),
         detail: resource.detail && !noCalls.has('detail'),
-        actions: resource.actions?.filter((a) => !noActions.has(a.name)),
+        // An action whose condition reads a field the backend lacks is offered on every row: the
+        // backend itself refuses it where it does not apply (OpenIM's ban of a user already blocked).
+        actions: resource.actions?.filter((a) => !noActions.has(a.name)).map((a) => (a.when && absent.has(a.when.field) ? { ...a, when: undefined } : a)),
         totals: resource.totals?.filter((k) => !absent.has(k)),
       };
     case 'settings':
