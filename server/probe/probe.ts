@@ -1,4 +1,4 @@
-import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type Resource } from '../contract/index.js';
+import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallName, type Resource } from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
@@ -62,14 +62,22 @@ export interface ProbeOptions {
   withdrawalCountPath?: string;
 }
 
-/** The calls the console makes outside the management screens, by the screen they serve (never translated by a map). */
-function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: boolean): { id: string; paths: string[] }[] {
+/** The calls the console makes outside the management screens, by the screen they serve; `own` names the map's console call. */
+function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: boolean): { id: string; reads: { own: OwnCallName | null; path: string }[] }[] {
   const range = `startDate=${day(now - 6 * 86_400_000)}&endDate=${day(now)}`;
+  const own = (name: OwnCallName, path: string) => ({ own: name, path });
   return [
-    { id: 'dashboard', paths: [CALLS.count, `${CALLS.dailyStatistics}?${range}`, CALLS.financeData] },
-    { id: 'deploymentMonitor', paths: [CALLS.monitoring, CALLS.runner] },
+    { id: 'dashboard', reads: [own('count', CALLS.count), own('dailyStatistics', `${CALLS.dailyStatistics}?${range}`), own('financeData', CALLS.financeData)] },
+    { id: 'deploymentMonitor', reads: [own('monitoring', CALLS.monitoring), own('runner', CALLS.runner)] },
     // A map's `permissions` is answered by the gateway, not by the backend's permission call.
-    { id: 'menuAndBadge', paths: [...(ownPermissions ? [] : [CALLS.permission]), CALLS.siteConfig, withdrawalCountPath] },
+    {
+      id: 'menuAndBadge',
+      reads: [
+        ...(ownPermissions ? [] : [{ own: null, path: CALLS.permission }]),
+        own('siteConfig', CALLS.siteConfig),
+        own('withdrawalCount', withdrawalCountPath),
+      ],
+    },
   ];
 }
 
@@ -158,7 +166,9 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       if (refused?.verdict === 'MISSING') missing.push(call.kind);
       return refused;
     };
-    const fields = answeredFields(resource, absent);
+    const textIds = map?.names(resource.id) && (map.file.resources?.[resource.id]?.id ?? map.file.id) === 'string';
+    // Ids the map declares as text (a 24-hex ObjectId) are the backend's own: checked as text, not numbers.
+    const fields = answeredFields(resource, absent).map((f) => (textIds && f.key === 'id' ? { ...f, kind: 'text' as const } : f));
     let firstRow: Row | null = null;
     const stop = await (async () => {
       switch (resource.kind) {
@@ -227,12 +237,23 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       }
     }
   }
-  for (const { id, paths } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount, map?.file.permissions !== undefined)) {
-    let result: ScreenReport = { id, verdict: 'OK', detail: paths.map((p) => p.split('?')[0]).join(', ') };
-    for (const path of paths) {
+  for (const { id, reads } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount, map?.file.permissions !== undefined)) {
+    // A read the map's console section marks unsupported is not asked (the console leaves its panel out).
+    const asked = reads.filter((r) => !(r.own && map?.namesOwn(r.own) && unsupported.console.includes(r.own)));
+    if (asked.length === 0) {
+      screens.push({ id, verdict: 'UNSUPPORTED', detail: 'marked unsupported in the map: not asked' });
+      continue;
+    }
+    let result: ScreenReport = { id, verdict: 'OK', detail: asked.map((r) => r.path.split('?')[0]).join(', ') };
+    for (const { own, path: contractPath } of asked) {
       try {
-        const answer = await upstream.request(path, { session });
-        const sent = `GET ${path.split('?')[0]}`;
+        // Sent as the gateway sends it: through the map's console section when it names the call.
+        const prepared =
+          own && map?.namesOwn(own) ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(contractPath.split('?')[1] ?? ''))) : null;
+        const request = prepared && 'request' in prepared ? prepared.request : { method: 'GET' as const, path: contractPath };
+        const path = request.path;
+        const answer = await upstream.request(path, { session, method: request.method, ...(request.body ? { rawBody: request.body } : {}) });
+        const sent = `${request.method} ${path.split('?')[0]}`;
         let json: unknown;
         try {
           json = JSON.parse((await upstream.options.decoder(answer, path)).toString('utf8'));
@@ -240,12 +261,13 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
           result = { id, verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH', detail: `${sent}: HTTP ${answer.status}, not JSON` };
           break;
         }
-        const refused = verdictOf(sent, (typeof json === 'object' && json !== null ? json : {}) as Row, answer.status);
+        const envelope = prepared && 'bound' in prepared ? map!.answer(prepared, answer.status, answer.headers, json).body : json;
+        const refused = verdictOf(sent, (typeof envelope === 'object' && envelope !== null ? envelope : {}) as Row, answer.status);
         if (refused) {
           result = { ...refused, id };
           break;
         }
-        const data = (json as Row).data;
+        const data = (envelope as Row).data;
         if (data === undefined || data === null) {
           result = { id, verdict: 'MISMATCH', detail: `${sent}: no data in the answer` };
           break;
