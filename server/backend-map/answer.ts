@@ -32,6 +32,16 @@ function headerValue(value: string | string[] | undefined): unknown {
 }
 
 /**
+ * The console's answer to a redirect (3xx) of a call whose map says a redirect is its success (a
+ * form post answered with the backend's list page, as Shiku's keyword add is), else null: the
+ * answer is then read as JSON like any other.
+ */
+export function redirectAnswer(prepared: Extract<Prepared, { bound: Bound }>, status: number): { status: number; body: Row } | null {
+  if (status < 300 || status >= 400 || prepared.bound.call.answer?.redirect !== 'success') return null;
+  return { status: 200, body: { code: 200, msg: 'ok' } };
+}
+
+/**
  * The backend's answer in the console's envelope and shape. A missing path (HTTP 404, or the
  * backend's "no such path" in its envelope) becomes BACKEND_NO_SUCH_CALL naming what was sent.
  */

@@ -191,6 +191,11 @@ export class BackendMap {
         this.sort(params, value, renames, fields, map);
         continue;
       }
+      // A backend counting pages from zero hears the console's page 1 as 0.
+      if (key === 'pageNum' && map.firstPage === 0 && (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)))) {
+        params[renamed(key, fields.nameOf(key))] = Math.max(0, Number(value) - 1);
+        continue;
+      }
       const field = fields.byKey.get(key);
       if (field) {
         const mapped = fields.toBackend(key, value);

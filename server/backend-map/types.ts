@@ -46,6 +46,8 @@ export interface AnswerMap extends EnvelopeMap {
   recordAs?: string;
   relations?: Record<string, RelationMap>;
   refusals?: Record<string, number>;
+  /** "success": a 3xx answer (a write that redirects to the backend's list page, no envelope) succeeded. */
+  redirect?: 'success';
 }
 
 export interface CallMap {
@@ -59,6 +61,8 @@ export interface CallMap {
   sort?: { field: string; order: string; asc?: Scalar; desc?: Scalar };
   dates?: { from?: string; to?: string; format?: TimeFormat };
   extra?: Record<string, Scalar>;
+  /** The number of the backend's first page: 0 when it counts pages from zero (the console's pageNum 1 goes out as 0). */
+  firstPage?: 0 | 1;
   answer?: AnswerMap;
   /** Actions only: the call sent instead when the console sends a selection ({ids}). */
   bulk?: CallMap;

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_PATHS, fullOffer } from '../contract/index.js';
 import { BackendMap, type Prepared } from '../backend-map/engine.js';
+import { redirectAnswer } from '../backend-map/answer.js';
 import type { OwnCallName } from '../contract/index.js';
 import { isOpenOwnCall } from '../backend-map/own-calls.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
@@ -80,6 +81,8 @@ export default fp(
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
         ...(sent.body ? { rawBody: sent.body } : {}),
       });
+      const redirected = redirectAnswer(prepared, answer.status);
+      if (redirected) return redirected;
       const json = await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path);
       if (!map) throw new Error('sendMapped needs a backend map');
       return map.answer(prepared, answer.status, answer.headers, json);

@@ -1,4 +1,4 @@
-import { CALLS, OWN_CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallName, type Resource } from '../contract/index.js';
+import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallName, type Resource } from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
@@ -62,21 +62,23 @@ export interface ProbeOptions {
   withdrawalCountPath?: string;
 }
 
-/** The calls the console makes outside the management screens, by the screen they serve (through a map's `console` section where it names them). */
-function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: boolean): { id: string; paths: string[] }[] {
+/** The calls the console makes outside the management screens, by the screen they serve; `own` names the map's console call. */
+function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: boolean): { id: string; reads: { own: OwnCallName | null; path: string }[] }[] {
   const range = `startDate=${day(now - 6 * 86_400_000)}&endDate=${day(now)}`;
+  const own = (name: OwnCallName, path: string) => ({ own: name, path });
   return [
-    { id: 'dashboard', paths: [CALLS.count, `${CALLS.dailyStatistics}?${range}`, CALLS.financeData] },
-    { id: 'deploymentMonitor', paths: [CALLS.monitoring, CALLS.runner] },
+    { id: 'dashboard', reads: [own('count', CALLS.count), own('dailyStatistics', `${CALLS.dailyStatistics}?${range}`), own('financeData', CALLS.financeData)] },
+    { id: 'deploymentMonitor', reads: [own('monitoring', CALLS.monitoring), own('runner', CALLS.runner)] },
     // A map's `permissions` is answered by the gateway, not by the backend's permission call.
-    { id: 'menuAndBadge', paths: [...(ownPermissions ? [] : [CALLS.permission]), CALLS.siteConfig, withdrawalCountPath] },
+    {
+      id: 'menuAndBadge',
+      reads: [
+        ...(ownPermissions ? [] : [{ own: null, path: CALLS.permission }]),
+        own('siteConfig', CALLS.siteConfig),
+        own('withdrawalCount', withdrawalCountPath),
+      ],
+    },
   ];
-}
-
-/** The own call (OWN_CALLS) a fixed read makes, by its contract path; null for the permission call. */
-function ownCallOf(path: string): OwnCallName | null {
-  const base = path.split('?')[0];
-  return OWN_CALLS.find((name) => (CALLS as Record<string, string>)[name] === base) ?? null;
 }
 
 /** The contract's login, or the map's (auth.login) when the upstream carries its auth. */
@@ -164,9 +166,12 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       if (refused?.verdict === 'MISSING') missing.push(call.kind);
       return refused;
     };
-    // A map that writes this resource's ids as text may keep an id that is no number (OpenIM's
-    // invitation code, an IP, a UUID): the console shows and sends it back as it came.
-    const textIds = map !== null && (map.file.resources?.[resource.id]?.id ?? map.file.resources?.[resource.id]?.fields?.id?.id ?? map.file.id) === 'string';
+    // Ids the map declares as text (a 24-hex ObjectId, OpenIM's invitation code, an IP) are the
+    // backend's own: checked as text, not numbers, and sent back as they came.
+    const textIds =
+      map !== null &&
+      map.names(resource.id) &&
+      (map.file.resources?.[resource.id]?.id ?? map.file.resources?.[resource.id]?.fields?.id?.id ?? map.file.id) === 'string';
     const fields = answeredFields(resource, absent).map((f) => (textIds && f.key === 'id' ? { ...f, kind: 'text' as const } : f));
     let firstRow: Row | null = null;
     const stop = await (async () => {
@@ -236,19 +241,23 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       }
     }
   }
-  for (const { id, paths } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount, map?.file.permissions !== undefined)) {
-    let result: ScreenReport = { id, verdict: 'OK', detail: paths.map((p) => p.split('?')[0]).join(', ') };
-    let asked = 0;
-    for (const path of paths) {
-      // An own call the map's `console` section names goes the map's way, or is not asked when unsupported.
-      const own = ownCallOf(path);
-      const prepared = own && map?.namesOwn(own) ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? ''))) : null;
-      if (prepared && 'unsupported' in prepared) continue;
-      asked += 1;
+  for (const { id, reads } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount, map?.file.permissions !== undefined)) {
+    // A read the map's console section marks unsupported is not asked (the console leaves its panel out).
+    const asked = reads.filter((r) => !(r.own && map?.namesOwn(r.own) && unsupported.console.includes(r.own)));
+    if (asked.length === 0) {
+      screens.push({ id, verdict: 'UNSUPPORTED', detail: 'marked unsupported in the map: not asked' });
+      continue;
+    }
+    let result: ScreenReport = { id, verdict: 'OK', detail: asked.map((r) => r.path.split('?')[0]).join(', ') };
+    for (const { own, path: contractPath } of asked) {
       try {
-        const request = prepared ? prepared.request : { method: 'GET' as const, path };
-        const answer = await upstream.request(request.path, { session, method: request.method, ...(request.body ? { rawBody: request.body } : {}) });
-        const sent = `${request.method} ${request.path.split('?')[0]}`;
+        // Sent as the gateway sends it: through the map's console section when it names the call.
+        const prepared =
+          own && map?.namesOwn(own) ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(contractPath.split('?')[1] ?? ''))) : null;
+        const request = prepared && 'request' in prepared ? prepared.request : { method: 'GET' as const, path: contractPath };
+        const path = request.path;
+        const answer = await upstream.request(path, { session, method: request.method, ...(request.body ? { rawBody: request.body } : {}) });
+        const sent = `${request.method} ${path.split('?')[0]}`;
         let json: unknown;
         try {
           json = JSON.parse((await upstream.options.decoder(answer, request.path)).toString('utf8'));
@@ -256,13 +265,13 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
           result = { id, verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH', detail: `${sent}: HTTP ${answer.status}, not JSON` };
           break;
         }
-        if (prepared) json = map!.answer(prepared, answer.status, answer.headers, json).body;
-        const refused = verdictOf(sent, (typeof json === 'object' && json !== null ? json : {}) as Row, answer.status);
+        const envelope = prepared && 'bound' in prepared ? map!.answer(prepared, answer.status, answer.headers, json).body : json;
+        const refused = verdictOf(sent, (typeof envelope === 'object' && envelope !== null ? envelope : {}) as Row, answer.status);
         if (refused) {
           result = { ...refused, id };
           break;
         }
-        const data = (json as Row).data;
+        const data = (envelope as Row).data;
         if (data === undefined || data === null) {
           result = { id, verdict: 'MISMATCH', detail: `${sent}: no data in the answer` };
           break;
@@ -272,7 +281,6 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
         break;
       }
     }
-    if (asked === 0) result = { id, verdict: 'UNSUPPORTED', detail: 'marked unsupported in the map: not asked' };
     screens.push(result);
   }
   const expected = screens.filter((s) => s.verdict !== 'UNSUPPORTED').length;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES, type Resource } from '../../server/contract/index.js';
 import { BackendMap, type Prepared } from '../../server/backend-map/engine.js';
+import { redirectAnswer } from '../../server/backend-map/answer.js';
 import { consoleCalls } from '../../server/backend-map/calls.js';
 import { parseBackendMap } from '../../server/backend-map/load.js';
 import type { BackendMapFile } from '../../server/backend-map/types.js';
@@ -317,5 +318,39 @@ describe('money: a fraction of the smallest unit', () => {
   it('is refused on the way out too', () => {
     expect(() => map.prepare(callOf(USERS, 'save'), { id: 1, balance: 12.5 })).toThrow(expect.objectContaining({ errorName: 'BAD_REQUEST' }));
     expect(bodyOf(ready(map.prepare(callOf(USERS, 'save'), { id: 1, balance: 1999 })))).toMatchObject({ balance: 19.99 });
+  });
+});
+
+describe('zero-based pages and writes answered with a redirect', () => {
+  // Shiku's sensitive words page from 0 and its keyword add answers 302 to the list page.
+  const zero = new BackendMap(
+    parseBackendMap(
+      JSON.stringify({
+        resources: {
+          sensitiveWords: {
+            calls: {
+              list: { path: '/console/keywordfilter', firstPage: 0, params: { pageNum: 'pageIndex' } },
+              create: { path: '/console/addkeyword', in: 'form', answer: { redirect: 'success' } },
+            },
+          },
+        },
+      }),
+      'zero-map.json',
+    ),
+  );
+
+  it('sends the console’s page 1 as page 0, and page 3 as 2, whether the query held text or a number', () => {
+    expect(ready(zero.prepare(callOf(WORDS, 'list'), { pageNum: '1', pageSize: '10' })).request.path).toBe('/console/keywordfilter?pageIndex=0&pageSize=10');
+    expect(ready(zero.prepare(callOf(WORDS, 'list'), { pageNum: 3, pageSize: 10 })).request.path).toBe('/console/keywordfilter?pageIndex=2&pageSize=10');
+    // Without firstPage the page number goes out as the console's.
+    expect(ready(map.prepare(callOf(WORDS, 'list'), { pageNum: '1', pageSize: '10' })).request.path).toContain('page_num=1');
+  });
+
+  it('reads a redirect as success only where the map says so', () => {
+    const create = ready(zero.prepare(callOf(WORDS, 'save'), { word: 'spam' }));
+    expect(redirectAnswer(create, 302)).toEqual({ status: 200, body: { code: 200, msg: 'ok' } });
+    expect(redirectAnswer(create, 200)).toBeNull();
+    const list = ready(zero.prepare(callOf(WORDS, 'list'), { pageNum: '1', pageSize: '10' }));
+    expect(redirectAnswer(list, 302)).toBeNull();
   });
 });

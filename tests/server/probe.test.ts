@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackendMap } from '../../server/backend-map/engine.js';
+import { backendAuthOf } from '../../server/backend-map/auth.js';
+import type { BackendMapFile } from '../../server/backend-map/types.js';
 import { loadBackendMap } from '../../server/backend-map/load.js';
 import { CALLS } from '../../server/contract/index.js';
 import { decodeBody, parseEnableMode } from '../../server/codec/index.js';
@@ -15,19 +17,20 @@ import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js
 import { REPO_ROOT } from '../support/paths.js';
 import { sendJson, startFakeBackend } from '../support/fake-backend.js';
 import { parseBackendMap } from '../../server/backend-map/load.js';
-import { backendAuthOf } from '../../server/backend-map/auth.js';
 
 /** The probe against both dialects of the sandbox, with and without the legacy map; it only reads. */
 
 const LEGACY_MAP = path.join(REPO_ROOT, 'server/sandbox/legacy-map.json');
+const SHIKU_MAP = path.join(REPO_ROOT, 'server/backend-map/bindings/shiku-im.json');
 let plain: StartedSandbox;
 let legacy: StartedSandbox;
 const upstreams: Upstream[] = [];
 
-function upstreamTo(url: string): Upstream {
+function upstreamTo(url: string, map?: BackendMapFile): Upstream {
   const key = sandboxCodecKey();
   const upstream = new Upstream({
     baseUrl: url,
+    auth: backendAuthOf(map),
     timeoutMs: 10_000,
     tlsInsecure: false,
     maxAnswerBytes: 32 * 1024 * 1024,
@@ -119,6 +122,38 @@ describe('the probe', () => {
     expect(unsafeCalls(legacy, since)).toEqual([]);
     // Detail reads went out in the dialect's own form, an id in the path.
     expect(legacy.app.sandboxCalls.slice(since).some((c) => /^\/manage\/user\/\d+$/.test(c.path))).toBe(true);
+  });
+
+  it('finds every screen the Shiku IM binding offers as the console expects, logging in and signing Shiku’s way', async () => {
+    const shiku = await startSandbox({ withdrawalTickMs: 0, dialect: 'shiku' });
+    try {
+      const file = loadBackendMap(SHIKU_MAP);
+      const map = new BackendMap(file);
+      const report = await probe(upstreamTo(shiku.url, file), { ...account, map });
+      expect(report.screens.filter((s) => s.verdict !== 'OK' && s.verdict !== 'UNSUPPORTED')).toEqual([]);
+      expect(
+        report.screens
+          .filter((s) => s.verdict === 'OK')
+          .map((s) => s.id)
+          .sort(),
+      ).toEqual([
+        'billingRecords',
+        'dashboard',
+        'groupRedEnvelopes',
+        'groups',
+        'inviteCodes',
+        'personalRedEnvelopes',
+        'sensitiveWords',
+        'siteFunctions',
+        'users',
+        'withdrawalReview',
+      ]);
+      expect(formatReport(report).at(-1)).toBe('10 of 10 screens answered as the console expects');
+      // Reads only: Shiku's login is the one POST.
+      expect(shiku.app.sandboxCalls.filter((c) => c.method !== 'GET' && c.path !== '/console/login')).toEqual([]);
+    } finally {
+      await shiku.close();
+    }
   });
 
   it('reports a mismatch when the answer lacks what the screen shows', async () => {

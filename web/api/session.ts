@@ -6,6 +6,9 @@ import { api, ApiError } from './client.js';
 import { t, type MessageKey } from '../i18n/index.js';
 import { isString, persistedSignal } from '../lib/persisted.js';
 
+/** The sandbox's dialects the banner names (SessionInfo's sandboxDialect); any other value is none. */
+const SANDBOX_DIALECTS = ['default', 'legacy', 'openim', 'shiku'] as const;
+
 /**
  * What the UI knows of the session. The token itself stays in the gateway's httpOnly cookies;
  * the UI only learns whether it is logged in (GET /api/session).
