@@ -96,7 +96,6 @@ export async function loadSession(): Promise<SessionInfo> {
 
 async function fetchSession(): Promise<SessionInfo> {
   let info: SessionInfo;
-  // Every dialect the sandbox serves is named in the banner; anything else reads as none.
   try {
     const res = await fetch(GATEWAY_PATHS.session, { credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
     const body = (await res.json()) as Partial<SessionInfo> & { data?: Partial<SessionInfo> };
