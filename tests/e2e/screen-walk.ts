@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { ScreenDecl } from '../../web/screens/declare.js';
+import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { errorToasts } from './harness.js';
 
 /** What a working screen of each engine kind shows once its data is in. */
@@ -50,4 +51,34 @@ export async function sortUsersByBalanceAndTurnPage(page: Page): Promise<Locator
   await page.waitForURL((u) => u.searchParams.get('pageNum') === '2');
   await expect.poll(() => settled.getAttribute('data-row-id')).not.toBe(pageOneId);
   return settled;
+}
+
+/**
+ * Walks every management screen of the route table on a backend bound by a map: a screen the
+ * backend does not offer (`unoffered`, by resource id) must show the not-offered page at its URL
+ * and be gone from the menu; every other one must draw its rows, chart or form without an error.
+ * Returns the problems found and how many screens were walked, and the menu's links.
+ */
+export async function walkBoundScreens(page: Page, unoffered: ReadonlySet<string>): Promise<{ problems: string[]; walked: number; menuLinks: string[] }> {
+  const problems: string[] = [];
+  let walked = 0;
+  for (const { path, screen: decl } of LEAF_ROUTES) {
+    if (!decl) continue;
+    if (unoffered.has(decl.id)) {
+      await page.goto(path);
+      try {
+        await page.getByTestId('not-offered').waitFor({ timeout: 10_000 });
+      } catch {
+        problems.push(`${path}: no not-offered page`);
+      }
+      continue;
+    }
+    walked += 1;
+    problems.push(...(await screenProblems(page, path, decl)));
+  }
+  const menuLinks = await page.locator('nav a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  for (const route of LEAF_ROUTES) {
+    if (route.screen && unoffered.has(route.screen.id) && menuLinks.includes(route.path)) problems.push(`${route.path}: still in the menu`);
+  }
+  return { problems, walked, menuLinks };
 }

@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { squarePng } from './png.js';
 
 /**
  * A user's or group's avatar as a small PNG identicon: a 5×5 left-right symmetric pattern in one
@@ -12,15 +12,6 @@ const SCALE = 8;
 const MARGIN = 4;
 const SIZE = GRID * SCALE + 2 * MARGIN;
 const BACKGROUND: readonly [number, number, number] = [240, 242, 245];
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'ascii');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 function rgb(hex: string): [number, number, number] {
   const n = Number.parseInt(hex.slice(1), 16);
@@ -44,16 +35,5 @@ export function identiconPng(hash: number, colour: string): Buffer {
       raw[row + 1 + px] = inside && on(gx, gy) ? 1 : 0;
     }
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(SIZE, 0);
-  header.writeUInt32BE(SIZE, 4);
-  header[8] = 8; // bit depth
-  header[9] = 3; // palette
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('PLTE', Buffer.from([...BACKGROUND, ...rgb(colour)])),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return squarePng(SIZE, raw, Buffer.from([...BACKGROUND, ...rgb(colour)]));
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { deflateSync, crc32 } from 'node:zlib';
 import { encode } from 'uqr';
 import type { AdminAccount } from '../store/accounts.js';
 import { base32Secret, createAdmin } from '../store/accounts.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { iso } from '../lib/time.js';
+import { squarePng } from '../lib/png.js';
 import type { ShikuHandler } from './handler.js';
 import { phoneParts, shikuRole } from './records.js';
 import { ROLE, type ShikuPasswords, type ShikuSessions, grantRole, roleOf } from './sessions.js';
@@ -36,25 +36,7 @@ function qrPng(text: string, size: number): Buffer {
       if (row >= 0 && row < cells && col >= 0 && col < cells && matrix[row]![col]) raw[y * (size + 1) + 1 + x] = 0;
     }
   }
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'ascii');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return squarePng(size, raw);
 }
 
 export function registerAdmins(map: Map, store: SandboxStore, deps: { sessions: ShikuSessions; passwords: ShikuPasswords }): void {
