@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { startRig, type Rig } from './support/rig.js';
+import { rigPerTest } from './support/rig.js';
 
 /**
  * 2,000 idle keep-alive sockets from one address used to take all of MAX_CONNECTIONS: each stayed
@@ -11,18 +11,11 @@ import { startRig, type Rig } from './support/rig.js';
  * kept-alive socket is closed after KEEP_ALIVE_TIMEOUT_MS of idleness.
  */
 
-const rigs: Rig[] = [];
+const rig = rigPerTest();
 const sockets: Socket[] = [];
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  for (const rig of rigs.splice(0)) await rig.close();
 });
-
-async function rig(env: Record<string, string>): Promise<Rig> {
-  const started = await startRig(env);
-  rigs.push(started);
-  return started;
-}
 
 interface Held {
   socket: Socket;

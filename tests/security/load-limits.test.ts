@@ -7,7 +7,7 @@ import { CALLS, RESOURCES, resourceCalls } from '../../server/contract/index.js'
 import { sendJson } from '../support/fake-backend.js';
 import { SseClient } from '../support/sse-client.js';
 import { fakeLogInOver } from '../support/fake-session.js';
-import { callsSince, httpText, openSocket, startRig, type Rig } from './support/rig.js';
+import { callsSince, httpText, openSocket, type Rig, rigPerTest } from './support/rig.js';
 
 /**
  * One client's load must not become everyone's. Event streams used to be capped per session
@@ -17,18 +17,11 @@ import { callsSince, httpText, openSocket, startRig, type Rig } from './support/
  * waiting on the backend; past each cap the gateway answers 429 RATE_LIMITED without a backend call.
  */
 
-const rigs: Rig[] = [];
+const rig = rigPerTest();
 const streams: SseClient[] = [];
 afterEach(async () => {
   for (const stream of streams.splice(0)) stream.close();
-  for (const rig of rigs.splice(0)) await rig.close();
 });
-
-async function rig(env: Record<string, string>): Promise<Rig> {
-  const started = await startRig(env);
-  rigs.push(started);
-  return started;
-}
 
 async function openStream(r: Rig, cookie: string): Promise<SseClient> {
   const stream = await SseClient.open(r.port, cookie);

@@ -1,12 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESOURCES, resourceCalls } from '../../server/contract/index.js';
 import type { BackendMapFile } from '../../server/backend-map/types.js';
 import { sendJson } from '../support/fake-backend.js';
 import { fakeLogInOver } from '../support/fake-session.js';
-import { callsSince, httpText, rawRequest, startRig, type Rig } from './support/rig.js';
+import { callsSince, httpText, rawRequest, type Rig, rigPerTest } from './support/rig.js';
 
 /**
  * CONNECT used to close the socket with no answer at all (Node drops it when nobody listens for
@@ -16,16 +16,7 @@ import { callsSince, httpText, rawRequest, startRig, type Rig } from './support/
  * are only ever looked up as the map's own members.
  */
 
-const rigs: Rig[] = [];
-afterEach(async () => {
-  for (const rig of rigs.splice(0)) await rig.close();
-});
-
-async function rig(env: Record<string, string> = {}): Promise<Rig> {
-  const started = await startRig(env);
-  rigs.push(started);
-  return started;
-}
+const rig = rigPerTest();
 
 describe('CONNECT', () => {
   it('answers 405 METHOD_NOT_ALLOWED in the envelope, tunnels nothing, and the gateway stays up', async () => {

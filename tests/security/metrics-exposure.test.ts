@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startRig, type Rig } from './support/rig.js';
+import { describe, expect, it } from 'vitest';
+import { rigPerTest } from './support/rig.js';
 
 /**
  * /metrics used to be open on the console's own port by default, naming the Node version and the
@@ -7,16 +7,7 @@ import { startRig, type Rig } from './support/rig.js';
  * be read: METRICS_PORT (a port of its own) or METRICS_TOKEN (a bearer token).
  */
 
-const rigs: Rig[] = [];
-afterEach(async () => {
-  for (const rig of rigs.splice(0)) await rig.close();
-});
-
-async function rig(env: Record<string, string> = {}): Promise<Rig> {
-  const started = await startRig(env);
-  rigs.push(started);
-  return started;
-}
+const rig = rigPerTest();
 
 describe('/metrics by default', () => {
   it('answers 404 in the envelope on the main port, to a scraper and to a browser alike', async () => {

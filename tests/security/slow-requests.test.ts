@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SseClient } from '../support/sse-client.js';
 import { sleep } from '../support/wait.js';
 import { fakeLogInOver } from '../support/fake-session.js';
-import { SAVE_PATH, callsSince, httpText, openSocket, rawRequest, startRig, type Rig } from './support/rig.js';
+import { SAVE_PATH, callsSince, httpText, openSocket, rawRequest, rigPerTest } from './support/rig.js';
 
 /**
  * Hole 4: a body that never arrived held its socket for ever (no request time-out, no cap on
@@ -11,16 +11,7 @@ import { SAVE_PATH, callsSince, httpText, openSocket, rawRequest, startRig, type
  * whose request arrived long ago, is not cut by the request time-out.
  */
 
-const rigs: Rig[] = [];
-afterEach(async () => {
-  for (const rig of rigs.splice(0)) await rig.close();
-});
-
-async function rig(env: Record<string, string>): Promise<Rig> {
-  const started = await startRig(env);
-  rigs.push(started);
-  return started;
-}
+const rig = rigPerTest();
 
 describe('requests that never finish arriving', { timeout: 60_000 }, () => {
   it('closes every socket whose body stalls, with 408 in the envelope, and nothing reaches the backend', async () => {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { SANDBOX_AES_KEY_TEXT } from '../../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../../server/sandbox/start.js';
 import { buildApp, type BuildAppOptions } from '../../../server/app.js';
@@ -68,6 +68,22 @@ export async function startRig(env: Record<string, string> = {}, options: Omit<B
       await gateway.app.close();
       await backend.close();
     },
+  };
+}
+
+/**
+ * A gateway rig per test: call at the top of a file, before its own afterEach hooks (which run
+ * first, so a test's sockets and streams are gone before its gateways close). Returns the starter.
+ */
+export function rigPerTest(): (env?: Record<string, string>) => Promise<Rig> {
+  const rigs: Rig[] = [];
+  afterEach(async () => {
+    for (const rig of rigs.splice(0)) await rig.close();
+  });
+  return async (env = {}) => {
+    const started = await startRig(env);
+    rigs.push(started);
+    return started;
   };
 }
 
