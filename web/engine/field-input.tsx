@@ -100,6 +100,13 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
     'data-field': field.key,
   } as const;
 
+  // One message line under every kind of control, named for the tests and the screen reader alike.
+  const errorLine = error && (
+    <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>
+      {error}
+    </p>
+  );
+
   let control;
   switch (field.kind) {
     case 'switch':
@@ -156,11 +163,7 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
                 </label>
               ))}
             </div>
-            {error && (
-              <p id={errorId} role="alert" className="text-sm text-red-600">
-                {error}
-              </p>
-            )}
+            {errorLine}
           </fieldset>
         );
       }
@@ -247,11 +250,7 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
             {name}
           </label>
         </div>
-        {error && (
-          <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>
-            {error}
-          </p>
-        )}
+        {errorLine}
       </div>
     );
   }
@@ -279,11 +278,7 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
           {policy.text}
         </p>
       )}
-      {error && (
-        <p id={errorId} role="alert" className="text-sm text-red-600" data-error-for={field.key}>
-          {error}
-        </p>
-      )}
+      {errorLine}
     </div>
   );
 }
