@@ -82,6 +82,48 @@ describe('amounts as each language writes them', () => {
     }
   });
 
+  it('refuses a lone mark or sign, which holds no digit, instead of reading it as zero', () => {
+    for (const text of ['.', ',', '-', '+', '- .']) {
+      for (const lang of LANGUAGES) expect(readMoney(text, lang), `${lang} ${text}`).toEqual({ problem: 'notNumber' });
+    }
+  });
+
+  it('takes a no-break space (as pasted from a formatted page) as the space it is, never as nothing', () => {
+    expect(readMoney('1\u00a0500', 'en')).toEqual({ problem: 'notNumber' });
+    expect(readMoney('1\u202f500,5', 'es')).toEqual({ problem: 'notNumber' });
+    expect(readMoney('\u00a012.5\u202f', 'en')).toEqual({ cents: 1250 });
+  });
+
+  it('refuses text over several lines rather than failing on it or reading its first line', () => {
+    expect(readMoney('1\n2', 'en')).toEqual({ problem: 'notNumber' });
+    expect(readMoney('-5\r\n.5', 'en')).toEqual({ problem: 'notNumber' });
+  });
+
+  it('refuses a group mark that is not a thousands group even where the other pieces look right', () => {
+    // Five digits before the group mark: no reading of it is a thousands separator.
+    expect(readMoney('15000.000', 'es')).toEqual({ problem: 'moneyAmbiguous' });
+    // A decimal part as well: the comma cannot be the other language's decimal mark.
+    expect(readMoney('1,50.5', 'en')).toEqual({ problem: 'moneyAmbiguous' });
+  });
+
+  it('refuses an amount too large to hold in whole cents, and never formats one', () => {
+    expect(readMoney('123456789012345678', 'en')).toEqual({ problem: 'notNumber' });
+    expect(parseMoney('90071992547409.92')).toBeNull();
+    for (const cents of [Number.NaN, 1.5, 2 ** 53, Number.POSITIVE_INFINITY]) expect(formatMoneyIn(cents, 'en'), String(cents)).toBe('');
+  });
+
+  it('writes zero without a sign and a negative amount under one unit with one', () => {
+    expect(formatMoneyIn(0, 'en')).toBe('0.00');
+    expect(formatMoneyIn(-5, 'en')).toBe('-0.05');
+    expect(formatMoneyIn(-123456, 'es')).toBe('-1234,56');
+  });
+
+  it('starts an amount input empty for a missing or unreadable value, never at zero', () => {
+    for (const value of [null, undefined, '', 'abc', Number.NaN]) expect(moneyInputText(value), String(value)).toBe('');
+    expect(moneyInputText('250')).toBe('2.50');
+    expect(moneyInputText(0)).toBe('0.00');
+  });
+
   it('reads the full-width digits and marks of a Chinese or Japanese input method', () => {
     expect(readMoney('１，５００．２５', 'zh')).toEqual({ cents: 150025 });
     expect(readMoney('１２．５', 'ja')).toEqual({ cents: 1250 });

@@ -46,7 +46,9 @@ export function readMoney(text: string, lang: Language): MoneyReading {
     .normalize('NFKC')
     .replace(/[\u00a0\u202f]/g, ' ')
     .trim();
-  const signed = /^([+-]?)\s*(.*)$/.exec(normalized)!;
+  // [\s\S], not `.`: a pasted line break stays in the body (and is refused there) instead of
+  // failing the match.
+  const signed = /^([+-]?)\s*([\s\S]*)$/.exec(normalized)!;
   const sign = signed[1]!;
   const body = signed[2]!;
   if (!/^[\d.,' ]+$/.test(body) || !/\d/.test(body)) return { problem: 'notNumber' };
