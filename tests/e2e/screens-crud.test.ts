@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { userDetail } from '../../server/sandbox/routes/bindings/users.js';
+import { formatMoney } from '../../web/engine/money.js';
+import { formatDateTime } from '../../web/lib/format.js';
 import { errorToasts, storePreference, useHarness, rowCommand, rowOffers } from './harness.js';
 
 // This suite has never checked the pages' uncaught errors; the harness still collects them.
@@ -123,15 +126,43 @@ describe('list screen end to end', () => {
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
   }, 90_000);
 
-  it('opens the user detail with its wallet and logins', async () => {
+  it('opens the user detail with the wallet and logins the backend holds for that user', async () => {
+    // A user with pending and approved withdrawals and logins, so every figure and row is one to check.
+    const user = [...store().users.all()].find((u) => {
+      const withdrawals = store()
+        .withdrawals.all()
+        .filter((w) => w.userId === u.id);
+      return store().loginsOf(u.id).length >= 2 && withdrawals.some((w) => w.state === 'pending') && withdrawals.some((w) => w.state === 'approved');
+    })!;
+    expect(user).toBeDefined();
+    const expected = userDetail(store(), user, Date.now());
     const { page } = await h.pageAs('admin');
-    await page.goto('/userpage/userset');
-    await rowCommand(rows(page).first(), '[data-command="detail"]');
+    await page.goto(`/userpage/userset?keyword=${user.id}`);
+    const row = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${user.id}"]`);
+    await row.waitFor();
+    await rowCommand(row, '[data-command="detail"]');
     const drawer = page.getByTestId('detail-drawer');
+
     await drawer.getByRole('tab', { name: 'Wallet' }).click();
-    await drawer.getByTestId('user-wallet').waitFor();
+    const wallet = drawer.getByTestId('user-wallet');
+    await wallet.waitFor();
+    const figures = await wallet
+      .locator('div')
+      .evaluateAll((cards) => cards.map((c) => [c.querySelector('dt')?.textContent, c.querySelector('dd')?.textContent]));
+    expect(figures).toEqual([
+      ['Balance', formatMoney(expected.wallet.balance)],
+      ['Frozen', formatMoney(expected.wallet.frozen)],
+      ['Total recharged', formatMoney(expected.wallet.totalRecharge)],
+      ['Total withdrawn', formatMoney(expected.wallet.totalWithdraw)],
+    ]);
+    expect(expected.wallet.frozen).toBeGreaterThan(0);
+    expect(expected.wallet.totalWithdraw).toBeGreaterThan(0);
+
     await drawer.getByRole('tab', { name: 'Recent logins' }).click();
-    await drawer.locator('table').waitFor();
+    const logins = drawer.getByTestId('detail.recentLogins').locator('tbody tr');
+    await logins.first().waitFor();
+    const shown = await logins.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(shown).toEqual(expected.recentLogins.map((l) => [formatDateTime(l.time, 'en'), l.ip, l.device, l.region]));
   }, 90_000);
 });
 

@@ -83,6 +83,8 @@ describe('login throttling on the login page', () => {
 
   it('shows the wait in all four languages and holds the button until it passes', async () => {
     const { page } = await h.newPage();
+    // The page's clock runs as usual until the test moves it past the wait (a real wait is 15 minutes).
+    await page.clock.install();
     await page.goto('/login');
     // A seeded administrator whose password nobody here knows: only failures.
     await page.getByLabel('Account').fill('finance_li');
@@ -120,6 +122,19 @@ describe('login throttling on the login page', () => {
         await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/login-throttled-${width}.png` });
       }
     }
+
+    // Still held a moment before the wait ends; given back, and the notice gone, once it has.
+    const submit = page.locator('button[type="submit"]');
+    const left = /(\d+):(\d\d)/.exec((await visible()) ?? '')!;
+    const secondsLeft = Number(left[1]) * 60 + Number(left[2]);
+    // Eight seconds short of the end, whatever real time the test itself took meanwhile.
+    expect(secondsLeft).toBeGreaterThan(10);
+    await page.clock.fastForward((secondsLeft - 8) * 1000);
+    await expect.poll(visible).toMatch(/\b0:0[1-8]\b/);
+    expect(await submit.isDisabled()).toBe(true);
+    await page.clock.fastForward(9_000);
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    expect(await notice.count()).toBe(0);
   });
 });
 
