@@ -63,6 +63,65 @@ describe('money actions on withdrawal review', () => {
     expect(await errorToasts(page)).toEqual([]);
   });
 
+  // The two guards against a second approval, each on its own: the call in flight is remembered
+  // synchronously (a second click in the same frame, before the button can be disabled, is
+  // dropped), and the confirming button is disabled until the answer comes.
+  it('drops a second click that lands before the button is disabled: the in-flight guard alone sends once', async () => {
+    await openPending(page);
+    const id = Number(await rows(page).first().getAttribute('data-row-id'));
+    const record = store().withdrawals.get(id)!;
+    await rows(page).first().locator('[data-action="approve"]').click();
+    // Two clicks in one task: React has not drawn the busy button between them, so the second
+    // reaches the handler as the first did, and only the in-flight record can stop it.
+    const disabledBetween = await confirm(page)
+      .getByTestId('confirm-yes')
+      .evaluate((button: HTMLButtonElement) => {
+        button.click();
+        const disabled = button.disabled;
+        button.click();
+        return disabled;
+      });
+    expect(disabledBetween).toBe(false);
+    await confirm(page).waitFor({ state: 'detached' });
+    await page.locator('[data-toast="success"]', { hasText: `“Approve” done: ${record.userAccount}` }).waitFor();
+    expect(calls('approve')).toBe(1);
+    expect(store().withdrawals.get(id)!.state).toBe('approved');
+    expect(await errorToasts(page)).toEqual([]);
+  });
+
+  it('disables the confirming button, and Cancel, while the approval is on its way', async () => {
+    await openPending(page);
+    const id = Number(await rows(page).first().getAttribute('data-row-id'));
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let sent = 0;
+    await page.route(`**${REVIEW}/approve`, async (route) => {
+      sent++;
+      await released;
+      await route.continue();
+    });
+    try {
+      await rows(page).first().locator('[data-action="approve"]').click();
+      const yes = confirm(page).getByTestId('confirm-yes');
+      await yes.click();
+      await expect.poll(() => sent).toBe(1);
+      // Held at the browser: the backend has nothing yet, and the dialog waits, its buttons disabled.
+      expect(calls('approve')).toBe(0);
+      await expect.poll(() => yes.isDisabled()).toBe(true);
+      expect(await yes.textContent()).toBe('Running…');
+      expect(await confirm(page).getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+      expect(await confirm(page).getAttribute('aria-busy')).toBe('true');
+      release();
+      await confirm(page).waitFor({ state: 'detached' });
+    } finally {
+      release();
+      await page.unroute(`**${REVIEW}/approve`);
+    }
+    expect(sent).toBe(1);
+    expect(calls('approve')).toBe(1);
+    expect(store().withdrawals.get(id)!.state).toBe('approved');
+  });
+
   it('cancelling the confirmation sends nothing', async () => {
     await openPending(page);
     const id = Number(await rows(page).first().getAttribute('data-row-id'));
