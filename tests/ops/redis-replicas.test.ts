@@ -5,9 +5,21 @@ import { freshCall, removeTempDirs, tempDir, waitHealthy } from '../support/proc
 import { freePort } from '../support/ports.js';
 import { RedisServer } from '../support/redis-server.js';
 import { SseClient } from '../support/sse-client.js';
-import { sleep, waitUntil } from '../support/wait.js';
+import { waitUntil } from '../support/wait.js';
 import { gatewayProcess } from './support/held-backend.js';
-import { POLL_MS, RedisRig, SECRET, listedMessages, logOut, permissionStatus, postError, readyz, shared, type Replica } from './support/redis-rig.js';
+import {
+  POLL_MS,
+  PollLockWatch,
+  RedisRig,
+  SECRET,
+  listedMessages,
+  logOut,
+  permissionStatus,
+  postError,
+  readyz,
+  shared,
+  type Replica,
+} from './support/redis-rig.js';
 
 /**
  * Replicas that share one Redis (REDIS_URL): two gateways over real HTTP, on one fake backend
@@ -22,12 +34,19 @@ let redis: RedisServer;
 let rig: RedisRig;
 let a: Replica;
 let b: Replica;
+let locks: PollLockWatch;
+
+/** Event streams a replica holds open, as its gauge says. */
+async function openStreams(replica: Replica): Promise<number> {
+  return (await replica.app.metrics.eventStreams.get()).values[0]?.value ?? 0;
+}
 
 const skip = skipWithout(hasProgram('redis-server') ? [] : ['redis-server'], 'the tests of replicas sharing Redis');
 
 describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     redis = await RedisServer.start({ password: REDIS_PASSWORD });
+    locks = await PollLockWatch.start(redis.url);
     rig = await RedisRig.start();
     a = await rig.startReplica(redis.url);
     b = await rig.startReplica(redis.url);
@@ -35,6 +54,7 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
   });
 
   afterAll(async () => {
+    locks?.close();
     await rig?.close();
     await redis?.close();
     removeTempDirs();
@@ -84,16 +104,8 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     ];
     try {
       for (const stream of streams) await stream.waitFor(() => stream.counts().includes(3), 'a first count');
-      const before = [rig.pollsOf(one.token), rig.pollsOf(two.token)];
-      const periods = 10;
-      await sleep(periods * POLL_MS);
-      // One poll a period per session, give or take the periods at the window's two edges.
-      for (const [i, token] of [one.token, two.token].entries()) {
-        const made = rig.pollsOf(token) - before[i]!;
-        // Never more than one a period; at least half of them, however late a busy machine's timers run.
-        expect(made).toBeGreaterThanOrEqual(periods / 2);
-        expect(made).toBeLessThanOrEqual(periods + 2);
-      }
+      // Both replicas schedule a poll of each session every period; the lock lets one of them poll.
+      for (const login of [one, two]) await waitUntil(() => locks.periodsClaimedByAll(login, 2) >= 5, 'five periods scheduled by both replicas');
       // A count one replica polled reaches the tabs of both.
       rig.counts.set(one.token, 9);
       for (const stream of streams.slice(0, 2)) await stream.waitFor(() => stream.counts().includes(9), 'the new count');
@@ -102,6 +114,13 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
       for (const stream of streams.slice(2)) await stream.waitFor(() => stream.ended, 'the ended session to close its streams');
     } finally {
       for (const stream of streams) stream.close();
+    }
+    // Once no tab is left, no poll is scheduled or under way: the backend got one poll for each
+    // period that was scheduled, by whichever replica took its lock, never one per replica.
+    await waitUntil(async () => (await openStreams(a)) + (await openStreams(b)) === 0, 'the streams to close');
+    for (const login of [one, two]) {
+      await waitUntil(() => rig.pollsOf(login.token) === locks.claimedPeriods(login), 'a poll for each scheduled period');
+      expect(rig.pollsOf(login.token)).toBe(locks.claimedPeriods(login));
     }
   });
 
@@ -186,19 +205,21 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
         });
         expect(answer.status, answer.body).toBe(200);
       }
-      const { token, cookie } = await rig.logIn(a);
+      const { token, userId, cookie } = await rig.logIn(a);
       expect(await listedMessages(a, cookie, 'from-the-workers')).toHaveLength(6);
 
-      // One poll per period for a session streamed by a worker and by the replica.
+      // One poll per period for a session streamed by a worker and by the replica, both scheduling it.
+      const login = { token, userId };
       const streams = [await SseClient.open(port, cookie), await SseClient.open(a.port, cookie)];
       try {
         for (const stream of streams) await stream.waitFor(() => stream.counts().length > 0, 'a first count');
-        const before = rig.pollsOf(token);
-        await sleep(8 * POLL_MS);
-        expect(rig.pollsOf(token) - before).toBeLessThanOrEqual(8 + 2);
+        await waitUntil(() => locks.periodsClaimedByAll(login, 2) >= 5, 'five periods scheduled by the worker and the replica');
       } finally {
         for (const stream of streams) stream.close();
       }
+      await waitUntil(async () => (await openStreams(a)) === 0, 'the replica stream to close');
+      await waitUntil(() => rig.pollsOf(token) === locks.claimedPeriods(login), 'a poll for each scheduled period', { timeoutMs: 20_000 });
+      expect(rig.pollsOf(token)).toBe(locks.claimedPeriods(login));
 
       // A logout through the workers is refused by the replica.
       const out = await freshCall(origin, GATEWAY_PATHS.logout, { method: 'POST', headers: { cookie, origin } });

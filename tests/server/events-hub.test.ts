@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WithdrawalHub, type HubSubscriber, type PollOutcome, type PollShare } from '../../server/events/withdrawal-hub.js';
-import { sleep, waitUntil } from '../support/wait.js';
+import { waitUntil } from '../support/wait.js';
 
 interface FakeSession {
   id: string;
@@ -46,7 +46,21 @@ function makeHub(options: ConstructorParameters<typeof WithdrawalHub<FakeSession
 
 afterEach(() => {
   for (const hub of hubs.splice(0)) hub.close();
+  vi.useRealTimers();
 });
+
+/**
+ * The hub's clock under the test's control: its period timers and its measure of how long a poll
+ * took. Polls are then counted against the periods the test let pass, exactly.
+ */
+function controlClock(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+}
+
+/** Lets `n` whole periods pass, each poll's answer (a resolved promise) settling on the way. */
+async function periods(n: number, pollMs: number): Promise<void> {
+  for (let i = 0; i < n; i++) await vi.advanceTimersByTimeAsync(pollMs);
+}
 
 describe('WithdrawalHub', () => {
   it('polls at once for a first tab and hands a later tab the last count without polling', async () => {
@@ -96,17 +110,37 @@ describe('WithdrawalHub', () => {
   });
 
   it('polls each session on its own, once per period however many tabs it has', async () => {
+    controlClock();
     const { poll, calls } = scriptedPoll([count(0)]);
     const hub = makeHub({ pollMs: 20, poll });
     for (let i = 0; i < 5; i += 1) hub.subscribe('a', { id: 'a' }, new Recorder());
     hub.subscribe('b', { id: 'b' }, new Recorder());
     expect(hub.sessionCount).toBe(2);
-    await waitFor(() => calls.filter((c) => c === 'b').length >= 5, 'five polls of b');
-    const a = calls.filter((c) => c === 'a').length;
-    const b = calls.filter((c) => c === 'b').length;
-    // Five tabs of a cost what one tab of b costs (five times as many would show as 25 or so);
-    // the two timers may drift apart by a poll or two on a loaded machine.
-    expect(Math.abs(a - b)).toBeLessThanOrEqual(2);
+    // One poll each at once, then one each per period: five tabs of a cost what one tab of b costs.
+    expect(calls).toEqual(['a', 'b']);
+    await periods(7, 20);
+    expect(calls.filter((c) => c === 'a')).toHaveLength(8);
+    expect(calls.filter((c) => c === 'b')).toHaveLength(8);
+    // A period not yet over polls nothing.
+    await vi.advanceTimersByTimeAsync(19);
+    expect(calls).toHaveLength(16);
+  });
+
+  it('counts a period from the start of its poll, so a slow answer does not stretch it', async () => {
+    controlClock();
+    const calls: number[] = [];
+    const hub = makeHub({
+      pollMs: 100,
+      // Each answer takes 30 ms of the hub's clock.
+      poll: () => {
+        calls.push(performance.now());
+        return new Promise<PollOutcome>((resolve) => setTimeout(() => resolve(count(1)), 30));
+      },
+    });
+    hub.subscribe('a', { id: 'a' }, new Recorder());
+    await periods(5, 100);
+    const start = calls[0]!;
+    expect(calls.map((t) => t - start)).toEqual([0, 100, 200, 300, 400, 500]);
   });
 
   it('keeps the last count and keeps polling through failures, reporting each streak once', async () => {
@@ -131,42 +165,47 @@ describe('WithdrawalHub', () => {
   });
 
   it('ends every tab and stops polling when the backend ends the session', async () => {
+    controlClock();
     const ended: string[] = [];
     const { poll, calls } = scriptedPoll([count(1), { status: 'ended' }]);
     const hub = makeHub({ pollMs: 10, poll, onSessionEnded: (key) => ended.push(key) });
     const tabs = [new Recorder(), new Recorder()];
     for (const tab of tabs) hub.subscribe('a', { id: 'a' }, tab);
-    await waitFor(() => ended.length === 1, 'the session to end');
+    await periods(1, 10);
+    expect(ended).toEqual(['a']);
     expect(tabs.map((t) => t.ended)).toEqual([1, 1]);
     expect(hub.sessionCount).toBe(0);
-    const pollsAtEnd = calls.length;
-    await sleep(80);
-    expect(calls.length).toBe(pollsAtEnd);
+    // Nothing is scheduled any more, and ten periods later nothing has been polled.
+    expect(vi.getTimerCount()).toBe(0);
+    await periods(10, 10);
+    expect(calls).toEqual(['a', 'a']);
     // Unsubscribing after the end (the streams' close handlers) is harmless.
     for (const tab of tabs) hub.unsubscribe('a', tab);
     expect(ended).toEqual(['a']);
   });
 
   it('stops polling when the last tab leaves, and only then', async () => {
+    controlClock();
     const { poll, calls } = scriptedPoll([count(1)]);
     const hub = makeHub({ pollMs: 10, poll });
     const one = new Recorder();
     const two = new Recorder();
     hub.subscribe('a', { id: 'a' }, one);
     hub.subscribe('a', { id: 'a' }, two);
-    await waitFor(() => calls.length >= 2, 'two polls');
+    await periods(1, 10);
+    expect(calls).toHaveLength(2);
     hub.unsubscribe('a', one);
-    const before = calls.length;
-    await waitFor(() => calls.length >= before + 2, 'polling to go on for the remaining tab');
+    await periods(3, 10);
+    expect(calls).toHaveLength(5);
     hub.unsubscribe('a', two);
     expect(hub.sessionCount).toBe(0);
-    const after = calls.length;
-    await sleep(80);
-    // A poll already in flight when the tab left may still land; no new one starts.
-    expect(calls.length).toBe(after);
+    expect(vi.getTimerCount()).toBe(0);
+    await periods(10, 10);
+    expect(calls).toHaveLength(5);
   });
 
   it('drops the answer of a poll still in flight when the last tab left', async () => {
+    controlClock();
     let release: (outcome: PollOutcome) => void = () => undefined;
     const hub = makeHub({
       pollMs: 10,
@@ -179,9 +218,11 @@ describe('WithdrawalHub', () => {
     hub.subscribe('a', { id: 'a' }, tab);
     hub.unsubscribe('a', tab);
     release(count(9));
-    await sleep(30);
+    // The answer settles; nothing is told and nothing scheduled.
+    await vi.runAllTimersAsync();
     expect(tab.counts).toEqual([]);
     expect(hub.sessionCount).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('lets other tabs hear the count when one tab throws', async () => {
@@ -201,16 +242,18 @@ describe('WithdrawalHub', () => {
   });
 
   it('stops every poll on close and refuses new tabs', async () => {
+    controlClock();
     const { poll, calls } = scriptedPoll([count(1)]);
     const hub = makeHub({ pollMs: 10, poll });
     hub.subscribe('a', { id: 'a' }, new Recorder());
     hub.subscribe('b', { id: 'b' }, new Recorder());
-    await waitFor(() => calls.length >= 4, 'some polls');
+    await periods(1, 10);
+    expect(calls).toHaveLength(4);
     hub.close();
     expect(hub.sessionCount).toBe(0);
-    const after = calls.length;
-    await sleep(80);
-    expect(calls.length).toBe(after);
+    expect(vi.getTimerCount()).toBe(0);
+    await periods(10, 10);
+    expect(calls).toHaveLength(4);
     expect(() => hub.subscribe('c', { id: 'c' }, new Recorder())).toThrow(/closed/);
   });
 

@@ -1,7 +1,10 @@
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
 import { expect } from 'vitest';
+import type { Session } from '../../../server/plugins/session.js';
+import { sessionKey } from '../../../server/plugins/permissions.js';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { CALLS, GATEWAY_PATHS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
@@ -17,6 +20,8 @@ import { tempDir } from '../../support/processes.js';
  */
 
 export const SECRET = 'replicas-share-this-session-secret-0123456789';
+/** Each replica serves /metrics on its own port behind this bearer token, as an operator would set it. */
+export const METRICS_TOKEN = 'replica-metrics-token-0123456789';
 export const POLL_MS = 400;
 export const MAX_STREAMS = 2;
 /** Streams one account may hold across its logins: more than one session's, fewer than two. */
@@ -68,6 +73,7 @@ export class RedisRig {
       WITHDRAWAL_POLL_MS: String(POLL_MS),
       EVENTS_MAX_PER_SESSION: String(MAX_STREAMS),
       EVENTS_MAX_PER_ACCOUNT: String(MAX_ACCOUNT_STREAMS),
+      METRICS_TOKEN,
     });
     const logs: Array<Record<string, unknown>> = [];
     const stream = new Writable({
@@ -85,11 +91,12 @@ export class RedisRig {
   }
 
   /** A new backend session (pending count `count`) logged in through `replica`, of a new account unless `userId` names one. */
-  async logIn(replica: Replica, count = 3, userId?: string): Promise<{ token: string; cookie: string }> {
+  async logIn(replica: Replica, count = 3, userId?: string): Promise<{ token: string; userId: string; cookie: string }> {
     const n = ++this.sessions;
     const token = `tok-${n}`;
+    const user = userId ?? `u-${n}`;
     this.counts.set(token, count);
-    return { token, cookie: await fakeLogInOver(replica.origin, { token, userId: userId ?? `u-${n}` }) };
+    return { token, userId: user, cookie: await fakeLogInOver(replica.origin, { token, userId: user }) };
   }
 
   /** Upstream polls of the session's count, by every gateway together. */
@@ -135,7 +142,74 @@ export async function permissionStatus(replica: Replica, cookie: string): Promis
   return (await fetch(`${replica.origin}${CALLS.permission}`, { headers: { cookie } })).status;
 }
 
+/** A sample's value on the replica's /metrics page, read by its name as a scraper would. */
+export async function metric(replica: Replica, name: string): Promise<number> {
+  const text = await (await fetch(`${replica.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  if (!line) throw new Error(`/metrics has no ${name}:\n${text.slice(0, 2000)}`);
+  return Number(line.slice(name.length + 1));
+}
+
 export async function readyz(replica: Replica): Promise<{ status: number; text: string }> {
   const res = await fetch(`${replica.origin}${GATEWAY_PATHS.readyz}`);
   return { status: res.status, text: await res.text() };
+}
+
+/**
+ * The withdrawal-poll locks every gateway tried to take, as the redis-server itself saw them
+ * (MONITOR): one `SET <prefix>withdrawal-poll:<session>:<period> <replica> NX` per gateway, session
+ * and period it scheduled. The polls a session cost are then checked against the periods the
+ * gateways scheduled, whatever the machine's timers did, instead of against elapsed time.
+ */
+export class PollLockWatch {
+  /** Session key -> period -> the replicas that tried to take its lock. */
+  private readonly tries = new Map<string, Map<string, Set<string>>>();
+
+  private constructor(
+    private readonly client: Redis,
+    private readonly source: Redis,
+  ) {}
+
+  static async start(redisUrl: string): Promise<PollLockWatch> {
+    const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await client.connect();
+    const monitor = await client.monitor();
+    // Redis going away at the end of a file is no news to a watcher.
+    monitor.on('error', () => undefined);
+    client.on('error', () => undefined);
+    const watch = new PollLockWatch(monitor, client);
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      const [command, key, replica] = args;
+      const marker = 'withdrawal-poll:';
+      if (command?.toLowerCase() !== 'set' || !key?.includes(marker) || replica === undefined) return;
+      const rest = key.slice(key.indexOf(marker) + marker.length);
+      const session = rest.slice(0, rest.lastIndexOf(':'));
+      const period = rest.slice(rest.lastIndexOf(':') + 1);
+      let periods = watch.tries.get(session);
+      if (!periods) watch.tries.set(session, (periods = new Map()));
+      let replicas = periods.get(period);
+      if (!replicas) periods.set(period, (replicas = new Set()));
+      replicas.add(replica);
+    });
+    return watch;
+  }
+
+  private periodsOf(login: { token: string; userId: string }): Map<string, Set<string>> {
+    return this.tries.get(sessionKey({ token: login.token, userId: login.userId } as Session)) ?? new Map();
+  }
+
+  /** The periods in which some gateway scheduled a poll of the session (exactly one of them took the lock). */
+  claimedPeriods(login: { token: string; userId: string }): number {
+    return this.periodsOf(login).size;
+  }
+
+  /** The periods in which every one of `replicas` gateways scheduled a poll of the session. */
+  periodsClaimedByAll(login: { token: string; userId: string }, replicas: number): number {
+    return [...this.periodsOf(login).values()].filter((set) => set.size >= replicas).length;
+  }
+
+  close(): void {
+    this.client.disconnect();
+    this.source.disconnect();
+  }
 }
