@@ -1,25 +1,24 @@
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
 import { CALLS, ENABLE_MODE_HEADER, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { SseClient } from '../support/sse-client.js';
-import { removeTempDirs, tempDir } from '../support/processes.js';
+import { removeTempDirs, tempDir, waitHealthy, type NodeProcess } from '../support/processes.js';
+import { freePort } from '../support/ports.js';
 import { logIn } from '../support/login.js';
+import { gatewayProcess } from './support/held-backend.js';
 
 /**
  * Scaling out: the sealed cookie carries the session, so a browser that a load balancer sends to
  * another replica after logging in keeps working, when the replicas share SESSION_SECRET. Two
- * gateways, each with its own data folder as replicas have, on one sandbox backend, over real HTTP.
+ * gateways, each the shipped bundle (dist/server/main.js) in a process of its own with its own
+ * data folder, as replicas run, on one sandbox backend, over real HTTP.
  */
 
 const SHARED_SECRET = 'replicas-share-this-session-secret-0123456789';
 
 interface Replica {
-  app: FastifyInstance;
+  process: NodeProcess;
   port: number;
   origin: string;
 }
@@ -29,30 +28,34 @@ let a: Replica;
 let b: Replica;
 
 async function startReplica(backendUrl: string, secret = SHARED_SECRET): Promise<Replica> {
-  const config = loadConfig({
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const replica = gatewayProcess({
     SESSION_SECRET: secret,
     CHAT_BACKEND_URL: backendUrl,
     RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
     HOST: '127.0.0.1',
-    PORT: '0',
+    PORT: String(port),
     DATA_DIR: tempDir('ops-replica-data-'),
     UI_DIR: tempDir('ops-replica-ui-'),
   });
-  const app = await buildApp({ config, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (app.server.address() as AddressInfo).port;
-  return { app, port, origin: `http://127.0.0.1:${port}` };
+  try {
+    await waitHealthy(replica, origin);
+  } catch (error) {
+    await replica.stop();
+    throw error;
+  }
+  return { process: replica, port, origin };
 }
 
 beforeAll(async () => {
   backend = await startSandbox({ port: 0, withdrawalTickMs: 0 });
-  a = await startReplica(backend.url);
-  b = await startReplica(backend.url);
+  [a, b] = await Promise.all([startReplica(backend.url), startReplica(backend.url)]);
 });
 
 afterAll(async () => {
-  await a?.app.close();
-  await b?.app.close();
+  await a?.process.stop();
+  await b?.process.stop();
   await backend?.close();
   removeTempDirs();
 });
@@ -100,7 +103,7 @@ describe('two replicas on one backend', { timeout: 60_000 }, () => {
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: 'NOT_LOGGED_IN' });
     } finally {
-      await stranger.app.close();
+      await stranger.process.stop();
     }
   });
 });

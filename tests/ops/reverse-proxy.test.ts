@@ -1,25 +1,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
 import { CALLS } from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { SseClient } from '../support/sse-client.js';
 import { hasProgram, skipWithout } from '../support/ci.js';
-import { NodeProcess, removeTempDirs, tempDir } from '../support/processes.js';
+import { NodeProcess, removeTempDirs, tempDir, waitHealthy } from '../support/processes.js';
 import { freePort } from '../support/ports.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { selfSignedCertificate } from '../support/tls.js';
+import { gatewayProcess } from './support/held-backend.js';
 
 /**
  * The README's nginx site, run as written (only ports, names and certificate paths swapped) in front
- * of a gateway: TLS in front, TRUST_PROXY for scheme and host, Secure cookies, event streams passed
+ * of the shipped gateway (dist/server/main.js in a process of its own, configured as the README says): TLS in front, TRUST_PROXY for scheme and host, Secure cookies, event streams passed
  * on unbuffered, the proxy's request id kept. Needs nginx and openssl: skipped where they are absent,
  * failed in CI.
  */
@@ -36,7 +33,7 @@ interface Answer {
 let folder: string;
 let ca: Buffer;
 let backend: StartedSandbox;
-let gateway: FastifyInstance;
+let gateway: NodeProcess;
 let nginx: NodeProcess;
 let tlsPort: number;
 let plainPort: number;
@@ -83,17 +80,19 @@ describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the READM
     ca = readFileSync(crt);
 
     backend = await startSandbox({ port: 0, withdrawalTickMs: 0 });
-    const config = loadConfig({
+    const gatewayPort = await freePort();
+    gateway = gatewayProcess({
       CHAT_BACKEND_URL: backend.url,
       RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
       TRUST_PROXY: '127.0.0.1',
       ALLOWED_HOSTS: 'localhost',
+      HOST: '127.0.0.1',
+      PORT: String(gatewayPort),
       DATA_DIR: tempDir('ops-nginx-data-'),
       UI_DIR: tempDir('ops-nginx-ui-'),
     });
-    gateway = await buildApp({ config, logger: false });
-    await gateway.listen({ port: 0, host: '127.0.0.1' });
-    const gatewayPort = (gateway.server.address() as AddressInfo).port;
+    // /healthz answers any host name, so the monitors of a proxy can reach it.
+    await waitHealthy(gateway, `http://127.0.0.1:${gatewayPort}`);
 
     tlsPort = await freePort();
     plainPort = await freePort();
@@ -131,7 +130,7 @@ describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the READM
 
   afterAll(async () => {
     await nginx?.stop();
-    await gateway?.close();
+    await gateway?.stop();
     await backend?.close();
     removeTempDirs();
   });

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS, SESSION_ENDED_EVENT } from '../../server/contract/index.js';
 import { SseClient } from '../support/sse-client.js';
 import { FAKE_PASSWORD, cookieHeader, fakeAccount, setCookieValues } from '../support/fake-session.js';
-import { NodeProcess, cleanupAfterEach, freshCall, tempDir, waitHealthy } from '../support/processes.js';
-import { REPO_ROOT } from '../support/paths.js';
+import { cleanupAfterEach, freshCall, tempDir, waitHealthy, type NodeProcess } from '../support/processes.js';
 import { freePort } from '../support/ports.js';
+import { gatewayProcess } from '../ops/support/held-backend.js';
 import { SAVE_PATH, startRecordingBackend } from './support/rig.js';
 
 /**
- * WORKERS=2: one gateway, two processes behind one port. A logout taken by one worker must be
+ * WORKERS=2: one gateway (the shipped bundle, dist/server/main.js), two processes behind one port. A logout taken by one worker must be
  * refused by the other at once and end the session's streams on both, and failed logins count
  * against one limit whichever worker took them. Every request rides a connection of its own, so
  * the cluster spreads them over both workers; the pino lines (each with its pid) prove it did.
@@ -30,18 +30,16 @@ async function startCluster() {
   const backend = await startRecordingBackend();
   defer(() => backend.close());
   const port = await freePort();
-  const gateway = new NodeProcess(['--import', 'tsx', 'server/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      WORKERS: '2',
-      CHAT_BACKEND_URL: backend.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: tempDir('sec-cluster-data-'),
-      UI_DIR: tempDir('sec-cluster-ui-'),
-      LOG_LEVEL: 'info',
-      LOGIN_MAX_FAILURES: '4',
-    },
+  // The shipped bundle, as the image runs it: cluster mode is the entry point's, not buildApp's.
+  const gateway = gatewayProcess({
+    WORKERS: '2',
+    CHAT_BACKEND_URL: backend.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: tempDir('sec-cluster-data-'),
+    UI_DIR: tempDir('sec-cluster-ui-'),
+    LOG_LEVEL: 'info',
+    LOGIN_MAX_FAILURES: '4',
   });
   defer(() => gateway.stop());
   const baseUrl = `http://127.0.0.1:${port}`;
