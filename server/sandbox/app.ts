@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { registerEncoding } from './encoded-routes.js';
 import { SandboxError } from './errors.js';
+import type { CodecKey } from '../codec/index.js';
 import { sandboxCodecKey } from './key.js';
 import { registerAuth } from './routes/auth.js';
 import { registerDashboard } from './routes/dashboard.js';
@@ -31,6 +32,13 @@ export interface SandboxOptions {
   dialect?: SandboxDialect;
   /** The sandbox's idea of now (epoch ms), so tests can move time; the shiku dialect's tokens and signatures read it. */
   clock?: () => number;
+  /**
+   * How encoded answers are encrypted (default: the sandbox key, CBC, the gateway's default IV),
+   * so a test can stand for a backend whose RESPONSE_AES_IV or RESPONSE_AES_MODE differs.
+   */
+  codec?: CodecKey;
+  /** Where the pending withdrawal count is served (default the contract's), as a backend with its own WITHDRAWAL_COUNT_PATH. */
+  withdrawalCountPath?: string;
 }
 
 export type SandboxDialect = 'default' | 'legacy' | 'openim' | 'shiku';
@@ -78,7 +86,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // OpenIM's transport, envelope and auth throughout: none of the contract's routes is served.
     registerOpenImDialect(app, store);
   } else {
-    legacy = registerContract(app, store, dialect, options.clock ?? Date.now);
+    legacy = registerContract(app, store, dialect, options.clock ?? Date.now, options);
   }
 
   const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
@@ -104,6 +112,7 @@ function registerContract(
   store: SandboxStore,
   dialect: SandboxDialect,
   clock: () => number,
+  options: Pick<SandboxOptions, 'codec' | 'withdrawalCountPath'>,
 ): ReturnType<typeof registerLegacyDialect> | null {
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
     if (error instanceof SandboxError) {
@@ -124,11 +133,11 @@ function registerContract(
   // Before the contract's guard: the shiku dialect answers every path outside its own as Shiku would.
   if (dialect === 'shiku') registerShikuDialect(app, store, clock);
   registerAuth(app, store);
-  registerEncoding(app, sandboxCodecKey());
+  registerEncoding(app, options.codec ?? sandboxCodecKey());
   registerFiles(app, store);
   registerDashboard(app, store);
   registerDeployment(app, store);
-  registerFinance(app, store);
+  registerFinance(app, store, options.withdrawalCountPath);
   registerResources(app, store, sandboxBindings(store));
   return dialect === 'legacy' ? registerLegacyDialect(app) : null;
 }

@@ -1,5 +1,6 @@
 /**
- * `npm run soak`: mixed console traffic against a gateway while its backend is killed and
+ * `npm run soak`: mixed console traffic against the shipped gateway bundle (dist/server/main.js;
+ * run `node build.mjs` first) while its backend is killed and
  * restarted twice and made slow once (issue 7, item 3). Bounded to about three minutes; exits 1
  * when a rule breaks:
  *   - the gateway never exits;
@@ -13,7 +14,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { Child } from '../support/child.js';
-import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { builtGatewayArgs } from '../ops/support/built-gateway.js';
 import { countFds, type FdCounts } from '../bench/lib/proc.js';
 import { freePort } from '../support/ports.js';
 import { pollUntil, sleep } from '../support/wait.js';
@@ -55,7 +57,12 @@ async function startBackend(): Promise<void> {
 }
 
 await startBackend();
-const { child: gateway, ready } = await Child.start('gateway', path.join(CHILDREN_DIR, 'gateway.ts'), {
+// The shipped bundle (dist/server/main.js, as the image runs it), with a probe loaded first that
+// answers for its memory; `node build.mjs` must have run (a stale bundle is refused).
+const gatewayPort = await freePort();
+const [bundle] = builtGatewayArgs();
+const { child: gateway, ready } = await Child.start('gateway', bundle!, {
+  plainNode: true,
   env: {
     CHAT_BACKEND_URL: `http://127.0.0.1:${backendPort}`,
     RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
@@ -65,8 +72,16 @@ const { child: gateway, ready } = await Child.start('gateway', path.join(CHILDRE
     UI_DIR: workDir,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(gatewayPort),
+    // The traffic is one address, one account and a few sessions: the caps that keep one client
+    // of a real console from starving the others would be what it measured.
+    MAX_CONNECTIONS_PER_IP: '1000000',
+    EVENTS_MAX_PER_ACCOUNT: '1000000',
+    EVENTS_MAX_TOTAL: '1000000',
+    MAX_INFLIGHT_PER_SESSION: '100000',
   },
-  nodeArgs: ['--expose-gc'],
+  nodeArgs: ['--expose-gc', '--import', path.join(REPO_ROOT, 'tests', 'soak', 'gateway-probe.mjs')],
   logFile: path.join(logDir, 'soak-gateway.log'),
 });
 let gatewayExit: string | null = null;

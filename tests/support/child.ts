@@ -20,10 +20,12 @@ export interface SpawnOptions {
   readyTimeoutMs?: number;
   /** Raise the soft open-files limit to the hard one first (thousands of sockets). */
   raiseFdLimit?: boolean;
+  /** Run `script` with Node itself, not through tsx: a built bundle, run as the image runs it. */
+  plainNode?: boolean;
 }
 
 /**
- * A TypeScript child process run through tsx, talking to us over IPC. Requests carry an id and
+ * A TypeScript child process run through tsx (or a built bundle, with plainNode), talking to us over IPC. Requests carry an id and
  * the child answers with the same id, so several can be in flight at once.
  */
 export class Child {
@@ -70,7 +72,7 @@ export class Child {
   static async start(name: string, script: string, options: SpawnOptions = {}): Promise<{ child: Child; ready: ReadyMessage }> {
     const fd = options.logFile ? openSync(options.logFile, 'a') : null;
     const out = fd ?? 'inherit';
-    const nodeArgs = [...(options.nodeArgs ?? []), '--import', 'tsx', script];
+    const nodeArgs = [...(options.nodeArgs ?? []), ...(options.plainNode ? [] : ['--import', 'tsx']), script];
     // exec keeps the pid ours: the shell only sets the limit and becomes node.
     const [command, args] = options.raiseFdLimit
       ? ['/bin/sh', ['-c', 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"', process.execPath, ...nodeArgs]]
