@@ -206,6 +206,22 @@ describe('error log access and the anonymous share', () => {
       expect(await share.command.xlen(share.key('error-log:anonymous'))).toBe(10);
       expect(gateway.app.errorLogTarget()).toBe('redis');
     });
+
+    it('keeps the newest ERROR_LOG_MAX_ENTRIES entries of logged-in sessions, trimming the oldest at each write', async () => {
+      const root = await fakeLogInOver(gateway.url, ROOT);
+      await gateway.clear(root);
+      // Past the cap of 100 by 30, a fresh login every 25 so the per-session rate limit stays out of it.
+      let writer = root;
+      for (let i = 0; i < 130; i++) {
+        if (i % 25 === 0) writer = await fakeLogInOver(gateway.url, ROOT);
+        expect(await gateway.post(`kept ${i}`, { cookie: writer })).toBe(200);
+      }
+      const share = gateway.app.redis!;
+      expect(await share.command.xlen(share.key('error-log'))).toBe(100);
+      const page = await gateway.list(root, 'pageNum=1&pageSize=100&keyword=kept');
+      expect(page.total).toBe(100);
+      expect(page.list.map((entry) => entry.message)).toEqual(Array.from({ length: 100 }, (_, i) => `kept ${129 - i}`));
+    });
   });
 
   describe('against the sandbox backend, with its real accounts', () => {
