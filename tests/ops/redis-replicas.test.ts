@@ -14,6 +14,7 @@ import {
   SECRET,
   listedMessages,
   logOut,
+  metric,
   permissionStatus,
   postError,
   readyz,
@@ -22,7 +23,7 @@ import {
 } from './support/redis-rig.js';
 
 /**
- * Replicas that share one Redis (REDIS_URL): two gateways over real HTTP, on one fake backend
+ * Replicas that share one Redis (REDIS_URL): two gateways (the shipped bundle) over real HTTP, on one fake backend
  * (which counts the withdrawal polls per session) and one real, password-protected redis-server.
  * What one replica learns (an error, a logout, a failed login, a withdrawal count, an open
  * stream) the other knows. What happens without Redis is in redis-outage.test.ts.
@@ -36,9 +37,9 @@ let a: Replica;
 let b: Replica;
 let locks: PollLockWatch;
 
-/** Event streams a replica holds open, as its gauge says. */
-async function openStreams(replica: Replica): Promise<number> {
-  return (await replica.app.metrics.eventStreams.get()).values[0]?.value ?? 0;
+/** Event streams a replica holds open, as its gauge on /metrics says. */
+function openStreams(replica: Replica): Promise<number> {
+  return metric(replica, 'gateway_event_streams_open');
 }
 
 const skip = skipWithout(hasProgram('redis-server') ? [] : ['redis-server'], 'the tests of replicas sharing Redis');
@@ -50,7 +51,7 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     rig = await RedisRig.start();
     a = await rig.startReplica(redis.url);
     b = await rig.startReplica(redis.url);
-    await waitUntil(() => shared(a) && shared(b), 'both replicas connected to Redis');
+    await waitUntil(async () => (await shared(a)) && (await shared(b)), 'both replicas connected to Redis');
   });
 
   afterAll(async () => {

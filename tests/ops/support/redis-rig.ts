@@ -1,22 +1,21 @@
-import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import type { Session } from '../../../server/plugins/session.js';
 import { sessionKey } from '../../../server/plugins/permissions.js';
-import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { CALLS, GATEWAY_PATHS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';
 import { PERMISSIONS } from '../../../server/contract/permissions.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../../support/fake-backend.js';
 import { fakeLogInOver, routeFakeLogin } from '../../support/fake-session.js';
-import { tempDir } from '../../support/processes.js';
+import { freePort } from '../../support/ports.js';
+import { tempDir, waitHealthy, type NodeProcess } from '../../support/processes.js';
+import { gatewayProcess } from './held-backend.js';
 
 /**
- * Gateways sharing one Redis, for the tests of REDIS_URL: replicas built with buildApp and
- * listening on port 0 (their pino lines kept), on one fake backend that counts the withdrawal
- * polls per session and answers each session's count as the test sets it.
+ * Gateways sharing one Redis, for the tests of REDIS_URL: replicas that are the shipped bundle
+ * (dist/server/main.js), each a process of its own on a port of its own, read from outside as an
+ * operator would (their pino lines, /readyz, /metrics), on one fake backend that counts the
+ * withdrawal polls per session and answers each session's count as the test sets it.
  */
 
 export const SECRET = 'replicas-share-this-session-secret-0123456789';
@@ -29,10 +28,11 @@ export const MAX_ACCOUNT_STREAMS = 3;
 const COUNT_PATH = loadConfig({}).withdrawalCountPath;
 
 export interface Replica {
-  app: FastifyInstance;
+  process: NodeProcess;
   port: number;
   origin: string;
-  logs: Array<Record<string, unknown>>;
+  /** Its pino lines so far. */
+  logs(): Array<Record<string, unknown>>;
 }
 
 export class RedisRig {
@@ -60,13 +60,15 @@ export class RedisRig {
     return rig;
   }
 
-  /** A replica on `redisUrl`; close() closes it (again, harmlessly, if the test did). */
+  /** A replica on `redisUrl`, answering /healthz; close() stops it (harmlessly, if the test already did). */
   async startReplica(redisUrl: string): Promise<Replica> {
-    const config = loadConfig({
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const gateway = gatewayProcess({
       SESSION_SECRET: SECRET,
       CHAT_BACKEND_URL: this.backend.url,
       HOST: '127.0.0.1',
-      PORT: '0',
+      PORT: String(port),
       DATA_DIR: tempDir('redis-replica-data-'),
       UI_DIR: tempDir('redis-replica-ui-'),
       REDIS_URL: redisUrl,
@@ -74,19 +76,11 @@ export class RedisRig {
       EVENTS_MAX_PER_SESSION: String(MAX_STREAMS),
       EVENTS_MAX_PER_ACCOUNT: String(MAX_ACCOUNT_STREAMS),
       METRICS_TOKEN,
+      LOG_LEVEL: 'info',
     });
-    const logs: Array<Record<string, unknown>> = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.startsWith('{')) logs.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    const app = await buildApp({ config, logger: { level: 'info', stream } as FastifyServerOptions['logger'] });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as AddressInfo).port;
-    const replica = { app, port, origin: `http://127.0.0.1:${port}`, logs };
+    const replica: Replica = { process: gateway, port, origin, logs: () => gateway.logLines() };
     this.replicas.push(replica);
+    await waitHealthy(gateway, origin);
     return replica;
   }
 
@@ -105,14 +99,21 @@ export class RedisRig {
   }
 
   async close(): Promise<void> {
-    for (const replica of this.replicas.splice(0)) await replica.app.close();
+    for (const replica of this.replicas.splice(0)) await replica.process.stop();
     await this.backend.close();
   }
 }
 
-/** Whether the replica's connection to Redis is ready (sharing on). */
-export function shared(replica: Replica): boolean {
-  return replica.app.redis?.available === true;
+/** Whether the replica says (in /readyz) that its connection to Redis is ready: sharing on. */
+export async function shared(replica: Replica): Promise<boolean> {
+  const ready = await readyz(replica);
+  return (JSON.parse(ready.text) as { details?: { redis?: string } }).details?.redis === 'connected';
+}
+
+/** Whether the replica says (in /readyz) that Redis is unavailable: going on alone. */
+export async function alone(replica: Replica): Promise<boolean> {
+  const ready = await readyz(replica);
+  return (JSON.parse(ready.text) as { details?: { redis?: string } }).details?.redis === 'unavailable';
 }
 
 export function postError(replica: Replica, message: string): Promise<Response> {
