@@ -18,9 +18,11 @@ interface Report {
 }
 
 const modules = Object.keys(JSON.parse(readFileSync(path.join(REPO_ROOT, 'tests', 'mutation', 'modules.json'), 'utf8')) as object);
+// Module names first, then Stryker's own flags with their values (`codec --concurrency 1`).
 const args = process.argv.slice(2);
-const named = args.filter((a) => !a.startsWith('-'));
-const flags = args.filter((a) => a.startsWith('-'));
+const firstFlag = args.findIndex((a) => a.startsWith('-'));
+const named = firstFlag === -1 ? args : args.slice(0, firstFlag);
+const flags = firstFlag === -1 ? [] : args.slice(firstFlag);
 for (const name of named) if (!modules.includes(name)) throw new Error(`no module "${name}"; one of ${modules.join(', ')}`);
 const chosen = named.length > 0 ? named : modules;
 

@@ -1,6 +1,11 @@
-import type { FastifyRequest } from 'fastify';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
 import {
   API_DISPOSITION,
   CONTENT_SECURITY_POLICY,
@@ -11,7 +16,7 @@ import {
   isSameOriginRequest,
   ownOrigin,
 } from '../../server/plugins/security.js';
-import { buildTestGateway } from '../server/support/gateway.js';
+import { TEST_KEY_TEXT, buildTestGateway, writeFakeUi } from '../server/support/gateway.js';
 
 /**
  * The security plugin's rules one by one, each with the case on either side of it: the origin
@@ -147,5 +152,38 @@ describe('the headers', () => {
       expect((await hstsOff.inject({ url: '/healthz', headers: tls })).headers['strict-transport-security']).toBeUndefined();
       expect((await app.inject({ url: '/healthz', headers: tls })).headers['strict-transport-security']).toBeUndefined();
     });
+  });
+});
+
+describe('what a refusal tells the operator', () => {
+  it('logs each refusal once, with what the browser claimed: the fetch site, or the origin (null when it sent none)', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const config = loadConfig({
+      CHAT_BACKEND_URL: 'http://127.0.0.1:9',
+      RESPONSE_AES_KEY: TEST_KEY_TEXT,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sec-plugin-')),
+      UI_DIR: writeFakeUi(),
+    });
+    const app = await buildApp({ config, logger: { level: 'warn', stream } as FastifyServerOptions['logger'] });
+    try {
+      await app.inject({ url: '/manage/permission', headers: { 'sec-fetch-site': 'same-site' } });
+      await app.inject({ method: 'POST', url: '/api/logout', headers: { origin: 'https://evil.example' } });
+      await app.inject({ method: 'POST', url: '/api/logout' });
+      const refusals = lines.filter((line) => String(line.msg).startsWith('refused a '));
+      expect(refusals.map(({ msg, fetchSite, origin }) => ({ msg, fetchSite, origin }))).toEqual([
+        { msg: 'refused a /manage call from another site', fetchSite: 'same-site', origin: undefined },
+        { msg: 'refused a cross-origin unsafe request', fetchSite: undefined, origin: 'https://evil.example' },
+        { msg: 'refused a cross-origin unsafe request', fetchSite: undefined, origin: null },
+      ]);
+      expect(refusals.every((line) => line.level === 40)).toBe(true);
+    } finally {
+      await app.close();
+    }
   });
 });
