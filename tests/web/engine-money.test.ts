@@ -82,6 +82,11 @@ describe('amounts as each language writes them', () => {
     }
   });
 
+  it('reads an amount written without its leading zero', () => {
+    expect(readMoney('.5', 'en')).toEqual({ cents: 50 });
+    expect(readMoney(',05', 'es')).toEqual({ cents: 5 });
+  });
+
   it('refuses a lone mark or sign, which holds no digit, instead of reading it as zero', () => {
     for (const text of ['.', ',', '-', '+', '- .']) {
       for (const lang of LANGUAGES) expect(readMoney(text, lang), `${lang} ${text}`).toEqual({ problem: 'notNumber' });
