@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Server } from 'node:net';
+import { CALLS } from '../../server/contract/index.js';
 import { SseClient } from '../support/sse-client.js';
-import { sleep } from '../support/wait.js';
+import { waitUntil } from '../support/wait.js';
 import { fakeLogInOver } from '../support/fake-session.js';
 import { SAVE_PATH, callsSince, httpText, openSocket, rawRequest, rigPerTest } from './support/rig.js';
 
@@ -52,8 +54,11 @@ describe('requests that never finish arriving', { timeout: 60_000 }, () => {
     try {
       expect(stream.status).toBe(200);
       await stream.waitFor(() => stream.counts().length > 0, 'the first count');
-      // Several request time-outs (and connection checks) later, the stream is still open.
-      await sleep(2_000);
+      // Several request time-outs (and connection checks) later, the stream is still open: the
+      // gateway's own polls, every 100 ms, count that time out.
+      const polls = () => r.backend.calls.filter((c) => c.url.split('?')[0] === CALLS.withdrawalCount).length;
+      const first = polls();
+      await waitUntil(() => polls() >= first + 12, 'twelve polls, four request time-outs later', { timeoutMs: 20_000 });
       expect(stream.ended).toBe(false);
     } finally {
       stream.close();
@@ -71,12 +76,17 @@ describe('requests that never finish arriving', { timeout: 60_000 }, () => {
   });
 });
 
+/** Whether the server holds `n` sockets, as it counts them for MAX_CONNECTIONS. */
+function connectionsAre(server: Server, n: number): Promise<boolean> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(!error && count === n)));
+}
+
 describe('MAX_CONNECTIONS', { timeout: 60_000 }, () => {
   it('closes sockets past the cap at once, and serves again once they are gone', async () => {
     const r = await rig({ MAX_CONNECTIONS: '10', REQUEST_TIMEOUT_MS: '30000' });
     const held = await Promise.all(Array.from({ length: 10 }, () => openSocket(r.port, 'GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n')));
-    // Give the server a moment to count them, then try more.
-    await sleep(200);
+    // Once the server counts them all, try more.
+    await waitUntil(() => connectionsAre(r.app.server, 10), 'the ten sockets to be counted');
     const extra = await Promise.all(Array.from({ length: 5 }, () => rawRequest(r.port, httpText('GET /healthz HTTP/1.1'), 3_000)));
     for (const answer of extra) {
       expect(answer.status).toBe(0);
@@ -84,7 +94,7 @@ describe('MAX_CONNECTIONS', { timeout: 60_000 }, () => {
     }
     for (const s of held) s.socket.destroy();
     await Promise.all(held.map((s) => s.closed));
-    await sleep(100);
+    await waitUntil(() => connectionsAre(r.app.server, 0), 'the held sockets to be gone');
     expect((await rawRequest(r.port, httpText('GET /healthz HTTP/1.1'))).status).toBe(200);
   });
 });
