@@ -1,8 +1,8 @@
-import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer, type LoginThrottled } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
+import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
 import { IpcAttemptCounter } from '../session/cluster.js';

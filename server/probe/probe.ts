@@ -1,8 +1,8 @@
-import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallName, type Resource } from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
+import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import type { Upstream } from '../lib/upstream.js';
 import { answeredFields, listFindings, recordFindings } from './checks.js';
 import { readBackendJson } from '../lib/backend-json.js';
