@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { scalarText, refusedCode } from './answer.js';
 import { parsePointer, readPointer, type Pointer } from './pointer.js';
 import { SIGNERS, type Signer } from './signers/index.js';
+import { skewOf } from './clock.js';
 import type { AuthMap, BackendMapFile, EnvelopeMap, GeneratedMap, LoginMap, Scalar, TravelMap } from './types.js';
 
 /** The credentials of a session as the backend gave them at login. */
@@ -160,8 +161,10 @@ export class BackendAuth {
    * What one call carries: the generated values always (OpenIM wants its operationID on the login
    * too), the token, user id and signature when it is made for a session.
    */
-  credentials(session: SessionCredentials | null, method: string, path: string, now = Date.now()): CallCredentials {
+  credentials(session: SessionCredentials | null, method: string, path: string, clock = Date.now()): CallCredentials {
     const out: CallCredentials = { headers: {}, query: {} };
+    // The backend's time, when the login measured how far its clock is from ours (auth.clock).
+    const now = clock + skewOf(session?.kept);
     for (const generated of this.map.generated ?? []) {
       const value = generate(generated.value, now);
       if (generated.header !== undefined) out.headers[generated.header.toLowerCase()] = value;

@@ -13,6 +13,11 @@ import { actionNamesOf } from './load.js';
 import { BROWSER_OWN_CALLS, DEFAULT_OWN_CALL_PATHS, compileOwnCalls, type BrowserOwnCall, type CompiledOwnCall, type OwnCallPaths } from './own-calls.js';
 import type { BackendMapFile, CallMap, CallName, EnvelopeMap, ResourceMap, Scalar } from './types.js';
 import { dayBound, offsetMinutes } from './values.js';
+import { clockParams, planOf, sessionParams, singleOfEach, type CallContext, type Plan } from './plan.js';
+
+export type { CallContext, Plan } from './plan.js';
+/** A prepared call, with the plan of its requests when the map asks for more than one (plan.ts). */
+export type Planned = Prepared & { plan?: Plan };
 
 type Row = Record<string, unknown>;
 
@@ -127,12 +132,12 @@ export class BackendMap {
   }
 
   /** The backend call for one own call of the console with its query (GET) or body (POST). */
-  prepareOwn(name: OwnCallName, method: 'GET' | 'POST', input: Row): Prepared {
+  prepareOwn(name: OwnCallName, method: 'GET' | 'POST', input: Row, context: CallContext = {}): Prepared {
     const own = this.own.get(name);
     if (!own) throw new Error(`the map does not name console.${name}`);
     if (!own.bound) return { unsupported: `console.${name}` };
     const call: RequestCall = { method, kind: 'own' };
-    return { call, name: `own:${name}`, bound: own.bound, fields: own.fields, request: this.request(own.bound, own.fields, call, input) };
+    return { call, name: `own:${name}`, bound: own.bound, fields: own.fields, request: this.request(own.bound, own.fields, call, input, context) };
   }
 
   offer(): BackendOffer {
@@ -159,7 +164,7 @@ export class BackendMap {
   }
 
   /** The backend call for one call of the console with its query (GET) or body (POST). */
-  prepare(call: ConsoleCall, input: Row): Prepared {
+  prepare(call: ConsoleCall, input: Row, context: CallContext = {}): Planned {
     const compiled = this.resources.get(call.resource.id);
     if (!compiled) throw new Error(`the map does not name ${call.resource.id}`);
     let name: string;
@@ -172,10 +177,22 @@ export class BackendMap {
     const bound = rowBound && selection && rowBound.bulk !== undefined ? rowBound.bulk : rowBound;
     const label = name.startsWith('action:') ? name.slice('action:'.length) : name;
     if (!bound) return { unsupported: `${call.resource.id}.${label}` };
-    return { call, name, bound, fields: compiled.fields, request: this.request(bound, compiled.fields, call, input) };
+    const make = (one: Row, added?: Row, base?: Row) => this.request(bound, compiled.fields, call, one, context, added, base);
+    const readConfig = () => {
+      const config = consoleCalls(call.resource).find((c) => c.kind === 'config');
+      return config ? this.prepare(config, {}, context) : { unsupported: `${call.resource.id}.config` };
+    };
+    const plan = planOf(bound, input, make, readConfig);
+    const first = plan === null ? make(singleOfEach(bound.call, input)) : plan.kind === 'merge' ? plan.read.request : plan.requests[0]!;
+    return { call, name, bound, fields: compiled.fields, request: first, ...(plan ? { plan } : {}) };
   }
 
-  private request(bound: Bound, fields: FieldBinding, call: RequestCall, query: Row): BackendRequest {
+  /**
+   * One request to the backend: the console's parameters renamed and transformed, then the map's
+   * fixed, session and clock values, then `added` (a generated code); `base` (a merged save's
+   * current record) lies under them all.
+   */
+  private request(bound: Bound, fields: FieldBinding, call: RequestCall, query: Row, context: CallContext, added?: Row, base?: Row): BackendRequest {
     const { call: map } = bound;
     const input = map.template !== undefined && call.method === 'GET' ? typedQuery(query, fields) : query;
     const renames = map.params ?? {};
@@ -219,6 +236,12 @@ export class BackendMap {
       params[renamed(key, named[0])] = named[1];
     }
     for (const [name, value] of Object.entries(map.extra ?? {})) params[name] = value as Scalar;
+    Object.assign(params, sessionParams(map, context), clockParams(map, context, this.offset), added);
+    // A merged save: the backend's record as read, its plain members only (a form cannot carry more).
+    for (const name in base) {
+      const value = base[name];
+      if (!(name in params) && value !== null && ['string', 'number', 'boolean'].includes(typeof value)) params[name] = value;
+    }
 
     let path = bound.path;
     for (const name of bound.placeholders) {

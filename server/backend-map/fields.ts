@@ -2,6 +2,7 @@ import type { FieldKind, Resource } from '../contract/index.js';
 import type { KeyCaseRule } from './key-case.js';
 import type { FieldMap, IdType } from './types.js';
 import { valueCodec, type ValueCodec } from './values.js';
+import { futureCodec } from './clock-values.js';
 
 /** One field of a resource as the map binds it. */
 export interface BoundField {
@@ -40,6 +41,7 @@ export function fieldKinds(resource: Resource): Map<string, FieldKind> {
  * told from its binding: what the codecs need to read a value back as the console's.
  */
 export function inferredKind(map: FieldMap): FieldKind {
+  if (map.future) return 'switch';
   if (map.money) return 'money';
   if (map.time) return map.time === 'yyyy-MM-dd' ? 'date' : 'datetime';
   if (map.id) return 'number';
@@ -81,7 +83,13 @@ export class FieldBinding {
       const own = maps[key] ?? {};
       const map = key === 'id' && rules.id && own.id === undefined ? { ...own, id: rules.id } : own;
       const name = map.name ?? (this.keyCase ? this.keyCase.theirs(key) : key);
-      const field: BoundField = { key, kind, name, absent: map.absent === true, codec: valueCodec(key, kind, map, rules.offset) };
+      const field: BoundField = {
+        key,
+        kind,
+        name,
+        absent: map.absent === true,
+        codec: map.future ? futureCodec(map.future, rules.offset) : valueCodec(key, kind, map, rules.offset),
+      };
       this.byKey.set(key, field);
       if (!field.absent) this.byName.set(field.name, [...(this.byName.get(field.name) ?? []), field]);
     }

@@ -4,6 +4,7 @@ import { ALL_PERMISSIONS, RESOURCES, type Resource } from '../contract/index.js'
 import schema from './backend-map.schema.json' with { type: 'json' };
 import { formatPointer } from './pointer.js';
 import { SIGNERS } from './signers/index.js';
+import { checkPlans } from './plan-checks.js';
 import type { BackendMapFile, CallMap, CallName, PermissionList } from './types.js';
 
 /** A map that cannot be used: names the place (a JSON Pointer into the file) and what is wrong. */
@@ -179,6 +180,9 @@ export function parseBackendMap(text: string, file: string): BackendMapFile {
   checkAgainstContract(file, json);
   checkConsole(file, json);
   checkAuth(file, json);
+  checkPlans(json, (at, reason) => {
+    throw new BackendMapError(file, at, reason);
+  });
   return json;
 }
 

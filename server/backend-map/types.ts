@@ -1,8 +1,10 @@
 import type { OwnCallName } from '../contract/calls.js';
+import type { CallPlanMap, ClockMap } from './plan-types.js';
 
 /** The backend map as written in its JSON file (validated against backend-map.schema.json). */
 
-export type TimeFormat = 'iso' | 'yyyy-MM-dd HH:mm:ss' | 'yyyy-MM-dd' | 'epoch-seconds' | 'epoch-millis';
+import type { TimeFormat } from './time-format.js';
+export type { TimeFormat } from './time-format.js';
 export type Scalar = string | number | boolean | null;
 /** How the backend writes its keys: snake_case, camelCase (the console's own), kebab-case or PascalCase. */
 export type KeyCase = 'snake' | 'camel' | 'kebab' | 'pascal';
@@ -25,6 +27,8 @@ export interface FieldMap {
   values?: Record<string, Scalar>;
   time?: TimeFormat;
   id?: IdType;
+  /** A switch read from a time: true while the backend's time (in this format) is later than now. */
+  future?: TimeFormat;
 }
 
 /** A record or list inside an answer's data, with bindings of its own. */
@@ -50,7 +54,7 @@ export interface AnswerMap extends EnvelopeMap {
   redirect?: 'success';
 }
 
-export interface CallMap {
+export interface CallMap extends CallPlanMap {
   unsupported?: true;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path?: string;
@@ -164,6 +168,8 @@ export interface AuthMap {
   userId?: TravelMap;
   generated?: GeneratedMap[];
   signer?: SignerMap;
+  /** The backend's clock, asked at login; the difference corrects every later time (clock.ts). */
+  clock?: ClockMap;
 }
 
 /** A permission list: the console's permission strings, or "all" of them. */

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_PATHS, fullOffer } from '../contract/index.js';
-import { BackendMap, type Prepared } from '../backend-map/engine.js';
+import { BackendMap, type Planned, type Prepared } from '../backend-map/engine.js';
+import { sendPlanned, type OneAnswer } from '../backend-map/plan-run.js';
 import { redirectAnswer } from '../backend-map/answer.js';
 import type { OwnCallName } from '../contract/index.js';
 import { isOpenOwnCall } from '../backend-map/own-calls.js';
@@ -21,7 +22,7 @@ declare module 'fastify' {
      * decoded (w-enable-mode 1 and 3), then mapped. Used by the mapped routes, the withdrawal
      * poll and the logout.
      */
-    sendMapped(prepared: Extract<Prepared, { bound: unknown }>, options: MappedCallOptions): Promise<{ status: number; body: Record<string, unknown> }>;
+    sendMapped(prepared: Extract<Planned, { bound: unknown }>, options: MappedCallOptions): Promise<{ status: number; body: Record<string, unknown> }>;
   }
 }
 
@@ -72,7 +73,7 @@ export default fp(
     app.decorate('backendMap', map);
     const offer = map ? map.offer() : fullOffer();
 
-    app.decorate('sendMapped', async (prepared: Extract<Prepared, { bound: unknown }>, options: MappedCallOptions) => {
+    const sendOne = async (prepared: Extract<Prepared, { bound: unknown }>, options: MappedCallOptions): Promise<OneAnswer> => {
       const { request: sent } = prepared;
       const answer = await app.upstream.request(sent.path, {
         method: sent.method,
@@ -85,8 +86,12 @@ export default fp(
       if (redirected) return redirected;
       const json = await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path);
       if (!map) throw new Error('sendMapped needs a backend map');
-      return map.answer(prepared, answer.status, answer.headers, json);
-    });
+      return { ...map.answer(prepared, answer.status, answer.headers, json), json };
+    };
+    // A call of several requests (one per id, per generated code, a read before a save) goes out as its plan says.
+    app.decorate('sendMapped', async (prepared: Extract<Planned, { bound: unknown }>, options: MappedCallOptions) =>
+      sendPlanned(prepared, (one) => sendOne(one, options)),
+    );
 
     app.get(GATEWAY_PATHS.backendOffer, { onRequest: app.sessions.require, schema: { response: { 200: offerSchema } } }, async (_request, reply) => {
       reply.header('cache-control', NO_STORE);
@@ -98,7 +103,7 @@ export default fp(
       const source = method === 'GET' ? request.query : request.body;
       return typeof source === 'object' && source !== null && !Array.isArray(source) ? (source as Record<string, unknown>) : {};
     };
-    const send = async (request: FastifyRequest, reply: FastifyReply, prepared: Prepared, open = false) => {
+    const send = async (request: FastifyRequest, reply: FastifyReply, prepared: Planned, open = false) => {
       reply.header('cache-control', NO_STORE);
       if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
       const headers = backendRequestHeaders(request);
@@ -109,9 +114,9 @@ export default fp(
       return reply.code(mapped.status).send(mapped.body);
     };
     const handle = (call: ConsoleCall) => async (request: FastifyRequest, reply: FastifyReply) =>
-      send(request, reply, map.prepare(call, inputOf(call.method, request)));
+      send(request, reply, map.prepare(call, inputOf(call.method, request), { session: request.session }));
     const handleOwn = (name: OwnCallName, method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
-      send(request, reply, map.prepareOwn(name, method, inputOf(method, request)), isOpenOwnCall(name));
+      send(request, reply, map.prepareOwn(name, method, inputOf(method, request), { session: request.session }), isOpenOwnCall(name));
 
     await app.register(async (scope) => {
       // As the proxy reads bodies: JSON (of any JSON type) within the nesting bound, an empty body as none. Other

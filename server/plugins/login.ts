@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer, type LoginThrottled } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
+import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
 import { IpcAttemptCounter } from '../session/cluster.js';
@@ -91,13 +92,19 @@ export default fp<LoginPluginOptions>(
     /** The backend map's login (auth.login): the backend's own call, its answer read the map's way. */
     const backendLogin = async (request: FastifyRequest, form: ConsoleLogin): Promise<LoginOutcome> => {
       const auth = app.upstream.options.auth!;
+      // A clock that cannot be read leaves the times uncorrected: the login then says whether the backend is there.
+      const skew = auth.map.clock
+        ? await backendClockSkew(auth.map.clock, async (method, path) =>
+            readBackendJson(app.decodeAnswer, await app.upstream.request(path, { method, headers: backendRequestHeaders(request) }), method, path),
+          ).catch(() => 0)
+        : 0;
       const sent = auth.loginRequest(form);
       const answer = await app.upstream.request(sent.path, {
         method: sent.method,
         headers: backendRequestHeaders(request),
         ...(sent.body ? { rawBody: sent.body } : {}),
       });
-      return auth.readLogin(await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path));
+      return withSkew(auth.readLogin(await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path)), skew);
     };
     const endSessionAfterFailure = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const ended = await app.sessions.end(request, reply);

@@ -2,6 +2,7 @@ import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallN
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
+import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import type { Upstream } from '../lib/upstream.js';
 import { answeredFields, listFindings, recordFindings } from './checks.js';
 import { readBackendJson } from '../lib/backend-json.js';
@@ -85,9 +86,14 @@ function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: bo
 async function logIn(upstream: Upstream, form: ConsoleLogin): Promise<SessionCredentials> {
   const auth = upstream.options.auth;
   if (auth) {
+    const skew = auth.map.clock
+      ? await backendClockSkew(auth.map.clock, async (method, path) =>
+          readBackendJson(upstream.options.decoder, await upstream.request(path, { method }), method, path),
+        ).catch(() => 0)
+      : 0;
     const sent = auth.loginRequest(form);
     const answer = await upstream.request(sent.path, { method: sent.method, ...(sent.body ? { rawBody: sent.body } : {}) });
-    const outcome = auth.readLogin(await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path));
+    const outcome = withSkew(auth.readLogin(await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path)), skew);
     if (outcome.ok) return outcome.credentials;
     throw new LoginFailed('unusable' in outcome ? `the login answer: ${outcome.unusable}` : outcome.msg);
   }
@@ -110,7 +116,7 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
     let method: BackendRequest['method'] = 'GET';
     let body: BackendRequest['body'];
     if (map && map.names(call.resource.id)) {
-      const p = map.prepare(call, input);
+      const p = map.prepare(call, input, { session });
       if ('unsupported' in p) throw new GatewayError('UNSUPPORTED_BY_BACKEND', p.unsupported);
       prepared = p;
       // Sent as the gateway sends it: a read the map makes a POST (a search with a body) is one here too.
@@ -253,7 +259,7 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       try {
         // Sent as the gateway sends it: through the map's console section when it names the call.
         const prepared =
-          own && map?.namesOwn(own) ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(contractPath.split('?')[1] ?? ''))) : null;
+          own && map?.namesOwn(own) ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(contractPath.split('?')[1] ?? '')), { session }) : null;
         const request = prepared && 'request' in prepared ? prepared.request : { method: 'GET' as const, path: contractPath };
         const path = request.path;
         const answer = await upstream.request(path, { session, method: request.method, ...(request.body ? { rawBody: request.body } : {}) });
@@ -355,6 +361,8 @@ export function startingMap(report: ProbeReport): Row {
 export function formatReport(report: ProbeReport): string[] {
   const width = Math.max(...report.screens.map((s) => s.id.length));
   const lines = report.screens.map((s) => `${s.verdict.padEnd(11)} ${s.id.padEnd(width)}  ${s.detail}`);
-  lines.push(`${report.answered} of ${report.expected} screens answered as the console expects`);
+  const skipped = report.screens.length - report.expected;
+  const unasked = skipped > 0 ? `; ${skipped} unsupported, not asked` : '';
+  lines.push(`${report.answered} of ${report.expected} screens answered as the console expects${unasked}`);
   return lines;
 }

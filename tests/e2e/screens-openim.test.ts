@@ -11,7 +11,7 @@ import { walkBoundScreens } from './screen-walk.js';
  * The walk of the management screens against the sandbox's OpenIM Chat dialect through the shipped
  * binding (server/backend-map/bindings/openim-chat.json): the login form's password reaches OpenIM
  * as its md5, every screen the map binds shows its data, the screens OpenIM lacks are gone from
- * the menu and say so at their URL, and one write of each kind (a ban, a settings save, generated
+ * the menu and say so at their URL, and one write of each kind (a ban, a selection banned one call per user, a settings save, generated
  * invitation codes) lands in the sandbox's store.
  */
 const MAP_FILE = path.join(REPO_ROOT, 'server/backend-map/bindings/openim-chat.json');
@@ -43,6 +43,22 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await dialog(page).getByRole('button', { name: 'Ban' }).click();
     await expect.poll(() => store().users.get(id)?.status).toBe('banned');
     expect(store().users.get(id)).toMatchObject({ banReason: 'Spam, banned through the OpenIM binding' });
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('bans a selection one /block/add call per user', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/userpage/userset');
+    await rows(page).first().waitFor();
+    const shown = await rows(page).evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-row-id'))));
+    const ids = shown.filter((n) => store().users.get(n)?.status === 'normal').slice(0, 2);
+    expect(ids).toHaveLength(2);
+    for (const id of ids) await page.getByLabel(`Select row ${id}`, { exact: true }).check();
+    await page.locator('[data-bulk-action="ban"]').click();
+    await dialog(page).getByLabel('Reason').fill('Spam, a selection banned through the OpenIM binding');
+    await dialog(page).getByRole('button', { name: 'Ban' }).click();
+    for (const id of ids) await expect.poll(() => store().users.get(id)?.status).toBe('banned');
+    for (const id of ids) expect(store().users.get(id)).toMatchObject({ banReason: 'Spam, a selection banned through the OpenIM binding' });
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 

@@ -1,18 +1,24 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseObjectId } from '../../server/sandbox/shiku/wire.js';
+import { createAdmin } from '../../server/sandbox/store/accounts.js';
+import { ALL_PERMISSIONS } from '../../server/contract/index.js';
 import { REPO_ROOT } from '../support/paths.js';
-import { errorToasts, rowCommand, useHarness } from './harness.js';
+import { errorToasts, rowCommand, rowOffers, useHarness } from './harness.js';
 import { walkBoundScreens } from './screen-walk.js';
 
 /**
  * The walk of the management screens against the sandbox's Shiku IM dialect through the shipped
  * binding (server/backend-map/bindings/shiku-im.json): the login is Shiku's md5 form login, every
  * call carries its signature, every screen the map binds shows its rows or form, the ones it marks
- * unsupported are gone from the menu and say so at their URL, and the writes it binds (a
- * withdrawal approved and one rejected, a sensitive word added, a user banned) land in the store.
+ * unsupported are gone from the menu and say so at their URL, and the writes it binds land in the
+ * store: a withdrawal approved and one rejected, a sensitive word added, a user banned; a group
+ * edited, muted, unmuted and dissolved as the logged-in administrator; an administrator deleted;
+ * a selection banned and words, codes and an administrator deleted one Shiku call per id; codes
+ * generated one call each; the site configuration saved over Shiku's whole Config.
  */
 const MAP = path.join(REPO_ROOT, 'server/backend-map/bindings/shiku-im.json');
 const UNOFFERED = new Set(
@@ -98,6 +104,159 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     await dialog.getByLabel('Reason').fill('Spam');
     await dialog.getByRole('button', { name: 'Ban' }).click();
     await expect.poll(() => store().users.get(userId)!.status).toBe('banned');
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+});
+
+/** A call to the sandbox's Shiku console API as Shiku's own console makes it: logged in, signed. */
+async function shikuCall(path: string, params: Record<string, string>): Promise<Record<string, unknown>> {
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+  const form = (body: Record<string, string>) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(body).toString(),
+  });
+  const login = (await (await fetch(`${h.sandbox.url}/console/login`, form({ account: 'admin', password: md5('admin123'), googlecode: '' }))).json()) as {
+    data: { access_Token: string; account: string; apiKey: string };
+  };
+  const { access_Token: token, account, apiKey } = login.data;
+  const time = String(Math.floor(Date.now() / 1000));
+  const signed = { ...params, access_token: token, time, secret: md5(`${apiKey}${time}${account}${token}`) };
+  return (await (await fetch(`${h.sandbox.url}${path}`, form(signed))).json()) as Record<string, unknown>;
+}
+
+const dialog = (page: Page) => page.getByTestId('form-dialog');
+const confirmDialog = (page: Page) => page.getByTestId('confirm-dialog');
+const rowIds = (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-id')!));
+
+describe('the Shiku IM writes that take the session, the clock, one call per id or a read first', () => {
+  it('edits a group’s name, mutes and unmutes it, and dissolves it, as the logged-in administrator', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/groupset');
+    await rows(page).first().waitFor();
+    const hex = (await rowIds(page)).find((x) => {
+      const found = store().groups.get(parseObjectId('room', x)!);
+      return found?.status === 'normal' && !found.muted;
+    })!;
+    const id = parseObjectId('room', hex)!;
+    const group = () => store().groups.get(id)!;
+    expect(group().muted).toBe(false);
+    const at = page.locator(`tr[data-row-id="${hex}"]`);
+
+    await at.getByRole('button', { name: 'Edit' }).click();
+    await dialog(page).getByLabel('Name').fill('Shiku E2E group');
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    await expect.poll(() => group().name).toBe('Shiku E2E group');
+
+    // updateRoom with talkTime: now plus ten years, so the muted column (talkTime > now) reads true.
+    await rowCommand(at, '[data-action="muteAll"]');
+    await expect.poll(() => group().muted).toBe(true);
+    await expect.poll(() => rowOffers(at, '[data-action="unmuteAll"]')).toBe(true);
+    await rowCommand(at, '[data-action="unmuteAll"]');
+    await expect.poll(() => group().muted).toBe(false);
+
+    await rowCommand(at, '[data-action="dissolve"]');
+    await confirmDialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => group().status).toBe('dissolved');
+    expect(await errorToasts(page)).toEqual([]);
+  }, 120_000);
+
+  it('lists the administrators by the caller’s telephone and deletes one through delAdmin', async () => {
+    const doomed = createAdmin(
+      store().accounts,
+      { account: 'shikuE2eAdmin', nickname: 'Shiku E2E admin', password: 'Passw0rd!e2e', permissions: [...ALL_PERMISSIONS], status: 'enabled' },
+      Date.now(),
+    );
+    const { page } = await h.pageAs('admin');
+    await page.goto('/system/admins');
+    const row = page.locator(`tr[data-row-id="${doomed.userId}"]`);
+    await expect.poll(() => row.locator('[data-col="account"]').textContent()).toBe('shikuE2eAdmin');
+    await row.getByLabel(`Select row ${doomed.userId}`, { exact: true }).check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await confirmDialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => store().accounts.get(doomed.id)).toBeUndefined();
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('bans a selection and deletes several words, one Shiku call per id', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/userpage/userset');
+    await rows(page).first().waitFor();
+    const users = (await rowIds(page))
+      .map(Number)
+      .filter((id) => store().users.get(id)?.status === 'normal')
+      .slice(0, 2);
+    expect(users).toHaveLength(2);
+    for (const id of users) await page.getByLabel(`Select row ${id}`, { exact: true }).check();
+    await page.locator('[data-bulk-action="ban"]').click();
+    await dialog(page).getByLabel('Reason').fill('Spam, found in a selection');
+    await dialog(page).getByRole('button', { name: 'Ban' }).click();
+    for (const id of users) await expect.poll(() => store().users.get(id)!.status).toBe('banned');
+
+    await page.goto('/sensitivewords');
+    await rows(page).first().waitFor();
+    const words = (await rowIds(page)).slice(0, 3).map((hex) => parseObjectId('keyword', hex)!);
+    const hexes = (await rowIds(page)).slice(0, 3);
+    for (const hex of hexes) await page.getByLabel(`Select row ${hex}`, { exact: true }).check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await confirmDialog(page).getByRole('button', { name: 'Confirm' }).click();
+    for (const id of words) await expect.poll(() => store().sensitiveWords.get(id)).toBeUndefined();
+    expect(await errorToasts(page)).toEqual([]);
+  }, 120_000);
+
+  it('generates invitation codes one create/inviteCode call each, then deletes them one delInviteCode call each', async () => {
+    // Shiku creates codes only in its one-code-per-user mode.
+    store().settings.siteFunctions!.inviteCodeRequired = true;
+    const before = new Set(
+      store()
+        .inviteCodes.all()
+        .map((c) => c.id),
+    );
+    const { page } = await h.pageAs('admin');
+    await page.goto('/invitationcode');
+    await rows(page).first().waitFor();
+    await page.locator('[data-action="generate"]').click();
+    await dialog(page).getByLabel('Count').fill('3');
+    await dialog(page).getByLabel('Maximum uses').fill('1');
+    await dialog(page).getByRole('button', { name: 'Generate codes' }).click();
+    await expect.poll(() => store().inviteCodes.all().length).toBe(before.size + 3);
+    const made = store()
+      .inviteCodes.all()
+      .filter((c) => !before.has(c.id));
+    for (const c of made) expect(c.code).toMatch(/^[A-HJ-NP-Z2-9]{8}$/);
+    // The generated codes are shown to copy.
+    const result = page.getByTestId('result-dialog');
+    for (const c of made) await expect.poll(() => result.textContent()).toContain(c.code);
+    await result.getByRole('button', { name: 'Close' }).click();
+    // Shiku lists codes in stored order: the new ones are on the last page.
+    await page.goto(`/invitationcode?pageNum=${Math.ceil(store().inviteCodes.all().length / 100)}&pageSize=100`);
+
+    const madeHere = async () => (await rowIds(page)).filter((hex) => made.some((c) => c.id === parseObjectId('inviteCode', hex)));
+    await expect.poll(async () => (await madeHere()).length).toBe(3);
+    const hexes = await madeHere();
+    for (const hex of hexes) await page.getByLabel(`Select row ${hex}`, { exact: true }).check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await confirmDialog(page).getByRole('button', { name: 'Confirm' }).click();
+    for (const c of made) await expect.poll(() => store().inviteCodes.get(c.id)).toBeUndefined();
+    expect(await errorToasts(page)).toEqual([]);
+  }, 120_000);
+
+  it('saves the site configuration over Shiku’s whole Config, keeping what the form does not show', async () => {
+    // A Config member the console has no field for, set the way Shiku's own console would.
+    const config = (await shikuCall('/console/config', {})).data as Record<string, string | number>;
+    const whole = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
+    expect(await shikuCall('/console/config/set', { ...whole, isKeyWord: '1', language: 'en' })).toMatchObject({ resultCode: 1 });
+
+    const { page } = await h.pageAs('admin');
+    await page.goto('/siteconfig/function');
+    const form = page.getByTestId('settings-form');
+    await expect.poll(() => form.getByLabel('Maximum group members').inputValue()).not.toBe('');
+    await form.getByLabel('Maximum group members').fill('321');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-toast="success"]', { hasText: 'Saved' }).waitFor();
+    expect(store().settings.siteFunctions!.maxGroupMembers).toBe(321);
+    expect((await shikuCall('/console/config', {})).data).toMatchObject({ maxUserSize: 321, isKeyWord: 1, language: 'en' });
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 });

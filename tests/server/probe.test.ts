@@ -137,6 +137,7 @@ describe('the probe', () => {
           .map((s) => s.id)
           .sort(),
       ).toEqual([
+        'admins',
         'billingRecords',
         'dashboard',
         'groupRedEnvelopes',
@@ -148,7 +149,7 @@ describe('the probe', () => {
         'users',
         'withdrawalReview',
       ]);
-      expect(formatReport(report).at(-1)).toBe('10 of 10 screens answered as the console expects');
+      expect(formatReport(report).at(-1)).toBe('11 of 11 screens answered as the console expects; 30 unsupported, not asked');
       // Reads only: Shiku's login is the one POST.
       expect(shiku.app.sandboxCalls.filter((c) => c.method !== 'GET' && c.path !== '/console/login')).toEqual([]);
     } finally {
@@ -242,7 +243,7 @@ describe('the probe', () => {
     );
     expect(ran.status, ran.stderr).toBe(0);
     const lines = ran.stdout.trim().split('\n');
-    expect(lines).toContain('38 of 38 screens answered as the console expects');
+    expect(lines).toContain('38 of 38 screens answered as the console expects; 3 unsupported, not asked');
     expect(lines.filter((l) => /^(OK|MISSING|REFUSED|MISMATCH|UNSUPPORTED) /.test(l))).toHaveLength(41);
     expect(JSON.parse(readFileSync(written, 'utf8'))).toMatchObject({ resources: { googleVerify: { unsupported: true } } });
 
@@ -296,7 +297,7 @@ describe('the probe against OpenIM Chat through the shipped binding', () => {
       'appVersions',
       'menuAndBadge',
     ]);
-    expect(formatReport(report).at(-1)).toBe('10 of 10 screens answered as the console expects');
+    expect(formatReport(report).at(-1)).toBe('10 of 10 screens answered as the console expects; 31 unsupported, not asked');
     // OpenIM reads are POSTs: every call was the login or a search, find, get or page read.
     const calls = openim.app.sandboxCalls.slice(since).map((c) => c.path);
     expect(calls.filter((p) => !/^\/(account\/login|account\/search|.*\/(search(\/full)?|find(\/full)?|get|page_versions))$/.test(p))).toEqual([]);

@@ -457,7 +457,18 @@ describe('the shiku dialect: users, rooms and invitation codes', () => {
     expect(group.status).toBe('dissolved');
   });
 
+  it('creates an invitation code only in the one-code-per-user mode, and a code once', async () => {
+    const site = sandbox.app.sandbox.settings.siteFunctions!;
+    site.inviteCodeRequired = false;
+    const create = (inviteCode: string) => get('/console/create/inviteCode', admin, { inviteCode, defaultfriend: '', desc: '' });
+    expect(await create('SHIKU00')).toMatchObject({ resultCode: 0, resultMsg: '系统当前没有开启邀请码' });
+    site.inviteCodeRequired = true;
+    expect(await create('SHIKU00')).toMatchObject({ resultCode: 1 });
+    expect(await create('SHIKU00')).toMatchObject({ resultCode: 0, resultMsg: '邀请码已存在' });
+  });
+
   it('updates an invitation code in place', async () => {
+    sandbox.app.sandbox.settings.siteFunctions!.inviteCodeRequired = true;
     await get('/console/create/inviteCode', admin, { inviteCode: 'SHIKU01', defaultfriend: '10001', desc: '渠道一' });
     const listed = (await get('/console/inviteCodeList', admin, { keyworld: 'SHIKU01', page: '1' })).data as Row[];
     expect(listed).toHaveLength(1);

@@ -10,6 +10,7 @@ import type { LabelT } from '../../web/i18n/resources/index.js';
 import { asksFirst, undoAction } from '../../web/engine/actions.js';
 import { groupRefusals } from '../../web/engine/bulk-summary.js';
 import { chunk, collectMatching, sendInChunks, MATCHING_PAGE_SIZE } from '../../web/engine/bulk-run.js';
+import { ApiError } from '../../web/api/client.js';
 import { deleteQuestion, doneText, namesText } from '../../web/engine/record-names.js';
 import { actionKey, doneKey } from '../../web/engine/labels.js';
 
@@ -164,6 +165,22 @@ describe('bulk over every matching record', () => {
     expect(result.refused.map((r) => r.name)).toEqual(['u6', 'u7', 'u8', 'u9']);
     expect(result.refused[0]!.message).toBe('refused by the backend');
     expect(result.cancelled).toBe(false);
+  });
+
+  it('reports a chunk the backend took in part row by row, as its answer says', async () => {
+    const result = await sendInChunks({
+      action: { target: 'bulk' },
+      rows: rows(4).map((r) => ({ ...r, status: 'normal' })),
+      send: async () => {
+        throw new ApiError('1 of 4 refused: 权限不足', 400, true, { done: [1, 2, 4], refused: [{ id: 3, code: 400, msg: '权限不足' }] });
+      },
+      nameOf: (r) => String(r.account),
+      fallbackMessage: 'failed',
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+    });
+    expect(result.done.map((r) => r.id)).toEqual([1, 2, 4]);
+    expect(result.refused).toEqual([{ id: '3', name: 'u3', message: '权限不足' }]);
   });
 
   it('sends a row action one row per call and stops between calls when cancelled', async () => {

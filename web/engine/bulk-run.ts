@@ -2,6 +2,7 @@ import type { ActionDef, Resource } from '#contract';
 import type { Query } from '../api/client.js';
 import { appliesTo } from './actions.js';
 import type { Refusal } from './bulk-summary.js';
+import { partlyDone } from './partly-done.js';
 import { fetchList, type Row } from './queries.js';
 
 /**
@@ -97,7 +98,14 @@ export async function sendInChunks({
       result.done.push(...group);
     } catch (error) {
       const message = error instanceof Error && error.message ? error.message : fallbackMessage;
-      result.refused.push(...group.map((r) => ({ id: String(r.id), name: nameOf(r), message })));
+      // Taken in part (one backend call per id): each row as the answer says, not the chunk as one.
+      const partly = partlyDone(error);
+      const done = new Set(partly?.done ?? []);
+      const why = new Map((partly?.refused ?? []).map((r) => [r.id, r.message]));
+      for (const r of group) {
+        if (done.has(String(r.id))) result.done.push(r);
+        else result.refused.push({ id: String(r.id), name: nameOf(r), message: why.get(String(r.id)) ?? message });
+      }
     }
     sent += group.length;
     onProgress(sent, eligible.length);

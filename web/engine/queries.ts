@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { resourceCalls, type ListAnswer, type Resource } from '#contract';
 import { api, type Query } from '../api/client.js';
+import { partlyDone } from './partly-done.js';
 
 /**
  * One query-options factory per backend call, with keys that nest under the resource so a
@@ -97,6 +98,8 @@ export function useDeleteMutation(resource: Ref) {
   return useMutation({
     mutationFn: async (ids: readonly unknown[]) => (await api.post<unknown>(resourceCalls(resource).remove, { ids })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.all(resource) }),
+    // Some ids gone, others refused (one backend call per id): the list no longer shows what it did.
+    onError: (error) => (partlyDone(error)?.done.length ? client.invalidateQueries({ queryKey: resourceKeys.all(resource) }) : undefined),
   });
 }
 
@@ -112,6 +115,7 @@ export function useActionMutation(resource: Ref) {
   return useMutation({
     mutationFn: async ({ name, body, quiet }: ActionCall) => (await api.post<unknown>(resourceCalls(resource).action(name), body, { quiet })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.all(resource) }),
+    onError: (error) => (partlyDone(error)?.done.length ? client.invalidateQueries({ queryKey: resourceKeys.all(resource) }) : undefined),
   });
 }
 

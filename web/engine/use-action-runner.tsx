@@ -14,6 +14,7 @@ import { doneText, namesText } from './record-names.js';
 import { RecordSummary, recordName } from './record-summary.js';
 import { ResultDialog, type ResultRenderer } from './result-view.js';
 import { useMatchingRun } from './use-matching-run.js';
+import { partlyDone } from './partly-done.js';
 
 /**
  * Who an action is about: one row ({id}), a selection ({ids}), every record matching the list's
@@ -113,6 +114,15 @@ export function useActionRunner(
     try {
       const data = await mutation.mutateAsync({ name: action.name, body: { ...target, ...inputs }, quiet });
       finish(action, target, rows, data);
+    } catch (error) {
+      // A selection the backend took in part: what went through and why each other row did not.
+      const partly = 'ids' in target ? partlyDone(error) : null;
+      if (!partly) throw error;
+      const why = new Map(partly.refused.map((r) => [r.id, r.message]));
+      const refused = rows.filter((r) => why.has(String(r.id))).map((r) => ({ id: String(r.id), name: nameOf(r), message: why.get(String(r.id))! }));
+      setStep({ kind: 'idle' });
+      setOutcome({ title: actionLabel(t, action.name), done: partly.done.length, refused });
+      if (partly.done.length > 0) onDone?.(action, { ids: rows.filter((r) => partly.done.includes(String(r.id))).map((r) => r.id) });
     } finally {
       mark(key, false);
     }

@@ -234,6 +234,12 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     const code = params.requiredStr('inviteCode');
     const defaultfriend = params.requiredStr('defaultfriend');
     const desc = params.requiredStr('desc');
+    // AdminManagerImpl.createInviteCode: only in Config's one-code-per-user mode (1), and a code once;
+    // its ServiceExceptions come back as failures with their text.
+    const mode = Number(deps.config.read().registerInviteCode);
+    if (mode === 0) return failure(now, '系统当前没有开启邀请码');
+    if (mode !== 1) return failure(now, '系统邀请码模式异常');
+    if (store.inviteCodes.find((c) => c.code === code)) return failure(now, '邀请码已存在');
     // One code the admin typed, usable by many (Shiku's codes have no use limit of their own).
     const created = store.inviteCodes.insert({ code, status: 'unused', usedCount: 0, maxUses: 0, usedBy: '', expireTime: null, createTime: iso(now) });
     codeExtras.set(created.id, { defaultfriend, desc });

@@ -193,8 +193,9 @@ export function shikuRole(account: AdminAccount, role: number): Row {
     phone: account.account,
     role,
     status: account.status === 'enabled' ? 1 : -1,
-    createTime: seconds(account.createTime),
-    lastLoginTime: seconds(account.lastLoginTime),
+    // Role's times are primitive longs: 0 for an administrator who never logged in, never null.
+    createTime: seconds(account.createTime) ?? 0,
+    lastLoginTime: seconds(account.lastLoginTime) ?? 0,
     nickName: account.nickname,
   };
 }
