@@ -2,6 +2,8 @@ export * from './envelope.js';
 export * from './calls.js';
 export * from './permissions.js';
 export * from './gateway.js';
+export * from './audit.js';
+export * from './csv.js';
 export * from './dashboard.js';
 export * from './resource.js';
 export * from './validation.js';
