@@ -25,7 +25,14 @@ export interface KnownCall {
 export const STATE_CHANGING_GETS: ReadonlySet<string> = new Set([CALLS.syncCashWithdrawal]);
 
 /** The deployment screens' calls that change something, by their own names. */
-const OWN_CHANGING_CALLS = ['importDatabase', 'runnerSetMoment', 'runnerSetWallet', 'runnerSetMomentPublic', 'runnerSetAutomaticRegister', 'runnerSaveConfig'] as const;
+const OWN_CHANGING_CALLS = [
+  'importDatabase',
+  'runnerSetMoment',
+  'runnerSetWallet',
+  'runnerSetMomentPublic',
+  'runnerSetAutomaticRegister',
+  'runnerSaveConfig',
+] as const;
 
 function buildTable(): Map<string, KnownCall> {
   const table = new Map<string, KnownCall>();

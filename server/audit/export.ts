@@ -69,12 +69,10 @@ export default function registerExport(app: FastifyInstance): void {
       for (const [key, value] of Object.entries(body.query)) if (!PAGING.has(key) && value !== '') filters[key] = value;
       const { pageSize, maxRows } = EXPORT_LIMITS;
       const path = resourceCalls(resource).list;
-      const read = (pageNum: number) => readContract(app, request, session, resource, path, { ...filters, pageNum: String(pageNum), pageSize: String(pageSize) });
+      const read = (pageNum: number) =>
+        readContract(app, request, session, resource, path, { ...filters, pageNum: String(pageNum), pageSize: String(pageSize) });
       const recordExport = (rows: number, outcome: { status: number; code: number | string | null; msg?: string }) =>
-        app.audit.record(
-          { kind: 'export', resource: resource.id, call: 'list', action: 'export', outcome, export: { filters, rows, format: 'csv' } },
-          request,
-        );
+        app.audit.record({ kind: 'export', resource: resource.id, call: 'list', action: 'export', outcome, export: { filters, rows, format: 'csv' } }, request);
 
       // The first page before any byte of the file: a refusal answers in the envelope, and the
       // headers can say how many rows there are.
@@ -94,7 +92,7 @@ export default function registerExport(app: FastifyInstance): void {
         try {
           yield CSV_BOM + csvLine(columns.map((c) => c.label));
           let page = firstPage;
-          for (let pageNum = 1; ; ) {
+          for (let pageNum = 1; ;) {
             let text = '';
             for (const row of page.list) {
               if (written >= maxRows) break;

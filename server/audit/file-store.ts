@@ -99,7 +99,7 @@ export class AuditFileStore implements AuditStore {
           const source = await open(this.path, 'r');
           try {
             const chunk = Buffer.allocUnsafe(1024 * 1024);
-            for (let position = keepFrom; position < this.bytes; ) {
+            for (let position = keepFrom; position < this.bytes;) {
               const { bytesRead } = await source.read(chunk, 0, Math.min(chunk.length, this.bytes - position), position);
               if (bytesRead === 0) break;
               await out.write(chunk.subarray(0, bytesRead));

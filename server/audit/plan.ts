@@ -123,11 +123,7 @@ function describeKnown(plan: Plan, known: KnownCall, input: Record<string, unkno
  * sent. A secret that was sent counts as changed and shows as `[changed]` on the after side, never
  * as itself; the backend answers secrets empty, so the before side never has one.
  */
-export function changes(
-  plan: Plan,
-  answered: unknown,
-  secrets: ReadonlySet<string>,
-): { before: AuditRecord | null; after: AuditRecord } | null {
+export function changes(plan: Plan, answered: unknown, secrets: ReadonlySet<string>): { before: AuditRecord | null; after: AuditRecord } | null {
   const read = plan.read;
   if (!read) return null;
   const after = recordOf(read.sent, secrets);

@@ -141,8 +141,7 @@ export default fp<AuditPluginOptions>(
     const now = options.now ?? Date.now;
     const channel = options.primary ?? null;
     const own: AuditStore =
-      options.store ??
-      (channel ? new IpcAuditStore(channel) : new AuditFileStore({ dir: app.config.dataDir, onDamage: (detail) => app.log.warn(detail) }));
+      options.store ?? (channel ? new IpcAuditStore(channel) : new AuditFileStore({ dir: app.config.dataDir, onDamage: (detail) => app.log.warn(detail) }));
     const shared =
       app.redis && !options.store
         ? new RedisAuditStore({
@@ -150,7 +149,8 @@ export default fp<AuditPluginOptions>(
             fallback: own,
             onFallbackWrite: () => app.metrics.auditFallbackWrites.inc(),
             onFallback: (active, reason) => {
-              if (active) app.log.warn({ reason }, 'the shared audit trail in Redis is unavailable: entries go to the local trail in DATA_DIR until it is back');
+              if (active)
+                app.log.warn({ reason }, 'the shared audit trail in Redis is unavailable: entries go to the local trail in DATA_DIR until it is back');
               else app.log.info('the shared audit trail in Redis answers again: entries are shared once more');
             },
           })
@@ -232,7 +232,15 @@ export default fp<AuditPluginOptions>(
       const secrets = secretFieldsOf(read.resource);
       let answered: unknown = null;
       try {
-        const envelope = await readContract(app, request, request.session!, read.resource, read.path, read.query, Math.min(app.config.upstreamTimeoutMs, BEFORE_READ_TIMEOUT_MS));
+        const envelope = await readContract(
+          app,
+          request,
+          request.session!,
+          read.resource,
+          read.path,
+          read.query,
+          Math.min(app.config.upstreamTimeoutMs, BEFORE_READ_TIMEOUT_MS),
+        );
         answered = envelope.code === SUCCESS_CODE ? envelope.data : null;
       } catch (error) {
         request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'audit trail: could not read the values before a change');

@@ -8,7 +8,8 @@ import { AUDIT_SECRET_CHANGED, type AuditRecord, type AuditValue } from '../cont
  */
 
 /** Names that hold secrets, whatever resource they come from. */
-const SECRET_NAME = /pass(word|wd)?$|^pwd$|secret|token|otp|captcha|credential|private.?key|api.?key|signature|^(auth|verify|verification|sms|google|mfa|totp)?_?code$/i;
+const SECRET_NAME =
+  /pass(word|wd)?$|^pwd$|secret|token|otp|captcha|credential|private.?key|api.?key|signature|^(auth|verify|verification|sms|google|mfa|totp)?_?code$/i;
 
 const MAX_TEXT = 500;
 const MAX_ITEMS = 50;

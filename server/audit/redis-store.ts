@@ -62,7 +62,17 @@ return redis.call('XTRIM', KEYS[1], 'MINID', ARGV[1])
 `;
 
 interface AuditCommands {
-  auditAppend(stream: string, head: string, genesis: string, expected: string, next: string, seq: string, hash: string, time: string, line: string): Promise<string | [string]>;
+  auditAppend(
+    stream: string,
+    head: string,
+    genesis: string,
+    expected: string,
+    next: string,
+    seq: string,
+    hash: string,
+    time: string,
+    line: string,
+  ): Promise<string | [string]>;
   auditPrune(stream: string, anchor: string, minId: string, prunedAt: string): Promise<number>;
 }
 
