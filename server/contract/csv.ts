@@ -1,3 +1,5 @@
+import { centsText } from './money.js';
+
 /**
  * CSV as the console writes it, wherever the file is made (the gateway streams list exports and
  * the audit trail): UTF-8 with a BOM, CRLF line ends, and no cell a spreadsheet would run.
@@ -45,17 +47,6 @@ export function csvFileName(base: string, now = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const clean = base.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'export';
   return `${clean}-${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}.csv`;
-}
-
-/** An amount in the smallest unit as the console writes it: whole units, a point, two decimals ("-12.05"). */
-export function centsText(value: number | string | null | undefined): string {
-  const n = typeof value === 'string' ? Number(value) : value;
-  if (n === null || n === undefined || !Number.isFinite(n)) return '0.00';
-  // Integer arithmetic first so 0.1 + 0.2 style errors never reach the label.
-  const cents = Math.round(n);
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
 /** What a column of an export needs to write its cells (ExportColumn without its label). */

@@ -4,6 +4,7 @@ export * from './permissions.js';
 export * from './gateway.js';
 export * from './audit.js';
 export * from './csv.js';
+export * from './money.js';
 export * from './dashboard.js';
 export * from './resource.js';
 export * from './validation.js';

@@ -155,7 +155,7 @@ export async function request<T = unknown>(method: string, path: string, options
 }
 
 /** What an answer's envelope means: the envelope itself when it succeeded, else the failure shown (or not) and thrown. */
-function settle<T>(payload: unknown, status: number, method: string, path: string, quiet: boolean | undefined): Envelope<T> {
+export function settle<T>(payload: unknown, status: number, method: string, path: string, quiet: boolean | undefined): Envelope<T> {
   // Gateway failures (502 unreachable, 504 time-out) and non-JSON answers are connection trouble.
   if (!isEnvelope(payload) || status >= 500) {
     return connectionFailure(quiet, `HTTP ${status}`);
@@ -186,55 +186,6 @@ function settle<T>(payload: unknown, status: number, method: string, path: strin
       if (!quiet) hooks.notifyError(outcome.text);
       throw new ApiError(outcome.text, env.code, !quiet, env.data);
   }
-}
-
-/** A file the gateway streams (an export): its bytes as they arrive, and the headers that describe it. */
-export interface FileAnswer {
-  blob: Blob;
-  headers: Headers;
-}
-
-/**
- * POSTs `body` and reads a file back, telling `onChunk` each piece of text as it arrives (for a
- * progress count). An answer in the envelope instead of a file is a refusal, shown and thrown as
- * any call's would be.
- */
-export async function postForFile(path: string, body: unknown, onChunk?: (text: string) => void, signal?: AbortSignal): Promise<FileAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { accept: 'text/csv, application/json', 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-      ...(signal ? { signal } : {}),
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    return connectionFailure(false, error instanceof Error ? error.message : String(error));
-  }
-  if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
-    const payload: unknown = await response.json().catch(() => null);
-    settle(payload, response.status, 'POST', path, false);
-    // A success in the envelope where a file was due: nothing to save.
-    return connectionFailure(false, `HTTP ${response.status} without a file`);
-  }
-  if (!response.ok || !response.body) return connectionFailure(false, `HTTP ${response.status}`);
-  const parts: BlobPart[] = [];
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      onChunk?.(decoder.decode(value, { stream: true }));
-    }
-  } catch (error) {
-    // The gateway cut the file short (the backend failed half-way): no partial file is saved.
-    return connectionFailure(false, error instanceof Error ? error.message : String(error));
-  }
-  return { blob: new Blob(parts, { type: response.headers.get('content-type') ?? 'application/octet-stream' }), headers: response.headers };
 }
 
 export const api = {

@@ -3,7 +3,8 @@ import { EXPORT_ROWS_HEADER, EXPORT_TOTAL_HEADER, type ExportColumn } from '#con
 import { RESOURCES, type FieldDef } from '#contract';
 import { csvFileName } from '#contract/csv';
 import type { LabelT } from '../i18n/resources/index.js';
-import { postForFile, type Query } from '../api/client.js';
+import type { Query } from '../api/client.js';
+import { postForFile } from '../api/download.js';
 import { fieldLabel, moduleLabel, optionLabel } from './labels.js';
 import { normaliseParams } from './queries.js';
 

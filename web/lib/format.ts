@@ -1,6 +1,6 @@
 /** Shared display helpers. */
 
-import { centsText } from '#contract/csv';
+import { centsText } from '#contract/money';
 import { localeOf, type Language } from './language.js';
 
 export type TimeUnit = 'minute' | 'hour' | 'day';
