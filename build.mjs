@@ -25,6 +25,8 @@ const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
 const SERVER_ENTRIES = [
   { in: 'server/main.ts', out: 'main' },
   { in: 'server/sandbox/main.ts', out: 'sandbox' },
+  // The image has no tsx: `node dist/server/audit-verify.js /data` checks the audit chain there.
+  { in: 'server/audit/verify-main.ts', out: 'audit-verify' },
 ];
 
 // ---------- Tailwind ----------

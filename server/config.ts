@@ -87,6 +87,8 @@ export interface Config {
   revocationsMax: number;
   /** Who may read and clear every administrator's UI errors (and the anonymous ones). */
   errorLogAdminPermission: string;
+  /** Days the audit trail keeps an entry; older ones are removed, an anchor keeping the chain whole. */
+  auditRetentionDays: number;
 }
 
 /** One ALLOWED_HOSTS entry: a host name or address, lower case, and a port when it names one. */
@@ -415,6 +417,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     allowedHosts: allowedHosts(env),
     revocationsMax: integer(env, 'SESSION_REVOCATIONS_MAX', 200_000, 10, 10_000_000),
     errorLogAdminPermission: permissionName(env, 'ERROR_LOG_ADMIN_PERMISSION', PERMISSIONS.adminUser),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 400, 1, 36_500),
   };
 }
 

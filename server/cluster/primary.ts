@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import type { ErrorLogQuery, ErrorLogScope } from '../error-log/store.js';
 import { localErrorLog } from '../error-log/lanes.js';
 import { ERROR_LOG_CALLS } from '../error-log/ipc-store.js';
+import { AuditFileStore } from '../audit/file-store.js';
+import { auditPrimaryHandlers } from '../audit/ipc-store.js';
 import { sessionPrimaryHandlers } from '../session/cluster.js';
 import { serveWorkers, type ShutdownMessage } from './ipc.js';
 import { METRICS_CALL, clusterMetricsCollector } from './metrics.js';
@@ -47,7 +49,7 @@ interface Slot {
 
 /**
  * The primary of WORKERS > 1: owns what must not split across workers (the error-log file and its
- * index, the metric aggregation), forks the workers, restarts one that dies
+ * index, the audit trail's file and chain, the metric aggregation), forks the workers, restarts one that dies
  * unexpectedly, and shuts them all down gracefully. It serves no HTTP itself.
  */
 export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrimary> {
@@ -57,6 +59,9 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   // Opened now, as the single process does, so that an unwritable DATA_DIR stops the start.
   const store = localErrorLog(config.dataDir);
   await store.open();
+  // The one audit chain of every worker: appended in the order the primary takes them.
+  const audit = new AuditFileStore({ dir: config.dataDir, onDamage: (detail) => log.warn(detail) });
+  await audit.open();
 
   const workerEnv: Record<string, string> = { ...options.workerEnv, [WORKER_ENV]: '1' };
   if (config.sessionSecretGenerated) {
@@ -73,6 +78,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     [ERROR_LOG_CALLS.list]: (query) => store.list(query as ErrorLogQuery),
     [ERROR_LOG_CALLS.clear]: (scope) => store.clear((scope ?? {}) as ErrorLogScope),
     [ERROR_LOG_CALLS.flush]: () => store.flush(),
+    ...auditPrimaryHandlers(audit),
     [METRICS_CALL]: () => collectMetrics(),
     ...sessionPrimaryHandlers(config.revocationsMax),
   });
@@ -168,6 +174,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
       let code = failedToStart || uncleanExit ? 1 : 0;
       try {
         await store.close();
+        await audit.close();
         await options.closeAfterWorkers?.();
       } catch (error) {
         log.error({ err: error }, 'error during shutdown');

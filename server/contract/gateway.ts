@@ -13,6 +13,9 @@ export const GATEWAY_PATHS = {
   readyz: '/readyz',
   metrics: '/metrics',
   backendOffer: '/api/backend-offer',
+  audit: '/api/audit',
+  auditHistory: '/api/audit/history',
+  export: '/api/export',
 } as const;
 
 /**

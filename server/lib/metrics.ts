@@ -85,6 +85,22 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       help: 'UI error-log entries written to the local file because the shared log in Redis could not be reached',
       registers: [registry],
     }),
+    auditEntries: new Counter({
+      name: 'gateway_audit_entries_total',
+      help: 'Audit-trail entries recorded, by kind',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    auditFailures: new Counter({
+      name: 'gateway_audit_failures_total',
+      help: 'Audit-trail entries that could not be recorded (the call itself went through): the log has the reason',
+      registers: [registry],
+    }),
+    auditFallbackWrites: new Counter({
+      name: 'gateway_audit_fallback_entries_total',
+      help: 'Audit-trail entries written to the local file because the shared trail in Redis could not be reached',
+      registers: [registry],
+    }),
   };
 }
 

@@ -16,7 +16,7 @@ export interface RedisShareOptions {
 }
 
 /** Every key and channel of the console starts with this, so a shared Redis can hold other data too. */
-const PREFIX = 'chat-console:';
+export const REDIS_KEY_PREFIX = 'chat-console:';
 /** A command that takes longer than this is treated as Redis being unavailable, never awaited further. */
 const COMMAND_TIMEOUT_MS = 2_000;
 
@@ -104,7 +104,7 @@ export class RedisShare {
   }
 
   key(name: string): string {
-    return PREFIX + name;
+    return REDIS_KEY_PREFIX + name;
   }
 
   /** Hears messages on a channel (named without the prefix) from every process, this one included. */

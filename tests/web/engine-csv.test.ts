@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_BOM, csvCell, csvFileName, toCsv } from '../../web/engine/csv.js';
-import { collectRows } from '../../web/engine/export-csv.js';
+import { CSV_BOM, csvCell, csvFileName, toCsv } from '../../server/contract/csv.js';
+import { csvRecordCounter } from '../../web/engine/export-csv.js';
 
 describe('CSV', () => {
   it('starts with a BOM, ends lines with CRLF and quotes what needs it', () => {
@@ -40,40 +40,15 @@ describe('CSV', () => {
   });
 });
 
-describe('collecting the whole filtered set', () => {
-  const source = (total: number) => {
-    const calls: Record<string, unknown>[] = [];
-    const fetchPage = async (q: Record<string, unknown>) => {
-      calls.push(q);
-      const pageNum = Number(q.pageNum);
-      const pageSize = Number(q.pageSize);
-      const start = (pageNum - 1) * pageSize;
-      const list = Array.from({ length: Math.max(0, Math.min(pageSize, total - start)) }, (_, i) => ({ id: start + i + 1 }));
-      return { list, total };
-    };
-    return { calls, fetchPage };
-  };
-
-  it('pages with 200 rows at a time and keeps the filters', async () => {
-    const { calls, fetchPage } = source(450);
-    const result = await collectRows(fetchPage, { status: 'banned', sort: '-id' });
-    expect(result.rows).toHaveLength(450);
-    expect(result.capped).toBe(false);
-    expect(calls.map((c) => c.pageNum)).toEqual([1, 2, 3]);
-    expect(calls.every((c) => c.pageSize === 200 && c.status === 'banned' && c.sort === '-id')).toBe(true);
-  });
-
-  it('stops at the cap and says so', async () => {
-    const { calls, fetchPage } = source(50_000);
-    const result = await collectRows(fetchPage, {}, { cap: 1000 });
-    expect(result.rows).toHaveLength(1000);
-    expect(result.capped).toBe(true);
-    expect(calls).toHaveLength(5);
-  });
-
-  it('stops on a short page even if the total says more', async () => {
-    let n = 0;
-    const result = await collectRows(async () => ({ list: n++ === 0 ? [{ id: 1 }] : [], total: 999 }), {});
-    expect(result.rows).toEqual([{ id: 1 }]);
+describe('counting the rows of an export as it arrives', () => {
+  it('counts line ends outside quoted cells, whatever the pieces the text comes in', () => {
+    const text = '\uFEFFa,b\r\n1,"two\r\nlines"\r\n3,"say ""hi"""\r\n';
+    for (const size of [1, 2, 5, text.length]) {
+      const count = csvRecordCounter();
+      let records = 0;
+      for (let i = 0; i < text.length; i += size) records = count(text.slice(i, i + size));
+      // The header and two rows.
+      expect(records).toBe(3);
+    }
   });
 });

@@ -5,6 +5,10 @@ import zh from '../../web/i18n/resources/zh.js';
 import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
 import { actionKey, fieldKey, optionKey, resourceKey } from '../../web/engine/labels.js';
+import { ROW_ANNOTATIONS } from '../../web/screens/views.js';
+
+/** Columns screens fill from elsewhere than the backend (who reviewed a withdrawal): labelled like fields. */
+const ANNOTATION_LABELS = Object.values(ROW_ANNOTATIONS).map((a) => fieldKey(a.field.key));
 
 const LANGS: Record<string, Record<string, string>> = { en, zh, es, ja };
 
@@ -39,11 +43,14 @@ function labelsOf(resource: Resource): string[] {
 describe('screen labels', () => {
   for (const [lang, messages] of Object.entries(LANGS)) {
     it(`${lang} labels every resource title, field, option and action`, () => {
-      const missing = RESOURCES.flatMap((r) =>
-        labelsOf(r)
-          .filter((k) => !messages[k]?.trim())
-          .map((k) => `${r.id}: ${k}`),
-      );
+      const missing = [
+        ...RESOURCES.flatMap((r) =>
+          labelsOf(r)
+            .filter((k) => !messages[k]?.trim())
+            .map((k) => `${r.id}: ${k}`),
+        ),
+        ...ANNOTATION_LABELS.filter((k) => !messages[k]?.trim()),
+      ];
       expect(missing).toEqual([]);
     });
     it(`${lang} has exactly the keys of every other language`, () => {
@@ -58,7 +65,7 @@ describe('screen labels', () => {
   }
 
   it('has no label nobody uses among fields, options and actions', () => {
-    const used = new Set(RESOURCES.flatMap(labelsOf));
+    const used = new Set([...RESOURCES.flatMap(labelsOf), ...ANNOTATION_LABELS]);
     const unused = Object.keys(en).filter((k) => /^(field|option|action|resource)\./.test(k) && !used.has(k));
     expect(unused).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { ALL_PERMISSIONS, PERMISSIONS as P } from '../../server/contract/index.j
 import { decide, normalizePath } from '../../web/app/navigation.js';
 import { afterLoginTarget } from '../../web/lib/login-redirect.js';
 import { GROUP_ROUTES, LEAF_ROUTES, findRoute } from '../../web/app/routes.js';
+import { AUDIT_TRAIL_PATH, activityPath } from '../../web/api/audit.js';
 
 const admin = { loggedIn: true, permissions: ALL_PERMISSIONS };
 const operator = { loggedIn: true, permissions: [P.userProfile, P.groupProfile, P.sensitiveWord, P.onlineStatistics, P.billRecord] };
@@ -48,6 +49,14 @@ describe('route table', () => {
   it('uses every permission of the contract at least once', () => {
     const used = new Set(LEAF_ROUTES.flatMap((r) => r.meta.permission ?? []));
     expect(ALL_PERMISSIONS.filter((p) => !used.has(p))).toEqual([]);
+  });
+  it('has the audit trail beside the operation log, for the same permission, where the links of other screens lead', () => {
+    const trail = findRoute(AUDIT_TRAIL_PATH);
+    expect(trail).toMatchObject({ kind: 'leaf', meta: { permission: [P.record] } });
+    expect(trail?.kind === 'leaf' && trail.group?.path).toBe('/system');
+    const system = GROUP_ROUTES.find((g) => g.path === '/system')!.children.map((c) => c.path);
+    expect(system.indexOf(AUDIT_TRAIL_PATH)).toBe(system.indexOf('/system/record') + 1);
+    expect(activityPath('support_tanaka')).toBe(`${AUDIT_TRAIL_PATH}?actor=support_tanaka`);
   });
   it('gives the dashboard the affix flag', () => {
     expect(findRoute('/dashboard')?.meta.affix).toBe(true);

@@ -151,9 +151,14 @@ export async function request<T = unknown>(method: string, path: string, options
     }
   }
   if (response.status === 204) return { code: SUCCESS_CODE, msg: '' } as Envelope<T>;
+  return settle<T>(payload, response.status, method, path, quiet);
+}
+
+/** What an answer's envelope means: the envelope itself when it succeeded, else the failure shown (or not) and thrown. */
+export function settle<T>(payload: unknown, status: number, method: string, path: string, quiet: boolean | undefined): Envelope<T> {
   // Gateway failures (502 unreachable, 504 time-out) and non-JSON answers are connection trouble.
-  if (!isEnvelope(payload) || response.status >= 500) {
-    return connectionFailure(quiet, `HTTP ${response.status}`);
+  if (!isEnvelope(payload) || status >= 500) {
+    return connectionFailure(quiet, `HTTP ${status}`);
   }
 
   const env = payload as Envelope<T>;

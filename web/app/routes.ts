@@ -45,6 +45,7 @@ export interface GroupRoute {
 export type RouteEntry = LeafRoute | GroupRoute;
 
 const ErrorLogPage: LazyPage = lazy(() => import('../pages/error-log-page.js'));
+const AuditPage: LazyPage = lazy(() => import('../pages/audit-page.js'));
 const ErrorInLayout: LazyPage = lazy(() => import('../pages/error-page.js'));
 
 /** A management screen: allowed to whoever holds its resource's permission. */
@@ -114,6 +115,9 @@ export const ROUTES: readonly RouteEntry[] = [
   group('/system', 'System', 'route.system', 'system', [
     screen('/system/admins', 'AdminList', 'route.admins', 'admin', listScreen('admins', P.adminUser)),
     screen('/system/record', 'OperationLog', 'route.record', 'log', listScreen('operationLog', P.record)),
+    // The gateway's own trail of every change made through the console, beside the backend's log
+    // (the path is AUDIT_TRAIL_PATH of api/audit.ts, which this table does not load with the login page).
+    page('/system/audit', 'AuditTrail', 'route.audit', 'log', AuditPage, { permission: [P.record] }),
     screen(
       '/system/googleverify',
       'GoogleVerify',

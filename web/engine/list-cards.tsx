@@ -6,7 +6,7 @@ import { fieldLabel } from './labels.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { mainFieldKey, recordName } from './record-summary.js';
-import { buildRowCommands, RowCommands, useStableRowHandlers, type StableRowHandlers } from './row-commands.js';
+import { buildRowCommands, RowCommands, useStableRowHandlers, type StableRowHandlers, type OfferedCommands } from './row-commands.js';
 import type { ScreenRowCommands as Commands } from './row-commands.js';
 import { ValueView } from './value-cell.js';
 
@@ -46,7 +46,7 @@ interface CardProps {
   layout: ReturnType<typeof cardLayout>;
   selectable: boolean;
   checked: boolean;
-  has: { detail: boolean; edit: boolean; remove: boolean };
+  has: OfferedCommands;
   handlers: StableRowHandlers;
   t: LabelT;
   density: Density;

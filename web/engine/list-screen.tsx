@@ -24,7 +24,7 @@ import { ListTable, TableSkeleton, runningOn } from './list-table.js';
 import { Pagination } from './pagination.js';
 import { useNarrow } from '../ui/use-narrow.js';
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
-import type { ListScreenOptions } from './types.js';
+import type { ListScreenOptions, RowAnnotation } from './types.js';
 import { useActionRunner } from './use-action-runner.js';
 import { deleteQuestion, namesText } from './record-names.js';
 import { recordName } from './record-summary.js';
@@ -33,9 +33,19 @@ import { PAGE_SIZES, listQueryParams, nextSort, parseListState, serialiseListSta
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
 
+const NO_VALUES: ReadonlyMap<string, string> = new Map();
+const noValues = (): ReadonlyMap<string, string> => NO_VALUES;
+
+/** The resource with its annotation's column, which the table, cards, column chooser and views then treat as one of its own. */
+function withAnnotation(resource: ListResource, annotation: RowAnnotation | undefined): ListResource {
+  return annotation ? { ...resource, fields: [...resource.fields, annotation.field] } : resource;
+}
+
 /** A management list: server-side paging, sorting and filters kept in the URL, actions, forms, CSV. */
-export function ListScreen({ resource, options = {} }: { resource: ListResource; options?: ListScreenOptions }) {
+export function ListScreen({ resource: contractResource, options = {} }: { resource: ListResource; options?: ListScreenOptions }) {
   useSignals();
+  const annotation = options.annotate;
+  const resource = useMemo(() => withAnnotation(contractResource, annotation), [contractResource, annotation]);
   const t = useLabelT();
   const density = useDensity();
   const narrow = useNarrow();
@@ -73,7 +83,16 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
     navigate(qs ? `${path}?${qs}` : path, { replace });
   };
 
-  const rows = query.data?.list ?? [];
+  const answered = query.data?.list;
+  // The same hook on every render of a screen: its options never change while it is shown.
+  const useAnnotationValues = annotation?.useValues ?? noValues;
+  const annotated = useAnnotationValues(contractResource, answered ?? []);
+  const rows = useMemo(() => {
+    const list = answered ?? [];
+    if (!annotation) return list;
+    const key = annotation.field.key;
+    return list.map((r) => ({ ...r, [key]: annotated.get(String(r.id)) ?? '' }));
+  }, [answered, annotation, annotated]);
   const total = query.data?.total ?? 0;
   const cols = useListColumns(resource, state, go);
   const columns = cols.fields;
@@ -88,7 +107,8 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
   const startExport = async () => {
     setExporting(0);
     try {
-      const { count, capped } = await exportListCsv(resource, params, t, setExporting);
+      // The backend's columns only: an annotation is not in the rows the gateway reads.
+      const { count, capped } = await exportListCsv(contractResource, params, t, setExporting);
       toast.success(t('engine.exported', { count }));
       if (capped) toast.warning(t('engine.exportCapped', { count }));
     } catch {
@@ -132,6 +152,7 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
       edit: resource.edit ? (row: Row) => setEditing({ mode: 'edit', row }) : undefined,
       remove: resource.remove ? (row: Row) => setRemoving([String(row.id)]) : undefined,
       action: (a: ActionDef, row: Row) => runner.start(a, { id: row.id }, [row]),
+      links: options.links,
     },
     totals: resource.totals ? query.data?.totals : undefined,
     t,

@@ -4,7 +4,15 @@ import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel } from './labels.js';
 import { recordName } from './record-summary.js';
-import { buildRowCommands, INLINE_COMMANDS, RowCommands, useStableRowHandlers, type ScreenRowCommands, type StableRowHandlers } from './row-commands.js';
+import {
+  buildRowCommands,
+  INLINE_COMMANDS,
+  RowCommands,
+  useStableRowHandlers,
+  type ScreenRowCommands,
+  type StableRowHandlers,
+  type OfferedCommands,
+} from './row-commands.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { valueNode } from './value-cell.js';
@@ -89,7 +97,7 @@ interface RowProps {
   selectable: boolean;
   checked: boolean;
   hasCommands: boolean;
-  has: { detail: boolean; edit: boolean; remove: boolean };
+  has: OfferedCommands;
   commands: StableRowHandlers;
   t: LabelT;
   density: Density;

@@ -1,4 +1,5 @@
 import { useMemo, useRef } from 'react';
+import { navigate } from 'wouter/use-browser-location';
 import type { ActionDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import { PopupMenu } from '../ui/popup-menu.js';
@@ -82,13 +83,31 @@ export interface RowHandlers {
   action: (action: ActionDef, row: Row) => void;
 }
 
+/** A command that opens another screen about a row (an administrator's activity in the audit trail). */
+export interface RowLink {
+  key: string;
+  label: (t: LabelT) => string;
+  href: (row: Row) => string;
+}
+
 /** The commands a list screen offers its rows; the ones it leaves out are not offered at all. */
 export interface ScreenRowCommands {
   detail?: (row: Row) => void;
   edit?: (row: Row) => void;
   remove?: (row: Row) => void;
   action: (action: ActionDef, row: Row) => void;
+  links?: readonly RowLink[];
 }
+
+/** Which commands beside the actions a screen offers every row. */
+export interface OfferedCommands {
+  detail: boolean;
+  edit: boolean;
+  remove: boolean;
+  links: readonly RowLink[];
+}
+
+const NO_LINKS: readonly RowLink[] = [];
 
 export type StableRowHandlers = RowHandlers & { select: (id: string, on: boolean) => void };
 
@@ -100,7 +119,7 @@ export type StableRowHandlers = RowHandlers & { select: (id: string, on: boolean
 export function useStableRowHandlers(
   commands: ScreenRowCommands,
   onSelect: (ids: string[], on: boolean) => void,
-): { handlers: StableRowHandlers; has: { detail: boolean; edit: boolean; remove: boolean } } {
+): { handlers: StableRowHandlers; has: OfferedCommands } {
   const latest = useRef({ commands, onSelect });
   latest.current = { commands, onSelect };
   const handlers = useMemo<StableRowHandlers>(
@@ -116,18 +135,20 @@ export function useStableRowHandlers(
   const hasDetail = !!commands.detail;
   const hasEdit = !!commands.edit;
   const hasRemove = !!commands.remove;
-  const has = useMemo(() => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove }), [hasDetail, hasEdit, hasRemove]);
+  const links = commands.links ?? NO_LINKS;
+  const has = useMemo(() => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove, links }), [hasDetail, hasEdit, hasRemove, links]);
   return { handlers, has };
 }
 
 /**
  * What can be done to one row, most used first (so the first two are the ones a table shows as
- * buttons): the actions that move money, details, edit, the other actions, delete.
+ * buttons): the actions that move money, details, edit, the other actions, the other screens
+ * about it, delete.
  */
 export function buildRowCommands(
   resource: ListResource,
   row: Row,
-  has: { detail: boolean; edit: boolean; remove: boolean },
+  has: OfferedCommands,
   handlers: RowHandlers,
   t: LabelT,
   waiting: readonly string[],
@@ -153,6 +174,10 @@ export function buildRowCommands(
   if (has.detail) list.push({ key: 'detail', label: t('engine.details'), onClick: () => handlers.detail(row) });
   if (has.edit) list.push({ key: 'edit', label: t('engine.edit'), onClick: () => handlers.edit(row) });
   actions.filter((a) => !a.money).forEach(push);
+  for (const link of has.links) {
+    const href = link.href(row);
+    list.push({ key: `link:${link.key}`, label: link.label(t), onClick: () => navigate(href) });
+  }
   if (has.remove) list.push({ key: 'remove', label: t('engine.delete'), onClick: () => handlers.remove(row), danger: true, refused: refusedOwn });
   return list;
 }

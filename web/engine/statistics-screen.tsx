@@ -6,7 +6,7 @@ import { navigate } from 'wouter/use-browser-location';
 import type { StatisticsResource } from '#contract';
 import { toast } from '../lib/toast.js';
 import { useLabelT, type LabelT } from '../i18n/resources/index.js';
-import { csvFileName, toCsv, type CsvColumn } from './csv.js';
+import { csvFileName, toCsv, type CsvColumn } from '#contract/csv';
 import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';
 import { TimeChart } from '../ui/chart/time-chart.js';
 import { useDensity } from '../ui/density.js';

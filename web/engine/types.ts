@@ -1,9 +1,22 @@
 import type { ComponentType } from 'react';
 import type { ReadonlySignal } from '@preact/signals-react';
-import type { ActionDef, ListResource } from '#contract';
+import type { ActionDef, FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { ResultRenderer } from './result-view.js';
 import type { ActionTarget } from './use-action-runner.js';
+import type { Row } from './queries.js';
+import type { RowLink } from './row-commands.js';
+
+/**
+ * A column the backend does not answer, filled from elsewhere for the rows on screen (who reviewed
+ * each withdrawal, from the audit trail). Shown, chosen and saved in views like the others; never
+ * exported, since the export reads the backend's rows.
+ */
+export interface RowAnnotation {
+  field: FieldDef;
+  /** A hook: the values of the rows on screen, by row id (an empty map while they load). */
+  useValues(resource: ListResource, rows: readonly Row[]): ReadonlyMap<string, string>;
+}
 
 /** What the engine's screens take beside their resource: the few things a resource cannot say as data. */
 
@@ -26,6 +39,9 @@ export interface ListScreenOptions {
   afterAction?: (action: ActionDef, target: ActionTarget) => void;
   /** How many records wait beyond the list (the pending-review count; null until known): a rise offers to show them. */
   watch?: ReadonlySignal<number | null>;
+  annotate?: RowAnnotation;
+  /** Commands that open another screen about a row. */
+  links?: readonly RowLink[];
 }
 
 export interface SettingsScreenOptions {

@@ -18,6 +18,7 @@ const en = {
   'route.system': 'System',
   'route.admins': 'Administrators',
   'route.record': 'Operation log',
+  'route.audit': 'Audit trail',
   'route.googleverify': 'Google verify',
   'route.userpage': 'Users',
   'route.userset': 'User management',

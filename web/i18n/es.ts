@@ -16,6 +16,7 @@ const es = {
   'route.system': 'Sistema',
   'route.admins': 'Administradores',
   'route.record': 'Registro de operaciones',
+  'route.audit': 'Registro de auditoría',
   'route.googleverify': 'Verificación de Google',
   'route.userpage': 'Usuarios',
   'route.userset': 'Gestión de usuarios',

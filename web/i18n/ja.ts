@@ -16,6 +16,7 @@ const ja = {
   'route.system': 'システム',
   'route.admins': '管理者一覧',
   'route.record': '操作ログ',
+  'route.audit': '監査証跡',
   'route.googleverify': 'Google 認証設定',
   'route.userpage': 'ユーザー',
   'route.userset': 'ユーザー管理',

@@ -16,6 +16,7 @@ const zh = {
   'route.system': '系统管理',
   'route.admins': '管理员列表',
   'route.record': '操作日志',
+  'route.audit': '审计记录',
   'route.googleverify': '谷歌验证配置',
   'route.userpage': '用户管理',
   'route.userset': '用户列表',

@@ -1,5 +1,6 @@
 /** Shared display helpers. */
 
+import { centsText } from '#contract/money';
 import { localeOf, type Language } from './language.js';
 
 export type TimeUnit = 'minute' | 'hour' | 'day';
@@ -19,15 +20,7 @@ export function shortTimeLabel(seconds: number): string {
 }
 
 /** Money is stored in the smallest unit; shown divided by 100 with two decimals. */
-export function formatAmount(value: number | string | null | undefined): string {
-  const n = typeof value === 'string' ? Number(value) : value;
-  if (n === null || n === undefined || !Number.isFinite(n)) return '0.00';
-  // Integer arithmetic first so 0.1 + 0.2 style errors never reach the label.
-  const cents = Math.round(n);
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
+export const formatAmount = centsText;
 
 const SI = [
   { value: 1e18, symbol: 'E' },

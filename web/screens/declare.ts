@@ -12,6 +12,7 @@ export type DetailViewName = keyof typeof DETAIL_VIEWS;
 export type ResultViewName = keyof typeof RESULT_VIEWS;
 export type AfterActionName = keyof typeof AFTER_ACTIONS;
 export type WatchedCountName = keyof typeof WATCHED_COUNTS;
+
 /** How the answer of a `showsResult` action is shown, by action name. */
 type Results = Readonly<Record<string, ResultViewName>>;
 

@@ -2,7 +2,8 @@ import { use, useMemo } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { RESOURCES, type Resource } from '#contract';
 import type { PageProps } from '../ui/page.js';
-import { backendOffer } from '../api/session.js';
+import { backendOffer, permissions } from '../api/session.js';
+import { isAllowed } from '#contract/permissions';
 import { offeredResource } from '../engine/offer.js';
 import { useT } from '../i18n/index.js';
 import { labelsReady } from '../i18n/resources/index.js';
@@ -12,7 +13,7 @@ import { SettingsScreen } from '../engine/settings-screen.js';
 import { StatisticsScreen } from '../engine/statistics-screen.js';
 import type { ResultRenderer } from '../engine/result-view.js';
 import type { ResultViewName, ScreenDecl } from './declare.js';
-import { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, ROW_ANNOTATIONS, ROW_LINKS, WATCHED_COUNTS } from './views.js';
 
 export interface ScreenPageProps extends PageProps {
   screen: ScreenDecl;
@@ -39,6 +40,7 @@ export function resolveScreen(decl: ScreenDecl): Resolved {
 function Body({ decl: declared }: { decl: ScreenDecl }) {
   useSignals();
   const offer = backendOffer.value;
+  const held = permissions.value;
   // The resource as the bound backend offers it: what its map leaves out never shows.
   const decl = useMemo(() => {
     const resolved = resolveScreen(declared);
@@ -53,6 +55,8 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
           results: resultViews(decl.options?.results),
           afterAction: decl.options?.afterAction && AFTER_ACTIONS[decl.options.afterAction],
           watch: decl.options?.watch && WATCHED_COUNTS[decl.options.watch],
+          annotate: ROW_ANNOTATIONS[decl.id],
+          links: ROW_LINKS[decl.id]?.filter((l) => isAllowed([l.permission], held ?? [])).map((l) => l.link),
         };
       case 'settings':
         return { results: resultViews(decl.options?.results) };
@@ -64,7 +68,7 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
       default:
         return {};
     }
-  }, [decl]);
+  }, [decl, held]);
   switch (decl.kind) {
     case 'list':
       return <ListScreen resource={decl.resource} options={options} />;

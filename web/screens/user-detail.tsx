@@ -4,12 +4,13 @@ import type { GroupDetail, UserDetail } from '#contract';
 import { FieldList } from '../engine/detail-drawer.js';
 import { fieldLabel } from '../engine/labels.js';
 import { formatMoney } from '../engine/money.js';
+import { RecordHistory } from '../engine/record-history.js';
 import type { DetailRendererProps } from '../engine/types.js';
 import type { LabelT, LabelKey } from '../i18n/resources/index.js';
 import { formatDateTime } from '../lib/format.js';
 import { language } from '../lib/settings.js';
 
-/** Custom detail views: a user's profile, wallet, moments, groups and logins; a group's members. */
+/** Custom detail views: a user's profile, wallet, moments, groups, logins and history; a group's members and history. */
 
 const tabClass =
   'rounded-t-md px-3 py-2 text-sm text-slate-600 data-[selected]:border-b-2 data-[selected]:border-primary data-[selected]:font-medium data-[selected]:text-slate-900 data-[hover]:bg-slate-50 focus:outline-none data-[focus]:outline-2 data-[focus]:outline-primary';
@@ -124,6 +125,8 @@ export function UserDetailView({ resource, data, row, t }: DetailRendererProps) 
         />
       ),
     },
+    // Bans with their author and reason, edits with their values before and after: the audit trail's.
+    { key: 'detail.history', body: <RecordHistory resource={resource} id={row.id} t={t} /> },
   ];
   return (
     <TabGroup>
@@ -164,6 +167,10 @@ export function GroupDetailView({ resource, data, row, t }: DetailRendererProps)
             { label: fieldLabel(t, 'muted'), value: (m) => t(m.muted ? 'engine.yes' : 'engine.no') },
           ]}
         />
+      </section>
+      <section aria-label={t('detail.history')}>
+        <h3 className="mb-2 font-semibold text-slate-800">{t('detail.history')}</h3>
+        <RecordHistory resource={resource} id={row.id} t={t} />
       </section>
     </div>
   );

@@ -1,8 +1,12 @@
 import { computed, type ReadonlySignal } from '@preact/signals-react';
-import type { ActionDef } from '#contract';
+import type { ActionDef, Permission } from '#contract';
+import { PERMISSIONS } from '#contract/permissions';
 import { withdrawalCount, withdrawalCountKnown } from '../api/withdrawals.js';
+import { activityPath } from '../api/audit.js';
 import type { ResultRenderer } from '../engine/result-view.js';
-import type { DetailRenderer } from '../engine/types.js';
+import type { DetailRenderer, RowAnnotation } from '../engine/types.js';
+import type { RowLink } from '../engine/row-commands.js';
+import { reviewedBy } from './reviewers.js';
 import type { ActionTarget } from '../engine/use-action-runner.js';
 import { AuthenticatorResult } from './authenticator-result.js';
 import { CodesResult, SecretResult, SensitiveHits } from './results.js';
@@ -35,3 +39,22 @@ export const AFTER_ACTIONS = {
 export const WATCHED_COUNTS = {
   withdrawalCount: computed(() => (withdrawalCountKnown.value ? withdrawalCount.value : null)),
 } satisfies Record<string, ReadonlySignal<number | null>>;
+
+/**
+ * Columns a resource's list fills from elsewhere than its backend call, by resource id: what they
+ * tell belongs to the resource wherever its list is shown (and the route table, loaded with the
+ * login page, stays as it is).
+ */
+export const ROW_ANNOTATIONS: Readonly<Record<string, RowAnnotation>> = {
+  withdrawalReview: reviewedBy,
+};
+
+/** Commands that open another screen about a resource's rows, and the permission that screen needs, by resource id. */
+export const ROW_LINKS: Readonly<Record<string, readonly { permission: Permission; link: RowLink }[]>> = {
+  admins: [
+    {
+      permission: PERMISSIONS.record,
+      link: { key: 'activity', label: (t) => t('link.activity'), href: (row) => activityPath(String(row.account ?? '')) },
+    },
+  ],
+};

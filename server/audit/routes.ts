@@ -1,0 +1,241 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GATEWAY_PATHS, PERMISSIONS, RESOURCES, csvFileName, CSV_BOM, csvLine } from '../contract/index.js';
+import { AUDIT_KINDS, AUDIT_LIMITS, type AuditEntry, type AuditKind } from '../contract/audit.js';
+import { GatewayError } from '../errors.js';
+import { NO_STORE } from '../plugins/security.js';
+import type { AuditQuery } from './store.js';
+
+/** Who reads the whole trail: the operation log's permission. */
+export const AUDIT_PERMISSION = PERMISSIONS.record;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO date or date-time as epoch ms; a bare `until` date covers that whole (UTC) day. */
+function timeBound(name: string, value: string | undefined, endOfDay: boolean): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  const ms = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) throw new GatewayError('BAD_REQUEST', `${name} must be an ISO 8601 date or date-time`);
+  return endOfDay && DATE_ONLY.test(text) ? ms + 86_399_999 : ms;
+}
+
+const shortText = { type: 'string', maxLength: 128 } as const;
+const freeObject = { type: 'object', additionalProperties: true } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+
+/** Serialising through a schema keeps any foreign member of a hand-edited trail out of the answer. */
+export const entrySchema = {
+  type: 'object',
+  required: ['seq', 'id', 'time', 'prev', 'hash', 'kind', 'actor', 'targets'],
+  properties: {
+    seq: { type: 'integer' },
+    id: { type: 'string' },
+    time: { type: 'string' },
+    prev: { type: 'string' },
+    hash: { type: 'string' },
+    kind: { type: 'string' },
+    actor: { type: 'object', properties: { userId: nullableString, account: nullableString } },
+    requestId: nullableString,
+    ip: nullableString,
+    method: nullableString,
+    path: nullableString,
+    resource: nullableString,
+    call: nullableString,
+    action: nullableString,
+    targets: { type: 'array', items: { type: 'string' } },
+    reason: nullableString,
+    outcome: {
+      type: ['object', 'null'],
+      properties: { status: { type: 'integer' }, code: { type: ['integer', 'string', 'null'] }, msg: { type: 'string' } },
+    },
+    before: { type: ['object', 'null'], additionalProperties: true },
+    after: freeObject,
+    inputs: freeObject,
+    export: {
+      type: 'object',
+      properties: { filters: freeObject, rows: { type: 'integer' }, format: { type: 'string' } },
+    },
+    detail: freeObject,
+  },
+} as const;
+
+function pageSchema(items: object) {
+  return {
+    type: 'object',
+    required: ['code', 'msg', 'data'],
+    properties: {
+      code: { type: 'integer' },
+      msg: { type: 'string' },
+      data: { type: 'object', required: ['list', 'total'], properties: { total: { type: 'integer' }, list: { type: 'array', items } } },
+    },
+  } as const;
+}
+
+const trailQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    pageNum: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+    pageSize: { type: 'integer', minimum: 1, maximum: AUDIT_LIMITS.pageSizeMax, default: 20 },
+    actor: shortText,
+    resource: shortText,
+    action: shortText,
+    target: shortText,
+    kind: { type: 'string', enum: AUDIT_KINDS },
+    since: { type: 'string', maxLength: 40 },
+    until: { type: 'string', maxLength: 40 },
+    format: { type: 'string', enum: ['json', 'csv'], default: 'json' },
+  },
+} as const;
+
+interface TrailQueryString {
+  pageNum: number;
+  pageSize: number;
+  actor?: string;
+  resource?: string;
+  action?: string;
+  target?: string;
+  kind?: AuditKind;
+  since?: string;
+  until?: string;
+  format: 'json' | 'csv';
+}
+
+const historyQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['resource', 'targets'],
+  properties: {
+    resource: shortText,
+    /** Record ids joined by commas. */
+    targets: { type: 'string', minLength: 1, maxLength: 8_000 },
+  },
+} as const;
+
+/** The trail's CSV: one row an entry, every field a column, the chain's fields included. */
+const CSV_COLUMNS: readonly [string, (entry: AuditEntry) => unknown][] = [
+  ['seq', (e) => e.seq],
+  ['time', (e) => e.time],
+  ['kind', (e) => e.kind],
+  ['account', (e) => e.actor.account],
+  ['userId', (e) => e.actor.userId],
+  ['resource', (e) => e.resource],
+  ['call', (e) => e.call],
+  ['action', (e) => e.action],
+  ['targets', (e) => e.targets.join(' ')],
+  ['reason', (e) => e.reason],
+  ['status', (e) => e.outcome?.status],
+  ['code', (e) => e.outcome?.code],
+  ['message', (e) => e.outcome?.msg],
+  ['before', (e) => (e.before === undefined ? undefined : JSON.stringify(e.before))],
+  ['after', (e) => (e.after === undefined ? undefined : JSON.stringify(e.after))],
+  ['inputs', (e) => (e.inputs === undefined ? undefined : JSON.stringify(e.inputs))],
+  ['export', (e) => (e.export === undefined ? undefined : JSON.stringify(e.export))],
+  ['detail', (e) => (e.detail === undefined ? undefined : JSON.stringify(e.detail))],
+  ['requestId', (e) => e.requestId],
+  ['ip', (e) => e.ip],
+  ['method', (e) => e.method],
+  ['path', (e) => e.path],
+  ['id', (e) => e.id],
+  ['prev', (e) => e.prev],
+  ['hash', (e) => e.hash],
+];
+
+const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+/**
+ * The trail's two questions: the whole trail (GET /api/audit), paged, filtered and as CSV, for
+ * holders of the operation log's permission; and the history of some records (GET
+ * /api/audit/history), for whoever may open those records' screen (a user's bans and edits in its
+ * detail view, who reviewed each withdrawal of a page).
+ */
+export default function registerRoutes(app: FastifyInstance): void {
+  const resourceById = new Map(RESOURCES.map((r) => [r.id, r]));
+
+  const requirePermission = async (request: FastifyRequest, anyOf: readonly string[]): Promise<void> => {
+    const held = await app.permissions.of(request.session!);
+    if (held === 'unauthorized') throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
+    if (!held.some((p) => anyOf.includes(p))) throw new GatewayError('FORBIDDEN', `this needs the permission ${anyOf.join(' or ')}`);
+  };
+
+  app.get<{ Querystring: TrailQueryString }>(
+    GATEWAY_PATHS.audit,
+    { onRequest: app.sessions.require, schema: { querystring: trailQuerySchema, response: { 200: pageSchema(entrySchema) } } },
+    async (request, reply) => {
+      await requirePermission(request, [AUDIT_PERMISSION]);
+      const q = request.query;
+      const filters: Omit<AuditQuery, 'pageNum' | 'pageSize'> = {};
+      if (q.actor?.trim()) filters.actor = q.actor.trim();
+      if (q.resource?.trim()) filters.resource = q.resource.trim();
+      if (q.action?.trim()) filters.action = q.action.trim();
+      if (q.target?.trim()) filters.targets = [q.target.trim()];
+      if (q.kind) filters.kind = q.kind;
+      const since = timeBound('since', q.since, false);
+      const until = timeBound('until', q.until, true);
+      if (since !== undefined) filters.since = since;
+      if (until !== undefined) filters.until = until;
+      reply.header('cache-control', NO_STORE);
+      if (q.format !== 'csv') return { code: 200, msg: 'ok', data: await app.audit.query({ ...filters, pageNum: q.pageNum, pageSize: q.pageSize }) };
+
+      // The whole filtered trail, newest first, read a page at a time below a position that holds
+      // still while entries are added, and recorded as an export once written.
+      const shown: Record<string, string> = {};
+      for (const key of ['actor', 'resource', 'action', 'target', 'kind', 'since', 'until'] as const) if (q[key]) shown[key] = String(q[key]);
+      async function* rows(): AsyncGenerator<string> {
+        yield CSV_BOM + csvLine(CSV_COLUMNS.map(([name]) => name));
+        let before: number | undefined;
+        let written = 0;
+        while (written < AUDIT_LIMITS.csvMax) {
+          const page = await app.audit.query({ ...filters, pageNum: 1, pageSize: 500, ...(before === undefined ? {} : { beforeSeq: before }) });
+          if (page.list.length === 0) break;
+          let text = '';
+          for (const entry of page.list) {
+            if (written >= AUDIT_LIMITS.csvMax) break;
+            text += csvLine(CSV_COLUMNS.map(([, value]) => cell(value(entry))));
+            written++;
+          }
+          yield text;
+          before = page.list[page.list.length - 1]!.seq;
+        }
+        await app.audit.record(
+          {
+            kind: 'export',
+            resource: 'audit',
+            call: 'list',
+            action: 'export',
+            outcome: { status: 200, code: 200 },
+            export: { filters: shown, rows: written, format: 'csv' },
+          },
+          request,
+        );
+      }
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${csvFileName('audit-trail', new Date())}"`);
+      return reply.send(Readable.from(rows()));
+    },
+  );
+
+  app.get<{ Querystring: { resource: string; targets: string } }>(
+    GATEWAY_PATHS.auditHistory,
+    { onRequest: app.sessions.require, schema: { querystring: historyQuerySchema, response: { 200: pageSchema(entrySchema) } } },
+    async (request, reply) => {
+      const resource = resourceById.get(request.query.resource);
+      if (!resource) throw new GatewayError('BAD_REQUEST', `no resource ${request.query.resource}`);
+      await requirePermission(request, [resource.permission, AUDIT_PERMISSION]);
+      const targets = [
+        ...new Set(
+          request.query.targets
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        ),
+      ];
+      if (targets.length > AUDIT_LIMITS.historyTargetsMax) throw new GatewayError('BAD_REQUEST', `at most ${AUDIT_LIMITS.historyTargetsMax} records at once`);
+      reply.header('cache-control', NO_STORE);
+      const page = await app.audit.query({ pageNum: 1, pageSize: AUDIT_LIMITS.historyMax, resource: resource.id, targets });
+      return { code: 200, msg: 'ok', data: page };
+    },
+  );
+}

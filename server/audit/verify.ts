@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { ChainChecker, GENESIS_HEAD, describeBreak, headOfAnchor, parseAnchor, type AuditAnchor, type ChainBreak } from './chain.js';
+import { AUDIT_FILE } from './file-store.js';
+import { readLinesForward } from './lines.js';
+import { AUDIT_ANCHOR, AUDIT_HEAD, AUDIT_STREAM, parseAnchorText, parseHeadText } from './redis-store.js';
+
+export type Verdict = { intact: true; entries: number; anchor: AuditAnchor | null } | { intact: false; entries: number; broken: ChainBreak };
+
+/** The first line of a verdict, as audit:verify prints it. */
+export function verdictText(verdict: Verdict): string {
+  return verdict.intact ? `audit chain intact: ${verdict.entries} entries` : describeBreak(verdict.broken);
+}
+
+/**
+ * Checks the trail in DATA_DIR from its first line: an anchor (what retention removed) or the
+ * first entry, then every entry against the one before. Reads the file a chunk at a time.
+ */
+export async function verifyFile(dataDir: string, file = AUDIT_FILE): Promise<Verdict> {
+  const path = join(dataDir, file);
+  let checker = new ChainChecker(GENESIS_HEAD);
+  let anchor: AuditAnchor | null = null;
+  for await (const line of readLinesForward(path)) {
+    if (line.number === 1) {
+      anchor = parseAnchor(line.text);
+      if (anchor) {
+        checker = new ChainChecker(headOfAnchor(anchor));
+        continue;
+      }
+    }
+    const broken = checker.check(line.text, `line ${line.number}`);
+    if (broken) return { intact: false, entries: checker.entries, broken };
+  }
+  return { intact: true, entries: checker.entries, anchor };
+}
+
+type StreamEntry = [id: string, fields: string[]];
+
+/**
+ * Checks the trail replicas share in Redis: from its anchor, every entry of the stream in order,
+ * and that the chain ends where the head key says (so removing the newest entries shows too).
+ */
+export async function verifyRedis(command: Redis, key: (name: string) => string): Promise<Verdict> {
+  const [headText, anchorText] = await command.mget(key(AUDIT_HEAD), key(AUDIT_ANCHOR));
+  const anchor = parseAnchorText(anchorText ?? null);
+  const checker = new ChainChecker(headOfAnchor(anchor));
+  let start = '-';
+  for (;;) {
+    const chunk = (await command.xrange(key(AUDIT_STREAM), start, '+', 'COUNT', 1_000)) as StreamEntry[];
+    for (const [id, fields] of chunk) {
+      const at = fields.indexOf('entry');
+      const broken = checker.check(at >= 0 ? (fields[at + 1] ?? '') : '', `stream id ${id}`);
+      if (broken) return { intact: false, entries: checker.entries, broken };
+    }
+    if (chunk.length < 1_000) break;
+    start = `(${chunk[chunk.length - 1]![0]}`;
+  }
+  const head = parseHeadText(headText ?? null);
+  if (head && (head.seq !== checker.last.seq || head.hash !== checker.last.hash)) {
+    return { intact: false, entries: checker.entries, broken: { where: 'the end of the stream', seq: head.seq, id: null, reason: 'link' } };
+  }
+  return { intact: true, entries: checker.entries, anchor };
+}

@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AuditFileStore } from '../../server/audit/file-store.js';
+import { GENESIS, canonical, entryHash, type AuditDraft } from '../../server/audit/chain.js';
+import { verifyFile } from '../../server/audit/verify.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { removeTempDirs, tempDir } from '../support/processes.js';
+
+/**
+ * The chain itself: entries linked by SHA-256 over their canonical text, in a JSON-lines file that
+ * survives a torn write and a restart, loses its oldest entries to retention without breaking, and
+ * that `npm run audit:verify` checks, naming the first entry a changed byte breaks.
+ */
+
+const run = promisify(execFile);
+
+afterAll(() => removeTempDirs());
+
+let n = 0;
+function draft(overrides: Partial<AuditDraft> = {}): AuditDraft {
+  n++;
+  return {
+    id: `id-${n}`,
+    time: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+    kind: 'change',
+    actor: { userId: '1', account: 'admin' },
+    requestId: `req-${n}`,
+    ip: '127.0.0.1',
+    method: 'POST',
+    path: '/manage/user/userProfile/ban',
+    resource: 'users',
+    call: 'action',
+    action: 'ban',
+    targets: [String(100 + n)],
+    reason: `reason ${n}: 名前 "quoted"`,
+    outcome: { status: 200, code: 200 },
+    ...overrides,
+  };
+}
+
+async function filled(count: number): Promise<{ dir: string; store: AuditFileStore }> {
+  const dir = tempDir('audit-chain-');
+  const store = new AuditFileStore({ dir });
+  await store.open();
+  for (let i = 0; i < count; i++) await store.append(draft());
+  return { dir, store };
+}
+
+async function verifyCli(dir: string): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout } = await run('npm', ['run', '--silent', 'audit:verify', '--', dir], { cwd: REPO_ROOT, env: { ...process.env, REDIS_URL: '' } });
+    return { code: 0, out: stdout.trim() };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, out: `${failed.stdout}${failed.stderr}`.trim() };
+  }
+}
+
+describe('canonical text and hashes', () => {
+  it('writes one text for one value, whatever the order of its keys', () => {
+    expect(canonical({ b: 1, a: { d: [1, 'x'], c: null }, e: undefined })).toBe('{"a":{"c":null,"d":[1,"x"]},"b":1}');
+    const entry = { ...draft(), seq: 1, prev: GENESIS };
+    const reordered = Object.fromEntries(Object.entries(entry).reverse()) as typeof entry;
+    expect(entryHash(reordered)).toBe(entryHash(entry));
+    expect(entryHash({ ...entry, reason: 'another' })).not.toBe(entryHash(entry));
+  });
+});
+
+describe('the file store', () => {
+  it('chains each entry to the one before, from the genesis, and pages newest first', async () => {
+    const { dir, store } = await filled(30);
+    const page = await store.query({ pageNum: 2, pageSize: 10 });
+    expect(page.total).toBe(30);
+    expect(page.list.map((e) => e.seq)).toEqual([20, 19, 18, 17, 16, 15, 14, 13, 12, 11]);
+    const [first] = (await store.query({ pageNum: 3, pageSize: 10 })).list.slice(-1);
+    expect(first).toMatchObject({ seq: 1, prev: GENESIS });
+    expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 30 });
+    await store.close();
+  });
+
+  it('goes on with the same chain after a restart, and removes a line a crash tore', async () => {
+    const { dir, store } = await filled(5);
+    await store.close();
+    // A crash in the middle of the sixth write.
+    await appendFile(path.join(dir, 'audit.jsonl'), '{"action":"ban","actor":{"acc');
+    const again = new AuditFileStore({ dir });
+    await again.open();
+    const sixth = await again.append(draft());
+    expect(sixth.seq).toBe(6);
+    expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 6 });
+    expect((await again.query({ pageNum: 1, pageSize: 50, targets: [sixth.targets[0]!] })).list).toEqual([sixth]);
+    await again.close();
+  });
+
+  it('removes entries past retention behind an anchor, and the chain still verifies', async () => {
+    const { dir, store } = await filled(40);
+    const cut = Date.parse((await store.query({ pageNum: 1, pageSize: 1, beforeSeq: 26 })).list[0]!.time);
+    // Entries 1..25 are older than the 26th's time.
+    expect(await store.prune(cut + 1)).toBe(25);
+    const anchor = store.anchorOf()!;
+    expect(anchor.seq).toBe(25);
+    expect((await store.query({ pageNum: 1, pageSize: 100 })).list.map((e) => e.seq)).toEqual(Array.from({ length: 15 }, (_, i) => 40 - i));
+    await store.append(draft());
+    expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 16, anchor: { seq: 25, hash: anchor.hash } });
+    // And after a restart, from the anchor.
+    await store.close();
+    const again = new AuditFileStore({ dir });
+    await again.open();
+    expect((await again.append(draft())).seq).toBe(42);
+    expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 17 });
+    await again.close();
+    const cli = await verifyCli(dir);
+    expect(cli.code).toBe(0);
+    expect(cli.out.split('\n')[0]).toBe('audit chain intact: 17 entries');
+    expect(cli.out).toContain('starts after entry 25');
+  });
+});
+
+describe('npm run audit:verify', () => {
+  it('says the chain is intact, with the number of entries', { timeout: 60_000 }, async () => {
+    const { dir, store } = await filled(12);
+    await store.close();
+    expect(await verifyCli(dir)).toEqual({ code: 0, out: 'audit chain intact: 12 entries' });
+  });
+
+  it('fails on one changed byte, naming the first entry it breaks', { timeout: 60_000 }, async () => {
+    const { dir, store } = await filled(12);
+    await store.close();
+    const file = path.join(dir, 'audit.jsonl');
+    const original = await readFile(file);
+    const lines = original.toString('utf8').split('\n');
+    // One byte of the 7th entry's reason: "reason" -> "reasun".
+    const offset = lines.slice(0, 6).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) + Buffer.from(lines[6]!).indexOf('reason ') + 4;
+    const changed = Buffer.from(original);
+    changed[offset] = 'u'.charCodeAt(0);
+    await writeFile(file, changed);
+    const broken = await verifyCli(dir);
+    expect(broken.code).toBe(1);
+    expect(broken.out).toMatch(/^audit chain broken at entry 7 \(line 7, id id-\d+\): the entry does not match its hash/);
+
+    // A byte the JSON parser would forgive (an escaped letter) is a change too.
+    const escaped = Buffer.from(original.toString('utf8').replace(lines[2]!, lines[2]!.replace('"kind":"change"', '"kind":"\\u0063hange"')));
+    await writeFile(file, escaped);
+    expect((await verifyCli(dir)).out).toMatch(/^audit chain broken at entry 3 .*not written as the recorder writes entries/);
+
+    // A removed entry breaks the link of the one after it.
+    await writeFile(file, lines.filter((_, i) => i !== 4).join('\n'));
+    expect((await verifyCli(dir)).out).toMatch(/^audit chain broken at entry 6 \(line 5.*does not link to the entry before it/);
+  });
+});

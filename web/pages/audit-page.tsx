@@ -1,0 +1,316 @@
+import { Fragment, use, useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { RESOURCES } from '#contract';
+import { AUDIT_KINDS, type AuditEntry, type AuditKind } from '#contract/audit';
+import { auditCsvUrl, fetchAuditPage, type AuditFilters } from '../api/audit.js';
+import { pageMessagesReady, useT, type TFunction } from '../i18n/index.js';
+import { labelsReady, useLabelT, type LabelT } from '../i18n/resources/index.js';
+import { formatDateTime } from '../lib/format.js';
+import { language } from '../lib/settings.js';
+import { resourceTitle } from '../engine/labels.js';
+import { Pagination } from '../engine/pagination.js';
+import { Changes, auditActionText, auditActorText, auditRefused } from '../engine/record-history.js';
+import { useDensity } from '../ui/density.js';
+import type { PageProps } from '../ui/page.js';
+
+const SIZES = [20, 50, 100] as const;
+const FILTERS = ['actor', 'resource', 'action', 'target', 'kind', 'since', 'until'] as const;
+type FilterName = (typeof FILTERS)[number];
+type Draft = Record<FilterName, string>;
+
+/** Resources the trail names beside the contract's: the deployment calls and the trail's own export. */
+const OWN_RESOURCES = ['deployment', 'audit'] as const;
+const RESOURCE_BY_ID = new Map(RESOURCES.map((r) => [r.id, r]));
+
+function stateOf(search: string) {
+  const params = new URLSearchParams(search);
+  const draft = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Draft;
+  const pageNum = Math.max(1, Number(params.get('pageNum')) || 1);
+  const asked = Number(params.get('pageSize'));
+  const pageSize = (SIZES as readonly number[]).includes(asked) ? asked : SIZES[0];
+  return { draft, pageNum, pageSize };
+}
+
+function filtersOf(draft: Draft): AuditFilters {
+  const out: AuditFilters = {};
+  for (const name of FILTERS) {
+    const value = draft[name].trim();
+    if (value === '') continue;
+    if (name === 'kind') out.kind = value as AuditKind;
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** A day of the form's date fields as the instant it starts or ends in the reader's own time zone. */
+function dayBound(day: string, end: boolean): string {
+  const [y, m, d] = day.split('-').map(Number);
+  if (!y || !m || !d) return day;
+  return (end ? new Date(y, m - 1, d, 23, 59, 59, 999) : new Date(y, m - 1, d)).toISOString();
+}
+
+/** The filters as the gateway takes them: days become instants of the reader's days. */
+function askedOf(filters: AuditFilters): AuditFilters {
+  return {
+    ...filters,
+    ...(filters.since ? { since: dayBound(filters.since, false) } : {}),
+    ...(filters.until ? { until: dayBound(filters.until, true) } : {}),
+  };
+}
+
+function resourceName(t: TFunction, lt: LabelT, id: string | null): string {
+  if (!id) return '';
+  if (id === 'deployment') return t('audit.resourceDeployment');
+  if (id === 'audit') return t('audit.resourceAudit');
+  return resourceTitle(lt, id);
+}
+
+function Details({ entry, t, lt }: { entry: AuditEntry; t: TFunction; lt: LabelT }) {
+  const resource = entry.resource ? (RESOURCE_BY_ID.get(entry.resource) ?? null) : null;
+  const facts: [string, string][] = [
+    [t('audit.path'), `${entry.method ?? ''} ${entry.path ?? ''}`.trim()],
+    [t('audit.requestId'), entry.requestId ?? ''],
+    [t('audit.ip'), entry.ip ?? ''],
+    [t('audit.userId'), entry.actor.userId ?? ''],
+    [
+      t('audit.outcome'),
+      entry.outcome ? `HTTP ${entry.outcome.status} · ${String(entry.outcome.code ?? '')}${entry.outcome.msg ? ` · ${entry.outcome.msg}` : ''}` : '',
+    ],
+    [t('audit.seq'), String(entry.seq)],
+    [t('audit.hash'), entry.hash],
+    [t('audit.prev'), entry.prev],
+  ];
+  if (entry.export) {
+    facts.push([t('audit.rows'), String(entry.export.rows)]);
+    facts.push([
+      t('audit.exportFilters'),
+      Object.entries(entry.export.filters)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ') || '—',
+    ]);
+  }
+  for (const [key, value] of Object.entries(entry.inputs ?? {})) facts.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
+  for (const [key, value] of Object.entries(entry.detail ?? {})) facts.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
+  return (
+    <div className="flex flex-col gap-2" data-testid="audit-details">
+      {entry.after && <Changes t={lt} resource={resource} before={entry.before} after={entry.after} />}
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-xs">
+        {facts.map(([label, value]) => (
+          <Fragment key={label}>
+            <dt className="text-slate-500">{label}</dt>
+            <dd className="font-mono break-all text-slate-700">{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+/**
+ * The gateway's audit trail: every change made through the console, newest first, filtered by
+ * administrator, screen, action, record and time (all kept in the URL, so an administrator's
+ * activity is a link), each with its details, and the filtered trail as a CSV file.
+ */
+export default function AuditPage({ route }: PageProps) {
+  // Suspends (inside the layout's Suspense) until this page's messages and the screens' labels are in.
+  use(pageMessagesReady());
+  use(labelsReady());
+  const t = useT();
+  const lt = useLabelT();
+  const density = useDensity();
+  const search = useSearch();
+  const { draft: applied, pageNum, pageSize } = stateOf(search);
+  const [draft, setDraft] = useState<Draft>(applied);
+  const [shownFor, setShownFor] = useState(search);
+  const [expanded, setExpanded] = useState<string | null>(null);
+  // A new address (a link, Back) brings its filters into the form.
+  if (shownFor !== search) {
+    setShownFor(search);
+    setDraft(applied);
+  }
+  const filters = filtersOf(applied);
+  const asked = askedOf(filters);
+
+  const query = useQuery({
+    queryKey: ['audit', asked, pageNum, pageSize],
+    queryFn: ({ signal }) => fetchAuditPage({ ...asked, pageNum, pageSize }, signal),
+    placeholderData: keepPreviousData,
+  });
+
+  const go = (next: { draft?: Draft; pageNum?: number; pageSize?: number }) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(filtersOf(next.draft ?? applied))) params.set(name, String(value));
+    const size = next.pageSize ?? pageSize;
+    const page = next.pageNum ?? pageNum;
+    if (page > 1) params.set('pageNum', String(page));
+    if (size !== SIZES[0]) params.set('pageSize', String(size));
+    const qs = params.toString();
+    navigate(`${route.path}${qs ? `?${qs}` : ''}`);
+  };
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    go({ draft, pageNum: 1 });
+  };
+  const set = (name: FilterName) => (value: string) => setDraft((d) => ({ ...d, [name]: value }));
+  const input = `mt-1 rounded-md border border-slate-300 bg-white ${density.input}`;
+  const data = query.data;
+
+  return (
+    <section className="p-4 sm:p-6" data-testid="audit-page">
+      <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
+      <form onSubmit={onSearch} className="mb-4 flex flex-wrap items-end gap-3 text-sm text-slate-700" role="search" aria-label={t('audit.filters')}>
+        <label className="flex flex-col">
+          {t('audit.actor')}
+          <input className={input} value={draft.actor} onChange={(e) => set('actor')(e.target.value)} data-filter="actor" />
+        </label>
+        <label className="flex flex-col">
+          {t('audit.resource')}
+          <select className={input} value={draft.resource} onChange={(e) => set('resource')(e.target.value)} data-filter="resource">
+            <option value="">{t('audit.all')}</option>
+            {[...RESOURCES.map((r) => r.id), ...OWN_RESOURCES].map((id) => (
+              <option key={id} value={id}>
+                {resourceName(t, lt, id)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col">
+          {t('audit.action')}
+          <input className={input} value={draft.action} onChange={(e) => set('action')(e.target.value)} data-filter="action" placeholder="ban" />
+        </label>
+        <label className="flex flex-col">
+          {t('audit.target')}
+          <input className={`${input} w-28`} value={draft.target} onChange={(e) => set('target')(e.target.value)} data-filter="target" />
+        </label>
+        <label className="flex flex-col">
+          {t('audit.kind')}
+          <select className={input} value={draft.kind} onChange={(e) => set('kind')(e.target.value)} data-filter="kind">
+            <option value="">{t('audit.all')}</option>
+            {AUDIT_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {t(`audit.kindName.${kind}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col">
+          {t('audit.since')}
+          <input type="date" className={input} value={draft.since} onChange={(e) => set('since')(e.target.value)} data-filter="since" />
+        </label>
+        <label className="flex flex-col">
+          {t('audit.until')}
+          <input type="date" className={input} value={draft.until} onChange={(e) => set('until')(e.target.value)} data-filter="until" />
+        </label>
+        <button type="submit" className="btn btn-primary">
+          {t('audit.search')}
+        </button>
+        <button type="button" className="btn" onClick={() => go({ draft: Object.fromEntries(FILTERS.map((n) => [n, ''])) as Draft, pageNum: 1 })}>
+          {t('audit.reset')}
+        </button>
+        <a className="btn ml-auto" href={auditCsvUrl(asked)} download data-testid="audit-csv">
+          {t('audit.exportCsv')}
+        </a>
+      </form>
+
+      {query.isPending ? (
+        <p role="status" className="text-slate-500">
+          {t('common.loading')}
+        </p>
+      ) : query.isError && !data ? (
+        <div role="alert" className="text-red-700">
+          {t('audit.loadFailed')}{' '}
+          <button type="button" className="btn" onClick={() => void query.refetch()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : !data || data.list.length === 0 ? (
+        <p className="rounded-md border border-dashed border-slate-300 bg-white p-6 text-center text-slate-500" data-testid="audit-empty">
+          {t('audit.empty')}
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-md border border-slate-200 bg-white">
+          <table className={`w-full text-left ${density.text}`} data-testid="audit-table">
+            <thead className="bg-slate-100 text-slate-600">
+              <tr>
+                {(['audit.time', 'audit.actor', 'audit.what', 'audit.records', 'audit.reason', 'audit.outcome'] as const).map((key) => (
+                  <th key={key} scope="col" className={density.cell}>
+                    {t(key)}
+                  </th>
+                ))}
+                <th scope="col" className={density.cell}>
+                  <span className="sr-only">{t('audit.details')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.list.map((entry) => {
+                const open = expanded === entry.id;
+                const refused = auditRefused(entry);
+                const actor = auditActorText(entry);
+                return (
+                  <Fragment key={entry.id}>
+                    <tr className="border-t border-slate-100 align-top" data-audit-seq={entry.seq} data-audit-action={entry.action ?? ''}>
+                      <td className={`${density.cell} whitespace-nowrap`}>{formatDateTime(entry.time, language.value)}</td>
+                      <td className={density.cell}>
+                        {actor && (
+                          <button
+                            type="button"
+                            className="text-primary underline-offset-2 hover:underline"
+                            onClick={() => go({ draft: { ...applied, actor }, pageNum: 1 })}
+                            title={t('audit.onlyActor', { name: actor })}
+                          >
+                            {actor}
+                          </button>
+                        )}
+                      </td>
+                      <td className={density.cell}>
+                        <span className="text-slate-500">{resourceName(t, lt, entry.resource)}</span>
+                        {entry.resource ? ' · ' : ''}
+                        <span className="font-medium text-slate-800">{auditActionText(lt, entry)}</span>
+                      </td>
+                      <td className={`${density.cell} break-all`}>
+                        {entry.targets.slice(0, 5).join(', ')}
+                        {entry.targets.length > 5 ? ` ${t('audit.more', { count: entry.targets.length - 5 })}` : ''}
+                      </td>
+                      <td className={`${density.cell} max-w-xs break-words`}>{entry.reason ?? ''}</td>
+                      <td className={`${density.cell} whitespace-nowrap ${refused ? 'text-red-700' : 'text-emerald-700'}`}>
+                        {refused ? t('audit.refused', { code: String(entry.outcome?.code ?? '') }) : t('audit.ok')}
+                      </td>
+                      <td className={density.cell}>
+                        <button type="button" className="btn px-2 py-0.5 text-xs" aria-expanded={open} onClick={() => setExpanded(open ? null : entry.id)}>
+                          {t('audit.details')}
+                        </button>
+                      </td>
+                    </tr>
+                    {open && (
+                      <tr className="bg-slate-50">
+                        <td colSpan={7} className={density.cell}>
+                          <Details entry={entry} t={t} lt={lt} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {data && (
+        <Pagination
+          pageNum={pageNum}
+          pageSize={pageSize}
+          total={data.total}
+          sizes={SIZES}
+          onPage={(n) => go({ pageNum: n })}
+          onSize={(n) => go({ pageSize: n, pageNum: 1 })}
+          t={lt}
+          density={density}
+        />
+      )}
+    </section>
+  );
+}
