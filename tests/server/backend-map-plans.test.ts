@@ -205,7 +205,11 @@ describe('a merged settings save', () => {
     const save = ready(
       map.prepare(callOf('siteFunctions', 'saveConfig'), { maxGroupMembers: 300, chatRoomName: 'ignored', customerServiceUrl: 'https://h.example' }),
     );
-    const plan = save.plan as { kind: string; read: Extract<Prepared, { bound: Bound }>; request: (record: Record<string, unknown>) => { body?: { text: string } } };
+    const plan = save.plan as {
+      kind: string;
+      read: Extract<Prepared, { bound: Bound }>;
+      request: (record: Record<string, unknown>) => { body?: { text: string } };
+    };
     expect(plan.kind).toBe('merge');
     expect(plan.read.request).toEqual({ method: 'GET', path: '/config' });
     const record = { id: 10000, maxUserSize: 1000, helpUrl: null, isKeyWord: 1, language: 'zh', nested: { a: 1 }, list: [1] };
