@@ -13,6 +13,8 @@ export const GATEWAY_PATHS = {
   readyz: '/readyz',
   metrics: '/metrics',
   backendOffer: '/api/backend-offer',
+  /** GET: the upload limits; POST ?kind&name with the file as the body: streamed to the file server. */
+  upload: '/api/upload',
 } as const;
 
 /**

@@ -5,4 +5,5 @@ export * from './gateway.js';
 export * from './dashboard.js';
 export * from './resource.js';
 export * from './validation.js';
+export * from './uploads.js';
 export * from './resources/index.js';
