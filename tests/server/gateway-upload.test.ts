@@ -23,7 +23,8 @@ import { buildTestGateway } from './support/gateway.js';
 const IMAGE_MAX = 64 * 1024;
 const PACKAGE_MAX = 256 * 1024;
 
-const png = () => squarePng(16, Buffer.alloc(16 * 16, 1), Buffer.from([0, 0, 0, 64, 158, 255]));
+/** A 16 px square: each row a filter byte (0) and 16 palette indices. */
+const png = () => squarePng(16, Buffer.concat(Array.from({ length: 16 }, () => Buffer.from([0, ...Array(16).fill(1)]))), Buffer.from([0, 0, 0, 64, 158, 255]));
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 /** A ZIP's local file header and some bytes: what an .apk starts with. */
 const apk = (size: number) => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(size - 4, 7)]);

@@ -53,6 +53,7 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
           results: resultViews(decl.options?.results),
           afterAction: decl.options?.afterAction && AFTER_ACTIONS[decl.options.afterAction],
           watch: decl.options?.watch && WATCHED_COUNTS[decl.options.watch],
+          import: decl.options?.import,
         };
       case 'settings':
         return { results: resultViews(decl.options?.results) };
