@@ -78,14 +78,23 @@ describe('uploads', () => {
     await expect.poll(() => store().settings.siteFunctions?.logoIconPath).toBe(stored);
     // The site configuration now names it, and the sidebar draws it after a reload.
     await page.reload();
-    await expect.poll(() => page.locator(`img[src="/plate/${stored}"]`).first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+    await expect
+      .poll(() =>
+        page
+          .locator(`img[src="/plate/${stored}"]`)
+          .first()
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBe(64);
   });
 
   it('refuses a file that is not an image before sending it', async () => {
     await page.goto('/siteconfig/function');
     await page.getByTestId('settings-form').waitFor();
     const before = h.sandbox.app.sandboxCalls.filter((c) => c.path === '/manage/upload').length;
-    await page.locator('[data-upload-input="webIconPath"]').setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: Buffer.from('<html>not a picture</html>') });
+    await page
+      .locator('[data-upload-input="webIconPath"]')
+      .setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: Buffer.from('<html>not a picture</html>') });
     const error = page.locator('[data-upload-for="webIconPath"] [data-testid="upload-error"]');
     expect(await error.textContent()).toBe('icon.png is not the kind of file its name says');
     expect(h.sandbox.app.sandboxCalls.filter((c) => c.path === '/manage/upload').length).toBe(before);
@@ -96,7 +105,9 @@ describe('uploads', () => {
     await page.getByTestId('list-create').click();
     const dialog = page.getByTestId('form-dialog');
     const bytes = apk(300_000);
-    await dialog.locator('[data-upload-input="downloadUrl"]').setInputFiles({ name: 'nimbus-5.1.0.apk', mimeType: 'application/vnd.android.package-archive', buffer: bytes });
+    await dialog
+      .locator('[data-upload-input="downloadUrl"]')
+      .setInputFiles({ name: 'nimbus-5.1.0.apk', mimeType: 'application/vnd.android.package-archive', buffer: bytes });
     const zone = await uploaded(page, 'downloadUrl');
     expect(await zone.getByTestId('upload-done').textContent()).toContain(createHash('md5').update(bytes).digest('hex'));
     expect(await dialog.locator('[data-field="packageSize"]').inputValue()).toBe(String(bytes.length));
@@ -155,7 +166,10 @@ describe('CSV import of sensitive words', () => {
     expect(await row(4).getAttribute('data-state')).toBe('invalid');
     expect(await row(5).getAttribute('data-state')).toBe('skipped');
     expect(await row(5).textContent()).toContain('Already on the list');
-    const named = (word: string) => store().sensitiveWords.all().filter((w) => w.word === word);
+    const named = (word: string) =>
+      store()
+        .sensitiveWords.all()
+        .filter((w) => w.word === word);
     expect(named('spamcoin')).toHaveLength(1);
     expect(named('spamcoin')[0]!.category).toBe('ads');
     expect(named('scam; "free" gift')).toHaveLength(1);
@@ -187,7 +201,9 @@ describe('CSV import of sensitive words', () => {
     await page.goto('/sensitivewords');
     await page.getByTestId('list-import').click();
     const dialog = page.getByTestId('import-dialog');
-    await dialog.getByTestId('import-file').setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from('word,category\nphonecoin,ads\n,ads\n') });
+    await dialog
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from('word,category\nphonecoin,ads\n,ads\n') });
     expect(await dialog.getByTestId('import-counts').textContent()).toBe('1 ready, 1 invalid, 0 repeated in the file');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
