@@ -20,6 +20,7 @@ import type { AttemptCounter } from './session/login-throttle.js';
 import backendMap from './plugins/backend-map.js';
 import sessionCalls from './plugins/session-calls.js';
 import manageProxy from './plugins/manage-proxy.js';
+import upload from './plugins/upload.js';
 import events, { type EventsOptions } from './plugins/events.js';
 import permissions from './plugins/permissions.js';
 import errorLog from './plugins/error-log.js';
@@ -126,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(sessionCalls);
   // Before the proxy: the mapped calls' own routes are more specific than its /manage/*.
   await app.register(backendMap);
+  await app.register(upload);
   await app.register(manageProxy);
   const permissionTtlMs = options.events?.permissionTtlMs;
   await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });

@@ -29,8 +29,12 @@ export interface Config {
   logLevel: string;
   /** Decoded-body cap, bytes. */
   decodeMaxBytes: number;
-  /** Largest request body the gateway accepts, bytes. */
+  /** Largest request body the gateway accepts, bytes (uploads have their own limits below). */
   bodyLimitBytes: number;
+  /** Largest image (logo, icon, avatar, emoji) one upload may stream to the file server, bytes. */
+  uploadImageMaxBytes: number;
+  /** Largest app package one upload may stream to the file server, bytes. */
+  uploadPackageMaxBytes: number;
   /** How long shutdown waits for in-flight calls before giving up. */
   shutdownTimeoutMs: number;
   /** Opt-out of TLS verification of an HTTPS backend, for test rigs only. */
@@ -389,6 +393,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     logLevel,
     decodeMaxBytes: integer(env, 'DECODE_MAX_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
+    uploadImageMaxBytes: integer(env, 'UPLOAD_IMAGE_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    uploadPackageMaxBytes: integer(env, 'UPLOAD_PACKAGE_MAX_BYTES', 200 * 1024 * 1024, 1024, 8 * 1024 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     upstreamTlsInsecure: bool(env, 'UPSTREAM_TLS_INSECURE', false),
     uiDir: text(env, 'UI_DIR') ?? 'dist/web',

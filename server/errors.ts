@@ -15,6 +15,8 @@ export const GATEWAY_ERRORS = {
   DECODE_FAILED: { status: 502, msg: 'The chat backend sent an encrypted answer that cannot be decoded' },
   DECODE_TOO_LARGE: { status: 502, msg: 'The chat backend sent an answer larger than the decode limit' },
   BODY_TOO_LARGE: { status: 413, msg: 'The request body is too large' },
+  UPLOAD_TOO_LARGE: { status: 413, msg: 'The file is larger than this console accepts for its kind' },
+  UPLOAD_TYPE_REFUSED: { status: 415, msg: 'The file is not of a type this console accepts for its kind' },
   BAD_REQUEST: { status: 400, msg: 'The request is malformed' },
   UNAUTHORIZED: { status: 401, msg: 'A valid bearer token is required' },
   METHOD_NOT_ALLOWED: { status: 405, msg: 'This method is not allowed here' },

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startGateway } from './start-gateway.js';
 import { SANDBOX_AES_KEY_TEXT } from './sandbox/key.js';
@@ -23,7 +24,14 @@ const config = configOrExit();
 try {
   await startGateway(config, {
     // Loaded only in sandbox mode, so a production gateway never builds the simulator.
-    startSandbox: async () => (await import('./sandbox/start.js')).startSandbox({ port: 0, host: '127.0.0.1', dialect: config.sandboxDialect }),
+    // Its uploads are kept beside the gateway's own data, so a restart keeps what was uploaded.
+    startSandbox: async () =>
+      (await import('./sandbox/start.js')).startSandbox({
+        port: 0,
+        host: '127.0.0.1',
+        dialect: config.sandboxDialect,
+        dataDir: join(config.dataDir, 'sandbox'),
+      }),
   });
 } catch (error) {
   process.stderr.write(`The gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -68,3 +68,6 @@ export interface RequestCall {
 
 /** A call of the console as the gateway is to send it, or why it cannot be. */
 export type Prepared = { call: RequestCall; name: string; bound: Bound; fields: FieldBinding; request: BackendRequest } | { unsupported: string };
+
+/** An upload as the gateway is to send it: the call, its text parts in order, and the file part's name. */
+export type PreparedUpload = Extract<Prepared, { bound: Bound }> & { parts: [string, string][]; filePart: string };

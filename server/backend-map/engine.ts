@@ -1,9 +1,9 @@
 import { RESOURCES, fullOffer, resourceCalls, type BackendOffer, type OwnCallName, type Resource } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { mapAnswer } from './answer.js';
-import type { BackendRequest, Bound, CompiledResource, Method, Prepared, RequestCall } from './bound.js';
+import type { BackendRequest, Bound, CompiledResource, Method, Prepared, PreparedUpload, RequestCall } from './bound.js';
 
-export type { BackendRequest, Prepared } from './bound.js';
+export type { BackendRequest, Prepared, PreparedUpload } from './bound.js';
 import { consoleCalls, type ConsoleCall } from './calls.js';
 import { compileCall, DEFAULT_ENVELOPE } from './compile.js';
 import { FieldBinding, fieldKinds, type BindingRules } from './fields.js';
@@ -138,6 +138,37 @@ export class BackendMap {
     if (!own.bound) return { unsupported: `console.${name}` };
     const call: RequestCall = { method, kind: 'own' };
     return { call, name: `own:${name}`, bound: own.bound, fields: own.fields, request: this.request(own.bound, own.fields, call, input, context) };
+  }
+
+  /**
+   * The backend call of an upload: where it goes, and the names (and values) of its multipart
+   * parts: the contract's `kind` and `name` as the map renames them (`params`, field names, key
+   * case) and binds their values, the map's `extra` parts, and the file part's name. A `{kind}` or
+   * `{name}` in the path takes the value out of the parts.
+   */
+  prepareUpload(input: { kind: string; name: string }): PreparedUpload | { unsupported: string } {
+    const own = this.own.get('upload');
+    if (!own) throw new Error('the map does not name console.upload');
+    if (!own.bound) return { unsupported: 'console.upload' };
+    const { bound, fields } = own;
+    const renames = bound.call.params ?? {};
+    const nameOf = (key: string) => (Object.hasOwn(renames, key) ? renames[key]! : fields.nameOf(key));
+    const parts: [string, string][] = [];
+    let path = bound.path;
+    for (const key of ['kind', 'name'] as const) {
+      const mapped = fields.toBackend(key, input[key]);
+      if (!mapped) continue;
+      const value = mapped[1] === null || mapped[1] === undefined ? '' : String(mapped[1]);
+      const name = nameOf(key);
+      if (bound.placeholders.includes(name) || bound.placeholders.includes(key)) {
+        path = path.replace(`{${bound.placeholders.includes(name) ? name : key}}`, encodeURIComponent(value));
+        continue;
+      }
+      parts.push([name, value]);
+    }
+    for (const [name, value] of Object.entries(bound.call.extra ?? {})) parts.push([name, value === null ? '' : String(value)]);
+    const call: RequestCall = { method: 'POST', kind: 'own' };
+    return { call, name: 'own:upload', bound, fields, request: { method: bound.method, path }, parts, filePart: nameOf('file') };
   }
 
   offer(): BackendOffer {

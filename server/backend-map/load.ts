@@ -123,6 +123,19 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
 /** The console's own calls: only what the schema cannot check (a call's members that clash). */
 function checkConsole(file: string, map: BackendMapFile): void {
   for (const [name, call] of Object.entries(map.console?.calls ?? {})) checkCall(file, call, formatPointer(['console', 'calls', name]));
+  const upload = map.console?.calls?.upload;
+  if (upload && !upload.unsupported) {
+    // The file goes out as multipart/form-data whatever else is said: the body is the file's parts.
+    for (const member of ['in', 'body', 'template', 'dates'] as const) {
+      if (upload[member] !== undefined) {
+        throw new BackendMapError(
+          file,
+          formatPointer(['console', 'calls', 'upload', member]),
+          'an upload is always sent as multipart/form-data: rename its parts with params, add parts with extra',
+        );
+      }
+    }
+  }
 }
 
 /** Checks what the schema cannot of `auth` and `permissions`: names that must meet, signers that must exist. */

@@ -8,11 +8,11 @@ import type { BackendMapFile } from './types.js';
 /**
  * The console's own calls outside the management screens (OWN_CALLS), as a map's `console`
  * section binds them: the site configuration read before login, the dashboard's figures, the
- * deployment calls, and two calls the gateway makes itself, the withdrawal count it polls for the
- * badge and the logout it tells the backend about.
+ * deployment calls, and three calls the gateway makes itself: the withdrawal count it polls for the
+ * badge, the logout it tells the backend about, and the upload it streams to the file server.
  */
 
-/** The calls the browser makes itself, as it makes them; the gateway's two are not routes. */
+/** The calls the browser makes itself, as it makes them; the gateway's three are not routes. */
 export const BROWSER_OWN_CALLS = {
   siteConfig: { method: 'GET', path: CALLS.siteConfig },
   count: { method: 'GET', path: CALLS.count },
@@ -90,5 +90,6 @@ export function compileOwnCalls(file: BackendMapFile, offset: number, paths: Own
 function startOf(name: OwnCallName, paths: OwnCallPaths): { method: Method; path: string } {
   if (name === 'withdrawalCount') return { method: 'GET', path: paths.withdrawalCount };
   if (name === 'logout') return { method: 'POST', path: paths.logout ?? '' };
+  if (name === 'upload') return { method: 'POST', path: CALLS.upload };
   return BROWSER_OWN_CALLS[name];
 }

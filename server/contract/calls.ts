@@ -15,6 +15,8 @@ export const CALLS = {
   runnerSaveConfig: '/manage/deployment/runner/saveRunnerConfig',
   monitoring: '/manage/deployment/monitoring',
   syncCashWithdrawal: '/manage/finance/cashWithdrawalCheck/syncCashWithdrawal',
+  /** A file for the file server (multipart: `kind`, `name`, `file`); the gateway sends it for the browser's /api/upload. */
+  upload: '/manage/upload',
   /** Default of WITHDRAWAL_COUNT_PATH: the pending withdrawal count the badge shows. */
   withdrawalCount: '/manage/finance/cashWithdrawalCheck/count',
 } as const;
@@ -23,6 +25,7 @@ export const CALLS = {
  * The console's own calls outside the management screens that a backend map's `console` section
  * binds, by name (the keys of CALLS, plus the two the gateway makes itself): the withdrawal count
  * (polled for the badge at WITHDRAWAL_COUNT_PATH) and the logout (BACKEND_LOGOUT_PATH). The
+ * upload is the gateway's too: it streams the browser's file to the backend as multipart. The
  * withdrawal sync is the withdrawal-review screen's action `syncCashWithdrawal`, bound with it.
  */
 export const OWN_CALLS = [
@@ -38,6 +41,7 @@ export const OWN_CALLS = [
   'runnerSaveConfig',
   'monitoring',
   'importDatabase',
+  'upload',
   'withdrawalCount',
   'logout',
 ] as const;

@@ -16,6 +16,8 @@ export const GATEWAY_PATHS = {
   audit: '/api/audit',
   auditHistory: '/api/audit/history',
   export: '/api/export',
+  /** GET: the upload limits; POST ?kind&name with the file as the body: streamed to the file server. */
+  upload: '/api/upload',
 } as const;
 
 /**

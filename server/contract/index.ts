@@ -8,4 +8,5 @@ export * from './money.js';
 export * from './dashboard.js';
 export * from './resource.js';
 export * from './validation.js';
+export * from './uploads.js';
 export * from './resources/index.js';

@@ -1,3 +1,4 @@
+import type { UploadKind } from './uploads.js';
 import type { Permission } from './permissions.js';
 
 /**
@@ -61,6 +62,12 @@ export interface FieldDef {
   resourceIds?: boolean;
   /** A credential rule beyond length: an administrator account name or password (see validation.ts). */
   policy?: 'account' | 'password';
+  /**
+   * The value can be uploaded rather than typed (an image field always can): the form offers a
+   * file, the gateway stores it, and the field gets where it went (a link field the file's
+   * address). What the file itself tells fills other fields of the form: its size in bytes, its MD5.
+   */
+  upload?: { kind: UploadKind; sizeField?: string; md5Field?: string };
 }
 
 export interface ActionDef {

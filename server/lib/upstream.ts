@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Envelope } from '../contract/index.js';
 import { TOKEN_HEADER, USER_ID_HEADER, isEnvelope } from '../contract/index.js';
@@ -20,6 +21,13 @@ export interface CallOptions {
   body?: unknown;
   /** A body already written (a form, say): sent as it is, instead of `body` as JSON. */
   rawBody?: { contentType: string; text: string };
+  /**
+   * A body still arriving (an upload passed on as it comes): sent as it is read, never held whole.
+   * `length` is sent as Content-Length when known, else the body goes chunked. Its time to arrive
+   * is the client's (REQUEST_TIMEOUT_MS) and is added to the time-out: the backend's answer still
+   * has the usual time once the body has gone.
+   */
+  streamBody?: { contentType: string; body: Readable; length: number | null; arrivalMs: number };
   /** Sent as they are (the client's address as X-Forwarded-For, say). */
   headers?: Record<string, string>;
   timeoutMs?: number;
@@ -73,8 +81,14 @@ export class Upstream {
     const method = options.method ?? 'GET';
     const credentials = this.credentials(options.session ?? null, method, path);
     const headers: Record<string, string> = { ...options.headers, accept: 'application/json', ...credentials.headers };
-    let body: string | undefined;
-    if (options.rawBody !== undefined) {
+    let body: string | Readable | undefined;
+    let overall = options.timeoutMs ?? this.options.timeoutMs;
+    if (options.streamBody !== undefined) {
+      body = options.streamBody.body;
+      headers['content-type'] = options.streamBody.contentType;
+      if (options.streamBody.length !== null) headers['content-length'] = String(options.streamBody.length);
+      overall += options.streamBody.arrivalMs;
+    } else if (options.rawBody !== undefined) {
       body = options.rawBody.text;
       headers['content-type'] = options.rawBody.contentType;
     } else if (options.body !== undefined) {
@@ -91,7 +105,7 @@ export class Upstream {
         body,
         headersTimeout: timeout,
         bodyTimeout: timeout,
-        signal: AbortSignal.timeout(timeout),
+        signal: AbortSignal.timeout(overall),
       });
       const chunks: Buffer[] = [];
       let size = 0;

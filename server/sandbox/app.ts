@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { registerEncoding } from './encoded-routes.js';
 import { SandboxError } from './errors.js';
@@ -7,6 +10,7 @@ import { registerAuth } from './routes/auth.js';
 import { registerDashboard } from './routes/dashboard.js';
 import { registerDeployment } from './routes/deployment.js';
 import { registerFiles } from './routes/files.js';
+import { UploadStore, registerUploads } from './routes/uploads.js';
 import { sandboxBindings } from './routes/bindings/index.js';
 import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
@@ -39,6 +43,11 @@ export interface SandboxOptions {
   codec?: CodecKey;
   /** Where the pending withdrawal count is served (default the contract's), as a backend with its own WITHDRAWAL_COUNT_PATH. */
   withdrawalCountPath?: string;
+  /**
+   * Where uploaded files are kept (under `uploads/`); a temporary folder, removed at close, when
+   * absent. The gateway's sandbox mode uses `<DATA_DIR>/sandbox`.
+   */
+  dataDir?: string;
 }
 
 export type SandboxDialect = 'default' | 'legacy' | 'openim' | 'shiku';
@@ -56,7 +65,13 @@ export const DEFAULT_SEED = 20240601;
 export const DEFAULT_WITHDRAWAL_TICK_MS = 20_000;
 
 /** The sandbox backend with its store, for tests to read and change (`app.sandbox.addPendingWithdrawal()`). */
-export type SandboxApp = FastifyInstance & { sandbox: SandboxStore; sandboxDialect: SandboxDialect; sandboxCalls: RecordedCall[] };
+export type SandboxApp = FastifyInstance & {
+  sandbox: SandboxStore;
+  sandboxDialect: SandboxDialect;
+  sandboxCalls: RecordedCall[];
+  /** The uploaded files, on disk under the data folder. */
+  sandboxUploads: UploadStore;
+};
 
 /**
  * The simulated chat backend: its own Fastify instance (never listens; start.ts does). Every answer
@@ -82,11 +97,16 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     calls.push({ method: request.method, path: request.url.split('?')[0]! });
   });
 
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'sandbox-data-')));
+  if (options.dataDir === undefined) app.addHook('onClose', async () => rm(dataDir, { recursive: true, force: true }));
+  const uploads = new UploadStore(dataDir);
+  app.decorate('sandboxUploads', uploads);
+
   if (dialect === 'openim') {
     // OpenIM's transport, envelope and auth throughout: none of the contract's routes is served.
     registerOpenImDialect(app, store);
   } else {
-    legacy = registerContract(app, store, dialect, options.clock ?? Date.now, options);
+    legacy = registerContract(app, store, dialect, options.clock ?? Date.now, options, uploads);
   }
 
   const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
@@ -113,6 +133,7 @@ function registerContract(
   dialect: SandboxDialect,
   clock: () => number,
   options: Pick<SandboxOptions, 'codec' | 'withdrawalCountPath'>,
+  uploads: UploadStore,
 ): ReturnType<typeof registerLegacyDialect> | null {
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
     if (error instanceof SandboxError) {
@@ -134,10 +155,11 @@ function registerContract(
   if (dialect === 'shiku') registerShikuDialect(app, store, clock);
   registerAuth(app, store);
   registerEncoding(app, options.codec ?? sandboxCodecKey());
-  registerFiles(app, store);
+  registerFiles(app, store, uploads);
+  registerUploads(app, uploads);
   registerDashboard(app, store);
   registerDeployment(app, store);
   registerFinance(app, store, options.withdrawalCountPath);
   registerResources(app, store, sandboxBindings(store));
-  return dialect === 'legacy' ? registerLegacyDialect(app) : null;
+  return dialect === 'legacy' ? registerLegacyDialect(app, uploads) : null;
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { exitGracefully } from '../lib/lifecycle.js';
 import type { SandboxDialect } from './app.js';
 import { SANDBOX_AES_KEY_TEXT } from './key.js';
@@ -31,6 +32,8 @@ const started = await startSandbox({
   host: process.env.HOST?.trim() || '127.0.0.1',
   logger: true,
   dialect: dialect(),
+  // DATA_DIR, as the gateway's: uploads are kept under its sandbox/ folder.
+  dataDir: join(process.env.DATA_DIR?.trim() || './data', 'sandbox'),
   ...(seedText && /^\d+$/.test(seedText) ? { seed: Number(seedText) } : {}),
   ...(usersText && /^\d{1,7}$/.test(usersText) && Number(usersText) > 0 ? { userCount: Number(usersText) } : {}),
 });

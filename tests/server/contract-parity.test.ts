@@ -64,6 +64,8 @@ function sample(resource: Resource, field: FieldDef): unknown {
   if (field.key === 'version') return `9.${n}.0`;
   if (field.key === 'buildNumber') return 100_000 + n;
   if (field.key === 'themeColor') return '#336699';
+  // Invitation codes are letters and digits, typed on phones.
+  if (field.key === 'code' && resource.id === 'inviteCodes') return `PARITY${n}`;
   if (field.key === 'phone') return '+8613800138000';
   switch (field.kind) {
     case 'text':

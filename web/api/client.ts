@@ -19,6 +19,11 @@ export function setApiHooks(next: ApiHooks): void {
   hooks = next;
 }
 
+/** The gateway refused the session (logged out, idle, too old): back to the login form, as any call would. */
+export function sessionEnded(): void {
+  hooks.sessionEnded();
+}
+
 /** Every call times out after 60 s. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 

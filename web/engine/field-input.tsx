@@ -9,6 +9,9 @@ import { isChoiceList, type DraftValue, type FieldErrorCode } from './form-value
 import { fieldLabel, optionLabel, validationMessage } from './labels.js';
 import { formatMoneyIn, readMoney } from './money.js';
 import { Thumbnail } from './value-cell.js';
+import { offersCall } from '../api/session.js';
+import { UploadControl } from './upload-control.js';
+import { uploadOf, uploadedValue } from './upload-fields.js';
 
 export interface FieldInputProps {
   field: FieldDef;
@@ -23,6 +26,8 @@ export interface FieldInputProps {
   /** A password the backend already holds: empty keeps it. */
   keepsOldSecret?: boolean;
   autoFocus?: boolean;
+  /** Sets other fields of the form: what an uploaded file tells of itself (its size, its MD5). */
+  onFill?: (values: Record<string, DraftValue>) => void;
 }
 
 function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean, lang: Language): string[] {
@@ -75,7 +80,7 @@ function fieldError(t: LabelT, field: FieldDef, text: string, lang: Language, co
 }
 
 /** One labelled form control per field kind, with its hint and its validation message. */
-export function FieldInput({ field, value, onChange, errorCode, t, density, label, keepsOldSecret = false, autoFocus }: FieldInputProps) {
+export function FieldInput({ field, value, onChange, errorCode, t, density, label, keepsOldSecret = false, autoFocus, onFill }: FieldInputProps) {
   useSignals();
   const lang = language.value;
   // An amount is read when it leaves focus: written back in the reader's form, or its problem shown.
@@ -232,7 +237,8 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
     case 'image':
       control = (
         <div className="flex items-center gap-3">
-          <Thumbnail path={text} alt={name} t={t} className="h-12 w-12" />
+          {/* A new path is a new picture: a failed load of the old one must not stick. */}
+          <Thumbnail key={text} path={text} alt={name} t={t} className="h-12 w-12" />
           <input {...common} className={box} type="text" value={text} onChange={(e) => onChange(e.target.value)} />
         </div>
       );
@@ -255,6 +261,23 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
     );
   }
 
+  const upload = uploadOf(field);
+  const uploader = upload && offersCall('upload') && (
+    <UploadControl
+      kind={upload.kind}
+      fieldKey={field.key}
+      fieldLabel={name}
+      t={t}
+      onUploaded={(answer) => {
+        onChange(uploadedValue(field, answer));
+        const filled: Record<string, DraftValue> = {};
+        if (upload.sizeField) filled[upload.sizeField] = String(answer.size);
+        if (upload.md5Field) filled[upload.md5Field] = answer.md5;
+        if (Object.keys(filled).length > 0) onFill?.(filled);
+      }}
+    />
+  );
+
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
@@ -272,6 +295,7 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
           {hintList.join(' · ')}
         </p>
       )}
+      {uploader}
       {policy && (
         <p id={policyId} className={`text-xs ${policy.met ? 'text-green-700' : 'text-slate-500'}`} data-policy={policy.met ? 'met' : 'unmet'}>
           <span aria-hidden="true">{policy.met ? '✓ ' : '• '}</span>

@@ -8,7 +8,7 @@ import { LeaveGuard } from '../ui/leave-guard.js';
 import { confirmLeave } from '../lib/leave-guard.js';
 import { FieldInput } from './field-input.js';
 import { language } from '../lib/settings.js';
-import { draftFromRecord, recordFromDraft, serverFieldErrors, type Draft, type FieldErrorCode } from './form-values.js';
+import { draftFromRecord, onlyFields, recordFromDraft, serverFieldErrors, type Draft, type FieldErrorCode } from './form-values.js';
 
 export interface FormDialogProps {
   open: boolean;
@@ -113,6 +113,7 @@ export function FormDialog(props: FormDialogProps) {
                   label={labelOf?.(f)}
                   keepsOldSecret={keepsOldSecret}
                   autoFocus={i === 0}
+                  onFill={(values) => setDraft((d) => ({ ...d, ...onlyFields(fields, values) }))}
                 />
               ))}
               {serverError && (

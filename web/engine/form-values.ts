@@ -169,3 +169,9 @@ export function sameDraft(a: Draft, b: Draft): boolean {
   }
   return true;
 }
+
+/** The values of a fill that belong to the form's own fields: a form without the field gets nothing. */
+export function onlyFields(fields: readonly FieldDef[], values: Draft): Draft {
+  const keys = new Set(fields.map((f) => f.key));
+  return Object.fromEntries(Object.entries(values).filter(([key]) => keys.has(key)));
+}

@@ -13,6 +13,8 @@ import { useDensity } from '../ui/density.js';
 import { DetailDrawer } from './detail-drawer.js';
 import { exportListCsv } from './export-csv.js';
 import { FormDialog } from './form-dialog.js';
+import { ImportDialog } from './import-dialog.js';
+import { importSpec } from './import-rows.js';
 import { actionLabel, resourceTitle } from './labels.js';
 import { ListFilters } from './list-filters.js';
 import { MissingCallNotice, missingCallOf } from './missing-call.js';
@@ -60,6 +62,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const [removing, setRemoving] = useState<string[] | null>(null);
   const [detailRow, setDetailRow] = useState<Row | null>(null);
   const [exporting, setExporting] = useState<number | null>(null);
+  const [importing, setImporting] = useState(false);
+  // The import as this backend offers it: none when the create (or the action) it needs is not offered.
+  const csvImport = useMemo(() => (options.import ? importSpec(resource, options.import) : null), [resource, options.import]);
   // "Select all N matching" was chosen; it holds only while the whole page stays selected.
   const [matchingChosen, setMatchingChosen] = useState(false);
 
@@ -183,6 +188,11 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
               {actionLabel(t, a.name)}
             </button>
           ))}
+          {csvImport && (
+            <button type="button" className="btn" onClick={() => setImporting(true)} data-testid="list-import">
+              {csvImport.action ? t('import.buttonAction', { action: actionLabel(t, csvImport.action.name) }) : t('import.button')}
+            </button>
+          )}
           <button type="button" className="btn" disabled={exporting !== null || total === 0} onClick={() => void startExport()}>
             {exporting !== null ? t('engine.exporting', { count: exporting }) : t('engine.exportCsv')}
           </button>
@@ -290,6 +300,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
         }}
       />
       <DetailDrawer resource={resource} row={detailRow} renderer={options.detail} onClose={() => setDetailRow(null)} />
+      {csvImport && <ImportDialog open={importing} resource={resource} spec={csvImport} t={t} onClose={() => setImporting(false)} />}
       {runner.dialogs}
     </div>
   );

@@ -9,7 +9,7 @@ import { useDensity } from '../ui/density.js';
 import { LeaveGuard } from '../ui/leave-guard.js';
 import { FieldInput } from './field-input.js';
 import { language } from '../lib/settings.js';
-import { draftFromRecord, recordFromDraft, serverFieldErrors, sameDraft, type Draft, type FieldErrorCode } from './form-values.js';
+import { draftFromRecord, onlyFields, recordFromDraft, serverFieldErrors, sameDraft, type Draft, type FieldErrorCode } from './form-values.js';
 import { actionLabel } from './labels.js';
 import { configQueryOptions, useConfigMutation } from './queries.js';
 import type { SettingsScreenOptions } from './types.js';
@@ -125,6 +125,7 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
                 t={t}
                 density={density}
                 keepsOldSecret
+                onFill={(values) => setDraft((d) => ({ ...(d ?? {}), ...onlyFields(fields, values) }))}
               />
             </div>
           ))}

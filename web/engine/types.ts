@@ -30,7 +30,20 @@ export interface DetailRendererProps {
 }
 export type DetailRenderer = ComponentType<DetailRendererProps>;
 
+/**
+ * A CSV import offered on a list screen: which fields the file's columns fill (the resource's
+ * create fields, or the key and an action's inputs), the column that names a record, and, for an
+ * import that acts on existing records (bans), the row action it runs on each.
+ */
+export interface ImportDecl {
+  columns: readonly string[];
+  key: string;
+  action?: string;
+}
+
 export interface ListScreenOptions {
+  /** A CSV import of records (or of an action over records named in the file). */
+  import?: ImportDecl;
   /** Replaces the field-by-field view of the detail drawer. */
   detail?: DetailRenderer;
   /** How the answer of a `showsResult` action is shown, by action name. */

@@ -1,4 +1,5 @@
 import type { Permission } from '#contract/permissions';
+import type { ImportDecl } from '../engine/types.js';
 import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 /**
@@ -24,6 +25,8 @@ export interface ListScreenDecl {
   afterAction?: AfterActionName;
   /** A count of records arriving from elsewhere: a rise offers "N new: show". */
   watch?: WatchedCountName;
+  /** A CSV import: the columns, the key column, and the action each row runs (none: each row is created). */
+  import?: ImportDecl;
 }
 
 /** Which resource of the contract a screen shows, and the permission that resource needs. */

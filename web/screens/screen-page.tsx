@@ -57,6 +57,7 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
           watch: decl.options?.watch && WATCHED_COUNTS[decl.options.watch],
           annotate: ROW_ANNOTATIONS[decl.id],
           links: ROW_LINKS[decl.id]?.filter((l) => isAllowed([l.permission], held ?? [])).map((l) => l.link),
+          import: decl.options?.import,
         };
       case 'settings':
         return { results: resultViews(decl.options?.results) };

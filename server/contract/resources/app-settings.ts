@@ -82,7 +82,8 @@ export const APP_VERSIONS = {
     { key: 'platform', kind: 'select', options: APP_PLATFORMS, required: true, column: true, filter: true },
     { key: 'version', kind: 'text', required: true, maxLength: 20, column: true },
     { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true },
-    { key: 'downloadUrl', kind: 'link', required: true, download: true, column: true },
+    // The package can be uploaded: its address fills the link, its size packageSize.
+    { key: 'downloadUrl', kind: 'link', required: true, download: true, column: true, upload: { kind: 'package', sizeField: 'packageSize' } },
     { key: 'mirrorUrl', kind: 'link' },
     { key: 'packageSize', kind: 'bytes', min: 0, column: true, sortable: true },
     { key: 'forceUpdate', kind: 'switch', column: true, filter: true },

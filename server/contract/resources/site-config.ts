@@ -156,15 +156,17 @@ export const INVITE_CODES = {
   keywordFields: ['code', 'usedBy'],
   defaultSort: '-createTime',
   recordFields: ['code', 'status'],
+  // Created one at a time with a chosen code (a campaign's, or one carried over from another system).
+  create: true,
   remove: true,
   fields: [
     ID,
-    shown('code', 'text'),
+    { key: 'code', kind: 'text', required: true, maxLength: 32, column: true },
     { key: 'status', kind: 'select', options: INVITE_CODE_STATUSES, readOnly: true, column: true, filter: true },
     shown('usedCount', 'number', { sortable: true }),
-    shown('maxUses', 'number'),
+    { key: 'maxUses', kind: 'number', required: true, min: 1, max: 10000, column: true },
     shown('usedBy', 'text'),
-    shown('expireTime', 'datetime'),
+    { key: 'expireTime', kind: 'datetime', column: true },
     shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
   actions: [

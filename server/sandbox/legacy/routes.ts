@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
-import { RESOURCES, TOKEN_HEADER, USER_ID_HEADER, resourceCalls, type Envelope, type Resource } from '../../contract/index.js';
+import { CALLS, RESOURCES, TOKEN_HEADER, USER_ID_HEADER, resourceCalls, type Envelope, type Resource } from '../../contract/index.js';
+import { SandboxError } from '../errors.js';
 import { bodyObject, queryObject } from '../routes/common.js';
+import type { UploadStore } from '../routes/uploads.js';
 import { LegacyFields, dayFromLegacy } from './fields.js';
 import { LEGACY_UNCHANGED, LEGACY_UNOFFERED, legacyCalls } from './paths.js';
 
@@ -33,7 +35,10 @@ function isRow(value: unknown): value is Row {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function registerLegacyDialect(app: FastifyInstance): { isInternal(request: FastifyRequest): boolean } {
+/** The dialect's upload call: a common Java admin backend's, with its own part names and answer. */
+export const LEGACY_UPLOAD_PATH = '/manage/common/upload';
+
+export function registerLegacyDialect(app: FastifyInstance, uploads: UploadStore): { isInternal(request: FastifyRequest): boolean } {
   const secret = randomBytes(16).toString('hex');
   const hidden = new Set<string>();
 
@@ -171,6 +176,20 @@ export function registerLegacyDialect(app: FastifyInstance): { isInternal(reques
       }
     }
   }
+
+  // Parts `fileType` (1 an image, 2 a package) and `uploadFile`; the answer names the file by its
+  // address under /plate/ and its size, in the page calls' envelope.
+  hidden.add(CALLS.upload);
+  app.post(LEGACY_UPLOAD_PATH, async (request) => {
+    const kinds: Record<string, string> = { '1': 'image', '2': 'package' };
+    try {
+      const stored = await uploads.receive(request, { kind: 'fileType', file: 'uploadFile' }, Date.now(), (value) => kinds[value] ?? value);
+      return { code: 0, message: 'success', data: { fileUrl: `/plate/${stored.path}`, fileSize: stored.size, fileName: stored.name } };
+    } catch (error) {
+      if (error instanceof SandboxError) return { code: error.code, message: error.message };
+      throw error;
+    }
+  });
 
   const isInternal = (request: FastifyRequest) => request.headers[INTERNAL_HEADER] === secret;
   // The translated resources are reachable in the dialect only; the inner calls carry the secret.

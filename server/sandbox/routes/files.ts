@@ -6,6 +6,7 @@ import { identiconPng } from '../lib/identicon-png.js';
 import { hashText } from '../lib/prng.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { EMOJI } from '../store/seed-site.js';
+import type { UploadStore } from './uploads.js';
 
 /** The site configuration and the file server (/plate/*) that holds its icons and users' avatars. */
 
@@ -84,7 +85,7 @@ function generated(path: string): string | undefined {
   return avatar(words);
 }
 
-export function registerFiles(app: FastifyInstance, store: SandboxStore): void {
+export function registerFiles(app: FastifyInstance, store: SandboxStore, uploads: UploadStore): void {
   // The public site config follows what the site-functions page saved.
   app.get(CALLS.siteConfig, async () => {
     const saved = store.settings.siteFunctions ?? {};
@@ -98,6 +99,10 @@ export function registerFiles(app: FastifyInstance, store: SandboxStore): void {
 
   app.get('/plate/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];
+    if (uploads.fileOf(path)) {
+      const served = await uploads.serve(path, reply);
+      return served ?? reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+    }
     let svg = ICONS.get(path) ?? generated(path);
     const avatarMatch = /^avatars\/(group-)?(\d{1,9})\.(svg|png)$/.exec(path);
     if (svg === undefined && avatarMatch) {

@@ -4,7 +4,9 @@
  * other languages `satisfies`; tests/web/engine-i18n.test.ts checks them against RESOURCES.
  * Field and option labels are shared across resources: the same key means the same thing.
  */
+import { transferEn } from './transfer/en.js';
 const en = {
+  ...transferEn,
   'engine.search': 'Search',
   'engine.keyword': 'Keyword',
   'engine.filters': 'Filters',

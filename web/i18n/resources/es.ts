@@ -1,6 +1,8 @@
+import { transferEs } from './transfer/es.js';
 import type { Labels } from './en.js';
 
 const es = {
+  ...transferEs,
   'engine.search': 'Buscar',
   'engine.keyword': 'Palabra clave',
   'engine.filters': 'Filtros',

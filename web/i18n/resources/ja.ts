@@ -1,6 +1,8 @@
+import { transferJa } from './transfer/ja.js';
 import type { Labels } from './en.js';
 
 const ja = {
+  ...transferJa,
   'engine.search': '検索',
   'engine.keyword': 'キーワード',
   'engine.filters': '絞り込み',

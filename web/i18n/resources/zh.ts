@@ -1,6 +1,8 @@
+import { transferZh } from './transfer/zh.js';
 import type { Labels } from './en.js';
 
 const zh = {
+  ...transferZh,
   'engine.search': '搜索',
   'engine.keyword': '关键词',
   'engine.filters': '筛选',

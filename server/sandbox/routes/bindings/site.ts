@@ -10,7 +10,7 @@ import {
   SECURITY_QUESTIONS,
   SENSITIVE_WORDS,
 } from '../../../contract/index.js';
-import { badRequest } from '../../errors.js';
+import { CODES, SandboxError, badRequest } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { AnnouncementRecord, InviteCodeRecord, PrivilegedUserRecord, SensitiveWordRecord } from '../../store/records.js';
@@ -60,6 +60,26 @@ export function siteBindings(store: SandboxStore): Record<string, ListBinding<ne
 
   const inviteCodes: ListBinding<InviteCodeRecord> = {
     collection: store.inviteCodes,
+    prepare(values, ctx) {
+      if (typeof values.code !== 'string') return;
+      const code = values.code.trim();
+      // Codes are typed on phones at registration: letters and digits only, compared without case.
+      if (!/^[A-Za-z0-9]{4,32}$/.test(code)) throw new SandboxError(CODES.badRequest, 'An invitation code is 4 to 32 letters or digits', { field: 'code' });
+      if (store.inviteCodes.find((c) => c.code.toLowerCase() === code.toLowerCase())) throw badRequest(`The code ${code} already exists`);
+      const expireTime = (values.expireTime as string | null | undefined) ?? null;
+      if (expireTime !== null && Date.parse(expireTime) <= ctx.now) throw badRequest('The expiry time must be in the future');
+      values.code = code;
+    },
+    create: (values, ctx) =>
+      store.inviteCodes.insert({
+        code: values.code as string,
+        status: 'unused',
+        usedCount: 0,
+        maxUses: Number(values.maxUses),
+        usedBy: '',
+        expireTime: (values.expireTime as string | null | undefined) ?? null,
+        createTime: iso(ctx.now),
+      }),
     actions: {
       generate({ inputs, ctx }) {
         const expireTime = (inputs.expireTime as string | null) ?? null;
