@@ -39,6 +39,37 @@ describe('the session seal', () => {
 
   it('wants a secret of 32 bytes at least', () => {
     expect(() => new SessionSealer(Buffer.alloc(31))).toThrow(RangeError);
+    expect(sealer.unseal(new SessionSealer(Buffer.alloc(32, 7)).seal(session))).toBeNull();
+  });
+
+  it("keeps a backend map's login values, and seals none when there are none", () => {
+    const kept = { role: 'auditor', apiKey: 'k-1' };
+    expect(sealer.unseal(sealer.seal({ ...session, kept }))).toEqual({ ...session, kept });
+    const without = sealer.unseal(sealer.seal({ ...session, kept: {} }));
+    expect(without).toEqual(session);
+    expect(without).not.toHaveProperty('kept');
+  });
+
+  it('refuses a sealed value whose content is not a session, though the seal itself holds', () => {
+    // What a bug elsewhere, or an older version, might have sealed: never taken for a session.
+    const odd = (change: Record<string, unknown>) => sealer.unseal(sealer.seal({ ...session, ...change } as unknown as SealedSession));
+    for (const change of [{ token: 5 }, { userId: null }, { id: ['x'] }, { issuedAt: Number.NaN }, { lastSeen: Number.POSITIVE_INFINITY }]) {
+      expect(odd(change), JSON.stringify(change)).toBeNull();
+    }
+    for (const kept of [{ role: 1 }, ['role'], { role: null }]) expect(odd({ kept }), JSON.stringify(kept)).toBeNull();
+  });
+
+  it('opens the longest value within 4,096 characters, and refuses a longer one unopened', () => {
+    // Unpadded base64url after "v1." never comes to 4,096 exactly: 4,095 is the longest within the bound.
+    let token = 'a';
+    while (sealer.seal({ ...session, token: `${token}a` }).length <= 4_096) token += 'a';
+    const longest = { ...session, token };
+    const value = sealer.seal(longest);
+    expect(value.length).toBe(4_095);
+    expect(sealer.unseal(value)).toEqual(longest);
+    const over = sealer.seal({ ...longest, token: `${token}a` });
+    expect(over.length).toBe(4_097);
+    expect(sealer.unseal(over)).toBeNull();
   });
 
   it('makes 128-bit session ids', () => {
