@@ -1,14 +1,25 @@
 import { PUBLIC_ROUTES, safeRedirectPath } from '#contract/gateway';
 import { isAllowed } from '#contract/permissions';
 import { loginUrl } from '../lib/login-redirect.js';
-import { ALL_OFFERED, HOME_PATH, findRoute, findRouteIgnoringCase, isUnoffered, type GroupRoute, type LeafRoute, type Unoffered } from './routes.js';
+import {
+  ALL_OFFERED,
+  HOME_PATH,
+  findRecordRoute,
+  findRoute,
+  findRouteIgnoringCase,
+  isUnoffered,
+  type GroupRoute,
+  type LeafRoute,
+  type Unoffered,
+} from './routes.js';
 
 export type Decision =
   | { kind: 'redirect'; to: string }
   | { kind: 'public'; path: string }
   | { kind: 'load-permissions' }
   | { kind: 'refresh'; to: string }
-  | { kind: 'page'; route: LeafRoute }
+  /** `recordId`: the page of one record of the route's list. */
+  | { kind: 'page'; route: LeafRoute; recordId?: string }
   | { kind: 'forbidden'; route: LeafRoute }
   /** A permitted screen the backend does not offer (its backend map marks it unsupported). */
   | { kind: 'unoffered'; route: LeafRoute };
@@ -52,9 +63,10 @@ export function decide(pathname: string, search: string, state: GuardState): Dec
   if (publicCanonical) return { kind: 'redirect', to: publicCanonical + query };
 
   const known = findRoute(path);
+  const record = known ? undefined : findRecordRoute(path);
   if (!known) {
-    const folded = findRouteIgnoringCase(path);
-    if (folded) return { kind: 'redirect', to: folded.path + query };
+    const folded = record ? record.path : findRouteIgnoringCase(path)?.path;
+    if (folded && folded !== path) return { kind: 'redirect', to: folded + query };
   }
 
   if (!state.loggedIn) return { kind: 'redirect', to: loginUrl(path + query) };
@@ -66,13 +78,15 @@ export function decide(pathname: string, search: string, state: GuardState): Dec
     return { kind: 'refresh', to: target + query };
   }
 
+  // A record's page is its list's, for whoever may see the list.
+  const route = record?.route ?? known;
   // The 404 page names the address that was asked for, so a mistyped link can be told apart from a removed screen.
-  if (!known) return { kind: 'redirect', to: `/404?from=${encodeURIComponent(path + query)}` };
-  if (known.kind === 'group') {
-    const child = firstAllowedChild(known, held, state.unoffered);
+  if (!route) return { kind: 'redirect', to: `/404?from=${encodeURIComponent(path + query)}` };
+  if (route.kind === 'group') {
+    const child = firstAllowedChild(route, held, state.unoffered);
     return child ? { kind: 'redirect', to: child.path } : { kind: 'redirect', to: '/401' };
   }
-  if (!isAllowed(known.meta.permission, held)) return { kind: 'forbidden', route: known };
-  if (isUnoffered(known, state.unoffered ?? ALL_OFFERED)) return { kind: 'unoffered', route: known };
-  return { kind: 'page', route: known };
+  if (!isAllowed(route.meta.permission, held)) return { kind: 'forbidden', route };
+  if (isUnoffered(route, state.unoffered ?? ALL_OFFERED)) return { kind: 'unoffered', route };
+  return record ? { kind: 'page', route, recordId: record.id } : { kind: 'page', route };
 }

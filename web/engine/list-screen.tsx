@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
@@ -10,7 +10,6 @@ import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
 import { bulkActions, eligibleRows, pageActions } from './actions.js';
 import { useDensity } from '../ui/density.js';
-import { DetailDrawer } from './detail-drawer.js';
 import { exportListCsv } from './export-csv.js';
 import { FormDialog } from './form-dialog.js';
 import { actionLabel, resourceTitle } from './labels.js';
@@ -23,8 +22,11 @@ import { SavedViews } from './saved-views-menu.js';
 import { ListTable, TableSkeleton, runningOn } from './list-table.js';
 import { Pagination } from './pagination.js';
 import { useNarrow } from '../ui/use-narrow.js';
+import { openFromList, rememberListQuery } from '../lib/list-return.js';
+import { recordPath } from '../lib/record-path.js';
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
 import type { ListScreenOptions } from './types.js';
+import { useScrollMemory } from './scroll-memory.js';
 import { useActionRunner } from './use-action-runner.js';
 import { deleteQuestion, namesText } from './record-names.js';
 import { recordName } from './record-summary.js';
@@ -48,7 +50,6 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<string[] | null>(null);
-  const [detailRow, setDetailRow] = useState<Row | null>(null);
   const [exporting, setExporting] = useState<number | null>(null);
   // "Select all N matching" was chosen; it holds only while the whole page stays selected.
   const [matchingChosen, setMatchingChosen] = useState(false);
@@ -64,6 +65,16 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
     clearSelection();
     options.afterAction?.(action, target);
   });
+
+  const here = search ? `${path}?${search}` : path;
+  // A record's page returns to the list as it is now, and going back puts the scroll back too.
+  useEffect(() => rememberListQuery(path, search), [path, search]);
+  useScrollMemory(here, !!query.data && !query.isPlaceholderData);
+  // Every record has its page at the list's path plus its id.
+  const openRecord = (row: Row) => {
+    const to = recordPath(path, row.id);
+    if (to) openFromList(to, here);
+  };
 
   const go = (next: ListState, replace = false) => {
     const qs = serialiseListState(next, resource);
@@ -128,7 +139,8 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
       });
     },
     commands: {
-      detail: resource.detail ? setDetailRow : undefined,
+      detail: resource.detail ? openRecord : undefined,
+      open: openRecord,
       edit: resource.edit ? (row: Row) => setEditing({ mode: 'edit', row }) : undefined,
       remove: resource.remove ? (row: Row) => setRemoving([String(row.id)]) : undefined,
       action: (a: ActionDef, row: Row) => runner.start(a, { id: row.id }, [row]),
@@ -138,6 +150,7 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
     density,
     busy: query.isPlaceholderData || query.isFetching,
     self: resource.selfField ? accountName.value : '',
+    recordBase: path,
   };
 
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
@@ -268,7 +281,6 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
           );
         }}
       />
-      <DetailDrawer resource={resource} row={detailRow} renderer={options.detail} onClose={() => setDetailRow(null)} />
       {runner.dialogs}
     </div>
   );

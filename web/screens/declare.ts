@@ -23,6 +23,14 @@ export interface ListScreenDecl {
   afterAction?: AfterActionName;
   /** A count of records arriving from elsewhere: a rise offers "N new: show". */
   watch?: WatchedCountName;
+  /**
+   * Lists shown on a record's page, by resource id, each filtered by this record's fields:
+   * `{withdrawalReview: {userAccount: 'account'}}` lists the withdrawals whose `userAccount`
+   * filter is the record's `account`.
+   */
+  related?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The header search looks for its records too (by the resource's keyword). */
+  search?: boolean;
 }
 
 /** Which resource of the contract a screen shows, and the permission that resource needs. */

@@ -1,6 +1,6 @@
 import { use, useMemo } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { RESOURCES, type Resource } from '#contract';
+import { RESOURCES, type BackendOffer, type Resource } from '#contract';
 import type { PageProps } from '../ui/page.js';
 import { backendOffer } from '../api/session.js';
 import { offeredResource } from '../engine/offer.js';
@@ -11,11 +11,15 @@ import { OperationScreen } from '../engine/operation-screen.js';
 import { SettingsScreen } from '../engine/settings-screen.js';
 import { StatisticsScreen } from '../engine/statistics-screen.js';
 import type { ResultRenderer } from '../engine/result-view.js';
-import type { ResultViewName, ScreenDecl } from './declare.js';
-import { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import type { ListScreenDecl, ResultViewName, ScreenDecl } from './declare.js';
+import { RecordPage } from '../engine/record-page.js';
+import type { RelatedList } from '../engine/related.js';
+import { AFTER_ACTIONS, DETAIL_VIEWS, RECORD_HISTORY, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 export interface ScreenPageProps extends PageProps {
   screen: ScreenDecl;
+  /** The page of one record of the screen's list. */
+  recordId?: string;
 }
 
 function resultViews(names: Readonly<Record<string, ResultViewName>> | undefined): Record<string, ResultRenderer> | undefined {
@@ -36,7 +40,16 @@ export function resolveScreen(decl: ScreenDecl): Resolved {
   return { ...decl, resource } as Resolved;
 }
 
-function Body({ decl: declared }: { decl: ScreenDecl }) {
+/** The related lists a list screen declares, as the bound backend offers their resources. */
+function relatedLists(related: ListScreenDecl['related'], offer: BackendOffer): RelatedList[] {
+  return Object.entries(related ?? {}).map(([id, filter]) => {
+    const resource = RESOURCE_BY_ID.get(id);
+    if (resource?.kind !== 'list') throw new Error(`a screen relates list resource "${id}", which the contract does not declare`);
+    return { resource: offeredResource(resource, offer), filter };
+  });
+}
+
+function Body({ decl: declared, record }: { decl: ScreenDecl; record?: { id: string; listPath: string; listTitle: string } }) {
   useSignals();
   const offer = backendOffer.value;
   // The resource as the bound backend offers it: what its map leaves out never shows.
@@ -53,6 +66,8 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
           results: resultViews(decl.options?.results),
           afterAction: decl.options?.afterAction && AFTER_ACTIONS[decl.options.afterAction],
           watch: decl.options?.watch && WATCHED_COUNTS[decl.options.watch],
+          related: relatedLists(decl.options?.related, offer),
+          history: RECORD_HISTORY,
         };
       case 'settings':
         return { results: resultViews(decl.options?.results) };
@@ -64,9 +79,10 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
       default:
         return {};
     }
-  }, [decl]);
+  }, [decl, offer]);
   switch (decl.kind) {
     case 'list':
+      if (record) return <RecordPage resource={decl.resource} id={record.id} listPath={record.listPath} listTitle={record.listTitle} options={options} />;
       return <ListScreen resource={decl.resource} options={options} />;
     case 'settings':
       return <SettingsScreen resource={decl.resource} options={options} />;
@@ -78,10 +94,18 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
 }
 
 /** The page of every engine screen: the route's title, then the screen its route declares. */
-export default function ScreenPage({ route, screen }: ScreenPageProps) {
+export default function ScreenPage({ route, screen, recordId }: ScreenPageProps) {
   const t = useT();
   // Suspends (inside the layout's Suspense) until the labels of the current language are in.
   use(labelsReady());
+  if (recordId !== undefined) {
+    // The record's page names the record in its own heading, under the way back to its list.
+    return (
+      <section className="p-4 sm:p-6" data-screen={route.path}>
+        <Body key={`${route.path}/${recordId}`} decl={screen} record={{ id: recordId, listPath: route.path, listTitle: t(route.meta.title) }} />
+      </section>
+    );
+  }
   return (
     <section className="p-4 sm:p-6" data-screen={route.path}>
       <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>

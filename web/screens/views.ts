@@ -2,7 +2,7 @@ import { computed, type ReadonlySignal } from '@preact/signals-react';
 import type { ActionDef } from '#contract';
 import { withdrawalCount, withdrawalCountKnown } from '../api/withdrawals.js';
 import type { ResultRenderer } from '../engine/result-view.js';
-import type { DetailRenderer } from '../engine/types.js';
+import type { DetailRenderer, RecordHistoryView } from '../engine/types.js';
 import type { ActionTarget } from '../engine/use-action-runner.js';
 import { AuthenticatorResult } from './authenticator-result.js';
 import { CodesResult, SecretResult, SensitiveHits } from './results.js';
@@ -30,6 +30,13 @@ function withdrawalReviewed(action: ActionDef): void {
 export const AFTER_ACTIONS = {
   withdrawalReviewed,
 } satisfies Record<string, (action: ActionDef, target: ActionTarget) => void>;
+
+/**
+ * The history section of every record's page: the component that reads a record's audit trail and
+ * shows it (given the resource and the record's id). The console has no audit trail to read yet,
+ * so there is none and record pages draw no history section; set it here once there is one.
+ */
+export const RECORD_HISTORY: RecordHistoryView | undefined = undefined;
 
 /** Counts of records arriving from elsewhere that a list offers to show when they rise. */
 export const WATCHED_COUNTS = {

@@ -552,7 +552,6 @@ const en = {
   'result.count': 'Records',
   'result.codes': 'Codes',
 
-  'detail.profile': 'Profile',
   'detail.wallet': 'Wallet',
   'detail.moments': 'Moments',
   'detail.groups': 'Groups',
@@ -569,6 +568,14 @@ const en = {
   'detail.role.admin': 'Admin',
   'detail.role.member': 'Member',
   'detail.empty': 'Nothing here yet',
+  'record.backTo': 'Back to {{title}}',
+  'record.fields': 'Details',
+  'record.loadFailed': 'Could not load record #{{id}}: {{message}}',
+  'record.notFound': 'There is no record #{{id}}: it may have been deleted.',
+  'record.history': 'History',
+  'record.relatedEmpty': 'None',
+  'record.relatedUnfiltered': 'The backend did not filter this list by this record, so it is not shown here.',
+  'record.seeAll': 'See all',
 } as const;
 
 export type LabelKey = keyof typeof en;

@@ -548,7 +548,6 @@ const es = {
   'result.count': 'Registros',
   'result.codes': 'Códigos',
 
-  'detail.profile': 'Perfil',
   'detail.wallet': 'Monedero',
   'detail.moments': 'Momentos',
   'detail.groups': 'Grupos',
@@ -565,6 +564,14 @@ const es = {
   'detail.role.admin': 'Administrador',
   'detail.role.member': 'Miembro',
   'detail.empty': 'Aún no hay nada',
+  'record.backTo': 'Volver a {{title}}',
+  'record.fields': 'Detalles',
+  'record.loadFailed': 'No se pudo cargar el registro #{{id}}: {{message}}',
+  'record.notFound': 'No existe el registro #{{id}}: puede que se haya eliminado.',
+  'record.history': 'Historial',
+  'record.relatedEmpty': 'Ninguno',
+  'record.relatedUnfiltered': 'El backend no filtró esta lista por este registro, así que no se muestra aquí.',
+  'record.seeAll': 'Ver todo',
 } satisfies Labels;
 
 export default es;

@@ -549,7 +549,6 @@ const ja = {
   'result.count': '件数',
   'result.codes': 'コード',
 
-  'detail.profile': 'プロフィール',
   'detail.wallet': 'ウォレット',
   'detail.moments': 'モーメンツ',
   'detail.groups': 'グループ',
@@ -566,6 +565,14 @@ const ja = {
   'detail.role.admin': '管理者',
   'detail.role.member': 'メンバー',
   'detail.empty': 'まだ何もありません',
+  'record.backTo': '{{title}}に戻る',
+  'record.fields': '詳細',
+  'record.loadFailed': 'レコード #{{id}} を読み込めませんでした：{{message}}',
+  'record.notFound': 'レコード #{{id}} はありません。削除された可能性があります。',
+  'record.history': '履歴',
+  'record.relatedEmpty': 'なし',
+  'record.relatedUnfiltered': 'バックエンドがこのレコードで一覧を絞り込まなかったため、ここには表示しません。',
+  'record.seeAll': 'すべて表示',
 } satisfies Labels;
 
 export default ja;

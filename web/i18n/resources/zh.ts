@@ -548,7 +548,6 @@ const zh = {
   'result.count': '记录数',
   'result.codes': '邀请码',
 
-  'detail.profile': '资料',
   'detail.wallet': '钱包',
   'detail.moments': '朋友圈',
   'detail.groups': '群组',
@@ -565,6 +564,14 @@ const zh = {
   'detail.role.admin': '管理员',
   'detail.role.member': '成员',
   'detail.empty': '暂无内容',
+  'record.backTo': '返回{{title}}',
+  'record.fields': '详情',
+  'record.loadFailed': '无法加载记录 #{{id}}：{{message}}',
+  'record.notFound': '没有记录 #{{id}}，可能已被删除。',
+  'record.history': '历史记录',
+  'record.relatedEmpty': '暂无',
+  'record.relatedUnfiltered': '后端未按此记录筛选该列表，因此不在此显示。',
+  'record.seeAll': '查看全部',
 } satisfies Labels;
 
 export default zh;
