@@ -80,11 +80,17 @@ describe('the keyword search of the header', () => {
   it('finds a group by id and name, and a withdrawal by id and payee account', async () => {
     const group = (await list(GROUPS, { pageSize: 1 })).list[0]!;
     for (const text of [String(group.id), String(group.name)]) {
-      expect((await list(GROUPS, { keyword: text, pageSize: 100 })).list.map((g) => g.id), text).toContain(group.id);
+      expect(
+        (await list(GROUPS, { keyword: text, pageSize: 100 })).list.map((g) => g.id),
+        text,
+      ).toContain(group.id);
     }
     const application = (await list(WITHDRAWAL_REVIEW, { pageSize: 1 })).list[0]!;
     for (const text of [String(application.id), String(application.accountInfo)]) {
-      expect((await list(WITHDRAWAL_REVIEW, { keyword: text, pageSize: 100 })).list.map((w) => w.id), text).toContain(application.id);
+      expect(
+        (await list(WITHDRAWAL_REVIEW, { keyword: text, pageSize: 100 })).list.map((w) => w.id),
+        text,
+      ).toContain(application.id);
     }
   });
 });
