@@ -2,18 +2,8 @@ import { isAllowed } from '#contract/permissions';
 import type { MessageKey } from '../i18n/index.js';
 import type { IconName } from '../ui/icons.js';
 import type { RecordLinks } from '../engine/record-links.js';
-import {
-  ALL_OFFERED,
-  HOME_PATH,
-  LEAF_ROUTES,
-  ROUTES,
-  findRecordRoute,
-  findRoute,
-  isUnoffered,
-  type LeafRoute,
-  type RouteEntry,
-  type Unoffered,
-} from './routes.js';
+import { recordRoute } from './navigation.js';
+import { ALL_OFFERED, HOME_PATH, LEAF_ROUTES, ROUTES, findRoute, isUnoffered, type LeafRoute, type RouteEntry, type Unoffered } from './routes.js';
 
 export interface MenuItem {
   key: string;
@@ -78,7 +68,7 @@ export interface Crumb {
 
 /** Home first except on the dashboard itself; the last crumb is never a link; a record's page ends list > record. */
 export function breadcrumbFor(path: string): Crumb[] {
-  const record = findRoute(path) ? undefined : findRecordRoute(path);
+  const record = findRoute(path) ? undefined : recordRoute(path);
   const route = record?.route ?? findRoute(path);
   const crumbs: Crumb[] = [];
   if (path !== HOME_PATH) crumbs.push({ title: 'route.dashboard', path: HOME_PATH });

@@ -1,17 +1,7 @@
 import { PUBLIC_ROUTES, safeRedirectPath } from '#contract/gateway';
 import { isAllowed } from '#contract/permissions';
 import { loginUrl } from '../lib/login-redirect.js';
-import {
-  ALL_OFFERED,
-  HOME_PATH,
-  findRecordRoute,
-  findRoute,
-  findRouteIgnoringCase,
-  isUnoffered,
-  type GroupRoute,
-  type LeafRoute,
-  type Unoffered,
-} from './routes.js';
+import { ALL_OFFERED, HOME_PATH, findRoute, findRouteIgnoringCase, isUnoffered, type GroupRoute, type LeafRoute, type Unoffered } from './routes.js';
 
 export type Decision =
   | { kind: 'redirect'; to: string }
@@ -19,7 +9,7 @@ export type Decision =
   | { kind: 'load-permissions' }
   | { kind: 'refresh'; to: string }
   /** `recordId`: the page of one record of the route's list. */
-  | { kind: 'page'; route: LeafRoute; recordId?: string }
+  | { kind: 'page'; route: LeafRoute; recordId?: string | undefined }
   | { kind: 'forbidden'; route: LeafRoute }
   /** A permitted screen the backend does not offer (its backend map marks it unsupported). */
   | { kind: 'unoffered'; route: LeafRoute };
@@ -47,6 +37,20 @@ export function firstAllowedChild(group: GroupRoute, held: readonly string[], un
 const PUBLIC_FOLDED = new Map(PUBLIC_ROUTES.map((p) => [p.toLowerCase(), p]));
 
 /**
+ * A record's id in a path: letters, digits, `_` and `-` (anything else could be read as a file or
+ * a deeper path by the gateway). record-nav.ts makes the links with the same rule.
+ */
+export const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A record's page: a list screen's path (in any case), a slash, a record id. */
+export function recordRoute(path: string): { route: LeafRoute; id: string } | undefined {
+  const at = path.lastIndexOf('/');
+  const id = path.slice(at + 1);
+  const list = at > 0 && RECORD_ID.test(id) ? findRouteIgnoringCase(path.slice(0, at)) : undefined;
+  if (list?.kind === 'leaf' && list.screen?.kind === 'list') return { route: list, id };
+}
+
+/**
  * The route guard as one pure decision: where the browser at `pathname` + `search`
  * should be and what it shows there.
  */
@@ -63,9 +67,9 @@ export function decide(pathname: string, search: string, state: GuardState): Dec
   if (publicCanonical) return { kind: 'redirect', to: publicCanonical + query };
 
   const known = findRoute(path);
-  const record = known ? undefined : findRecordRoute(path);
+  const record = known ? undefined : recordRoute(path);
   if (!known) {
-    const folded = record ? record.path : findRouteIgnoringCase(path)?.path;
+    const folded = record ? `${record.route.path}/${record.id}` : findRouteIgnoringCase(path)?.path;
     if (folded && folded !== path) return { kind: 'redirect', to: folded + query };
   }
 
@@ -88,5 +92,5 @@ export function decide(pathname: string, search: string, state: GuardState): Dec
   }
   if (!isAllowed(route.meta.permission, held)) return { kind: 'forbidden', route };
   if (isUnoffered(route, state.unoffered ?? ALL_OFFERED)) return { kind: 'unoffered', route };
-  return record ? { kind: 'page', route, recordId: record.id } : { kind: 'page', route };
+  return { kind: 'page', route, recordId: record?.id };
 }

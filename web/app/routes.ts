@@ -2,7 +2,6 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { PERMISSIONS as P } from '#contract/permissions';
 import type { OwnCallName } from '#contract/calls';
 import { ownCallKey } from '../api/session.js';
-import { splitRecordPath } from '../lib/record-path.js';
 import type { MessageKey } from '../i18n/index.js';
 import { listScreen, operationScreen, settingsScreen, statisticsScreen, type ScreenDecl } from '../screens/declare.js';
 import type { IconName } from '../ui/icons.js';
@@ -133,7 +132,7 @@ export const ROUTES: readonly RouteEntry[] = [
         detail: 'user',
         results: { resetPassword: 'secret' },
         search: true,
-        related: { withdrawalReview: { userAccount: 'account' }, billingRecords: { userAccount: 'account' }, loginRecords: { account: 'account' } },
+        related: 'user',
       }),
     ),
     screen('/groupset', 'GroupSet', 'route.groupset', 'group', listScreen('groups', P.groupProfile, { detail: 'group', search: true })),
@@ -189,7 +188,7 @@ export const ROUTES: readonly RouteEntry[] = [
         afterAction: 'withdrawalReviewed',
         watch: 'withdrawalCount',
         search: true,
-        related: { withdrawalReview: { userAccount: 'userAccount' }, billingRecords: { userAccount: 'userAccount' } },
+        related: 'applicant',
       }),
       {
         badge: 'withdrawal',
@@ -249,14 +248,6 @@ export function isUnoffered(route: RouteEntry, unoffered: Unoffered): boolean {
 
 export function findRoute(path: string): RouteEntry | undefined {
   return byPath.get(path);
-}
-
-/** A record's page (a list screen's path, then an id), with its canonical spelling. */
-export function findRecordRoute(path: string): { route: LeafRoute; id: string; path: string } | undefined {
-  const parts = splitRecordPath(path);
-  const route = parts && (byPath.get(parts.listPath) ?? byFoldedPath.get(parts.listPath.toLowerCase()));
-  if (route?.kind !== 'leaf' || route.screen?.kind !== 'list') return undefined;
-  return { route, id: parts!.id, path: `${route.path}/${parts!.id}` };
 }
 
 /** A known path written in another case, for the redirect to its canonical spelling. */

@@ -6,7 +6,7 @@ import { fieldLabel } from './labels.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { mainFieldKey, recordName } from './record-summary.js';
-import { recordPath } from '../lib/record-path.js';
+import { recordPath } from '../lib/record-nav.js';
 import { RecordLink } from './record-link.js';
 import { buildRowCommands, RowCommands, useStableRowHandlers, type StableRowHandlers } from './row-commands.js';
 import type { ScreenRowCommands as Commands } from './row-commands.js';

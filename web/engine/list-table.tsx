@@ -4,7 +4,7 @@ import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel } from './labels.js';
 import { mainFieldKey, recordName } from './record-summary.js';
-import { recordPath } from '../lib/record-path.js';
+import { recordPath } from '../lib/record-nav.js';
 import { RecordLink } from './record-link.js';
 import { buildRowCommands, INLINE_COMMANDS, RowCommands, useStableRowHandlers, type ScreenRowCommands, type StableRowHandlers } from './row-commands.js';
 import { formatMoney } from './money.js';

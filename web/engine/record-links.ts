@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { recordPath } from '../lib/record-path.js';
+import { recordPath } from '../lib/record-nav.js';
 
 /**
  * Where the records of each resource have their pages, as the frame knows from the route table and

@@ -4,7 +4,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { formFields, type ListResource } from '#contract';
 import { accountName } from '../api/session.js';
 import { useLabelT } from '../i18n/resources/index.js';
-import { listUrl, recordTitle, returnToList } from '../lib/list-return.js';
+import { listUrl, recordTitle, returnToList } from '../lib/record-nav.js';
 import { toast } from '../lib/toast.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
 import { FormDialog } from './form-dialog.js';

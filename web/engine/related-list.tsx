@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import type { LabelT } from '../i18n/resources/index.js';
-import { recordPath } from '../lib/record-path.js';
+import { recordPath } from '../lib/record-nav.js';
 import { useNarrow } from '../ui/use-narrow.js';
 import { fieldLabel, resourceTitle } from './labels.js';
 import { listQueryOptions, type Row } from './queries.js';

@@ -1,5 +1,5 @@
 import type { Permission } from '#contract/permissions';
-import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import type { AFTER_ACTIONS, DETAIL_VIEWS, RELATED_LISTS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 /**
  * Screen declarations for the route table: a resource of the contract by id, the kind of engine
@@ -12,6 +12,7 @@ export type DetailViewName = keyof typeof DETAIL_VIEWS;
 export type ResultViewName = keyof typeof RESULT_VIEWS;
 export type AfterActionName = keyof typeof AFTER_ACTIONS;
 export type WatchedCountName = keyof typeof WATCHED_COUNTS;
+export type RelatedListsName = keyof typeof RELATED_LISTS;
 /** How the answer of a `showsResult` action is shown, by action name. */
 type Results = Readonly<Record<string, ResultViewName>>;
 
@@ -23,12 +24,8 @@ export interface ListScreenDecl {
   afterAction?: AfterActionName;
   /** A count of records arriving from elsewhere: a rise offers "N new: show". */
   watch?: WatchedCountName;
-  /**
-   * Lists shown on a record's page, by resource id, each filtered by this record's fields:
-   * `{withdrawalReview: {userAccount: 'account'}}` lists the withdrawals whose `userAccount`
-   * filter is the record's `account`.
-   */
-  related?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The lists a record's page shows beside the record, filtered by it (views.ts RELATED_LISTS). */
+  related?: RelatedListsName;
   /** The header search looks for its records too (by the resource's keyword). */
   search?: boolean;
 }

@@ -14,7 +14,7 @@ import type { ResultRenderer } from '../engine/result-view.js';
 import type { ListScreenDecl, ResultViewName, ScreenDecl } from './declare.js';
 import { RecordPage } from '../engine/record-page.js';
 import type { RelatedList } from '../engine/related.js';
-import { AFTER_ACTIONS, DETAIL_VIEWS, RECORD_HISTORY, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import { AFTER_ACTIONS, DETAIL_VIEWS, RECORD_HISTORY, RELATED_LISTS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 export interface ScreenPageProps extends PageProps {
   screen: ScreenDecl;
@@ -41,8 +41,9 @@ export function resolveScreen(decl: ScreenDecl): Resolved {
 }
 
 /** The related lists a list screen declares, as the bound backend offers their resources. */
-function relatedLists(related: ListScreenDecl['related'], offer: BackendOffer): RelatedList[] {
-  return Object.entries(related ?? {}).map(([id, filter]) => {
+function relatedLists(name: ListScreenDecl['related'], offer: BackendOffer): RelatedList[] {
+  const related: Readonly<Record<string, Readonly<Record<string, string>>>> = name ? RELATED_LISTS[name] : {};
+  return Object.entries(related).map(([id, filter]) => {
     const resource = RESOURCE_BY_ID.get(id);
     if (resource?.kind !== 'list') throw new Error(`a screen relates list resource "${id}", which the contract does not declare`);
     return { resource: offeredResource(resource, offer), filter };

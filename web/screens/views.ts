@@ -32,6 +32,25 @@ export const AFTER_ACTIONS = {
 } satisfies Record<string, (action: ActionDef, target: ActionTarget) => void>;
 
 /**
+ * Lists a record's page shows, by resource id, each filtered by the record's fields:
+ * `withdrawalReview: {userAccount: 'account'}` lists the withdrawals whose `userAccount` filter is
+ * the record's `account`. Each shows only to administrators who may open that list.
+ */
+export const RELATED_LISTS = {
+  /** A user's withdrawals, bills and logins. */
+  user: {
+    withdrawalReview: { userAccount: 'account' },
+    billingRecords: { userAccount: 'account' },
+    loginRecords: { account: 'account' },
+  },
+  /** Beside a withdrawal application, the applicant's other applications and bills. */
+  applicant: {
+    withdrawalReview: { userAccount: 'userAccount' },
+    billingRecords: { userAccount: 'userAccount' },
+  },
+} satisfies Record<string, Readonly<Record<string, Readonly<Record<string, string>>>>>;
+
+/**
  * The history section of every record's page: the component that reads a record's audit trail and
  * shows it (given the resource and the record's id). The console has no audit trail to read yet,
  * so there is none and record pages draw no history section; set it here once there is one.

@@ -2,7 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { Link } from 'wouter';
 import { breadcrumbFor } from '../menu.js';
 import { useT } from '../../i18n/index.js';
-import { listUrl, recordTitle, returnToList } from '../../lib/list-return.js';
+import { listUrl, recordTitle, returnToList } from '../../lib/record-nav.js';
 
 // A line 24 px tall whatever the size setting: on a phone the crumbs are cut short and sit close, and a shorter
 // link is too small a target to hit.

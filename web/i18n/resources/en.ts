@@ -576,6 +576,10 @@ const en = {
   'record.relatedEmpty': 'None',
   'record.relatedUnfiltered': 'The backend did not filter this list by this record, so it is not shown here.',
   'record.seeAll': 'See all',
+  'search.pages': 'Pages',
+  'search.searching': 'Searching…',
+  'search.failed': 'Could not search here',
+  'search.more': '{{count}} found: show them all',
 } as const;
 
 export type LabelKey = keyof typeof en;

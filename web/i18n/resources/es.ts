@@ -572,6 +572,10 @@ const es = {
   'record.relatedEmpty': 'Ninguno',
   'record.relatedUnfiltered': 'El backend no filtró esta lista por este registro, así que no se muestra aquí.',
   'record.seeAll': 'Ver todo',
+  'search.pages': 'Páginas',
+  'search.searching': 'Buscando…',
+  'search.failed': 'No se pudo buscar aquí',
+  'search.more': '{{count}} encontrados: verlos todos',
 } satisfies Labels;
 
 export default es;

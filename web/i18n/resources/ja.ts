@@ -573,6 +573,10 @@ const ja = {
   'record.relatedEmpty': 'なし',
   'record.relatedUnfiltered': 'バックエンドがこのレコードで一覧を絞り込まなかったため、ここには表示しません。',
   'record.seeAll': 'すべて表示',
+  'search.pages': 'ページ',
+  'search.searching': '検索中…',
+  'search.failed': 'ここでは検索できませんでした',
+  'search.more': '{{count}} 件見つかりました：すべて表示',
 } satisfies Labels;
 
 export default ja;

@@ -572,6 +572,10 @@ const zh = {
   'record.relatedEmpty': '暂无',
   'record.relatedUnfiltered': '后端未按此记录筛选该列表，因此不在此显示。',
   'record.seeAll': '查看全部',
+  'search.pages': '页面',
+  'search.searching': '正在搜索…',
+  'search.failed': '无法在此搜索',
+  'search.more': '共找到 {{count}} 条：查看全部',
 } satisfies Labels;
 
 export default zh;

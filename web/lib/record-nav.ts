@@ -2,7 +2,20 @@ import { signal } from '@preact/signals-react';
 import { navigate } from 'wouter/use-browser-location';
 
 /**
- * The way from a record's page back to its list as it was left: the list's last query (page,
+ * The ids a record's page may have: the route guard's RECORD_ID (app/navigation.ts), written again
+ * here because shared code may not reach into the frame (a test holds the two equal).
+ */
+export const LINKABLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The page of record `id` of the list at `listPath`; null when the id cannot be written in a path. */
+export function recordPath(listPath: string, id: unknown): string | null {
+  const text = typeof id === 'number' || typeof id === 'string' ? String(id) : '';
+  return LINKABLE_ID.test(text) ? `${listPath}/${text}` : null;
+}
+
+/**
+ * Links between a list and its records' pages, and the way from a record's page back to its list
+ * as it was left: the list's last query (page,
  * filters, sort) is remembered per list, and a record opened from the list carries that list's
  * address in its history entry, so going back is the browser's own back (which also brings the
  * list's scroll position back, see the list screen) rather than a fresh visit.
