@@ -6,7 +6,7 @@ import { UiIcon } from '../../ui/icons.js';
 import SearchPanel from './search-panel.js';
 
 // The panel's field as it will be, while the screen labels it needs load: nothing moves when they arrive.
-export const SEARCH_FIELD = 'w-48 rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-white sm:w-60 lg:w-72';
+export const SEARCH_FIELD = 'w-full min-w-0 rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-white sm:w-60 lg:w-72';
 
 /** Ctrl+K, or ⌘K on a Mac: the shortcut web consoles share for their search. */
 function isSearchShortcut(e: KeyboardEvent): boolean {
@@ -57,9 +57,13 @@ export function HeaderSearch({ held, unoffered }: { held: readonly string[]; uno
         <UiIcon name="search" />
       </button>
       {open && (
-        <Suspense fallback={<input disabled aria-label={t('nav.search')} placeholder={t('nav.searchPlaceholder')} className={SEARCH_FIELD} />}>
-          <SearchPanel held={held} unoffered={unoffered} focusToken={focusToken} onClose={close} />
-        </Suspense>
+        // On a phone the field covers the header's whole width (beside its buttons it would be a
+        // few letters wide); wider, it sits beside its button.
+        <div className="absolute inset-0 z-40 flex items-center bg-white px-2 sm:static sm:z-auto sm:bg-transparent sm:px-0" data-testid="header-search">
+          <Suspense fallback={<input disabled aria-label={t('nav.search')} placeholder={t('nav.searchPlaceholder')} className={SEARCH_FIELD} />}>
+            <SearchPanel held={held} unoffered={unoffered} focusToken={focusToken} onClose={close} />
+          </Suspense>
+        </div>
       )}
     </div>
   );

@@ -11,6 +11,7 @@ import { resourceTitle } from '../../engine/labels.js';
 import { rankHits, recordKeyword, useRecordSearch, type SearchSource } from '../../engine/record-search.js';
 import { useT } from '../../i18n/index.js';
 import { SEARCH_FIELD } from './header-search.js';
+import { UiIcon } from '../../ui/icons.js';
 import { labelsReady, useLabelT } from '../../i18n/resources/index.js';
 
 const LISTS = new Map(RESOURCES.filter((r): r is ListResource => r.kind === 'list').map((r) => [r.id, r]));
@@ -94,7 +95,7 @@ export default function SearchPanel({
 
   return (
     <Combobox<SearchOption | null> value={null} onChange={choose} onClose={() => setQuery('')}>
-      <div className="relative">
+      <div className="relative flex min-w-0 flex-1 items-center gap-1">
         <ComboboxInput
           ref={input}
           aria-label={t('nav.search')}
@@ -108,11 +109,20 @@ export default function SearchPanel({
             if (e.key === 'Escape' && !query) onClose(true);
           }}
         />
+        <button
+          type="button"
+          className="nav-btn shrink-0 sm:hidden"
+          aria-label={lt('engine.close')}
+          onClick={() => onClose(true)}
+          data-testid="header-search-close"
+        >
+          <UiIcon name="close" />
+        </button>
         {query.trim() !== '' && (
           <ComboboxOptions
             static
-            // On a phone the panel spans the window under the header; wider, it hangs from the field.
-            className="fixed inset-x-2 top-14 z-50 max-h-[70vh] overflow-auto rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5 sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-1 sm:w-96"
+            // On a phone the results span the header's width under it; wider, they hang from the field.
+            className="absolute top-full right-0 left-0 z-50 mt-1 max-h-[70vh] overflow-auto rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5 sm:left-auto sm:w-96"
             data-testid="header-search-results"
             data-search-for={keyword ?? ''}
             data-settled={done ? (keyword ?? '') : undefined}
