@@ -50,8 +50,11 @@ export function RecordPage({ resource, id, listPath, listTitle, options = {} }: 
   const fieldsId = useId();
   const historyId = useId();
 
-  // A new page starts at its top, wherever the list it was opened from was scrolled to.
-  useLayoutEffect(() => window.scrollTo(0, 0), [here]);
+  // A new page starts at its top, wherever the list it was opened from was scrolled to. (In
+  // braces: Chromium's scrollTo answers a promise, which React would take for a clean-up.)
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, [here]);
   useEffect(() => {
     recordTitle.value = { path: here, name };
   }, [here, name]);
