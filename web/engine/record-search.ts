@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ListResource } from '#contract';
+import { RECORD_ID_FILTER, type ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import { recordPath } from '../lib/record-nav.js';
 import { fetchList, type Row } from './queries.js';
@@ -86,6 +86,21 @@ export function rankHits(rows: readonly Row[], resource: ListResource, listPath:
 }
 
 /**
+ * One resource's rows for a keyword. Digits may be an id: the record with that id is asked for
+ * too (the list's id filter) and put first, since among the records merely containing those
+ * digits (phones, other ids) it might not be in the first few the backend answers.
+ */
+async function searchOne(resource: ListResource, keyword: string, signal: AbortSignal): Promise<{ list: Row[]; total: number }> {
+  const byKeyword = fetchList(resource, { keyword, pageNum: 1, pageSize: RECORD_SEARCH_ROWS }, signal, true);
+  if (!/^\d+$/.test(keyword)) return byKeyword;
+  const [page, byId] = await Promise.all([byKeyword, fetchList(resource, { [RECORD_ID_FILTER]: keyword, pageSize: 1 }, signal, true)]);
+  const exact = byId.list.filter((row) => String(row.id) === keyword);
+  if (exact.length === 0) return page;
+  const rest = page.list.filter((row) => String(row.id) !== keyword);
+  return { list: [...exact, ...rest].slice(0, RECORD_SEARCH_ROWS), total: Math.max(page.total, rest.length + 1) };
+}
+
+/**
  * One resource's answer. While the answer to a new keyword is awaited it keeps the rows of the
  * last one (`keyword` says which), so the list does not empty and refill on every keystroke.
  */
@@ -134,7 +149,7 @@ export function useRecordSearch(sources: readonly SearchSource[], text: string):
         ),
       }));
       for (const { resource } of sources) {
-        fetchList(resource, { keyword, pageNum: 1, pageSize: RECORD_SEARCH_ROWS }, controller.signal, true).then(
+        searchOne(resource, keyword, controller.signal).then(
           (page) => {
             if (!controller.signal.aborted) answer(resource.id, { status: 'done', keyword, rows: page.list, total: page.total });
           },
