@@ -83,6 +83,34 @@ describe('record pages at 1440 px', () => {
     expect(await page.locator('[data-filter="status"]').inputValue()).toBe('normal');
   }, 90_000);
 
+  it('opens a record from its row and goes back to the list with the keyboard alone', async () => {
+    const { page } = await h.pageAs('admin', LAPTOP);
+    await page.goto('/groupset?pageNum=3');
+    await expect.poll(() => settledRows(page).count()).toBe(20);
+    const active = () =>
+      page.evaluate(() => ({
+        link: document.activeElement?.getAttribute('data-record-link') ?? null,
+        testId: document.activeElement?.getAttribute('data-testid') ?? null,
+      }));
+    let href: string | null = null;
+    for (let i = 0; i < 150 && !href; i++) {
+      await page.keyboard.press('Tab');
+      href = (await active()).link;
+    }
+    expect(href).toMatch(/^\/groupset\/\d+$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname === href);
+    await page.getByTestId('record-title').waitFor();
+    let back = false;
+    for (let i = 0; i < 80 && !back; i++) {
+      await page.keyboard.press('Tab');
+      back = (await active()).testId === 'record-back';
+    }
+    expect(back).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname + u.search === '/groupset?pageNum=3');
+  }, 90_000);
+
   it('lands on a record asked for by URL once the login form is done', async () => {
     const { user } = busyUser();
     const { page } = await h.newPage(LAPTOP);

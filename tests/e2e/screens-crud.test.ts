@@ -123,15 +123,14 @@ describe('list screen end to end', () => {
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
   }, 90_000);
 
-  it('opens the user detail with its wallet and logins', async () => {
+  it("opens the user's page from Details, with its wallet and logins", async () => {
     const { page } = await h.pageAs('admin');
     await page.goto('/userpage/userset');
+    const id = await rows(page).first().getAttribute('data-row-id');
     await rowCommand(rows(page).first(), '[data-command="detail"]');
-    const drawer = page.getByTestId('detail-drawer');
-    await drawer.getByRole('tab', { name: 'Wallet' }).click();
-    await drawer.getByTestId('user-wallet').waitFor();
-    await drawer.getByRole('tab', { name: 'Recent logins' }).click();
-    await drawer.locator('table').waitFor();
+    await page.waitForURL((u) => u.pathname === `/userpage/userset/${id}`);
+    await page.getByTestId('user-wallet').waitFor();
+    await page.locator('[data-related="loginRecords"]').waitFor();
   }, 90_000);
 });
 
