@@ -138,9 +138,27 @@ ${modulePreloads}
 
 // ---------- web ----------
 
+/**
+ * wouter and @preact/signals-react import useSyncExternalStore from its React 17 shim, which on
+ * React 19 only hands back React's own, yet ships its fallback in the login page's bundle: the
+ * shim's module is replaced by React's export.
+ */
+const reactOwnSyncStore = {
+  name: 'react-own-sync-external-store',
+  setup(build) {
+    build.onResolve({ filter: /^use-sync-external-store\/shim(\/index\.js)?$/ }, () => ({ path: 'use-sync-external-store', namespace: 'react-own' }));
+    build.onLoad({ filter: /.*/, namespace: 'react-own' }, () => ({
+      contents: "export { useSyncExternalStore } from 'react';",
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
 const webOptions = {
   absWorkingDir: root,
   entryPoints: { main: 'web/main.tsx' },
+  plugins: [reactOwnSyncStore],
   bundle: true,
   splitting: true,
   format: 'esm',

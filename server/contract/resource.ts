@@ -9,6 +9,8 @@ import type { Permission } from './permissions.js';
  * Calls, under the resource's path (its permission string, plus a segment where two pages share
  * one permission):
  *   GET  {path}/list?pageNum&pageSize&keyword&sort&<filters>  -> {list, total, totals?}
+ *        (every list also takes `id`, the one record with that id: how a record's page reads a
+ *        record of a resource without a detail call)
  *   GET  {path}/detail?id                                      -> one record
  *   POST {path}/save                                           -> create (no id) or update (id)
  *   POST {path}/delete {ids}
@@ -164,6 +166,9 @@ export interface ListAnswer<T = Record<string, unknown>> {
   total: number;
   totals?: Record<string, number>;
 }
+
+/** The list filter every list answers: exactly the record with this id (`GET {path}/list?id=`). */
+export const RECORD_ID_FILTER = 'id';
 
 export function resourceCalls(resource: Pick<ResourceBase, 'path'>) {
   return {

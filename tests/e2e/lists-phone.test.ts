@@ -56,7 +56,7 @@ describe('list screens at 390 px', () => {
     expect(await heading.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   });
 
-  it('offers a row’s commands behind "⋯", and the create dialog’s Save and the detail drawer fit', async () => {
+  it('offers a row’s commands behind "⋯", and the create dialog’s Save and the record’s page fit', async () => {
     const { page } = await h.pageAs('admin', { width: WIDTH, height: HEIGHT });
     await page.goto('/userpage/userset');
     const card = page.getByTestId('list-card').first();
@@ -70,14 +70,13 @@ describe('list screens at 390 px', () => {
       expect(await inView(page, item), name).toBe(true);
     }
     await menu.getByRole('menuitem', { name: 'Details' }).click();
-    const drawer = page.getByTestId('detail-drawer');
-    await drawer.waitFor();
-    const box = (await drawer.boundingBox())!;
+    const record = page.getByTestId('record-page');
+    await page.getByTestId('record-fields').waitFor();
+    const box = (await record.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(WIDTH + 0.5);
-    expect(await inView(page, drawer.getByRole('button', { name: 'Close' }))).toBe(true);
-    await drawer.getByRole('button', { name: 'Close' }).click();
-    await drawer.waitFor({ state: 'detached' });
+    expect(await inView(page, page.getByTestId('record-back'))).toBe(true);
+    expect(await overflow(page)).toBe(0);
 
     // The longest create form: its buttons stay in view below a scrolling body.
     await page.goto('/versionupdate/appupdate');

@@ -103,6 +103,19 @@ describe('serving the UI', () => {
     expect(response.headers.location).toBe(`/login?redirect=${encodeURIComponent('/finance/OnlineRecharge?tab=2')}`);
   });
 
+  it("serves a record's page at any depth as the console, and sends a visitor to it through the login form", async () => {
+    for (const url of ['/userpage/userset/10023', '/groupset/800001', '/WithDrawMoneyCheck/459?from=search']) {
+      const anonymous = await app.inject({ method: 'GET', url, headers: { 'sec-fetch-mode': 'navigate', accept: 'text/html' } });
+      expect(anonymous.statusCode, url).toBe(302);
+      expect(anonymous.headers.location).toBe(`/login?redirect=${encodeURIComponent(url)}`);
+      const logged = await app.inject({ method: 'GET', url, headers: { 'sec-fetch-mode': 'navigate', accept: 'text/html' }, cookies: session });
+      expect(logged.statusCode, url).toBe(200);
+      expect(logged.headers['content-type']).toContain('text/html');
+      // Assets by absolute paths: the page works however deep its address.
+      expect(logged.body).toMatch(/src="\/assets\//);
+    }
+  });
+
   it('never builds a login redirect that leaves the site', async () => {
     for (const url of ['//evil.example', '/\\evil.example/x', '/%2F%2Fevil.example/', '/%5Cevil.example/']) {
       const response = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });

@@ -56,7 +56,7 @@ describe('list URL state', () => {
   });
 
   it('names range filters <key>From and <key>To', () => {
-    expect(filterKeys(BILLING_RECORDS)).toEqual(['type', 'createTimeFrom', 'createTimeTo']);
+    expect(filterKeys(BILLING_RECORDS)).toEqual(['userAccount', 'type', 'createTimeFrom', 'createTimeTo']);
   });
 
   it('sends every key to the backend, defaults included, empty filters left out', () => {

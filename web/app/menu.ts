@@ -1,7 +1,9 @@
 import { isAllowed } from '#contract/permissions';
 import type { MessageKey } from '../i18n/index.js';
 import type { IconName } from '../ui/icons.js';
-import { ALL_OFFERED, HOME_PATH, ROUTES, findRoute, isUnoffered, type LeafRoute, type RouteEntry, type Unoffered } from './routes.js';
+import type { RecordLinks } from '../engine/record-links.js';
+import { recordRoute } from './navigation.js';
+import { ALL_OFFERED, HOME_PATH, LEAF_ROUTES, ROUTES, findRoute, isUnoffered, type LeafRoute, type RouteEntry, type Unoffered } from './routes.js';
 
 export interface MenuItem {
   key: string;
@@ -58,11 +60,16 @@ export interface Crumb {
   title: MessageKey;
   /** Absent on the last crumb and on crumbs that cannot be opened. */
   path?: string;
+  /** A record's page: this crumb is the record (id `record`), the one before it the list it belongs to. */
+  record?: string;
+  /** The list a record's page belongs to: its link returns to the list as it was left. */
+  list?: true;
 }
 
-/** Home first except on the dashboard itself; the last crumb is never a link. */
+/** Home first except on the dashboard itself; the last crumb is never a link; a record's page ends list > record. */
 export function breadcrumbFor(path: string): Crumb[] {
-  const route = findRoute(path);
+  const record = findRoute(path) ? undefined : recordRoute(path);
+  const route = record?.route ?? findRoute(path);
   const crumbs: Crumb[] = [];
   if (path !== HOME_PATH) crumbs.push({ title: 'route.dashboard', path: HOME_PATH });
   if (route) {
@@ -70,11 +77,24 @@ export function breadcrumbFor(path: string): Crumb[] {
       // A one-child group repeats its child's title; showing it twice says nothing.
       if (route.group.children.length > 1) crumbs.push({ title: route.group.meta.title, path: route.group.path });
     }
-    if (route.meta.breadcrumb !== false) crumbs.push({ title: route.meta.title, path: route.path });
+    if (route.meta.breadcrumb !== false) crumbs.push({ title: route.meta.title, path: route.path, ...(record ? { list: true } : {}) });
+    if (record) crumbs.push({ title: route.meta.title, record: record.id });
   }
   if (crumbs.length > 0) {
     const last = crumbs[crumbs.length - 1]!;
-    crumbs[crumbs.length - 1] = { title: last.title };
+    crumbs[crumbs.length - 1] = { title: last.title, ...(last.record ? { record: last.record } : {}) };
   }
   return crumbs;
+}
+
+/**
+ * Where each resource's records have their pages: the list screen showing it, when the
+ * administrator may open it and the backend offers it (else its records get no links).
+ */
+export function recordLinks(held: readonly string[], unoffered: Unoffered = ALL_OFFERED, routes: readonly LeafRoute[] = LEAF_ROUTES): RecordLinks {
+  const paths = new Map<string, string>();
+  for (const r of routes) {
+    if (r.screen?.kind === 'list' && isAllowed(r.meta.permission, held) && !isUnoffered(r, unoffered)) paths.set(r.screen.id, r.path);
+  }
+  return { listPath: (id) => paths.get(id) };
 }

@@ -137,9 +137,11 @@ export const ROUTES: readonly RouteEntry[] = [
         results: { resetPassword: 'secret' },
         // Bans from a list of accounts (a moderation team's, another system's).
         import: { columns: ['account', 'reason'], key: 'account', action: 'ban' },
+        search: true,
+        related: 'user',
       }),
     ),
-    screen('/groupset', 'GroupSet', 'route.groupset', 'group', listScreen('groups', P.groupProfile, { detail: 'group' })),
+    screen('/groupset', 'GroupSet', 'route.groupset', 'group', listScreen('groups', P.groupProfile, { detail: 'group', search: true })),
   ]),
   group('/siteconfig', 'SiteConfig', 'route.siteconfig', 'settings', [
     screen('/siteconfig/function', 'SiteFunction', 'route.function', 'function', settingsScreen('siteFunctions', P.stationSystem)),
@@ -200,7 +202,12 @@ export const ROUTES: readonly RouteEntry[] = [
       'WithDrawMoneyCheck',
       'route.withdrawCheck',
       'check',
-      listScreen('withdrawalReview', P.cashWithdrawalCheck, { afterAction: 'withdrawalReviewed', watch: 'withdrawalCount' }),
+      listScreen('withdrawalReview', P.cashWithdrawalCheck, {
+        afterAction: 'withdrawalReviewed',
+        watch: 'withdrawalCount',
+        search: true,
+        related: 'applicant',
+      }),
       {
         badge: 'withdrawal',
       },

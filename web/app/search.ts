@@ -44,3 +44,56 @@ export function createSearch(entries: readonly SearchEntry[]): (query: string) =
     return fuse.search(q).map((r) => r.item);
   };
 }
+
+/** The list screens whose records the header search looks for: declared searchable, permitted and offered. */
+export function searchSources<S>(
+  held: readonly string[],
+  resolve: (resourceId: string) => S | undefined,
+  routes: readonly LeafRoute[] = LEAF_ROUTES,
+  unoffered: Unoffered = ALL_OFFERED,
+): { source: S; listPath: string }[] {
+  return routes.flatMap((r) => {
+    if (r.screen?.kind !== 'list' || !r.screen.options?.search) return [];
+    if (!isAllowed(r.meta.permission, held) || isUnoffered(r, unoffered)) return [];
+    const source = resolve(r.screen.id);
+    return source === undefined ? [] : [{ source, listPath: r.path }];
+  });
+}
+
+/** Pages shown at most; the menu has forty, a search that matches more is not narrow enough to list them all. */
+export const SEARCH_MAX_PAGES = 8;
+
+export interface SearchOption {
+  key: string;
+  /** Where choosing it goes: a screen, a record's page, or a list filtered by the text. */
+  path: string;
+  title: string;
+  detail?: string;
+  kind: 'page' | 'record' | 'more';
+}
+
+export interface SearchGroup {
+  key: string;
+  title: string;
+  /** A record group waits for its answer, or could not be searched. */
+  status: 'done' | 'loading' | 'error';
+  options: SearchOption[];
+}
+
+/** The results by kind: pages first, then each searched resource in menu order; a resource that found nothing is left out. */
+export function groupResults(pagesTitle: string, pages: readonly SearchEntry[], records: readonly SearchGroup[]): SearchGroup[] {
+  const groups: SearchGroup[] = [];
+  if (pages.length > 0) {
+    const options = pages
+      .slice(0, SEARCH_MAX_PAGES)
+      .map((p): SearchOption => ({ key: `page:${p.path}`, path: p.path, title: p.title, detail: p.path, kind: 'page' }));
+    groups.push({ key: 'pages', title: pagesTitle, status: 'done', options });
+  }
+  for (const g of records) if (g.status !== 'done' || g.options.length > 0) groups.push(g);
+  return groups;
+}
+
+/** Every group has its answer: an empty list now means nothing matches. */
+export function settled(groups: readonly SearchGroup[]): boolean {
+  return groups.every((g) => g.status !== 'loading');
+}

@@ -6,6 +6,8 @@ import { fieldLabel } from './labels.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { mainFieldKey, recordName } from './record-summary.js';
+import { recordPath } from '../lib/record-nav.js';
+import { RecordLink } from './record-link.js';
 import { buildRowCommands, RowCommands, useStableRowHandlers, type StableRowHandlers, type OfferedCommands } from './row-commands.js';
 import type { ScreenRowCommands as Commands } from './row-commands.js';
 import { ValueView } from './value-cell.js';
@@ -27,6 +29,8 @@ interface Props {
   /** The signed-in administrator's account, for resources with a `selfField`. */
   self?: string;
   runningOn: (id: string) => string;
+  /** The list's path: each card's name links to the record's page under it. */
+  recordBase?: string;
 }
 
 const STATUS_KEYS = ['status', 'state'];
@@ -52,10 +56,12 @@ interface CardProps {
   density: Density;
   runningNames: string;
   self: string;
+  recordBase: string;
 }
 
-const Card = memo(function Card({ row, resource, layout, selectable, checked, has, handlers, t, density, runningNames, self }: CardProps) {
+const Card = memo(function Card({ row, resource, layout, selectable, checked, has, handlers, t, density, runningNames, self, recordBase }: CardProps) {
   const id = String(row.id);
+  const href = recordBase ? recordPath(recordBase, row.id) : null;
   const { main, status, rest } = layout;
   const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self);
   return (
@@ -71,7 +77,15 @@ const Card = memo(function Card({ row, resource, layout, selectable, checked, ha
           />
         )}
         <div className="min-w-0 flex-1 font-medium break-words text-slate-900" data-main-field={main?.key}>
-          {main ? <ValueView t={t} field={main} value={row[main.key]} /> : `#${id}`}
+          {href ? (
+            <RecordLink href={href} onOpen={() => handlers.open(row)}>
+              {main ? <ValueView t={t} field={main} value={row[main.key]} /> : `#${id}`}
+            </RecordLink>
+          ) : main ? (
+            <ValueView t={t} field={main} value={row[main.key]} />
+          ) : (
+            `#${id}`
+          )}
         </div>
         {status && (
           <span className="shrink-0 text-sm text-slate-600" data-col={status.key}>
@@ -98,7 +112,24 @@ const Card = memo(function Card({ row, resource, layout, selectable, checked, ha
 
 /** A phone's list: one card per row (its name, status and fields), the commands behind "⋯", sorting by a select. */
 export function ListCards(props: Props) {
-  const { resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy, runningOn, self = '' } = props;
+  const {
+    resource,
+    columns,
+    rows,
+    sort,
+    onSort,
+    selectable,
+    selected,
+    onSelect,
+    commands,
+    totals,
+    t,
+    density,
+    busy,
+    runningOn,
+    self = '',
+    recordBase = '',
+  } = props;
   const layout = useMemo(() => cardLayout(resource, columns), [resource, columns]);
   const { handlers, has } = useStableRowHandlers(commands, onSelect);
   const sortable = columns.filter((f) => f.sortable);
@@ -164,6 +195,7 @@ export function ListCards(props: Props) {
               density={density}
               runningNames={runningOn(id)}
               self={self}
+              recordBase={recordBase}
             />
           );
         })}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
@@ -10,7 +10,6 @@ import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
 import { bulkActions, eligibleRows, pageActions } from './actions.js';
 import { useDensity } from '../ui/density.js';
-import { DetailDrawer } from './detail-drawer.js';
 import { exportListCsv } from './export-csv.js';
 import { FormDialog } from './form-dialog.js';
 import { ImportDialog } from './import-dialog.js';
@@ -25,8 +24,10 @@ import { SavedViews } from './saved-views-menu.js';
 import { ListTable, TableSkeleton, runningOn } from './list-table.js';
 import { Pagination } from './pagination.js';
 import { useNarrow } from '../ui/use-narrow.js';
+import { openFromList, recordPath, rememberListQuery } from '../lib/record-nav.js';
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
 import type { ListScreenOptions, RowAnnotation } from './types.js';
+import { useScrollMemory } from './scroll-memory.js';
 import { useActionRunner } from './use-action-runner.js';
 import { deleteQuestion, namesText } from './record-names.js';
 import { recordName } from './record-summary.js';
@@ -60,7 +61,6 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<string[] | null>(null);
-  const [detailRow, setDetailRow] = useState<Row | null>(null);
   const [exporting, setExporting] = useState<number | null>(null);
   const [importing, setImporting] = useState(false);
   // The import as this backend offers it: none when the create (or the action) it needs is not offered.
@@ -79,6 +79,16 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
     clearSelection();
     options.afterAction?.(action, target);
   });
+
+  const here = search ? `${path}?${search}` : path;
+  // A record's page returns to the list as it is now, and going back puts the scroll back too.
+  useEffect(() => rememberListQuery(path, search), [path, search]);
+  useScrollMemory(here, !!query.data && !query.isPlaceholderData);
+  // Every record has its page at the list's path plus its id.
+  const openRecord = (row: Row) => {
+    const to = recordPath(path, row.id);
+    if (to) openFromList(to, here);
+  };
 
   const go = (next: ListState, replace = false) => {
     const qs = serialiseListState(next, resource);
@@ -153,7 +163,8 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
       });
     },
     commands: {
-      detail: resource.detail ? setDetailRow : undefined,
+      detail: resource.detail ? openRecord : undefined,
+      open: openRecord,
       edit: resource.edit ? (row: Row) => setEditing({ mode: 'edit', row }) : undefined,
       remove: resource.remove ? (row: Row) => setRemoving([String(row.id)]) : undefined,
       action: (a: ActionDef, row: Row) => runner.start(a, { id: row.id }, [row]),
@@ -164,6 +175,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
     density,
     busy: query.isPlaceholderData || query.isFetching,
     self: resource.selfField ? accountName.value : '',
+    recordBase: path,
   };
 
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
@@ -299,7 +311,6 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
           );
         }}
       />
-      <DetailDrawer resource={resource} row={detailRow} renderer={options.detail} onClose={() => setDetailRow(null)} />
       {csvImport && <ImportDialog open={importing} resource={resource} spec={csvImport} t={t} onClose={() => setImporting(false)} />}
       {runner.dialogs}
     </div>

@@ -3,7 +3,9 @@ import type { FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel } from './labels.js';
-import { recordName } from './record-summary.js';
+import { mainFieldKey, recordName } from './record-summary.js';
+import { recordPath } from '../lib/record-nav.js';
+import { RecordLink } from './record-link.js';
 import {
   buildRowCommands,
   INLINE_COMMANDS,
@@ -37,6 +39,8 @@ interface Props {
   self?: string;
   /** Calls under way, as `callKey` gives them: their buttons wait. */
   running?: ReadonlySet<string>;
+  /** The list's path: each row's naming cell links to the record's page under it. */
+  recordBase?: string;
 }
 
 const rowId = (row: Row) => String(row.id);
@@ -104,10 +108,29 @@ interface RowProps {
   /** Names of this row's actions whose call is under way, joined (a string keeps the memo cheap). */
   runningNames: string;
   self: string;
+  recordBase: string;
+  /** The column whose cell links to the record's page. */
+  linkKey: string;
 }
 
-const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density, runningNames, self }: RowProps) {
+const TableRow = memo(function TableRow({
+  row,
+  resource,
+  columns,
+  selectable,
+  checked,
+  hasCommands,
+  has,
+  commands,
+  t,
+  density,
+  runningNames,
+  self,
+  recordBase,
+  linkKey,
+}: RowProps) {
   const id = rowId(row);
+  const href = recordBase ? recordPath(recordBase, row.id) : null;
   const waiting = runningNames ? runningNames.split(',') : [];
   return (
     <tr className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
@@ -128,7 +151,13 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
           className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''} ${f.kind === 'longtext' ? 'max-w-xs' : ''} ${wrapping(f.kind)}`}
           data-col={f.key}
         >
-          {valueNode(t, f, row[f.key])}
+          {href && f.key === linkKey ? (
+            <RecordLink href={href} onOpen={() => commands.open(row)}>
+              {valueNode(t, f, row[f.key])}
+            </RecordLink>
+          ) : (
+            valueNode(t, f, row[f.key])
+          )}
         </td>
       ))}
       {hasCommands && (
@@ -162,11 +191,15 @@ export function ListTable({
   busy,
   running,
   self = '',
+  recordBase = '',
 }: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
   const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
   const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
   const { handlers: stable, has } = useStableRowHandlers(commands, onSelect);
+  // The record's name links to its page; without that column, its id.
+  const main = mainFieldKey(resource);
+  const linkKey = columns.some((f) => f.key === main) ? main : 'id';
 
   return (
     <div className={`overflow-x-auto rounded-md border border-slate-200 bg-white [contain:content] ${busy ? 'opacity-60' : ''}`}>
@@ -218,6 +251,8 @@ export function ListTable({
                 density={density}
                 runningNames={running?.size ? runningOn(running, id) : ''}
                 self={self}
+                recordBase={recordBase}
+                linkKey={linkKey}
               />
             );
           })}

@@ -26,6 +26,8 @@ export const resourceKeys = {
   lists: (r: Ref) => ['resource', r.id, 'list'] as const,
   list: (r: Ref, params: Query) => ['resource', r.id, 'list', normaliseParams(params)] as const,
   details: (r: Ref) => ['resource', r.id, 'detail'] as const,
+  /** A record's page: its record, read by the detail call or the list's id filter. */
+  record: (r: Ref, id: string) => ['resource', r.id, 'record', id] as const,
   detail: (r: Ref, id: unknown) => ['resource', r.id, 'detail', String(id)] as const,
   config: (r: Ref) => ['resource', r.id, 'config'] as const,
   statistics: (r: Ref, params: Query) => ['resource', r.id, 'statistics', normaliseParams(params)] as const,
@@ -34,8 +36,9 @@ export const resourceKeys = {
 
 const EMPTY_LIST: ListAnswer<Row> = { list: [], total: 0 };
 
-export async function fetchList(resource: Ref, params: Query, signal?: AbortSignal): Promise<ListAnswer<Row>> {
-  const env = await api.get<ListAnswer<Row>>(resourceCalls(resource).list, normaliseParams(params), { signal });
+/** `quiet`: the caller shows a failure in place rather than in a toast. */
+export async function fetchList(resource: Ref, params: Query, signal?: AbortSignal, quiet?: boolean): Promise<ListAnswer<Row>> {
+  const env = await api.get<ListAnswer<Row>>(resourceCalls(resource).list, normaliseParams(params), { signal, quiet });
   const data = env.data;
   return data && Array.isArray(data.list) ? data : EMPTY_LIST;
 }

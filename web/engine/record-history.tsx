@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { FieldDef, ListResource, Resource } from '#contract';
 import { AUDIT_SECRET_CHANGED, type AuditEntry, type AuditRecord, type AuditValue } from '#contract/audit';
 import { fetchHistory } from '../api/audit.js';
-import type { LabelKey, LabelT } from '../i18n/resources/index.js';
+import { useLabelT, type LabelKey, type LabelT } from '../i18n/resources/index.js';
+import type { RecordHistoryProps } from './types.js';
 import { formatDateTime } from '../lib/format.js';
 import { language } from '../lib/settings.js';
 import { actionLabel, fieldLabel, resourceTitle } from './labels.js';
@@ -124,4 +125,10 @@ export function RecordHistory({ resource, id, t }: { resource: ListResource; id:
       ))}
     </ol>
   );
+}
+
+/** The history section of a record's page: the record's audit trail in the reader's language. */
+export function AuditHistory({ resource, id }: RecordHistoryProps) {
+  const t = useLabelT();
+  return <RecordHistory resource={resource} id={id} t={t} />;
 }

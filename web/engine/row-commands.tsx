@@ -78,6 +78,8 @@ export function RowCommands({ commands, inline, t, name }: { commands: readonly 
 
 export interface RowHandlers {
   detail: (row: Row) => void;
+  /** Opens the record's page (its link in the row). */
+  open: (row: Row) => void;
   edit: (row: Row) => void;
   remove: (row: Row) => void;
   action: (action: ActionDef, row: Row) => void;
@@ -93,6 +95,7 @@ export interface RowLink {
 /** The commands a list screen offers its rows; the ones it leaves out are not offered at all. */
 export interface ScreenRowCommands {
   detail?: (row: Row) => void;
+  open?: (row: Row) => void;
   edit?: (row: Row) => void;
   remove?: (row: Row) => void;
   action: (action: ActionDef, row: Row) => void;
@@ -125,6 +128,7 @@ export function useStableRowHandlers(
   const handlers = useMemo<StableRowHandlers>(
     () => ({
       detail: (row) => latest.current.commands.detail?.(row),
+      open: (row) => latest.current.commands.open?.(row),
       edit: (row) => latest.current.commands.edit?.(row),
       remove: (row) => latest.current.commands.remove?.(row),
       action: (action, row) => latest.current.commands.action(action, row),

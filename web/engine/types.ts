@@ -17,16 +17,20 @@ export interface RowAnnotation {
   /** A hook: the values of the rows on screen, by row id (an empty map while they load). */
   useValues(resource: ListResource, rows: readonly Row[]): ReadonlyMap<string, string>;
 }
+import type { RelatedList } from './related.js';
 
 /** What the engine's screens take beside their resource: the few things a resource cannot say as data. */
 
+/** What a record's page knows when it draws a resource's own sections (a user's wallet, a group's members). */
 export interface DetailRendererProps {
   resource: ListResource;
   /** The GET {path}/detail answer. */
   data: unknown;
-  /** The list row the drawer was opened from. */
+  /** The record itself. */
   row: Record<string, unknown>;
   t: LabelT;
+  /** Resource ids of the related lists the page shows, so a section does not repeat one of them. */
+  related: ReadonlySet<string>;
 }
 export type DetailRenderer = ComponentType<DetailRendererProps>;
 
@@ -41,10 +45,21 @@ export interface ImportDecl {
   action?: string;
 }
 
+/** Who a record's history is about: the resource and the record's id. */
+export interface RecordHistoryProps {
+  resource: ListResource;
+  id: string;
+}
+/**
+ * A record's history (an audit trail): drawn in its own section of the record's page when the
+ * console has one. The page gives it the record; how it reads and shows the history is its own.
+ */
+export type RecordHistoryView = ComponentType<RecordHistoryProps>;
+
 export interface ListScreenOptions {
   /** A CSV import of records (or of an action over records named in the file). */
   import?: ImportDecl;
-  /** Replaces the field-by-field view of the detail drawer. */
+  /** Sections of a record's page beside its fields, drawn from the detail answer. */
   detail?: DetailRenderer;
   /** How the answer of a `showsResult` action is shown, by action name. */
   results?: Readonly<Record<string, ResultRenderer>>;
@@ -55,6 +70,10 @@ export interface ListScreenOptions {
   annotate?: RowAnnotation;
   /** Commands that open another screen about a row. */
   links?: readonly RowLink[];
+  /** Lists shown on a record's page, filtered by the record. */
+  related?: readonly RelatedList[];
+  /** The history section of a record's page; none is drawn without it. */
+  history?: RecordHistoryView;
 }
 
 export interface SettingsScreenOptions {

@@ -1,6 +1,6 @@
 import type { Permission } from '#contract/permissions';
 import type { ImportDecl } from '../engine/types.js';
-import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import type { AFTER_ACTIONS, DETAIL_VIEWS, RELATED_LISTS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 /**
  * Screen declarations for the route table: a resource of the contract by id, the kind of engine
@@ -14,6 +14,7 @@ export type ResultViewName = keyof typeof RESULT_VIEWS;
 export type AfterActionName = keyof typeof AFTER_ACTIONS;
 export type WatchedCountName = keyof typeof WATCHED_COUNTS;
 
+export type RelatedListsName = keyof typeof RELATED_LISTS;
 /** How the answer of a `showsResult` action is shown, by action name. */
 type Results = Readonly<Record<string, ResultViewName>>;
 
@@ -27,6 +28,10 @@ export interface ListScreenDecl {
   watch?: WatchedCountName;
   /** A CSV import: the columns, the key column, and the action each row runs (none: each row is created). */
   import?: ImportDecl;
+  /** The lists a record's page shows beside the record, filtered by it (views.ts RELATED_LISTS). */
+  related?: RelatedListsName;
+  /** The header search looks for its records too (by the resource's keyword). */
+  search?: boolean;
 }
 
 /** Which resource of the contract a screen shows, and the permission that resource needs. */

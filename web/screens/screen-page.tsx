@@ -1,6 +1,6 @@
 import { use, useMemo } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { RESOURCES, type Resource } from '#contract';
+import { RESOURCES, type BackendOffer, type Resource } from '#contract';
 import type { PageProps } from '../ui/page.js';
 import { backendOffer, permissions } from '../api/session.js';
 import { isAllowed } from '#contract/permissions';
@@ -12,11 +12,15 @@ import { OperationScreen } from '../engine/operation-screen.js';
 import { SettingsScreen } from '../engine/settings-screen.js';
 import { StatisticsScreen } from '../engine/statistics-screen.js';
 import type { ResultRenderer } from '../engine/result-view.js';
-import type { ResultViewName, ScreenDecl } from './declare.js';
-import { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, ROW_ANNOTATIONS, ROW_LINKS, WATCHED_COUNTS } from './views.js';
+import type { ListScreenDecl, ResultViewName, ScreenDecl } from './declare.js';
+import { RecordPage } from '../engine/record-page.js';
+import type { RelatedList } from '../engine/related.js';
+import { AFTER_ACTIONS, DETAIL_VIEWS, RECORD_HISTORY, RELATED_LISTS, RESULT_VIEWS, ROW_ANNOTATIONS, ROW_LINKS, WATCHED_COUNTS } from './views.js';
 
 export interface ScreenPageProps extends PageProps {
   screen: ScreenDecl;
+  /** The page of one record of the screen's list. */
+  recordId?: string;
 }
 
 function resultViews(names: Readonly<Record<string, ResultViewName>> | undefined): Record<string, ResultRenderer> | undefined {
@@ -37,7 +41,17 @@ export function resolveScreen(decl: ScreenDecl): Resolved {
   return { ...decl, resource } as Resolved;
 }
 
-function Body({ decl: declared }: { decl: ScreenDecl }) {
+/** The related lists a list screen declares, as the bound backend offers their resources. */
+function relatedLists(name: ListScreenDecl['related'], offer: BackendOffer): RelatedList[] {
+  const related: Readonly<Record<string, Readonly<Record<string, string>>>> = name ? RELATED_LISTS[name] : {};
+  return Object.entries(related).map(([id, filter]) => {
+    const resource = RESOURCE_BY_ID.get(id);
+    if (resource?.kind !== 'list') throw new Error(`a screen relates list resource "${id}", which the contract does not declare`);
+    return { resource: offeredResource(resource, offer), filter };
+  });
+}
+
+function Body({ decl: declared, record }: { decl: ScreenDecl; record?: { id: string; listPath: string; listTitle: string } }) {
   useSignals();
   const offer = backendOffer.value;
   const held = permissions.value;
@@ -58,6 +72,8 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
           annotate: ROW_ANNOTATIONS[decl.id],
           links: ROW_LINKS[decl.id]?.filter((l) => isAllowed([l.permission], held ?? [])).map((l) => l.link),
           import: decl.options?.import,
+          related: relatedLists(decl.options?.related, offer),
+          history: RECORD_HISTORY,
         };
       case 'settings':
         return { results: resultViews(decl.options?.results) };
@@ -69,9 +85,10 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
       default:
         return {};
     }
-  }, [decl, held]);
+  }, [decl, held, offer]);
   switch (decl.kind) {
     case 'list':
+      if (record) return <RecordPage resource={decl.resource} id={record.id} listPath={record.listPath} listTitle={record.listTitle} options={options} />;
       return <ListScreen resource={decl.resource} options={options} />;
     case 'settings':
       return <SettingsScreen resource={decl.resource} options={options} />;
@@ -83,10 +100,18 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
 }
 
 /** The page of every engine screen: the route's title, then the screen its route declares. */
-export default function ScreenPage({ route, screen }: ScreenPageProps) {
+export default function ScreenPage({ route, screen, recordId }: ScreenPageProps) {
   const t = useT();
   // Suspends (inside the layout's Suspense) until the labels of the current language are in.
   use(labelsReady());
+  if (recordId !== undefined) {
+    // The record's page names the record in its own heading, under the way back to its list.
+    return (
+      <section className="p-4 sm:p-6" data-screen={route.path}>
+        <Body key={`${route.path}/${recordId}`} decl={screen} record={{ id: recordId, listPath: route.path, listTitle: t(route.meta.title) }} />
+      </section>
+    );
+  }
   return (
     <section className="p-4 sm:p-6" data-screen={route.path}>
       <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>

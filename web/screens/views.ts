@@ -4,9 +4,10 @@ import { PERMISSIONS } from '#contract/permissions';
 import { withdrawalCount, withdrawalCountKnown } from '../api/withdrawals.js';
 import { activityPath } from '../api/audit.js';
 import type { ResultRenderer } from '../engine/result-view.js';
-import type { DetailRenderer, RowAnnotation } from '../engine/types.js';
+import type { DetailRenderer, RecordHistoryView, RowAnnotation } from '../engine/types.js';
 import type { RowLink } from '../engine/row-commands.js';
 import { reviewedBy } from './reviewers.js';
+import { AuditHistory } from '../engine/record-history.js';
 import type { ActionTarget } from '../engine/use-action-runner.js';
 import { AuthenticatorResult } from './authenticator-result.js';
 import { CodesResult, SecretResult, SensitiveHits } from './results.js';
@@ -34,6 +35,31 @@ function withdrawalReviewed(action: ActionDef): void {
 export const AFTER_ACTIONS = {
   withdrawalReviewed,
 } satisfies Record<string, (action: ActionDef, target: ActionTarget) => void>;
+
+/**
+ * Lists a record's page shows, by resource id, each filtered by the record's fields:
+ * `withdrawalReview: {userAccount: 'account'}` lists the withdrawals whose `userAccount` filter is
+ * the record's `account`. Each shows only to administrators who may open that list.
+ */
+export const RELATED_LISTS = {
+  /** A user's withdrawals, bills and logins. */
+  user: {
+    withdrawalReview: { userAccount: 'account' },
+    billingRecords: { userAccount: 'account' },
+    loginRecords: { account: 'account' },
+  },
+  /** Beside a withdrawal application, the applicant's other applications and bills. */
+  applicant: {
+    withdrawalReview: { userAccount: 'userAccount' },
+    billingRecords: { userAccount: 'userAccount' },
+  },
+} satisfies Record<string, Readonly<Record<string, Readonly<Record<string, string>>>>>;
+
+/**
+ * The history section of every record's page: the record's audit trail kept by the gateway (bans
+ * with their author and reason, edits with their values before and after).
+ */
+export const RECORD_HISTORY: RecordHistoryView = AuditHistory;
 
 /** Counts of records arriving from elsewhere that a list offers to show when they rise. */
 export const WATCHED_COUNTS = {

@@ -62,13 +62,15 @@ export const WITHDRAWAL_REVIEW = {
   kind: 'list',
   id: 'withdrawalReview',
   ...at(PERMISSIONS.cashWithdrawalCheck),
-  keywordFields: ['userAccount', 'accountInfo'],
+  // The id too: an administrator quoting an application's number finds it from the header search.
+  keywordFields: ['id', 'userAccount', 'accountInfo'],
   defaultSort: '-createTime',
   totals: ['amount', 'fee'],
   recordFields: ['userAccount', 'amount', 'method', 'accountInfo'],
   fields: [
     ID,
-    shown('userAccount', 'text'),
+    // A filter by the applicant's exact account: a user's page lists that user's applications.
+    shown('userAccount', 'text', { filter: true }),
     shown('amount', 'money', { sortable: true }),
     shown('fee', 'money'),
     { key: 'method', kind: 'select', options: WITHDRAWAL_METHODS, readOnly: true, column: true, filter: true },
@@ -150,7 +152,8 @@ export const BILLING_RECORDS = {
   totals: ['amount'],
   fields: [
     ID,
-    shown('userAccount', 'text'),
+    // A filter by the exact account: a user's page lists that user's bills.
+    shown('userAccount', 'text', { filter: true }),
     { key: 'type', kind: 'select', options: BILL_TYPES, readOnly: true, column: true, filter: true },
     // Signed: money out of the wallet is negative.
     shown('amount', 'money', { sortable: true }),

@@ -122,7 +122,8 @@ export const LOGIN_RECORDS = {
   recordFields: ['account', 'time'],
   fields: [
     ID,
-    shown('account', 'text'),
+    // A filter by the exact account: a user's page lists that user's logins.
+    shown('account', 'text', { filter: true }),
     shown('ip', 'text'),
     shown('region', 'text'),
     { key: 'device', kind: 'select', options: DEVICES, readOnly: true, column: true, filter: true },

@@ -1,4 +1,4 @@
-import type { ListResource } from '../../contract/index.js';
+import { RECORD_ID_FILTER, type ListResource } from '../../contract/index.js';
 import type { FilterFn, QuerySpec } from './collection.js';
 import { filterBy } from './collection.js';
 
@@ -6,14 +6,15 @@ type Row = Record<string, unknown>;
 
 /**
  * The list semantics of a resource, read off its definition: keyword fields, sortable fields
- * (plus the id and the default sort), filters (equality for select, switch, text and number
- * fields; a From/To date pair for date and datetime fields) and money totals.
+ * (plus the id and the default sort), filters (the record id; equality for select, switch, text
+ * and number fields; a From/To date pair for date and datetime fields) and money totals.
  */
 export function specFor<T>(resource: ListResource): QuerySpec<T> {
   const sortText = resource.defaultSort;
   const defaultField = sortText.replace(/^-/, '');
   const sortFields = new Set<string>(['id', defaultField]);
-  const filters: Record<string, FilterFn<Row>> = {};
+  // Every list answers `id` alone: a record's page reads a record that has no detail call this way.
+  const filters: Record<string, FilterFn<Row>> = { [RECORD_ID_FILTER]: filterBy.exact<Row>('id') };
   for (const field of resource.fields) {
     if (field.sortable) sortFields.add(field.key);
     if (!field.filter) continue;

@@ -1,76 +1,69 @@
-import { useMemo, useRef, useState } from 'react';
-import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react';
-import { navigate } from 'wouter/use-browser-location';
-import { createSearch, searchEntries, SEARCH_MAX_QUERY, type SearchEntry } from '../search.js';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import type { Unoffered } from '../routes.js';
 import { useT } from '../../i18n/index.js';
 import { UiIcon } from '../../ui/icons.js';
 
-/** Fuzzy search over the permitted menu entries; choosing one opens it. */
+import SearchPanel from './search-panel.js';
+
+// The panel's field as it will be, while the screen labels it needs load: nothing moves when they arrive.
+export const SEARCH_FIELD = 'w-full min-w-0 rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-white sm:w-60 lg:w-72';
+
+/** Ctrl+K, or ⌘K on a Mac: the shortcut web consoles share for their search. */
+function isSearchShortcut(e: KeyboardEvent): boolean {
+  return (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && (e.code === 'KeyK' || e.key.toLowerCase() === 'k');
+}
+
+/** The header search: screens and records; its button, or Ctrl+K / ⌘K from anywhere, opens it. */
 export function HeaderSearch({ held, unoffered }: { held: readonly string[]; unoffered: Unoffered }) {
   const t = useT();
   const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState('');
-  const inputRef = useRef<HTMLInputElement>(null);
-  // Titles are translated, so the index follows the language (t changes with it).
-  const search = useMemo(() => createSearch(searchEntries(held, t, undefined, unoffered)), [held, t, unoffered]);
-  const results = search(query);
+  // Bumped to put the focus in the field, also when it is already open.
+  const [focusToken, setFocusToken] = useState(0);
+  const button = useRef<HTMLButtonElement>(null);
 
-  const choose = (entry: SearchEntry | null) => {
-    if (!entry) return;
-    setQuery('');
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!isSearchShortcut(e)) return;
+      e.preventDefault();
+      setOpen(true);
+      setFocusToken((n) => n + 1);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const close = (refocus: boolean) => {
     setOpen(false);
-    navigate(entry.path);
+    if (refocus) button.current?.focus();
   };
+  const mac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
   return (
     <div className="flex items-center">
       <button
+        ref={button}
         type="button"
         className="nav-btn"
         aria-label={t('nav.search')}
-        title={t('nav.search')}
+        title={`${t('nav.search')} (${mac ? '⌘K' : 'Ctrl+K'})`}
         aria-expanded={open}
+        aria-keyshortcuts="Control+K Meta+K"
         data-testid="header-search-toggle"
         onClick={() => {
           setOpen((v) => !v);
-          setTimeout(() => inputRef.current?.focus(), 0);
+          setFocusToken((n) => n + 1);
         }}
       >
         <UiIcon name="search" />
       </button>
       {open && (
-        <Combobox<SearchEntry | null> value={null} onChange={choose} onClose={() => setQuery('')}>
-          <div className="relative">
-            <ComboboxInput
-              ref={inputRef}
-              aria-label={t('nav.search')}
-              placeholder={t('nav.searchPlaceholder')}
-              maxLength={SEARCH_MAX_QUERY}
-              className="w-48 rounded-md border border-slate-300 px-2 py-1 text-sm outline-none focus:border-primary sm:w-60"
-              data-testid="header-search-input"
-              displayValue={() => query}
-              onChange={(e) => setQuery(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Escape' && !query) setOpen(false);
-              }}
-            />
-            {query.trim() !== '' && (
-              <ComboboxOptions static className="absolute right-0 z-50 mt-1 max-h-80 w-72 overflow-auto rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5">
-                {results.length === 0 ? (
-                  <div className="px-3 py-2 text-sm text-slate-500">{t('nav.searchEmpty')}</div>
-                ) : (
-                  results.map((r) => (
-                    <ComboboxOption key={r.path} value={r} className="cursor-pointer px-3 py-2 text-sm data-[focus]:bg-primary/10" data-search-path={r.path}>
-                      <div className="text-slate-800">{r.title}</div>
-                      <div className="text-xs text-slate-500">{r.path}</div>
-                    </ComboboxOption>
-                  ))
-                )}
-              </ComboboxOptions>
-            )}
-          </div>
-        </Combobox>
+        // On a phone the field covers the header's whole width (beside its buttons it would be a
+        // few letters wide); wider, it sits beside its button.
+        <div className="absolute inset-0 z-40 flex items-center bg-white px-2 sm:static sm:z-auto sm:bg-transparent sm:px-0" data-testid="header-search">
+          <Suspense fallback={<input disabled aria-label={t('nav.search')} placeholder={t('nav.searchPlaceholder')} className={SEARCH_FIELD} />}>
+            <SearchPanel held={held} unoffered={unoffered} focusToken={focusToken} onClose={close} />
+          </Suspense>
+        </div>
       )}
     </div>
   );

@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { navigate } from 'wouter/use-browser-location';
 import { WITHDRAWAL_REVIEW_PERMISSION } from '#contract';
 import type { Decision } from '../navigation.js';
-import { buildMenu } from '../menu.js';
+import { buildMenu, recordLinks } from '../menu.js';
+import { RecordLinksContext } from '../../engine/record-links.js';
 import { ownCallKey, permissions, unofferedScreens } from '../../api/session.js';
 import { closeSidebar, device, fixedHeader, sidebarOpened } from '../../lib/settings.js';
 import { ErrorBoundary } from '../error-boundary.js';
@@ -48,6 +49,10 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   const unoffered = unofferedScreens.value;
   const menu = useMemo(() => buildMenu(held, undefined, unoffered), [held, unoffered]);
   const path = decision.kind === 'refresh' ? decision.to.split('?')[0]! : decision.route.path;
+  // A record's page: the menu shows its list, the breadcrumb and a refresh the record itself.
+  const recordId = decision.kind === 'page' ? decision.recordId : undefined;
+  const here = recordId === undefined ? path : `${path}/${recordId}`;
+  const links = useMemo(() => recordLinks(held, unoffered), [held, unoffered]);
   const mobile = device.value === 'mobile';
   const opened = sidebarOpened.value;
   // A backend without the count (its map marks it unsupported) has no badge and no event stream.
@@ -77,7 +82,7 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   if (decision.kind === 'refresh') content = <Refresh to={decision.to} />;
   else if (decision.kind === 'forbidden') content = <ErrorPage code={401} />;
   else if (decision.kind === 'unoffered') content = <NotOfferedPage route={decision.route} />;
-  else if (decision.route.screen) content = <ScreenPage route={decision.route} screen={decision.route.screen} />;
+  else if (decision.route.screen) content = <ScreenPage route={decision.route} screen={decision.route.screen} recordId={recordId} />;
   else if (decision.route.page) {
     const Page = decision.route.page;
     content = <Page route={decision.route} />;
@@ -85,29 +90,31 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <div className="flex flex-1 flex-col bg-slate-50" data-testid="layout" data-device={device.value}>
-        <a
-          href="#main-content"
-          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded focus:bg-white focus:px-3 focus:py-2"
-        >
-          {t('app.skipToContent')}
-        </a>
-        {mobile && opened && (
-          <div className="fixed inset-0 z-30 bg-black/30" data-testid="sidebar-backdrop" aria-hidden="true" onClick={() => closeSidebar(false)} />
-        )}
-        <Sidebar menu={menu} path={path} showBadge={showBadge} />
-        <div className="flex min-w-0 flex-1 flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
-          <header className={fixedHeader.value ? 'sticky top-0 z-20' : ''} data-testid="header">
-            <Navbar path={path} held={held} unoffered={unoffered} />
-          </header>
-          <main id="main-content" className="min-w-0 flex-1" tabIndex={-1}>
-            <ErrorBoundary key={path}>
-              <Suspense fallback={<Splash />}>{content}</Suspense>
-            </ErrorBoundary>
-          </main>
+      <RecordLinksContext value={links}>
+        <div className="flex flex-1 flex-col bg-slate-50" data-testid="layout" data-device={device.value}>
+          <a
+            href="#main-content"
+            className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded focus:bg-white focus:px-3 focus:py-2"
+          >
+            {t('app.skipToContent')}
+          </a>
+          {mobile && opened && (
+            <div className="fixed inset-0 z-30 bg-black/30" data-testid="sidebar-backdrop" aria-hidden="true" onClick={() => closeSidebar(false)} />
+          )}
+          <Sidebar menu={menu} path={path} showBadge={showBadge} />
+          <div className="flex min-w-0 flex-1 flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
+            <header className={fixedHeader.value ? 'sticky top-0 z-20' : ''} data-testid="header">
+              <Navbar path={here} held={held} unoffered={unoffered} />
+            </header>
+            <main id="main-content" className="min-w-0 flex-1" tabIndex={-1}>
+              <ErrorBoundary key={here}>
+                <Suspense fallback={<Splash />}>{content}</Suspense>
+              </ErrorBoundary>
+            </main>
+          </div>
+          <SettingsDrawer />
         </div>
-        <SettingsDrawer />
-      </div>
+      </RecordLinksContext>
     </QueryClientProvider>
   );
 }

@@ -146,7 +146,7 @@ export function Navbar({ path, held, unoffered }: { path: string; held: readonly
   const t = useT();
   const webVersion = webClientUrl(location, session.value?.webClientUrl ?? null);
   return (
-    <div className="flex h-[50px] items-center gap-2 border-b border-slate-200 bg-white px-2 shadow-sm">
+    <div className="relative flex h-[50px] items-center gap-2 border-b border-slate-200 bg-white px-2 shadow-sm">
       <button
         type="button"
         className="nav-btn"

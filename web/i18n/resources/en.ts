@@ -554,7 +554,6 @@ const en = {
   'result.count': 'Records',
   'result.codes': 'Codes',
 
-  'detail.profile': 'Profile',
   'detail.wallet': 'Wallet',
   'detail.moments': 'Moments',
   'detail.groups': 'Groups',
@@ -593,6 +592,18 @@ const en = {
   'audit.kind.decline': 'Declined by a second administrator',
   'field.reviewedBy': 'Reviewed by',
   'link.activity': 'Activity',
+  'record.backTo': 'Back to {{title}}',
+  'record.fields': 'Details',
+  'record.loadFailed': 'Could not load record #{{id}}: {{message}}',
+  'record.notFound': 'There is no record #{{id}}: it may have been deleted.',
+  'record.history': 'History',
+  'record.relatedEmpty': 'None',
+  'record.relatedUnfiltered': 'The backend did not filter this list by this record, so it is not shown here.',
+  'record.seeAll': 'See all',
+  'search.pages': 'Pages',
+  'search.searching': 'Searching…',
+  'search.failed': 'Could not search here',
+  'search.more': '{{count}} found: show them all',
 } as const;
 
 export type LabelKey = keyof typeof en;

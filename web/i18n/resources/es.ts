@@ -550,7 +550,6 @@ const es = {
   'result.count': 'Registros',
   'result.codes': 'Códigos',
 
-  'detail.profile': 'Perfil',
   'detail.wallet': 'Monedero',
   'detail.moments': 'Momentos',
   'detail.groups': 'Grupos',
@@ -589,6 +588,18 @@ const es = {
   'audit.kind.decline': 'Rechazado por un segundo administrador',
   'field.reviewedBy': 'Revisado por',
   'link.activity': 'Actividad',
+  'record.backTo': 'Volver a {{title}}',
+  'record.fields': 'Detalles',
+  'record.loadFailed': 'No se pudo cargar el registro #{{id}}: {{message}}',
+  'record.notFound': 'No existe el registro #{{id}}: puede que se haya eliminado.',
+  'record.history': 'Historial',
+  'record.relatedEmpty': 'Ninguno',
+  'record.relatedUnfiltered': 'El backend no filtró esta lista por este registro, así que no se muestra aquí.',
+  'record.seeAll': 'Ver todo',
+  'search.pages': 'Páginas',
+  'search.searching': 'Buscando…',
+  'search.failed': 'No se pudo buscar aquí',
+  'search.more': '{{count}} encontrados: verlos todos',
 } satisfies Labels;
 
 export default es;

@@ -551,7 +551,6 @@ const ja = {
   'result.count': '件数',
   'result.codes': 'コード',
 
-  'detail.profile': 'プロフィール',
   'detail.wallet': 'ウォレット',
   'detail.moments': 'モーメンツ',
   'detail.groups': 'グループ',
@@ -590,6 +589,18 @@ const ja = {
   'audit.kind.decline': '二人目の管理者が却下',
   'field.reviewedBy': '審査者',
   'link.activity': '操作履歴',
+  'record.backTo': '{{title}}に戻る',
+  'record.fields': '詳細',
+  'record.loadFailed': 'レコード #{{id}} を読み込めませんでした：{{message}}',
+  'record.notFound': 'レコード #{{id}} はありません。削除された可能性があります。',
+  'record.history': '履歴',
+  'record.relatedEmpty': 'なし',
+  'record.relatedUnfiltered': 'バックエンドがこのレコードで一覧を絞り込まなかったため、ここには表示しません。',
+  'record.seeAll': 'すべて表示',
+  'search.pages': 'ページ',
+  'search.searching': '検索中…',
+  'search.failed': 'ここでは検索できませんでした',
+  'search.more': '{{count}} 件見つかりました：すべて表示',
 } satisfies Labels;
 
 export default ja;

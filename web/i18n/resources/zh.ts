@@ -550,7 +550,6 @@ const zh = {
   'result.count': '记录数',
   'result.codes': '邀请码',
 
-  'detail.profile': '资料',
   'detail.wallet': '钱包',
   'detail.moments': '朋友圈',
   'detail.groups': '群组',
@@ -589,6 +588,18 @@ const zh = {
   'audit.kind.decline': '第二人已拒绝',
   'field.reviewedBy': '审核人',
   'link.activity': '操作记录',
+  'record.backTo': '返回{{title}}',
+  'record.fields': '详情',
+  'record.loadFailed': '无法加载记录 #{{id}}：{{message}}',
+  'record.notFound': '没有记录 #{{id}}，可能已被删除。',
+  'record.history': '历史记录',
+  'record.relatedEmpty': '暂无',
+  'record.relatedUnfiltered': '后端未按此记录筛选该列表，因此不在此显示。',
+  'record.seeAll': '查看全部',
+  'search.pages': '页面',
+  'search.searching': '正在搜索…',
+  'search.failed': '无法在此搜索',
+  'search.more': '共找到 {{count}} 条：查看全部',
 } satisfies Labels;
 
 export default zh;
