@@ -28,7 +28,6 @@ import audit from './audit/plugin.js';
 import health from './plugins/health.js';
 import staticUi from './plugins/static-ui.js';
 import { RedisShare } from './redis/share.js';
-import type { AuditStore } from './audit/store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,8 +54,8 @@ export interface BuildAppOptions {
   processMetrics?: boolean;
   /** Rotation size of the error-log files (bytes), small in tests that fill them. */
   errorLogMaxFileBytes?: number;
-  /** Where the audit trail is kept instead of DATA_DIR or Redis (benchmarks). */
-  auditStore?: AuditStore;
+  /** false: no audit trail at all, so a benchmark can tell what recording costs a call. */
+  audit?: boolean;
   /** Heartbeat and cache periods of /api/events, shortened by tests and benchmarks. */
   events?: EventsOptions;
   /** Clock of session ages and login throttling, for tests. */
@@ -132,7 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const permissionTtlMs = options.events?.permissionTtlMs;
   await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });
   // Its hooks wrap every route, the proxy's and the map's included, whatever their order.
-  await app.register(audit, { primary, ...(options.auditStore ? { store: options.auditStore } : {}) });
+  if (options.audit !== false) await app.register(audit, { primary });
   await app.register(events, options.events ?? {});
   await app.register(errorLog, { primary, ...(options.errorLogMaxFileBytes === undefined ? {} : { maxFileBytes: options.errorLogMaxFileBytes }) });
   await app.register(staticUi);

@@ -64,8 +64,6 @@ declare module 'fastify' {
 export interface AuditPluginOptions {
   /** In a cluster worker: the primary, which owns the one file and chain. */
   primary?: PrimaryChannel | null;
-  /** The store to use instead of the file, the primary's or Redis's (tests, benchmarks). */
-  store?: AuditStore;
   now?: () => number;
 }
 
@@ -134,27 +132,24 @@ function outcomeOf(status: number, text: string): { outcome: AuditOutcome; data:
  * the values before and after (read from the backend before the change goes on). Exports record
  * what left (export.ts). Other plugins record their own entries through `app.audit.record`.
  *
- * Registered before the proxy and the backend map, so its hooks wrap every route they add.
+ * Its hooks are the application's own, so they wrap every route, the proxy's and the backend map's.
  */
 export default fp<AuditPluginOptions>(
   async (app, options) => {
     const now = options.now ?? Date.now;
     const channel = options.primary ?? null;
-    const own: AuditStore =
-      options.store ?? (channel ? new IpcAuditStore(channel) : new AuditFileStore({ dir: app.config.dataDir, onDamage: (detail) => app.log.warn(detail) }));
-    const shared =
-      app.redis && !options.store
-        ? new RedisAuditStore({
-            share: app.redis,
-            fallback: own,
-            onFallbackWrite: () => app.metrics.auditFallbackWrites.inc(),
-            onFallback: (active, reason) => {
-              if (active)
-                app.log.warn({ reason }, 'the shared audit trail in Redis is unavailable: entries go to the local trail in DATA_DIR until it is back');
-              else app.log.info('the shared audit trail in Redis answers again: entries are shared once more');
-            },
-          })
-        : null;
+    const own: AuditStore = channel ? new IpcAuditStore(channel) : new AuditFileStore({ dir: app.config.dataDir, onDamage: (detail) => app.log.warn(detail) });
+    const shared = app.redis
+      ? new RedisAuditStore({
+          share: app.redis,
+          fallback: own,
+          onFallbackWrite: () => app.metrics.auditFallbackWrites.inc(),
+          onFallback: (active, reason) => {
+            if (active) app.log.warn({ reason }, 'the shared audit trail in Redis is unavailable: entries go to the local trail in DATA_DIR until it is back');
+            else app.log.info('the shared audit trail in Redis answers again: entries are shared once more');
+          },
+        })
+      : null;
     const store: AuditStore = shared ?? own;
     // Opened now, so that an unwritable DATA_DIR stops the start rather than the first change.
     await store.open();

@@ -8,10 +8,20 @@ import { Redis } from 'ioredis';
 import { REDIS_KEY_PREFIX } from '../redis/share.js';
 import { verdictText, verifyFile, verifyRedis, type Verdict } from './verify.js';
 
-function details(verdict: Verdict): string | null {
-  if (!verdict.intact || !verdict.anchor) return null;
-  const { anchor } = verdict;
-  return `  starts after entry ${anchor.seq} (removed by retention on ${anchor.prunedAt}; the last removed written ${anchor.time ?? 'at an unknown time'})`;
+/**
+ * Where an intact chain starts and ends. The last hash is worth keeping off this machine (a ticket,
+ * another host's log): a later run that no longer reaches it shows the trail was rewritten or cut.
+ */
+function details(verdict: Verdict): string[] {
+  if (!verdict.intact) return [];
+  const lines: string[] = [];
+  const { anchor, last } = verdict;
+  if (anchor)
+    lines.push(
+      `  starts after entry ${anchor.seq} (removed by retention on ${anchor.prunedAt}; the last removed written ${anchor.time ?? 'at an unknown time'})`,
+    );
+  if (last.seq > 0) lines.push(`  last entry ${last.seq}: sha256 ${last.hash}`);
+  return lines;
 }
 
 async function main(): Promise<number> {
@@ -19,8 +29,7 @@ async function main(): Promise<number> {
   let failed = false;
   const file = await verifyFile(dataDir);
   console.log(verdictText(file));
-  const more = details(file);
-  if (more) console.log(more);
+  for (const line of details(file)) console.log(line);
   failed ||= !file.intact;
 
   const redisUrl = process.env.REDIS_URL;
@@ -30,8 +39,7 @@ async function main(): Promise<number> {
       await redis.connect();
       const shared = await verifyRedis(redis, (name) => REDIS_KEY_PREFIX + name);
       console.log(`Redis: ${verdictText(shared)}`);
-      const sharedMore = details(shared);
-      if (sharedMore) console.log(sharedMore);
+      for (const line of details(shared)) console.log(line);
       failed ||= !shared.intact;
     } finally {
       redis.disconnect();

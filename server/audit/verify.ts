@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { ChainChecker, GENESIS_HEAD, describeBreak, headOfAnchor, parseAnchor, type AuditAnchor, type ChainBreak } from './chain.js';
+import { ChainChecker, GENESIS_HEAD, describeBreak, headOfAnchor, parseAnchor, type AuditAnchor, type ChainBreak, type ChainHead } from './chain.js';
 import { AUDIT_FILE } from './file-store.js';
 import { readLinesForward } from './lines.js';
 import { AUDIT_ANCHOR, AUDIT_HEAD, AUDIT_STREAM, parseAnchorText, parseHeadText } from './redis-store.js';
 
-export type Verdict = { intact: true; entries: number; anchor: AuditAnchor | null } | { intact: false; entries: number; broken: ChainBreak };
+export type Verdict = { intact: true; entries: number; anchor: AuditAnchor | null; last: ChainHead } | { intact: false; entries: number; broken: ChainBreak };
 
 /** The first line of a verdict, as audit:verify prints it. */
 export function verdictText(verdict: Verdict): string {
@@ -31,7 +31,7 @@ export async function verifyFile(dataDir: string, file = AUDIT_FILE): Promise<Ve
     const broken = checker.check(line.text, `line ${line.number}`);
     if (broken) return { intact: false, entries: checker.entries, broken };
   }
-  return { intact: true, entries: checker.entries, anchor };
+  return { intact: true, entries: checker.entries, anchor, last: checker.last };
 }
 
 type StreamEntry = [id: string, fields: string[]];
@@ -59,5 +59,5 @@ export async function verifyRedis(command: Redis, key: (name: string) => string)
   if (head && (head.seq !== checker.last.seq || head.hash !== checker.last.hash)) {
     return { intact: false, entries: checker.entries, broken: { where: 'the end of the stream', seq: head.seq, id: null, reason: 'link' } };
   }
-  return { intact: true, entries: checker.entries, anchor };
+  return { intact: true, entries: checker.entries, anchor, last: checker.last };
 }

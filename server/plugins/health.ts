@@ -71,7 +71,11 @@ export default fp(
         app.hasDecorator('errorLogTarget') && app.errorLogTarget() === 'redis' && app.redis.available
           ? 'shared in Redis'
           : 'local file: Redis is unavailable, entries written now stay on this replica';
-      return { status: 'ready', details: { redis, errorLog } };
+      const auditTrail =
+        app.hasDecorator('audit') && app.audit.target() === 'redis' && app.redis.available
+          ? 'shared in Redis'
+          : 'local file: Redis is unavailable, entries written now stay on this replica until it is back';
+      return { status: 'ready', details: { redis, errorLog, auditTrail } };
     });
   },
   { name: 'health' },

@@ -16,6 +16,7 @@ const PAGE_READY: Record<string, string> = {
   '/error/401': '[data-testid="error-401"]',
   '/error/404': '[data-testid="error-404"]',
   '/error-log/log': 'main h1',
+  '/system/audit': '[data-testid="audit-table"]',
 };
 
 async function screenViolations(page: Page, path: string, ready: string): Promise<string[]> {

@@ -117,7 +117,10 @@ describe.skipIf(skip)('replicas losing their Redis', { timeout: 60_000 }, () => 
       await late.start();
       await waitUntil(() => shared(replica), 'the replica to connect', { timeoutMs: 20_000 });
       expect((await postError(replica, 'after-redis-came-up')).status).toBe(200);
-      expect(JSON.parse((await readyz(replica)).text)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis' } });
+      expect(JSON.parse((await readyz(replica)).text)).toEqual({
+        status: 'ready',
+        details: { redis: 'connected', errorLog: 'shared in Redis', auditTrail: 'shared in Redis' },
+      });
     } finally {
       await replica.process.stop();
       await late.close();

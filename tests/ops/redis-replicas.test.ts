@@ -71,7 +71,7 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     expect(await listedMessages(a, cookie, 'shared-error-one')).toEqual([]);
     const ready = await readyz(a);
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis' } });
+    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis', auditTrail: 'shared in Redis' } });
   });
 
   it('a logout on one replica is refused by the other at once', async () => {

@@ -58,7 +58,7 @@ describe.skipIf(skipWithout(missing, 'the Redis over TLS test'))('REDIS_URL over
     expect(posted.status, posted.body).toBe(200);
     const ready = await freshCall(origin, GATEWAY_PATHS.readyz);
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.body)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis' } });
+    expect(JSON.parse(ready.body)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis', auditTrail: 'shared in Redis' } });
     expect(ready.body).not.toContain(PASSWORD);
     expect(ready.body).not.toContain(String(redis.port));
 

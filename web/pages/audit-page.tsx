@@ -275,7 +275,7 @@ export default function AuditPage({ route }: PageProps) {
                         {entry.targets.length > 5 ? ` ${t('audit.more', { count: entry.targets.length - 5 })}` : ''}
                       </td>
                       <td className={`${density.cell} max-w-xs break-words`}>{entry.reason ?? ''}</td>
-                      <td className={`${density.cell} whitespace-nowrap ${refused ? 'text-red-700' : 'text-emerald-700'}`}>
+                      <td className={`${density.cell} whitespace-nowrap ${refused ? 'text-red-700' : 'text-green-700'}`}>
                         {refused ? t('audit.refused', { code: String(entry.outcome?.code ?? '') }) : t('audit.ok')}
                       </td>
                       <td className={density.cell}>
