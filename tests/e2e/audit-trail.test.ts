@@ -40,18 +40,16 @@ describe('the audit trail', () => {
     await page.locator('[data-toast="success"]', { hasText: `Banned ${user.account}` }).waitFor();
     await expect.poll(() => store().users.get(user.id)!.status).toBe('banned');
 
+    // The user's page (list path plus id) shows the history beside the record.
     await rowCommand(row(page, user.id), '[data-command="detail"]');
-    const drawer = page.getByTestId('detail-drawer');
-    await drawer.getByRole('tab', { name: 'History' }).click();
-    const ban = drawer.locator('[data-testid="record-history"] li[data-history-action="ban"]').first();
+    await page.waitForURL((u) => u.pathname === `/userpage/userset/${user.id}`);
+    const ban = page.locator('[data-testid="record-history"] li[data-history-action="ban"]').first();
     await ban.waitFor();
     const text = await ban.textContent();
     expect(text).toContain('Ban');
     expect(text).toContain('by admin');
     expect(text).toContain('Reason: Posting phishing links');
     expect(await ban.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    await drawer.getByRole('button', { name: 'Close' }).click();
-    await drawer.waitFor({ state: 'detached' });
   });
 
   it("shows an edit in the user's history with the value before and after", async () => {
@@ -63,14 +61,11 @@ describe('the audit trail', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
     await rowCommand(row(page, user.id), '[data-command="detail"]');
-    const drawer = page.getByTestId('detail-drawer');
-    await drawer.getByRole('tab', { name: 'History' }).click();
-    const edit = drawer.locator('li[data-history-action="update"]').first();
+    await page.waitForURL((u) => u.pathname === `/userpage/userset/${user.id}`);
+    const edit = page.locator('[data-testid="record-history"] li[data-history-action="update"]').first();
     await edit.waitFor();
     expect(await edit.locator('[data-change="nickname"] [data-before]').textContent()).toBe(oldName);
     expect(await edit.locator('[data-change="nickname"] [data-after]').textContent()).toBe('Renamed by audit test');
-    await drawer.getByRole('button', { name: 'Close' }).click();
-    await drawer.waitFor({ state: 'detached' });
   });
 
   it('lists the ban on the Audit trail screen, filtered by its record, with its details', async () => {
