@@ -203,7 +203,7 @@ describe('validation messages in Chinese', () => {
     await page.getByTestId('list-create').click();
     await dialog(page).getByRole('button', { name: '保存' }).click();
     expect(await dialog(page).locator('[data-error-for="downloadUrl"]').textContent()).toBe('下载链接不能为空');
-    await dialog(page).getByLabel('下载链接').fill('dl.example.com/app.apk');
+    await dialog(page).getByRole('textbox', { name: '下载链接' }).fill('dl.example.com/app.apk');
     await dialog(page).getByRole('button', { name: '保存' }).click();
     expect(await dialog(page).locator('[data-error-for="downloadUrl"]').textContent()).toBe('链接格式错误');
   }, 90_000);

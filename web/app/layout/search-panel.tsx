@@ -10,7 +10,7 @@ import { offeredResource } from '../../engine/offer.js';
 import { resourceTitle } from '../../engine/labels.js';
 import { rankHits, recordKeyword, useRecordSearch, type SearchSource } from '../../engine/record-search.js';
 import { useT } from '../../i18n/index.js';
-import { SEARCH_FIELD } from './header-search.js';
+import { SEARCH_FIELD } from './search-field.js';
 import { UiIcon } from '../../ui/icons.js';
 import { labelsReady, useLabelT } from '../../i18n/resources/index.js';
 
