@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { createCipheriv } from 'node:crypto';
 import { BodyDecoder, DecodeError, decodeBody, detectCompression, encodeBody, parseEnableMode, type CodecKey } from '../../server/codec/index.js';
+import { checkJson } from '../../server/codec/body.js';
 
 const key256: CodecKey = { key: Buffer.from('0123456789abcdef0123456789abcdef'), iv: Buffer.alloc(16), mode: 'cbc' };
 const json = JSON.stringify({ code: 200, msg: 'ok', data: { list: [1, 2, 3], name: '管理员' } });
@@ -126,5 +127,38 @@ describe('codec', () => {
 
   it('says so when no key is configured', async () => {
     expect(await reason(decodeBody(Buffer.from('AAAA'), 1, null, limit))).toBe('no_key');
+  });
+});
+
+describe('the decoded body check', () => {
+  const bytes = (text: string) => Buffer.from(text, 'utf8');
+  const large = (open: string, close: string) => bytes(`${open}${' '.repeat(17 * 1024)}${close}`);
+
+  it('passes JSON objects and arrays on, without a BOM and as they were otherwise', () => {
+    expect(checkJson(bytes('{"a":1}')).toString()).toBe('{"a":1}');
+    expect(checkJson(bytes('\ufeff[1,2]')).toString()).toBe('[1,2]');
+    // Surrounding white space is allowed, and left in what passes on.
+    expect(checkJson(bytes(' \r\n\t{"a":[]}\n')).toString()).toBe(' \r\n\t{"a":[]}\n');
+    // Two bytes of a BOM are not one: the body is not JSON.
+    expect(() => checkJson(Buffer.concat([Buffer.from([0xef, 0xbb]), bytes('{}')]))).toThrow(DecodeError);
+  });
+
+  it('refuses what is empty, blank, a bare value, or unbalanced, whatever its size', () => {
+    for (const text of ['', '   \n', '"text"', '42', 'null', '{"a":1', '[1,2}', '{1]', 'x{}', '{}x']) {
+      expect(() => checkJson(bytes(text)), JSON.stringify(text)).toThrow(DecodeError);
+    }
+    expect(() => checkJson(large('{', ']'))).toThrow(DecodeError);
+    expect(() => checkJson(large('[', '}'))).toThrow(DecodeError);
+  });
+
+  it('parses a small body fully, and checks a large one for its shape and UTF-8 only', () => {
+    expect(() => checkJson(bytes('{"a":}'))).toThrow(DecodeError);
+    // Past the full-parse limit a body of the right shape in valid UTF-8 passes unparsed...
+    expect(checkJson(large('{', '}')).length).toBe(17 * 1024 + 2);
+    expect(checkJson(large('[', ']')).length).toBe(17 * 1024 + 2);
+    // ...and one that is not UTF-8 is refused.
+    const broken = large('{', '}');
+    broken[100] = 0xff;
+    expect(() => checkJson(broken)).toThrow(DecodeError);
   });
 });

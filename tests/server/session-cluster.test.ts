@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PrimaryChannel, type RpcHandler } from '../../server/cluster/ipc.js';
 import { ClusterRevocations, IpcAttemptCounter, SESSION_CALLS, sessionPrimaryHandlers } from '../../server/session/cluster.js';
 import type { ThrottleRule } from '../../server/session/login-throttle.js';
+import { MemoryRevocations } from '../../server/session/revocations.js';
 
 /**
  * Sessions across the workers of one gateway, in one process: each worker's channel talks to the
@@ -156,5 +157,74 @@ describe('login counters across workers', () => {
     await one.clear('k');
     expect(await two.take('k', rule, now)).toBe(0);
     await one.close();
+  });
+});
+
+describe('revocations in memory, rule by rule', () => {
+  it('records a logout once, lengthens it but never shortens it, and ignores one under the floor', () => {
+    const store = new MemoryRevocations({ now: () => 0 });
+    const told: string[] = [];
+    const stop = store.subscribe((id) => told.push(id));
+    expect(store.add('a', 100)).toBe(true);
+    expect(store.add('a', 100)).toBe(false);
+    expect(store.add('a', 50)).toBe(false);
+    expect(store.list()).toEqual([['a', 100]]);
+    expect(store.add('a', 200)).toBe(false);
+    expect(store.list()).toEqual([['a', 200]]);
+    expect(told).toEqual(['a']);
+    expect(store.raiseFloor(150)).toBe(true);
+    expect(store.add('b', 150)).toBe(false);
+    expect(store.add('c', 151)).toBe(true);
+    stop();
+    store.add('d', 300);
+    expect(told).toEqual(['a', 'c']);
+  });
+
+  it('raises the floor only upwards, telling once, and drops the ids under it', () => {
+    const store = new MemoryRevocations({ now: () => 0 });
+    const floors: number[] = [];
+    store.subscribeFloor((floor) => floors.push(floor));
+    store.add('low', 10);
+    store.add('edge', 20);
+    store.add('high', 30);
+    expect(store.raiseFloor(20)).toBe(true);
+    expect(store.raiseFloor(20)).toBe(false);
+    expect(store.raiseFloor(5)).toBe(false);
+    expect(store.floor).toBe(20);
+    expect(floors).toEqual([20]);
+    expect(store.list()).toEqual([['high', 30]]);
+    expect(store.has('edge', 20)).toBe(true);
+    expect(store.has('other', 21)).toBe(false);
+  });
+
+  it('lists only the logouts still in force', () => {
+    let now = 0;
+    const store = new MemoryRevocations({ now: () => now });
+    store.add('a', 10);
+    store.add('b', 20);
+    now = 10;
+    expect(store.list()).toEqual([['b', 20]]);
+  });
+
+  it('past its cap forgets expired ids first, then a tenth of the soonest to expire, under a floor at the last of them', () => {
+    let now = 0;
+    const store = new MemoryRevocations({ now: () => now, maxEntries: 10 });
+    // Added out of order, so only a sort finds the soonest to expire.
+    for (const until of [50, 10, 90, 30, 70, 20, 100, 60, 40, 80]) store.add(`s${until}`, until);
+    expect(store.size).toBe(10);
+    expect(store.floor).toBe(0);
+    store.add('s110', 110);
+    // 11 over a cap of 10: down to 9 (a tenth of the cap below it), the two soonest forgotten under the floor.
+    expect(store.size).toBe(9);
+    expect(store.floor).toBe(20);
+    expect(store.has('s10', 10)).toBe(true);
+    expect(store.has('never', 20)).toBe(true);
+    expect(store.has('never', 21)).toBe(false);
+    expect(store.has('s30', 30)).toBe(true);
+    // Expired ids go first: with two of them gone there is room, and the floor stays.
+    now = 40;
+    store.add('s120', 120);
+    store.add('s130', 130);
+    expect(store.floor).toBe(20);
   });
 });

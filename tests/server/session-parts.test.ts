@@ -42,6 +42,19 @@ describe('the session seal', () => {
     expect(sealer.unseal(new SessionSealer(Buffer.alloc(32, 7)).seal(session))).toBeNull();
   });
 
+  it('opens a cookie sealed by an earlier run of the gateway with the same secret', () => {
+    // Sealed once and kept here: the key derivation, the bound label and the payload layout must
+    // not change, or an upgrade (or replicas of two versions) would log every administrator out.
+    const sealedEarlier = 'v1.bkxTplFVekhW05X-_cGDuaDdENW4hZxJyF2S20WjUtY2xtpaVyVMpBz3UpTiHa30WpWC85KCAUrgnCaVIJXaf3lhGVMc94zmbB77kq2MF6y1';
+    expect(sealer.unseal(sealedEarlier)).toEqual({
+      token: 'tok-golden',
+      userId: '42',
+      id: 'golden-id',
+      issuedAt: 1_700_000_000_000,
+      lastSeen: 1_700_000_060_000,
+    });
+  });
+
   it("keeps a backend map's login values, and seals none when there are none", () => {
     const kept = { role: 'auditor', apiKey: 'k-1' };
     expect(sealer.unseal(sealer.seal({ ...session, kept }))).toEqual({ ...session, kept });
