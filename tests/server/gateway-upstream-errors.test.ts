@@ -20,7 +20,9 @@ import { waitUntil } from '../support/wait.js';
  * the gateway did not expect.
  */
 
-const TIMEOUT_MS = 300;
+// Long enough that a busy machine answers every call but the slow ones in time (a login on a cold
+// connection pool took over 300 ms at load 30); the slow ones outlast it twice over.
+const TIMEOUT_MS = 3000;
 /** A port nothing listens on: the connection is refused at once. */
 let closedPort: number;
 let backend: FakeBackend;
@@ -94,12 +96,12 @@ beforeAll(async () => {
       res.writeHead(500, { 'content-type': 'text/html' });
       return void res.end('<html><body>Bad Gateway</body></html>');
     }
-    if (account === 'slow') await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 4));
+    if (account === 'slow') await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 2));
     sendJson(res, { code: 200, msg: 'ok', data: { token: `tok-${account}`, userId: 5 } });
   });
   backend.route('GET /manage/plain', (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [] }));
   backend.route('GET /manage/slow', async (_call, res) => {
-    await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 4));
+    await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 2));
     sendJson(res, { code: 200, msg: 'ok', data: [] });
   });
   backend.route('GET /manage/html-error', (_call, res) => {
