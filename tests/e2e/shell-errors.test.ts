@@ -54,7 +54,7 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
 
     // The keyword filter narrows the list and lands in the URL.
     await page.getByLabel('Keyword').fill('boom');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('search', { name: 'Filters' }).getByRole('button', { name: 'Search' }).click();
     await page.waitForURL((u) => u.searchParams.get('keyword') === 'boom');
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('e2e-boom');

@@ -62,7 +62,7 @@ export default function ErrorLogPage({ route }: PageProps) {
     <section className="p-6">
       <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
       <div className="mb-4 flex flex-wrap items-end gap-3">
-        <form onSubmit={onSearch} className="flex items-end gap-2" role="search">
+        <form onSubmit={onSearch} className="flex items-end gap-2" role="search" aria-label={t('audit.filters')}>
           <label className="flex flex-col text-sm text-slate-700">
             {t('errorLog.keyword')}
             <input value={draft} onChange={(e) => setDraft(e.target.value)} className="mt-1 rounded-md border border-slate-300 px-2 py-1" />
