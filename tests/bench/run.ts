@@ -2,7 +2,7 @@
  * `npm run bench`: the scenarios of issue 7, each printing its tables and budgets and writing its
  * figures to tests/bench/results/<scenario>.json; a summary of every budget closes the run.
  *
- *   --only proxy,decode,events,events-redis,ui,map,audit   run a subset (in this order)
+ *   --only proxy,decode,events,events-redis,ui,map,audit,upload   run a subset (in this order)
  *   --seconds N                     length of each measured load run (default 10)
  *   --connections N                 keep-alive connections at saturation (default 64)
  *   --quick                         short runs to check the machinery (figures are not meaningful)
@@ -18,6 +18,7 @@ import { eventsRedisScenario } from './events-redis.js';
 import { uiScenario } from './ui.js';
 import { backendMapScenario } from './backend-map.js';
 import { auditScenario } from './audit.js';
+import { uploadScenario } from './upload.js';
 
 const SCENARIOS: Record<string, Scenario> = {
   proxy: proxyScenario,
@@ -27,6 +28,7 @@ const SCENARIOS: Record<string, Scenario> = {
   ui: uiScenario,
   map: backendMapScenario,
   audit: auditScenario,
+  upload: uploadScenario,
 };
 
 function argValue(name: string): string | undefined {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { squarePng } from '../../server/sandbox/lib/png.js';
+import { seriousViolations } from '../support/axe.js';
 import { useHarness } from './harness.js';
 
 /**
@@ -66,6 +67,9 @@ describe('uploads', () => {
     // The thumbnail beside the path shows the stored copy, through the gateway's /plate/.
     const thumbnail = form.locator(`img[src="/plate/${stored}"]`);
     await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+
+    // Nothing of the upload box locks anyone out.
+    expect(await seriousViolations(page)).toEqual([]);
 
     if (SCREENSHOTS) {
       await page.setViewportSize({ width: 1440, height: 900 });
@@ -157,6 +161,7 @@ describe('CSV import of sensitive words', () => {
     expect(await row(3).locator('td').nth(1).textContent()).toBe('scam; "free" gift');
     expect(await row(4).getAttribute('data-state')).toBe('invalid');
     expect(await row(4).textContent()).toContain('Category: Not a valid choice');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await dialog.getByTestId('import-run').click();
     await expect.poll(() => dialog.getAttribute('data-stage')).toBe('report');

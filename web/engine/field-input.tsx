@@ -266,7 +266,7 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
     <UploadControl
       kind={upload.kind}
       fieldKey={field.key}
-      fieldLabel={name}
+      describedBy={`${id}-label`}
       t={t}
       onUploaded={(answer) => {
         onChange(uploadedValue(field, answer));
@@ -280,7 +280,7 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
 
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+      <label id={`${id}-label`} htmlFor={id} className="text-sm font-medium text-slate-700">
         {name}
         {field.required && (
           <span className="text-red-600" aria-hidden="true">

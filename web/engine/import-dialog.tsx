@@ -166,9 +166,10 @@ export function ImportDialog({
                     ref={input}
                     type="file"
                     accept=".csv,.txt,text/csv"
-                    className="sr-only"
+                    // The button beside it is the control; this only opens the picker.
+                    className="hidden"
                     tabIndex={-1}
-                    aria-label={t('import.chooseFile')}
+                    aria-hidden="true"
                     data-testid="import-file"
                     onChange={(e) => {
                       const chosen = e.target.files?.[0];

@@ -57,14 +57,15 @@ export function problemText(t: LabelT, problem: UploadProblem | UploadFailure, n
 
 export interface UploadControlProps {
   kind: UploadKind;
-  /** The field's key and label, to name the control. */
+  /** The field's key, to find the control. */
   fieldKey: string;
-  fieldLabel: string;
+  /** The field's label element: it tells which field the button uploads for, without joining its name. */
+  describedBy?: string;
   t: LabelT;
   onUploaded: (answer: UploadAnswer) => void;
 }
 
-export function UploadControl({ kind, fieldKey, fieldLabel, t, onUploaded }: UploadControlProps) {
+export function UploadControl({ kind, fieldKey, describedBy, t, onUploaded }: UploadControlProps) {
   const limits = useQuery(uploadLimitsQuery);
   const input = useRef<HTMLInputElement>(null);
   const cancel = useRef<AbortController | null>(null);
@@ -134,16 +135,24 @@ export function UploadControl({ kind, fieldKey, fieldLabel, t, onUploaded }: Upl
         <input
           ref={input}
           type="file"
-          className="sr-only"
+          // The button below is the control people and screen readers use; this only opens the picker.
+          className="hidden"
           tabIndex={-1}
+          aria-hidden="true"
           accept={uploadExtensions(kind)
             .map((e) => `.${e}`)
             .join(',')}
-          aria-label={t('upload.fileInput', { field: fieldLabel })}
           data-upload-input={fieldKey}
           onChange={(e) => chosen(e.target.files)}
         />
-        <button type="button" className="btn" disabled={phase.kind === 'uploading'} onClick={() => input.current?.click()} data-upload-button={fieldKey}>
+        <button
+          type="button"
+          className="btn"
+          disabled={phase.kind === 'uploading'}
+          onClick={() => input.current?.click()}
+          aria-describedby={describedBy}
+          data-upload-button={fieldKey}
+        >
           {t(kind === 'image' ? 'upload.chooseImage' : 'upload.choosePackage')}
         </button>
         <span className="text-xs text-slate-500">

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -88,7 +89,8 @@ export class UploadStore {
               hash.update(chunk);
               if (head.length < UPLOAD_HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, UPLOAD_HEAD_BYTES - head.length)]);
               tail = Buffer.concat([tail, chunk]).subarray(-UPLOAD_TAIL_BYTES);
-              if (!stream.write(chunk)) await new Promise<void>((resolve, reject) => stream.once('drain', resolve).once('error', reject));
+              // Backpressure: the disk takes the file as fast as it can, no faster (once() drops its listeners after).
+              if (!stream.write(chunk)) await once(stream, 'drain');
             },
             end: () => new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve()))),
           };

@@ -3,7 +3,6 @@ export const transferEn = {
   'upload.chooseImage': 'Upload an image',
   'upload.choosePackage': 'Upload a package',
   'upload.accepts': '{{types}}, up to {{max}}; or drop a file here',
-  'upload.fileInput': 'File to upload for {{field}}',
   'upload.uploading': 'Uploading {{name}}… {{percent}}%',
   'upload.cancel': 'Cancel the upload',
   'upload.done': 'Uploaded {{name}} ({{size}})',

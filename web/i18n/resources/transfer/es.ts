@@ -4,7 +4,6 @@ export const transferEs = {
   'upload.chooseImage': 'Subir una imagen',
   'upload.choosePackage': 'Subir un paquete',
   'upload.accepts': '{{types}}, hasta {{max}}; o suelte un archivo aquí',
-  'upload.fileInput': 'Archivo que subir para {{field}}',
   'upload.uploading': 'Subiendo {{name}}… {{percent}} %',
   'upload.cancel': 'Cancelar la subida',
   'upload.done': 'Subido {{name}} ({{size}})',

@@ -4,7 +4,6 @@ export const transferJa = {
   'upload.chooseImage': '画像をアップロード',
   'upload.choosePackage': 'パッケージをアップロード',
   'upload.accepts': '{{types}}、最大 {{max}}。ここにファイルをドロップすることもできます',
-  'upload.fileInput': '「{{field}}」にアップロードするファイル',
   'upload.uploading': '{{name}} をアップロード中… {{percent}}%',
   'upload.cancel': 'アップロードを取り消す',
   'upload.done': '{{name}} をアップロードしました（{{size}}）',

@@ -4,7 +4,6 @@ export const transferZh = {
   'upload.chooseImage': '上传图片',
   'upload.choosePackage': '上传安装包',
   'upload.accepts': '{{types}}，最大 {{max}}；也可把文件拖到这里',
-  'upload.fileInput': '为“{{field}}”上传的文件',
   'upload.uploading': '正在上传 {{name}}… {{percent}}%',
   'upload.cancel': '取消上传',
   'upload.done': '已上传 {{name}}（{{size}}）',
