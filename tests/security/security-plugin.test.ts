@@ -52,6 +52,9 @@ describe('the same-origin rule for unsafe calls', () => {
     expect(isSameOriginRequest(request({ origin: 'http://evil.example', referer: 'http://console.example/' }))).toBe(false);
     expect(isSameOriginRequest(request({ origin: 'garbage', referer: 'http://console.example/' }))).toBe(false);
     expect(isSameOriginRequest(request({}))).toBe(false);
+    // A Host that makes no origin, and a call that claims none: nothing equals nothing here.
+    expect(isSameOriginRequest(request({}, 'http', 'bad host'))).toBe(false);
+    expect(isSameOriginRequest(request({ origin: 'null' }, 'http', 'bad host'))).toBe(false);
   });
 
   it('refuses a call the browser says another site started, whatever it claims as its origin', () => {
