@@ -88,7 +88,7 @@ export default function registerExport(app: FastifyInstance): void {
 
       async function* file(): AsyncGenerator<string> {
         let written = 0;
-        let outcome: { status: number; code: number | string | null; msg?: string } = { status: 200, code: SUCCESS_CODE };
+        let outcome: { status: number; code: number | string | null; msg?: string } | null = null;
         try {
           yield CSV_BOM + csvLine(columns.map((c) => c.label));
           let page = firstPage;
@@ -110,13 +110,15 @@ export default function registerExport(app: FastifyInstance): void {
             }
             page = pageOf(next.data);
           }
+          outcome = { status: 200, code: SUCCESS_CODE };
         } catch (error) {
-          if (outcome.code === SUCCESS_CODE) outcome = { status: error instanceof GatewayError ? error.status : 500, code: null };
-          // Cut short: the browser's download fails rather than ending as a whole file.
-          await recordExport(written, { ...outcome, msg: outcome.msg ?? 'the export was cut short' });
+          outcome ??= { status: error instanceof GatewayError ? error.status : 500, code: null };
           throw error;
+        } finally {
+          // Recorded however it ends: a file cut short (the backend failed, the browser went away)
+          // still let its rows out; the browser's download then fails rather than ending whole.
+          await recordExport(written, outcome ?? { status: 200, code: null, msg: 'the export was cut short' });
         }
-        await recordExport(written, outcome);
       }
 
       reply.header('content-type', 'text/csv; charset=utf-8');

@@ -247,8 +247,9 @@ export default fp<AuditPluginOptions>(
       }
     };
 
-    const settle = async (request: FastifyRequest, reply: FastifyReply, plan: Plan, text: string | null): Promise<void> => {
-      const { outcome, data } = text === null ? { outcome: { status: reply.statusCode, code: null }, data: undefined } : outcomeOf(reply.statusCode, text);
+    /** Records a planned call with its outcome: read from the answer's text, or given when there is none to read. */
+    const settle = async (request: FastifyRequest, reply: FastifyReply, plan: Plan, answer: string | AuditOutcome): Promise<void> => {
+      const { outcome, data } = typeof answer === 'string' ? outcomeOf(reply.statusCode, answer) : { outcome: answer, data: undefined };
       let actor = plan.actor;
       if (plan.kind === 'login' && outcome.code === SUCCESS_CODE && data && typeof data === 'object') {
         const userId = (data as { userId?: unknown }).userId;
@@ -284,7 +285,14 @@ export default fp<AuditPluginOptions>(
       const plan = plans.get(request);
       if (!plan) return payload;
       plans.delete(request);
-      const answer = await readAnswer(payload);
+      let answer: Awaited<ReturnType<typeof readAnswer>>;
+      try {
+        answer = await readAnswer(payload);
+      } catch (error) {
+        // The backend's answer broke off while it was read: the call may have happened all the same.
+        await settle(request, reply, plan, { status: 502, code: null, msg: 'the answer broke off' });
+        throw error;
+      }
       await settle(request, reply, plan, answer.text);
       return answer.payload;
     });
@@ -294,7 +302,7 @@ export default fp<AuditPluginOptions>(
       const plan = plans.get(request);
       if (!plan) return;
       plans.delete(request);
-      await settle(request, reply, plan, null);
+      await settle(request, reply, plan, { status: reply.statusCode, code: null });
     });
 
     registerRoutes(app);

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { SseClient } from '../support/sse-client.js';
-import { expectSecondSignalExitsAtOnce, gatewayProcess, startHeldRig, startSlowCall, type HeldRig } from './support/held-backend.js';
+import { HELD_SESSION, expectSecondSignalExitsAtOnce, gatewayProcess, startHeldRig, startSlowCall, type HeldRig } from './support/held-backend.js';
+import { FAKE_PASSWORD, fakeAccount } from '../support/fake-session.js';
+import { verifyFile } from '../../server/audit/verify.js';
 import { cleanupAfterEach, freshCall, tempDir, type Answer, type NodeProcess } from '../support/processes.js';
 
 /**
@@ -89,6 +91,19 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
     // Posted without a session: the anonymous lane's file holds them.
     const fileLines = readFileSync(path.join(rig.dataDir, 'error-log-anonymous.jsonl'), 'utf8').split('\n').filter(Boolean);
     expect(fileLines).toHaveLength(POSTS);
+
+    // One audit chain for both workers, kept by the primary: every login, whichever worker took it.
+    const LOGINS = 8;
+    for (let i = 0; i < LOGINS; i++) {
+      const login = await freshCall(rig.baseUrl, '/manage/logIn', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: rig.baseUrl },
+        body: JSON.stringify({ account: fakeAccount(HELD_SESSION), password: FAKE_PASSWORD, code: '' }),
+      });
+      expect(login.status, login.body).toBe(200);
+    }
+    await gateway.waitFor(() => pidsLogging(gateway, 'request completed', (l) => l.url === '/manage/logIn').size === 2, 'logins on both workers');
+    expect(await verifyFile(rig.dataDir)).toMatchObject({ intact: true, entries: LOGINS + 1 });
 
     // Whichever worker answers /metrics, it shows the whole gateway, under the usual names.
     for (let i = 0; i < 4; i++) {
