@@ -2,7 +2,7 @@
  * `npm run bench`: the scenarios of issue 7, each printing its tables and budgets and writing its
  * figures to tests/bench/results/<scenario>.json; a summary of every budget closes the run.
  *
- *   --only proxy,decode,events,events-redis,ui,map   run a subset (in this order)
+ *   --only proxy,decode,events,events-redis,ui,map,records   run a subset (in this order)
  *   --seconds N                     length of each measured load run (default 10)
  *   --connections N                 keep-alive connections at saturation (default 64)
  *   --quick                         short runs to check the machinery (figures are not meaningful)
@@ -17,6 +17,7 @@ import { eventsScenario } from './events.js';
 import { eventsRedisScenario } from './events-redis.js';
 import { uiScenario } from './ui.js';
 import { backendMapScenario } from './backend-map.js';
+import { recordScenario } from './ui-record.js';
 
 const SCENARIOS: Record<string, Scenario> = {
   proxy: proxyScenario,
@@ -25,6 +26,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'events-redis': eventsRedisScenario,
   ui: uiScenario,
   map: backendMapScenario,
+  records: recordScenario,
 };
 
 function argValue(name: string): string | undefined {

@@ -568,6 +568,7 @@ const en = {
   'detail.role.admin': 'Admin',
   'detail.role.member': 'Member',
   'detail.empty': 'Nothing here yet',
+  'detail.showAll': 'Show all {{count}}',
   'record.backTo': 'Back to {{title}}',
   'record.fields': 'Details',
   'record.loadFailed': 'Could not load record #{{id}}: {{message}}',

@@ -564,6 +564,7 @@ const es = {
   'detail.role.admin': 'Administrador',
   'detail.role.member': 'Miembro',
   'detail.empty': 'Aún no hay nada',
+  'detail.showAll': 'Mostrar los {{count}}',
   'record.backTo': 'Volver a {{title}}',
   'record.fields': 'Detalles',
   'record.loadFailed': 'No se pudo cargar el registro #{{id}}: {{message}}',

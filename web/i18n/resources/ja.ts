@@ -565,6 +565,7 @@ const ja = {
   'detail.role.admin': '管理者',
   'detail.role.member': 'メンバー',
   'detail.empty': 'まだ何もありません',
+  'detail.showAll': '{{count}} 件すべて表示',
   'record.backTo': '{{title}}に戻る',
   'record.fields': '詳細',
   'record.loadFailed': 'レコード #{{id}} を読み込めませんでした：{{message}}',

@@ -564,6 +564,7 @@ const zh = {
   'detail.role.admin': '管理员',
   'detail.role.member': '成员',
   'detail.empty': '暂无内容',
+  'detail.showAll': '显示全部 {{count}} 个',
   'record.backTo': '返回{{title}}',
   'record.fields': '详情',
   'record.loadFailed': '无法加载记录 #{{id}}：{{message}}',
