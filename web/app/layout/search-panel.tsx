@@ -144,7 +144,7 @@ export default function SearchPanel({
                       data-search-kind={o.kind}
                     >
                       <div className={o.kind === 'more' ? 'text-primary' : 'text-slate-800'}>{o.title}</div>
-                      {o.detail && <div className="truncate text-xs text-slate-500">{o.detail}</div>}
+                      {o.detail && <div className="truncate text-xs text-slate-600">{o.detail}</div>}
                     </ComboboxOption>
                   ))}
                   {g.status === 'loading' && g.options.length === 0 && (
