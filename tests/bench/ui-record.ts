@@ -160,7 +160,10 @@ async function typeSearches(page: Page, words: readonly string[]): Promise<Recor
       await page.keyboard.type(word[k - 1]!);
       const answer = await page.evaluate(
         ([wanted, ms]) =>
-          (window as unknown as { __benchRecord: { results(t: string, ms: number): Promise<Painted & { keyAt: number | null }> } }).__benchRecord.results(wanted, ms),
+          (window as unknown as { __benchRecord: { results(t: string, ms: number): Promise<Painted & { keyAt: number | null }> } }).__benchRecord.results(
+            wanted,
+            ms,
+          ),
         [text, STEP_TIMEOUT_MS] as const,
       );
       if (!answer.ok || answer.keyAt === null) throw new Error(`the search for "${text}" did not settle within ${STEP_TIMEOUT_MS} ms`);
@@ -223,7 +226,16 @@ export async function recordScenario(context: BenchContext): Promise<ScenarioRes
     const open = stats(opens.map((o) => o.ms));
     const complete = stats(opens.flatMap((o) => (o.completeMs === null ? [] : [o.completeMs])));
     const keystroke = stats(keystrokes.map((k) => k.ms));
-    const figures: RecordBench = { users: USERS, opens, firstOpen, keystrokes, open, complete, keystroke, loadAverage: { before: loadBefore, after: loadAfter } };
+    const figures: RecordBench = {
+      users: USERS,
+      opens,
+      firstOpen,
+      keystrokes,
+      open,
+      complete,
+      keystroke,
+      loadAverage: { before: loadBefore, after: loadAfter },
+    };
 
     const row = (label: string, s: Stats) => [label, s.count, fixed(s.median, 1), fixed(s.p95, 1), fixed(s.max, 1)];
     printTable(`records: ${USERS.toLocaleString('en')} sandbox users, headless Chromium`, [
@@ -232,9 +244,14 @@ export async function recordScenario(context: BenchContext): Promise<ScenarioRes
       row('... -> its related lists painted too', complete),
       row('header search: keystroke -> grouped results painted', keystroke),
     ]);
-    if (firstOpen) notes.push(`first record opened in the session: ${fixed(firstOpen.ms, 1)} ms (related lists ${fixed(firstOpen.completeMs, 1)} ms), not in the percentiles`);
+    if (firstOpen)
+      notes.push(
+        `first record opened in the session: ${fixed(firstOpen.ms, 1)} ms (related lists ${fixed(firstOpen.completeMs, 1)} ms), not in the percentiles`,
+      );
     notes.push(`keystrokes timed: ${keystrokes.map((k) => `${k.text} ${fixed(k.ms, 0)}`).join(', ')}`);
-    notes.push(`load average before / after: ${loadBefore.map((n) => n.toFixed(2)).join(' ')} / ${loadAfter.map((n) => n.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
+    notes.push(
+      `load average before / after: ${loadBefore.map((n) => n.toFixed(2)).join(' ')} / ${loadAfter.map((n) => n.toFixed(2)).join(' ')} on ${os.cpus().length} cores`,
+    );
     if (loadBefore[0]! > os.cpus().length) notes.push('the machine was busy during this run: the figures include waiting for a core');
 
     const budgets: BudgetCheck[] = [

@@ -3,10 +3,7 @@ import type { Unoffered } from '../routes.js';
 import { useT } from '../../i18n/index.js';
 import { UiIcon } from '../../ui/icons.js';
 
-import SearchPanel from './search-panel.js';
-
-// The panel's field as it will be, while the screen labels it needs load: nothing moves when they arrive.
-export const SEARCH_FIELD = 'w-full min-w-0 rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-white sm:w-60 lg:w-72';
+import SearchPanel, { SEARCH_FIELD } from './search-panel.js';
 
 /** Ctrl+K, or ⌘K on a Mac: the shortcut web consoles share for their search. */
 function isSearchShortcut(e: KeyboardEvent): boolean {

@@ -10,9 +10,11 @@ import { offeredResource } from '../../engine/offer.js';
 import { resourceTitle } from '../../engine/labels.js';
 import { rankHits, recordKeyword, useRecordSearch, type SearchSource } from '../../engine/record-search.js';
 import { useT } from '../../i18n/index.js';
-import { SEARCH_FIELD } from './header-search.js';
 import { UiIcon } from '../../ui/icons.js';
 import { labelsReady, useLabelT } from '../../i18n/resources/index.js';
+
+/** The search field; also drawn by the header while the panel's labels load, so nothing moves when they arrive. */
+export const SEARCH_FIELD = 'w-full min-w-0 rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-white sm:w-60 lg:w-72';
 
 const LISTS = new Map(RESOURCES.filter((r): r is ListResource => r.kind === 'list').map((r) => [r.id, r]));
 
