@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatAmount } from '../../web/lib/format.js';
+import { seriousViolations } from '../support/axe.js';
 import { loginAs, useHarness } from './harness.js';
 
 /*
@@ -139,6 +140,7 @@ describe('record pages at 1440 px', () => {
     // The login records list shows the logins, so the detail's own short list is not repeated.
     expect(await page.getByTestId('user-logins').count()).toBe(0);
     await page.getByTestId('user-wallet').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
 
     await related.getByTestId('related-all').click();
     await page.waitForURL((u) => u.pathname === '/WithDrawMoneyCheck' && u.searchParams.get('userAccount') === user.account);
@@ -254,6 +256,7 @@ describe('record pages at 390 px', () => {
     await page.goto(`/userpage/userset/${user.id}`);
     const related = page.locator('[data-related="withdrawalReview"]');
     await expect.poll(() => related.locator('li[data-row-id]').count()).toBe(Math.min(5, withdrawals.length));
+    expect(await seriousViolations(page)).toEqual([]);
     const commands = page.getByTestId('record-commands');
     expect(await commands.locator('button[data-command]').count()).toBe(2);
     await commands.getByTestId('record-more').click();

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe.js';
 import { useHarness } from './harness.js';
 
 /*
@@ -55,6 +56,11 @@ describe('header search at 1440 px', () => {
     await search(page, String(withdrawal.id));
     await results(page).locator(`[data-search-path="/WithDrawMoneyCheck/${withdrawal.id}"]`).click();
     await page.waitForURL((u) => u.pathname === `/WithDrawMoneyCheck/${withdrawal.id}`);
+
+    // Axe finds nothing serious in the open results, an option highlighted.
+    await page.keyboard.press('ArrowDown');
+    await results(page).locator('[data-search-path][data-focus]').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Letters in screens' titles and users' names alike: pages first, then the users, each under its heading.
     await search(page, 'li');

@@ -123,28 +123,41 @@ export function RecordPage({ resource, id, listPath, listTitle, options = {} }: 
       </p>
     );
   } else {
+    const fields = (
+      <section aria-labelledby={fieldsId} className={card}>
+        <h2 id={fieldsId} className="mb-3 font-semibold text-slate-800">
+          {t('record.fields')}
+        </h2>
+        <FieldList resource={resource} record={record} />
+      </section>
+    );
+    const own = Custom && (
+      <Custom resource={resource} data={query.data?.detail} row={record} t={t} related={new Set(related.map((r) => r.related.resource.id))} />
+    );
+    const beside = (related.length > 0 || History) && (
+      <>
+        {related.map((r) => (
+          <RelatedListSection key={r.related.resource.id} related={r.related} filters={r.filters} listPath={r.path} t={t} />
+        ))}
+        {History && (
+          <section aria-labelledby={historyId} className={card} data-testid="record-history">
+            <h2 id={historyId} className="mb-3 font-semibold text-slate-800">
+              {t('record.history')}
+            </h2>
+            <History resource={resource} id={id} />
+          </section>
+        )}
+      </>
+    );
+    // Two columns on a wide screen: the record (its fields and own sections) beside what relates
+    // to it; a record without related lists puts its own sections beside its fields instead.
     body = (
-      <div className="grid items-start gap-4 lg:grid-cols-5">
-        <section aria-labelledby={fieldsId} className={`${card} min-w-0 lg:col-span-2`}>
-          <h2 id={fieldsId} className="mb-3 font-semibold text-slate-800">
-            {t('record.fields')}
-          </h2>
-          <FieldList resource={resource} record={record} />
-        </section>
-        <div className="flex min-w-0 flex-col gap-4 lg:col-span-3">
-          {Custom && <Custom resource={resource} data={query.data?.detail} row={record} t={t} related={new Set(related.map((r) => r.related.resource.id))} />}
-          {related.map((r) => (
-            <RelatedListSection key={r.related.resource.id} related={r.related} filters={r.filters} listPath={r.path} t={t} />
-          ))}
-          {History && (
-            <section aria-labelledby={historyId} className={card} data-testid="record-history">
-              <h2 id={historyId} className="mb-3 font-semibold text-slate-800">
-                {t('record.history')}
-              </h2>
-              <History resource={resource} id={id} />
-            </section>
-          )}
+      <div className="grid items-start gap-4 lg:grid-cols-2">
+        <div className="flex min-w-0 flex-col gap-4">
+          {fields}
+          {beside && own}
         </div>
+        <div className="flex min-w-0 flex-col gap-4">{beside || own}</div>
       </div>
     );
   }

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { GroupDetail, UserDetail } from '#contract';
 import { fieldLabel } from '../engine/labels.js';
@@ -155,14 +155,19 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
   );
 }
 
+/** Members shown before "Show all": a large group has hundreds. */
+export const MEMBERS_SHOWN = 20;
+
 export function GroupDetailView({ data, t }: DetailRendererProps) {
   const links = useRecordLinks();
+  const [all, setAll] = useState(false);
   const detail = (data ?? {}) as Partial<GroupDetail>;
+  const members = detail.members ?? [];
   return (
-    <Section title={`${t('detail.members')} (${detail.members?.length ?? 0})`} testId="group-members">
+    <Section title={`${t('detail.members')} (${members.length})`} testId="group-members">
       <SimpleTable
         t={t}
-        rows={detail.members ?? []}
+        rows={all ? members : members.slice(0, MEMBERS_SHOWN)}
         columns={[
           { label: fieldLabel(t, 'account'), value: (m) => <Linked href={recordHref(links, 'users', m.userId)}>{m.account}</Linked> },
           { label: fieldLabel(t, 'nickname'), value: (m) => m.nickname },
@@ -171,6 +176,11 @@ export function GroupDetailView({ data, t }: DetailRendererProps) {
           { label: fieldLabel(t, 'muted'), value: (m) => t(m.muted ? 'engine.yes' : 'engine.no') },
         ]}
       />
+      {!all && members.length > MEMBERS_SHOWN && (
+        <button type="button" className="btn mt-2" onClick={() => setAll(true)} data-testid="members-all">
+          {t('detail.showAll', { count: members.length })}
+        </button>
+      )}
     </Section>
   );
 }

@@ -95,8 +95,8 @@ export class Collection<T extends Identified> {
   /** Bumped on every insert and removal. */
   private structure = 0;
   private readonly sorted = new Map<string, SortedOrder<T>>();
-  /** Normalized keyword text per row, keyed by the raw text it came from. */
-  private readonly haystacks = new WeakMap<T, { raw: string; text: string }>();
+  /** Normalized keyword text per row, with the field list and values it was made from. */
+  private readonly haystacks = new WeakMap<T, { fields: readonly string[]; values: unknown[]; text: string }>();
 
   constructor(
     readonly options: CollectionOptions<T>,
@@ -240,15 +240,28 @@ export class Collection<T extends Identified> {
   }
 
   private haystack(item: T, fields: readonly (keyof T & string)[]): string {
+    // Checked value by value rather than rebuilt and compared as text: a keyword search of a
+    // 100,000-row table runs this for every row, and the header search sends one per keystroke.
+    const cached = this.haystacks.get(item);
+    if (cached && cached.fields === fields) {
+      let same = true;
+      for (let i = 0; i < fields.length; i++) {
+        if (item[fields[i]!] !== cached.values[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return cached.text;
+    }
+    const values: unknown[] = [];
     let raw = '';
     for (const field of fields) {
       const value = item[field];
+      values.push(value);
       if (typeof value === 'string' || typeof value === 'number') raw += `${String(value)}\u0000`;
     }
-    const cached = this.haystacks.get(item);
-    if (cached && cached.raw === raw) return cached.text;
     const text = normalize(raw);
-    this.haystacks.set(item, { raw, text });
+    this.haystacks.set(item, { fields, values, text });
     return text;
   }
 

@@ -124,8 +124,9 @@ export default function SearchPanel({
             // On a phone the results span the header's width under it; wider, they hang from the field.
             className="absolute top-full right-0 left-0 z-50 mt-1 max-h-[70vh] overflow-auto rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5 sm:left-auto sm:w-96"
             data-testid="header-search-results"
-            data-search-for={keyword ?? ''}
-            data-settled={done ? (keyword ?? '') : undefined}
+            // What the results answer: the text typed, once every group has its answer for it.
+            data-search-for={query.trim()}
+            data-settled={done ? query.trim() : undefined}
           >
             {groups.length === 0 && done ? (
               <div className="px-3 py-2 text-sm text-slate-500">{t('nav.searchEmpty')}</div>
@@ -144,7 +145,7 @@ export default function SearchPanel({
                       data-search-kind={o.kind}
                     >
                       <div className={o.kind === 'more' ? 'text-primary' : 'text-slate-800'}>{o.title}</div>
-                      {o.detail && <div className="truncate text-xs text-slate-500">{o.detail}</div>}
+                      {o.detail && <div className="truncate text-xs text-slate-600">{o.detail}</div>}
                     </ComboboxOption>
                   ))}
                   {g.status === 'loading' && g.options.length === 0 && (

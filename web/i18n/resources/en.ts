@@ -592,6 +592,7 @@ const en = {
   'audit.kind.decline': 'Declined by a second administrator',
   'field.reviewedBy': 'Reviewed by',
   'link.activity': 'Activity',
+  'detail.showAll': 'Show all {{count}}',
   'record.backTo': 'Back to {{title}}',
   'record.fields': 'Details',
   'record.loadFailed': 'Could not load record #{{id}}: {{message}}',

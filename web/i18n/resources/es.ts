@@ -588,6 +588,7 @@ const es = {
   'audit.kind.decline': 'Rechazado por un segundo administrador',
   'field.reviewedBy': 'Revisado por',
   'link.activity': 'Actividad',
+  'detail.showAll': 'Mostrar los {{count}}',
   'record.backTo': 'Volver a {{title}}',
   'record.fields': 'Detalles',
   'record.loadFailed': 'No se pudo cargar el registro #{{id}}: {{message}}',

@@ -589,6 +589,7 @@ const ja = {
   'audit.kind.decline': '二人目の管理者が却下',
   'field.reviewedBy': '審査者',
   'link.activity': '操作履歴',
+  'detail.showAll': '{{count}} 件すべて表示',
   'record.backTo': '{{title}}に戻る',
   'record.fields': '詳細',
   'record.loadFailed': 'レコード #{{id}} を読み込めませんでした：{{message}}',

@@ -588,6 +588,7 @@ const zh = {
   'audit.kind.decline': '第二人已拒绝',
   'field.reviewedBy': '审核人',
   'link.activity': '操作记录',
+  'detail.showAll': '显示全部 {{count}} 个',
   'record.backTo': '返回{{title}}',
   'record.fields': '详情',
   'record.loadFailed': '无法加载记录 #{{id}}：{{message}}',

@@ -1,0 +1,277 @@
+/**
+ * The records scenario: a record's page and the header search's records, in headless Chromium on
+ * a local gateway in front of a sandbox of 100,000 users (its own child, as in the list bench).
+ *
+ * - open: a click on a row's link in the users list (the event's timeStamp) to the record's page
+ *   with its fields in the DOM and one frame painted after (requestAnimationFrame, then a message
+ *   posted from it); then the browser's back to the list, and the next row. The first open, which
+ *   the page's related lists also wait on, is shown apart; "complete" adds the related lists.
+ * - keystroke: a key typed in the header search (the keydown's timeStamp) to the results of the
+ *   text typed so far, every group answered (the 50 ms debounce included), painted. Only texts the
+ *   records are searched for count (two characters or more, or digits); each key waits for its
+ *   results before the next, so every keystroke is measured whole.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
+import { loginForm, submitLogin } from '../support/login.js';
+import { Child } from '../support/child.js';
+import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { recordKeyword } from '../../web/engine/record-search.js';
+import { Cleanup, logFile, type BenchContext } from './lib/context.js';
+import { fixed, percentile, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
+
+const UI_DIR = path.join(REPO_ROOT, 'dist', 'web');
+const USERS = 100_000;
+const LIST_PATH = '/userpage/userset';
+/** A record's page opened, and a keystroke's results, 95th percentile. */
+export const RECORD_OPEN_BUDGET_MS = 100;
+export const SEARCH_KEY_BUDGET_MS = 100;
+const OPENS = 30;
+const STEP_TIMEOUT_MS = 15_000;
+/**
+ * Typed key by key: accounts, names, phone and id prefixes of the seeded sandbox (its default
+ * seed), so most keystrokes find something, as an administrator's do.
+ */
+const WORDS = ['sakura', 'li3053', '+8613', 'ming9', '100234', 'Book', 'kaito18', 'olivia', '+3462', 'Team'];
+
+const PAGE_SCRIPT = `(() => {
+  const state = { clickAt: null, keyAt: null };
+  document.addEventListener('click', (e) => { state.clickAt = e.timeStamp; }, true);
+  document.addEventListener('keydown', (e) => { state.keyAt = e.timeStamp; }, true);
+  // Resolves once ready() holds (checked on every DOM change) and a frame has been painted after.
+  const painted = (ready, timeoutMs) => new Promise((resolve) => {
+    let done = false;
+    const finish = (value) => { done = true; observer.disconnect(); clearTimeout(timer); resolve(value); };
+    const check = () => {
+      if (done || !ready()) return;
+      const inDomAt = performance.now();
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => { channel.port1.close(); finish({ ok: true, inDomAt, paintedAt: performance.now() }); };
+        channel.port2.postMessage(0);
+      });
+      done = true;
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true });
+    const timer = setTimeout(() => { if (!done) finish({ ok: false }); }, timeoutMs);
+    check();
+  });
+  window.__benchRecord = {
+    arm() { state.clickAt = null; state.keyAt = null; },
+    async record(id, timeoutMs) {
+      const page = '[data-testid="record-page"][data-record-id="' + id + '"]';
+      const fields = await painted(() => document.querySelector(page + ' [data-testid="record-fields"]'), timeoutMs);
+      // Complete: every related list has its answer (no "Loading…" left in any of them).
+      const complete = await painted(() => {
+        const sections = document.querySelectorAll(page + ' [data-related]');
+        return [...sections].every((s) => !s.querySelector('[role="status"]'));
+      }, timeoutMs);
+      return { ...fields, completeAt: complete.ok ? complete.paintedAt : null, clickAt: state.clickAt };
+    },
+    async results(text, timeoutMs) {
+      const answer = await painted(() => document.querySelector('[data-testid="header-search-results"][data-settled="' + CSS.escape(text) + '"]'), timeoutMs);
+      return { ...answer, keyAt: state.keyAt };
+    },
+  };
+})();`;
+
+interface Painted {
+  ok: boolean;
+  inDomAt: number;
+  paintedAt: number;
+}
+
+export interface RecordBench {
+  users: number;
+  opens: { id: string; ms: number; completeMs: number | null }[];
+  firstOpen: { ms: number; completeMs: number | null } | null;
+  keystrokes: { text: string; ms: number }[];
+  open: Stats;
+  complete: Stats;
+  keystroke: Stats;
+  loadAverage: { before: number[]; after: number[] };
+}
+
+interface Stats {
+  count: number;
+  median: number;
+  p95: number;
+  max: number;
+}
+
+function stats(values: number[]): Stats {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { count: sorted.length, median: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN };
+}
+
+async function login(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`, { waitUntil: 'commit' });
+  await loginForm(page).account.waitFor({ timeout: 15_000 });
+  await submitLogin(page, 'admin');
+  await page.waitForURL(/\/dashboard(?:[?#]|$)/, { timeout: 15_000 });
+}
+
+const settledRow = (page: Page, index: number) => page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr').nth(index);
+
+async function openRecords(page: Page, baseUrl: string, count: number): Promise<Pick<RecordBench, 'opens' | 'firstOpen'>> {
+  await page.goto(`${baseUrl}${LIST_PATH}`, { waitUntil: 'commit' });
+  await settledRow(page, 19).waitFor({ timeout: STEP_TIMEOUT_MS });
+  const opens: RecordBench['opens'] = [];
+  let firstOpen: RecordBench['firstOpen'] = null;
+  for (let i = 0; i <= count; i++) {
+    const row = settledRow(page, i % 20);
+    const id = (await row.getAttribute('data-row-id'))!;
+    await page.evaluate(() => (window as unknown as { __benchRecord: { arm(): void } }).__benchRecord.arm());
+    await row.locator('[data-record-link]').click({ timeout: STEP_TIMEOUT_MS });
+    const answer = await page.evaluate(
+      ([wanted, ms]) =>
+        (
+          window as unknown as { __benchRecord: { record(id: string, ms: number): Promise<Painted & { completeAt: number | null; clickAt: number | null }> } }
+        ).__benchRecord.record(wanted, ms),
+      [id, STEP_TIMEOUT_MS] as const,
+    );
+    if (!answer.ok || answer.clickAt === null) throw new Error(`record ${id}'s page was not drawn within ${STEP_TIMEOUT_MS} ms`);
+    const figure = { ms: answer.paintedAt - answer.clickAt, completeMs: answer.completeAt === null ? null : answer.completeAt - answer.clickAt };
+    // The first open also loads what only a record's page uses (its views' code is in the screens' chunk already).
+    if (i === 0) firstOpen = figure;
+    else opens.push({ id, ...figure });
+    await page.goBack();
+    await settledRow(page, 19).waitFor({ timeout: STEP_TIMEOUT_MS });
+  }
+  return { opens, firstOpen };
+}
+
+async function typeSearches(page: Page, words: readonly string[]): Promise<RecordBench['keystrokes']> {
+  const keystrokes: RecordBench['keystrokes'] = [];
+  await page.keyboard.press('Control+k');
+  const input = page.getByTestId('header-search-input');
+  await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+  for (const word of words) {
+    for (let k = 1; k <= word.length; k++) {
+      const text = word.slice(0, k);
+      await page.evaluate(() => (window as unknown as { __benchRecord: { arm(): void } }).__benchRecord.arm());
+      await page.keyboard.type(word[k - 1]!);
+      const answer = await page.evaluate(
+        ([wanted, ms]) =>
+          (window as unknown as { __benchRecord: { results(t: string, ms: number): Promise<Painted & { keyAt: number | null }> } }).__benchRecord.results(
+            wanted,
+            ms,
+          ),
+        [text, STEP_TIMEOUT_MS] as const,
+      );
+      if (!answer.ok || answer.keyAt === null) throw new Error(`the search for "${text}" did not settle within ${STEP_TIMEOUT_MS} ms`);
+      // One letter searches the pages only: instant, and not what the budget is about.
+      if (recordKeyword(text) !== null) keystrokes.push({ text, ms: answer.paintedAt - answer.keyAt });
+    }
+    await input.fill('');
+  }
+  return keystrokes;
+}
+
+/** The records scenario (npm run bench -- --only records). */
+export async function recordScenario(context: BenchContext): Promise<ScenarioResult> {
+  const cleanup = new Cleanup();
+  const notes: string[] = [];
+  try {
+    if (!existsSync(path.join(UI_DIR, 'index.html'))) throw new Error('dist/web is missing: run node build.mjs first');
+    if (!existsSync(CHROMIUM_PATH)) {
+      notes.push(`Chromium is NOT installed at ${CHROMIUM_PATH}: browser figures skipped`);
+      const budgets = [
+        { budget: "ui: a record's page opened from its row (p95)", measured: 'no chromium', limit: `<= ${RECORD_OPEN_BUDGET_MS} ms`, pass: null },
+        { budget: 'ui: header search, keystroke -> results (p95)', measured: 'no chromium', limit: `<= ${SEARCH_KEY_BUDGET_MS} ms`, pass: null },
+      ];
+      return { scenario: 'records', notes, budgets, figures: {} };
+    }
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-records-'));
+    cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
+    const { child: sandbox, ready: sandboxReady } = await Child.start('sandbox backend', path.join(CHILDREN_DIR, 'sandbox.ts'), {
+      env: { BENCH_SANDBOX_USERS: String(USERS), NODE_ENV: 'production' },
+      logFile: logFile(context, 'records-sandbox'),
+      readyTimeoutMs: 120_000,
+    });
+    cleanup.add(() => sandbox.stop());
+    const { child: gateway, ready } = await Child.start('gateway (100k-user sandbox)', path.join(CHILDREN_DIR, 'gateway.ts'), {
+      env: {
+        CHAT_BACKEND_URL: sandboxReady.url!,
+        FILE_SERVER_URL: sandboxReady.url!,
+        RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
+        UI_DIR,
+        DATA_DIR: path.join(dataDir, 'data'),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      },
+      logFile: logFile(context, 'records-gateway'),
+    });
+    cleanup.add(() => gateway.stop());
+
+    const profile = mkdtempSync(path.join(tmpdir(), 'bench-records-profile-'));
+    cleanup.add(() => rmSync(profile, { recursive: true, force: true }));
+    const browser = await launchChromium(profile);
+    cleanup.add(() => browser.close());
+    await browser.addInitScript({ content: PAGE_SCRIPT });
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const loadBefore = os.loadavg();
+    await login(page, ready.url!);
+    const { opens, firstOpen } = await openRecords(page, ready.url!, context.quick ? 5 : OPENS);
+    const keystrokes = await typeSearches(page, context.quick ? WORDS.slice(0, 3) : WORDS);
+    const loadAfter = os.loadavg();
+
+    const open = stats(opens.map((o) => o.ms));
+    const complete = stats(opens.flatMap((o) => (o.completeMs === null ? [] : [o.completeMs])));
+    const keystroke = stats(keystrokes.map((k) => k.ms));
+    const figures: RecordBench = {
+      users: USERS,
+      opens,
+      firstOpen,
+      keystrokes,
+      open,
+      complete,
+      keystroke,
+      loadAverage: { before: loadBefore, after: loadAfter },
+    };
+
+    const row = (label: string, s: Stats) => [label, s.count, fixed(s.median, 1), fixed(s.p95, 1), fixed(s.max, 1)];
+    printTable(`records: ${USERS.toLocaleString('en')} sandbox users, headless Chromium`, [
+      ['figure', 'count', 'median ms', 'p95 ms', 'max ms'],
+      row("a record's page: click -> fields painted", open),
+      row('... -> its related lists painted too', complete),
+      row('header search: keystroke -> grouped results painted', keystroke),
+    ]);
+    if (firstOpen)
+      notes.push(
+        `first record opened in the session: ${fixed(firstOpen.ms, 1)} ms (related lists ${fixed(firstOpen.completeMs, 1)} ms), not in the percentiles`,
+      );
+    notes.push(`keystrokes timed: ${keystrokes.map((k) => `${k.text} ${fixed(k.ms, 0)}`).join(', ')}`);
+    notes.push(
+      `load average before / after: ${loadBefore.map((n) => n.toFixed(2)).join(' ')} / ${loadAfter.map((n) => n.toFixed(2)).join(' ')} on ${os.cpus().length} cores`,
+    );
+    if (loadBefore[0]! > os.cpus().length) notes.push('the machine was busy during this run: the figures include waiting for a core');
+
+    const budgets: BudgetCheck[] = [
+      {
+        budget: `ui: a record's page opened from its row, click -> drawn (p95 of ${open.count})`,
+        measured: `${fixed(open.p95, 1)} ms (median ${fixed(open.median, 1)})`,
+        limit: `<= ${RECORD_OPEN_BUDGET_MS} ms`,
+        pass: open.count > 0 ? open.p95 <= RECORD_OPEN_BUDGET_MS : null,
+      },
+      {
+        budget: `ui: header search, keystroke -> results drawn (p95 of ${keystroke.count})`,
+        measured: `${fixed(keystroke.p95, 1)} ms (median ${fixed(keystroke.median, 1)})`,
+        limit: `<= ${SEARCH_KEY_BUDGET_MS} ms`,
+        pass: keystroke.count > 0 ? keystroke.p95 <= SEARCH_KEY_BUDGET_MS : null,
+      },
+    ];
+    for (const note of notes) console.log(`  note: ${note}`);
+    printBudgets(budgets);
+    return { scenario: 'records', notes, budgets, figures: figures as unknown as Record<string, unknown> };
+  } finally {
+    await cleanup.run();
+  }
+}
