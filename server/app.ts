@@ -23,6 +23,7 @@ import manageProxy from './plugins/manage-proxy.js';
 import events, { type EventsOptions } from './plugins/events.js';
 import permissions from './plugins/permissions.js';
 import errorLog from './plugins/error-log.js';
+import approvals from './approvals/plugin.js';
 import health from './plugins/health.js';
 import staticUi from './plugins/static-ui.js';
 import { RedisShare } from './redis/share.js';
@@ -126,6 +127,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const permissionTtlMs = options.events?.permissionTtlMs;
   await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });
   await app.register(events, options.events ?? {});
+  // Holds calls of the proxy and the backend map's routes above (its hook runs before any route's handler).
+  await app.register(approvals, { primary, ...(options.now ? { now: options.now } : {}) });
   await app.register(errorLog, { primary, ...(options.errorLogMaxFileBytes === undefined ? {} : { maxFileBytes: options.errorLogMaxFileBytes }) });
   await app.register(staticUi);
   if (redis) {

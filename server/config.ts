@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { BackendMapError, loadBackendMap } from './backend-map/load.js';
 import type { BackendMapFile } from './backend-map/types.js';
 import { PERMISSIONS } from './contract/permissions.js';
+import { loadDualControl, type DualControlConfig } from './approvals/config.js';
 
 /** Typed, validated configuration from the environment; every variable is in the README. */
 export interface Config {
@@ -87,6 +88,8 @@ export interface Config {
   revocationsMax: number;
   /** Who may read and clear every administrator's UI errors (and the anonymous ones). */
   errorLogAdminPermission: string;
+  /** Two-person approval of withdrawals and settings saves (server/approvals). */
+  dualControl: DualControlConfig;
 }
 
 /** One ALLOWED_HOSTS entry: a host name or address, lower case, and a port when it names one. */
@@ -415,6 +418,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     allowedHosts: allowedHosts(env),
     revocationsMax: integer(env, 'SESSION_REVOCATIONS_MAX', 200_000, 10, 10_000_000),
     errorLogAdminPermission: permissionName(env, 'ERROR_LOG_ADMIN_PERMISSION', PERMISSIONS.adminUser),
+    dualControl: loadDualControl(env, (variable, reason) => {
+      throw new ConfigError(variable, reason);
+    }),
   };
 }
 

@@ -6,6 +6,7 @@ import type { ErrorLogQuery, ErrorLogScope } from '../error-log/store.js';
 import { localErrorLog } from '../error-log/lanes.js';
 import { ERROR_LOG_CALLS } from '../error-log/ipc-store.js';
 import { sessionPrimaryHandlers } from '../session/cluster.js';
+import { approvalPrimary } from '../approvals/ipc-store.js';
 import { serveWorkers, type ShutdownMessage } from './ipc.js';
 import { METRICS_CALL, clusterMetricsCollector } from './metrics.js';
 import { WORKER_ENV } from './worker.js';
@@ -57,6 +58,11 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   // Opened now, as the single process does, so that an unwritable DATA_DIR stops the start.
   const store = localErrorLog(config.dataDir);
   await store.open();
+  // Held calls of every worker, when they are not shared through Redis.
+  const approvals =
+    config.redisUrl === null
+      ? await approvalPrimary(config.dataDir, (file, aside) => log.warn({ file, aside }, 'set aside an unreadable file of held calls'))
+      : null;
 
   const workerEnv: Record<string, string> = { ...options.workerEnv, [WORKER_ENV]: '1' };
   if (config.sessionSecretGenerated) {
@@ -75,6 +81,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     [ERROR_LOG_CALLS.flush]: () => store.flush(),
     [METRICS_CALL]: () => collectMetrics(),
     ...sessionPrimaryHandlers(config.revocationsMax),
+    ...approvals?.handlers,
   });
 
   let stopping = false;
@@ -168,6 +175,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
       let code = failedToStart || uncleanExit ? 1 : 0;
       try {
         await store.close();
+        await approvals?.store.close();
         await options.closeAfterWorkers?.();
       } catch (error) {
         log.error({ err: error }, 'error during shutdown');

@@ -13,6 +13,7 @@ export const GATEWAY_PATHS = {
   readyz: '/readyz',
   metrics: '/metrics',
   backendOffer: '/api/backend-offer',
+  approvals: '/api/approvals',
 } as const;
 
 /**

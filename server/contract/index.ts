@@ -2,6 +2,7 @@ export * from './envelope.js';
 export * from './calls.js';
 export * from './permissions.js';
 export * from './gateway.js';
+export * from './approvals.js';
 export * from './dashboard.js';
 export * from './resource.js';
 export * from './validation.js';
