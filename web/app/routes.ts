@@ -179,7 +179,14 @@ export const ROUTES: readonly RouteEntry[] = [
       'WithDrawMoneyCheck',
       'route.withdrawCheck',
       'check',
-      listScreen('withdrawalReview', P.cashWithdrawalCheck, { afterAction: 'withdrawalReviewed', watch: 'withdrawalCount' }),
+      listScreen('withdrawalReview', P.cashWithdrawalCheck, {
+        afterAction: 'withdrawalReviewed',
+        watch: 'withdrawalCount',
+        context: 'withdrawal',
+        // A review queue opens on what still waits; "All" is one choice away and kept in the address.
+        filters: { state: 'pending' },
+        keys: { a: 'approve', r: 'reject' },
+      }),
       {
         badge: 'withdrawal',
       },

@@ -6,7 +6,7 @@ import { fieldLabel } from './labels.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { mainFieldKey, recordName } from './record-summary.js';
-import { buildRowCommands, RowCommands, useStableRowHandlers, type StableRowHandlers } from './row-commands.js';
+import { buildRowCommands, HeldChip, RowCommands, useStableRowHandlers, type StableRowHandlers } from './row-commands.js';
 import type { ScreenRowCommands as Commands } from './row-commands.js';
 import { ValueView } from './value-cell.js';
 
@@ -27,6 +27,10 @@ interface Props {
   /** The signed-in administrator's account, for resources with a `selfField`. */
   self?: string;
   runningOn: (id: string) => string;
+  /** Rows with a held call, as heldMark gives it, by id. */
+  held?: ReadonlyMap<string, string>;
+  current?: number | null;
+  navigable?: boolean;
 }
 
 const STATUS_KEYS = ['status', 'state'];
@@ -52,14 +56,43 @@ interface CardProps {
   density: Density;
   runningNames: string;
   self: string;
+  held: string;
+  index: number;
+  current: boolean;
+  navigable: boolean;
 }
 
-const Card = memo(function Card({ row, resource, layout, selectable, checked, has, handlers, t, density, runningNames, self }: CardProps) {
+const Card = memo(function Card({
+  row,
+  resource,
+  layout,
+  selectable,
+  checked,
+  has,
+  handlers,
+  t,
+  density,
+  runningNames,
+  self,
+  held,
+  index,
+  current,
+  navigable,
+}: CardProps) {
   const id = String(row.id);
   const { main, status, rest } = layout;
-  const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self);
+  const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self, held);
   return (
-    <li className={`rounded-md border border-slate-200 bg-white ${density.cell}`} data-row-id={id} data-testid="list-card">
+    <li
+      className={`rounded-md border bg-white focus:outline-2 focus:outline-primary ${current ? 'border-primary' : 'border-slate-200'} ${density.cell}`}
+      data-row-id={id}
+      data-row-index={index}
+      data-current={current ? '' : undefined}
+      data-held={held || undefined}
+      tabIndex={navigable ? -1 : undefined}
+      data-testid="list-card"
+    >
+      <HeldChip mark={held} t={t} />
       <div className="flex items-start gap-2">
         {selectable && (
           <input
@@ -98,7 +131,26 @@ const Card = memo(function Card({ row, resource, layout, selectable, checked, ha
 
 /** A phone's list: one card per row (its name, status and fields), the commands behind "⋯", sorting by a select. */
 export function ListCards(props: Props) {
-  const { resource, columns, rows, sort, onSort, selectable, selected, onSelect, commands, totals, t, density, busy, runningOn, self = '' } = props;
+  const {
+    resource,
+    columns,
+    rows,
+    sort,
+    onSort,
+    selectable,
+    selected,
+    onSelect,
+    commands,
+    totals,
+    t,
+    density,
+    busy,
+    runningOn,
+    self = '',
+    held,
+    current = null,
+    navigable = false,
+  } = props;
   const layout = useMemo(() => cardLayout(resource, columns), [resource, columns]);
   const { handlers, has } = useStableRowHandlers(commands, onSelect);
   const sortable = columns.filter((f) => f.sortable);
@@ -148,7 +200,7 @@ export function ListCards(props: Props) {
         </div>
       )}
       <ul className="flex flex-col gap-2">
-        {rows.map((row) => {
+        {rows.map((row, index) => {
           const id = String(row.id);
           return (
             <Card
@@ -164,6 +216,10 @@ export function ListCards(props: Props) {
               density={density}
               runningNames={runningOn(id)}
               self={self}
+              held={held?.get(id) ?? ''}
+              index={index}
+              current={current === index}
+              navigable={navigable}
             />
           );
         })}

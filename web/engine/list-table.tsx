@@ -4,7 +4,15 @@ import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel } from './labels.js';
 import { recordName } from './record-summary.js';
-import { buildRowCommands, INLINE_COMMANDS, RowCommands, useStableRowHandlers, type ScreenRowCommands, type StableRowHandlers } from './row-commands.js';
+import {
+  buildRowCommands,
+  HeldChip,
+  INLINE_COMMANDS,
+  RowCommands,
+  useStableRowHandlers,
+  type ScreenRowCommands,
+  type StableRowHandlers,
+} from './row-commands.js';
 import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { valueNode } from './value-cell.js';
@@ -29,6 +37,12 @@ interface Props {
   self?: string;
   /** Calls under way, as `callKey` gives them: their buttons wait. */
   running?: ReadonlySet<string>;
+  /** Rows with a held call (two-person approval), as heldMark gives it, by id. */
+  held?: ReadonlyMap<string, string>;
+  /** The row keys move between (j and k), by its place on the page; null: none yet. */
+  current?: number | null;
+  /** Rows can take the focus for keyboard work (the screen has keys). */
+  navigable?: boolean;
 }
 
 const rowId = (row: Row) => String(row.id);
@@ -96,13 +110,42 @@ interface RowProps {
   /** Names of this row's actions whose call is under way, joined (a string keeps the memo cheap). */
   runningNames: string;
   self: string;
+  held: string;
+  index: number;
+  current: boolean;
+  navigable: boolean;
 }
 
-const TableRow = memo(function TableRow({ row, resource, columns, selectable, checked, hasCommands, has, commands, t, density, runningNames, self }: RowProps) {
+const TableRow = memo(function TableRow({
+  row,
+  resource,
+  columns,
+  selectable,
+  checked,
+  hasCommands,
+  has,
+  commands,
+  t,
+  density,
+  runningNames,
+  self,
+  held,
+  index,
+  current,
+  navigable,
+}: RowProps) {
   const id = rowId(row);
   const waiting = runningNames ? runningNames.split(',') : [];
   return (
-    <tr className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
+    <tr
+      className={`border-t border-slate-100 align-top hover:bg-slate-50 focus:outline-2 focus:-outline-offset-2 focus:outline-primary ${current ? 'bg-primary/5' : ''}`}
+      data-row-id={id}
+      data-row-index={index}
+      data-current={current ? '' : undefined}
+      data-held={held || undefined}
+      tabIndex={navigable ? -1 : undefined}
+      aria-current={current ? 'true' : undefined}
+    >
       {selectable && (
         <td className={density.cell}>
           <input
@@ -125,8 +168,9 @@ const TableRow = memo(function TableRow({ row, resource, columns, selectable, ch
       ))}
       {hasCommands && (
         <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
+          <HeldChip mark={held} t={t} />
           <RowCommands
-            commands={buildRowCommands(resource, row, has, commands, t, waiting, self)}
+            commands={buildRowCommands(resource, row, has, commands, t, waiting, self, held)}
             inline={INLINE_COMMANDS}
             t={t}
             name={recordName(t, resource, row)}
@@ -154,6 +198,9 @@ export function ListTable({
   busy,
   running,
   self = '',
+  held,
+  current = null,
+  navigable = false,
 }: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
   const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
@@ -210,6 +257,10 @@ export function ListTable({
                 density={density}
                 runningNames={running?.size ? runningOn(running, id) : ''}
                 self={self}
+                held={held?.get(id) ?? ''}
+                index={index}
+                current={current === index}
+                navigable={navigable}
               />
             );
           })}

@@ -1,5 +1,5 @@
 import type { Permission } from '#contract/permissions';
-import type { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import type { ACTION_CONTEXTS, AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 /**
  * Screen declarations for the route table: a resource of the contract by id, the kind of engine
@@ -12,6 +12,7 @@ export type DetailViewName = keyof typeof DETAIL_VIEWS;
 export type ResultViewName = keyof typeof RESULT_VIEWS;
 export type AfterActionName = keyof typeof AFTER_ACTIONS;
 export type WatchedCountName = keyof typeof WATCHED_COUNTS;
+export type ActionContextName = keyof typeof ACTION_CONTEXTS;
 /** How the answer of a `showsResult` action is shown, by action name. */
 type Results = Readonly<Record<string, ResultViewName>>;
 
@@ -23,6 +24,12 @@ export interface ListScreenDecl {
   afterAction?: AfterActionName;
   /** A count of records arriving from elsewhere: a rise offers "N new: show". */
   watch?: WatchedCountName;
+  /** What a reviewer sees beside the records in a money action's confirmation (fee, net, the user's history). */
+  context?: ActionContextName;
+  /** Filters the screen opens with (a queue on what still waits). */
+  filters?: Readonly<Record<string, string>>;
+  /** Keys that run a row action on the current row; j and k then move between rows. */
+  keys?: Readonly<Record<string, string>>;
 }
 
 /** Which resource of the contract a screen shows, and the permission that resource needs. */

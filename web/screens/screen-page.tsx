@@ -12,7 +12,7 @@ import { SettingsScreen } from '../engine/settings-screen.js';
 import { StatisticsScreen } from '../engine/statistics-screen.js';
 import type { ResultRenderer } from '../engine/result-view.js';
 import type { ResultViewName, ScreenDecl } from './declare.js';
-import { AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import { ACTION_CONTEXTS, AFTER_ACTIONS, DETAIL_VIEWS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 export interface ScreenPageProps extends PageProps {
   screen: ScreenDecl;
@@ -53,6 +53,9 @@ function Body({ decl: declared }: { decl: ScreenDecl }) {
           results: resultViews(decl.options?.results),
           afterAction: decl.options?.afterAction && AFTER_ACTIONS[decl.options.afterAction],
           watch: decl.options?.watch && WATCHED_COUNTS[decl.options.watch],
+          context: decl.options?.context && ACTION_CONTEXTS[decl.options.context],
+          defaultFilters: decl.options?.filters,
+          keys: decl.options?.keys,
         };
       case 'settings':
         return { results: resultViews(decl.options?.results) };

@@ -2,11 +2,12 @@ import { computed, type ReadonlySignal } from '@preact/signals-react';
 import type { ActionDef } from '#contract';
 import { withdrawalCount, withdrawalCountKnown } from '../api/withdrawals.js';
 import type { ResultRenderer } from '../engine/result-view.js';
-import type { DetailRenderer } from '../engine/types.js';
+import type { ActionContextRenderer, DetailRenderer } from '../engine/types.js';
 import type { ActionTarget } from '../engine/use-action-runner.js';
 import { AuthenticatorResult } from './authenticator-result.js';
 import { CodesResult, SecretResult, SensitiveHits } from './results.js';
 import { GroupDetailView, UserDetailView } from './user-detail.js';
+import { WithdrawalContext } from './withdrawal-context.js';
 
 /** The views screen declarations name, loaded with the screens rather than with the route table. */
 
@@ -30,6 +31,11 @@ function withdrawalReviewed(action: ActionDef): void {
 export const AFTER_ACTIONS = {
   withdrawalReviewed,
 } satisfies Record<string, (action: ActionDef, target: ActionTarget) => void>;
+
+/** What a reviewer is shown beside the records before a money action. */
+export const ACTION_CONTEXTS = {
+  withdrawal: WithdrawalContext,
+} satisfies Record<string, ActionContextRenderer>;
 
 /** Counts of records arriving from elsewhere that a list offers to show when they rise. */
 export const WATCHED_COUNTS = {

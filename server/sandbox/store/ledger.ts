@@ -6,6 +6,9 @@ import type { Collection } from './collection.js';
 import { pickBank } from './names.js';
 import type { BillRecord, BillType, UserRecord, WithdrawalRecord } from './types.js';
 
+/** What the sandbox's wallets hold: every balance, bill and withdrawal amount is in it (a USDT payout included). */
+export const WALLET_CURRENCY = 'CNY';
+
 /** Smallest withdrawal, and the fee rule: 1 %, at least 1.00. */
 export const WITHDRAWAL_MIN = 10_000;
 export function withdrawalFee(amount: number): number {
@@ -108,7 +111,7 @@ export class Ledger {
       amount,
       fee,
       actualAmount: amount - fee,
-      currency: payee.method === 'usdt' ? 'USDT' : 'CNY',
+      currency: WALLET_CURRENCY,
       method: payee.method,
       accountInfo: accountInfo(payee),
       payeeName: user.realName,

@@ -4,6 +4,8 @@
  * other languages `satisfies`; tests/web/engine-i18n.test.ts checks them against RESOURCES.
  * Field and option labels are shared across resources: the same key means the same thing.
  */
+import approvals from './approvals/en.js';
+
 const en = {
   'engine.search': 'Search',
   'engine.keyword': 'Keyword',
@@ -210,6 +212,9 @@ const en = {
   'field.accessSecret': 'Access secret',
   'field.account': 'Account',
   'field.accountInfo': 'Payee account',
+  'field.actualAmount': 'Net amount',
+  'field.currency': 'Currency',
+  'field.payeeAccount': 'Payee account number',
   'field.action': 'Action',
   'field.activeUsers': 'Active users',
   'field.adminAccount': 'Administrator',
@@ -569,6 +574,7 @@ const en = {
   'detail.role.admin': 'Admin',
   'detail.role.member': 'Member',
   'detail.empty': 'Nothing here yet',
+  ...approvals,
 } as const;
 
 export type LabelKey = keyof typeof en;

@@ -1,4 +1,5 @@
 import type { Labels } from './en.js';
+import approvals from './approvals/es.js';
 
 const es = {
   'engine.search': 'Buscar',
@@ -206,6 +207,9 @@ const es = {
   'field.accessSecret': 'Secreto de acceso',
   'field.account': 'Cuenta',
   'field.accountInfo': 'Cuenta de cobro',
+  'field.actualAmount': 'Importe neto',
+  'field.currency': 'Moneda',
+  'field.payeeAccount': 'Número de cuenta de cobro',
   'field.action': 'Acción',
   'field.activeUsers': 'Usuarios activos',
   'field.adminAccount': 'Administrador',
@@ -565,6 +569,7 @@ const es = {
   'detail.role.admin': 'Administrador',
   'detail.role.member': 'Miembro',
   'detail.empty': 'Aún no hay nada',
+  ...approvals,
 } satisfies Labels;
 
 export default es;

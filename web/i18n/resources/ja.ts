@@ -1,4 +1,5 @@
 import type { Labels } from './en.js';
+import approvals from './approvals/ja.js';
 
 const ja = {
   'engine.search': '検索',
@@ -207,6 +208,9 @@ const ja = {
   'field.accessSecret': 'アクセスシークレット',
   'field.account': 'アカウント',
   'field.accountInfo': '受取口座',
+  'field.actualAmount': '受取額',
+  'field.currency': '通貨',
+  'field.payeeAccount': '受取口座番号',
   'field.action': '操作',
   'field.activeUsers': 'アクティブユーザー',
   'field.adminAccount': '管理者',
@@ -566,6 +570,7 @@ const ja = {
   'detail.role.admin': '管理者',
   'detail.role.member': 'メンバー',
   'detail.empty': 'まだ何もありません',
+  ...approvals,
 } satisfies Labels;
 
 export default ja;

@@ -1,4 +1,5 @@
 import type { Labels } from './en.js';
+import approvals from './approvals/zh.js';
 
 const zh = {
   'engine.search': '搜索',
@@ -206,6 +207,9 @@ const zh = {
   'field.accessSecret': 'Access Secret',
   'field.account': '账号',
   'field.accountInfo': '收款账户',
+  'field.actualAmount': '实到金额',
+  'field.currency': '币种',
+  'field.payeeAccount': '收款账号',
   'field.action': '操作',
   'field.activeUsers': '活跃用户',
   'field.adminAccount': '管理员',
@@ -565,6 +569,7 @@ const zh = {
   'detail.role.admin': '管理员',
   'detail.role.member': '成员',
   'detail.empty': '暂无内容',
+  ...approvals,
 } satisfies Labels;
 
 export default zh;
