@@ -167,8 +167,9 @@ function Totals({ rows, t, lang }: { rows: readonly Row[]; t: LabelT; lang: Lang
     sums.set(currency, sum);
   }
   return (
-    <section className="rounded-md border border-slate-200 px-3 py-2 text-sm" data-testid="review-total">
-      <h3 className="mb-1 font-medium text-slate-800">{t('review.total', { count: rows.length })}</h3>
+    <section className="rounded-md border border-slate-200 px-3 py-2 text-sm" aria-label={t('review.total', { count: rows.length })} data-testid="review-total">
+      {/* Not a heading: the dialog's question is the one heading it has. */}
+      <p className="mb-1 font-medium text-slate-800">{t('review.total', { count: rows.length })}</p>
       {[...sums].map(([currency, sum]) => (
         <dl key={currency} className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5" data-currency={currency}>
           <Fact label={t('review.amount')} name="total-amount">
@@ -197,8 +198,8 @@ export function WithdrawalContext({ resource, rows, t }: ActionContextProps) {
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 rounded-md border border-slate-200 px-3 py-2">
         <MoneyFacts row={row} t={t} lang={lang} />
       </dl>
-      <section className="rounded-md border border-slate-200 px-3 py-2">
-        <h3 className="mb-1 font-medium text-slate-800">{t('review.about')}</h3>
+      <section className="rounded-md border border-slate-200 px-3 py-2" aria-label={t('review.about')}>
+        <p className="mb-1 font-medium text-slate-800">{t('review.about')}</p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
           <UserFacts row={row} resource={resource} t={t} lang={lang} />
         </dl>
