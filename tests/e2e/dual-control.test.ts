@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { WithdrawalRecord } from '../../server/contract/index.js';
 import { formatCurrencyIn } from '../../web/engine/money.js';
 import { formatDay } from '../../web/lib/format.js';
-import { errorToasts, useHarness } from './harness.js';
+import { seriousViolations } from '../support/axe.js';
+import { errorToasts, storePreference, useHarness } from './harness.js';
 
 /*
  * Two-person approval in the browser, against the sandbox: DUAL_CONTROL_ABOVE=10000 (100.00) and
@@ -69,6 +70,8 @@ describe('dual control', { timeout: 90_000 }, () => {
     expect(await dialog.locator('[data-review="net"]').textContent()).toBe(money(record.actualAmount));
     // The checker holds the finance screens only: the user's profile is not theirs to read.
     expect(await dialog.locator('[data-review="account-age"]').textContent()).toBe('Not available with your permissions');
+    // The held row, its line, the panel and the dialog over them are as accessible as the rest of the list.
+    expect(await seriousViolations(checker)).toEqual([]);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await checker.locator('[data-toast="success"]', { hasText: `Confirmed and sent: ${record.userAccount}` }).waitFor();
     await expect.poll(() => store().withdrawals.get(record.id)!.state).toBe('approved');
@@ -99,6 +102,10 @@ describe('dual control', { timeout: 90_000 }, () => {
     await change.waitFor();
     expect(await change.locator('[data-before]').textContent()).toBe(String(before.notice));
     expect(await change.locator('[data-after]').textContent()).toBe('Large withdrawals take a second look.');
+    await storePreference(checker, 'colorScheme', 'dark');
+    await checker.reload();
+    await change.waitFor();
+    expect(await seriousViolations(checker)).toEqual([]);
     await checker.getByTestId('held-confirm').click();
     await confirm(checker).getByTestId('held-changes').waitFor();
     await confirm(checker).getByRole('button', { name: 'Confirm' }).click();
@@ -170,6 +177,7 @@ describe('dual control', { timeout: 90_000 }, () => {
     const sum = recent.reduce((total, w) => total + w.amount, 0);
     await expect.poll(() => fact('last-30-days').textContent()).toBe(`${recent.length} withdrawal${recent.length === 1 ? '' : 's'}, totalling ${money(sum)}`);
     await expect.poll(() => fact('same-payee').textContent()).toBe(`1: ${other.userAccount}`);
+    expect(await seriousViolations(admin)).toEqual([]);
     await confirm(admin).getByRole('button', { name: 'Cancel' }).click();
 
     // Rejecting asks for a reason beside the same figures.
