@@ -71,13 +71,16 @@ export async function decideAction(ctx: DecideContext, route: Extract<HeldRoute,
   if (refused) return { answer: refused };
   const records = answers.map((a) => a.body.data as Row);
   const amountOf = (record: Row) => (typeof record.amount === 'number' ? record.amount : Number(record.amount));
-  const unreadable = records.find((r) => r.state === 'pending' && !Number.isFinite(amountOf(r)));
+  // A record whose state the backend does not say counts as pending: only a state known to be
+  // settled lets a large approval through unheld (the backend then refuses it itself).
+  const pending = (record: Row) => record.state === undefined || record.state === null || record.state === 'pending';
+  const unreadable = records.find((r) => pending(r) && !Number.isFinite(amountOf(r)));
   if (unreadable)
     throw new GatewayError(
       'UPSTREAM_BAD_ANSWER',
       `withdrawal ${String(unreadable.id)} has no readable amount, so the gateway cannot tell whether it needs a second approver`,
     );
-  if (!records.some((r) => r.state === 'pending' && amountOf(r) > above)) return { pass: true };
+  if (!records.some((r) => pending(r) && amountOf(r) > above)) return { pass: true };
   return {
     hold: newHold(ctx, {
       subject: actionSubject(route.resource.id, route.action, targets),

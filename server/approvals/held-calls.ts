@@ -29,6 +29,14 @@ function readsAs(folded: string, target: string): boolean {
   return folded.startsWith(target) && !/^[a-z0-9_-]/.test(folded.slice(target.length));
 }
 
+function isUnsupported(map: BackendMap, call: Parameters<BackendMap['prepare']>[0], sample: Record<string, unknown>): boolean {
+  try {
+    return 'unsupported' in map.prepare(call, sample);
+  } catch {
+    return false;
+  }
+}
+
 /** A backend map's path template (`/manage/withdrawal/{id}/approve`) as a pattern over folded paths. */
 function templatePattern(template: string): RegExp {
   const parts = template
@@ -47,6 +55,8 @@ function templatePattern(template: string): RegExp {
 export class HeldCalls {
   private readonly routes: HeldRoute[] = [];
   private readonly backendPaths: { pattern: RegExp; route: HeldRoute }[] = [];
+  /** Held calls the backend map marks unsupported: its route refuses them, nothing to hold. */
+  private readonly unsupported = new Set<string>();
 
   constructor(config: DualControlConfig, map: BackendMap | null) {
     if (config.above !== null) {
@@ -67,7 +77,7 @@ export class HeldCalls {
     // Only /manage reaches the backend with a session and a body; the proxy's other faces are GET only.
     if (path.length < MANAGE.length || path.slice(0, MANAGE.length).toLowerCase() !== MANAGE) return null;
     for (const route of this.routes) {
-      if (path === route.path) return this.onContractPath(method, route);
+      if (path === route.path) return this.unsupported.has(route.path) ? null : this.onContractPath(method, route);
     }
     const folded = (decodedPath(path) ?? path).toLowerCase();
     for (const route of this.routes) {
@@ -103,6 +113,7 @@ export class HeldCalls {
       if (!call) continue;
       // One sample of each form the call takes (a row, a selection; a settings save): their templates.
       const samples = route.kind === 'action' ? [{ id: 1 }, { ids: [1, 2] }] : [{}];
+      if (samples.every((sample) => isUnsupported(map, call, sample))) this.unsupported.add(route.path);
       for (const sample of samples) {
         let prepared;
         try {

@@ -55,7 +55,13 @@ function heldBody(request: FastifyRequest, route: HeldRoute): Row {
     throw new GatewayError('BAD_REQUEST', `${route.path} takes its values in a JSON body only while it is held for a second approver`);
   let body: unknown = request.body;
   if (body === undefined || body === null) body = {};
-  if (typeof body === 'string') body = JSON.parse(body) as unknown;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body) as unknown;
+    } catch {
+      throw new GatewayError('BAD_REQUEST', `${route.path} takes a JSON body`);
+    }
+  }
   if (Buffer.isBuffer(body)) throw new GatewayError('UNSUPPORTED_MEDIA_TYPE', `${route.path} takes a JSON body`);
   if (!isRow(body)) throw new GatewayError('BAD_REQUEST', `${route.path} takes a JSON object`);
   if (route.kind === 'action') {
