@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_CALLS } from '../../server/contract/index.js';
 import { FileApprovalStore } from '../../server/approvals/file-store.js';
 import { HoldTable } from '../../server/approvals/store.js';
+import { IpcApprovalStore, approvalPrimary } from '../../server/approvals/ipc-store.js';
+import type { PrimaryChannel } from '../../server/cluster/ipc.js';
 import { EXPIRED_KEPT_MS, type Hold } from '../../server/approvals/hold.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { REPO_ROOT } from '../support/paths.js';
@@ -89,6 +91,31 @@ describe('the file store', () => {
     expect(told).toHaveLength(1);
     expect(readdirSync(dir).some((name) => name.startsWith('approvals.json.unreadable-'))).toBe(true);
     await store.close();
+  });
+});
+
+describe('the cluster workers’ store (WORKERS > 1 without Redis)', () => {
+  it('sends every step to the primary’s one file, so two workers never hold or claim one thing twice', async () => {
+    const dir = tempDataDir();
+    const primary = await approvalPrimary(dir);
+    // What crosses IPC is structured-cloned: a JSON round trip stands for it here.
+    const channel = {
+      call: async (method: string, params: unknown) =>
+        JSON.parse(JSON.stringify((await primary.handlers[method]!(JSON.parse(JSON.stringify(params)), null as never)) ?? null)),
+    } as unknown as PrimaryChannel;
+    const one = new IpcApprovalStore(channel);
+    const two = new IpcApprovalStore(channel);
+    const now = Date.now();
+    expect(await one.create(hold('a', '5', now), now)).toEqual({ created: true });
+    expect(await two.create(hold('b', '5', now), now)).toMatchObject({ created: false, existing: { hold: { id: 'a' } } });
+    expect((await two.list(now)).map((s) => s.hold.id)).toEqual(['a']);
+    expect(await one.claim('a', 'worker-one', now)).toMatchObject({ claimed: true });
+    expect(await two.claim('a', 'worker-two', now)).toEqual({ claimed: false, reason: 'busy' });
+    expect(await two.remove('a', 'worker-two')).toBe(false);
+    expect(await one.remove('a', 'worker-one')).toBe(true);
+    expect(await two.get('a', now)).toBeNull();
+    await primary.store.close();
+    expect(JSON.parse(readFileSync(path.join(dir, 'approvals.json'), 'utf8'))).toEqual({ version: 1, holds: [] });
   });
 });
 
