@@ -25,6 +25,8 @@ import events, { type EventsOptions } from './plugins/events.js';
 import permissions from './plugins/permissions.js';
 import errorLog from './plugins/error-log.js';
 import audit from './audit/plugin.js';
+import approvals from './approvals/plugin.js';
+import { recordApprovalEvents } from './audit/approval-events.js';
 import health from './plugins/health.js';
 import staticUi from './plugins/static-ui.js';
 import { RedisShare } from './redis/share.js';
@@ -133,6 +135,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Its hooks wrap every route, the proxy's and the map's included, whatever their order.
   if (options.audit !== false) await app.register(audit, { primary });
   await app.register(events, options.events ?? {});
+  // Holds calls of the proxy and the backend map's routes above (its hook runs before any route's handler).
+  await app.register(approvals, { primary, ...(options.now ? { now: options.now } : {}) });
+  // Holds, confirmations and declines go into the trail beside the calls they stand for.
+  if (options.audit !== false) recordApprovalEvents(app);
+
   await app.register(errorLog, { primary, ...(options.errorLogMaxFileBytes === undefined ? {} : { maxFileBytes: options.errorLogMaxFileBytes }) });
   await app.register(staticUi);
   if (redis) {

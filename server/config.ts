@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { BackendMapError, loadBackendMap } from './backend-map/load.js';
 import type { BackendMapFile } from './backend-map/types.js';
 import { PERMISSIONS } from './contract/permissions.js';
+import { loadDualControl, type DualControlConfig } from './approvals/config.js';
 
 /** Typed, validated configuration from the environment; every variable is in the README. */
 export interface Config {
@@ -93,6 +94,8 @@ export interface Config {
   errorLogAdminPermission: string;
   /** Days the audit trail keeps an entry; older ones are removed, an anchor keeping the chain whole. */
   auditRetentionDays: number;
+  /** Two-person approval of withdrawals and settings saves (server/approvals). */
+  dualControl: DualControlConfig;
 }
 
 /** One ALLOWED_HOSTS entry: a host name or address, lower case, and a port when it names one. */
@@ -424,6 +427,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     revocationsMax: integer(env, 'SESSION_REVOCATIONS_MAX', 200_000, 10, 10_000_000),
     errorLogAdminPermission: permissionName(env, 'ERROR_LOG_ADMIN_PERMISSION', PERMISSIONS.adminUser),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 400, 1, 36_500),
+    dualControl: loadDualControl(env, (variable, reason) => {
+      throw new ConfigError(variable, reason);
+    }),
   };
 }
 

@@ -44,7 +44,7 @@ interface Backend {
 }
 
 const SANDBOX_WARNING =
-  'SANDBOX MODE: CHAT_BACKEND_URL is not set, so the gateway runs on its built-in simulated chat backend. Log in as admin/admin123 or operator/operator123.';
+  'SANDBOX MODE: CHAT_BACKEND_URL is not set, so the gateway runs on its built-in simulated chat backend. Log in as admin/admin123, operator/operator123 or checker/checker123.';
 
 /**
  * The one choice between the configured chat backend and the sandbox. A cluster worker uses its

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SUCCESS_CODE } from '../contract/index.js';
+import { SUCCESS_CODE, isHeldAnswer } from '../contract/index.js';
 import type { AuditActor, AuditEntry, AuditKind, AuditOutcome, AuditPage } from '../contract/audit.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { pathOf } from '../lib/request-path.js';
@@ -250,6 +250,9 @@ export default fp<AuditPluginOptions>(
     /** Records a planned call with its outcome: read from the answer's text, or given when there is none to read. */
     const settle = async (request: FastifyRequest, reply: FastifyReply, plan: Plan, answer: string | AuditOutcome): Promise<void> => {
       const { outcome, data } = typeof answer === 'string' ? outcomeOf(reply.statusCode, answer) : { outcome: answer, data: undefined };
+      // Held for a second administrator: nothing changed yet. The hold, and later its confirmation or
+      // decline, are recorded as entries of their own by the approvals' listener.
+      if (outcome.code === SUCCESS_CODE && isHeldAnswer(data)) return;
       let actor = plan.actor;
       if (plan.kind === 'login' && outcome.code === SUCCESS_CODE && data && typeof data === 'object') {
         const userId = (data as { userId?: unknown }).userId;

@@ -8,6 +8,7 @@ import { ERROR_LOG_CALLS } from '../error-log/ipc-store.js';
 import { AuditFileStore } from '../audit/file-store.js';
 import { auditPrimaryHandlers } from '../audit/ipc-store.js';
 import { sessionPrimaryHandlers } from '../session/cluster.js';
+import { approvalPrimary } from '../approvals/ipc-store.js';
 import { serveWorkers, type ShutdownMessage } from './ipc.js';
 import { METRICS_CALL, clusterMetricsCollector } from './metrics.js';
 import { WORKER_ENV } from './worker.js';
@@ -62,6 +63,11 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   // The one audit chain of every worker: appended in the order the primary takes them.
   const audit = new AuditFileStore({ dir: config.dataDir, onDamage: (detail) => log.warn(detail) });
   await audit.open();
+  // Held calls of every worker, when they are not shared through Redis.
+  const approvals =
+    config.redisUrl === null
+      ? await approvalPrimary(config.dataDir, (file, aside) => log.warn({ file, aside }, 'set aside an unreadable file of held calls'))
+      : null;
 
   const workerEnv: Record<string, string> = { ...options.workerEnv, [WORKER_ENV]: '1' };
   if (config.sessionSecretGenerated) {
@@ -81,6 +87,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     ...auditPrimaryHandlers(audit),
     [METRICS_CALL]: () => collectMetrics(),
     ...sessionPrimaryHandlers(config.revocationsMax),
+    ...approvals?.handlers,
   });
 
   let stopping = false;
@@ -175,6 +182,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
       try {
         await store.close();
         await audit.close();
+        await approvals?.store.close();
         await options.closeAfterWorkers?.();
       } catch (error) {
         log.error({ err: error }, 'error during shutdown');

@@ -155,6 +155,8 @@ export interface WithdrawalRecord {
   fee: number;
   /** What the user receives: amount minus fee. */
   actualAmount: number;
+  /** What the amounts are in: an ISO 4217 code (CNY), or a token's symbol (USDT). */
+  currency: string;
   method: WithdrawalMethod;
   /** One line for the table: bank and account, or the wallet address. */
   accountInfo: string;

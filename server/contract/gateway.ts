@@ -18,6 +18,7 @@ export const GATEWAY_PATHS = {
   export: '/api/export',
   /** GET: the upload limits; POST ?kind&name with the file as the body: streamed to the file server. */
   upload: '/api/upload',
+  approvals: '/api/approvals',
 } as const;
 
 /**

@@ -5,6 +5,7 @@ export * from './gateway.js';
 export * from './audit.js';
 export * from './csv.js';
 export * from './money.js';
+export * from './approvals.js';
 export * from './dashboard.js';
 export * from './resource.js';
 export * from './validation.js';

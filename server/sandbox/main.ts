@@ -39,7 +39,7 @@ const started = await startSandbox({
 });
 started.app.log.info(
   { url: started.url, dialect: started.app.sandboxDialect },
-  `sandbox chat backend (${started.app.sandboxDialect} dialect) listening on ${started.url} (accounts admin/admin123 and operator/operator123)`,
+  `sandbox chat backend (${started.app.sandboxDialect} dialect) listening on ${started.url} (accounts admin/admin123, operator/operator123 and checker/checker123)`,
 );
 // What a gateway (CHAT_BACKEND_URL=...) or the probe needs to read its encoded answers, on one
 // line to paste; the IV and mode are the gateway's defaults, so they are not repeated.

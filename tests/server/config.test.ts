@@ -146,3 +146,29 @@ describe('configuration', () => {
     expect(configError({ REDIS_URL: 'redis://:hush@[bad' }).message).not.toContain('hush');
   });
 });
+
+describe('dual control', () => {
+  it('is off by default, with a day for a hold to wait', () => {
+    expect(loadConfig({ CHAT_BACKEND_URL: 'http://x' }).dualControl).toEqual({ above: null, ttlHours: 24, settings: [] });
+  });
+
+  it('reads the threshold in the smallest unit, the wait in hours, and settings screens by resource id', () => {
+    const config = loadConfig({
+      CHAT_BACKEND_URL: 'http://x',
+      DUAL_CONTROL_ABOVE: '100000',
+      DUAL_CONTROL_TTL_HOURS: '8',
+      DUAL_CONTROL_SETTINGS: ' withdrawalConfig, signInConfig,withdrawalConfig ',
+    });
+    expect(config.dualControl).toEqual({ above: 100_000, ttlHours: 8, settings: ['withdrawalConfig', 'signInConfig'] });
+  });
+
+  it('stops the start on a bad value, naming the variable', () => {
+    expect(configError({ DUAL_CONTROL_ABOVE: '1000.50' }).variable).toBe('DUAL_CONTROL_ABOVE');
+    expect(configError({ DUAL_CONTROL_ABOVE: '-5' }).variable).toBe('DUAL_CONTROL_ABOVE');
+    expect(configError({ DUAL_CONTROL_TTL_HOURS: '0' }).variable).toBe('DUAL_CONTROL_TTL_HOURS');
+    // A list screen is no settings screen: its saves are not what this holds.
+    const error = configError({ DUAL_CONTROL_SETTINGS: 'withdrawalConfig,rechargeChannels' });
+    expect(error.variable).toBe('DUAL_CONTROL_SETTINGS');
+    expect(error.message).toContain('"rechargeChannels" is not a settings screen');
+  });
+});

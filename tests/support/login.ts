@@ -5,6 +5,7 @@ import { CALLS } from '../../server/contract/index.js';
 export const ACCOUNTS = {
   admin: { account: 'admin', password: 'admin123' },
   operator: { account: 'operator', password: 'operator123' },
+  checker: { account: 'checker', password: 'checker123' },
 } as const;
 
 export type Account = keyof typeof ACCOUNTS;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_CONFIG, PUSH_CONFIG, ADMINS } from '../../server/contract/index.js';
-import { formatMoney, formatMoneyIn, moneyInputText, parseMoney, readMoney } from '../../web/engine/money.js';
+import { formatCurrencyIn, formatMoney, formatMoneyIn, moneyInputText, parseMoney, readMoney } from '../../web/engine/money.js';
 import { LANGUAGES } from '../../web/lib/language.js';
 import { draftFromRecord, recordFromDraft, sameDraft } from '../../web/engine/form-values.js';
 
@@ -195,5 +195,20 @@ describe('form values', () => {
     expect(sameDraft(a, { ...a })).toBe(true);
     expect(sameDraft(a, { ...a, dailyReward: '1.51' })).toBe(false);
     expect(sameDraft({ x: ['a'] }, { x: ['a', 'b'] })).toBe(false);
+  });
+});
+
+describe('money with its currency', () => {
+  it("writes an ISO 4217 code through Intl, in the reader's language, exact to the cent", () => {
+    expect(formatCurrencyIn(123456789, 'CNY', 'en')).toBe('CNY\u00a01,234,567.89');
+    expect(formatCurrencyIn(123456789, 'CNY', 'es')).toBe('1.234.567,89\u00a0CNY');
+    expect(formatCurrencyIn(-150, 'cny', 'en')).toBe('-CNY\u00a01.50');
+    // Beyond what a float holds to the cent.
+    expect(formatCurrencyIn(9_007_199_254_740_991, 'CNY', 'en')).toBe('CNY\u00a090,071,992,547,409.91');
+  });
+
+  it("writes a token's symbol after the amount, and nothing when the currency is not said", () => {
+    expect(formatCurrencyIn(250000, 'USDT', 'en')).toBe('2,500.00 USDT');
+    expect(formatCurrencyIn(2_500_000, undefined, 'es')).toBe('25.000,00');
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BILLING_RECORDS, USERS } from '../../server/contract/index.js';
+import { BILLING_RECORDS, USERS, WITHDRAWAL_REVIEW } from '../../server/contract/index.js';
 import {
   DEFAULT_PAGE_SIZE,
   defaultListState,
   filterKeys,
+  filtersAreDefault,
   listQueryParams,
   nextSort,
   parseListState,
@@ -77,5 +78,32 @@ describe('list URL state', () => {
     expect(withChange(state, { keyword: 'x' }).pageNum).toBe(1);
     expect(withChange(state, { filters: { status: 'banned' } }).pageNum).toBe(1);
     expect(withChange(state, { pageNum: 5 }).pageNum).toBe(5);
+  });
+});
+
+describe('a screen that opens on default filters', () => {
+  const queue = { ...WITHDRAWAL_REVIEW, defaultFilters: { state: 'pending' } };
+
+  it('applies them on the plain address and writes nothing back for them', () => {
+    const state = parseListState('', queue);
+    expect(state.filters).toEqual({ state: 'pending' });
+    expect(listQueryParams(state)).toMatchObject({ state: 'pending' });
+    expect(serialiseListState(state, queue)).toBe('');
+    expect(filtersAreDefault(queue, state.filters)).toBe(true);
+  });
+
+  it('keeps "All" instead of the default in the address, as an empty value', () => {
+    const all = withChange(parseListState('', queue), { filters: { state: '' } });
+    expect(serialiseListState(all, queue)).toBe('state=');
+    const back = parseListState('state=', queue);
+    expect(back.filters).toEqual({ state: '' });
+    expect(listQueryParams(back)).not.toHaveProperty('state');
+    expect(filtersAreDefault(queue, back.filters)).toBe(false);
+  });
+
+  it('writes another choice as usual, and a reset goes back to the default', () => {
+    const approved = withChange(parseListState('', queue), { filters: { state: 'approved', method: 'usdt' } });
+    expect(serialiseListState(approved, queue)).toBe('method=usdt&state=approved');
+    expect(parseListState(serialiseListState(withChange(approved, { filters: {} }), queue), queue).filters).toEqual({ state: 'pending' });
   });
 });

@@ -207,6 +207,10 @@ export const ROUTES: readonly RouteEntry[] = [
         watch: 'withdrawalCount',
         search: true,
         related: 'applicant',
+        context: 'withdrawal',
+        // A review queue opens on what still waits; "All" is one choice away and kept in the address.
+        filters: { state: 'pending' },
+        keys: { a: 'approve', r: 'reject' },
       }),
       {
         badge: 'withdrawal',

@@ -11,6 +11,8 @@ export interface Refusal {
 export interface BulkOutcome {
   title: string;
   done: number;
+  /** Held by the gateway for a second approver: nothing changed yet. */
+  held?: number;
   refused: readonly Refusal[];
   /** Rows left out because the action does not apply to them, and why in words. */
   skipped?: { count: number; why: string };
@@ -42,6 +44,11 @@ export function BulkSummaryDialog({ outcome, t, onClose }: { outcome: BulkOutcom
           <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{outcome?.title}</DialogTitle>
           <div className="min-h-0 overflow-y-auto px-5 py-4 text-sm text-slate-700">
             <p data-testid="bulk-done">{t('engine.bulkDone', { count: outcome?.done ?? 0 })}</p>
+            {!!outcome?.held && (
+              <p className="mt-2 font-medium text-amber-700" data-testid="bulk-held">
+                {t('approvals.bulkHeld', { count: outcome.held })}
+              </p>
+            )}
             {outcome?.skipped && outcome.skipped.count > 0 && (
               <p className="mt-2" data-testid="bulk-skipped">
                 {t('engine.bulkSkipped', { count: outcome.skipped.count, why: outcome.skipped.why })}

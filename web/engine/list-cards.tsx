@@ -8,7 +8,7 @@ import type { Row } from './queries.js';
 import { mainFieldKey, recordName } from './record-summary.js';
 import { recordPath } from '../lib/record-nav.js';
 import { RecordLink } from './record-link.js';
-import { buildRowCommands, RowCommands, useStableRowHandlers, type StableRowHandlers, type OfferedCommands } from './row-commands.js';
+import { buildRowCommands, HeldChip, RowCommands, useStableRowHandlers, type StableRowHandlers, type OfferedCommands } from './row-commands.js';
 import type { ScreenRowCommands as Commands } from './row-commands.js';
 import { ValueView } from './value-cell.js';
 
@@ -31,6 +31,10 @@ interface Props {
   runningOn: (id: string) => string;
   /** The list's path: each card's name links to the record's page under it. */
   recordBase?: string;
+  /** Rows with a held call, as heldMark gives it, by id. */
+  held?: ReadonlyMap<string, string>;
+  current?: number | null;
+  navigable?: boolean;
 }
 
 const STATUS_KEYS = ['status', 'state'];
@@ -57,15 +61,45 @@ interface CardProps {
   runningNames: string;
   self: string;
   recordBase: string;
+  held: string;
+  index: number;
+  current: boolean;
+  navigable: boolean;
 }
 
-const Card = memo(function Card({ row, resource, layout, selectable, checked, has, handlers, t, density, runningNames, self, recordBase }: CardProps) {
+const Card = memo(function Card({
+  row,
+  resource,
+  layout,
+  selectable,
+  checked,
+  has,
+  handlers,
+  t,
+  density,
+  runningNames,
+  self,
+  recordBase,
+  held,
+  index,
+  current,
+  navigable,
+}: CardProps) {
   const id = String(row.id);
   const href = recordBase ? recordPath(recordBase, row.id) : null;
   const { main, status, rest } = layout;
-  const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self);
+  const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self, held);
   return (
-    <li className={`rounded-md border border-slate-200 bg-white ${density.cell}`} data-row-id={id} data-testid="list-card">
+    <li
+      className={`rounded-md border bg-white focus:outline-2 focus:outline-primary ${current ? 'border-primary' : 'border-slate-200'} ${density.cell}`}
+      data-row-id={id}
+      data-row-index={index}
+      data-current={current ? '' : undefined}
+      data-held={held || undefined}
+      tabIndex={navigable ? -1 : undefined}
+      data-testid="list-card"
+    >
+      <HeldChip mark={held} t={t} />
       <div className="flex items-start gap-2">
         {selectable && (
           <input
@@ -129,6 +163,9 @@ export function ListCards(props: Props) {
     runningOn,
     self = '',
     recordBase = '',
+    held,
+    current = null,
+    navigable = false,
   } = props;
   const layout = useMemo(() => cardLayout(resource, columns), [resource, columns]);
   const { handlers, has } = useStableRowHandlers(commands, onSelect);
@@ -179,7 +216,7 @@ export function ListCards(props: Props) {
         </div>
       )}
       <ul className="flex flex-col gap-2">
-        {rows.map((row) => {
+        {rows.map((row, index) => {
           const id = String(row.id);
           return (
             <Card
@@ -196,6 +233,10 @@ export function ListCards(props: Props) {
               runningNames={runningOn(id)}
               self={self}
               recordBase={recordBase}
+              held={held?.get(id) ?? ''}
+              index={index}
+              current={current === index}
+              navigable={navigable}
             />
           );
         })}

@@ -3,7 +3,7 @@ import type { FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel, optionLabel } from './labels.js';
-import { filterFields, isRangeFilter, type ListState } from './url-state.js';
+import { filterFields, filtersAreDefault, isRangeFilter, type ListState } from './url-state.js';
 
 export const KEYWORD_DEBOUNCE_MS = 400;
 
@@ -26,18 +26,22 @@ function FilterControl({
   onChange,
   t,
   density,
+  defaults,
 }: {
   field: FieldDef;
   state: ListState;
   onChange: (filters: Record<string, string>) => void;
   t: LabelT;
   density: Density;
+  /** The screen's default filters: clearing one of them means "All", kept as an empty value. */
+  defaults: Readonly<Record<string, string>>;
 }) {
   const id = useId();
   const box = `rounded-md border border-slate-300 bg-white ${density.input} ${density.text}`;
   const set = (key: string, value: string) => {
     const next = { ...state.filters };
     if (value) next[key] = value;
+    else if (key in defaults) next[key] = '';
     else delete next[key];
     onChange(next);
   };
@@ -108,7 +112,7 @@ export function ListFilters({
   t,
   density,
 }: {
-  resource: ListResource;
+  resource: ListResource & { defaultFilters?: Readonly<Record<string, string>> };
   state: ListState;
   onChange: (change: { keyword?: string; filters?: Record<string, string> }) => void;
   t: LabelT;
@@ -117,7 +121,7 @@ export function ListFilters({
   const id = useId();
   const [keyword, setKeyword] = useDebouncedCommit(state.keyword, (v) => onChange({ keyword: v }));
   const fields = filterFields(resource);
-  const active = state.keyword !== '' || Object.keys(state.filters).length > 0;
+  const active = state.keyword !== '' || !filtersAreDefault(resource, state.filters);
   return (
     <div className="flex flex-wrap items-end gap-3" role="search" aria-label={t('engine.filters')}>
       <label className="flex flex-col text-sm text-slate-700" htmlFor={id}>
@@ -136,7 +140,15 @@ export function ListFilters({
         />
       </label>
       {fields.map((f) => (
-        <FilterControl key={f.key} field={f} state={state} onChange={(filters) => onChange({ filters })} t={t} density={density} />
+        <FilterControl
+          key={f.key}
+          field={f}
+          state={state}
+          onChange={(filters) => onChange({ filters })}
+          t={t}
+          density={density}
+          defaults={resource.defaultFilters ?? {}}
+        />
       ))}
       {active && (
         <button

@@ -8,7 +8,11 @@ import { accountName } from '../api/session.js';
 import { toast } from '../lib/toast.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
-import { bulkActions, eligibleRows, pageActions } from './actions.js';
+import { bulkActions, eligibleRows, pageActions, rowActions } from './actions.js';
+import { useHolds } from './approvals.js';
+import { HeldApprovalsPanel, useHoldDialogs } from './held-approvals.js';
+import { heldMark } from './row-commands.js';
+import { useRowKeys } from './use-row-keys.js';
 import { useDensity } from '../ui/density.js';
 import { exportListCsv } from './export-csv.js';
 import { FormDialog } from './form-dialog.js';
@@ -54,7 +58,10 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const narrow = useNarrow();
   const [path] = useLocation();
   const search = useSearch();
-  const state = useMemo(() => parseListState(search, resource), [search, resource]);
+  // The resource as the address reads it: with the filters the screen opens on (a review queue's pending state).
+  const { defaultFilters } = options;
+  const shape = useMemo(() => (defaultFilters ? { ...resource, defaultFilters } : resource), [resource, defaultFilters]);
+  const state = useMemo(() => parseListState(search, shape), [search, shape]);
   const params = useMemo(() => listQueryParams(state), [state]);
   const query = useQuery(listQueryOptions(resource, params));
 
@@ -75,10 +82,19 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
 
   const save = useSaveMutation(resource);
   const remove = useDeleteMutation(resource);
-  const runner = useActionRunner(resource, options.results, (action, target) => {
-    clearSelection();
-    options.afterAction?.(action, target);
-  });
+  const runner = useActionRunner(
+    resource,
+    options.results,
+    (action, target) => {
+      clearSelection();
+      options.afterAction?.(action, target);
+    },
+    options.context,
+  );
+  // Held calls (two-person approval) are asked for only where money moves: nothing else is held.
+  const holds = useHolds(resource.id, resource.actions?.some((a) => a.money) ?? false);
+  const holdDialogs = useHoldDialogs(resource, t, options.context);
+  const held = useMemo(() => new Map([...holds.byTarget].map(([id, hold]) => [id, heldMark(hold)])), [holds.byTarget]);
 
   const here = search ? `${path}?${search}` : path;
   // A record's page returns to the list as it is now, and going back puts the scroll back too.
@@ -91,9 +107,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   };
 
   const go = (next: ListState, replace = false) => {
-    const qs = serialiseListState(next, resource);
+    const qs = serialiseListState(next, shape);
     // Showing, hiding or moving a column changes no row: the selection stays.
-    const sameRows = serialiseListState({ ...next, columns: state.columns }, resource) === serialiseListState(state, resource);
+    const sameRows = serialiseListState({ ...next, columns: state.columns }, shape) === serialiseListState(state, shape);
     if (!sameRows) clearSelection();
     navigate(qs ? `${path}?${qs}` : path, { replace });
   };
@@ -118,6 +134,30 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
 
   const removedRows = removing ? rows.filter((r) => removing.includes(String(r.id))) : [];
   const nameOf = (row: Row) => recordName(t, resource, row);
+
+  /** A row action, or, on a row someone else's held call waits on, that call's confirmation. */
+  const runRowAction = (action: ActionDef, row: Row) => {
+    const hold = holds.byTarget.get(String(row.id));
+    if (hold && hold.action === action.name) {
+      if (hold.mine) toast.info(t('approvals.waiting'));
+      else holdDialogs.askConfirm(hold);
+      return;
+    }
+    runner.start(action, { id: row.id }, [row]);
+  };
+  const keys = options.keys;
+  const rowKeys = useRowKeys({
+    enabled: !!keys,
+    rowCount: rows.length,
+    onKey: (key, index) => {
+      const name = keys?.[key];
+      const row = rows[index];
+      const action = name && row ? rowActions(resource, row).find((a) => a.name === name) : undefined;
+      if (!action || !row) return false;
+      runRowAction(action, row);
+      return true;
+    },
+  });
 
   const startExport = async () => {
     setExporting(0);
@@ -167,7 +207,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
       open: openRecord,
       edit: resource.edit ? (row: Row) => setEditing({ mode: 'edit', row }) : undefined,
       remove: resource.remove ? (row: Row) => setRemoving([String(row.id)]) : undefined,
-      action: (a: ActionDef, row: Row) => runner.start(a, { id: row.id }, [row]),
+      action: runRowAction,
       links: options.links,
     },
     totals: resource.totals ? query.data?.totals : undefined,
@@ -176,6 +216,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
     busy: query.isPlaceholderData || query.isFetching,
     self: resource.selfField ? accountName.value : '',
     recordBase: path,
+    held,
+    current: rowKeys.current,
+    navigable: !!keys,
   };
 
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
@@ -186,14 +229,14 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
     <div className="flex flex-col gap-4" data-testid="list-screen" data-resource={resource.id}>
       <div className="flex flex-wrap items-end gap-3">
         <ListFilters
-          resource={resource}
+          resource={shape}
           state={state}
           t={t}
           density={density}
           onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
         />
         <div className="ml-auto flex flex-wrap gap-2">
-          <SavedViews resource={resource} state={state} path={path} columns={cols} t={t} />
+          <SavedViews resource={shape} state={state} path={path} columns={cols} t={t} />
           <ColumnChooser columns={cols} t={t} />
           {pageActions(resource).map((a) => (
             <button key={a.name} type="button" className="btn" onClick={() => runner.start(a, {})} data-action={a.name}>
@@ -217,6 +260,15 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
       </div>
 
       {options.watch && <NewRecordsBar count={options.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />}
+
+      <HeldApprovalsPanel
+        holds={holds.holds}
+        failed={holds.failed}
+        resource={resource}
+        t={t}
+        onConfirm={holdDialogs.askConfirm}
+        onDecline={holdDialogs.askDecline}
+      />
 
       {selectedRows.length > 0 && (
         <SelectionBar
@@ -263,6 +315,16 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
         />
       ) : (
         <ListTable {...listProps} onSort={(key) => go(withChange(state, { sort: nextSort(state.sort, key, resource.defaultSort) }))} running={runner.running} />
+      )}
+
+      {keys && rows.length > 0 && (
+        <p className="text-xs text-slate-500" data-testid="list-keys-hint">
+          {t('approvals.keysHint', {
+            keys: Object.entries(keys)
+              .map(([key, name]) => `${key} ${actionLabel(t, name)}`)
+              .join(', '),
+          })}
+        </p>
       )}
 
       {!query.isPending && !(query.isError && !query.data) && (
@@ -313,6 +375,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
       />
       {csvImport && <ImportDialog open={importing} resource={resource} spec={csvImport} t={t} onClose={() => setImporting(false)} />}
       {runner.dialogs}
+      {holdDialogs.dialogs}
     </div>
   );
 }

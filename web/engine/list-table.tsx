@@ -8,6 +8,7 @@ import { recordPath } from '../lib/record-nav.js';
 import { RecordLink } from './record-link.js';
 import {
   buildRowCommands,
+  HeldChip,
   INLINE_COMMANDS,
   RowCommands,
   useStableRowHandlers,
@@ -41,6 +42,12 @@ interface Props {
   running?: ReadonlySet<string>;
   /** The list's path: each row's naming cell links to the record's page under it. */
   recordBase?: string;
+  /** Rows with a held call (two-person approval), as heldMark gives it, by id. */
+  held?: ReadonlyMap<string, string>;
+  /** The row keys move between (j and k), by its place on the page; null: none yet. */
+  current?: number | null;
+  /** Rows can take the focus for keyboard work (the screen has keys). */
+  navigable?: boolean;
 }
 
 const rowId = (row: Row) => String(row.id);
@@ -111,6 +118,10 @@ interface RowProps {
   recordBase: string;
   /** The column whose cell links to the record's page. */
   linkKey: string;
+  held: string;
+  index: number;
+  current: boolean;
+  navigable: boolean;
 }
 
 const TableRow = memo(function TableRow({
@@ -128,12 +139,24 @@ const TableRow = memo(function TableRow({
   self,
   recordBase,
   linkKey,
+  held,
+  index,
+  current,
+  navigable,
 }: RowProps) {
   const id = rowId(row);
   const href = recordBase ? recordPath(recordBase, row.id) : null;
   const waiting = runningNames ? runningNames.split(',') : [];
   return (
-    <tr className="border-t border-slate-100 align-top hover:bg-slate-50" data-row-id={id}>
+    <tr
+      className={`border-t border-slate-100 align-top hover:bg-slate-50 focus:outline-2 focus:-outline-offset-2 focus:outline-primary ${current ? 'bg-primary/5' : ''}`}
+      data-row-id={id}
+      data-row-index={index}
+      data-current={current ? '' : undefined}
+      data-held={held || undefined}
+      tabIndex={navigable ? -1 : undefined}
+      aria-current={current ? 'true' : undefined}
+    >
       {selectable && (
         <td className={density.cell}>
           <input
@@ -162,8 +185,9 @@ const TableRow = memo(function TableRow({
       ))}
       {hasCommands && (
         <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
+          <HeldChip mark={held} t={t} />
           <RowCommands
-            commands={buildRowCommands(resource, row, has, commands, t, waiting, self)}
+            commands={buildRowCommands(resource, row, has, commands, t, waiting, self, held)}
             inline={INLINE_COMMANDS}
             t={t}
             name={recordName(t, resource, row)}
@@ -192,6 +216,9 @@ export function ListTable({
   running,
   self = '',
   recordBase = '',
+  held,
+  current = null,
+  navigable = false,
 }: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
   const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
@@ -253,6 +280,10 @@ export function ListTable({
                 self={self}
                 recordBase={recordBase}
                 linkKey={linkKey}
+                held={held?.get(id) ?? ''}
+                index={index}
+                current={current === index}
+                navigable={navigable}
               />
             );
           })}

@@ -105,3 +105,38 @@ export function moneyInputText(value: unknown, lang: Language = 'en'): string {
   const n = Number(value);
   return Number.isFinite(n) ? formatMoneyIn(Math.round(n), lang) : '';
 }
+
+const currencyFormatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount with what it is in, as the reader's language writes money ("CNY 1,500.00", es
+ * "1.500,00 CNY"). An ISO 4217 code goes through Intl; anything else (a token such as USDT) is
+ * written after the amount; none, the amount alone. Exact to the cent at any size: Intl is given
+ * the decimal text, never a float.
+ */
+export function formatCurrencyIn(cents: number, currency: unknown, lang: Language): string {
+  const code = typeof currency === 'string' ? currency.trim().toUpperCase() : '';
+  if (!Number.isSafeInteger(cents)) return '';
+  if (/^[A-Z]{3}$/.test(code)) {
+    const key = `${lang}:${code}`;
+    let format = currencyFormatters.get(key);
+    try {
+      if (!format) {
+        format = new Intl.NumberFormat(localeOf(lang), {
+          style: 'currency',
+          currency: code,
+          currencyDisplay: 'code',
+          minimumFractionDigits: 2,
+          maximumFractionDigits: 2,
+        });
+        currencyFormatters.set(key, format);
+      }
+      const abs = Math.abs(cents);
+      return format.format(`${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}` as Intl.StringNumericLiteral);
+    } catch {
+      // A code Intl does not know: written after the amount, as a token's symbol is.
+    }
+  }
+  const amount = formatMoneyIn(cents, lang);
+  return code ? `${amount} ${code}` : amount;
+}

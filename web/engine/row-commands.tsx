@@ -157,6 +157,8 @@ export function buildRowCommands(
   t: LabelT,
   waiting: readonly string[],
   self = '',
+  /** A held call on this row (heldMark): its action waits, or asks this administrator to confirm it. */
+  held = '',
 ): RowCommand[] {
   const list: RowCommand[] = [];
   // The signed-in administrator's own row: what would lock them out is offered, disabled, saying why.
@@ -164,16 +166,20 @@ export function buildRowCommands(
   const refusedOwn = own ? t('engine.notOnYourself') : undefined;
   const actions = rowActions(resource, row);
   const money = actions.filter((a) => a.money);
-  const push = (a: ActionDef) =>
+  const hold = parseHeldMark(held);
+  const push = (a: ActionDef) => {
+    const onHold = hold?.action === a.name;
     list.push({
       key: `action:${a.name}`,
-      label: actionLabel(t, a.name),
+      // Someone else's hold is confirmed from here (the screen opens its confirmation); one's own waits.
+      label: onHold && !hold.mine ? t('approvals.confirmRow') : actionLabel(t, a.name),
       onClick: () => handlers.action(a, row),
       danger: a.destructive,
       busy: waiting.includes(a.name),
       action: a.name,
-      refused: a.destructive ? refusedOwn : undefined,
+      refused: onHold && hold.mine ? t('approvals.waiting') : a.destructive ? refusedOwn : undefined,
     });
+  };
   money.forEach(push);
   if (has.detail) list.push({ key: 'detail', label: t('engine.details'), onClick: () => handlers.detail(row) });
   if (has.edit) list.push({ key: 'edit', label: t('engine.edit'), onClick: () => handlers.edit(row) });
@@ -184,4 +190,27 @@ export function buildRowCommands(
   }
   if (has.remove) list.push({ key: 'remove', label: t('engine.delete'), onClick: () => handlers.remove(row), danger: true, refused: refusedOwn });
   return list;
+}
+
+/**
+ * A row's held call in one string, so memoised rows compare it cheaply: `mine:approve` (this
+ * administrator made it) or `other:approve` (theirs to confirm); '' for none.
+ */
+export function heldMark(hold: { mine: boolean; action: string | null } | undefined): string {
+  return hold?.action ? `${hold.mine ? 'mine' : 'other'}:${hold.action}` : '';
+}
+
+function parseHeldMark(mark: string): { mine: boolean; action: string } | null {
+  const at = mark.indexOf(':');
+  return at < 0 ? null : { mine: mark.slice(0, at) === 'mine', action: mark.slice(at + 1) };
+}
+
+/** The line a held row shows above its commands. */
+export function HeldChip({ mark, t }: { mark: string; t: LabelT }) {
+  if (!mark) return null;
+  return (
+    <span className="mb-1 block text-xs font-medium whitespace-normal text-amber-700" data-testid="held-chip" data-held={mark}>
+      {t('approvals.waiting')}
+    </span>
+  );
 }

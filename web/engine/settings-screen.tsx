@@ -15,6 +15,8 @@ import { configQueryOptions, useConfigMutation } from './queries.js';
 import type { SettingsScreenOptions } from './types.js';
 import { useActionRunner } from './use-action-runner.js';
 import { MissingCallNotice, missingCallOf } from './missing-call.js';
+import { useHeldAnswer, useHolds } from './approvals.js';
+import { HeldApprovalsPanel, useHoldDialogs } from './held-approvals.js';
 
 /** A settings page: GET {path}/config into typed fields, validated, saved with POST {path}/config. */
 export function SettingsScreen({ resource, options = {} }: { resource: SettingsResource; options?: SettingsScreenOptions }) {
@@ -23,6 +25,9 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
   const query = useQuery(configQueryOptions(resource));
   const save = useConfigMutation(resource);
   const runner = useActionRunner(resource, options.results);
+  const holds = useHolds(resource.id);
+  const holdDialogs = useHoldDialogs(resource, t);
+  const heldAnswer = useHeldAnswer();
   const fields = resource.fields;
   useSignals();
   // A clean form is filled again in a new language, so its amounts stay in the form it reads.
@@ -56,7 +61,16 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
       return;
     }
     try {
-      await save.mutateAsync(outcome.values);
+      const answer = await save.mutateAsync(outcome.values);
+      if (heldAnswer(answer)) {
+        // Nothing changed yet: the form shows the settings as they are, the panel the change that waits.
+        toast.info(t('approvals.heldSettings'));
+        if (loaded) {
+          setDraft(loaded);
+          setBaseline(loaded);
+        }
+        return;
+      }
       toast.success(t('engine.saved'));
       // What was sent is the new baseline; write-only secrets are not kept in the form.
       const saved = { ...draft };
@@ -98,6 +112,14 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
 
   return (
     <div className="flex max-w-3xl flex-col gap-4">
+      <HeldApprovalsPanel
+        holds={holds.holds}
+        failed={holds.failed}
+        resource={resource}
+        t={t}
+        onConfirm={holdDialogs.askConfirm}
+        onDecline={holdDialogs.askDecline}
+      />
       {pageActions.length > 0 && (
         <div className="flex flex-wrap gap-2">
           {pageActions.map((a) => (
@@ -160,6 +182,7 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
       </form>
       <LeaveGuard dirty={dirty} />
       {runner.dialogs}
+      {holdDialogs.dialogs}
     </div>
   );
 }

@@ -18,6 +18,9 @@ export interface RowAnnotation {
   useValues(resource: ListResource, rows: readonly Row[]): ReadonlyMap<string, string>;
 }
 import type { RelatedList } from './related.js';
+import type { ActionContextRenderer } from './action-context.js';
+
+export type { ActionContextProps, ActionContextRenderer, Described } from './action-context.js';
 
 /** What the engine's screens take beside their resource: the few things a resource cannot say as data. */
 
@@ -74,6 +77,12 @@ export interface ListScreenOptions {
   related?: readonly RelatedList[];
   /** The history section of a record's page; none is drawn without it. */
   history?: RecordHistoryView;
+  /** Shown in the confirmation of a money action, and of its held call, under the records. */
+  context?: ActionContextRenderer;
+  /** Filters the screen opens with when its address names none (`state: 'pending'`). */
+  defaultFilters?: Readonly<Record<string, string>>;
+  /** Keys that run a row action on the current row (`a` → approve); j and k then move between rows. */
+  keys?: Readonly<Record<string, string>>;
 }
 
 export interface SettingsScreenOptions {

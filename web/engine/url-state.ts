@@ -21,7 +21,12 @@ export interface ListState {
   columns?: string[];
 }
 
-type ListShape = Pick<ListResource, 'fields' | 'defaultSort'>;
+/**
+ * What the URL state needs of a resource. `defaultFilters` are filters a screen opens with (the
+ * review queue on its pending applications): left out of its plain address, and written with an
+ * empty value (`state=`) when the administrator chose "All" instead.
+ */
+type ListShape = Pick<ListResource, 'fields' | 'defaultSort'> & { defaultFilters?: Readonly<Record<string, string>> };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const RANGE_KINDS = new Set(['date', 'datetime']);
@@ -61,7 +66,13 @@ export function isValidSort(resource: ListShape, sort: string): boolean {
 }
 
 export function defaultListState(resource: ListShape): ListState {
-  return { pageNum: 1, pageSize: DEFAULT_PAGE_SIZE, keyword: '', sort: resource.defaultSort, filters: {} };
+  return { pageNum: 1, pageSize: DEFAULT_PAGE_SIZE, keyword: '', sort: resource.defaultSort, filters: { ...resource.defaultFilters } };
+}
+
+/** Whether the filters are the screen's own (none, or its default ones): nothing to reset. */
+export function filtersAreDefault(resource: ListShape, filters: Readonly<Record<string, string>>): boolean {
+  const defaults = resource.defaultFilters ?? {};
+  return Object.entries(filters).every(([key, value]) => (key in defaults ? value === defaults[key] : value === ''));
 }
 
 export function parseListState(search: string, resource: ListShape): ListState {
@@ -80,7 +91,8 @@ export function parseListState(search: string, resource: ListShape): ListState {
     const keys = isRangeFilter(field) ? [`${field.key}From`, `${field.key}To`] : [field.key];
     for (const key of keys) {
       const value = params.get(key);
-      if (value !== null && acceptsFilterValue(field, value)) state.filters[key] = value;
+      if (value === '' && resource.defaultFilters && key in resource.defaultFilters) state.filters[key] = '';
+      else if (value !== null && acceptsFilterValue(field, value)) state.filters[key] = value;
     }
   }
   const columns = parseColumns(params.get('cols'), defaultColumns(resource));
@@ -95,9 +107,13 @@ export function serialiseListState(state: ListState, resource: ListShape): strin
   if (state.pageSize !== DEFAULT_PAGE_SIZE) params.set('pageSize', String(state.pageSize));
   if (state.keyword) params.set('keyword', state.keyword);
   if (state.sort && state.sort !== resource.defaultSort) params.set('sort', state.sort);
+  const defaults = resource.defaultFilters ?? {};
   for (const key of filterKeys(resource)) {
     const value = state.filters[key];
-    if (value !== undefined && value !== '') params.set(key, value);
+    if (key in defaults) {
+      // A default filter is the plain address; "All" instead of it is said out loud.
+      if (value !== undefined && value !== defaults[key]) params.set(key, value);
+    } else if (value !== undefined && value !== '') params.set(key, value);
   }
   const qs = params.toString();
   // Written by hand so the commas stay readable in a shared link (URLSearchParams would give %2C).

@@ -15,6 +15,8 @@ import { RecordSummary, recordName } from './record-summary.js';
 import { ResultDialog, type ResultRenderer } from './result-view.js';
 import { useMatchingRun } from './use-matching-run.js';
 import { partlyDone } from './partly-done.js';
+import { useHeldAnswer } from './approvals.js';
+import type { ActionContextRenderer } from './action-context.js';
 
 /**
  * Who an action is about: one row ({id}), a selection ({ids}), every record matching the list's
@@ -48,6 +50,8 @@ export function useActionRunner(
   resource: Described,
   results?: Readonly<Record<string, ResultRenderer>>,
   onDone?: (action: ActionDef, target: ActionTarget) => void,
+  /** Shown under the records in a money action's confirmation. */
+  context?: ActionContextRenderer,
 ) {
   const t = useLabelT();
   const client = useQueryClient();
@@ -57,7 +61,8 @@ export function useActionRunner(
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
   // State arrives one render late; a second click in the same frame must already see the first.
   const inFlight = useRef(new Set<string>());
-  const described = { fields: resource.fields ?? [], recordFields: resource.recordFields };
+  const heldAnswer = useHeldAnswer();
+  const described = { id: resource.id, fields: resource.fields ?? [], recordFields: resource.recordFields };
   const nameOf = (row: Row) => recordName(t, described, row);
   const names = (rows: readonly Row[]) => namesText(t, rows.map(nameOf));
 
@@ -113,6 +118,12 @@ export function useActionRunner(
     mark(key, true);
     try {
       const data = await mutation.mutateAsync({ name: action.name, body: { ...target, ...inputs }, quiet });
+      if (heldAnswer(data)) {
+        // Nothing changed yet: the gateway keeps the call until a second administrator confirms it.
+        setStep({ kind: 'idle' });
+        toast.info(t('approvals.heldAction', { action: actionLabel(t, action.name), name: rows.length > 0 ? names(rows) : '' }));
+        return;
+      }
       finish(action, target, rows, data);
     } catch (error) {
       // A selection the backend took in part: what went through and why each other row did not.
@@ -134,11 +145,16 @@ export function useActionRunner(
     if (inFlight.current.has(key)) return;
     mark(key, true);
     let done = 0;
+    let held = 0;
     const refused: Refusal[] = [];
     try {
       for (const row of rows) {
         try {
-          await mutation.mutateAsync({ name: action.name, body: { id: row.id, ...inputs }, quiet: true });
+          const data = await mutation.mutateAsync({ name: action.name, body: { id: row.id, ...inputs }, quiet: true });
+          if (heldAnswer(data)) {
+            held++;
+            continue;
+          }
           done++;
           onDone?.(action, { id: row.id });
         } catch (error) {
@@ -149,7 +165,7 @@ export function useActionRunner(
       mark(key, false);
     }
     setStep({ kind: 'idle' });
-    setOutcome({ title: actionLabel(t, action.name), done, refused });
+    setOutcome({ title: actionLabel(t, action.name), done, held, refused });
   };
 
   // Chunks go straight to the API, the list refreshed once at the end rather than after each call.
@@ -195,8 +211,14 @@ export function useActionRunner(
   const close = () => setStep({ kind: 'idle' });
   const confirming = step.kind === 'confirm' ? step : null;
   const asking = step.kind === 'inputs' ? step : null;
+  const Context = context;
   const summary = (s: { action: ActionDef; rows: readonly Row[] }) =>
-    s.action.money && s.rows.length > 0 ? <RecordSummary t={t} resource={described} rows={s.rows} /> : null;
+    s.action.money && s.rows.length > 0 ? (
+      <div className="flex flex-col gap-3">
+        <RecordSummary t={t} resource={described} rows={s.rows} />
+        {Context && <Context resource={described} rows={s.rows} t={t} />}
+      </div>
+    ) : null;
 
   const dialogs: ReactNode = (
     <>

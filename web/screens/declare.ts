@@ -1,6 +1,6 @@
 import type { Permission } from '#contract/permissions';
 import type { ImportDecl } from '../engine/types.js';
-import type { AFTER_ACTIONS, DETAIL_VIEWS, RELATED_LISTS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import type { ACTION_CONTEXTS, AFTER_ACTIONS, DETAIL_VIEWS, RELATED_LISTS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 /**
  * Screen declarations for the route table: a resource of the contract by id, the kind of engine
@@ -15,6 +15,7 @@ export type AfterActionName = keyof typeof AFTER_ACTIONS;
 export type WatchedCountName = keyof typeof WATCHED_COUNTS;
 
 export type RelatedListsName = keyof typeof RELATED_LISTS;
+export type ActionContextName = keyof typeof ACTION_CONTEXTS;
 /** How the answer of a `showsResult` action is shown, by action name. */
 type Results = Readonly<Record<string, ResultViewName>>;
 
@@ -32,6 +33,12 @@ export interface ListScreenDecl {
   related?: RelatedListsName;
   /** The header search looks for its records too (by the resource's keyword). */
   search?: boolean;
+  /** What a reviewer sees beside the records in a money action's confirmation (fee, net, the user's history). */
+  context?: ActionContextName;
+  /** Filters the screen opens with (a queue on what still waits). */
+  filters?: Readonly<Record<string, string>>;
+  /** Keys that run a row action on the current row; j and k then move between rows. */
+  keys?: Readonly<Record<string, string>>;
 }
 
 /** Which resource of the contract a screen shows, and the permission that resource needs. */

@@ -15,7 +15,17 @@ import type { ResultRenderer } from '../engine/result-view.js';
 import type { ListScreenDecl, ResultViewName, ScreenDecl } from './declare.js';
 import { RecordPage } from '../engine/record-page.js';
 import type { RelatedList } from '../engine/related.js';
-import { AFTER_ACTIONS, DETAIL_VIEWS, RECORD_HISTORY, RELATED_LISTS, RESULT_VIEWS, ROW_ANNOTATIONS, ROW_LINKS, WATCHED_COUNTS } from './views.js';
+import {
+  ACTION_CONTEXTS,
+  AFTER_ACTIONS,
+  DETAIL_VIEWS,
+  RECORD_HISTORY,
+  RELATED_LISTS,
+  RESULT_VIEWS,
+  ROW_ANNOTATIONS,
+  ROW_LINKS,
+  WATCHED_COUNTS,
+} from './views.js';
 
 export interface ScreenPageProps extends PageProps {
   screen: ScreenDecl;
@@ -74,6 +84,9 @@ function Body({ decl: declared, record }: { decl: ScreenDecl; record?: { id: str
           import: decl.options?.import,
           related: relatedLists(decl.options?.related, offer),
           history: RECORD_HISTORY,
+          context: decl.options?.context && ACTION_CONTEXTS[decl.options.context],
+          defaultFilters: decl.options?.filters,
+          keys: decl.options?.keys,
         };
       case 'settings':
         return { results: resultViews(decl.options?.results) };

@@ -8,10 +8,12 @@ import type { DetailRenderer, RecordHistoryView, RowAnnotation } from '../engine
 import type { RowLink } from '../engine/row-commands.js';
 import { reviewedBy } from './reviewers.js';
 import { AuditHistory } from '../engine/record-history.js';
+import type { ActionContextRenderer } from '../engine/types.js';
 import type { ActionTarget } from '../engine/use-action-runner.js';
 import { AuthenticatorResult } from './authenticator-result.js';
 import { CodesResult, SecretResult, SensitiveHits } from './results.js';
 import { GroupDetailView, UserDetailView } from './user-detail.js';
+import { WithdrawalContext } from './withdrawal-context.js';
 
 /** The views screen declarations name, loaded with the screens rather than with the route table. */
 
@@ -60,6 +62,10 @@ export const RELATED_LISTS = {
  * with their author and reason, edits with their values before and after).
  */
 export const RECORD_HISTORY: RecordHistoryView = AuditHistory;
+/** What a reviewer is shown beside the records before a money action. */
+export const ACTION_CONTEXTS = {
+  withdrawal: WithdrawalContext,
+} satisfies Record<string, ActionContextRenderer>;
 
 /** Counts of records arriving from elsewhere that a list offers to show when they rise. */
 export const WATCHED_COUNTS = {

@@ -69,12 +69,18 @@ export const WITHDRAWAL_REVIEW = {
   recordFields: ['userAccount', 'amount', 'method', 'accountInfo'],
   fields: [
     ID,
-    // A filter by the applicant's exact account: a user's page lists that user's applications.
+    // A filter by the applicant's exact account: a user's page lists that user's applications, and a reviewer
+    // asks it for the applicant's other applications.
     shown('userAccount', 'text', { filter: true }),
     shown('amount', 'money', { sortable: true }),
     shown('fee', 'money'),
+    // What the user receives (amount minus fee), and what the amounts are in (CNY, USDT).
+    { key: 'actualAmount', kind: 'money', readOnly: true },
+    { key: 'currency', kind: 'text', readOnly: true },
     { key: 'method', kind: 'select', options: WITHDRAWAL_METHODS, readOnly: true, column: true, filter: true },
     shown('accountInfo', 'text'),
+    // The bare account number or address the money goes to: filtering by it shows who else is paid there.
+    { key: 'payeeAccount', kind: 'text', readOnly: true, filter: true },
     { key: 'state', kind: 'select', options: WITHDRAWAL_STATES, readOnly: true, column: true, filter: true },
     shown('reason', 'text'),
     shown('createTime', 'datetime', { sortable: true, filter: true }),

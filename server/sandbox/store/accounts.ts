@@ -37,6 +37,8 @@ export const SANDBOX_ACCOUNTS = [
     nickname: 'Operator',
     permissions: [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.sensitiveWord, PERMISSIONS.onlineStatistics, PERMISSIONS.billRecord],
   },
+  // The second approver of two-person approval: every finance screen, nothing else.
+  { account: 'checker', password: 'checker123', nickname: 'Checker', permissions: ALL_PERMISSIONS.filter((p) => p.startsWith('/manage/finance/')) },
 ] as const;
 
 // Small scrypt cost: the point is never storing a plain password, not resisting a cracking rig.

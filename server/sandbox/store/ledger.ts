@@ -6,6 +6,9 @@ import type { Collection } from './collection.js';
 import { pickBank } from './names.js';
 import type { BillRecord, BillType, UserRecord, WithdrawalRecord } from './types.js';
 
+/** What the sandbox's wallets hold: every balance, bill and withdrawal amount is in it (a USDT payout included). */
+export const WALLET_CURRENCY = 'CNY';
+
 /** Smallest withdrawal, and the fee rule: 1 %, at least 1.00. */
 export const WITHDRAWAL_MIN = 10_000;
 export function withdrawalFee(amount: number): number {
@@ -38,6 +41,12 @@ export class Ledger {
     readonly bills: Collection<BillRecord>,
     readonly withdrawals: Collection<WithdrawalRecord>,
     private readonly prng: Prng,
+    /**
+     * Decides which users withdraw to an account someone else already uses (a family's card, or a
+     * ring of accounts paying one collector), drawing apart from `prng` so the rest of the seeded
+     * data stays what it was before payees were shared.
+     */
+    private readonly sharing: Prng | null = null,
   ) {}
 
   post(user: UserRecord, type: BillType, amount: number, time: number, remark: string): BillRecord {
@@ -76,9 +85,17 @@ export class Ledger {
         for (let i = 0; i < 33; i++) address += BASE58[p.int(0, BASE58.length - 1)];
         payee = { method, payeeAccount: address, bankName: null };
       }
+      payee = this.maybeShared(payee);
       this.payees.set(user.id, payee);
     }
     return payee;
+  }
+
+  /** About one user in thirty withdraws to an account another user already withdrew to. */
+  private maybeShared(own: Payee): Payee {
+    if (!this.sharing || this.payees.size < 10 || !this.sharing.chance(1 / 30)) return own;
+    const taken = [...this.payees.values()];
+    return taken[this.sharing.int(0, taken.length - 1)]!;
   }
 
   /** A user applies: the amount is frozen (taken from the wallet) until review; a rejection refunds it. */
@@ -94,6 +111,7 @@ export class Ledger {
       amount,
       fee,
       actualAmount: amount - fee,
+      currency: WALLET_CURRENCY,
       method: payee.method,
       accountInfo: accountInfo(payee),
       payeeName: user.realName,

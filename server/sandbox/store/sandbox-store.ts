@@ -181,7 +181,7 @@ export class SandboxStore {
       totals: ['amount', 'fee'],
     });
     const money = prng.fork(4);
-    this.ledger = new Ledger(this.users, this.bills, this.withdrawals, money);
+    this.ledger = new Ledger(this.users, this.bills, this.withdrawals, money, prng.fork(12));
     seedMoney(money, this.ledger, walletUsers(prng.fork(7), users), this.groups.all(), now);
     this.deployment = new Deployment(this.runtime.fork(5), now);
     this.counters.unsyncedWithdrawals = prng.int(1, 4);

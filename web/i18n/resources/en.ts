@@ -5,6 +5,8 @@
  * Field and option labels are shared across resources: the same key means the same thing.
  */
 import { transferEn } from './transfer/en.js';
+import approvals from './approvals/en.js';
+
 const en = {
   ...transferEn,
   'engine.search': 'Search',
@@ -212,6 +214,9 @@ const en = {
   'field.accessSecret': 'Access secret',
   'field.account': 'Account',
   'field.accountInfo': 'Payee account',
+  'field.actualAmount': 'Net amount',
+  'field.currency': 'Currency',
+  'field.payeeAccount': 'Payee account number',
   'field.action': 'Action',
   'field.activeUsers': 'Active users',
   'field.adminAccount': 'Administrator',
@@ -605,6 +610,7 @@ const en = {
   'search.searching': 'Searching…',
   'search.failed': 'Could not search here',
   'search.more': '{{count}} found: show them all',
+  ...approvals,
 } as const;
 
 export type LabelKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import { transferEs } from './transfer/es.js';
 import type { Labels } from './en.js';
+import approvals from './approvals/es.js';
 
 const es = {
   ...transferEs,
@@ -208,6 +209,9 @@ const es = {
   'field.accessSecret': 'Secreto de acceso',
   'field.account': 'Cuenta',
   'field.accountInfo': 'Cuenta de cobro',
+  'field.actualAmount': 'Importe neto',
+  'field.currency': 'Moneda',
+  'field.payeeAccount': 'Número de cuenta de cobro',
   'field.action': 'Acción',
   'field.activeUsers': 'Usuarios activos',
   'field.adminAccount': 'Administrador',
@@ -601,6 +605,7 @@ const es = {
   'search.searching': 'Buscando…',
   'search.failed': 'No se pudo buscar aquí',
   'search.more': '{{count}} encontrados: verlos todos',
+  ...approvals,
 } satisfies Labels;
 
 export default es;

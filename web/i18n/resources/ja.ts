@@ -1,5 +1,6 @@
 import { transferJa } from './transfer/ja.js';
 import type { Labels } from './en.js';
+import approvals from './approvals/ja.js';
 
 const ja = {
   ...transferJa,
@@ -209,6 +210,9 @@ const ja = {
   'field.accessSecret': 'アクセスシークレット',
   'field.account': 'アカウント',
   'field.accountInfo': '受取口座',
+  'field.actualAmount': '受取額',
+  'field.currency': '通貨',
+  'field.payeeAccount': '受取口座番号',
   'field.action': '操作',
   'field.activeUsers': 'アクティブユーザー',
   'field.adminAccount': '管理者',
@@ -602,6 +606,7 @@ const ja = {
   'search.searching': '検索中…',
   'search.failed': 'ここでは検索できませんでした',
   'search.more': '{{count}} 件見つかりました：すべて表示',
+  ...approvals,
 } satisfies Labels;
 
 export default ja;

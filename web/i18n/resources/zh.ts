@@ -1,5 +1,6 @@
 import { transferZh } from './transfer/zh.js';
 import type { Labels } from './en.js';
+import approvals from './approvals/zh.js';
 
 const zh = {
   ...transferZh,
@@ -208,6 +209,9 @@ const zh = {
   'field.accessSecret': 'Access Secret',
   'field.account': '账号',
   'field.accountInfo': '收款账户',
+  'field.actualAmount': '实到金额',
+  'field.currency': '币种',
+  'field.payeeAccount': '收款账号',
   'field.action': '操作',
   'field.activeUsers': '活跃用户',
   'field.adminAccount': '管理员',
@@ -601,6 +605,7 @@ const zh = {
   'search.searching': '正在搜索…',
   'search.failed': '无法在此搜索',
   'search.more': '共找到 {{count}} 条：查看全部',
+  ...approvals,
 } satisfies Labels;
 
 export default zh;

@@ -29,6 +29,8 @@ function minNotAboveMax(record: Record<string, unknown>): void {
 export function financeBindings(store: SandboxStore): { list: Record<string, ListBinding<never>>; settings: Record<string, SettingsBinding> } {
   const review: ListBinding<WithdrawalRecord> = {
     collection: store.withdrawals,
+    // Not a screen of its own: the gateway reads one application by it before holding its approval.
+    detail: (item) => item,
     actions: {
       approve: ({ ids, ctx }): WithdrawalReviewAnswer => ({ updated: store.ledger.approve(ids ?? [], ctx.admin.account, ctx.now) }),
       reject({ ids, inputs, ctx }): WithdrawalReviewAnswer {

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { APPROVAL_LIMITS, GATEWAY_PATHS, RESOURCES, SUCCESS_CODE, type ApprovalView, type SettingsResource } from '../contract/index.js';
+import { GatewayError } from '../errors.js';
+import type { Session } from '../plugins/session.js';
+import { NO_STORE } from '../plugins/security.js';
+import { callAsSession, type ContractAnswer } from './backend.js';
+import { changedSince } from './decide.js';
+import { emit, recordOf, type ApprovalListener } from './events.js';
+import { viewOf, type Hold } from './hold.js';
+import type { ApprovalStore } from './store.js';
+
+export interface RouteContext {
+  store: ApprovalStore;
+  now: () => number;
+  listeners: ApprovalListener[];
+  /** Off: the list is empty and there is nothing to confirm. */
+  enabled: boolean;
+}
+
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' } },
+} as const;
+
+const declineBody = {
+  type: 'object',
+  required: ['reason'],
+  additionalProperties: false,
+  properties: { reason: { type: 'string', minLength: 1, maxLength: APPROVAL_LIMITS.reasonMaxChars, pattern: '\\S' } },
+} as const;
+
+const anything = {} as const;
+const viewSchema = {
+  type: 'object',
+  required: [
+    'id',
+    'kind',
+    'resource',
+    'action',
+    'permission',
+    'targets',
+    'records',
+    'changes',
+    'requestedBy',
+    'mine',
+    'requestedAt',
+    'expiresAt',
+    'expired',
+    'state',
+  ],
+  properties: {
+    id: { type: 'string' },
+    kind: { type: 'string' },
+    resource: { type: 'string' },
+    action: { type: ['string', 'null'] },
+    permission: { type: 'string' },
+    targets: { type: 'array', items: { type: 'string' } },
+    records: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    changes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'before', 'after', 'secret'],
+        properties: { key: { type: 'string' }, before: anything, after: anything, secret: { type: 'boolean' } },
+      },
+    },
+    requestedBy: { type: 'string' },
+    mine: { type: 'boolean' },
+    requestedAt: { type: 'string' },
+    expiresAt: { type: 'string' },
+    expired: { type: 'boolean' },
+    state: { type: 'string' },
+  },
+} as const;
+const listSchema = {
+  type: 'object',
+  required: ['code', 'msg', 'data'],
+  properties: {
+    code: { type: 'integer' },
+    msg: { type: 'string' },
+    data: { type: 'object', required: ['list'], properties: { list: { type: 'array', items: viewSchema } } },
+  },
+} as const;
+const okSchema = { type: 'object', required: ['code', 'msg'], properties: { code: { type: 'integer' }, msg: { type: 'string' } } } as const;
+
+/** Who may see and settle a hold: holders of its screen's permission, as the backend says. */
+async function permissionsOf(app: FastifyInstance, session: Session): Promise<readonly string[]> {
+  const held = await app.permissions.of(session);
+  if (held === 'unauthorized') throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
+  return held;
+}
+
+/**
+ * GET /api/approvals lists the holds the session may settle (its own included, marked `mine`);
+ * POST /api/approvals/{id}/confirm sends a hold's call to the backend under the confirming
+ * session and answers the backend's answer; POST /api/approvals/{id}/decline drops it with a
+ * reason. Confirming and declining first claim the hold in the store, so of two administrators
+ * acting at once one proceeds and the other hears 409.
+ */
+export function registerApprovalRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { store, now, listeners, enabled } = context;
+
+  /** The hold, readable by this session: 404 when there is none, 403 without the screen's permission. */
+  const settle = async (request: FastifyRequest, id: string) => {
+    const session = request.session!;
+    const stored = enabled ? await store.get(id, now()) : null;
+    if (!stored) throw new GatewayError('APPROVAL_NOT_FOUND');
+    const held = await permissionsOf(app, session);
+    if (!held.includes(stored.hold.permission)) throw new GatewayError('FORBIDDEN', `this hold needs ${stored.hold.permission}`);
+    return { session, hold: stored.hold };
+  };
+
+  /** Claims the hold for this attempt: 409 while another confirmation or decline runs on it. */
+  const claim = async (id: string): Promise<{ hold: Hold; token: string }> => {
+    const token = randomUUID();
+    const outcome = await store.claim(id, token, now());
+    if (!outcome.claimed) {
+      if (outcome.reason === 'missing') throw new GatewayError('APPROVAL_NOT_FOUND');
+      throw new GatewayError('APPROVAL_CONFLICT', 'another administrator is confirming or declining this hold right now');
+    }
+    return { hold: outcome.hold, token };
+  };
+
+  app.get(
+    GATEWAY_PATHS.approvals,
+    { onRequest: app.sessions.require, schema: { response: { 200: listSchema } } },
+    async (request, reply): Promise<{ code: number; msg: string; data: { list: ApprovalView[] } }> => {
+      reply.header('cache-control', NO_STORE);
+      if (!enabled) return { code: SUCCESS_CODE, msg: 'ok', data: { list: [] } };
+      const session = request.session!;
+      const held = await permissionsOf(app, session);
+      const at = now();
+      const list = (await store.list(at))
+        .filter((s) => held.includes(s.hold.permission))
+        .sort((a, b) => a.hold.requestedAt - b.hold.requestedAt)
+        .map((s) => viewOf(s, session.userId, at));
+      return { code: SUCCESS_CODE, msg: 'ok', data: { list } };
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    `${GATEWAY_PATHS.approvals}/:id/confirm`,
+    { onRequest: app.sessions.require, schema: { params: idParams } },
+    async (request, reply) => {
+      reply.header('cache-control', NO_STORE);
+      const { session, hold: seen } = await settle(request, request.params.id);
+      if (now() > seen.expiresAt) throw new GatewayError('APPROVAL_EXPIRED');
+      if (seen.requestedBy === session.userId) throw new GatewayError('SAME_APPROVER');
+      const { hold, token } = await claim(seen.id);
+      let answer: ContractAnswer;
+      try {
+        const refusal = hold.kind === 'settings' ? await refuseIfChanged(app, request, session, hold) : null;
+        if (refusal) {
+          await store.release(hold.id, token);
+          return reply.code(refusal.status).send(refusal.body);
+        }
+        answer = await callAsSession(app, request, session, hold.call.method, hold.call.path, hold.call.body);
+      } catch (error) {
+        // Nothing reached the backend, or it could not be heard: the hold waits for another try.
+        await store.release(hold.id, token);
+        throw error;
+      }
+      if (answer.body.code === 401) {
+        // The confirming session ended at the backend: the call was not made, the hold waits.
+        await store.release(hold.id, token);
+        return reply.code(answer.status).send(answer.body);
+      }
+      // The backend decided (done, or refused: no longer pending, say): the hold is settled either way.
+      await store.remove(hold.id, token);
+      const outcome = answer.body.code === SUCCESS_CODE ? 'sent' : 'refused';
+      request.log.info({ approvalId: hold.id, requestedBy: hold.requestedBy, outcome, code: answer.body.code }, 'held call confirmed by a second approver');
+      await emit(
+        listeners,
+        {
+          type: 'confirm',
+          approval: recordOf(hold),
+          by: session.userId,
+          requestedBy: hold.requestedBy,
+          outcome,
+          backend: { status: answer.status, code: answer.body.code, msg: answer.body.msg },
+        },
+        request,
+        request.log,
+      );
+      return reply.code(answer.status).send(answer.body);
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { reason: string } }>(
+    `${GATEWAY_PATHS.approvals}/:id/decline`,
+    { onRequest: app.sessions.require, schema: { params: idParams, body: declineBody, response: { 200: okSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', NO_STORE);
+      const { session } = await settle(request, request.params.id);
+      const reason = request.body.reason.trim();
+      const { hold, token } = await claim(request.params.id);
+      if (!(await store.remove(hold.id, token))) throw new GatewayError('APPROVAL_NOT_FOUND');
+      request.log.info({ approvalId: hold.id, requestedBy: hold.requestedBy }, 'held call declined');
+      await emit(listeners, { type: 'decline', approval: recordOf(hold), by: session.userId, requestedBy: hold.requestedBy, reason }, request, request.log);
+      return { code: SUCCESS_CODE, msg: 'Declined: nothing was sent to the backend' };
+    },
+  );
+}
+
+/**
+ * A held settings save is sent whole: had the settings changed since it was held, confirming it
+ * would silently undo that newer change. The confirmer hears 409 and the hold stays, to decline.
+ * Answers the backend's refusal to read them (a session it no longer takes, say), to pass on.
+ */
+async function refuseIfChanged(app: FastifyInstance, request: FastifyRequest, session: Session, hold: Hold): Promise<ContractAnswer | null> {
+  const resource = RESOURCES.find((r): r is SettingsResource => r.kind === 'settings' && r.id === hold.resource);
+  if (!resource) return null;
+  const current = await callAsSession(app, request, session, 'GET', hold.call.path, {});
+  if (current.body.code !== SUCCESS_CODE) return current;
+  const data = typeof current.body.data === 'object' && current.body.data !== null ? (current.body.data as Record<string, unknown>) : {};
+  const changed = changedSince(resource, hold, data);
+  if (changed.length > 0) {
+    throw new GatewayError('APPROVAL_CONFLICT', `these settings changed since the save was held (${changed.join(', ')}): decline it and save again`, {
+      data: { approvalId: hold.id, changed },
+    });
+  }
+  return null;
+}
