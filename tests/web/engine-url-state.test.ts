@@ -101,9 +101,21 @@ describe('a screen that opens on default filters', () => {
     expect(filtersAreDefault(queue, back.filters)).toBe(false);
   });
 
+  it('drops them for an address naming another filter (a user’s applications, whatever their state)', () => {
+    const state = parseListState('userAccount=u1', queue);
+    expect(state.filters).toEqual({ userAccount: 'u1' });
+    expect(listQueryParams(state)).not.toHaveProperty('state');
+    expect(serialiseListState(state, queue)).toBe('userAccount=u1&state=');
+    expect(parseListState(serialiseListState(state, queue), queue).filters).toEqual({ userAccount: 'u1', state: '' });
+  });
+
   it('writes another choice as usual, and a reset goes back to the default', () => {
     const approved = withChange(parseListState('', queue), { filters: { state: 'approved', method: 'usdt' } });
     expect(serialiseListState(approved, queue)).toBe('method=usdt&state=approved');
+    // Another filter beside the default keeps the default, said out loud.
+    const pendingUsdt = withChange(parseListState('', queue), { filters: { state: 'pending', method: 'usdt' } });
+    expect(serialiseListState(pendingUsdt, queue)).toBe('method=usdt&state=pending');
+    expect(parseListState('method=usdt&state=pending', queue).filters).toEqual({ method: 'usdt', state: 'pending' });
     expect(parseListState(serialiseListState(withChange(approved, { filters: {} }), queue), queue).filters).toEqual({ state: 'pending' });
   });
 });

@@ -23,8 +23,10 @@ export interface ListState {
 
 /**
  * What the URL state needs of a resource. `defaultFilters` are filters a screen opens with (the
- * review queue on its pending applications): left out of its plain address, and written with an
- * empty value (`state=`) when the administrator chose "All" instead.
+ * review queue on its pending applications) when its address names no filter: left out of its
+ * plain address, and written out whenever any filter differs from them (`state=` for "All"). So an
+ * address naming another filter only (a user's withdrawals, linked from the user's page) lists
+ * every state, as the link promised.
  */
 type ListShape = Pick<ListResource, 'fields' | 'defaultSort'> & { defaultFilters?: Readonly<Record<string, string>> };
 
@@ -87,9 +89,11 @@ export function parseListState(search: string, resource: ListShape): ListState {
   const sort = params.get('sort');
   if (sort && isValidSort(resource, sort)) state.sort = sort;
 
+  const keys = filterKeys(resource);
+  // Defaults stand for an address without filters; an address naming any says all it wants.
+  if (keys.some((key) => params.has(key))) state.filters = {};
   for (const field of filterFields(resource)) {
-    const keys = isRangeFilter(field) ? [`${field.key}From`, `${field.key}To`] : [field.key];
-    for (const key of keys) {
+    for (const key of isRangeFilter(field) ? [`${field.key}From`, `${field.key}To`] : [field.key]) {
       const value = params.get(key);
       if (value === '' && resource.defaultFilters && key in resource.defaultFilters) state.filters[key] = '';
       else if (value !== null && acceptsFilterValue(field, value)) state.filters[key] = value;
@@ -108,11 +112,13 @@ export function serialiseListState(state: ListState, resource: ListShape): strin
   if (state.keyword) params.set('keyword', state.keyword);
   if (state.sort && state.sort !== resource.defaultSort) params.set('sort', state.sort);
   const defaults = resource.defaultFilters ?? {};
+  // The default filters are the plain address; once any filter differs, each default is written
+  // out too ("All" as an empty value), since an address naming filters drops the defaults.
+  const plain = filtersAreDefault(resource, state.filters);
   for (const key of filterKeys(resource)) {
     const value = state.filters[key];
     if (key in defaults) {
-      // A default filter is the plain address; "All" instead of it is said out loud.
-      if (value !== undefined && value !== defaults[key]) params.set(key, value);
+      if (!plain) params.set(key, value ?? '');
     } else if (value !== undefined && value !== '') params.set(key, value);
   }
   const qs = params.toString();
