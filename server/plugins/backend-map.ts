@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_PATHS, fullOffer } from '../contract/index.js';
 import { BackendMap, type Prepared } from '../backend-map/engine.js';
-import { redirectAnswer } from '../backend-map/answer.js';
+import { exchange } from '../backend-map/exchange.js';
 import type { OwnCallName } from '../contract/index.js';
 import { isOpenOwnCall } from '../backend-map/own-calls.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
@@ -73,19 +73,19 @@ export default fp(
     const offer = map ? map.offer() : fullOffer();
 
     app.decorate('sendMapped', async (prepared: Extract<Prepared, { bound: unknown }>, options: MappedCallOptions) => {
-      const { request: sent } = prepared;
-      const answer = await app.upstream.request(sent.path, {
-        method: sent.method,
-        session: options.session,
-        ...(options.headers ? { headers: options.headers } : {}),
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...(sent.body ? { rawBody: sent.body } : {}),
-      });
-      const redirected = redirectAnswer(prepared, answer.status);
-      if (redirected) return redirected;
-      const json = await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path);
       if (!map) throw new Error('sendMapped needs a backend map');
-      return map.answer(prepared, answer.status, answer.headers, json);
+      // Each backend call goes to its service's address, with the session's credentials.
+      return exchange(prepared, {
+        send: (sent) =>
+          app.upstreamFor(sent.service).request(sent.path, {
+            method: sent.method,
+            session: options.session,
+            ...(options.headers ? { headers: options.headers } : {}),
+            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+            ...(sent.body ? { rawBody: sent.body } : {}),
+          }),
+        read: (answer, sent) => readBackendJson(app.decodeAnswer, answer, sent.method, sent.path),
+      });
     });
 
     app.get(GATEWAY_PATHS.backendOffer, { onRequest: app.sessions.require, schema: { response: { 200: offerSchema } } }, async (_request, reply) => {
