@@ -1,7 +1,7 @@
 import { GatewayError } from '../errors.js';
 import type { DaySeries } from './bound.js';
 import type { FieldBinding } from './fields.js';
-import { readPointer } from './pointer.js';
+import { readPointer, type Pointer } from './pointer.js';
 import { nextDay } from './values.js';
 
 /**
@@ -102,13 +102,23 @@ export function daysAreRows(name: string): boolean {
  */
 export function dayData(
   json: unknown,
-  step: { name: string; bound: { days: readonly DaySeries[] }; fields: FieldBinding; range?: { from: string; to: string } | null },
+  step: {
+    name: string;
+    bound: { days: readonly DaySeries[]; envelope: { data: Pointer } };
+    fields: FieldBinding;
+    range?: { from: string; to: string } | null;
+  },
   path: string,
   record: unknown,
 ): unknown {
   const byDay = readDays(json, step.bound.days, step.fields, path);
   if (!daysAreRows(step.name)) {
-    const base = typeof record === 'object' && record !== null && !Array.isArray(record) ? (record as Row) : {};
+    const base: Row = typeof record === 'object' && record !== null && !Array.isArray(record) ? { ...(record as Row) } : {};
+    // The map of days a figure was summed from is no figure itself: it leaves the record.
+    const data = step.bound.envelope.data;
+    for (const { at } of step.bound.days) {
+      if (at.length === data.length + 1 && data.every((token, i) => at[i] === token)) delete base[step.fields.keyOf(at[at.length - 1]!)];
+    }
     return { ...base, ...daySums(byDay, step.bound.days) };
   }
   const range = step.range ?? null;

@@ -11,7 +11,7 @@ import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import { registerLegacyDialect } from './legacy/routes.js';
-import { registerOpenImDialect } from './openim/routes.js';
+import { registerOpenImChatApi, registerOpenImDialect } from './openim/routes.js';
 import { registerShikuDialect } from './shiku/routes.js';
 
 export interface SandboxOptions {
@@ -48,7 +48,16 @@ export const DEFAULT_SEED = 20240601;
 export const DEFAULT_WITHDRAWAL_TICK_MS = 20_000;
 
 /** The sandbox backend with its store, for tests to read and change (`app.sandbox.addPendingWithdrawal()`). */
-export type SandboxApp = FastifyInstance & { sandbox: SandboxStore; sandboxDialect: SandboxDialect; sandboxCalls: RecordedCall[] };
+export type SandboxApp = FastifyInstance & {
+  sandbox: SandboxStore;
+  sandboxDialect: SandboxDialect;
+  sandboxCalls: RecordedCall[];
+  /**
+   * Further services of the backend by name, each its own Fastify instance over the same data
+   * (OpenIM's chat API beside its admin API); start.ts listens on each and closes them with the app.
+   */
+  sandboxServices: Record<string, FastifyInstance>;
+};
 
 /**
  * The simulated chat backend: its own Fastify instance (never listens; start.ts does). Every answer
@@ -68,15 +77,28 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const calls: RecordedCall[] = [];
   let legacy: ReturnType<typeof registerLegacyDialect> | null = null;
   app.decorate('sandboxCalls', calls);
-  app.addHook('onRequest', async (request) => {
-    if (legacy?.isInternal(request)) return;
+  const record = async (request: { method: string; url: string }) => {
     if (calls.length >= RECORD_LIMIT) calls.splice(0, calls.length - RECORD_LIMIT + 1);
     calls.push({ method: request.method, path: request.url.split('?')[0]! });
+  };
+  app.addHook('onRequest', async (request) => {
+    if (legacy?.isInternal(request)) return;
+    await record(request);
   });
+  const services: Record<string, FastifyInstance> = {};
+  app.decorate('sandboxServices', services);
 
   if (dialect === 'openim') {
     // OpenIM's transport, envelope and auth throughout: none of the contract's routes is served.
-    registerOpenImDialect(app, store);
+    // The admin API here, the chat API on a listener of its own over the same state.
+    const state = registerOpenImDialect(app, store);
+    const chat = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
+    chat.addHook('onRequest', record);
+    registerOpenImChatApi(chat, state);
+    services.chat = chat;
+    app.addHook('onClose', async () => {
+      await chat.close();
+    });
   } else {
     legacy = registerContract(app, store, dialect, options.clock ?? Date.now);
   }
