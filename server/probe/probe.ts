@@ -1,6 +1,6 @@
 import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallName, type Resource } from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
-import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
+import { BackendMap } from '../backend-map/engine.js';
 import { exchange, type Transport } from '../backend-map/exchange.js';
 import { GatewayError } from '../errors.js';
 import type { Upstream } from '../lib/upstream.js';
@@ -105,8 +105,8 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   const session = await logIn(upstream, { account: options.account, password: options.password, code: options.code ?? '' });
   const { map } = options;
   const unsupported = (map?.offer() ?? fullOffer()).unsupported;
-  /** The last backend answer read as JSON: what an unmapped list looked like, for --write-map. */
-  let lastJson: unknown;
+  /** The first backend answer of a mapped read, as JSON: what its list looked like, for --write-map. */
+  let firstJson: unknown;
   // As the gateway sends a map's calls: each to its service, one after the other (`also`).
   const transport: Transport = {
     send: (sent) =>
@@ -116,36 +116,33 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
         ...(sent.body ? { rawBody: sent.body } : {}),
       }),
     read: async (answer, sent) => {
-      lastJson = await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path);
-      return lastJson;
+      const json = await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path);
+      firstJson ??= json;
+      return json;
     },
   };
 
   /** One read call, as the gateway would send it; the answer in the console's envelope and shape. */
   async function read(call: ConsoleCall, input: Row): Promise<{ sent: string; envelope: Row; raw: Answer }> {
-    let path = call.path;
-    let method: BackendRequest['method'] = 'GET';
-    let body: BackendRequest['body'];
     if (map && map.names(call.resource.id)) {
       const p = map.prepare(call, input);
       if ('unsupported' in p) throw new GatewayError('UNSUPPORTED_BY_BACKEND', p.unsupported);
       // Sent as the gateway sends it: a read the map makes a POST (a search with a body) is one
       // here too, and a screen read over several calls makes them all.
-      lastJson = undefined;
+      firstJson = undefined;
       const mapped = await exchange(p, transport);
       return {
         sent: `${p.request.method} ${p.request.path.split('?')[0]}`,
         envelope: mapped.body,
-        raw: { status: mapped.status, headers: {}, json: lastJson },
+        raw: { status: mapped.status, headers: {}, json: firstJson },
       };
-    } else {
-      const search = new URLSearchParams();
-      for (const [k, v] of Object.entries(input)) search.append(k, String(v));
-      if ([...search].length) path += `?${search.toString()}`;
     }
-    const answer = await upstream.request(path, { session, method, ...(body ? { rawBody: body } : {}) });
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(input)) search.append(k, String(v));
+    const path = [...search].length ? `${call.path}?${search.toString()}` : call.path;
+    const answer = await upstream.request(path, { session, method: 'GET' });
     const text = (await upstream.options.decoder(answer, path)).toString('utf8');
-    const sent = `${method} ${path.split('?')[0]}`;
+    const sent = `GET ${path.split('?')[0]}`;
     let json: unknown;
     try {
       json = JSON.parse(text);
