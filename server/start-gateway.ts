@@ -9,6 +9,7 @@ import { startPrimary } from './cluster/primary.js';
 import { SANDBOX_SERVICES_ENV, SANDBOX_URL_ENV, isGatewayWorker } from './cluster/worker.js';
 import { exitGracefully, type Lifecycle, type LifecycleLog } from './lib/lifecycle.js';
 import { loggerOptions } from './lib/logger.js';
+import { withSandboxServices } from './backend-map/services.js';
 
 /** A chat backend this process started and must close: the sandbox. */
 export interface StartedBackend {
@@ -65,13 +66,9 @@ async function chooseBackend(config: Config, options: GatewayOptions): Promise<B
   } else {
     started = await options.startSandbox();
   }
-  // A map's service whose variable is unset is the sandbox's service of that name, where it has one.
   const map = config.backendMap;
   const services = started.services ?? {};
-  const backendMap = map && {
-    ...map,
-    services: Object.fromEntries(Object.entries(map.services).map(([name, url]) => [name, url ?? services[name] ?? null])),
-  };
+  const backendMap = map && { ...map, services: withSandboxServices(map.services, services) };
   return {
     config: { ...config, chatBackendUrl: started.url, fileServerUrl: config.fileServerUrl ?? started.url, backendMap },
     services,

@@ -22,3 +22,11 @@ export function configuredServices(map: BackendMapFile, read: (variable: string)
 export function serviceUrls(configured: Readonly<Record<string, string | null>>, backend: string): Record<string, string> {
   return Object.fromEntries(Object.entries(configured).map(([name, url]) => [name, url ?? backend]));
 }
+
+/** In sandbox mode: each service whose variable is unset is the sandbox's service of that name, where it has one. */
+export function withSandboxServices(
+  configured: Readonly<Record<string, string | null>>,
+  sandbox: Readonly<Record<string, string>>,
+): Record<string, string | null> {
+  return Object.fromEntries(Object.entries(configured).map(([name, url]) => [name, url ?? (Object.hasOwn(sandbox, name) ? sandbox[name]! : null)]));
+}

@@ -12,6 +12,7 @@ import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import { registerLegacyDialect } from './legacy/routes.js';
 import { registerOpenImChatApi, registerOpenImDialect } from './openim/routes.js';
+import type { OpenImState } from './openim/state.js';
 import { registerShikuDialect } from './shiku/routes.js';
 
 export interface SandboxOptions {
@@ -57,6 +58,8 @@ export type SandboxApp = FastifyInstance & {
    * (OpenIM's chat API beside its admin API); start.ts listens on each and closes them with the app.
    */
   sandboxServices: Record<string, FastifyInstance>;
+  /** The OpenIM dialect's own state (md5 passwords, levels, blocks), for tests to check; null in the other dialects. */
+  openIm: OpenImState | null;
 };
 
 /**
@@ -87,11 +90,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const services: Record<string, FastifyInstance> = {};
   app.decorate('sandboxServices', services);
+  let openIm: OpenImState | null = null;
 
   if (dialect === 'openim') {
     // OpenIM's transport, envelope and auth throughout: none of the contract's routes is served.
     // The admin API here, the chat API on a listener of its own over the same state.
-    const state = registerOpenImDialect(app, store);
+    const state = (openIm = registerOpenImDialect(app, store));
     const chat = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
     chat.addHook('onRequest', record);
     registerOpenImChatApi(chat, state);
@@ -102,6 +106,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   } else {
     legacy = registerContract(app, store, dialect, options.clock ?? Date.now);
   }
+
+  app.decorate('openIm', openIm);
 
   const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
   if (tickMs > 0) {
