@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RESOURCES, type Resource } from '../../server/contract/index.js';
 import { BackendMap, type Prepared } from '../../server/backend-map/engine.js';
 import { consoleCalls } from '../../server/backend-map/calls.js';
+import { exchange } from '../../server/backend-map/exchange.js';
 import { BackendMapError, parseBackendMap } from '../../server/backend-map/load.js';
 import type { BackendMapFile } from '../../server/backend-map/types.js';
 import { ConfigError, loadConfig } from '../../server/config.js';
@@ -297,6 +298,45 @@ describe('several backend calls for one console call (also): the map’s checks'
       /config\/also\/0\/also: a call of `also` has no `also`/,
     );
     expect(problem({ resources: { siteFunctions: { calls: { config: { also: [{ path: '/x', unsupported: true }] } } } } })).toMatch(/also\/0\/unsupported/);
+    // A plan (each, repeat, merge) is the first call's; its `also` calls follow it once.
+    expect(problem({ resources: { siteFunctions: { calls: { saveConfig: { also: [{ path: '/x', merge: 'config' }] } } } } })).toMatch(
+      /saveConfig\/also\/0\/merge: a call of `also` has no merge/,
+    );
+  });
+
+  it('keeps a planned call’s also calls: a merged save reads the config, saves, then makes its also calls', async () => {
+    const both = new BackendMap(
+      parseBackendMap(
+        JSON.stringify({
+          resources: {
+            siteFunctions: {
+              calls: {
+                config: { path: '/config/get', answer: { record: '/config' } },
+                saveConfig: { path: '/config/set', in: 'form', merge: 'config', also: [{ path: '/register/set', template: { allow: '{registerEnabled}' } }] },
+              },
+            },
+          },
+        }),
+        'm.json',
+      ),
+    );
+    const p = both.prepare(callOf(byId('siteFunctions'), 'saveConfig'), { registerEnabled: true, chatRoomName: 'x' });
+    if ('unsupported' in p) throw new Error(p.unsupported);
+    expect(p.plan?.kind).toBe('merge');
+    expect(p.request.path).toBe('/config/get');
+    expect(p.also?.map((s) => [s.request.path, JSON.parse(s.request.body!.text)])).toEqual([['/register/set', { allow: true }]]);
+    // Sent: the read, the save over the record read, then the also call.
+    const sent: string[] = [];
+    const answered = await exchange(p, {
+      send: async (request) => {
+        sent.push(`${request.path.split('?')[0]} ${request.body?.text ?? ''}`);
+        return { status: 200, headers: {}, body: Buffer.from('') };
+      },
+      read: async (_answer, request) =>
+        request.path === '/config/get' ? { code: 200, data: { config: { kept: 'yes', chatRoomName: 'old' } } } : { code: 200 },
+    });
+    expect(answered.body).toMatchObject({ code: 200 });
+    expect(sent).toEqual(['/config/get ', '/config/set registerEnabled=true&chatRoomName=x&kept=yes', '/register/set {"allow":true}']);
   });
 });
 

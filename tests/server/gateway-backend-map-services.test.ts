@@ -12,7 +12,8 @@ import { fakeLogIn, routeFakeLogin } from '../support/fake-session.js';
 /**
  * A backend split over two services, bound by one map: each call reaches the address of the
  * service it names, with the session's credentials; a console call made of several backend calls
- * (`also`) makes them in order and answers one merged answer, stopping at the first refusal.
+ * (`also`) makes them in order and answers one merged answer, stopping at the first refusal; a
+ * call of several requests (`each`) sends every one to its service.
  */
 
 const calls = (id: string) => resourceCalls(RESOURCES.find((r) => r.id === id)!);
@@ -42,6 +43,11 @@ const MAP: BackendMapFile = {
           template: { config: { chatRoomName: '{chatRoomName}', maxGroupMembers: '{maxGroupMembers}' } },
           also: [{ method: 'POST', path: '/register/set', template: { allowRegister: '{registerEnabled}' } }],
         },
+      },
+    },
+    sensitiveWords: {
+      calls: {
+        delete: { service: 'chat', method: 'POST', path: '/word/del', template: { id: '{id}' }, each: true },
       },
     },
     dailyStatistics: {
@@ -81,6 +87,7 @@ describe('a backend map over two services', () => {
   let refuseRegister = false;
   const config: Record<string, string> = { chatRoomName: 'Two Services', maxGroupMembers: '500' };
   let allowRegister = true;
+  const deleted: string[] = [];
 
   beforeAll(async () => {
     admin = await startFakeBackend();
@@ -99,6 +106,10 @@ describe('a backend map over two services', () => {
       sendJson(res, { errCode: 0, errMsg: '' });
     });
     admin.route('POST /stats/new', (_call, res) => sendJson(res, { errCode: 0, errMsg: '', data: { total: 9, date_count: { '2024-06-02': 4 } } }));
+    chat.route('POST /word/del', (call, res) => {
+      deleted.push((JSON.parse(call.body) as { id: string }).id);
+      sendJson(res, { errCode: 0, errMsg: '' });
+    });
     chat.route('POST /stats/login', (_call, res) => sendJson(res, { errCode: 0, errMsg: '', data: { count: { '2024-06-01': 2, '2024-06-02': 3 } } }));
     const dir = mkdtempSync(path.join(tmpdir(), 'gw-services-'));
     writeFileSync(path.join(dir, 'map.json'), JSON.stringify(MAP));
@@ -173,6 +184,21 @@ describe('a backend map over two services', () => {
     } finally {
       refuseRegister = false;
     }
+  });
+
+  it('sends each request of a plan (one per id) to the service its call names', async () => {
+    const [onAdmin, onChat] = [since(admin), since(chat)];
+    const res = await app.inject({
+      method: 'POST',
+      url: calls('sensitiveWords').remove,
+      cookies: session,
+      headers: SAME_ORIGIN,
+      payload: { ids: ['w1', 'w2'] },
+    });
+    expect(res.json()).toEqual({ code: 200, msg: 'ok', data: { done: ['w1', 'w2'] } });
+    expect(onChat()).toEqual(['/word/del', '/word/del']);
+    expect(deleted).toEqual(['w1', 'w2']);
+    expect(onAdmin()).not.toContain('/word/del');
   });
 
   it('merges statistics from calls to two services into one row per day', async () => {
