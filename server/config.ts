@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { BackendMapError, loadBackendMap } from './backend-map/load.js';
 import type { BackendMapFile } from './backend-map/types.js';
+import { configuredServices } from './backend-map/services.js';
 import { PERMISSIONS } from './contract/permissions.js';
 import { loadDualControl, type DualControlConfig } from './approvals/config.js';
 
@@ -82,8 +83,12 @@ export interface Config {
   redisUrl: string | null;
   /** Entries the shared error log (a Redis stream) keeps; older ones are trimmed. */
   errorLogMaxEntries: number;
-  /** The backend map of BACKEND_MAP, validated; null keeps the console's own contract. */
-  backendMap: { file: string; map: BackendMapFile } | null;
+  /**
+   * The backend map of BACKEND_MAP, validated; null keeps the console's own contract. `services`:
+   * the base URL of each of its services, from the variable the map names; null where unset (the
+   * sandbox's service of that name, else CHAT_BACKEND_URL).
+   */
+  backendMap: { file: string; map: BackendMapFile; services: Record<string, string | null> } | null;
   /** How the sandbox backend speaks: the console's contract, or a typical Java admin backend's. */
   sandboxDialect: SandboxDialect;
   /** Host names (each with or without a port) the console answers for; null answers any. */
@@ -285,7 +290,7 @@ function backendMap(env: Env): Config['backendMap'] {
     if (logout && !logout.unsupported && logout.path === undefined && backendPath(env, 'BACKEND_LOGOUT_PATH', null) === null) {
       throw new BackendMapError(file, '/console/calls/logout', 'binds the logout without a path, and BACKEND_LOGOUT_PATH is unset: give it a path');
     }
-    return { file, map };
+    return { file, map, services: configuredServices(map, (variable) => httpUrl(env, variable)) };
   } catch (error) {
     if (error instanceof BackendMapError) throw new ConfigError('BACKEND_MAP', error.message);
     throw error;

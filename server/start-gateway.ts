@@ -6,13 +6,16 @@ import { describeConfig, type Config } from './config.js';
 import { PrimaryChannel, isShutdownMessage } from './cluster/ipc.js';
 import { shareWorkerMetrics } from './cluster/metrics.js';
 import { startPrimary } from './cluster/primary.js';
-import { SANDBOX_URL_ENV, isGatewayWorker } from './cluster/worker.js';
+import { SANDBOX_SERVICES_ENV, SANDBOX_URL_ENV, isGatewayWorker } from './cluster/worker.js';
 import { exitGracefully, type Lifecycle, type LifecycleLog } from './lib/lifecycle.js';
 import { loggerOptions } from './lib/logger.js';
+import { withSandboxServices } from './backend-map/services.js';
 
 /** A chat backend this process started and must close: the sandbox. */
 export interface StartedBackend {
   url: string;
+  /** Further addresses of the same backend by service name (OpenIM's chat API beside its admin API). */
+  services?: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,8 @@ export interface RunningGateway {
 interface Backend {
   /** The configuration with the backend's address filled in. */
   config: Config;
+  /** The sandbox's further addresses by service name, for the workers. */
+  services?: Record<string, string>;
   sandbox: boolean;
   close(): Promise<void>;
 }
@@ -56,12 +61,17 @@ async function chooseBackend(config: Config, options: GatewayOptions): Promise<B
   if (isGatewayWorker()) {
     const url = process.env[SANDBOX_URL_ENV];
     if (!url) throw new Error(`${SANDBOX_URL_ENV} is not set: a worker in sandbox mode needs the primary's sandbox backend`);
-    started = { url, close: async () => {} };
+    const services = process.env[SANDBOX_SERVICES_ENV];
+    started = { url, ...(services ? { services: JSON.parse(services) as Record<string, string> } : {}), close: async () => {} };
   } else {
     started = await options.startSandbox();
   }
+  const map = config.backendMap;
+  const services = started.services ?? {};
+  const backendMap = map && { ...map, services: withSandboxServices(map.services, services) };
   return {
-    config: { ...config, chatBackendUrl: started.url, fileServerUrl: config.fileServerUrl ?? started.url },
+    config: { ...config, chatBackendUrl: started.url, fileServerUrl: config.fileServerUrl ?? started.url, backendMap },
+    services,
     sandbox: true,
     close: started.close,
   };
@@ -161,7 +171,9 @@ async function runPrimary(config: Config, options: GatewayOptions): Promise<Runn
   const primary = await startPrimary({
     config: backend.config,
     log,
-    workerEnv: backend.sandbox ? { [SANDBOX_URL_ENV]: backend.config.chatBackendUrl! } : {},
+    workerEnv: backend.sandbox
+      ? { [SANDBOX_URL_ENV]: backend.config.chatBackendUrl!, ...(backend.services ? { [SANDBOX_SERVICES_ENV]: JSON.stringify(backend.services) } : {}) }
+      : {},
     closeAfterWorkers: backend.close,
   });
   const lifecycle = exitGracefully({

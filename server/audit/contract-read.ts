@@ -24,7 +24,8 @@ export async function readContract(
   if (map?.names(resource.id)) {
     const call = consoleCalls(resource).find((c) => c.method === 'GET' && c.path === path);
     if (!call) throw new Error(`${path} is no GET call of ${resource.id}`);
-    const prepared = map.prepare(call, query);
+    // The session goes with it: a call may send its values (Shiku's administrators list, the caller's adminId).
+    const prepared = map.prepare(call, query, { session });
     if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
     const answer = await app.sendMapped(prepared, { session, headers, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     return answer.body as unknown as Envelope;

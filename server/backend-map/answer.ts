@@ -1,7 +1,9 @@
 import { GatewayError } from '../errors.js';
-import type { Bound, Prepared } from './bound.js';
+import type { PreparedStep } from './bound.js';
+import { dayData, daysAreRows } from './days.js';
 import { readPointer, type Pointer } from './pointer.js';
 import { shapeRecord } from './relations.js';
+import { fillTemplate } from './template.js';
 
 type Row = Record<string, unknown>;
 
@@ -36,7 +38,7 @@ function headerValue(value: string | string[] | undefined): unknown {
  * form post answered with the backend's list page, as Shiku's keyword add is), else null: the
  * answer is then read as JSON like any other.
  */
-export function redirectAnswer(prepared: Extract<Prepared, { bound: Bound }>, status: number): { status: number; body: Row } | null {
+export function redirectAnswer(prepared: PreparedStep, status: number): { status: number; body: Row } | null {
   if (status < 300 || status >= 400 || prepared.bound.call.answer?.redirect !== 'success') return null;
   return { status: 200, body: { code: 200, msg: 'ok' } };
 }
@@ -46,7 +48,7 @@ export function redirectAnswer(prepared: Extract<Prepared, { bound: Bound }>, st
  * backend's "no such path" in its envelope) becomes BACKEND_NO_SUCH_CALL naming what was sent.
  */
 export function mapAnswer(
-  prepared: Extract<Prepared, { bound: Bound }>,
+  prepared: PreparedStep,
   status: number,
   headers: Record<string, string | string[] | undefined>,
   json: unknown,
@@ -73,6 +75,12 @@ export function mapAnswer(
   const msg = typeof message === 'string' ? message : 'ok';
   const data = readPointer(json, bound.envelope.data);
   const name = prepared.name;
+  // What the map makes of the call's own values (a password it generated) is the console's answer.
+  if (bound.result !== null) return { status: 200, body: { code: 200, msg, data: fillTemplate(bound.result, prepared.values ?? (() => undefined)) } };
+  if (bound.days.length > 0) {
+    const record = daysAreRows(name) ? undefined : shapeRecord(data, bound, fields);
+    return { status: 200, body: { code: 200, msg, data: dayData(json, prepared, `${sent.method} ${sent.path ?? ''}`, record) } };
+  }
   if (name === 'list') {
     // Go backends write an empty list as null (OpenIM's `"users": null` past the last page).
     const found = readPointer(json, bound.list);

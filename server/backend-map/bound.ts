@@ -2,7 +2,8 @@ import type { ConsoleCall } from './calls.js';
 import type { FieldBinding } from './fields.js';
 import type { Pointer } from './pointer.js';
 import type { Resource } from '../contract/index.js';
-import type { CallMap } from './types.js';
+import type { Lookup } from './template.js';
+import type { CallMap, Template } from './types.js';
 
 /** The compiled parts of a backend map that its request and answer sides share. */
 
@@ -14,6 +15,8 @@ export interface BackendRequest {
   /** Path and query, under the backend's base URL. */
   path: string;
   body?: { contentType: string; text: string };
+  /** The map's service whose base URL it goes to; absent: CHAT_BACKEND_URL. */
+  service?: string;
 }
 
 export interface Envelope {
@@ -44,6 +47,20 @@ export interface Bound {
   refusals: ReadonlyMap<string, number>;
   /** An action's call for a selection ({ids}); undefined: the row call serves both. */
   bulk?: Bound | null;
+  /** The map's service this call goes to; null: CHAT_BACKEND_URL. */
+  service: string | null;
+  /** Counts keyed by day, by the console's key, from the answer's root. */
+  days: DaySeries[];
+  /** The console's data made from the call's values instead of read from the answer. */
+  result: Template | null;
+  /** Further calls made for the same console call (`also`), in order. */
+  also: Bound[];
+}
+
+/** One series of day-keyed counts: the console's key, and where the map of days is in the answer. */
+export interface DaySeries {
+  key: string;
+  at: Pointer;
 }
 
 /** A record or list inside an answer's data, compiled: where, under which console key, with which fields. */
@@ -66,8 +83,21 @@ export interface RequestCall {
   kind: ConsoleCall['kind'] | 'own';
 }
 
-/** A call of the console as the gateway is to send it, or why it cannot be. */
-export type Prepared = { call: RequestCall; name: string; bound: Bound; fields: FieldBinding; request: BackendRequest } | { unsupported: string };
+/** One backend call of a console call, ready: what to send, and how its answer is read. */
+export interface PreparedStep {
+  call: RequestCall;
+  name: string;
+  bound: Bound;
+  fields: FieldBinding;
+  request: BackendRequest;
+  /** The call's values (sent parameters, the console's and generated ones) for an answer's `result`. */
+  values?: Lookup;
+  /** The days the console asked for (startDate, endDate), when the answer is counts keyed by day. */
+  range?: { from: string; to: string } | null;
+}
+
+/** A call of the console as the gateway is to send it (its `also` steps after it), or why it cannot be. */
+export type Prepared = (PreparedStep & { also?: PreparedStep[] }) | { unsupported: string };
 
 /** An upload as the gateway is to send it: the call, its text parts in order, and the file part's name. */
-export type PreparedUpload = Extract<Prepared, { bound: Bound }> & { parts: [string, string][]; filePart: string };
+export type PreparedUpload = PreparedStep & { parts: [string, string][]; filePart: string };

@@ -54,11 +54,16 @@ export function compileCall(
   const path = call?.path ?? start.path;
   const envelope = envelopeOf(base, call?.answer);
   const answer = call?.answer ?? {};
+  const also = (call?.also ?? []).map((part) => compileCall(base, part, start, refusals, record));
   return {
+    service: call?.service ?? null,
+    days: Object.entries(answer.days ?? {}).map(([key, at]) => ({ key, at: parsePointer(at) })),
+    result: answer.result ?? null,
+    also,
     refusals: new Map(Object.entries({ ...refusals, ...answer.refusals })),
     recordAs: answer.recordAs === undefined ? null : parsePointer(answer.recordAs),
     relations: Object.entries(answer.relations ?? {}).map(([key, relation]) => compileRelation(key, relation, record)),
-    shaped: answer.record !== undefined || answer.recordAs !== undefined || answer.relations !== undefined,
+    shaped: answer.record !== undefined || answer.recordAs !== undefined || answer.relations !== undefined || answer.result !== undefined,
     call: call ?? {},
     method,
     path,

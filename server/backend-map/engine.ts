@@ -1,14 +1,16 @@
 import { RESOURCES, fullOffer, resourceCalls, type BackendOffer, type OwnCallName, type Resource } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { mapAnswer } from './answer.js';
-import type { BackendRequest, Bound, CompiledResource, Method, Prepared, PreparedUpload, RequestCall } from './bound.js';
+import type { BackendRequest, Bound, CompiledResource, Method, Prepared, PreparedStep, PreparedUpload, RequestCall } from './bound.js';
 
 export type { BackendRequest, Prepared, PreparedUpload } from './bound.js';
 import { consoleCalls, type ConsoleCall } from './calls.js';
 import { compileCall, DEFAULT_ENVELOPE } from './compile.js';
 import { FieldBinding, fieldKinds, type BindingRules } from './fields.js';
 import { keyCaseRule } from './key-case.js';
-import { fillTemplate } from './template.js';
+import { fillTemplate, type Lookup } from './template.js';
+import { generatedValue } from './generate.js';
+import { dayRange } from './days.js';
 import { actionNamesOf } from './load.js';
 import { BROWSER_OWN_CALLS, DEFAULT_OWN_CALL_PATHS, compileOwnCalls, type BrowserOwnCall, type CompiledOwnCall, type OwnCallPaths } from './own-calls.js';
 import type { BackendMapFile, CallMap, CallName, EnvelopeMap, ResourceMap, Scalar } from './types.js';
@@ -48,6 +50,18 @@ interface BindContext {
   rules: BindingRules;
   fields: FieldBinding;
   refusals: Record<string, number>;
+}
+
+/** The service member of a call's request: none for CHAT_BACKEND_URL's calls. */
+function serviceOf(bound: Bound): { service?: string } {
+  return bound.service === null ? {} : { service: bound.service };
+}
+
+/** The console's parameters with the call's generated values (`generate`) added under their names. */
+function withGenerated(input: Row, generate: NonNullable<CallMap['generate']>, offset: number, now: number): Row {
+  const out: Row = { ...input };
+  for (const [name, kind] of Object.entries(generate)) out[name] = generatedValue(kind, now, offset);
+  return out;
 }
 
 function appendParam(search: URLSearchParams, name: string, value: unknown): void {
@@ -137,7 +151,7 @@ export class BackendMap {
     if (!own) throw new Error(`the map does not name console.${name}`);
     if (!own.bound) return { unsupported: `console.${name}` };
     const call: RequestCall = { method, kind: 'own' };
-    return { call, name: `own:${name}`, bound: own.bound, fields: own.fields, request: this.request(own.bound, own.fields, call, input, context) };
+    return this.steps(call, `own:${name}`, own.bound, own.fields, input, context);
   }
 
   /**
@@ -168,12 +182,31 @@ export class BackendMap {
     }
     for (const [name, value] of Object.entries(bound.call.extra ?? {})) parts.push([name, value === null ? '' : String(value)]);
     const call: RequestCall = { method: 'POST', kind: 'own' };
-    return { call, name: 'own:upload', bound, fields, request: { method: bound.method, path }, parts, filePart: nameOf('file') };
+    return { call, name: 'own:upload', bound, fields, request: { method: bound.method, path, ...serviceOf(bound) }, parts, filePart: nameOf('file') };
+  }
+
+  /**
+   * A console call's backend calls: the bound call, then each of its `also` calls, all from the
+   * same input; the range of days the console asked for goes with them when they read days.
+   */
+  private steps(call: RequestCall, name: string, bound: Bound, fields: FieldBinding, input: Row, context: CallContext): Prepared {
+    const first = this.step(call, name, bound, fields, input, context);
+    return bound.also.length === 0 ? first : { ...first, also: bound.also.map((b) => this.step(call, name, b, fields, input, context)) };
+  }
+
+  private step(call: RequestCall, name: string, bound: Bound, fields: FieldBinding, input: Row, context: CallContext): PreparedStep {
+    const { request, values } = this.request(bound, fields, call, input, context);
+    return { call, name, bound, fields, request, ...(values ? { values } : {}), ...(bound.days.length > 0 ? { range: dayRange(input) } : {}) };
   }
 
   offer(): BackendOffer {
     const offer = fullOffer();
-    for (const own of this.own.values()) if (own.bound === null) offer.unsupported.console.push(own.name);
+    for (const own of this.own.values()) {
+      if (own.bound === null) offer.unsupported.console.push(own.name);
+      // A figure the backend lacks (a KPI card, a chart's series) is left out like a screen's absent field.
+      const absent = [...own.fields.byKey.values()].filter((f) => f.absent).map((f) => f.key);
+      if (own.bound !== null && absent.length > 0) offer.unsupported.fields[`console.${own.name}`] = absent;
+    }
     for (const [id, compiled] of this.resources) {
       if (compiled.unsupported) {
         offer.unsupported.resources.push(id);
@@ -208,30 +241,47 @@ export class BackendMap {
     const bound = rowBound && selection && rowBound.bulk !== undefined ? rowBound.bulk : rowBound;
     const label = name.startsWith('action:') ? name.slice('action:'.length) : name;
     if (!bound) return { unsupported: `${call.resource.id}.${label}` };
-    const make = (one: Row, added?: Row, base?: Row) => this.request(bound, compiled.fields, call, one, context, added, base);
+    const fields = compiled.fields;
+    const make = (one: Row, added?: Row, base?: Row) => this.request(bound, fields, call, one, context, added, base).request;
     const readConfig = () => {
       const config = consoleCalls(call.resource).find((c) => c.kind === 'config');
       return config ? this.prepare(config, {}, context) : { unsupported: `${call.resource.id}.config` };
     };
     const plan = planOf(bound, input, make, readConfig);
-    const first = plan === null ? make(singleOfEach(bound.call, input)) : plan.kind === 'merge' ? plan.read.request : plan.requests[0]!;
-    return { call, name, bound, fields: compiled.fields, request: first, ...(plan ? { plan } : {}) };
+    if (plan === null) return this.steps(call, name, bound, fields, singleOfEach(bound.call, input), context);
+    // A plan's requests (one per id or code, a read before a save) come first; its `also` calls follow them.
+    const first = plan.kind === 'merge' ? plan.read.request : plan.requests[0]!;
+    const also = bound.also.map((b) => this.step(call, name, b, fields, input, context));
+    return { call, name, bound, fields, request: first, ...(also.length > 0 ? { also } : {}), plan };
   }
 
   /**
-   * One request to the backend: the console's parameters renamed and transformed, then the map's
-   * fixed, session and clock values, then `added` (a generated code); `base` (a merged save's
-   * current record) lies under them all.
+   * One request to the backend: the console's parameters (with the call's generated values)
+   * renamed and transformed, then the map's fixed, session and clock values, then `added` (a
+   * generated code); `base` (a merged save's current record) lies under them all. With it, the
+   * values an answer's `result` reads, when the call has one.
    */
-  private request(bound: Bound, fields: FieldBinding, call: RequestCall, query: Row, context: CallContext, added?: Row, base?: Row): BackendRequest {
+  private request(
+    bound: Bound,
+    fields: FieldBinding,
+    call: RequestCall,
+    query: Row,
+    context: CallContext,
+    added?: Row,
+    base?: Row,
+  ): { request: BackendRequest; values?: Lookup } {
     const { call: map } = bound;
-    const input = map.template !== undefined && call.method === 'GET' ? typedQuery(query, fields) : query;
+    const typed = map.template !== undefined && call.method === 'GET' ? typedQuery(query, fields) : query;
+    // Generated values join the console's parameters, so renames, dates and templates treat them alike.
+    const input = map.generate ? withGenerated(typed, map.generate, this.offset, context.now ?? Date.now()) : typed;
     const renames = map.params ?? {};
     // The keys below are the client's (query or body): `constructor` or `toString` must find no
     // rename the map did not write, and `__proto__` must stay a plain member, never a prototype.
     const renamed = (key: string, fallback: string) => (Object.hasOwn(renames, key) ? renames[key]! : fallback);
     const params: Row = Object.create(null) as Row;
-    const dateFormat = map.dates?.format;
+    // A backend whose end bound excludes itself hears the day after the console's last (its first second).
+    const exclusive = map.dates?.exclusiveEnd === true;
+    const dateFormat = map.dates?.format ?? (exclusive ? 'yyyy-MM-dd' : undefined);
     for (const key in input) {
       const value = input[key];
       // In a list call `sort` is always the order (a display-order field is never a filter).
@@ -256,11 +306,11 @@ export class BackendMap {
         if (dateField.absent) continue;
         const template = (bound[2] === 'From' ? map.dates?.from : map.dates?.to) ?? `{name}${bound[2]}`;
         const text = typeof value === 'string' ? value : String(value);
-        params[template.replace('{name}', dateField.name)] = dateFormat ? dayBound(text, bound[2] === 'To', dateFormat, this.offset) : value;
+        params[template.replace('{name}', dateField.name)] = dateFormat ? dayBound(text, bound[2] === 'To', dateFormat, this.offset, exclusive) : value;
         continue;
       }
       if (dateFormat && (key === 'startDate' || key === 'endDate') && typeof value === 'string') {
-        params[renamed(key, fields.nameOf(key))] = dayBound(value, key === 'endDate', dateFormat, this.offset);
+        params[renamed(key, fields.nameOf(key))] = dayBound(value, key === 'endDate', dateFormat, this.offset, exclusive);
         continue;
       }
       const named = fields.toBackend(key, value)!;
@@ -284,26 +334,31 @@ export class BackendMap {
       path = path.replace(`{${name}}`, encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)));
     }
 
+    // A placeholder names a parameter as sent (after renames and key case), or as the console named it.
+    const lookup: Lookup = (name: string) => (Object.hasOwn(params, name) ? params[name] : params[renames[name] ?? fields.nameOf(name)]);
+    const service = serviceOf(bound);
+    const values = bound.result === null ? {} : { values: lookup };
     if (map.template !== undefined) {
-      // A placeholder names a parameter as sent (after renames and key case), or as the console named it.
-      const lookup = (name: string) => (Object.hasOwn(params, name) ? params[name] : params[renames[name] ?? fields.nameOf(name)]);
       const text = JSON.stringify(fillTemplate(map.template, lookup));
-      return { method: bound.method, path, body: { contentType: 'application/json', text } };
+      return { request: { method: bound.method, path, body: { contentType: 'application/json', text }, ...service }, ...values };
     }
     const where = map.in ?? (bound.method === 'GET' || bound.method === 'DELETE' ? 'query' : 'json');
     if (where === 'query') {
       const search = new URLSearchParams();
       for (const name in params) appendParam(search, name, params[name]);
       const query = search.toString();
-      return { method: bound.method, path: query ? `${path}?${query}` : path };
+      return { request: { method: bound.method, path: query ? `${path}?${query}` : path, ...service }, ...values };
     }
     if (where === 'form') {
       const search = new URLSearchParams();
       for (const name in params) appendParam(search, name, params[name]);
-      return { method: bound.method, path, body: { contentType: 'application/x-www-form-urlencoded', text: search.toString() } };
+      return {
+        request: { method: bound.method, path, body: { contentType: 'application/x-www-form-urlencoded', text: search.toString() }, ...service },
+        ...values,
+      };
     }
     const body = map.body === undefined ? params : params[map.body];
-    return { method: bound.method, path, body: { contentType: 'application/json', text: JSON.stringify(body ?? null) } };
+    return { request: { method: bound.method, path, body: { contentType: 'application/json', text: JSON.stringify(body ?? null) }, ...service }, ...values };
   }
 
   private sort(params: Row, value: string, renames: Record<string, string>, fields: FieldBinding, map: CallMap): void {
@@ -323,12 +378,7 @@ export class BackendMap {
   /**
    * The backend's answer in the console's envelope and shape (see mapAnswer).
    */
-  answer(
-    prepared: Extract<Prepared, { bound: Bound }>,
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    json: unknown,
-  ): { status: number; body: Row } {
+  answer(prepared: PreparedStep, status: number, headers: Record<string, string | string[] | undefined>, json: unknown): { status: number; body: Row } {
     return mapAnswer(prepared, status, headers, json);
   }
 }

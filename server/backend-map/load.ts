@@ -3,6 +3,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { ALL_PERMISSIONS, RESOURCES, type Resource } from '../contract/index.js';
 import schema from './backend-map.schema.json' with { type: 'json' };
 import { formatPointer } from './pointer.js';
+import { checkExpressions } from './check-expressions.js';
 import { SIGNERS } from './signers/index.js';
 import { checkPlans } from './plan-checks.js';
 import type { BackendMapFile, CallMap, CallName, PermissionList } from './types.js';
@@ -194,6 +195,9 @@ export function parseBackendMap(text: string, file: string): BackendMapFile {
   checkConsole(file, json);
   checkAuth(file, json);
   checkPlans(json, (at, reason) => {
+    throw new BackendMapError(file, at, reason);
+  });
+  checkExpressions(json, (at, reason) => {
     throw new BackendMapError(file, at, reason);
   });
   return json;

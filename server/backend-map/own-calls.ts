@@ -73,18 +73,25 @@ export function compileOwnCalls(file: BackendMapFile, offset: number, paths: Own
       throw new Error('console.calls.logout has no path and BACKEND_LOGOUT_PATH is unset');
     }
     const start = startOf(name, paths);
-    const compiled = compileCall(base, call, start, refusals, { kinds, maps, rules });
-    // What the console reads as data is where `data` (and `record` inside it) point: a figure's
-    // object, or the withdrawal count's bare number; relations are read inside it.
-    const bound: Bound = {
-      ...compiled,
-      envelope: { ...compiled.envelope, data: [...compiled.envelope.data, ...compiled.record] },
-      record: [],
-      shaped: true,
-    };
+    const bound = ownShape(compileCall(base, call, start, refusals, { kinds, maps, rules }));
     out.set(name, { name, bound, fields });
   }
   return out;
+}
+
+/**
+ * What the console reads as an own call's data is where `data` (and `record` inside it) point: a
+ * figure's object, or the withdrawal count's bare number; relations are read inside it. The same
+ * for each of its `also` calls.
+ */
+function ownShape(compiled: Bound): Bound {
+  return {
+    ...compiled,
+    envelope: { ...compiled.envelope, data: [...compiled.envelope.data, ...compiled.record] },
+    record: [],
+    shaped: true,
+    also: compiled.also.map(ownShape),
+  };
 }
 
 function startOf(name: OwnCallName, paths: OwnCallPaths): { method: Method; path: string } {

@@ -1,4 +1,5 @@
-import type { Template } from './types.js';
+import { hexDigest } from './digest.js';
+import type { HashName, Template } from './types.js';
 
 /**
  * Request body templates: the backend's own JSON body with "{name}" placeholders, for bodies
@@ -17,16 +18,48 @@ const ABSENT = Symbol('absent');
 
 export type Lookup = (name: string) => unknown;
 
+/**
+ * What a placeholder may ask of its value after a bar: `{password|md5}` sends the digest of the
+ * value's text (a backend that stores md5 passwords), never the text itself.
+ */
+export const PLACEHOLDER_FILTERS: readonly HashName[] = ['md5', 'sha256'];
+
+/** A placeholder's name and filters: "password|md5" is the value of password, as md5. */
+export function parsePlaceholder(spec: string): { name: string; filters: string[] } {
+  const [name = '', ...filters] = spec.split('|').map((part) => part.trim());
+  return { name, filters };
+}
+
+/** Every placeholder of a template, as written (for the map's checks at start). */
+export function placeholdersOf(template: Template): string[] {
+  if (typeof template === 'string') return [...template.matchAll(INSIDE)].map((m) => m[1]!);
+  if (Array.isArray(template)) return template.flatMap(placeholdersOf);
+  if (typeof template === 'object' && template !== null) return Object.values(template).flatMap(placeholdersOf);
+  return [];
+}
+
+function valueOf(spec: string, lookup: Lookup): unknown {
+  if (!spec.includes('|')) return lookup(spec);
+  const { name, filters } = parsePlaceholder(spec);
+  let value = lookup(name);
+  for (const filter of filters) {
+    // Nothing to hash stays nothing: an empty password is "keep it", never the digest of "".
+    if (value === undefined || value === null || value === '') return value;
+    value = hexDigest(filter as HashName, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return value;
+}
+
 function fill(template: Template, lookup: Lookup): unknown {
   if (typeof template === 'string') {
     const whole = WHOLE.exec(template);
     if (whole) {
-      const value = lookup(whole[1]!);
+      const value = valueOf(whole[1]!, lookup);
       return value === undefined || value === null ? ABSENT : value;
     }
     let absent = false;
     const text = template.replace(INSIDE, (_m, name: string) => {
-      const value = lookup(name);
+      const value = valueOf(name, lookup);
       if (value === undefined || value === null) absent = true;
       return typeof value === 'string' ? value : JSON.stringify(value);
     });

@@ -29,6 +29,10 @@ export interface FieldMap {
   id?: IdType;
   /** A switch read from a time: true while the backend's time (in this format) is later than now. */
   future?: TimeFormat;
+  /** The backend keeps the value as text (a map<string,string>): a number or switch goes out as its text and reads back typed. */
+  asText?: true;
+  /** The value is sent as the lower-case hex digest of its text (a password the backend compares as md5); answers pass unchanged. */
+  hash?: HashName;
 }
 
 /** A record or list inside an answer's data, with bindings of its own. */
@@ -52,6 +56,13 @@ export interface AnswerMap extends EnvelopeMap {
   refusals?: Record<string, number>;
   /** "success": a 3xx answer (a write that redirects to the backend's list page, no envelope) succeeded. */
   redirect?: 'success';
+  /**
+   * Counts whose days are the keys of a map ({"2024-06-01": 3}, or a list of one-key objects), by
+   * the console's key: a statistics row per day, or, for a figure, their sum over the call's range.
+   */
+  days?: Record<string, string>;
+  /** The console's data, as a template over the call's values (generated ones included): {"password": "{password}"}. */
+  result?: Template;
 }
 
 export interface CallMap extends CallPlanMap {
@@ -63,21 +74,47 @@ export interface CallMap extends CallPlanMap {
   body?: string;
   template?: Template;
   sort?: { field: string; order: string; asc?: Scalar; desc?: Scalar };
-  dates?: { from?: string; to?: string; format?: TimeFormat };
+  /** `exclusiveEnd`: the backend's end bound leaves its own day (or instant) out, so the day after the console's last is sent. */
+  dates?: { from?: string; to?: string; format?: TimeFormat; exclusiveEnd?: true };
   extra?: Record<string, Scalar>;
   /** The number of the backend's first page: 0 when it counts pages from zero (the console's pageNum 1 goes out as 0). */
   firstPage?: 0 | 1;
   answer?: AnswerMap;
   /** Actions only: the call sent instead when the console sends a selection ({ids}). */
   bulk?: CallMap;
+  /** The map's `services` entry whose base URL this call goes to (absent: CHAT_BACKEND_URL). */
+  service?: string;
+  /** Values made afresh for this call, added to the console's parameters under these names before they are mapped. */
+  generate?: Record<string, GeneratedValue>;
+  /**
+   * Further backend calls made for the same console call, in order: a settings screen read or
+   * saved over two calls, statistics whose series come from several calls. Their answers merge.
+   */
+  also?: CallMap[];
+}
+
+export type HashName = 'md5' | 'sha256';
+
+/**
+ * A value made for one call: a UUID, a password (12 letters and digits, at least one of each),
+ * today's date in the map's time zone (YYYY-MM-DD, a range bound like the console's), or the time.
+ */
+export type GeneratedValue = 'uuid' | 'password' | 'today' | 'epoch-seconds' | 'epoch-millis';
+
+/** A base URL of its own for some calls (a backend split over services), read from an environment variable. */
+export interface ServiceMap {
+  /** The environment variable holding the service's base URL; unset, the service is CHAT_BACKEND_URL. */
+  env: string;
+  description?: string;
 }
 
 /**
  * One of the console's own calls (OWN_CALLS): a call's members, and the fields of its body and
  * answer (their kinds told from their bindings, as a relation's). No sort and no selection.
  */
-export interface OwnCallMap extends Omit<CallMap, 'sort' | 'bulk'> {
+export interface OwnCallMap extends Omit<CallMap, 'sort' | 'bulk' | 'also'> {
   fields?: Record<string, FieldMap>;
+  also?: Omit<CallMap, 'sort' | 'bulk' | 'also'>[];
 }
 
 /** The `console` section: the console's own calls outside the management screens. */
@@ -114,6 +151,8 @@ export interface BackendMapFile {
   auth?: AuthMap;
   /** Where a session's permissions come from (absent: the backend's own permission call). */
   permissions?: PermissionsMap;
+  /** Named base URLs beside CHAT_BACKEND_URL, for calls that name them (`service`). */
+  services?: Record<string, ServiceMap>;
 }
 
 /** Where a value goes on each call to the backend: header names, a query parameter, a cookie. */

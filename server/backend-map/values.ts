@@ -1,6 +1,7 @@
 import type { FieldKind } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import type { FieldMap, Scalar, TimeFormat } from './types.js';
+import { hexDigest } from './digest.js';
+import type { FieldMap, HashName, Scalar, TimeFormat } from './types.js';
 
 /**
  * Value transforms of one field, both ways: the console's value to the backend's (requests) and
@@ -59,8 +60,21 @@ export function parseTime(value: unknown, format: TimeFormat, offset: number): n
   return Number.isNaN(ms) ? null : ms;
 }
 
-/** The console's day (YYYY-MM-DD) as the backend writes a range bound: its first or last second. */
-export function dayBound(day: string, end: boolean, format: TimeFormat, offset: number): string | number {
+/** The calendar day after a YYYY-MM-DD day, or null when the text is no day. */
+export function nextDay(day: string): string | null {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
+  return Number.isNaN(ms) ? null : new Date(ms + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The console's day (YYYY-MM-DD) as the backend writes a range bound: its first or last second.
+ * `exclusive` is a backend whose end bound leaves itself out: the end is then the next day's start.
+ */
+export function dayBound(day: string, end: boolean, format: TimeFormat, offset: number, exclusive = false): string | number {
+  if (end && exclusive) {
+    const next = nextDay(day);
+    if (next !== null) return dayBound(next, false, format, offset);
+  }
   if (format === 'yyyy-MM-dd' || format === 'iso') return day;
   const start = parseTime(day, 'yyyy-MM-dd', offset);
   if (start === null) return day;
@@ -157,11 +171,57 @@ function tableCodec(kind: FieldKind, table: Record<string, Scalar>): ValueCodec 
   };
 }
 
-/** The codec of one field, or null when its values pass unchanged. */
-export function valueCodec(key: string, kind: FieldKind, map: FieldMap, offset: number): ValueCodec | null {
+const NUMERIC = new Set<FieldKind>(['number', 'money', 'bytes']);
+
+/**
+ * A value the backend keeps as text (OpenIM's client config is a map<string,string>): the
+ * console's number or switch goes out as its text, after the field's own transform, and the text
+ * comes back as the number or switch before it. Text that is no such value passes unchanged.
+ */
+function textCodec(kind: FieldKind, inner: ValueCodec | null): ValueCodec {
+  const typed = (v: unknown): unknown => {
+    if (typeof v !== 'string') return v;
+    if (kind === 'switch' && (v === 'true' || v === 'false')) return v === 'true';
+    if (NUMERIC.has(kind) && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+    return v;
+  };
+  return {
+    toBackend: (v) => {
+      const out = inner ? inner.toBackend(v) : v;
+      return typeof out === 'number' || typeof out === 'boolean' ? String(out) : out;
+    },
+    // A field's own transform reads the backend's text itself (a table's "Y", yuan's "12.30").
+    fromBackend: (v) => (inner ? inner.fromBackend(v) : typed(v)),
+  };
+}
+
+/**
+ * A value sent as its digest (a password the backend compares as md5). Empty text stays empty, so
+ * a password left blank keeps its value rather than becoming the digest of nothing; answers pass
+ * unchanged, since a digest cannot be read back.
+ */
+function hashCodec(algorithm: HashName, inner: ValueCodec | null): ValueCodec {
+  return {
+    toBackend: (v) => {
+      const out = inner ? inner.toBackend(v) : v;
+      return typeof out === 'string' && out !== '' ? hexDigest(algorithm, out) : out;
+    },
+    fromBackend: (v) => (inner ? inner.fromBackend(v) : v),
+  };
+}
+
+function baseCodec(key: string, kind: FieldKind, map: FieldMap, offset: number): ValueCodec | null {
   if (map.values) return tableCodec(kind, map.values);
   if (map.money) return moneyCodec(key, map.money);
   if (map.id) return idCodec(kind);
   if (map.time) return timeCodec(kind, map.time, offset);
   return null;
+}
+
+/** The codec of one field, or null when its values pass unchanged. */
+export function valueCodec(key: string, kind: FieldKind, map: FieldMap, offset: number): ValueCodec | null {
+  let codec = baseCodec(key, kind, map, offset);
+  if (map.asText) codec = textCodec(kind, codec);
+  if (map.hash) codec = hashCodec(map.hash, codec);
+  return codec;
 }

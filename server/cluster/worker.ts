@@ -4,6 +4,8 @@ import cluster from 'node:cluster';
 export const WORKER_ENV = 'GATEWAY_CLUSTER_WORKER';
 /** Set by the primary in sandbox mode: where the sandbox backend it started listens. */
 export const SANDBOX_URL_ENV = 'GATEWAY_SANDBOX_URL';
+/** Set beside it when the sandbox serves more than one address (OpenIM's chat API): JSON of name to URL. */
+export const SANDBOX_SERVICES_ENV = 'GATEWAY_SANDBOX_SERVICES';
 
 /** True in a process forked by startPrimary(); a process some other cluster manager forked is not one. */
 export function isGatewayWorker(): boolean {

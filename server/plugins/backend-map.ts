@@ -1,9 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_PATHS, fullOffer } from '../contract/index.js';
-import { BackendMap, type Planned, type Prepared } from '../backend-map/engine.js';
-import { sendPlanned, type OneAnswer } from '../backend-map/plan-run.js';
-import { redirectAnswer } from '../backend-map/answer.js';
+import { BackendMap, type Planned } from '../backend-map/engine.js';
+import { exchange } from '../backend-map/exchange.js';
 import type { OwnCallName } from '../contract/index.js';
 import { isOpenOwnCall } from '../backend-map/own-calls.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
@@ -73,25 +72,22 @@ export default fp(
     app.decorate('backendMap', map);
     const offer = map ? map.offer() : fullOffer();
 
-    const sendOne = async (prepared: Extract<Prepared, { bound: unknown }>, options: MappedCallOptions): Promise<OneAnswer> => {
-      const { request: sent } = prepared;
-      const answer = await app.upstream.request(sent.path, {
-        method: sent.method,
-        session: options.session,
-        ...(options.headers ? { headers: options.headers } : {}),
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...(sent.body ? { rawBody: sent.body } : {}),
-      });
-      const redirected = redirectAnswer(prepared, answer.status);
-      if (redirected) return redirected;
-      const json = await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path);
+    app.decorate('sendMapped', async (prepared: Extract<Planned, { bound: unknown }>, options: MappedCallOptions) => {
       if (!map) throw new Error('sendMapped needs a backend map');
-      return { ...map.answer(prepared, answer.status, answer.headers, json), json };
-    };
-    // A call of several requests (one per id, per generated code, a read before a save) goes out as its plan says.
-    app.decorate('sendMapped', async (prepared: Extract<Planned, { bound: unknown }>, options: MappedCallOptions) =>
-      sendPlanned(prepared, (one) => sendOne(one, options)),
-    );
+      // Each backend call (each request of a plan, each `also` call) goes to its service's address,
+      // with the session's credentials.
+      return exchange(prepared, {
+        send: (sent) =>
+          app.upstreamFor(sent.service).request(sent.path, {
+            method: sent.method,
+            session: options.session,
+            ...(options.headers ? { headers: options.headers } : {}),
+            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+            ...(sent.body ? { rawBody: sent.body } : {}),
+          }),
+        read: (answer, sent) => readBackendJson(app.decodeAnswer, answer, sent.method, sent.path),
+      });
+    });
 
     app.get(GATEWAY_PATHS.backendOffer, { onRequest: app.sessions.require, schema: { response: { 200: offerSchema } } }, async (_request, reply) => {
       reply.header('cache-control', NO_STORE);

@@ -198,8 +198,9 @@ export default fp(
           const sent = prepared?.request ?? { method: 'POST' as const, path: CALLS.upload };
           let answer;
           try {
+            // A map's upload goes to its service's address (a file server split from the backend).
             answer = await app.sessionCalls.around(request, () =>
-              app.upstream.request(sent.path, {
+              app.upstreamFor(prepared?.request.service).request(sent.path, {
                 method: sent.method,
                 session: request.session,
                 headers: backendRequestHeaders(request),

@@ -4,11 +4,14 @@ import { BodyDecoder, DecodeError, parseEnableMode, type CodecKey, type EncodedM
 import { GatewayError } from '../errors.js';
 import { Upstream, type RawAnswer } from '../lib/upstream.js';
 import { backendAuthOf } from '../backend-map/auth.js';
+import { serviceUrls } from '../backend-map/services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The connection to the chat backend, shared by the proxy and the gateway's own calls. */
     upstream: Upstream;
+    /** The connection to one of the backend map's services (`service`); none named: `upstream`. */
+    upstreamFor(service?: string): Upstream;
     /** The JSON bytes of an answer: the body itself, or its decoding when w-enable-mode is 1 or 3. */
     decodeAnswer(answer: RawAnswer, path: string): Promise<Buffer>;
     /** The same for a body still arriving: decoded chunk by chunk, never buffered as text. */
@@ -65,20 +68,27 @@ export default fp(
 
     app.decorate('decodeAnswer', decodeAnswer);
     app.decorate('decodeAnswerStream', decodeAnswerStream);
-    app.decorate(
-      'upstream',
+    // An unset URL is the sandbox's to fill in; a gateway built without one answers 502.
+    const backendUrl = app.config.chatBackendUrl ?? 'http://127.0.0.1:1';
+    const connect = (baseUrl: string) =>
       new Upstream({
-        // An unset URL is the sandbox's to fill in; a gateway built without one answers 502.
-        baseUrl: app.config.chatBackendUrl ?? 'http://127.0.0.1:1',
+        baseUrl,
         timeoutMs: app.config.upstreamTimeoutMs,
         tlsInsecure: app.config.upstreamTlsInsecure,
         maxAnswerBytes: maxBytes,
         decoder: decodeAnswer,
         auth,
-      }),
-    );
+      });
+    const upstream = connect(backendUrl);
+    // Each service of the map has its own pool; one at the backend's own address shares its pool.
+    const services = new Map<string, Upstream>();
+    for (const [name, url] of Object.entries(serviceUrls(app.config.backendMap?.services ?? {}, backendUrl))) {
+      services.set(name, url === backendUrl ? upstream : connect(url));
+    }
+    app.decorate('upstream', upstream);
+    app.decorate('upstreamFor', (service?: string) => (service === undefined ? upstream : (services.get(service) ?? upstream)));
     app.addHook('onClose', async () => {
-      await app.upstream.close();
+      await Promise.all([...new Set([upstream, ...services.values()])].map((u) => u.close()));
     });
   },
   { name: 'upstream' },

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { BackendMap } from '../backend-map/engine.js';
 import { Upstream, type RawAnswer } from '../lib/upstream.js';
 import { backendAuthOf } from '../backend-map/auth.js';
+import { serviceUrls } from '../backend-map/services.js';
 import { LoginFailed, formatReport, probe, startingMap } from './probe.js';
 
 /**
@@ -55,16 +56,23 @@ const decoder = async (answer: RawAnswer, _path: string): Promise<Buffer> => {
   if (encoded === null) return answer.body;
   return decodeBody(answer.body, encoded, keyBytes ? { key: keyBytes, iv, mode } : null, { maxBytes: config.decodeMaxBytes });
 };
-const upstream = new Upstream({
-  baseUrl: config.chatBackendUrl!,
-  timeoutMs: Math.min(config.upstreamTimeoutMs, 30_000),
-  tlsInsecure: config.upstreamTlsInsecure,
-  maxAnswerBytes: config.decodeMaxBytes,
-  decoder,
-  connections: 4,
-  // The map's login and token travel, as the gateway uses them.
-  auth: backendAuthOf(config.backendMap?.map),
-});
+const connect = (baseUrl: string) =>
+  new Upstream({
+    baseUrl,
+    timeoutMs: Math.min(config.upstreamTimeoutMs, 30_000),
+    tlsInsecure: config.upstreamTlsInsecure,
+    maxAnswerBytes: config.decodeMaxBytes,
+    decoder,
+    connections: 4,
+    // The map's login and token travel, as the gateway uses them.
+    auth: backendAuthOf(config.backendMap?.map),
+  });
+const upstream = connect(config.chatBackendUrl!);
+// The map's services at the addresses their variables give, else at --backend's.
+const services = Object.fromEntries(
+  Object.entries(serviceUrls(config.backendMap?.services ?? {}, config.chatBackendUrl!)).map(([name, url]) => [name, connect(url)]),
+);
+const closeAll = () => Promise.all([upstream, ...Object.values(services)].map((u) => u.close()));
 
 try {
   const report = await probe(upstream, {
@@ -73,15 +81,16 @@ try {
     ...(args.code === undefined ? {} : { code: args.code }),
     map: config.backendMap ? new BackendMap(config.backendMap.map) : null,
     withdrawalCountPath: config.withdrawalCountPath,
+    services,
   });
   for (const line of formatReport(report)) process.stdout.write(`${line}\n`);
   if (args['write-map']) {
     writeFileSync(args['write-map'], `${JSON.stringify(startingMap(report), null, 2)}\n`);
     process.stdout.write(`a starting map is in ${args['write-map']}\n`);
   }
-  await upstream.close();
+  await closeAll();
 } catch (error) {
-  await upstream.close();
+  await closeAll();
   if (error instanceof LoginFailed) fail(2, `Login failed: ${error.message}`);
   fail(1, `The probe could not run: ${error instanceof Error ? error.message : String(error)}`);
 }

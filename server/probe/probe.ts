@@ -1,6 +1,7 @@
 import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallName, type Resource } from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
-import { BackendMap, type BackendRequest } from '../backend-map/engine.js';
+import { BackendMap } from '../backend-map/engine.js';
+import { exchange, type Transport } from '../backend-map/exchange.js';
 import { GatewayError } from '../errors.js';
 import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import type { Upstream } from '../lib/upstream.js';
@@ -61,6 +62,8 @@ export interface ProbeOptions {
   map: BackendMap | null;
   /** WITHDRAWAL_COUNT_PATH: the pending-review count the badge polls. */
   withdrawalCountPath?: string;
+  /** The map's services (`service`), each reached at its own address; a call naming none goes to the backend's. */
+  services?: Readonly<Record<string, Upstream>>;
 }
 
 /** The calls the console makes outside the management screens, by the screen they serve; `own` names the map's console call. */
@@ -108,27 +111,44 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   const session = await logIn(upstream, { account: options.account, password: options.password, code: options.code ?? '' });
   const { map } = options;
   const unsupported = (map?.offer() ?? fullOffer()).unsupported;
+  /** The first backend answer of a mapped read, as JSON: what its list looked like, for --write-map. */
+  let firstJson: unknown;
+  // As the gateway sends a map's calls: each to its service, one after the other (`also`).
+  const transport: Transport = {
+    send: (sent) =>
+      (sent.service === undefined ? upstream : (options.services?.[sent.service] ?? upstream)).request(sent.path, {
+        session,
+        method: sent.method,
+        ...(sent.body ? { rawBody: sent.body } : {}),
+      }),
+    read: async (answer, sent) => {
+      const json = await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path);
+      firstJson ??= json;
+      return json;
+    },
+  };
 
   /** One read call, as the gateway would send it; the answer in the console's envelope and shape. */
   async function read(call: ConsoleCall, input: Row): Promise<{ sent: string; envelope: Row; raw: Answer }> {
-    let path = call.path;
-    let prepared = null;
-    let method: BackendRequest['method'] = 'GET';
-    let body: BackendRequest['body'];
     if (map && map.names(call.resource.id)) {
       const p = map.prepare(call, input, { session });
       if ('unsupported' in p) throw new GatewayError('UNSUPPORTED_BY_BACKEND', p.unsupported);
-      prepared = p;
-      // Sent as the gateway sends it: a read the map makes a POST (a search with a body) is one here too.
-      ({ path, method, body } = p.request);
-    } else {
-      const search = new URLSearchParams();
-      for (const [k, v] of Object.entries(input)) search.append(k, String(v));
-      if ([...search].length) path += `?${search.toString()}`;
+      // Sent as the gateway sends it: a read the map makes a POST (a search with a body) is one
+      // here too, and a screen read over several calls makes them all.
+      firstJson = undefined;
+      const mapped = await exchange(p, transport);
+      return {
+        sent: `${p.request.method} ${p.request.path.split('?')[0]}`,
+        envelope: mapped.body,
+        raw: { status: mapped.status, headers: {}, json: firstJson },
+      };
     }
-    const answer = await upstream.request(path, { session, method, ...(body ? { rawBody: body } : {}) });
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(input)) search.append(k, String(v));
+    const path = [...search].length ? `${call.path}?${search.toString()}` : call.path;
+    const answer = await upstream.request(path, { session, method: 'GET' });
     const text = (await upstream.options.decoder(answer, path)).toString('utf8');
-    const sent = `${method} ${path.split('?')[0]}`;
+    const sent = `GET ${path.split('?')[0]}`;
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -136,9 +156,7 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       if (answer.status === 404) throw new GatewayError('BACKEND_NO_SUCH_CALL', sent);
       throw new GatewayError('UPSTREAM_BAD_ANSWER', `HTTP ${answer.status}, not JSON`);
     }
-    const raw = { status: answer.status, headers: answer.headers, json };
-    const envelope = prepared ? map!.answer(prepared, answer.status, answer.headers, json).body : (json as Row);
-    return { sent, envelope, raw };
+    return { sent, envelope: json as Row, raw: { status: answer.status, headers: answer.headers, json } };
   }
 
   function verdictOf(sent: string, envelope: Row, status: number): ScreenReport | null {
@@ -262,17 +280,23 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
           own && map?.namesOwn(own) ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(contractPath.split('?')[1] ?? '')), { session }) : null;
         const request = prepared && 'request' in prepared ? prepared.request : { method: 'GET' as const, path: contractPath };
         const path = request.path;
-        const answer = await upstream.request(path, { session, method: request.method, ...(request.body ? { rawBody: request.body } : {}) });
         const sent = `${request.method} ${path.split('?')[0]}`;
-        let json: unknown;
-        try {
-          json = JSON.parse((await upstream.options.decoder(answer, request.path)).toString('utf8'));
-        } catch {
-          result = { id, verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH', detail: `${sent}: HTTP ${answer.status}, not JSON` };
-          break;
+        let envelope: unknown;
+        let status: number;
+        if (prepared && 'bound' in prepared) {
+          // Every call the map makes for it (a figure from several), each to its service.
+          ({ status, body: envelope } = await exchange(prepared, transport));
+        } else {
+          const answer = await upstream.request(path, { session, method: request.method, ...(request.body ? { rawBody: request.body } : {}) });
+          status = answer.status;
+          try {
+            envelope = JSON.parse((await upstream.options.decoder(answer, request.path)).toString('utf8'));
+          } catch {
+            result = { id, verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH', detail: `${sent}: HTTP ${answer.status}, not JSON` };
+            break;
+          }
         }
-        const envelope = prepared && 'bound' in prepared ? map!.answer(prepared, answer.status, answer.headers, json).body : json;
-        const refused = verdictOf(sent, (typeof envelope === 'object' && envelope !== null ? envelope : {}) as Row, answer.status);
+        const refused = verdictOf(sent, (typeof envelope === 'object' && envelope !== null ? envelope : {}) as Row, status);
         if (refused) {
           result = { ...refused, id };
           break;
@@ -283,7 +307,8 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
           break;
         }
       } catch (error) {
-        result = { id, verdict: 'MISMATCH', detail: error instanceof Error ? error.message : String(error) };
+        const missing = error instanceof GatewayError && error.errorName === 'BACKEND_NO_SUCH_CALL';
+        result = { id, verdict: missing ? 'MISSING' : 'MISMATCH', detail: error instanceof Error ? error.message : String(error) };
         break;
       }
     }

@@ -16,7 +16,8 @@ import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import { registerLegacyDialect } from './legacy/routes.js';
-import { registerOpenImDialect } from './openim/routes.js';
+import { registerOpenImChatApi, registerOpenImDialect } from './openim/routes.js';
+import type { OpenImState } from './openim/state.js';
 import { registerShikuDialect } from './shiku/routes.js';
 
 export interface SandboxOptions {
@@ -71,6 +72,13 @@ export type SandboxApp = FastifyInstance & {
   sandboxCalls: RecordedCall[];
   /** The uploaded files, on disk under the data folder. */
   sandboxUploads: UploadStore;
+  /**
+   * Further services of the backend by name, each its own Fastify instance over the same data
+   * (OpenIM's chat API beside its admin API); start.ts listens on each and closes them with the app.
+   */
+  sandboxServices: Record<string, FastifyInstance>;
+  /** The OpenIM dialect's own state (md5 passwords, levels, blocks), for tests to check; null in the other dialects. */
+  openIm: OpenImState | null;
 };
 
 /**
@@ -91,11 +99,17 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const calls: RecordedCall[] = [];
   let legacy: ReturnType<typeof registerLegacyDialect> | null = null;
   app.decorate('sandboxCalls', calls);
-  app.addHook('onRequest', async (request) => {
-    if (legacy?.isInternal(request)) return;
+  const record = async (request: { method: string; url: string }) => {
     if (calls.length >= RECORD_LIMIT) calls.splice(0, calls.length - RECORD_LIMIT + 1);
     calls.push({ method: request.method, path: request.url.split('?')[0]! });
+  };
+  app.addHook('onRequest', async (request) => {
+    if (legacy?.isInternal(request)) return;
+    await record(request);
   });
+  const services: Record<string, FastifyInstance> = {};
+  app.decorate('sandboxServices', services);
+  let openIm: OpenImState | null = null;
 
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'sandbox-data-')));
   if (options.dataDir === undefined) app.addHook('onClose', async () => rm(dataDir, { recursive: true, force: true }));
@@ -104,10 +118,20 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   if (dialect === 'openim') {
     // OpenIM's transport, envelope and auth throughout: none of the contract's routes is served.
-    registerOpenImDialect(app, store);
+    // The admin API here, the chat API on a listener of its own over the same state.
+    const state = (openIm = registerOpenImDialect(app, store));
+    const chat = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
+    chat.addHook('onRequest', record);
+    registerOpenImChatApi(chat, state);
+    services.chat = chat;
+    app.addHook('onClose', async () => {
+      await chat.close();
+    });
   } else {
     legacy = registerContract(app, store, dialect, options.clock ?? Date.now, options, uploads);
   }
+
+  app.decorate('openIm', openIm);
 
   const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
   if (tickMs > 0) {

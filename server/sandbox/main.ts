@@ -34,6 +34,7 @@ const started = await startSandbox({
   dialect: dialect(),
   // DATA_DIR, as the gateway's: uploads are kept under its sandbox/ folder.
   dataDir: join(process.env.DATA_DIR?.trim() || './data', 'sandbox'),
+  servicesOnNextPorts: true,
   ...(seedText && /^\d+$/.test(seedText) ? { seed: Number(seedText) } : {}),
   ...(usersText && /^\d{1,7}$/.test(usersText) && Number(usersText) > 0 ? { userCount: Number(usersText) } : {}),
 });
@@ -41,9 +42,14 @@ started.app.log.info(
   { url: started.url, dialect: started.app.sandboxDialect },
   `sandbox chat backend (${started.app.sandboxDialect} dialect) listening on ${started.url} (accounts admin/admin123, operator/operator123 and checker/checker123)`,
 );
+for (const [name, url] of Object.entries(started.services)) {
+  started.app.log.info({ service: name, url }, `its ${name} service listening on ${url}`);
+}
 // What a gateway (CHAT_BACKEND_URL=...) or the probe needs to read its encoded answers, on one
 // line to paste; the IV and mode are the gateway's defaults, so they are not repeated.
 process.stdout.write(`RESPONSE_AES_KEY=${SANDBOX_AES_KEY_TEXT}\n`);
+// OpenIM's chat API, for the shipped map's service of that name (server/backend-map/bindings/openim-chat.json).
+if (started.services.chat) process.stdout.write(`OPENIM_CHAT_API_URL=${started.services.chat}\n`);
 
 exitGracefully({
   log: started.app.log,

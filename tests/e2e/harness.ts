@@ -13,6 +13,7 @@ import type { EventsOptions } from '../../server/plugins/events.js';
 import type { SandboxOptions } from '../../server/sandbox/app.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { withSandboxServices } from '../../server/backend-map/services.js';
 import { launchChromium } from '../support/chromium.js';
 import { postLogin, submitLogin, type Account } from '../support/login.js';
 
@@ -86,6 +87,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
     ...(options.pollMs === undefined ? {} : { WITHDRAWAL_POLL_MS: String(options.pollMs) }),
     ...options.env,
   });
+  // As in sandbox mode: a map's service without its variable is the sandbox's service of that name.
+  if (config.backendMap) config.backendMap = { ...config.backendMap, services: withSandboxServices(config.backendMap.services, sandbox.services) };
   let gateway: FastifyInstance | null = null;
   let port = 0;
   const startGateway = async () => {

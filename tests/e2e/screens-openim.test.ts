@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -9,10 +10,13 @@ import { walkBoundScreens } from './screen-walk.js';
 
 /**
  * The walk of the management screens against the sandbox's OpenIM Chat dialect through the shipped
- * binding (server/backend-map/bindings/openim-chat.json): the login form's password reaches OpenIM
- * as its md5, every screen the map binds shows its data, the screens OpenIM lacks are gone from
- * the menu and say so at their URL, and one write of each kind (a ban, a selection banned one call per user, a settings save, generated
- * invitation codes) lands in the sandbox's store.
+ * binding (server/backend-map/bindings/openim-chat.json), its admin API and chat API on two
+ * listeners (the map's `chat` service is the sandbox's, as in sandbox mode): the login form's
+ * password reaches OpenIM as its md5, every screen the map binds shows its data, the screens
+ * OpenIM lacks are gone from the menu and say so at their URL, and the writes it binds (a ban, a
+ * selection banned one call per user, a settings save over two calls, generated invitation codes,
+ * a new administrator, a generated password) land in the sandbox's store; the statistics and the
+ * dashboard show the store's counts.
  */
 const MAP_FILE = path.join(REPO_ROOT, 'server/backend-map/bindings/openim-chat.json');
 const MAP = JSON.parse(readFileSync(MAP_FILE, 'utf8')) as BackendMapFile;
@@ -22,6 +26,21 @@ const h = useHarness({ sandbox: { dialect: 'openim' }, env: { BACKEND_MAP: MAP_F
 const store = () => h.sandbox.app.sandbox;
 const rows = (p: Page) => p.locator('[data-testid="list-table"] tbody tr');
 const dialog = (p: Page) => p.getByTestId('form-dialog');
+const openIm = () => h.sandbox.app.openIm!;
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Registrations and distinct users with a successful login per UTC day, as OpenIM counts them. */
+function storeCounts(day: string): { registrations: number; activeUsers: number } {
+  const registrations = store().users.count((u) => utcDay(Date.parse(u.registerTime)) === day);
+  const active = new Set(
+    store()
+      .loginRecords.all()
+      .filter((r) => r.result === 'success' && utcDay(Date.parse(r.time)) === day)
+      .map((r) => r.userId),
+  );
+  return { registrations, activeUsers: active.size };
+}
 
 describe('every engine screen on the OpenIM Chat dialect through its binding', () => {
   it('shows rows, a chart or a filled form where OpenIM offers the screen, and a clear page where not', async () => {
@@ -29,7 +48,9 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await expect.poll(() => page.getByTestId('sandbox-banner').textContent()).toContain('Backend dialect: openim');
     const { problems, menuLinks } = await walkBoundScreens(page, UNOFFERED);
     expect(problems).toEqual([]);
-    for (const offered of ['/userpage/userset', '/siteconfig/function', '/invitationcode']) expect(menuLinks).toContain(offered);
+    for (const offered of ['/userpage/userset', '/siteconfig/function', '/invitationcode', '/operation/statistics', '/system/admins']) {
+      expect(menuLinks).toContain(offered);
+    }
   }, 240_000);
 
   it('bans a user with a reason through OpenIM’s /block/add', async () => {
@@ -84,6 +105,112 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await dialog(page).getByLabel('Maximum uses').fill('1');
     await dialog(page).getByRole('button', { name: 'Generate codes' }).click();
     await expect.poll(() => store().inviteCodes.all().length).toBe(before + 3);
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('shows each day’s registrations and active users from OpenIM’s two counts, as the store has them', async () => {
+    const { page } = await h.pageAs('admin');
+    const now = Date.now();
+    const days = [2, 1, 0].map((back) => utcDay(now - back * 86_400_000));
+    await page.goto(`/operation/statistics?startDate=${days[0]}&endDate=${days[2]}`);
+    const table = page.locator('[data-testid="statistics-screen"] [data-testid="list-table"]');
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(3);
+    // Date, then the series OpenIM has: registrations (new_user_count) and active users (login_user_count).
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Registrations', 'Active users']);
+    const shown = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent))));
+    expect(shown).toEqual(days.map((day) => Object.values(storeCounts(day))));
+    expect(shown.flat().some((n) => n > 0)).toBe(true);
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('shows the dashboard’s figures OpenIM has, and leaves out those it lacks', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/dashboard');
+    const kpi = page.getByTestId('kpi-panel');
+    await kpi.getByTestId('kpi-userCount').waitFor();
+    expect(await kpi.locator('[data-testid^="kpi-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual([
+      'kpi-userCount',
+      'kpi-newUsersToday',
+      'kpi-activeUsersToday',
+    ]);
+    const today = storeCounts(utcDay(Date.now()));
+    const exact = (key: string) => kpi.getByTestId(`kpi-${key}`).locator('dd').getAttribute('title');
+    expect(await exact('userCount')).toBe(store().users.size.toLocaleString('en'));
+    expect(await exact('newUsersToday')).toBe(today.registrations.toLocaleString('en'));
+    expect(await exact('activeUsersToday')).toBe(today.activeUsers.toLocaleString('en'));
+    // The activity chart, with OpenIM's two series; no money chart, since OpenIM has none of its series.
+    await page.getByTestId('daily-chart').locator('canvas').first().waitFor();
+    expect(await page.getByTestId('money-chart').count()).toBe(0);
+    expect(
+      await page
+        .getByTestId('daily-panel')
+        .locator('[data-testid^="total-"]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid'))),
+    ).toEqual(['total-registrations', 'total-activeUsers']);
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('saves the registration switch and a numeric setting, each to its OpenIM call', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/siteconfig/function');
+    const form = page.getByTestId('settings-form');
+    const functions = store().settings.siteFunctions!;
+    await expect.poll(() => form.getByLabel('Maximum group members').inputValue()).toBe(String(functions.maxGroupMembers));
+    expect(await form.getByLabel('Registration open').isChecked()).toBe(functions.registerEnabled !== false);
+    await form.getByLabel('Registration open').setChecked(false);
+    await form.getByLabel('Maximum group members').fill('750');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-toast="success"]', { hasText: 'Saved' }).waitFor();
+    // /user/allow_register/set took the switch; /client_config/set the number, as its text.
+    expect(store().settings.siteFunctions).toMatchObject({ registerEnabled: false, maxGroupMembers: 750 });
+    await page.reload();
+    await expect.poll(() => form.getByLabel('Maximum group members').inputValue()).toBe('750');
+    expect(await form.getByLabel('Registration open').isChecked()).toBe(false);
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('creates an administrator whose password OpenIM keeps as its md5, and who then logs in', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/system/admins');
+    await rows(page).first().waitFor();
+    await page.getByTestId('list-create').click();
+    await dialog(page).getByLabel('Account').fill('openim_ops');
+    await dialog(page).getByLabel('Nickname').fill('OpenIM Ops');
+    await dialog(page).getByLabel('Password').fill('Ops-pass-2024');
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    await expect.poll(() => store().accounts.find((a) => a.account === 'openim_ops') !== undefined).toBe(true);
+    const created = store().accounts.find((a) => a.account === 'openim_ops')!;
+    expect(openIm().profile(created)).toMatchObject({ password: md5('Ops-pass-2024'), level: 80 });
+    await rows(page).filter({ hasText: 'openim_ops' }).first().waitFor();
+
+    const other = (await h.newPage()).page;
+    await other.goto('/login');
+    await other.getByLabel('Account').fill('openim_ops');
+    await other.getByLabel('Password', { exact: true }).fill('Ops-pass-2024');
+    await other.getByRole('button', { name: 'Log in' }).click();
+    await other.getByTestId('layout').waitFor();
+    // Level 80: every bound screen but the administrators.
+    const links = await other.locator('nav a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(links).toContain('/operation/statistics');
+    expect(links).not.toContain('/system/admins');
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('resets a user’s password to one the gateway chose, shown once, its md5 what OpenIM keeps', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/userpage/userset');
+    await rows(page).first().waitFor();
+    const id = Number(await rows(page).first().getAttribute('data-row-id'));
+    await rowCommand(page.locator(`tr[data-row-id="${id}"]`), '[data-action="resetPassword"]');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();
+    const result = page.getByTestId('result-dialog');
+    const password = (await result.locator('[data-result-key="password"]').textContent())!;
+    expect(password).toMatch(/^[A-Za-z2-9]{12}$/);
+    expect(openIm().userPasswords.get(String(id))).toBe(md5(password));
+    await result.getByRole('button', { name: 'Close' }).click();
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 });

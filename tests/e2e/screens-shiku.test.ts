@@ -18,7 +18,8 @@ import { walkBoundScreens } from './screen-walk.js';
  * store: a withdrawal approved and one rejected, a sensitive word added, a user banned; a group
  * edited, muted, unmuted and dissolved as the logged-in administrator; an administrator deleted;
  * a selection banned and words, codes and an administrator deleted one Shiku call per id; codes
- * generated one call each; the site configuration saved over Shiku's whole Config.
+ * generated one call each; the site configuration saved over Shiku's whole Config. The daily
+ * statistics (Shiku's per-day counts over three calls) and the dashboard show the store's.
  */
 const MAP = path.join(REPO_ROOT, 'server/backend-map/bindings/shiku-im.json');
 const UNOFFERED = new Set(
@@ -33,6 +34,21 @@ const h = useHarness({
 });
 const store = () => h.sandbox.app.sandbox;
 const rows = (page: Page) => page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr');
+
+const CHINA_MS = 8 * 3_600_000;
+/** The China day (Shiku's buckets) of an instant, YYYY-MM-DD. */
+const chinaDay = (ms: number) => new Date(ms + CHINA_MS).toISOString().slice(0, 10);
+/**
+ * Records of one China day as Shiku's mapReduce counts them: a time in seconds after the day's
+ * first second (the start bound is exclusive) and before the next day's.
+ */
+function countOnDay(times: readonly string[], day: string): number {
+  const from = (Date.parse(`${day}T00:00:00Z`) - CHINA_MS) / 1000;
+  return times.filter((t) => {
+    const second = Math.floor(Date.parse(t) / 1000);
+    return second > from && second < from + 86_400;
+  }).length;
+}
 
 /** The first row offering an action: Shiku's lists take no state filter, so rows of every state are shown. */
 async function firstRowOffering(page: Page, action: string): Promise<Locator> {
@@ -104,6 +120,63 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     await dialog.getByLabel('Reason').fill('Spam');
     await dialog.getByRole('button', { name: 'Ban' }).click();
     await expect.poll(() => store().users.get(userId)!.status).toBe('banned');
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('shows each day’s registrations, messages and new groups from three Shiku counts, as the store has them', async () => {
+    const { page } = await h.pageAs('admin');
+    const days = [3, 2, 1].map((back) => chinaDay(Date.now() - back * 86_400_000));
+    await page.goto(`/operation/statistics?startDate=${days[0]}&endDate=${days[2]}`);
+    const table = page.locator('[data-testid="statistics-screen"] [data-testid="list-table"]');
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(3);
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Registrations', 'Messages', 'New groups']);
+    const shown = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent))));
+    const registered = store()
+      .users.all()
+      .map((u) => u.registerTime);
+    const created = store()
+      .groups.all()
+      .map((g) => g.createTime);
+    expect(shown.map(([registrations, , groups]) => [registrations, groups])).toEqual(
+      days.map((day) => [countOnDay(registered, day), countOnDay(created, day)]),
+    );
+    // The one-to-one messages of each day (chatMsgCount): the seeded history has some every day.
+    expect(shown.every(([, messages]) => messages! > 0)).toBe(true);
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('shows the dashboard’s figures Shiku has, today’s from its per-day counts, and leaves out the rest', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/dashboard');
+    const kpi = page.getByTestId('kpi-panel');
+    await kpi.getByTestId('kpi-userCount').waitFor();
+    expect(await kpi.locator('[data-testid^="kpi-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual([
+      'kpi-userCount',
+      'kpi-newUsersToday',
+      'kpi-groupCount',
+      'kpi-messagesToday',
+    ]);
+    const exact = (key: string) => kpi.getByTestId(`kpi-${key}`).locator('dd').getAttribute('title');
+    expect(await exact('userCount')).toBe(store().users.size.toLocaleString('en'));
+    const today = chinaDay(Date.now());
+    expect(await exact('newUsersToday')).toBe(
+      countOnDay(
+        store()
+          .users.all()
+          .map((u) => u.registerTime),
+        today,
+      ).toLocaleString('en'),
+    );
+    await page.getByTestId('daily-chart').locator('canvas').first().waitFor();
+    expect(await page.getByTestId('money-chart').count()).toBe(0);
+    expect(
+      await page
+        .getByTestId('daily-panel')
+        .locator('[data-testid^="total-"]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid'))),
+    ).toEqual(['total-registrations', 'total-messages']);
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 });

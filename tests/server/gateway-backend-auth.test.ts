@@ -20,6 +20,8 @@ const usersList = resourceCalls(RESOURCES.find((r) => r.id === 'users')!).list;
 const OPENIM_LIMITED = ALL_PERMISSIONS.filter((p) => p !== PERMISSIONS.adminUser);
 
 const OPENIM_MAP: BackendMapFile = {
+  // The users' search is the chat API's, a service of its own beside the admin API.
+  services: { chat: { env: 'OPENIM_CHAT_API_URL' } },
   answer: { code: '/errCode', message: '/errMsg', data: '/data', success: [0] },
   refusals: { '1501': 401, '1502': 401, '1503': 401, '1505': 401, '1507': 401, '20101': 401 },
   auth: {
@@ -37,6 +39,7 @@ const OPENIM_MAP: BackendMapFile = {
     users: {
       calls: {
         list: {
+          service: 'chat',
           method: 'POST',
           path: '/user/search/full',
           template: { pagination: { pageNumber: '{pageNum}', showNumber: '{pageSize}' }, keyword: '{keyword}', genders: 0, normal: 0 },
@@ -99,7 +102,8 @@ describe.each([
 
   beforeAll(async () => {
     sandbox = await startSandbox({ dialect, port: 0, seed: 11, withdrawalTickMs: 0 });
-    app = await buildTestGateway({ CHAT_BACKEND_URL: sandbox.url, UPSTREAM_TIMEOUT_MS: '5000', BACKEND_MAP: writeMap(map) });
+    const services: Record<string, string> = sandbox.services.chat ? { OPENIM_CHAT_API_URL: sandbox.services.chat } : {};
+    app = await buildTestGateway({ CHAT_BACKEND_URL: sandbox.url, UPSTREAM_TIMEOUT_MS: '5000', BACKEND_MAP: writeMap(map), ...services });
   });
 
   afterAll(async () => {

@@ -23,8 +23,13 @@ let adminToken: string;
 let operatorToken: string;
 let operationSeq = 0;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; answer: Answer; raw: string }> {
-  const res = await fetch(`${sandbox.url}${path}`, {
+async function post(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  base = sandbox.url,
+): Promise<{ status: number; answer: Answer; raw: string }> {
+  const res = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', operationID: `op-${++operationSeq}`, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -40,10 +45,15 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 }
 
 /** A call of the admin front end: the admin token in `token`. */
-async function call(path: string, body: unknown, token = adminToken): Promise<Answer> {
-  const { status, answer } = await post(path, body, { token });
+async function call(path: string, body: unknown, token = adminToken, base = sandbox.url): Promise<Answer> {
+  const { status, answer } = await post(path, body, { token }, base);
   expect(status).toBe(200);
   return answer;
+}
+
+/** A call of the admin front end to the chat API (the users' search, find and update), with the admin token. */
+async function chat(path: string, body: unknown): Promise<Answer> {
+  return call(path, body, adminToken, sandbox.services.chat);
 }
 
 async function login(account: string, password: string): Promise<Answer> {
@@ -140,6 +150,27 @@ describe('transport', () => {
     expect(get.status).toBe(404);
   });
 
+  it('serves the admin API and the chat API on two listeners, each with its own routes only', async () => {
+    const chatUrl = sandbox.services.chat!;
+    expect(chatUrl).not.toBe(sandbox.url);
+    const page = { pagination: { pageNumber: 1, showNumber: 1 } };
+    // The users' calls are the chat API's (SetChatRoute); the admin API has no such route.
+    const onAdmin = await post('/user/search/full', page, { token: adminToken });
+    expect(onAdmin.status).toBe(404);
+    expect(onAdmin.raw).toBe('404 page not found');
+    expect((await chat('/user/search/full', page)).errCode).toBe(0);
+    // The administrators' calls are the admin API's only.
+    const onChat = await post('/account/search', page, { token: adminToken }, chatUrl);
+    expect(onChat.status).toBe(404);
+    // Both serve /client_config/get: the chat API to anyone, the admin API behind CheckAdmin.
+    expect((await post('/client_config/get', {}, {}, chatUrl)).answer.errCode).toBe(0);
+    expect((await post('/client_config/get', {})).answer).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'token is empty' });
+    expect((await call('/client_config/get', {})).errCode).toBe(0);
+    // Both serve the application versions without a token.
+    expect((await post('/application/page_versions', page, {}, chatUrl)).answer.errCode).toBe(0);
+    expect((await post('/application/page_versions', page)).answer.errCode).toBe(0);
+  });
+
   it('answers OPTIONS with the CORS preflight text', async () => {
     const res = await fetch(`${sandbox.url}/account/login`, { method: 'OPTIONS' });
     expect(res.status).toBe(200);
@@ -160,7 +191,7 @@ describe('transport', () => {
 
 describe('users (chat API search with the admin token)', () => {
   it('pages users with nested 1-based paging and OpenIM field names', async () => {
-    const first = await call('/user/search/full', { keyword: '', normal: 0, genders: 0, pagination: { pageNumber: 1, showNumber: 20 } });
+    const first = await chat('/user/search/full', { keyword: '', normal: 0, genders: 0, pagination: { pageNumber: 1, showNumber: 20 } });
     expect(first.errCode).toBe(0);
     const users = first.data!.users as Row[];
     expect(first.data!.total).toBe(sandbox.app.sandbox.users.size);
@@ -185,39 +216,39 @@ describe('users (chat API search with the admin token)', () => {
     ]);
     expect(typeof users[0]!.userID).toBe('string');
     expect(users[0]!.password).toBe('');
-    const second = await call('/user/search/full', { pagination: { pageNumber: 2, showNumber: 20 } });
+    const second = await chat('/user/search/full', { pagination: { pageNumber: 2, showNumber: 20 } });
     expect((second.data!.users as Row[])[0]!.userID).not.toBe(users[0]!.userID);
-    const past = await call('/user/search/full', { pagination: { pageNumber: 10_000, showNumber: 20 } });
+    const past = await chat('/user/search/full', { pagination: { pageNumber: 10_000, showNumber: 20 } });
     expect(past.data).toEqual({ total: sandbox.app.sandbox.users.size, users: null });
   });
 
   it('refuses a search without pagination or with page 0', async () => {
-    expect(await call('/user/search/full', {})).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'pagination is empty' });
-    expect((await call('/user/search/full', { pagination: { pageNumber: 0, showNumber: 10 } })).errDlt).toBe('pageNumber is invalid');
+    expect(await chat('/user/search/full', {})).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'pagination is empty' });
+    expect((await chat('/user/search/full', { pagination: { pageNumber: 0, showNumber: 10 } })).errDlt).toBe('pageNumber is invalid');
   });
 
   it('searches the keyword as a case-insensitive, unescaped regex', async () => {
     const user = sandbox.app.sandbox.users.all().find((u) => /^[a-z][a-z0-9_]*$/.test(u.account))!;
-    const answer = await call('/user/search/full', { keyword: `^${user.account.toUpperCase()}$`, pagination: { pageNumber: 1, showNumber: 10 } });
+    const answer = await chat('/user/search/full', { keyword: `^${user.account.toUpperCase()}$`, pagination: { pageNumber: 1, showNumber: 10 } });
     expect((answer.data!.users as Row[]).map((u) => u.userID)).toContain(String(user.id));
     // A phone-number account's "+" is a regex operator: OpenIM does not escape it, and Mongo refuses the pattern.
-    expect((await call('/user/search/full', { keyword: '+34', pagination: { pageNumber: 1, showNumber: 10 } })).errCode).toBe(500);
+    expect((await chat('/user/search/full', { keyword: '+34', pagination: { pageNumber: 1, showNumber: 10 } })).errCode).toBe(500);
   });
 
   it('answers the phone as OpenIM writes it: area code and number apart', async () => {
     const user = sandbox.app.sandbox.users.all().find((u) => u.phone.startsWith('+86'))!;
-    const found = await call('/user/find/full', { userIDs: [String(user.id)] });
+    const found = await chat('/user/find/full', { userIDs: [String(user.id)] });
     expect((found.data!.users as Row[])[0]).toMatchObject({ areaCode: '+86', phoneNumber: user.phone.slice(3) });
   });
 
   it('finds and updates a user, and the store changes', async () => {
     const user = sandbox.app.sandbox.users.all()[3]!;
-    const found = await call('/user/find/full', { userIDs: [String(user.id), '999999999'] });
+    const found = await chat('/user/find/full', { userIDs: [String(user.id), '999999999'] });
     expect((found.data!.users as Row[]).map((u) => u.userID)).toEqual([String(user.id)]);
-    const update = await call('/user/update', { userID: String(user.id), nickname: 'Renamed by OpenIM', gender: 0 });
+    const update = await chat('/user/update', { userID: String(user.id), nickname: 'Renamed by OpenIM', gender: 0 });
     expect(update).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
     expect(sandbox.app.sandbox.users.get(user.id)).toMatchObject({ nickname: 'Renamed by OpenIM', gender: 'female' });
-    expect((await call('/user/update', { userID: '999999999', nickname: 'x' })).errDlt).toBe('user not found');
+    expect((await chat('/user/update', { userID: '999999999', nickname: 'x' })).errDlt).toBe('user not found');
   });
 
   it('blocks a user (action), lists the block, refuses a second block, and unblocks', async () => {
@@ -230,7 +261,7 @@ describe('users (chat API search with the admin token)', () => {
     const list = await call('/block/search', { keyword: id, pagination: { pageNumber: 1, showNumber: 50 } });
     const row = (list.data!.users as Row[]).find((u) => u.userID === id);
     expect(row).toMatchObject({ account: user.account, reason: 'spam', opUserID: 'imAdmin' });
-    const normalOnly = await call('/user/search/full', { keyword: `^${id}$`, normal: 1, pagination: { pageNumber: 1, showNumber: 10 } });
+    const normalOnly = await chat('/user/search/full', { keyword: `^${id}$`, normal: 1, pagination: { pageNumber: 1, showNumber: 10 } });
     expect(normalOnly.data).toEqual({ total: 0, users: null });
     expect(await call('/block/del', { userIDs: [id] })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
     expect(sandbox.app.sandbox.users.get(user.id)!.status).toBe('normal');
@@ -278,13 +309,30 @@ describe('administrators and levels', () => {
 
 describe('site settings and lists', () => {
   it('reads and writes the client config and the registration switch (settings)', async () => {
-    const config = await post('/client_config/get', {});
-    expect((config.answer.data!.config as Row).registerEnabled).toBe('true');
-    expect(await call('/client_config/set', { config: { customerServiceUrl: 'https://help.example.org' } })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
-    expect(sandbox.app.sandbox.settings.siteFunctions!.customerServiceUrl).toBe('https://help.example.org');
+    const config = await post('/client_config/get', {}, {}, sandbox.services.chat);
+    const values = config.answer.data!.config as Row;
+    expect(values.chatRoomName).toBe(String(sandbox.app.sandbox.settings.siteFunctions!.chatRoomName));
+    // Every value is text (map<string,string>), keys sorted as Go writes a map.
+    expect(Object.values(values).every((v) => typeof v === 'string')).toBe(true);
+    expect(Object.keys(values)).toEqual(Object.keys(values).sort());
+    // The registration switch is the chat RPC's AllowRegister, not a client-config key.
+    expect(values).not.toHaveProperty('registerEnabled');
+    expect((await call('/client_config/get', {})).data).toEqual(config.answer.data);
+    expect(await call('/client_config/set', { config: { customerServiceUrl: 'https://help.example.org', maxGroupMembers: '800' } })).toEqual({
+      errCode: 0,
+      errMsg: '',
+      errDlt: '',
+    });
+    expect(sandbox.app.sandbox.settings.siteFunctions).toMatchObject({ customerServiceUrl: 'https://help.example.org', maxGroupMembers: 800 });
     expect(await call('/user/allow_register/set', { allowRegister: false })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
     expect(sandbox.app.sandbox.settings.siteFunctions!.registerEnabled).toBe(false);
     expect((await call('/user/allow_register/get', {})).data).toEqual({ allowRegister: false });
+    // A client-config key of that name is a key like another: it does not touch the switch.
+    expect((await call('/client_config/set', { config: { registerEnabled: 'true' } })).errCode).toBe(0);
+    expect(sandbox.app.sandbox.settings.siteFunctions!.registerEnabled).toBe(false);
+    expect(((await call('/client_config/get', {})).data!.config as Row).registerEnabled).toBe('true');
+    expect((await call('/client_config/del', { keys: ['registerEnabled'] })).errCode).toBe(0);
+    expect(await call('/user/allow_register/set', { allowRegister: true })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
   });
 
   it('adds, finds and deletes invitation codes (list)', async () => {
@@ -546,7 +594,7 @@ describe('users an admin registers', () => {
     expect(await call('/account/add_user', { user })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
     const record = store.userByAccount('openimnew1')!;
     expect(record).toMatchObject({ nickname: 'Openim Newcomer', phone: '+8613900001111', gender: 'male', status: 'normal' });
-    const full = await call('/user/find/full', { userIDs: [String(record.id)] });
+    const full = await chat('/user/find/full', { userIDs: [String(record.id)] });
     expect(full.data!.users).toMatchObject([{ account: 'openimnew1', areaCode: '+86', phoneNumber: '13900001111', registerType: 0 }]);
 
     // The phone is taken now: OpenIM's handler returns without writing.
@@ -571,7 +619,7 @@ describe('users an admin registers', () => {
     expect(store.users.find((u) => u.nickname === 'Imported Two')).toMatchObject({ phone: '+15550001' });
     expect(store.users.find((u) => u.nickname === 'Imported Four')).toBeUndefined();
     const one = store.users.find((u) => u.nickname === 'Imported One')!;
-    const full = await call('/user/find/full', { userIDs: [String(one.id)] });
+    const full = await chat('/user/find/full', { userIDs: [String(one.id)] });
     expect(full.data!.users).toMatchObject([{ account: '', email: 'one@example.org', registerType: 1 }]);
     expect((await call('/user/import/json', { users: [{ nickname: 'Again', areaCode: '+1', phoneNumber: '5550001' }] })).errCode).toBe(20003);
   });

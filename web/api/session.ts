@@ -65,6 +65,21 @@ export function offersCall(name: OwnCallName): boolean {
   return !backendOffer.value.unsupported.console.includes(name);
 }
 
+/**
+ * The figures of one of the console's own calls the backend lacks (a KPI card, a chart's series):
+ * its map marks them absent, and the panel leaves them out rather than showing nothing for them.
+ */
+export function absentFigures(name: OwnCallName): ReadonlySet<string> {
+  const offer = backendOffer.value;
+  // One set per offer and call, so a panel's memos keep it across renders.
+  let byCall = figureSets.get(offer);
+  if (!byCall) figureSets.set(offer, (byCall = new Map()));
+  let set = byCall.get(name);
+  if (!set) byCall.set(name, (set = new Set(offer.unsupported.fields[ownCallKey(name)] ?? [])));
+  return set;
+}
+const figureSets = new WeakMap<BackendOffer, Map<OwnCallName, ReadonlySet<string>>>();
+
 /** Read leniently: a gateway that cannot say leaves every screen in place, as without a map. */
 export async function loadBackendOffer(): Promise<BackendOffer> {
   try {

@@ -23,15 +23,20 @@ const money = (units: number) => formatAmount(Math.round(units * 100));
 const groupedMoney = (locale: string) => (units: number) => exactValue(Math.round(units * 100), 'money', locale);
 const moneyTick = (units: number) => (Math.abs(units) < 1000 ? String(Math.round(units * 100) / 100) : shortNumber(units));
 
-function specs(t: TFunction, locale: string): { counts: ChartSpec; money: ChartSpec } {
+function specs(
+  t: TFunction,
+  locale: string,
+  countKeys: readonly DailySeriesKey[],
+  moneyKeys: readonly DailySeriesKey[],
+): { counts: ChartSpec; money: ChartSpec } {
   const base = { xKind: 'day' as const, xLabel: t('dashboard.axis.date'), locale };
   return {
     counts: {
       ...base,
       left: { label: t('dashboard.axis.users'), format: (v) => shortNumber(v) },
       // Messages run two orders of magnitude above users; on one axis the user lines would be flat.
-      right: { label: t('dashboard.series.messages'), format: (v) => shortNumber(v) },
-      series: COUNT_SERIES.map((key, i) => ({
+      right: countKeys.includes('messages') ? { label: t('dashboard.series.messages'), format: (v) => shortNumber(v) } : undefined,
+      series: countKeys.map((key, i) => ({
         label: t(SERIES_LABEL[key]),
         color: PALETTE[i % PALETTE.length]!,
         axis: key === 'messages' ? ('right' as const) : ('left' as const),
@@ -41,7 +46,7 @@ function specs(t: TFunction, locale: string): { counts: ChartSpec; money: ChartS
     money: {
       ...base,
       left: { label: t('dashboard.axis.amount'), format: moneyTick },
-      series: MONEY_SERIES.map((key, i) => ({
+      series: moneyKeys.map((key, i) => ({
         label: t(SERIES_LABEL[key]),
         color: PALETTE[(i + 3) % PALETTE.length]!,
         axis: 'left' as const,
@@ -66,18 +71,25 @@ function Totals({ keys, data, format }: { keys: readonly DailySeriesKey[]; data:
   );
 }
 
-/** Daily registrations, activity and messages, and the day's money flow, over a chosen range. */
-export function DailyPanel() {
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Daily registrations, activity and messages, and the day's money flow, over a chosen range: the
+ * series the backend lacks left out, and a chart none of whose series it has.
+ */
+export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) {
   const t = useT();
   const locale = useLocale();
   const [range, setRange] = useState<DateRange>(() => lastDays(Date.now()));
   const [draft, setDraft] = useState<DateRange>(range);
   const problem = rangeProblem(draft);
   const query = useQuery(dailyStatisticsQueryOptions(range));
-  const chartSpecs = useMemo(() => specs(t, locale), [t, locale]);
+  const countKeys = useMemo(() => COUNT_SERIES.filter((k) => !absent.has(k)), [absent]);
+  const moneyKeys = useMemo(() => MONEY_SERIES.filter((k) => !absent.has(k)), [absent]);
+  const chartSpecs = useMemo(() => specs(t, locale, countKeys, moneyKeys), [t, locale, countKeys, moneyKeys]);
   const rows = query.data?.list;
-  const counts = useMemo(() => dailyColumns(rows ?? [], COUNT_SERIES), [rows]);
-  const amounts = useMemo(() => dailyColumns(rows ?? [], MONEY_SERIES), [rows]);
+  const counts = useMemo(() => dailyColumns(rows ?? [], countKeys), [rows, countKeys]);
+  const amounts = useMemo(() => dailyColumns(rows ?? [], moneyKeys), [rows, moneyKeys]);
   const preset = matchingPreset(range, Date.now());
 
   const change = (next: DateRange) => {
@@ -135,27 +147,34 @@ export function DailyPanel() {
           <Skeleton className="h-64 w-full" />
         </PanelSkeleton>
       ) : (
-        <div className={`grid gap-6 xl:grid-cols-2 ${query.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={query.isFetching}>
-          <div>
-            <h3 className="mb-2 font-medium text-slate-700">{t('dashboard.dailyActivity')}</h3>
-            <TimeChart
-              spec={chartSpecs.counts}
-              data={counts}
-              testId="daily-chart"
-              label={t('dashboard.chartSummary', { title: t('dashboard.dailyActivity'), start: range.startDate, end: range.endDate })}
-            />
-            <Totals keys={COUNT_SERIES} data={counts} format={(v) => v.toLocaleString(locale)} />
-          </div>
-          <div>
-            <h3 className="mb-2 font-medium text-slate-700">{t('dashboard.dailyMoney')}</h3>
-            <TimeChart
-              spec={chartSpecs.money}
-              data={amounts}
-              testId="money-chart"
-              label={t('dashboard.chartSummary', { title: t('dashboard.dailyMoney'), start: range.startDate, end: range.endDate })}
-            />
-            <Totals keys={MONEY_SERIES} data={amounts} format={groupedMoney(locale)} />
-          </div>
+        <div
+          className={`grid gap-6 ${countKeys.length > 0 && moneyKeys.length > 0 ? 'xl:grid-cols-2' : ''} ${query.isPlaceholderData ? 'opacity-60' : ''}`}
+          aria-busy={query.isFetching}
+        >
+          {countKeys.length > 0 && (
+            <div>
+              <h3 className="mb-2 font-medium text-slate-700">{t('dashboard.dailyActivity')}</h3>
+              <TimeChart
+                spec={chartSpecs.counts}
+                data={counts}
+                testId="daily-chart"
+                label={t('dashboard.chartSummary', { title: t('dashboard.dailyActivity'), start: range.startDate, end: range.endDate })}
+              />
+              <Totals keys={countKeys} data={counts} format={(v) => v.toLocaleString(locale)} />
+            </div>
+          )}
+          {moneyKeys.length > 0 && (
+            <div>
+              <h3 className="mb-2 font-medium text-slate-700">{t('dashboard.dailyMoney')}</h3>
+              <TimeChart
+                spec={chartSpecs.money}
+                data={amounts}
+                testId="money-chart"
+                label={t('dashboard.chartSummary', { title: t('dashboard.dailyMoney'), start: range.startDate, end: range.endDate })}
+              />
+              <Totals keys={moneyKeys} data={amounts} format={groupedMoney(locale)} />
+            </div>
+          )}
         </div>
       )}
     </Panel>

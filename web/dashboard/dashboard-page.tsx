@@ -1,6 +1,6 @@
 import { use } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { offersCall } from '../api/session.js';
+import { absentFigures, offersCall } from '../api/session.js';
 import { pageMessagesReady, useT } from '../i18n/index.js';
 import type { PageProps } from '../ui/page.js';
 import { DailyPanel } from './daily-panel.js';
@@ -9,7 +9,8 @@ import { KpiCards } from './kpi-cards.js';
 
 /**
  * Home: KPI cards, the daily charts and the finance panel, each loading and failing on its own,
- * and each left out when the backend lacks its figure (its map marks the call unsupported).
+ * and each left out when the backend lacks its figure (its map marks the call unsupported); a
+ * card or a chart's series the backend lacks (its map marks it absent) is left out of its panel.
  */
 export default function DashboardPage({ route }: PageProps) {
   useSignals();
@@ -19,8 +20,8 @@ export default function DashboardPage({ route }: PageProps) {
   return (
     <div className="space-y-6 p-6" data-testid="dashboard-page">
       <h1 className="text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
-      {offersCall('count') && <KpiCards />}
-      {offersCall('dailyStatistics') && <DailyPanel />}
+      {offersCall('count') && <KpiCards absent={absentFigures('count')} />}
+      {offersCall('dailyStatistics') && <DailyPanel absent={absentFigures('dailyStatistics')} />}
       {offersCall('financeData') && <FinancePanel />}
     </div>
   );

@@ -6,8 +6,11 @@ import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from
 
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-4';
 
-/** The eight KPI cards of /manage/count, refreshed every minute. */
-export function KpiCards() {
+const NONE: ReadonlySet<string> = new Set();
+
+/** The eight KPI cards of /manage/count (those the backend has), refreshed every minute. */
+export function KpiCards({ absent = NONE }: { absent?: ReadonlySet<string> }) {
+  const cards = KPI_CARDS.filter((c) => !absent.has(c.key));
   const t = useT();
   const locale = useLocale();
   const query = useQuery(countQueryOptions());
@@ -33,7 +36,7 @@ export function KpiCards() {
       ) : !data ? (
         <PanelSkeleton>
           <div className={GRID}>
-            {KPI_CARDS.map((c) => (
+            {cards.map((c) => (
               <div key={c.key} className="rounded-md border border-slate-100 p-3">
                 <Skeleton className="h-4 w-2/3" />
                 <Skeleton className="mt-3 h-7 w-1/2" />
@@ -46,7 +49,7 @@ export function KpiCards() {
           {/* A failed refresh keeps the last figures and says so instead of dropping them. */}
           {query.isError && <PanelError onRetry={() => void query.refetch()} retrying={query.isFetching} />}
           <dl className={`${GRID} ${query.isError ? 'mt-3 opacity-70' : ''}`}>
-            {KPI_CARDS.map((c) => {
+            {cards.map((c) => {
               const value = data[c.key];
               const exact = exactValue(value, c.kind, locale);
               return (

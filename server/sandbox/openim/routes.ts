@@ -18,12 +18,16 @@ import { blockUser, findUsers, resetPassword, searchBlocked, searchUsers, unbloc
 /**
  * SANDBOX_DIALECT=openim: the sandbox's data served the way OpenIM Chat serves it
  * (docs/dialects/openim-chat.md). OpenIM splits its calls over an admin API (port 10009) and a chat
- * API (port 10008); the sandbox is one process, so one listener serves both route sets (their
- * paths do not collide for what is served here). No base path; every call is a POST with a JSON
- * body; the contract's own paths, and everything OpenIM does not offer, answer as gin answers an
- * unknown path. The handlers work on the store directly: OpenIM's rules (md5 passwords, several
- * live tokens, levels, unescaped regex search) have no counterpart in the contract's routes.
+ * API (port 10008), two listeners of one process here, sharing one state: each answers only its
+ * own routes, so a client that sends a call to the wrong one finds no such path, as it would. No
+ * base path; every call is a POST with a JSON body; the contract's own paths, and everything
+ * OpenIM does not offer, answer as gin answers an unknown path. The handlers work on the store
+ * directly: OpenIM's rules (md5 passwords, several live tokens, levels, unescaped regex search)
+ * have no counterpart in the contract's routes.
  */
+
+/** Which of OpenIM Chat's two HTTP services: the admin API (`SetAdminRoute`) or the chat API (`SetChatRoute`). */
+export type OpenImApi = 'admin' | 'chat';
 
 const NOT_FOUND_BODY = '404 page not found';
 
@@ -36,7 +40,34 @@ function send(reply: FastifyReply, answer: OpenImAnswer | string): FastifyReply 
   return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer));
 }
 
-export function openImRoutes(): OpenImRoute[] {
+/**
+ * The chat API's routes the sandbox serves (`internal/api/chat/start.go` `SetChatRoute`): the
+ * users' search, find and update under `mw.CheckToken` (any token), the client config without
+ * one, and the application versions. Its own logins, registration and verification codes are the
+ * chat app's, not an administrator's, and are not served.
+ */
+const CHAT_API_PATHS = new Set([
+  '/user/search/full',
+  '/user/find/full',
+  '/user/update',
+  '/client_config/get',
+  '/application/latest_version',
+  '/application/page_versions',
+]);
+
+/**
+ * The routes of one API. The admin API serves `/client_config/get` too, behind `mw.CheckAdmin`;
+ * the chat API serves it to anyone (the apps read it before login).
+ */
+export function openImRoutes(api: OpenImApi = 'admin'): OpenImRoute[] {
+  const all = allRoutes();
+  if (api === 'chat') return all.filter((route) => CHAT_API_PATHS.has(route.path));
+  return all
+    .filter((route) => !CHAT_API_PATHS.has(route.path) || route.path.startsWith('/application/') || route.path === '/client_config/get')
+    .map((route) => (route.path === '/client_config/get' ? { ...route, guard: 'admin' as const } : route));
+}
+
+function allRoutes(): OpenImRoute[] {
   return [
     // Admin API: account (internal/api/admin/start.go SetAdminRoute).
     { path: '/account/login', guard: 'none', handle: ({ state, body, now }) => login(state, body, now) },
@@ -65,9 +96,18 @@ export function openImRoutes(): OpenImRoute[] {
   ];
 }
 
+/** The admin API on `app`; `registerOpenImChatApi` serves the chat API on another listener over the same state. */
 export function registerOpenImDialect(app: FastifyInstance, store: SandboxStore): OpenImState {
   const state = new OpenImState(store);
+  registerApi(app, state, 'admin');
+  return state;
+}
 
+export function registerOpenImChatApi(app: FastifyInstance, state: OpenImState): void {
+  registerApi(app, state, 'chat');
+}
+
+function registerApi(app: FastifyInstance, state: OpenImState, api: OpenImApi): void {
   // OpenIM's binder reads the raw body whatever the Content-Type says.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
@@ -85,7 +125,7 @@ export function registerOpenImDialect(app: FastifyInstance, store: SandboxStore)
     }
   });
 
-  for (const route of openImRoutes()) {
+  for (const route of openImRoutes(api)) {
     app.post(route.path, async (request, reply) => {
       let userID = '';
       try {
@@ -115,5 +155,4 @@ export function registerOpenImDialect(app: FastifyInstance, store: SandboxStore)
     request.log.error({ err: error }, 'sandbox openim route failed');
     return send(reply, new OpenImError(OPENIM_CODES.internal, error.message, true).answer());
   });
-  return state;
 }

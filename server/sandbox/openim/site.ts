@@ -17,6 +17,14 @@ function siteFunctions(state: OpenImState): Record<string, unknown> {
   return (state.store.settings.siteFunctions ??= {});
 }
 
+/**
+ * The store's registration switch is OpenIM's `AllowRegister`, a field of the chat RPC server set
+ * by `/user/allow_register/set` (`internal/rpc/chat/register.go`), not a client-config key: the
+ * client config neither shows it nor changes it. A `registerEnabled` key written there is a key
+ * like any other, kept apart.
+ */
+const NOT_CLIENT_CONFIG = new Set(['registerEnabled']);
+
 /** Text back into the stored setting's own type, so the default dialect still reads a boolean as a boolean. */
 function typed(previous: unknown, text: string): unknown {
   if (typeof previous === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
@@ -25,21 +33,29 @@ function typed(previous: unknown, text: string): unknown {
 }
 
 function getClientConfig(state: OpenImState): Row {
-  const config = Object.fromEntries(Object.entries(siteFunctions(state)).map(([key, value]) => [key, String(value)]));
-  return { config };
+  const stored = Object.entries(siteFunctions(state)).filter(([key]) => !NOT_CLIENT_CONFIG.has(key));
+  const config = Object.fromEntries([...stored.map(([key, value]) => [key, String(value)]), ...state.clientConfigApart]);
+  // A Go map is written with its keys sorted.
+  return { config: Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
 }
 
 function setClientConfig(state: OpenImState, body: OpenImBody): undefined {
   const config = body.stringMap('config');
   if (!config) throw argsError('config is empty');
   const settings = siteFunctions(state);
-  for (const [key, value] of Object.entries(config)) settings[key] = typed(settings[key], value);
+  for (const [key, value] of Object.entries(config)) {
+    if (NOT_CLIENT_CONFIG.has(key)) state.clientConfigApart.set(key, value);
+    else settings[key] = typed(settings[key], value);
+  }
   return undefined;
 }
 
 function delClientConfig(state: OpenImState, body: OpenImBody): undefined {
   const settings = siteFunctions(state);
-  for (const key of body.strList('keys') ?? []) delete settings[key];
+  for (const key of body.strList('keys') ?? []) {
+    if (NOT_CLIENT_CONFIG.has(key)) state.clientConfigApart.delete(key);
+    else delete settings[key];
+  }
   return undefined;
 }
 
@@ -255,8 +271,8 @@ function delDefaultFriends(state: OpenImState, body: OpenImBody): undefined {
 
 export function siteRoutes(): OpenImRoute[] {
   return [
-    // The chat API's /client_config/get needs no token; the admin API's twin needs an admin one. One
-    // listener serves one of them: the chat API's, which answers the same config.
+    // The chat API's /client_config/get needs no token; the admin API's twin needs an admin one
+    // (openImRoutes sets its guard).
     { path: '/client_config/get', guard: 'none', handle: ({ state }) => getClientConfig(state) },
     { path: '/client_config/set', guard: 'admin', handle: ({ state, body }) => setClientConfig(state, body) },
     { path: '/client_config/del', guard: 'admin', handle: ({ state, body }) => delClientConfig(state, body) },

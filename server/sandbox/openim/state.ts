@@ -41,6 +41,8 @@ export class OpenImState {
   readonly blocks = new Map<string, BlockMark>();
   /** limitRegister / limitLogin per IP; a seeded blacklist entry refuses both. */
   readonly ipLimits = new Map<string, { limitRegister: boolean; limitLogin: boolean }>();
+  /** Client-config keys named like a store setting that is no client config (`registerEnabled`): kept here. */
+  readonly clientConfigApart = new Map<string, string>();
 
   constructor(readonly store: SandboxStore) {}
 
