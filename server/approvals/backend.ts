@@ -35,7 +35,7 @@ export async function callAsSession(
   const call = map?.calls().find((c) => c.method === method && c.path === path);
   return app.sessionCalls.around(request, async () => {
     if (map && call) {
-      const prepared = map.prepare(call, input);
+      const prepared = map.prepare(call, input, { session });
       if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
       return app.sendMapped(prepared, { session, headers });
     }
