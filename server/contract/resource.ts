@@ -61,6 +61,11 @@ export interface FieldDef {
   resourceIds?: boolean;
   /** A credential rule beyond length: an administrator account name or password (see validation.ts). */
   policy?: 'account' | 'password';
+  /**
+   * Digits that name something rather than count it (an id, a build number): shown as written,
+   * never with the digit grouping of a quantity (#12345, not #12,345).
+   */
+  identifier?: boolean;
 }
 
 export interface ActionDef {

@@ -144,7 +144,7 @@ export default fp<LoginPluginOptions>(
           // the same token back on a second login, and that one is now the new session's.
           const previous = request.session ? await app.sessions.end(request, reply) : null;
           if (previous && previous.token !== token) await tellBackend(request, previous);
-          app.sessions.open(request, reply, token, userId, kept);
+          app.sessions.open(request, reply, token, userId, kept, body.account);
         };
 
         if (app.upstream.options.auth) {

@@ -24,6 +24,8 @@ export interface Session {
   lastSeen: number;
   /** The login answer's values a backend map keeps (auth.login.answer.keep): for permissions and signers. */
   kept?: Readonly<Record<string, string>>;
+  /** The account name typed at login: names the user in the error log, where the backend's id says nothing. */
+  account?: string;
 }
 
 /** Why a `token` cookie was not taken as a session. */
@@ -31,7 +33,7 @@ export type SessionRefusal = 'unsealed' | 'expired' | 'idle' | 'revoked' | 'ambi
 
 export interface SessionService {
   /** Starts a session for a token the backend just gave: seals it into `token` and sets `userId`. */
-  open(request: FastifyRequest, reply: FastifyReply, token: string, userId: string, kept?: Readonly<Record<string, string>>): Session;
+  open(request: FastifyRequest, reply: FastifyReply, token: string, userId: string, kept?: Readonly<Record<string, string>>, account?: string): Session;
   /** Ends the request's session, if any: revokes its id everywhere and clears both cookies. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<Session | null>;
   clearCookies(request: FastifyRequest, reply: FastifyReply): void;
@@ -197,9 +199,17 @@ export default fp<SessionPluginOptions>(
     app.addHook('onRequest', readSession);
 
     const service: SessionService = {
-      open(request, reply, token, userId, kept) {
+      open(request, reply, token, userId, kept, account) {
         const at = now();
-        const session: Session = { token, userId, id: newSessionId(), issuedAt: at, lastSeen: at, ...(kept ? { kept } : {}) };
+        const session: Session = {
+          token,
+          userId,
+          id: newSessionId(),
+          issuedAt: at,
+          lastSeen: at,
+          ...(kept ? { kept } : {}),
+          ...(account ? { account } : {}),
+        };
         reply.setCookie(COOKIE_TOKEN, sealer.seal(session), cookieOptions(request));
         reply.setCookie(COOKIE_USER_ID, userId, cookieOptions(request));
         return session;
@@ -241,7 +251,7 @@ export default fp<SessionPluginOptions>(
           response: {
             200: {
               type: 'object',
-              required: ['loggedIn', 'userId', 'name', 'sandbox', 'webClientUrl', 'sandboxDialect'],
+              required: ['loggedIn', 'userId', 'name', 'sandbox', 'webClientUrl', 'sandboxDialect', 'currency'],
               properties: {
                 loggedIn: { type: 'boolean' },
                 userId: { type: ['string', 'null'] },
@@ -249,6 +259,7 @@ export default fp<SessionPluginOptions>(
                 sandbox: { type: 'boolean' },
                 webClientUrl: { type: ['string', 'null'] },
                 sandboxDialect: { type: ['string', 'null'] },
+                currency: { type: 'string' },
               },
             },
           },
@@ -266,6 +277,7 @@ export default fp<SessionPluginOptions>(
           sandbox: options.sandbox,
           webClientUrl: app.config.webClientUrl,
           sandboxDialect: options.sandbox ? app.config.sandboxDialect : null,
+          currency: app.config.currency,
         };
       },
     );

@@ -14,6 +14,8 @@ export interface SealedSession {
   lastSeen: number;
   /** Values of the backend's login answer a backend map keeps (a role, an apiKey); absent when none. */
   kept?: Readonly<Record<string, string>>;
+  /** The account name typed at login, to name the session's user where the backend's id says nothing (the error log). */
+  account?: string;
 }
 
 const VERSION = 'v1';
@@ -47,8 +49,11 @@ export class SessionSealer {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(AAD);
     const fields: unknown[] = [session.token, session.userId, session.id, Math.floor(session.issuedAt / 1000), Math.floor(session.lastSeen / 1000)];
-    // Only a map's login keeps values: without one the cookie stays as it always was.
-    if (session.kept && Object.keys(session.kept).length > 0) fields.push(session.kept);
+    // Only a map's login keeps values: without one (and without an account) the cookie stays as it
+    // always was. The account comes last, after the kept values or an empty stand-in for them.
+    const kept = session.kept && Object.keys(session.kept).length > 0 ? session.kept : null;
+    if (kept || session.account) fields.push(kept ?? {});
+    if (session.account) fields.push(session.account);
     const payload = JSON.stringify(fields);
     const sealed = Buffer.concat([cipher.update(payload, 'utf8'), cipher.final()]);
     return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
@@ -69,16 +74,20 @@ export class SessionSealer {
     } catch {
       return null;
     }
-    if (!Array.isArray(payload) || (payload.length !== 5 && payload.length !== 6)) return null;
-    const [token, userId, id, issuedAt, lastSeen, kept] = payload as unknown[];
+    if (!Array.isArray(payload) || payload.length < 5 || payload.length > 7) return null;
+    const [token, userId, id, issuedAt, lastSeen, kept, account] = payload as unknown[];
     if (typeof token !== 'string' || typeof userId !== 'string' || typeof id !== 'string') return null;
     if (!Number.isSafeInteger(issuedAt) || !Number.isSafeInteger(lastSeen)) return null;
     const session: SealedSession = { token, userId, id, issuedAt: (issuedAt as number) * 1000, lastSeen: (lastSeen as number) * 1000 };
-    if (payload.length === 6) {
+    if (payload.length >= 6) {
       if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return null;
       const entries = Object.entries(kept);
       if (entries.some(([, value]) => typeof value !== 'string')) return null;
-      session.kept = Object.fromEntries(entries) as Record<string, string>;
+      if (entries.length > 0) session.kept = Object.fromEntries(entries) as Record<string, string>;
+    }
+    if (payload.length === 7) {
+      if (typeof account !== 'string' || account === '') return null;
+      session.account = account;
     }
     return session;
   }

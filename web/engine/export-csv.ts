@@ -5,6 +5,7 @@ import { csvFileName, toCsv, type CsvColumn } from './csv.js';
 import { fieldLabel } from './labels.js';
 import { fetchList, type Row } from './queries.js';
 import { valueText } from './value-cell.js';
+import { formatAmount } from '../lib/format.js';
 
 export const EXPORT_PAGE_SIZE = 200;
 export const EXPORT_CAP = 10_000;
@@ -35,8 +36,9 @@ export async function collectRows(
 }
 
 /**
- * Times go out in ISO 8601 (UTC), days as YYYY-MM-DD and sizes as whole bytes: a spreadsheet or a
- * script reads them whatever the reader's zone and language.
+ * Times go out in ISO 8601 (UTC), days as YYYY-MM-DD, sizes as whole bytes, counts without digit
+ * grouping and amounts with a point and two decimals: a spreadsheet or a script reads them
+ * whatever the reader's zone and language.
  */
 function csvValue(t: LabelT, field: FieldDef, value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
@@ -44,7 +46,8 @@ function csvValue(t: LabelT, field: FieldDef, value: unknown): string {
     const time = new Date(value as string);
     return Number.isNaN(time.getTime()) ? String(value) : time.toISOString();
   }
-  if (field.kind === 'date' || field.kind === 'bytes') return String(value);
+  if (field.kind === 'date' || field.kind === 'bytes' || field.kind === 'number') return String(value);
+  if (field.kind === 'money') return formatAmount(value as number);
   return valueText(t, field, value);
 }
 

@@ -81,7 +81,7 @@ export const APP_VERSIONS = {
     ID,
     { key: 'platform', kind: 'select', options: APP_PLATFORMS, required: true, column: true, filter: true },
     { key: 'version', kind: 'text', required: true, maxLength: 20, column: true },
-    { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true },
+    { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true, identifier: true },
     { key: 'downloadUrl', kind: 'link', required: true, download: true, column: true },
     { key: 'mirrorUrl', kind: 'link' },
     { key: 'packageSize', kind: 'bytes', min: 0, column: true, sortable: true },
