@@ -35,7 +35,7 @@ async function statisticsTable(p: Page): Promise<Record<string, string>[]> {
 describe('statistics: a range and a dimension', () => {
   it('shows the chosen days with the registrations and recharges the sandbox recorded, and exports them', async () => {
     await page.goto('/operation/statistics');
-    await page.getByTestId('chart').locator('canvas').waitFor();
+    await page.getByTestId('chart').locator('canvas').first().waitFor();
     const now = Date.now();
     const start = utcDay(now - 15 * DAY);
     const end = utcDay(now - 6 * DAY);
