@@ -5,6 +5,7 @@ import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
 import zh from '../../web/i18n/resources/zh.js';
 import { LANGUAGES, localeOf, type Language } from '../../web/lib/language.js';
+import { seriousViolations } from '../support/axe.js';
 import { storePreference, useHarness } from './harness.js';
 
 /*
@@ -333,4 +334,36 @@ describe('the withdrawal review queue and the error log on a phone', () => {
     expect(await details.getAttribute('aria-expanded')).toBe('true');
     expect(await page.getByRole('button', { name: 'Clear log' }).count()).toBe(0);
   });
+});
+
+describe.each(['light', 'dark'])('what changed, in the %s scheme, for assistive technology', (scheme) => {
+  it('has no serious or critical axe violation: dashboard, review cards, folded filters, a dialog beside its card, the error log', async () => {
+    const { page } = await h.pageAs('admin', PHONE);
+    await storePreference(page, 'colorScheme', scheme);
+    const found: string[] = [];
+    const check = async (what: string) => found.push(...(await seriousViolations(page)).map((f) => `${what}: ${f.rule} on ${f.target} ${f.detail}`));
+    await page.goto('/dashboard');
+    await page.locator('[data-testid="daily-chart"] canvas').first().waitFor();
+    await check('dashboard');
+    await page.goto('/WithDrawMoneyCheck?state=pending');
+    await records(page).first().waitFor();
+    await check('review cards');
+    await page.getByTestId('filters-toggle').click();
+    await check('filters open');
+    await records(page).nth(1).locator('[data-action="approve"]').click();
+    await page.getByTestId('confirm-dialog').waitFor();
+    await check('approve beside its card');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.evaluate(() =>
+      fetch('/api/error-log', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'an axe check', url: '/a' }),
+      }),
+    );
+    await page.goto('/error-log/log');
+    await page.getByTestId('error-log-cards').waitFor();
+    await check('error log');
+    expect(found).toEqual([]);
+  }, 180_000);
 });

@@ -100,6 +100,9 @@ export function DialogFrame({ placement, fallback, children }: { placement: Plac
   const dim = 'fixed bg-black/30';
   return (
     <>
+      {/* The whole window is still covered (clear over the record): a click anywhere outside the
+          dialog is one, and tools that test points on screen see a modal over the page. */}
+      <div className="fixed inset-0" aria-hidden="true" />
       <div className={`${dim} inset-x-0 top-0`} style={{ height: Math.max(0, band.top) }} aria-hidden="true" />
       <div className={`${dim} inset-x-0 bottom-0`} style={{ top: band.bottom }} aria-hidden="true" />
       <div className={`${dim} left-0`} style={{ top: band.top, height: band.bottom - band.top, width: band.left }} aria-hidden="true" />
