@@ -43,9 +43,12 @@ describe('dashboard', () => {
       await expect.poll(() => page.getByTestId(`kpi-${key}`).locator('dd').textContent()).toMatch(/\d/);
     }
     // Money is shown with its currency, in units with cents, or shortened with a suffix.
-    expect(await page.getByTestId('kpi-rechargeToday').locator('dd [data-figure]').evaluate((el) => el.firstChild!.textContent)).toMatch(
-      /^-?¥[\d,]+(\.\d{2}|(\.\d)?[kMGTPE])$/,
-    );
+    expect(
+      await page
+        .getByTestId('kpi-rechargeToday')
+        .locator('dd [data-figure]')
+        .evaluate((el) => el.firstChild!.textContent),
+    ).toMatch(/^-?¥[\d,]+(\.\d{2}|(\.\d)?[kMGTPE])$/);
     const daily = await chartDrawn(page, 'daily-chart');
     expect(daily.points).toBe(30);
     expect(daily.height).toBeGreaterThan(100);

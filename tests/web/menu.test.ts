@@ -33,7 +33,14 @@ describe('buildMenu', () => {
 
   it('keeps one-child groups that ask to stay a group', () => {
     const page = LEAF_ROUTES.find((r) => r.path === '/error-log/log')!;
-    const group = { kind: 'group' as const, path: '/g', name: 'G', meta: { title: 'route.errorLog' as const }, children: [{ ...page, group: undefined }], alwaysShow: true };
+    const group = {
+      kind: 'group' as const,
+      path: '/g',
+      name: 'G',
+      meta: { title: 'route.errorLog' as const },
+      children: [{ ...page, group: undefined }],
+      alwaysShow: true,
+    };
     expect(buildMenu([], [group]).find((m) => m.key === '/g')?.children?.length).toBe(1);
     expect(buildMenu([], [{ ...group, alwaysShow: false }]).map((m) => m.key)).toEqual(['/error-log/log']);
   });
