@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
@@ -32,7 +32,17 @@ import { useActionRunner } from './use-action-runner.js';
 import { deleteQuestion, namesText } from './record-names.js';
 import { recordName } from './record-summary.js';
 import { SelectionBar } from './selection-bar.js';
-import { PAGE_SIZES, listQueryParams, nextSort, parseListState, serialiseListState, withChange, type ListState } from './url-state.js';
+import {
+  PAGE_SIZES,
+  filterFields,
+  isRangeFilter,
+  listQueryParams,
+  nextSort,
+  parseListState,
+  serialiseListState,
+  withChange,
+  type ListState,
+} from './url-state.js';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
 
@@ -67,6 +77,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const csvImport = useMemo(() => (options.import ? importSpec(resource, options.import) : null), [resource, options.import]);
   // "Select all N matching" was chosen; it holds only while the whole page stays selected.
   const [matchingChosen, setMatchingChosen] = useState(false);
+  // On a phone the search and filters fold behind one button, so the first screen shows records.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersId = useId();
 
   const clearSelection = () => {
     setSelected(new Set());
@@ -75,10 +88,18 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
 
   const save = useSaveMutation(resource);
   const remove = useDeleteMutation(resource);
-  const runner = useActionRunner(resource, options.results, (action, target) => {
-    clearSelection();
-    options.afterAction?.(action, target);
-  });
+  // The record's row or card on screen, for dialogs about it to keep clear of it.
+  const rowElement = (id: unknown) =>
+    document.querySelector<HTMLElement>(`[data-testid="list-screen"][data-resource="${resource.id}"] [data-row-id="${CSS.escape(String(id))}"]`);
+  const runner = useActionRunner(
+    resource,
+    options.results,
+    (action, target) => {
+      clearSelection();
+      options.afterAction?.(action, target);
+    },
+    rowElement,
+  );
 
   const here = search ? `${path}?${search}` : path;
   // A record's page returns to the list as it is now, and going back puts the scroll back too.
@@ -115,6 +136,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const selectable = bulk.length > 0 || !!resource.remove;
   const selectedRows = rows.filter((r) => selected.has(String(r.id)));
   const allMatching = matchingChosen && rows.length > 0 && selectedRows.length === rows.length && total > rows.length;
+  // What fits the selection: Unban for banned users, Ban for the others, both for a mix. Over
+  // every matching record nothing is known of the rows yet: all are offered, the summary tells.
+  const offeredBulk = allMatching ? bulk : bulk.filter((a) => eligibleRows(a, selectedRows).length > 0);
 
   const removedRows = removing ? rows.filter((r) => removing.includes(String(r.id))) : [];
   const nameOf = (row: Row) => recordName(t, resource, row);
@@ -178,21 +202,42 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
     recordBase: path,
   };
 
+  const activeFilters =
+    (state.keyword ? 1 : 0) +
+    filterFields(resource).filter((f) => (isRangeFilter(f) ? state.filters[`${f.key}From`] || state.filters[`${f.key}To`] : state.filters[f.key])).length;
+  const filters = (
+    <ListFilters
+      resource={resource}
+      state={state}
+      t={t}
+      density={density}
+      onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
+    />
+  );
+
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
   // A stale link past the last page (rows were deleted) moves back to the last real page.
   if (query.data && state.pageNum > pages && !query.isPlaceholderData) queueMicrotask(() => go({ ...state, pageNum: pages }, true));
 
   return (
     <div className="flex flex-col gap-4" data-testid="list-screen" data-resource={resource.id}>
-      <div className="flex flex-wrap items-end gap-3">
-        <ListFilters
-          resource={resource}
-          state={state}
-          t={t}
-          density={density}
-          onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
-        />
-        <div className="ml-auto flex flex-wrap gap-2">
+      <div className={`flex flex-wrap items-end ${narrow ? 'gap-2' : 'gap-3'}`}>
+        {narrow ? (
+          <button
+            type="button"
+            className={`btn ${activeFilters > 0 ? 'border-primary text-primary' : ''}`}
+            aria-expanded={filtersOpen}
+            aria-controls={filtersId}
+            onClick={() => setFiltersOpen((open) => !open)}
+            data-testid="filters-toggle"
+          >
+            {activeFilters > 0 ? t('engine.filtersActive', { count: activeFilters }) : t('engine.filters')}
+          </button>
+        ) : (
+          filters
+        )}
+        {/* On a phone the toolbar's buttons flow on with the filters' one, in as few lines as fit. */}
+        <div className={narrow ? 'contents' : 'ml-auto flex flex-wrap gap-2'}>
           <SavedViews resource={resource} state={state} path={path} columns={cols} t={t} />
           <ColumnChooser columns={cols} t={t} />
           {pageActions(resource).map((a) => (
@@ -216,6 +261,12 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
         </div>
       </div>
 
+      {narrow && filtersOpen && (
+        <div id={filtersId} className="rounded-md border border-slate-200 bg-white p-3" data-testid="filters-panel">
+          {filters}
+        </div>
+      )}
+
       {options.watch && <NewRecordsBar count={options.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />}
 
       {selectedRows.length > 0 && (
@@ -225,7 +276,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
           pageRows={rows.length}
           total={total}
           allMatching={allMatching}
-          actions={bulk}
+          actions={offeredBulk}
           canRemove={!!resource.remove}
           onSelectAllMatching={() => setMatchingChosen(true)}
           onAction={runBulk}
@@ -280,7 +331,12 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
 
       <FormDialog
         open={editing !== null}
-        title={`${editing?.mode === 'edit' ? t('engine.edit') : t('engine.create')} · ${resourceTitle(t, resource.id)}`}
+        title={
+          editing?.mode === 'edit'
+            ? `${t('engine.edit')} · ${resourceTitle(t, resource.id)}: ${nameOf(editing.row)}`
+            : `${t('engine.create')} · ${resourceTitle(t, resource.id)}`
+        }
+        anchor={editing?.mode === 'edit' ? () => rowElement(editing.row.id) : undefined}
         fields={formFields(resource, editing?.mode ?? 'create')}
         initial={editing?.mode === 'edit' ? editing.row : undefined}
         submitLabel={t('engine.save')}
@@ -296,6 +352,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
       <ConfirmDialog
         open={removing !== null}
         text={removedRows.length > 0 ? deleteQuestion(t, removedRows.map(nameOf)) : ''}
+        anchor={removedRows.length === 1 ? () => rowElement(removedRows[0]!.id) : undefined}
         onCancel={() => setRemoving(null)}
         onConfirm={() => {
           const named = namesText(t, removedRows.map(nameOf));
