@@ -51,6 +51,12 @@ function measure(anchor: Anchor, scroll: boolean): Placement | null {
     const r = el.getBoundingClientRect();
     return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
   };
+  // A record cut off by the window's edge (its menu was reached with part of it scrolled away) is
+  // brought wholly into view first: the question is about all of it, and the ring must show it.
+  if (scroll) {
+    const cut = box();
+    if (cut.top < 0 || cut.bottom > viewport.height) el.scrollIntoView({ block: 'nearest' });
+  }
   const first = placeBeside(box(), viewport);
   if (first || !scroll) return first;
   // Not enough room either side: bring the record to the top (below the fixed header, as the
