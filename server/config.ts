@@ -16,6 +16,8 @@ export interface Config {
   fileServerUrl: string | null;
   /** The chat's web client, linked as "Web version"; null: derived from the console's own address. */
   webClientUrl: string | null;
+  /** ISO 4217 code of the wallet's money, which the backend's amounts never name. */
+  currency: string;
   aes: {
     /** Raw key bytes (16, 24 or 32), or null when no key is configured (encoded bodies then fail to decode). */
     key: Buffer | null;
@@ -140,6 +142,15 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** An ISO 4217 currency code (CNY, EUR, USD…), upper-cased. */
+function currencyCode(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  const code = raw.toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) throw new ConfigError(name, `must be a three-letter ISO 4217 currency code such as CNY or EUR, got "${raw}"`);
+  return code;
 }
 
 function httpUrl(env: Env, name: string): string | null {
@@ -391,6 +402,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     chatBackendUrl,
     fileServerUrl,
     webClientUrl: httpUrl(env, 'WEB_CLIENT_URL'),
+    currency: currencyCode(env, 'CURRENCY', 'CNY'),
     aes: { key, iv, mode: modeText },
     upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 60_000, 1, 3_600_000),
     withdrawalCountPath,

@@ -59,6 +59,8 @@ export interface SessionInfo {
   webClientUrl: string | null;
   /** How that sandbox speaks (SANDBOX_DIALECT), named in the banner; null without a sandbox. */
   sandboxDialect: 'default' | 'legacy' | 'openim' | 'shiku' | null;
+  /** ISO 4217 code of the wallet's money (CURRENCY): the backend's amounts never name it. */
+  currency: string;
 }
 
 export const WITHDRAWAL_EVENT = 'withdrawal-count';
@@ -88,12 +90,19 @@ export interface ErrorLogEntry extends ErrorLogInput {
   id: string;
   time: string;
   userId: string | null;
+  /** The account the session logged in with; absent on entries written before the gateway kept it. */
+  account?: string | null;
   userAgent: string | null;
 }
 
 export interface ErrorLogPage {
   list: ErrorLogEntry[];
   total: number;
+  /**
+   * Whose entries the caller reads (GET only): `all` for a holder of ERROR_LOG_ADMIN_PERMISSION,
+   * who alone may clear the log; `own` for everyone else.
+   */
+  scope?: 'own' | 'all';
 }
 
 export const ERROR_LOG_LIMITS = {

@@ -70,6 +70,11 @@ export interface FieldDef {
    * address). What the file itself tells fills other fields of the form: its size in bytes, its MD5.
    */
   upload?: { kind: UploadKind; sizeField?: string; md5Field?: string };
+  /**
+   * Digits that name something rather than count it (an id, a build number): shown as written,
+   * never with the digit grouping of a quantity (#12345, not #12,345).
+   */
+  identifier?: boolean;
 }
 
 export interface ActionDef {

@@ -24,7 +24,7 @@ export interface Session {
   lastSeen: number;
   /** The login answer's values a backend map keeps (auth.login.answer.keep): for permissions and signers. */
   kept?: Readonly<Record<string, string>>;
-  /** The account typed at login (trimmed): who the audit trail names beside the user id. */
+  /** The account typed at login (trimmed): who the audit trail names beside the user id, and the error log names where the id says nothing. */
   account?: string;
 }
 
@@ -251,7 +251,7 @@ export default fp<SessionPluginOptions>(
           response: {
             200: {
               type: 'object',
-              required: ['loggedIn', 'userId', 'name', 'sandbox', 'webClientUrl', 'sandboxDialect'],
+              required: ['loggedIn', 'userId', 'name', 'sandbox', 'webClientUrl', 'sandboxDialect', 'currency'],
               properties: {
                 loggedIn: { type: 'boolean' },
                 userId: { type: ['string', 'null'] },
@@ -259,6 +259,7 @@ export default fp<SessionPluginOptions>(
                 sandbox: { type: 'boolean' },
                 webClientUrl: { type: ['string', 'null'] },
                 sandboxDialect: { type: ['string', 'null'] },
+                currency: { type: 'string' },
               },
             },
           },
@@ -276,6 +277,7 @@ export default fp<SessionPluginOptions>(
           sandbox: options.sandbox,
           webClientUrl: app.config.webClientUrl,
           sandboxDialect: options.sandbox ? app.config.sandboxDialect : null,
+          currency: app.config.currency,
         };
       },
     );

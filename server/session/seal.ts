@@ -14,7 +14,7 @@ export interface SealedSession {
   lastSeen: number;
   /** Values of the backend's login answer a backend map keeps (a role, an apiKey); absent when none. */
   kept?: Readonly<Record<string, string>>;
-  /** The account the administrator logged in with (as typed, trimmed): who the audit trail names. */
+  /** The account the administrator logged in with (as typed, trimmed): who the audit trail and the error log name. */
   account?: string;
 }
 

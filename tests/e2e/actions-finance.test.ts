@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatAmount } from '../../web/lib/format.js';
+import { formatMoneyIn } from '../../web/engine/money.js';
 import { errorToasts, useHarness, rowCommand } from './harness.js';
 import { parseCsv } from '../support/csv.js';
 
@@ -39,7 +40,7 @@ describe('finance screens: their own actions', () => {
     expect(expected.length).toBeGreaterThan(20);
     expect(expected.length).toBeLessThan(all.length);
     await expect.poll(() => page.getByTestId('list-total').textContent()).toBe(`${expected.length} in total`);
-    expect(await page.locator('[data-total="amount"]').textContent()).toBe(formatAmount(sum));
+    expect(await page.locator('[data-total="amount"]').textContent()).toBe(formatMoneyIn(sum, 'en'));
 
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -74,8 +75,8 @@ describe('finance screens: their own actions', () => {
 
     await rowCommand(rows(page).first(), '[data-action="reject"]');
     // The question names the application: whose it is, how much, and where the money would go.
-    expect(await dialog(page).textContent()).toContain(`Run “Reject” on ${record.userAccount}?`);
-    expect(await dialog(page).locator('[data-record-field="amount"]').textContent()).toBe(formatAmount(record.amount));
+    expect(await dialog(page).textContent()).toContain(`Reject the withdrawal of ¥${formatMoneyIn(record.amount, 'en')} to ${record.userAccount} (`);
+    expect(await dialog(page).locator('[data-record-field="amount"]').textContent()).toBe(formatMoneyIn(record.amount, 'en'));
     expect(await dialog(page).locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
     await dialog(page).getByRole('button', { name: 'Reject' }).click();
     expect(await dialog(page).locator('[data-error-for="reason"]').textContent()).toBe('This field is required');

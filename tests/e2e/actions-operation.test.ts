@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatAmount, formatDay } from '../../web/lib/format.js';
+import { formatDay } from '../../web/lib/format.js';
+import { formatMoneyIn } from '../../web/engine/money.js';
 import { parseCsv } from '../support/csv.js';
 import { errorToasts, useHarness, rowCommand } from './harness.js';
 
@@ -35,7 +36,7 @@ async function statisticsTable(p: Page): Promise<Record<string, string>[]> {
 describe('statistics: a range and a dimension', () => {
   it('shows the chosen days with the registrations and recharges the sandbox recorded, and exports them', async () => {
     await page.goto('/operation/statistics');
-    await page.getByTestId('chart').locator('canvas').waitFor();
+    await page.getByTestId('chart').locator('canvas').first().waitFor();
     const now = Date.now();
     const start = utcDay(now - 15 * DAY);
     const end = utcDay(now - 6 * DAY);
@@ -55,14 +56,17 @@ describe('statistics: a range and a dimension', () => {
     expect(table.map((r) => r.Date)).toEqual(days.map((d) => formatDay(d, 'en')));
     for (const r of table) {
       const day = isoDay(r.Date!);
-      expect([r.Date, r.Registrations, r['Recharge amount']]).toEqual([r.Date, String(registered.get(day) ?? 0), formatAmount(recharged.get(day) ?? 0)]);
+      // Written the reader's way: digit groups, as the table's other figures.
+      expect([r.Date, r.Registrations, r['Recharge amount']]).toEqual([r.Date, String(registered.get(day) ?? 0), formatMoneyIn(recharged.get(day) ?? 0, 'en')]);
     }
     expect(Number(await page.getByTestId('chart').getAttribute('data-points'))).toBe(10);
 
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const [header, ...lines] = parseCsv((await readFile(await (await downloading).path(), 'utf8')).slice(1));
-    expect(lines.map((l) => Object.fromEntries(header!.map((k, i) => [k, l[i]])))).toEqual(table.map((r, i) => ({ ...r, Date: days[i] })));
+    // The same figures, plain for a spreadsheet: ISO days, no digit groups.
+    const plain = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.replace(/,/g, '')]));
+    expect(lines.map((l) => Object.fromEntries(header!.map((k, i) => [k, l[i]])))).toEqual(table.map((r, i) => ({ ...plain(r), Date: days[i] })));
   });
 
   it('narrows channel statistics to one channel', async () => {

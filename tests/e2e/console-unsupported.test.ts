@@ -35,7 +35,7 @@ describe('a map marking the finance figure and the deployment screens unsupporte
     await page.reload();
     await page.getByTestId('dashboard-page').waitFor();
     await expect.poll(() => page.getByTestId('kpi-userCount').locator('dd').textContent()).toMatch(/\d/);
-    await page.getByTestId('daily-chart').locator('canvas').waitFor();
+    await page.getByTestId('daily-chart').locator('canvas').first().waitFor();
     expect(await page.getByTestId('finance-panel').count()).toBe(0);
 
     const menuLinks = await page.locator('nav a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));

@@ -9,9 +9,9 @@ const h = useHarness();
 
 const deployment = () => h.sandbox.app.sandbox.deployment;
 
-/** A chart is drawn once uPlot has put its canvas in the figure, with height to read. */
+/** A chart is drawn once uPlot has put its canvas (its first panel's) in the figure, with height to read. */
 async function chartDrawn(page: Page, testId: string): Promise<{ points: number; height: number }> {
-  const canvas = page.getByTestId(testId).locator('canvas');
+  const canvas = page.getByTestId(testId).locator('canvas').first();
   await canvas.waitFor();
   const box = await canvas.boundingBox();
   return { points: Number(await page.getByTestId(testId).getAttribute('data-points')), height: box?.height ?? 0 };
@@ -42,13 +42,18 @@ describe('dashboard', () => {
     for (const key of ['userCount', 'newUsersToday', 'activeUsersToday', 'onlineUsers', 'groupCount', 'messagesToday', 'pendingWithdrawals', 'rechargeToday']) {
       await expect.poll(() => page.getByTestId(`kpi-${key}`).locator('dd').textContent()).toMatch(/\d/);
     }
-    // Money is shown in units with cents, or shortened with a suffix.
-    expect(await page.getByTestId('kpi-rechargeToday').locator('dd [aria-hidden]').textContent()).toMatch(/^-?\d+(\.\d{2}|(\.\d)?[kMGTPE])$/);
+    // Money is shown with its currency, in units with cents, or shortened with a suffix.
+    expect(
+      await page
+        .getByTestId('kpi-rechargeToday')
+        .locator('dd [data-figure]')
+        .evaluate((el) => el.firstChild!.textContent),
+    ).toMatch(/^-?¥[\d,]+(\.\d{2}|(\.\d)?[kMGTPE])$/);
     const daily = await chartDrawn(page, 'daily-chart');
     expect(daily.points).toBe(30);
     expect(daily.height).toBeGreaterThan(100);
     expect((await chartDrawn(page, 'money-chart')).points).toBe(30);
-    expect(await page.getByTestId('daily-chart').locator('.u-legend').textContent()).toContain('Registrations');
+    expect((await page.getByTestId('daily-chart').locator('.u-legend').allTextContents()).join(' ')).toContain('Registrations');
     await expect.poll(() => page.getByTestId('finance-totalRecharge').locator('dd').textContent()).toMatch(/\d/);
     expect(await page.getByTestId('finance-panel').locator('dt').count()).toBe(10);
     expect(await errorToasts(page)).toEqual([]);

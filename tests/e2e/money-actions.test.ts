@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../server/contract/index.js';
-import { formatAmount } from '../../web/lib/format.js';
+import { formatMoneyIn } from '../../web/engine/money.js';
+import en from '../../web/i18n/resources/en.js';
 import { errorToasts, useHarness } from './harness.js';
 
 /*
@@ -24,6 +25,10 @@ const listen = (req: IncomingMessage) => {
   if (req.method === 'POST' && req.url?.startsWith(`${REVIEW}/`)) received.push(req.url);
 };
 const calls = (name: string) => received.filter((u) => u === `${REVIEW}/${name}`).length;
+
+/** An amount as the questions write it: the sandbox's currency (CNY), the English way. */
+const money = (cents: number) => `¥${formatMoneyIn(cents, 'en')}`;
+const method = (value: string) => (en as Record<string, string>)[`option.method.${value}`];
 
 let page: Page;
 beforeAll(async () => {
@@ -49,10 +54,11 @@ describe('money actions on withdrawal review', () => {
     await rows(page).first().locator('[data-action="approve"]').dblclick();
     await confirm(page).waitFor();
     expect(calls('approve')).toBe(0);
-    expect(await confirm(page).getByRole('heading').textContent()).toBe(`Run “Approve” on ${record.userAccount}?`);
+    // As a person would ask it: how much, to whom, how.
+    expect(await confirm(page).getByRole('heading').textContent()).toBe(`Approve ${money(record.amount)} to ${record.userAccount} (${method(record.method)})?`);
     const summary = confirm(page).getByTestId('record-summary');
     expect(await summary.locator('[data-record-field="userAccount"]').textContent()).toBe(record.userAccount);
-    expect(await summary.locator('[data-record-field="amount"]').textContent()).toBe(formatAmount(record.amount));
+    expect(await summary.locator('[data-record-field="amount"]').textContent()).toBe(formatMoneyIn(record.amount, 'en'));
     expect(await summary.locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
 
     await confirm(page).getByRole('button', { name: 'Approve' }).dblclick();
@@ -138,7 +144,8 @@ describe('money actions on withdrawal review', () => {
     const record = store().withdrawals.get(id)!;
     await rows(page).first().locator('[data-action="reject"]').click();
     const form = page.getByTestId('form-dialog');
-    expect(await form.textContent()).toContain(`Run “Reject” on ${record.userAccount}?`);
+    expect(await form.getByRole('heading').textContent()).toBe(`Reject: ${record.userAccount}`);
+    expect(await form.textContent()).toContain(`Reject the withdrawal of ${money(record.amount)} to ${record.userAccount} (${method(record.method)})?`);
     expect(await form.locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
     await form.getByLabel('Reason').fill('Payee account closed');
     await form.getByRole('button', { name: 'Reject' }).dblclick();
@@ -158,7 +165,8 @@ describe('money actions on withdrawal review', () => {
 
     await page.locator('[data-bulk-action="approve"]').click();
     const accounts = ids.map((id) => store().withdrawals.get(id)!.userAccount).join(', ');
-    expect(await confirm(page).getByRole('heading').textContent()).toBe(`Run “Approve” on 3 records: ${accounts}?`);
+    const total = ids.reduce((sum, id) => sum + store().withdrawals.get(id)!.amount, 0);
+    expect(await confirm(page).getByRole('heading').textContent()).toBe(`Approve 3 withdrawals totalling ${money(total)}: ${accounts}?`);
     expect(await confirm(page).locator('[data-record-id]').count()).toBe(3);
     await confirm(page).getByRole('button', { name: 'Approve' }).click();
     const summary = page.getByTestId('bulk-summary');

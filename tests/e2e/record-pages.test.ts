@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { formatAmount } from '../../web/lib/format.js';
+import { formatMoneyIn } from '../../web/engine/money.js';
 import { seriousViolations } from '../support/axe.js';
 import { loginAs, useHarness } from './harness.js';
 
@@ -203,7 +203,7 @@ describe('record pages at 1440 px', () => {
     await page.goto(`/WithDrawMoneyCheck/${pending.id}`);
     await page.getByTestId('record-commands').locator('[data-action="approve"]').click();
     const confirm = page.getByTestId('confirm-dialog');
-    expect(await confirm.locator('[data-record-field="amount"]').textContent()).toBe(formatAmount(pending.amount));
+    expect(await confirm.locator('[data-record-field="amount"]').textContent()).toBe(formatMoneyIn(pending.amount, 'en'));
     expect(store().withdrawals.get(pending.id)!.state).toBe('pending');
     await confirm.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => store().withdrawals.get(pending.id)!.state).toBe('approved');

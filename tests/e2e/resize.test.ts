@@ -43,9 +43,11 @@ describe('charts follow their container', () => {
   it('on the dashboard, from 1440 px down to 390 px and back', async () => {
     const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
     await page.getByTestId('dashboard-page').waitFor();
-    await page.getByTestId('daily-chart').locator('canvas').waitFor();
-    await page.getByTestId('money-chart').locator('canvas').waitFor();
-    await chartsFollow(page, 2);
+    await page.getByTestId('daily-chart').locator('canvas').first().waitFor();
+    await page.getByTestId('money-chart').locator('canvas').first().waitFor();
+    // Each chart draws one panel per group of series of one size (SplitChart).
+    const panels = async (id: string) => Number(await page.getByTestId(id).getAttribute('data-panels'));
+    await chartsFollow(page, (await panels('daily-chart')) + (await panels('money-chart')));
   });
 
   it('on a statistics screen and the service monitor', async () => {

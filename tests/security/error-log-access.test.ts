@@ -10,8 +10,8 @@ import { startGateway, startRecordingBackend, useSandboxGateway } from './suppor
 
 /**
  * Who reads the UI error log. Any logged-in account (the sandbox's limited `operator` too) read
- * and cleared every administrator's entries. Now each reads and clears its own user's entries;
- * holders of ERROR_LOG_ADMIN_PERMISSION (as the backend's permission call says) read and clear
+ * and cleared every administrator's entries. Now each reads its own user's entries; holders of
+ * ERROR_LOG_ADMIN_PERMISSION (as the backend's permission call says) read, and alone clear,
  * everyone's, the anonymous ones (posted before a login) included. And an anonymous flood (1,500
  * posts from 50 addresses) evicted a logged-in session's entry: anonymous entries now have a
  * small lane of their own, in the files and in Redis alike.
@@ -25,6 +25,7 @@ const BOB = { token: 'tok-bob', userId: '8' };
 interface Page {
   total: number;
   list: ErrorLogEntry[];
+  scope?: 'own' | 'all';
 }
 
 /** The permission call answers ERROR_LOG_ADMIN_PERMISSION's default for ROOT only. */
@@ -71,6 +72,13 @@ class Console {
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ code: 200, msg: 'ok' });
   }
+
+  /** A clear the caller has no right to: refused, and nothing is removed. */
+  async clearRefused(cookie: string): Promise<void> {
+    const answer = await fetch(`${this.url}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, origin: this.url } });
+    expect(answer.status).toBe(403);
+    expect(await answer.json()).toMatchObject({ code: 403, error: 'FORBIDDEN' });
+  }
 }
 
 /** Three administrators, one holding the permission, and an entry written before any login. */
@@ -86,6 +94,7 @@ async function checkAccess(gateway: Console): Promise<void> {
 
   // Each reads its own user's entries only, in the usual shape; filters and paging still apply.
   expect(await gateway.list(alice)).toMatchObject({
+    scope: 'own',
     total: 2,
     list: [
       { message: 'alice 2', userId: '7' },
@@ -99,16 +108,16 @@ async function checkAccess(gateway: Console): Promise<void> {
   expect(await gateway.messages(root)).toEqual(['root 1', 'alice 2', 'bob 1', 'alice 1', 'before login']);
   expect((await gateway.list(root, 'pageNum=2&pageSize=2')).list.map((e) => e.message)).toEqual(['bob 1', 'alice 1']);
 
-  // A clear removes what the caller may read: Alice's own, then everything for the holder.
-  await gateway.clear(alice);
-  expect(await gateway.messages(alice)).toEqual([]);
-  expect(await gateway.messages(bob)).toEqual(['bob 1']);
-  expect(await gateway.messages(root)).toEqual(['root 1', 'bob 1', 'before login']);
-  expect(await gateway.post('alice 3', { cookie: alice })).toBe(200);
-  expect(await gateway.messages(alice)).toEqual(['alice 3']);
+  expect((await gateway.list(root)).scope).toBe('all');
+
+  // Clearing is the holder's alone: Alice may not wipe even her own entries, which stay for the holder.
+  await gateway.clearRefused(alice);
+  expect(await gateway.messages(alice)).toEqual(['alice 2', 'alice 1']);
+  expect(await gateway.messages(root)).toEqual(['root 1', 'alice 2', 'bob 1', 'alice 1', 'before login']);
   await gateway.clear(root);
-  expect(await gateway.list(root)).toEqual({ total: 0, list: [] });
+  expect(await gateway.list(root)).toEqual({ total: 0, list: [], scope: 'all' });
   expect(await gateway.messages(bob)).toEqual([]);
+  expect(await gateway.messages(alice)).toEqual([]);
 }
 
 /**
@@ -238,7 +247,7 @@ describe('error log access and the anonymous share', () => {
     }
     const messages = async (cookie: string) => ((await call('GET', cookie)).data as Page).list.map((e) => e.message);
 
-    it('gives the limited operator account its own entries only, and leaves the others when it clears', async () => {
+    it('gives the limited operator account its own entries only, named by account, and no clear', async () => {
       const { url } = sandbox();
       const admin = await logInOver(url, { account: 'admin', password: 'admin123' });
       const operator = await logInOver(url, { account: 'operator', password: 'operator123' });
@@ -248,9 +257,14 @@ describe('error log access and the anonymous share', () => {
 
       expect(await messages(operator)).toEqual(['sandbox operator']);
       expect(await messages(admin)).toEqual(['sandbox operator', 'sandbox admin', 'sandbox anonymous']);
-      expect((await call('DELETE', operator)).status).toBe(200);
-      expect(await messages(operator)).toEqual([]);
-      expect(await messages(admin)).toEqual(['sandbox admin', 'sandbox anonymous']);
+      // Each entry names the account its session logged in with, not only the backend's id.
+      const all = (await call('GET', admin)).data as Page;
+      expect(all.list.map((e) => e.account)).toEqual(['operator', 'admin', null]);
+      expect(((await call('GET', operator)).data as Page).scope).toBe('own');
+      expect((await call('DELETE', operator)).status).toBe(403);
+      expect(await messages(operator)).toEqual(['sandbox operator']);
+      expect((await call('DELETE', admin)).status).toBe(200);
+      expect(await messages(admin)).toEqual([]);
     });
   });
 });

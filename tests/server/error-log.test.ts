@@ -9,7 +9,7 @@ import { loadConfig } from '../../server/config.js';
 import { SAME_ORIGIN, buildTestGateway, writeFakeUi } from './support/gateway.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { CALLS } from '../../server/contract/index.js';
-import { cookieHeader, fakeLogIn, routeFakeLogin } from '../support/fake-session.js';
+import { cookieHeader, fakeAccount, fakeLogIn, routeFakeLogin } from '../support/fake-session.js';
 
 /** The Cookie header of a login as backend token t1, user 7, made afresh for each test's gateway. */
 let SESSION: { cookie: string };
@@ -84,7 +84,7 @@ describe('POST /api/error-log', () => {
     expect(page.code).toBe(200);
     expect(page.data.total).toBe(2);
     const [newest, oldest] = page.data.list;
-    expect(newest).toMatchObject({ message: 'login page failed', url: '/login', userId: null });
+    expect(newest).toMatchObject({ message: 'login page failed', url: '/login', userId: null, account: null });
     expect(newest!.userAgent).toBe('U'.repeat(512));
     expect(newest!.stack).toBeUndefined();
     expect(oldest).toEqual({
@@ -95,6 +95,8 @@ describe('POST /api/error-log', () => {
       url: '/userpage/userset',
       info: 'render',
       userId: '7',
+      // The account the session logged in with, which the backend's id does not tell a reader.
+      account: fakeAccount({ token: 't1', userId: '7' }),
       userAgent: 'TestBrowser/1.0',
     });
     expect(new Date(Date.parse(oldest!.time)).toISOString()).toBe(oldest!.time);
@@ -186,7 +188,7 @@ describe('GET and DELETE /api/error-log', () => {
     const since = (await list(`?since=${encodeURIComponent(middle)}`)).json().data as { list: ErrorLogEntry[] };
     expect(since.list.every((e) => e.time >= middle)).toBe(true);
     expect(since.list.length).toBeGreaterThanOrEqual(4);
-    expect((await list('?until=2000-01-01')).json().data).toEqual({ list: [], total: 0 });
+    expect((await list('?until=2000-01-01')).json().data).toEqual({ list: [], total: 0, scope: 'all' });
   });
 
   it('refuses bad paging and time parameters with 400', async () => {
@@ -205,7 +207,7 @@ describe('GET and DELETE /api/error-log', () => {
     const cleared = await app.inject({ method: 'DELETE', url: URL, headers: { ...SAME_ORIGIN, ...SESSION } });
     expect(cleared.statusCode).toBe(200);
     expect(cleared.json()).toEqual({ code: 200, msg: 'ok' });
-    expect((await list()).json().data).toEqual({ list: [], total: 0 });
+    expect((await list()).json().data).toEqual({ list: [], total: 0, scope: 'all' });
     // The log's own two files stay, emptied (the audit trail keeps its file beside them: a clear is a change it records).
     expect((await readdir(dataDir)).filter((name) => name.startsWith('error-log')).sort()).toEqual(['error-log-anonymous.jsonl', 'error-log.jsonl']);
 

@@ -94,13 +94,21 @@ describe('session: login, logout and /api/session', () => {
 
   it('reports the session it sealed, and none for a cookie it did not seal', async () => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/session' });
-    expect(anonymous.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null });
+    expect(anonymous.json()).toEqual({
+      loggedIn: false,
+      userId: null,
+      name: 'Admin',
+      sandbox: false,
+      webClientUrl: null,
+      sandboxDialect: null,
+      currency: 'CNY',
+    });
     const forged = await app.inject({ method: 'GET', url: '/api/session', cookies: { token: 'abc', userId: '7' } });
-    expect(forged.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null });
+    expect(forged.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null, currency: 'CNY' });
     const cookies = await logInInject(app, { account: 'admin', password: 'admin123' });
     // The userId cookie is not what the gateway believes: the sealed value is.
     const known = await app.inject({ method: 'GET', url: '/api/session', cookies: { ...cookies, userId: '999' } });
-    expect(known.json()).toEqual({ loggedIn: true, userId: '7', name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null });
+    expect(known.json()).toEqual({ loggedIn: true, userId: '7', name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null, currency: 'CNY' });
   });
 
   it("tells the UI the web client's address when WEB_CLIENT_URL sets it", async () => {
@@ -111,6 +119,17 @@ describe('session: login, logout and /api/session', () => {
     } finally {
       await configured.close();
     }
+  });
+
+  it('tells the UI the currency of the wallet, CNY unless CURRENCY names another, and refuses a malformed code', async () => {
+    const configured = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, CURRENCY: 'eur' });
+    try {
+      const answer = await configured.inject({ method: 'GET', url: '/api/session' });
+      expect(answer.json()).toMatchObject({ currency: 'EUR' });
+    } finally {
+      await configured.close();
+    }
+    await expect(buildTestGateway({ CHAT_BACKEND_URL: backend.url, CURRENCY: 'euros' })).rejects.toThrow(/CURRENCY/);
   });
 
   it('logs out by clearing both cookies', async () => {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import { CALLS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
+import { CALLS, PERMISSIONS, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
 import { cookieHeaderOf, logInThrough } from '../support/session.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, writeFakeUi } from './support/gateway.js';
@@ -113,7 +113,8 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end('{"code": 200, "data": [');
     }
-    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] });
+    // The administrators page's permission too: the INTERNAL case below clears the error log, which only its holders may.
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }] });
   });
   backend.route(`GET ${CALLS.withdrawalCount}`, (call, res) => {
     if (call.headers['w-token'] === 'tok-codeless') return sendJson(res, { msg: 'ok', data: 3 });

@@ -18,6 +18,16 @@ describe('the session seal', () => {
     expect(sealer.unseal(sealer.seal({ ...session, lastSeen: session.lastSeen + 999 }))?.lastSeen).toBe(session.lastSeen);
   });
 
+  it('keeps the account typed at login, beside the kept values of a backend map or without them', () => {
+    const named = { ...session, account: 'operator' };
+    expect(sealer.unseal(sealer.seal(named))).toEqual(named);
+    const kept = { ...named, kept: { role: 'finance' } };
+    expect(sealer.unseal(sealer.seal(kept))).toEqual(kept);
+    // A session sealed before accounts were kept still opens, without one.
+    expect(sealer.unseal(sealer.seal({ ...session, kept: { role: 'finance' } }))).toEqual({ ...session, kept: { role: 'finance' } });
+    expect(sealer.seal(named)).not.toContain('operator');
+  });
+
   it('never seals the same session to the same value, and never shows the token', () => {
     const a = sealer.seal(session);
     expect(sealer.seal(session)).not.toBe(a);

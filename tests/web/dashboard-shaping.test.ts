@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DailyStatisticsRow } from '../../server/contract/index.js';
 import { MAX_RANGE_DAYS, lastDays, matchingPreset, parseDayKey, rangeDays, rangeProblem } from '../../web/dashboard/date-range.js';
-import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, exactValue, shortAmount, shortValue } from '../../web/dashboard/shaping.js';
+import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, exactValue, shortValue } from '../../web/dashboard/shaping.js';
 
 function row(date: string, over: Partial<DailyStatisticsRow> = {}): DailyStatisticsRow {
   return {
@@ -19,28 +19,41 @@ function row(date: string, over: Partial<DailyStatisticsRow> = {}): DailyStatist
   };
 }
 
+const en = { lang: 'en', currency: 'CNY' } as const;
+const es = { lang: 'es', currency: 'CNY' } as const;
+const bare = { lang: 'en', currency: '' } as const;
+
 describe('dashboard figures', () => {
-  it('shows money divided by 100, shortened from a thousand units up', () => {
-    expect(shortAmount(12345)).toBe('123.45');
-    expect(shortAmount(99_999)).toBe('999.99');
-    expect(shortAmount(123_456_78)).toBe('123.5k');
-    expect(shortAmount(4_200_000_000)).toBe('42M');
-    expect(shortAmount(-250_000)).toBe('-2.5k');
-    expect(shortAmount(Number.NaN)).toBe('0.00');
+  it('shows money divided by 100 with its currency, shortened from a thousand units up', () => {
+    expect(shortValue(12345, 'money', en)).toBe('¥123.45');
+    expect(shortValue(99_999, 'money', en)).toBe('¥999.99');
+    expect(shortValue(73_440_000, 'money', en)).toBe('¥734.4k');
+    expect(shortValue(4_200_000_000, 'money', en)).toBe('¥42M');
+    expect(shortValue(-250_000, 'money', en)).toBe('-¥2.5k');
+    expect(shortValue(Number.NaN, 'money', en)).toBe('¥0.00');
+    // The language places the symbol and writes the decimal mark.
+    expect(shortValue(73_440_000, 'money', es)).toBe('734,4k\u00a0¥');
+    // No currency configured: the bare figure.
+    expect(shortValue(12345, 'money', bare)).toBe('123.45');
   });
 
-  it('shortens counts with k/M/G and keeps small counts whole', () => {
-    expect(shortValue(987, 'count')).toBe('987');
-    expect(shortValue(15_300, 'count')).toBe('15.3k');
-    expect(shortValue(2_000_000_000, 'count')).toBe('2G');
-    expect(shortValue(15_300, 'money')).toBe('153.00');
+  it('writes counts whole up to 99,999 and shortens larger ones with k/M/G', () => {
+    expect(shortValue(987, 'count', en)).toBe('987');
+    expect(shortValue(19_040, 'count', en)).toBe('19,040');
+    expect(shortValue(19_040, 'count', es)).toBe('19.040');
+    expect(shortValue(1_530_000, 'count', en)).toBe('1.5M');
+    expect(shortValue(1_530_000, 'count', es)).toBe('1,5M');
+    expect(shortValue(2_000_000_000, 'count', en)).toBe('2G');
   });
 
-  it('gives the exact figure behind a shortened card in the page locale', () => {
-    expect(exactValue(123_456_789, 'money', 'en-US')).toBe('1,234,567.89');
-    expect(exactValue(5, 'money', 'en-US')).toBe('0.05');
-    expect(exactValue(1_234_567, 'count', 'en-US')).toBe('1,234,567');
-    expect(exactValue(1_234_567, 'count', 'es-ES')).toBe('1.234.567');
+  it('gives the exact figure behind a shortened card, with the currency, as the language writes it', () => {
+    expect(exactValue(73_440_000, 'money', en)).toBe('¥734,400.00');
+    expect(exactValue(123_456_789, 'money', en)).toBe('¥1,234,567.89');
+    expect(exactValue(123_456_789, 'money', es)).toBe('1.234.567,89\u00a0¥');
+    expect(exactValue(5, 'money', en)).toBe('¥0.05');
+    expect(exactValue(123_456_789, 'money', { lang: 'en', currency: 'EUR' })).toBe('€1,234,567.89');
+    expect(exactValue(1_234_567, 'count', en)).toBe('1,234,567');
+    expect(exactValue(1_234_567, 'count', es)).toBe('1.234.567');
   });
 });
 

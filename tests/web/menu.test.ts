@@ -10,14 +10,19 @@ function paths(menu: ReturnType<typeof buildMenu>): string[] {
 }
 
 describe('buildMenu', () => {
-  it('shows every screen to a holder of every permission', () => {
+  it('shows every screen to a holder of every permission, but the error pages, reached by address only', () => {
     const menu = buildMenu(ALL_PERMISSIONS);
-    expect(paths(menu).sort()).toEqual(LEAF_ROUTES.map((r) => r.path).sort());
+    expect(paths(menu).sort()).toEqual(
+      LEAF_ROUTES.map((r) => r.path)
+        .filter((p) => !p.startsWith('/error/'))
+        .sort(),
+    );
+    expect(menu.map((m) => m.key)).not.toContain('/error');
   });
 
   it('hides groups with no permitted child and flattens one-child groups', () => {
     const menu = buildMenu(OPERATOR);
-    expect(menu.map((m) => m.key)).toEqual(['/dashboard', '/userpage', '/sensitivewords', '/operation', '/BillingRecords', '/error', '/error-log/log']);
+    expect(menu.map((m) => m.key)).toEqual(['/dashboard', '/userpage', '/sensitivewords', '/operation', '/BillingRecords', '/error-log/log']);
     const users = menu.find((m) => m.key === '/userpage')!;
     expect(users.children!.map((c) => c.path)).toEqual(['/userpage/userset', '/groupset']);
     // Online statistics opens both the IP blacklist and online users: the group stays a group.
@@ -27,8 +32,17 @@ describe('buildMenu', () => {
   });
 
   it('keeps one-child groups that ask to stay a group', () => {
-    const menu = buildMenu([]);
-    expect(menu.find((m) => m.key === '/error')?.children?.length).toBe(2);
+    const page = LEAF_ROUTES.find((r) => r.path === '/error-log/log')!;
+    const group = {
+      kind: 'group' as const,
+      path: '/g',
+      name: 'G',
+      meta: { title: 'route.errorLog' as const },
+      children: [{ ...page, group: undefined }],
+      alwaysShow: true,
+    };
+    expect(buildMenu([], [group]).find((m) => m.key === '/g')?.children?.length).toBe(1);
+    expect(buildMenu([], [{ ...group, alwaysShow: false }]).map((m) => m.key)).toEqual(['/error-log/log']);
   });
 
   it('marks the withdrawal review entry and its group for the badge', () => {

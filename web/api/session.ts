@@ -123,9 +123,10 @@ async function fetchSession(): Promise<SessionInfo> {
       sandbox: raw.sandbox === true,
       webClientUrl: typeof raw.webClientUrl === 'string' ? raw.webClientUrl : null,
       sandboxDialect: SANDBOX_DIALECTS.find((d) => d === raw.sandboxDialect) ?? null,
+      currency: typeof raw.currency === 'string' && /^[A-Z]{3}$/.test(raw.currency) ? raw.currency : '',
     };
   } catch {
-    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null };
+    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null, currency: '' };
   }
   return info;
 }
@@ -177,6 +178,7 @@ export function forgetSession(): void {
     sandbox: session.value?.sandbox ?? false,
     webClientUrl: session.value?.webClientUrl ?? null,
     sandboxDialect: session.value?.sandboxDialect ?? null,
+    currency: session.value?.currency ?? '',
   };
 }
 

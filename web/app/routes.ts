@@ -236,8 +236,9 @@ export const ROUTES: readonly RouteEntry[] = [
     'route.errorPages',
     'error',
     [
-      page('/error/401', 'Page401', 'route.page401', 'error', ErrorInLayout, { noCache: true }),
-      page('/error/404', 'Page404', 'route.page404', 'error', ErrorInLayout, { noCache: true }),
+      // Reached by address (a link, a redirect), never a destination anyone picks from the menu.
+      page('/error/401', 'Page401', 'route.page401', 'error', ErrorInLayout, { noCache: true, hidden: true }),
+      page('/error/404', 'Page404', 'route.page404', 'error', ErrorInLayout, { noCache: true, hidden: true }),
     ],
     true,
   ),

@@ -1,13 +1,15 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useT, type TFunction } from '../i18n/index.js';
-import { formatAmount, shortNumber } from '../lib/format.js';
-import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';
-import { TimeChart } from '../ui/chart/time-chart.js';
+import { currencyTick, formatCurrency } from '../lib/currency.js';
+import { formatCount, shortNumber } from '../lib/format.js';
+import { PALETTE } from '../ui/chart/chart-spec.js';
+import { SplitChart, type SplitChartSpec } from '../ui/chart/split-chart.js';
 import { MAX_RANGE_DAYS, RANGE_PRESETS, lastDays, matchingPreset, rangeProblem, type DateRange } from './date-range.js';
 import { Panel, PanelError, PanelSkeleton, Skeleton, useLocale } from '../ui/panel.js';
 import { dailyStatisticsQueryOptions } from './queries.js';
-import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, exactValue, type AlignedSeries, type DailySeriesKey } from './shaping.js';
+import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, type AlignedSeries, type DailySeriesKey, type FigureFormat } from './shaping.js';
+import { useFigureFormat } from './figure-format.js';
 
 const SERIES_LABEL: Record<DailySeriesKey, Parameters<TFunction>[0]> = {
   registrations: 'dashboard.series.registrations',
@@ -18,39 +20,35 @@ const SERIES_LABEL: Record<DailySeriesKey, Parameters<TFunction>[0]> = {
   redPacketAmount: 'dashboard.series.redPacket',
 };
 
-/** Units (already divided by 100) back to the amount text with two decimals. */
-const money = (units: number) => formatAmount(Math.round(units * 100));
-const groupedMoney = (locale: string) => (units: number) => exactValue(Math.round(units * 100), 'money', locale);
-const moneyTick = (units: number) => (Math.abs(units) < 1000 ? String(Math.round(units * 100) / 100) : shortNumber(units));
+/** Units (already divided by 100) back to hundredths, for the money formatters. */
+const cents = (units: number) => Math.round(units * 100);
 
 function specs(
   t: TFunction,
   locale: string,
+  format: FigureFormat,
   countKeys: readonly DailySeriesKey[],
   moneyKeys: readonly DailySeriesKey[],
-): { counts: ChartSpec; money: ChartSpec } {
+): { counts: SplitChartSpec; money: SplitChartSpec } {
   const base = { xKind: 'day' as const, xLabel: t('dashboard.axis.date'), locale };
+  const count = (v: number) => formatCount(v, format.lang);
   return {
+    // Registrations (tens), active users (hundreds) and messages (tens of thousands) each get an
+    // axis when their sizes are that far apart (SplitChart), so none is drawn flat at zero.
     counts: {
       ...base,
-      left: { label: t('dashboard.axis.users'), format: (v) => shortNumber(v) },
-      // Messages run two orders of magnitude above users; on one axis the user lines would be flat.
-      right: countKeys.includes('messages') ? { label: t('dashboard.series.messages'), format: (v) => shortNumber(v) } : undefined,
-      series: countKeys.map((key, i) => ({
-        label: t(SERIES_LABEL[key]),
-        color: PALETTE[i % PALETTE.length]!,
-        axis: key === 'messages' ? ('right' as const) : ('left' as const),
-        format: (v: number) => v.toLocaleString(locale),
-      })),
+      axes: { count: { label: t('dashboard.axis.users'), format: (v) => shortNumber(v) } },
+      series: countKeys.map((key, i) => ({ key, unit: 'count', label: t(SERIES_LABEL[key]), color: PALETTE[i % PALETTE.length]!, format: count })),
     },
     money: {
       ...base,
-      left: { label: t('dashboard.axis.amount'), format: moneyTick },
+      axes: { money: { label: t('dashboard.axis.amount'), format: (v) => currencyTick(v, format.lang, format.currency) } },
       series: moneyKeys.map((key, i) => ({
+        key,
+        unit: 'money',
         label: t(SERIES_LABEL[key]),
         color: PALETTE[(i + 3) % PALETTE.length]!,
-        axis: 'left' as const,
-        format: money,
+        format: (v: number) => formatCurrency(cents(v), format.lang, format.currency),
       })),
     },
   };
@@ -84,9 +82,10 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
   const [draft, setDraft] = useState<DateRange>(range);
   const problem = rangeProblem(draft);
   const query = useQuery(dailyStatisticsQueryOptions(range));
+  const { lang, currency } = useFigureFormat();
   const countKeys = useMemo(() => COUNT_SERIES.filter((k) => !absent.has(k)), [absent]);
   const moneyKeys = useMemo(() => MONEY_SERIES.filter((k) => !absent.has(k)), [absent]);
-  const chartSpecs = useMemo(() => specs(t, locale, countKeys, moneyKeys), [t, locale, countKeys, moneyKeys]);
+  const chartSpecs = useMemo(() => specs(t, locale, { lang, currency }, countKeys, moneyKeys), [t, locale, lang, currency, countKeys, moneyKeys]);
   const rows = query.data?.list;
   const counts = useMemo(() => dailyColumns(rows ?? [], countKeys), [rows, countKeys]);
   const amounts = useMemo(() => dailyColumns(rows ?? [], moneyKeys), [rows, moneyKeys]);
@@ -154,25 +153,25 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
           {countKeys.length > 0 && (
             <div>
               <h3 className="mb-2 font-medium text-slate-700">{t('dashboard.dailyActivity')}</h3>
-              <TimeChart
+              <SplitChart
                 spec={chartSpecs.counts}
                 data={counts}
                 testId="daily-chart"
                 label={t('dashboard.chartSummary', { title: t('dashboard.dailyActivity'), start: range.startDate, end: range.endDate })}
               />
-              <Totals keys={countKeys} data={counts} format={(v) => v.toLocaleString(locale)} />
+              <Totals keys={countKeys} data={counts} format={(v) => formatCount(v, lang)} />
             </div>
           )}
           {moneyKeys.length > 0 && (
             <div>
               <h3 className="mb-2 font-medium text-slate-700">{t('dashboard.dailyMoney')}</h3>
-              <TimeChart
+              <SplitChart
                 spec={chartSpecs.money}
                 data={amounts}
                 testId="money-chart"
                 label={t('dashboard.chartSummary', { title: t('dashboard.dailyMoney'), start: range.startDate, end: range.endDate })}
               />
-              <Totals keys={moneyKeys} data={amounts} format={groupedMoney(locale)} />
+              <Totals keys={moneyKeys} data={amounts} format={(v) => formatCurrency(cents(v), lang, currency)} />
             </div>
           )}
         </div>

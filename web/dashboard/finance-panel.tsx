@@ -1,15 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { useT } from '../i18n/index.js';
 import { financeDataQueryOptions } from './queries.js';
-import { FINANCE_FIGURES, exactValue, shortValue } from './shaping.js';
-import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from '../ui/panel.js';
+import { FINANCE_FIGURES, exactValue } from './shaping.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt } from '../ui/panel.js';
+import { useFigureFormat } from './figure-format.js';
 
 const GRID = 'grid grid-cols-1 gap-x-6 sm:grid-cols-2';
 
-/** All-time totals and today's movement of /manage/getFinanceData. */
+/**
+ * All-time totals and today's movement of /manage/getFinanceData, written out in full with their
+ * currency: this is the table a reader acts on, so nothing here is shortened.
+ */
 export function FinancePanel() {
   const t = useT();
-  const locale = useLocale();
+  const format = useFigureFormat();
   const query = useQuery(financeDataQueryOptions());
   const data = query.data;
 
@@ -29,14 +33,10 @@ export function FinancePanel() {
         <dl className={GRID}>
           {FINANCE_FIGURES.map((f) => {
             const value = data[f.key];
-            const exact = exactValue(value, f.kind, locale);
             return (
               <div key={f.key} className="flex items-baseline justify-between gap-3 border-b border-slate-100 py-2" data-testid={`finance-${f.key}`}>
                 <dt className="text-sm text-slate-600">{t(f.label)}</dt>
-                <dd className="font-semibold text-slate-900 tabular-nums" title={exact}>
-                  <span aria-hidden="true">{shortValue(value, f.kind)}</span>
-                  <span className="sr-only">{exact}</span>
-                </dd>
+                <dd className="text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">{exactValue(value, f.kind, format)}</dd>
               </div>
             );
           })}

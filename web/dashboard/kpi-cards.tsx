@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useT } from '../i18n/index.js';
 import { KPI_REFRESH_MS, countQueryOptions } from './queries.js';
 import { KPI_CARDS, exactValue, shortValue } from './shaping.js';
-import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt, useLocale } from '../ui/panel.js';
+import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt } from '../ui/panel.js';
+import { ShortFigure } from '../ui/short-figure.js';
+import { useFigureFormat } from './figure-format.js';
 
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-4';
 
@@ -12,7 +14,7 @@ const NONE: ReadonlySet<string> = new Set();
 export function KpiCards({ absent = NONE }: { absent?: ReadonlySet<string> }) {
   const cards = KPI_CARDS.filter((c) => !absent.has(c.key));
   const t = useT();
-  const locale = useLocale();
+  const format = useFigureFormat();
   const query = useQuery(countQueryOptions());
   const data = query.data;
 
@@ -51,13 +53,11 @@ export function KpiCards({ absent = NONE }: { absent?: ReadonlySet<string> }) {
           <dl className={`${GRID} ${query.isError ? 'mt-3 opacity-70' : ''}`}>
             {cards.map((c) => {
               const value = data[c.key];
-              const exact = exactValue(value, c.kind, locale);
               return (
                 <div key={c.key} className="rounded-md border border-slate-100 bg-slate-50 p-3" data-testid={`kpi-${c.key}`}>
                   <dt className="text-sm text-slate-600">{t(c.label)}</dt>
-                  <dd className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums" title={exact}>
-                    <span aria-hidden="true">{shortValue(value, c.kind)}</span>
-                    <span className="sr-only">{exact}</span>
+                  <dd className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums">
+                    <ShortFigure short={shortValue(value, c.kind, format)} exact={exactValue(value, c.kind, format)} />
                   </dd>
                 </div>
               );

@@ -1,6 +1,8 @@
 import type { CountAnswer, DailyStatisticsRow, FinanceData } from '#contract';
 import type { MessageKey } from '../i18n/index.js';
-import { formatAmount, shortNumber } from '../lib/format.js';
+import { formatCurrency, shortCurrency } from '../lib/currency.js';
+import { formatCount, shortNumber } from '../lib/format.js';
+import { localeOf, type Language } from '../lib/language.js';
 import { parseDayKey } from './date-range.js';
 
 /** How the dashboard turns the three answers into cards and chart series. */
@@ -37,25 +39,40 @@ export const FINANCE_FIGURES: readonly Figure<keyof FinanceData>[] = [
   { key: 'withdrawalToday', label: 'dashboard.finance.withdrawalToday', kind: 'money' },
 ];
 
-/** Money in the smallest unit: under 1000 whole units with cents, above that shortened (12.3k). */
-export function shortAmount(cents: number): string {
-  if (!Number.isFinite(cents)) return formatAmount(0);
-  const units = cents / 100;
-  return Math.abs(units) < 1000 ? formatAmount(cents) : shortNumber(units);
+/** How the dashboard writes its figures: the reader's language and the wallet's currency ('' when unknown). */
+export interface FigureFormat {
+  lang: Language;
+  currency: string;
 }
 
-/** The card text: shortened so eight cards fit a row. */
-export function shortValue(value: number, kind: ValueKind): string {
-  return kind === 'money' ? shortAmount(value) : shortNumber(value);
+/** Counts up to this are written whole (99,999 fits a card); larger ones are shortened. */
+export const WHOLE_COUNT_BELOW = 100_000;
+
+/**
+ * The card text: a count whole while it fits, else shortened (1.2M); money with its currency,
+ * shortened past 1,000 units (¥734.4k), so eight cards fit a row. The exact figure goes with it
+ * (exactValue) wherever it is shortened.
+ */
+export function shortValue(value: number, kind: ValueKind, format: FigureFormat): string {
+  if (kind === 'money') return shortCurrency(Number.isFinite(value) ? Math.round(value) : 0, format.lang, format.currency);
+  if (!Number.isFinite(value) || Math.abs(value) < WHOLE_COUNT_BELOW) return formatCount(value, format.lang);
+  return shortNumber(value).replace('.', countDecimal(format.lang));
 }
 
-/** The exact figure, for the tooltip and screen readers behind a shortened card. */
-export function exactValue(value: number, kind: ValueKind, locale: string): string {
-  if (kind === 'money') {
-    const [whole = '0', cents = '00'] = formatAmount(value).split('.');
-    return `${Number(whole).toLocaleString(locale)}.${cents}`;
+/** The exact figure, for the tooltip and screen readers behind a shortened card, and the finance panel. */
+export function exactValue(value: number, kind: ValueKind, format: FigureFormat): string {
+  if (kind === 'money') return formatCurrency(Number.isFinite(value) ? Math.round(value) : 0, format.lang, format.currency);
+  return formatCount(value, format.lang);
+}
+
+const decimals = new Map<Language, string>();
+function countDecimal(lang: Language): string {
+  let mark = decimals.get(lang);
+  if (mark === undefined) {
+    mark = new Intl.NumberFormat(localeOf(lang)).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+    decimals.set(lang, mark);
   }
-  return Number.isFinite(value) ? value.toLocaleString(locale) : String(value);
+  return mark;
 }
 
 export type DailySeriesKey = 'registrations' | 'activeUsers' | 'messages' | 'rechargeAmount' | 'withdrawalAmount' | 'redPacketAmount';

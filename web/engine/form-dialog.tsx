@@ -5,6 +5,7 @@ import { ApiError } from '../api/client.js';
 import { useLabelT } from '../i18n/resources/index.js';
 import { useDensity } from '../ui/density.js';
 import { LeaveGuard } from '../ui/leave-guard.js';
+import { DialogFrame, useAnchorPlacement, type Anchor } from '../ui/anchored-frame.js';
 import { confirmLeave } from '../lib/leave-guard.js';
 import { FieldInput } from './field-input.js';
 import { language } from '../lib/settings.js';
@@ -22,6 +23,8 @@ export interface FormDialogProps {
   /** Field labels other than the shared field.<key> ones. */
   labelOf?: (field: FieldDef) => string | undefined;
   keepsOldSecret?: boolean;
+  /** The record the form is about, on screen: the dialog sits beside it, never over it. */
+  anchor?: Anchor;
   /** Resolves when done; a rejection's message is shown on the form. */
   onSubmit: (values: Record<string, unknown>) => Promise<void>;
   onClose: () => void;
@@ -34,7 +37,8 @@ export interface FormDialogProps {
  * saved unchanged.
  */
 export function FormDialog(props: FormDialogProps) {
-  const { open, title, fields, initial, submitLabel, danger, intro, labelOf, keepsOldSecret, onSubmit, onClose } = props;
+  const { open, title, fields, initial, submitLabel, danger, intro, labelOf, keepsOldSecret, anchor, onSubmit, onClose } = props;
+  const placement = useAnchorPlacement(open, anchor);
   const t = useLabelT();
   const density = useDensity();
   const [draft, setDraft] = useState<Draft>(() => draftFromRecord(fields, initial, language.value));
@@ -93,10 +97,12 @@ export function FormDialog(props: FormDialogProps) {
   return (
     <Dialog open={open} onClose={() => void requestClose()} className="relative z-50">
       <LeaveGuard dirty={dirty && !busy} />
-      <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
-      {/* A full-height sheet on a phone: the body scrolls, the buttons stay in view. */}
-      <div className="fixed inset-0 flex items-stretch justify-center sm:items-center sm:p-4">
-        <DialogPanel className="flex h-full w-full flex-col bg-white shadow-xl sm:h-auto sm:max-h-[90vh] sm:max-w-lg sm:rounded-lg" data-testid="form-dialog">
+      {/* A full-height sheet on a phone (the body scrolls, the buttons stay in view); beside its record when it has one. */}
+      <DialogFrame placement={placement} fallback="fixed inset-0 flex items-stretch justify-center sm:items-center sm:p-4">
+        <DialogPanel
+          className={`flex w-full flex-col bg-white shadow-xl sm:max-w-lg ${placement ? 'max-h-full rounded-lg' : 'h-full sm:h-auto sm:max-h-[90vh] sm:rounded-lg'}`}
+          data-testid="form-dialog"
+        >
           <form onSubmit={submit} noValidate className="flex min-h-0 flex-1 flex-col">
             <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{title}</DialogTitle>
             <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-5 py-4">
@@ -132,7 +138,7 @@ export function FormDialog(props: FormDialogProps) {
             </div>
           </form>
         </DialogPanel>
-      </div>
+      </DialogFrame>
     </Dialog>
   );
 }

@@ -3,14 +3,13 @@ import type { FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import type { Density } from '../ui/density.js';
 import { fieldLabel } from './labels.js';
-import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
 import { mainFieldKey, recordName } from './record-summary.js';
 import { recordPath } from '../lib/record-nav.js';
 import { RecordLink } from './record-link.js';
 import { buildRowCommands, HeldChip, RowCommands, useStableRowHandlers, type StableRowHandlers, type OfferedCommands } from './row-commands.js';
 import type { ScreenRowCommands as Commands } from './row-commands.js';
-import { ValueView } from './value-cell.js';
+import { moneyText, ValueView, valueText } from './value-cell.js';
 
 interface Props {
   resource: ListResource;
@@ -67,6 +66,15 @@ interface CardProps {
   navigable: boolean;
 }
 
+/** A fact too long for half a phone's width takes the card's whole width rather than breaking. */
+const HALF_WIDTH_CHARS = 16;
+
+/**
+ * Whether a field is one of the card's facts for this row: a value to read (an empty one says
+ * nothing on a card), and not the record's number, which the phone reader never acts on.
+ */
+const isFact = (f: FieldDef, row: Row) => !(f.key === 'id' && f.identifier) && row[f.key] !== null && row[f.key] !== undefined && row[f.key] !== '';
+
 const Card = memo(function Card({
   row,
   resource,
@@ -89,6 +97,12 @@ const Card = memo(function Card({
   const href = recordBase ? recordPath(recordBase, row.id) : null;
   const { main, status, rest } = layout;
   const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self, held);
+  // The actions that move money are what a reviewer is here for: buttons of their own, in reach
+  // of a thumb. The rest wait behind "⋯".
+  const money = commands.filter((c) => c.action !== undefined && resource.actions?.some((a) => a.name === c.action && a.money));
+  const others = commands.filter((c) => !money.includes(c));
+  const facts = rest.filter((f) => isFact(f, row));
+  const name = recordName(t, resource, row);
   return (
     <li
       className={`rounded-md border bg-white focus:outline-2 focus:outline-primary ${current ? 'border-primary' : 'border-slate-200'} ${density.cell}`}
@@ -126,25 +140,48 @@ const Card = memo(function Card({
             <ValueView t={t} field={status} value={row[status.key]} />
           </span>
         )}
-        {commands.length > 0 && <RowCommands commands={commands} inline={0} t={t} name={recordName(t, resource, row)} />}
+        {others.length > 0 && <RowCommands commands={others} inline={0} t={t} name={name} />}
       </div>
-      {rest.length > 0 && (
-        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          {rest.map((f) => (
-            <div key={f.key} className="contents">
-              <dt className="text-slate-500">{fieldLabel(t, f.key)}</dt>
-              <dd className="min-w-0 text-slate-800 wrap-anywhere" data-col={f.key}>
+      {facts.length > 0 && (
+        <dl className="mt-1.5 grid grid-cols-2 gap-x-3 gap-y-0.5 text-sm">
+          {facts.map((f) => (
+            <div key={f.key} className={`flex min-w-0 items-baseline gap-1.5 ${valueText(t, f, row[f.key]).length > HALF_WIDTH_CHARS ? 'col-span-2' : ''}`}>
+              <dt className="shrink-0 text-xs text-slate-500">{fieldLabel(t, f.key)}</dt>
+              <dd className={`min-w-0 text-slate-800 wrap-anywhere ${f.kind === 'money' ? 'font-semibold' : ''}`} data-col={f.key}>
                 <ValueView t={t} field={f} value={row[f.key]} />
               </dd>
             </div>
           ))}
         </dl>
       )}
+      {money.length > 0 && (
+        <div className="mt-2 flex gap-2" data-testid="card-money-actions">
+          {money.map((c) => (
+            <button
+              key={c.key}
+              type="button"
+              className={`btn min-h-9 flex-1 justify-center ${c.danger ? 'border-red-300 text-red-700 hover:bg-red-50' : 'btn-primary'}`}
+              onClick={c.onClick}
+              disabled={c.busy || !!c.refused}
+              aria-busy={c.busy || undefined}
+              aria-label={`${c.label}: ${name}`}
+              title={c.refused}
+              data-action={c.action}
+              data-command={c.key}
+            >
+              {c.label}
+            </button>
+          ))}
+        </div>
+      )}
     </li>
   );
 });
 
-/** A phone's list: one card per row (its name, status and fields), the commands behind "⋯", sorting by a select. */
+/**
+ * A phone's list: one card per row (its name, status and the facts it has), the money actions as
+ * buttons and the other commands behind "⋯", sorting by a select.
+ */
 export function ListCards(props: Props) {
   const {
     resource,
@@ -252,7 +289,7 @@ export function ListCards(props: Props) {
                 {t('engine.total')} · {fieldLabel(t, key)}
               </dt>
               <dd className="text-right tabular-nums" data-total={key}>
-                {formatMoney(value)}
+                {moneyText(value)}
               </dd>
             </div>
           ))}

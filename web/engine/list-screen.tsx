@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
@@ -36,7 +36,17 @@ import { useActionRunner } from './use-action-runner.js';
 import { deleteQuestion, namesText } from './record-names.js';
 import { recordName } from './record-summary.js';
 import { SelectionBar } from './selection-bar.js';
-import { PAGE_SIZES, listQueryParams, nextSort, parseListState, serialiseListState, withChange, type ListState } from './url-state.js';
+import {
+  PAGE_SIZES,
+  filterFields,
+  isRangeFilter,
+  listQueryParams,
+  nextSort,
+  parseListState,
+  serialiseListState,
+  withChange,
+  type ListState,
+} from './url-state.js';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
 
@@ -74,6 +84,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const csvImport = useMemo(() => (options.import ? importSpec(resource, options.import) : null), [resource, options.import]);
   // "Select all N matching" was chosen; it holds only while the whole page stays selected.
   const [matchingChosen, setMatchingChosen] = useState(false);
+  // On a phone the search and filters fold behind one button, so the first screen shows records.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersId = useId();
 
   const clearSelection = () => {
     setSelected(new Set());
@@ -82,6 +95,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
 
   const save = useSaveMutation(resource);
   const remove = useDeleteMutation(resource);
+  // The record's row or card on screen, for dialogs about it to keep clear of it.
+  const rowElement = (id: unknown) =>
+    document.querySelector<HTMLElement>(`[data-testid="list-screen"][data-resource="${resource.id}"] [data-row-id="${CSS.escape(String(id))}"]`);
   const runner = useActionRunner(
     resource,
     options.results,
@@ -90,6 +106,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
       options.afterAction?.(action, target);
     },
     options.context,
+    rowElement,
   );
   // Held calls (two-person approval) are asked for only where money moves: nothing else is held.
   const holds = useHolds(resource.id, resource.actions?.some((a) => a.money) ?? false);
@@ -131,6 +148,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const selectable = bulk.length > 0 || !!resource.remove;
   const selectedRows = rows.filter((r) => selected.has(String(r.id)));
   const allMatching = matchingChosen && rows.length > 0 && selectedRows.length === rows.length && total > rows.length;
+  // What fits the selection: Unban for banned users, Ban for the others, both for a mix. Over
+  // every matching record nothing is known of the rows yet: all are offered, the summary tells.
+  const offeredBulk = allMatching ? bulk : bulk.filter((a) => eligibleRows(a, selectedRows).length > 0);
 
   const removedRows = removing ? rows.filter((r) => removing.includes(String(r.id))) : [];
   const nameOf = (row: Row) => recordName(t, resource, row);
@@ -221,21 +241,43 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
     navigable: !!keys,
   };
 
+  // Filters the screen opens with (the queue's pending) are not the reader's own: not counted.
+  const chosen = (key: string) => !!state.filters[key] && state.filters[key] !== defaultFilters?.[key];
+  const activeFilters =
+    (state.keyword ? 1 : 0) + filterFields(resource).filter((f) => (isRangeFilter(f) ? chosen(`${f.key}From`) || chosen(`${f.key}To`) : chosen(f.key))).length;
+  const filters = (
+    <ListFilters
+      resource={shape}
+      state={state}
+      t={t}
+      density={density}
+      onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
+    />
+  );
+
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
   // A stale link past the last page (rows were deleted) moves back to the last real page.
   if (query.data && state.pageNum > pages && !query.isPlaceholderData) queueMicrotask(() => go({ ...state, pageNum: pages }, true));
 
   return (
     <div className="flex flex-col gap-4" data-testid="list-screen" data-resource={resource.id}>
-      <div className="flex flex-wrap items-end gap-3">
-        <ListFilters
-          resource={shape}
-          state={state}
-          t={t}
-          density={density}
-          onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
-        />
-        <div className="ml-auto flex flex-wrap gap-2">
+      <div className={`flex flex-wrap items-end ${narrow ? 'gap-2' : 'gap-3'}`}>
+        {narrow ? (
+          <button
+            type="button"
+            className={`btn ${activeFilters > 0 ? 'border-primary text-primary' : ''}`}
+            aria-expanded={filtersOpen}
+            aria-controls={filtersId}
+            onClick={() => setFiltersOpen((open) => !open)}
+            data-testid="filters-toggle"
+          >
+            {activeFilters > 0 ? t('engine.filtersActive', { count: activeFilters }) : t('engine.filters')}
+          </button>
+        ) : (
+          filters
+        )}
+        {/* On a phone the toolbar's buttons flow on with the filters' one, in as few lines as fit. */}
+        <div className={narrow ? 'contents' : 'ml-auto flex flex-wrap gap-2'}>
           <SavedViews resource={shape} state={state} path={path} columns={cols} t={t} />
           <ColumnChooser columns={cols} t={t} />
           {pageActions(resource).map((a) => (
@@ -259,6 +301,12 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
         </div>
       </div>
 
+      {narrow && filtersOpen && (
+        <div id={filtersId} className="rounded-md border border-slate-200 bg-white p-3" data-testid="filters-panel">
+          {filters}
+        </div>
+      )}
+
       {options.watch && <NewRecordsBar count={options.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />}
 
       <HeldApprovalsPanel
@@ -277,7 +325,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
           pageRows={rows.length}
           total={total}
           allMatching={allMatching}
-          actions={bulk}
+          actions={offeredBulk}
           canRemove={!!resource.remove}
           onSelectAllMatching={() => setMatchingChosen(true)}
           onAction={runBulk}
@@ -342,7 +390,12 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
 
       <FormDialog
         open={editing !== null}
-        title={`${editing?.mode === 'edit' ? t('engine.edit') : t('engine.create')} · ${resourceTitle(t, resource.id)}`}
+        title={
+          editing?.mode === 'edit'
+            ? `${t('engine.edit')} · ${resourceTitle(t, resource.id)}: ${nameOf(editing.row)}`
+            : `${t('engine.create')} · ${resourceTitle(t, resource.id)}`
+        }
+        anchor={editing?.mode === 'edit' ? () => rowElement(editing.row.id) : undefined}
         fields={formFields(resource, editing?.mode ?? 'create')}
         initial={editing?.mode === 'edit' ? editing.row : undefined}
         submitLabel={t('engine.save')}
@@ -358,6 +411,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
       <ConfirmDialog
         open={removing !== null}
         text={removedRows.length > 0 ? deleteQuestion(t, removedRows.map(nameOf)) : ''}
+        anchor={removedRows.length === 1 ? () => rowElement(removedRows[0]!.id) : undefined}
         onCancel={() => setRemoving(null)}
         onConfirm={() => {
           const named = namesText(t, removedRows.map(nameOf));

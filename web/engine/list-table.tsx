@@ -16,9 +16,8 @@ import {
   type StableRowHandlers,
   type OfferedCommands,
 } from './row-commands.js';
-import { formatMoney } from './money.js';
 import type { Row } from './queries.js';
-import { valueNode } from './value-cell.js';
+import { moneyText, valueNode } from './value-cell.js';
 
 export type { ScreenRowCommands as RowCommands } from './row-commands.js';
 
@@ -298,7 +297,7 @@ export function ListTable({
                   className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right tabular-nums' : ''}`}
                   data-total={f.key in totals ? f.key : undefined}
                 >
-                  {f.key in totals ? formatMoney(totals[f.key]) : i === 0 ? t('engine.total') : ''}
+                  {f.key in totals ? moneyText(totals[f.key]) : i === 0 ? t('engine.total') : ''}
                 </td>
               ))}
               {hasCommands && <td className={density.cell} />}

@@ -7,40 +7,39 @@ import type { StatisticsResource } from '#contract';
 import { toast } from '../lib/toast.js';
 import { useLabelT, type LabelT } from '../i18n/resources/index.js';
 import { csvFileName, toCsv, type CsvColumn } from '#contract/csv';
-import { PALETTE, type ChartSpec } from '../ui/chart/chart-spec.js';
-import { TimeChart } from '../ui/chart/time-chart.js';
+import { PALETTE } from '../ui/chart/chart-spec.js';
+import { SplitChart, type SplitChartSpec } from '../ui/chart/split-chart.js';
 import { useDensity } from '../ui/density.js';
 import { useLocale } from '../ui/panel.js';
-import { formatDay, shortNumber } from '../lib/format.js';
+import { formatCount, formatDay, shortNumber } from '../lib/format.js';
 import { language } from '../lib/settings.js';
 import { downloadText } from './export-csv.js';
 import { fieldLabel, optionLabel, resourceTitle } from './labels.js';
 import { formatMoney } from './money.js';
+import { moneyText } from './value-cell.js';
 import { statisticsQueryOptions } from './queries.js';
 import { dateSeconds, parseStatsState, serialiseStatsState, sumByDate, type StatRow, type StatsState } from './statistics-data.js';
 import { MissingCallNotice, missingCallOf } from './missing-call.js';
 
-const exactCount = (v: number) => String(v);
-const exactMoney = (v: number) => v.toFixed(2);
-
-/** Counts on the left axis; money (already divided by 100) on its own right axis, or the left one when alone. */
-function chartSpec(resource: StatisticsResource, t: LabelT, locale: string): ChartSpec {
-  const hasCount = resource.series.some((s) => s.kind !== 'money');
-  const hasMoney = resource.series.some((s) => s.kind === 'money');
-  const countAxis = { label: t('engine.axisCount'), format: (v: number) => shortNumber(v) };
-  const moneyAxis = { label: t('engine.axisAmount'), format: (v: number) => shortNumber(v) };
+/** Counts and amounts (already divided by 100) each on axes of their own, split further by size (SplitChart). */
+function chartSpec(resource: StatisticsResource, t: LabelT, locale: string): SplitChartSpec {
+  const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const money = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return {
     xKind: 'day',
     xLabel: t('engine.date'),
     locale,
     series: resource.series.map((s, i) => ({
+      key: s.key,
       label: fieldLabel(t, s.key),
       color: PALETTE[i % PALETTE.length]!,
-      axis: s.kind === 'money' && hasCount ? 'right' : 'left',
-      format: s.kind === 'money' ? exactMoney : exactCount,
+      unit: s.kind,
+      format: (v: number) => (s.kind === 'money' ? money : count).format(v),
     })),
-    left: hasCount ? countAxis : moneyAxis,
-    right: hasCount && hasMoney ? moneyAxis : undefined,
+    axes: {
+      number: { label: t('engine.axisCount'), format: (v: number) => shortNumber(v) },
+      money: { label: t('engine.axisAmount'), format: (v: number) => shortNumber(v) },
+    },
   };
 }
 
@@ -77,6 +76,12 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
     navigate(qs ? `${path}?${qs}` : path);
   };
 
+  // The CSV keeps plain figures; the table writes them the reader's way (19,040, es 19.040).
+  const shown = (key: string, kind: 'number' | 'money', r: StatRow) => {
+    const v = r[key];
+    if (v === null || v === undefined || v === '') return '';
+    return kind === 'money' ? moneyText(v) : typeof v === 'number' ? formatCount(v, language.value) : String(v);
+  };
   const columns: CsvColumn<StatRow>[] = [
     { label: t('engine.date'), value: (r) => String(r.date ?? '') },
     ...(dimKey ? [{ label: fieldLabel(t, dimKey), value: (r: StatRow) => (r[dimKey] ? optionLabel(t, dimKey, String(r[dimKey])) : '') }] : []),
@@ -88,6 +93,7 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
   const showDimColumn = !!dimKey && rows.some((r) => r[dimKey] !== undefined);
   const tableColumns = showDimColumn ? columns : columns.filter((_, i) => !(dimKey && i === 1));
   const title = resourceTitle(t, resource.id);
+  const seriesAt = (column: number) => resource.series[column - (tableColumns.length - resource.series.length)];
 
   return (
     <div className="flex flex-col gap-4" data-testid="statistics-screen" data-resource={resource.id}>
@@ -169,7 +175,7 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
       ) : (
         <>
           <section className="rounded-md border border-slate-200 bg-white p-3" aria-label={t('engine.chart')}>
-            <TimeChart spec={spec} data={data} label={title} testId="chart" />
+            <SplitChart spec={spec} data={data} label={title} testId="chart" columns />
           </section>
           <section aria-label={t('engine.table')} className="overflow-x-auto rounded-md border border-slate-200 bg-white">
             <table className={`w-full text-left ${density.text}`} data-testid="list-table">
@@ -192,7 +198,7 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
                     {tableColumns.map((c, i) => (
                       <td key={i} className={`${density.cell} ${i >= tableColumns.length - resource.series.length ? 'text-right tabular-nums' : ''}`}>
                         {/* The CSV keeps YYYY-MM-DD; people read the day the language's way. */}
-                        {i === 0 ? formatDay(c.value(r), language.value) : c.value(r)}
+                        {i === 0 ? formatDay(c.value(r), language.value) : seriesAt(i) ? shown(seriesAt(i)!.key, seriesAt(i)!.kind, r) : c.value(r)}
                       </td>
                     ))}
                   </tr>

@@ -11,6 +11,8 @@ import { FormDialog } from './form-dialog.js';
 import { actionLabel, fieldLabel } from './labels.js';
 import { resourceKeys, useActionMutation, type Row } from './queries.js';
 import { doneText, namesText } from './record-names.js';
+import { actionQuestion, actionTitle, type ActionTarget, type WordingContext } from './action-wording.js';
+import { moneyWithCurrency } from './money-currency.js';
 import { RecordSummary, recordName } from './record-summary.js';
 import { ResultDialog, type ResultRenderer } from './result-view.js';
 import { useMatchingRun } from './use-matching-run.js';
@@ -22,7 +24,7 @@ import type { ActionContextRenderer } from './action-context.js';
  * Who an action is about: one row ({id}), a selection ({ids}), every record matching the list's
  * filters ({matching}, `total` of them when asked) or the page ({}).
  */
-export type ActionTarget = { id: unknown } | { ids: unknown[] } | Matching | Record<string, never>;
+export type { ActionTarget };
 
 type Matching = { matching: Query; total: number };
 const isMatching = (target: ActionTarget): target is Matching => 'matching' in target;
@@ -31,7 +33,7 @@ type Step =
   | { kind: 'idle' }
   | { kind: 'confirm'; action: ActionDef; target: ActionTarget; rows: readonly Row[] }
   | { kind: 'inputs'; action: ActionDef; target: ActionTarget; rows: readonly Row[] }
-  | { kind: 'result'; action: ActionDef; data: unknown };
+  | { kind: 'result'; action: ActionDef; data: unknown; title: string };
 
 type Described = Pick<Resource, 'id' | 'path'> & { fields?: readonly FieldDef[]; recordFields?: readonly string[]; actions?: readonly ActionDef[] };
 
@@ -52,6 +54,8 @@ export function useActionRunner(
   onDone?: (action: ActionDef, target: ActionTarget) => void,
   /** Shown under the records in a money action's confirmation. */
   context?: ActionContextRenderer,
+  /** The element showing a record on screen: a dialog about that one record keeps clear of it. */
+  rowElement?: (id: unknown) => HTMLElement | null,
 ) {
   const t = useLabelT();
   const client = useQueryClient();
@@ -65,14 +69,10 @@ export function useActionRunner(
   const described = { id: resource.id, fields: resource.fields ?? [], recordFields: resource.recordFields };
   const nameOf = (row: Row) => recordName(t, described, row);
   const names = (rows: readonly Row[]) => namesText(t, rows.map(nameOf));
-
-  const question = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) => {
-    const name = actionLabel(t, action.name);
-    if (isMatching(target)) return t('engine.confirmActionMatching', { action: name, count: target.total });
-    if ('ids' in target) return t('engine.confirmActionOnMany', { action: name, count: target.ids.length, names: names(rows) });
-    if ('id' in target) return rows[0] ? t('engine.confirmActionOn', { action: name, name: nameOf(rows[0]) }) : t('engine.confirmAction', { action: name });
-    return t('engine.confirmPageAction', { action: name });
-  };
+  const wording: WordingContext = { t, described, nameOf, money: moneyWithCurrency };
+  const question = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) => actionQuestion(wording, action, target, rows);
+  const title = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) => actionTitle(wording, action, target, rows);
+  const anchorOf = (target: ActionTarget) => ('id' in target && rowElement ? () => rowElement(target.id) : undefined);
 
   const mark = (key: string, on: boolean) => {
     if (on) inFlight.current.add(key);
@@ -102,7 +102,7 @@ export function useActionRunner(
   const finish = (action: ActionDef, target: ActionTarget, rows: readonly Row[], data: unknown) => {
     onDone?.(action, target);
     if (action.showsResult) {
-      setStep({ kind: 'result', action, data });
+      setStep({ kind: 'result', action, data, title: title(action, target, rows) });
       return;
     }
     setStep({ kind: 'idle' });
@@ -132,7 +132,7 @@ export function useActionRunner(
       const why = new Map(partly.refused.map((r) => [r.id, r.message]));
       const refused = rows.filter((r) => why.has(String(r.id))).map((r) => ({ id: String(r.id), name: nameOf(r), message: why.get(String(r.id))! }));
       setStep({ kind: 'idle' });
-      setOutcome({ title: actionLabel(t, action.name), done: partly.done.length, refused });
+      setOutcome({ title: title(action, target, rows), done: partly.done.length, refused });
       if (partly.done.length > 0) onDone?.(action, { ids: rows.filter((r) => partly.done.includes(String(r.id))).map((r) => r.id) });
     } finally {
       mark(key, false);
@@ -165,7 +165,7 @@ export function useActionRunner(
       mark(key, false);
     }
     setStep({ kind: 'idle' });
-    setOutcome({ title: actionLabel(t, action.name), done, held, refused });
+    setOutcome({ title: title(action, { ids: rows.map((r) => r.id) }, rows), done, held, refused });
   };
 
   // Chunks go straight to the API, the list refreshed once at the end rather than after each call.
@@ -187,7 +187,7 @@ export function useActionRunner(
     mark(key, true);
     setStep({ kind: 'idle' });
     try {
-      await matching.run(action, target.matching, inputs);
+      await matching.run(action, target.matching, inputs, title(action, target, []));
     } finally {
       mark(key, false);
     }
@@ -225,6 +225,7 @@ export function useActionRunner(
       <ConfirmDialog
         open={confirming !== null}
         text={confirming ? question(confirming.action, confirming.target, confirming.rows) : ''}
+        anchor={confirming ? anchorOf(confirming.target) : undefined}
         busy={confirming !== null && running.has(callKey(confirming.action.name, confirming.target))}
         confirmLabel={confirming?.action.money ? actionLabel(t, confirming.action.name) : undefined}
         busyLabel={t('engine.running')}
@@ -241,7 +242,8 @@ export function useActionRunner(
       </ConfirmDialog>
       <FormDialog
         open={asking !== null}
-        title={asking ? actionLabel(t, asking.action.name) : ''}
+        title={asking ? title(asking.action, asking.target, asking.rows) : ''}
+        anchor={asking ? anchorOf(asking.target) : undefined}
         fields={asking ? (asking.action.inputs ?? []) : []}
         submitLabel={asking ? actionLabel(t, asking.action.name) : ''}
         danger={asking?.action.destructive}
@@ -251,6 +253,10 @@ export function useActionRunner(
               <p>{question(asking.action, asking.target, asking.rows)}</p>
               {summary(asking) && <div className="mt-2">{summary(asking)}</div>}
             </>
+          ) : asking && asking.rows.length > 0 && !isMatching(asking.target) ? (
+            // Whom the inputs are for, field by field, as in a confirmation: the title alone
+            // names them, the summary tells two alike apart.
+            <RecordSummary t={t} resource={described} rows={asking.rows} />
           ) : undefined
         }
         labelOf={(f) => fieldLabel(t, f.key)}
@@ -262,7 +268,7 @@ export function useActionRunner(
       />
       <ResultDialog
         open={step.kind === 'result'}
-        title={step.kind === 'result' ? actionLabel(t, step.action.name) : ''}
+        title={step.kind === 'result' ? step.title : ''}
         data={step.kind === 'result' ? step.data : null}
         renderer={step.kind === 'result' ? results?.[step.action.name] : undefined}
         onClose={close}

@@ -33,10 +33,11 @@ export function useMatchingRun(
   const [progress, setProgress] = useState<BulkProgressState | null>(null);
   const stop = useRef<AbortController | null>(null);
 
-  const run = async (action: ActionDef, params: Query, inputs: Row) => {
+  /** `named`: the dialogs' title naming the records ("Ban: all 1,234 matching records"); the action's name when absent. */
+  const run = async (action: ActionDef, params: Query, inputs: Row, named?: string) => {
     const controller = new AbortController();
     stop.current = controller;
-    const title = actionLabel(t, action.name);
+    const title = named ?? actionLabel(t, action.name);
     setProgress({ title, phase: 'reading', count: 0, total: 0 });
     try {
       let rows: Row[];

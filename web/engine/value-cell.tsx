@@ -4,7 +4,7 @@ import { dateTimeParts, formatBytes, formatCount, formatDateTime, formatDay } fr
 import { language } from '../lib/settings.js';
 import type { LabelT } from '../i18n/resources/index.js';
 import { moduleLabel, optionLabel } from './labels.js';
-import { formatMoney } from './money.js';
+import { formatMoneyIn } from './money.js';
 
 export const FILE_PREFIX = '/plate/';
 
@@ -23,12 +23,32 @@ export function isWholeToken(text: string): boolean {
   return /^[\x21-\x7e]{1,24}$/.test(text);
 }
 
+/**
+ * An amount in the smallest unit as the reader's language writes it ("1,200.00", es "1.200,00");
+ * text that is no number is shown as it came.
+ */
+export function moneyText(value: unknown): string {
+  const cents = Math.round(Number(value));
+  return Number.isSafeInteger(cents) ? formatMoneyIn(cents, language.value) : String(value);
+}
+
+/**
+ * A number field's value: a quantity with the language's digit grouping (19,040, es 19.040), an
+ * identifier as it is written (#12345 stays whole), other text as it came.
+ */
+export function numberText(field: Pick<FieldDef, 'identifier'>, value: unknown): string {
+  if (field.identifier || typeof value !== 'number') return String(value);
+  return formatCount(value, language.value);
+}
+
 /** One value as plain text, in the current language: table cells without markup, detail rows. */
-export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'options' | 'resourceIds'>, value: unknown): string {
+export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'options' | 'resourceIds' | 'identifier'>, value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   switch (field.kind) {
     case 'money':
-      return formatMoney(value as number);
+      return moneyText(value);
+    case 'number':
+      return numberText(field, value);
     case 'datetime':
       return formatDateTime(value as string, language.value);
     case 'date':
@@ -96,10 +116,10 @@ export function valueNode(t: LabelT, field: FieldDef, value: unknown): ReactNode
       );
     case 'money': {
       const negative = Number(value) < 0;
-      return <span className={`tabular-nums ${negative ? 'text-red-700' : ''}`}>{formatMoney(value as number)}</span>;
+      return <span className={`tabular-nums ${negative ? 'text-red-700' : ''}`}>{moneyText(value)}</span>;
     }
     case 'number':
-      return <span className="tabular-nums">{String(value)}</span>;
+      return <span className="tabular-nums">{numberText(field, value)}</span>;
     case 'bytes':
       // The exact count stays at hand for whoever compares two uploads.
       return (

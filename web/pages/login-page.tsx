@@ -88,9 +88,12 @@ export default function LoginPage({ next }: { next: string }) {
     ) : null;
 
   return (
-    <main className="flex flex-1 items-center justify-center bg-slate-800 px-4 py-10">
+    // The backdrop stays dark in both schemes and the form takes the scheme's surface, so the dark
+    // scheme shows a dark form rather than a light page around a dark card.
+    <main className="login-backdrop flex flex-1 items-center justify-center px-4 py-10">
       <div className="w-full max-w-sm">
-        <div className="mb-3 flex justify-end">
+        {/* Light text on the dark backdrop in either scheme. */}
+        <div className="mb-3 flex justify-end" data-palette="fixed">
           <label className="flex items-center gap-2 text-sm text-slate-200">
             {t('login.language')}
             <select

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useT } from '../i18n/index.js';
+import { DialogFrame, useAnchorPlacement, type Anchor } from './anchored-frame.js';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -16,22 +17,26 @@ export interface ConfirmDialogProps {
   busyLabel?: string;
   /** A red button for what cannot be taken back (the default), the primary colour otherwise. */
   tone?: 'danger' | 'primary';
+  /** The record the question is about, on screen: the dialog sits beside it, never over it. */
+  anchor?: Anchor;
 }
 
 /**
  * A yes/no question; Headless UI keeps focus inside and Escape cancels. On a phone it is a sheet
- * as high as the screen allows, its buttons always in view below a scrolling body.
+ * as high as the screen allows, its buttons always in view below a scrolling body. With an
+ * `anchor` it sits above or below that record instead, as high as the room there allows.
  */
-export function ConfirmDialog({ open, text, onConfirm, onCancel, children, busy = false, confirmLabel, busyLabel, tone = 'danger' }: ConfirmDialogProps) {
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const { open, text, onConfirm, onCancel, children, busy = false, confirmLabel, busyLabel, tone = 'danger', anchor } = props;
   const t = useT();
+  const placement = useAnchorPlacement(open, anchor);
   return (
     // Only Cancel or Escape answers no: the second click of a double click that opened the
     // question lands outside it and must not dismiss it.
     <Dialog open={open} onClose={() => undefined} className="relative z-50">
-      <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
-      <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
+      <DialogFrame placement={placement} fallback="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
         <DialogPanel
-          className="flex max-h-full w-full flex-col rounded-t-lg bg-white shadow-xl sm:max-h-[90vh] sm:max-w-md sm:rounded-lg"
+          className={`flex max-h-full w-full flex-col bg-white shadow-xl sm:max-w-md ${placement ? 'rounded-lg' : 'rounded-t-lg sm:max-h-[90vh] sm:rounded-lg'}`}
           data-testid="confirm-dialog"
           aria-busy={busy || undefined}
           onKeyDown={(e) => {
@@ -57,7 +62,7 @@ export function ConfirmDialog({ open, text, onConfirm, onCancel, children, busy 
             </button>
           </div>
         </DialogPanel>
-      </div>
+      </DialogFrame>
     </Dialog>
   );
 }

@@ -81,7 +81,7 @@ export const APP_VERSIONS = {
     ID,
     { key: 'platform', kind: 'select', options: APP_PLATFORMS, required: true, column: true, filter: true },
     { key: 'version', kind: 'text', required: true, maxLength: 20, column: true },
-    { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true },
+    { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true, identifier: true },
     // The package can be uploaded: its address fills the link, its size packageSize.
     { key: 'downloadUrl', kind: 'link', required: true, download: true, column: true, upload: { kind: 'package', sizeField: 'packageSize' } },
     { key: 'mirrorUrl', kind: 'link' },

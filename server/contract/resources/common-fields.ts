@@ -3,7 +3,7 @@ import type { FieldDef, FieldKind } from '../resource.js';
 
 /** Fields many resources share, written once. */
 
-export const ID: FieldDef = { key: 'id', kind: 'number', readOnly: true, column: true };
+export const ID: FieldDef = { key: 'id', kind: 'number', readOnly: true, column: true, identifier: true };
 export const SORTABLE_ID: FieldDef = { ...ID, sortable: true };
 
 /** Display order an administrator edits (lower first). */

@@ -53,7 +53,7 @@ export const DEFAULT_GROUPS = {
   defaultSort: 'sort',
   recordFields: ['groupName', 'groupId'],
   ...EDITABLE,
-  fields: [ID, { key: 'groupId', kind: 'number', required: true, min: 1, column: true }, shown('groupName', 'text'), SORT_ORDER, createTime],
+  fields: [ID, { key: 'groupId', kind: 'number', required: true, min: 1, column: true, identifier: true }, shown('groupName', 'text'), SORT_ORDER, createTime],
 } as const satisfies ListResource;
 
 export const DEFAULT_AVATARS = {

@@ -40,8 +40,9 @@ export const USERS = {
   ],
   actions: [
     { ...BAN, target: 'row' },
-    // No undo: banning again needs a reason, which a click on Undo cannot give.
-    { name: 'unban', target: 'row', when: { field: 'status', in: ['banned'] } },
+    // No undo: banning again needs a reason, which a click on Undo cannot give. Also offered over a
+    // selection of banned users, one call per user, so each refusal is told against its user.
+    { name: 'unban', target: 'row', perSelectedRow: true, when: { field: 'status', in: ['banned'] } },
     // Answers {password}: the new password, shown once.
     { name: 'resetPassword', target: 'row', destructive: true, showsResult: true },
     { name: 'setPrivileged', target: 'row', when: { field: 'privileged', in: [false] }, undo: 'unsetPrivileged' },

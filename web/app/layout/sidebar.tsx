@@ -13,6 +13,13 @@ import { Logo } from '../../ui/logo.js';
 import { WithdrawalBadge } from './withdrawal-badge.js';
 
 export const SIDEBAR_WIDTH = 210;
+
+/**
+ * A menu entry wraps onto a second line rather than being cut short ("Complaints and sugge…",
+ * Spanish's longer names): at 210 px the words must all be read to tell entries apart. A word
+ * wider than the menu (none today) may still break.
+ */
+const LABEL = 'min-w-0 break-words';
 export const SIDEBAR_COLLAPSED_WIDTH = 54;
 
 function Badge({ item, dot, show }: { item: Item; dot?: boolean; show: boolean }) {
@@ -43,7 +50,7 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
   const hiddenOnMobile = mobile && !opened;
 
   const linkClass = (active: boolean) =>
-    `flex h-12 items-center gap-3 px-4 text-sm transition-colors hover:bg-slate-900/60 focus-visible:bg-slate-900/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary ${
+    `flex min-h-12 items-center gap-3 px-4 py-2 text-sm leading-snug transition-colors hover:bg-slate-900/60 focus-visible:bg-slate-900/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary ${
       active ? 'text-primary bg-slate-900/40' : 'text-slate-200'
     }`;
 
@@ -63,7 +70,7 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
         <Link href="/" className="flex h-[50px] shrink-0 items-center gap-2 overflow-hidden bg-slate-900 px-3 text-white" onClick={onNavigate}>
           <Logo path={siteConfig.value?.logoIconPath ?? siteConfig.value?.webIconPath} alt="" className="h-8 w-8 shrink-0" />
           {!collapsed && (
-            <span className="truncate text-sm font-semibold" data-testid="sidebar-title">
+            <span className="line-clamp-2 text-sm leading-tight font-semibold break-words" data-testid="sidebar-title">
               {label}
             </span>
           )}
@@ -84,7 +91,7 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
                     onClick={onNavigate}
                   >
                     {item.icon && <Icon name={item.icon} className="relative h-5 w-5 shrink-0" />}
-                    {!collapsed && <span className="truncate">{t(item.title)}</span>}
+                    {!collapsed && <span className={LABEL}>{t(item.title)}</span>}
                     {!collapsed && <Badge item={item} show={showBadge} />}
                   </Link>
                 </li>
@@ -103,7 +110,7 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
                       {item.children.map((c) => (
                         <MenuItem key={c.key}>
                           <Link href={c.path!} className={`${linkClass(path === c.path)} data-[focus]:bg-slate-900/60`} data-menu-path={c.path}>
-                            <span className="truncate">{t(c.title)}</span>
+                            <span className={LABEL}>{t(c.title)}</span>
                             <Badge item={c} show={showBadge} />
                           </Link>
                         </MenuItem>
@@ -126,7 +133,7 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
                   onClick={() => setOpenKey(open ? null : item.key)}
                 >
                   {item.icon && <Icon name={item.icon} className="h-5 w-5 shrink-0" />}
-                  <span className="truncate">{t(item.title)}</span>
+                  <span className={`${LABEL} text-left`}>{t(item.title)}</span>
                   <Badge item={item} show={showBadge && !open} />
                   <UiIcon name="down" className={`ml-auto h-4 w-4 shrink-0 transition-transform ${open ? 'rotate-180' : ''}`} />
                 </button>
@@ -140,7 +147,7 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
                         data-menu-path={c.path}
                         onClick={onNavigate}
                       >
-                        <span className="truncate">{t(c.title)}</span>
+                        <span className={LABEL}>{t(c.title)}</span>
                         <Badge item={c} show={showBadge} />
                       </Link>
                     </li>

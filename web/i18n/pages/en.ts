@@ -14,6 +14,7 @@ const en = {
   'errorLog.message': 'Message',
   'errorLog.url': 'Page',
   'errorLog.user': 'User',
+  'errorLog.anonymous': 'Not logged in',
   'errorLog.details': 'Details',
   'errorLog.total': '{{total}} entries',
   'errorLog.prev': 'Previous',

@@ -11,6 +11,7 @@ const es = {
   'errorLog.message': 'Mensaje',
   'errorLog.url': 'Página',
   'errorLog.user': 'Usuario',
+  'errorLog.anonymous': 'Sin sesión',
   'errorLog.details': 'Detalles',
   'errorLog.total': '{{total}} entradas',
   'errorLog.prev': 'Anterior',

@@ -11,6 +11,7 @@ const ja = {
   'errorLog.message': 'メッセージ',
   'errorLog.url': 'ページ',
   'errorLog.user': 'ユーザー',
+  'errorLog.anonymous': '未ログイン',
   'errorLog.details': '詳細',
   'errorLog.total': '{{total}} 件',
   'errorLog.prev': '前へ',

@@ -11,6 +11,7 @@ const zh = {
   'errorLog.message': '信息',
   'errorLog.url': '页面',
   'errorLog.user': '用户',
+  'errorLog.anonymous': '未登录',
   'errorLog.details': '详情',
   'errorLog.total': '共 {{total}} 条',
   'errorLog.prev': '上一页',

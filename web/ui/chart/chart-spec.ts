@@ -27,7 +27,10 @@ export interface ChartAxisSpec {
 export interface ChartSpec {
   /** 'day': x is midnight UTC of calendar days; 'time': x is a moment, shown in local time. */
   xKind: 'day' | 'time';
+  /** Names x in the tooltip, and under the axis unless `xAxisUnlabelled`. */
   xLabel: string;
+  /** No title under the x axis: panels stacked over one range need it once, not under each. */
+  xAxisUnlabelled?: boolean;
   locale: string;
   series: ChartSeriesSpec[];
   left: ChartAxisSpec;
@@ -97,7 +100,7 @@ export function buildChartOptions(spec: ChartSpec, size: ChartSize, extra: Pick<
   const axes: uPlot.Axis[] = [
     {
       ...axisCommon,
-      label: spec.xLabel,
+      ...(spec.xAxisUnlabelled ? { labelSize: 0 } : { label: spec.xLabel }),
       // Tick spacing grows with the font so labels never overlap in Default.
       space: size.fontPx * (spec.xKind === 'day' ? 5 : 6),
       // Whole seconds and whole days only: a half-second tick would repeat the label beside it.
