@@ -7,7 +7,7 @@ import { configuredServices } from './backend-map/services.js';
 import { PERMISSIONS } from './contract/permissions.js';
 import { loadDualControl, type DualControlConfig } from './approvals/config.js';
 
-/** Typed, validated configuration from the environment; every variable is in the README. */
+/** Typed, validated configuration from the environment; every variable is in the table of docs/operators.md. */
 export interface Config {
   port: number;
   host: string;

@@ -1,6 +1,6 @@
 /**
  * The gateway's error catalogue. Every error the gateway itself answers comes from here, in the
- * backend's envelope {code, msg} plus a stable `error` name. The README documents each name, and a
+ * backend's envelope {code, msg} plus a stable `error` name. docs/gateway.md documents each name, and a
  * test keeps the two in step.
  */
 export interface GatewayErrorSpec {

@@ -378,7 +378,7 @@ export function startingMap(report: ProbeReport): Row {
   }
   return {
     $schema: 'https://chat-admin-console.invalid/backend-map.schema.json',
-    description: 'Written by npm run probe --write-map: a start. Fill in paths, field names and units (README, "Binding to your backend").',
+    description: 'Written by npm run probe --write-map: a start. Fill in paths, field names and units (docs/binding.md).',
     resources,
   };
 }

@@ -216,7 +216,7 @@ describe.skipIf(skipWithout(missing ? [missing] : [], 'the image tests (build th
         port = await freePort();
         baseUrl = `http://127.0.0.1:${port}`;
         volume = objects.volume('data');
-        // As the README runs it: a named volume on /data and a grace period above SHUTDOWN_TIMEOUT_MS.
+        // As docs/operators.md runs it: a named volume on /data and a grace period above SHUTDOWN_TIMEOUT_MS.
         container = await objects.run('sandbox-console', [
           '-v',
           `${volume}:/data`,

@@ -9,8 +9,8 @@ import { readDockerfile } from './support/dockerfile.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 /**
- * The operator's files must not drift from the code: a variable the gateway reads but the README
- * table, .env.example or the compose file forget is a setting operators cannot find.
+ * The operator's files must not drift from the code: a variable the gateway reads but the
+ * configuration table of docs/operators.md, .env.example or the compose file forget is a setting operators cannot find.
  */
 
 const read = (file: string) => readFileSync(path.join(REPO_ROOT, file), 'utf8');
@@ -36,25 +36,25 @@ function variablesTheGatewayReads(): string[] {
   return [...seen].sort();
 }
 
-function readmeConfigurationTable(): string[] {
-  const readme = read('README.md');
-  const start = readme.indexOf('\n## Configuration');
+function configurationTable(): string[] {
+  const doc = read('docs/operators.md');
+  const start = doc.indexOf('\n## Configuration');
   expect(start).toBeGreaterThan(0);
-  const section = readme.slice(start + 1, readme.indexOf('\n## ', start + 1));
+  const section = doc.slice(start + 1, doc.indexOf('\n## ', start + 1));
   return [...section.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]!);
 }
 
 describe('operator files', () => {
   const gatewayVariables = variablesTheGatewayReads();
 
-  it('the README configuration table names every variable the gateway reads', () => {
+  it('the configuration table of docs/operators.md names every variable the gateway reads', () => {
     expect(gatewayVariables.length).toBeGreaterThan(10);
-    expect(readmeConfigurationTable()).toEqual(expect.arrayContaining(gatewayVariables));
+    expect(configurationTable()).toEqual(expect.arrayContaining(gatewayVariables));
   });
 
-  it('.env.example documents every variable of the README table, commented out', () => {
+  it('.env.example documents every variable of the configuration table, commented out', () => {
     const example = read('.env.example');
-    for (const name of readmeConfigurationTable()) expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
+    for (const name of configurationTable()) expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
     // Defaults stay defaults until an operator uncomments a line: no live assignment in the example.
     expect(example).not.toMatch(/^[A-Z_]+=/m);
   });

@@ -15,8 +15,8 @@ import { selfSignedCertificate } from '../support/tls.js';
 import { gatewayProcess } from './support/held-backend.js';
 
 /**
- * The README's nginx site, run as written (only ports, names and certificate paths swapped) in front
- * of the shipped gateway (dist/server/main.js in a process of its own, configured as the README says): TLS in front, TRUST_PROXY for scheme and host, Secure cookies, event streams passed
+ * The nginx site of docs/operators.md, run as written (only ports, names and certificate paths swapped) in front
+ * of the shipped gateway (dist/server/main.js in a process of its own, configured as that file says): TLS in front, TRUST_PROXY for scheme and host, Secure cookies, event streams passed
  * on unbuffered, the proxy's request id kept. Needs nginx and openssl: skipped where they are absent,
  * failed in CI.
  */
@@ -39,16 +39,16 @@ let tlsPort: number;
 let plainPort: number;
 let origin: string;
 
-function readmeNginxSite(): string {
-  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Operating it'));
+function documentedNginxSite(): string {
+  const doc = readFileSync(path.join(REPO_ROOT, 'docs/operators.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('\n## Behind a reverse proxy'));
   const match = /```nginx\n([\s\S]*?)\n```/.exec(section);
-  if (!match) throw new Error('README "Operating it" has no nginx snippet');
+  if (!match) throw new Error('docs/operators.md "Behind a reverse proxy" has no nginx snippet');
   return match[1]!;
 }
 
 function replaceAll(text: string, from: string, to: string): string {
-  if (!text.includes(from)) throw new Error(`the README nginx snippet no longer contains "${from}"; update this test with it`);
+  if (!text.includes(from)) throw new Error(`the nginx snippet of docs/operators.md no longer contains "${from}"; update this test with it`);
   return text.split(from).join(to);
 }
 
@@ -73,7 +73,7 @@ async function logIn(): Promise<Answer> {
 
 const cookiesOf = (answer: Answer) => (answer.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!).join('; ');
 
-describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the README nginx site with TLS', { timeout: 60_000 }, () => {
+describe.skipIf(skipWithout(missing, 'the nginx site of docs/operators.md'))('behind the nginx site of docs/operators.md with TLS', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     folder = tempDir('ops-nginx-');
     const { key, cert: crt } = selfSignedCertificate(folder, 'console');
@@ -97,7 +97,7 @@ describe.skipIf(skipWithout(missing, 'the README nginx site'))('behind the READM
     tlsPort = await freePort();
     plainPort = await freePort();
     origin = `https://localhost:${tlsPort}`;
-    let site = readmeNginxSite();
+    let site = documentedNginxSite();
     site = replaceAll(site, 'server 127.0.0.1:8080;', `server 127.0.0.1:${gatewayPort};`);
     site = replaceAll(site, 'listen 443 ssl http2;', `listen 127.0.0.1:${tlsPort} ssl http2;`);
     site = replaceAll(site, 'listen 80;', `listen 127.0.0.1:${plainPort};`);

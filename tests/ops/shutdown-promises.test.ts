@@ -6,7 +6,7 @@ import { shutdownBegun, startHeldRig, startSlowCall } from './support/held-backe
 import { cleanupAfterEach } from '../support/processes.js';
 
 /**
- * What the README's Shutdown section promises beyond the basics, on the shipped bundle: what
+ * What the Shutdown section of docs/operators.md promises beyond the basics, on the shipped bundle: what
  * arrives once shutdown began is answered 503 SHUTTING_DOWN (readiness included), the error log
  * is flushed, and calls still running after SHUTDOWN_TIMEOUT_MS are abandoned with exit code 1.
  * A request "arriving during shutdown" is made a fact, not a race: its connection is opened and

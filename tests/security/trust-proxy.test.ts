@@ -7,7 +7,7 @@ import { FAKE_PASSWORD, routeFakeLogin } from '../support/fake-session.js';
 import { SAME_ORIGIN, buildTestGateway, parseSetCookies } from '../server/support/gateway.js';
 
 /**
- * COOKIE_SECURE and TRUST_PROXY as the README's configuration table gives them. inject's
+ * COOKIE_SECURE and TRUST_PROXY as the configuration table of docs/operators.md gives them. inject's
  * connections come from 127.0.0.1, as from nginx on the same host.
  */
 

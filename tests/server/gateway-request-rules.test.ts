@@ -5,7 +5,7 @@ import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-ba
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 
 /**
- * README promises about what the gateway lets through to the backend: the request body limit,
+ * What docs/gateway.md promises about what the gateway lets through to the backend: the request body limit,
  * the same-origin rule for every unsafe method, the browser's w-* headers, and where /plate goes.
  */
 

@@ -15,7 +15,7 @@ import { SseClient } from '../support/sse-client.js';
 import { waitUntil } from '../support/wait.js';
 
 /**
- * The catalogue's upstream errors as the README promises them, through gateways in front of real
+ * The catalogue's upstream errors as docs/gateway.md promises them, through gateways in front of real
  * fake backends: what the browser gets, what /metrics counts by kind, and INTERNAL for a failure
  * the gateway did not expect.
  */

@@ -120,7 +120,7 @@ const en = {
 
   'api.connectionError': 'Server connection abnormal',
 
-  'api.missingCall': 'The chat backend has no call {{method}} {{path}} (see “Binding to your backend” in the README).',
+  'api.missingCall': 'The chat backend has no call {{method}} {{path}} (see “Binding to your backend” in docs/binding.md).',
   'api.loggedElsewhereTitle': 'Logged out',
   'api.loggedElsewhere': 'Your account has logged in elsewhere. Please log in again.',
   'api.close': 'Close',
@@ -135,7 +135,7 @@ const en = {
   'error.404Address': 'Address asked for: {{address}}',
   'error.notOfferedTitle': 'Not offered by this backend',
   'error.notOfferedText':
-    'The chat backend this console is bound to does not offer “{{screen}}”: its backend map marks it unsupported. See “Binding to your backend” in the README.',
+    'The chat backend this console is bound to does not offer “{{screen}}”: its backend map marks it unsupported. See “Binding to your backend” in docs/binding.md.',
   'error.backHome': 'Back to home',
   'error.back': 'Go back',
   'error.boundaryTitle': 'Something went wrong on this page',

@@ -118,7 +118,7 @@ const es = {
 
   'api.connectionError': 'Conexión con el servidor anómala',
 
-  'api.missingCall': 'El backend de chat no tiene la llamada {{method}} {{path}} (consulta «Binding to your backend» en el README).',
+  'api.missingCall': 'El backend de chat no tiene la llamada {{method}} {{path}} (consulta «Binding to your backend» en docs/binding.md).',
   'api.loggedElsewhereTitle': 'Sesión cerrada',
   'api.loggedElsewhere': 'Tu cuenta ha iniciado sesión en otro lugar. Vuelve a iniciar sesión.',
   'api.close': 'Cerrar',
@@ -133,7 +133,7 @@ const es = {
   'error.404Address': 'Dirección solicitada: {{address}}',
   'error.notOfferedTitle': 'Este backend no lo ofrece',
   'error.notOfferedText':
-    'El backend de chat al que está vinculada esta consola no ofrece «{{screen}}»: su mapa de backend lo marca como no compatible. Consulta «Binding to your backend» en el README.',
+    'El backend de chat al que está vinculada esta consola no ofrece «{{screen}}»: su mapa de backend lo marca como no compatible. Consulta «Binding to your backend» en docs/binding.md.',
   'error.backHome': 'Volver al inicio',
   'error.back': 'Volver',
   'error.boundaryTitle': 'Algo salió mal en esta página',

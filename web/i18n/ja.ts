@@ -118,7 +118,7 @@ const ja = {
 
   'api.connectionError': 'サーバー接続に異常があります',
 
-  'api.missingCall': 'チャットバックエンドに呼び出し {{method}} {{path}} がありません（README の「Binding to your backend」を参照）。',
+  'api.missingCall': 'チャットバックエンドに呼び出し {{method}} {{path}} がありません（docs/binding.md の「Binding to your backend」を参照）。',
   'api.loggedElsewhereTitle': 'ログアウトされました',
   'api.loggedElsewhere': 'このアカウントは別の場所でログインされました。もう一度ログインしてください。',
   'api.close': '閉じる',
@@ -133,7 +133,7 @@ const ja = {
   'error.404Address': 'リクエストされたアドレス：{{address}}',
   'error.notOfferedTitle': 'このバックエンドでは提供されていません',
   'error.notOfferedText':
-    'このコンソールが接続しているチャットバックエンドは「{{screen}}」を提供していません。バックエンドマップで非対応とされています。README の「Binding to your backend」を参照してください。',
+    'このコンソールが接続しているチャットバックエンドは「{{screen}}」を提供していません。バックエンドマップで非対応とされています。docs/binding.md の「Binding to your backend」を参照してください。',
   'error.backHome': 'ホームに戻る',
   'error.back': '戻る',
   'error.boundaryTitle': 'このページでエラーが発生しました',

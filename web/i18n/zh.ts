@@ -118,7 +118,7 @@ const zh = {
 
   'api.connectionError': '服务器连接异常',
 
-  'api.missingCall': '聊天后端没有接口 {{method}} {{path}}（参阅 README 中的“Binding to your backend”）。',
+  'api.missingCall': '聊天后端没有接口 {{method}} {{path}}（参阅 docs/binding.md 中的“Binding to your backend”）。',
   'api.loggedElsewhereTitle': '已退出登录',
   'api.loggedElsewhere': '您的账号已在其他地方登录，请重新登录。',
   'api.close': '关闭',
@@ -132,7 +132,7 @@ const zh = {
   'error.404Text': '您要找的页面不存在或已被移动。',
   'error.404Address': '请求的地址：{{address}}',
   'error.notOfferedTitle': '此后端不提供该功能',
-  'error.notOfferedText': '此控制台所连接的聊天后端不提供“{{screen}}”：后端映射将其标记为不支持。请参阅 README 中的“Binding to your backend”一节。',
+  'error.notOfferedText': '此控制台所连接的聊天后端不提供“{{screen}}”：后端映射将其标记为不支持。请参阅 docs/binding.md 中的“Binding to your backend”一节。',
   'error.backHome': '返回首页',
   'error.back': '返回',
   'error.boundaryTitle': '此页面出现错误',

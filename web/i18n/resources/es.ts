@@ -34,7 +34,8 @@ const es = {
   'engine.retry': 'Reintentar',
   'engine.loadFailed': 'No se pudieron cargar los datos',
   'engine.missingCall': 'El backend de chat no tiene la llamada {{method}} {{path}} que necesita esta pantalla.',
-  'engine.missingCallHint': 'Vincula la pantalla a la llamada propia del backend con un mapa de backend: consulta «Binding to your backend» en el README.',
+  'engine.missingCallHint':
+    'Vincula la pantalla a la llamada propia del backend con un mapa de backend: consulta «Binding to your backend» en docs/binding.md.',
   'engine.total': 'Total',
   'engine.totalCount': '{{count}} en total',
   'engine.selected': '{{count}} seleccionados',

@@ -35,7 +35,7 @@ const ja = {
   'engine.loadFailed': 'データを読み込めませんでした',
   'engine.missingCall': 'チャットバックエンドには、この画面に必要な呼び出し {{method}} {{path}} がありません。',
   'engine.missingCallHint':
-    'バックエンドマップでこの画面をバックエンド独自の呼び出しに結び付けてください。README の「Binding to your backend」を参照してください。',
+    'バックエンドマップでこの画面をバックエンド独自の呼び出しに結び付けてください。docs/binding.md の「Binding to your backend」を参照してください。',
   'engine.total': '合計',
   'engine.totalCount': '全 {{count}} 件',
   'engine.selected': '{{count}} 件選択中',
