@@ -81,6 +81,10 @@ export class UploadStore {
           if (part.name !== names.file || out) throw badRequest(`Unexpected file part ${part.name}`);
           fileName = cleanFileName(part.filename ?? '');
           const stream = createWriteStream(temp);
+          // A write still on its way to the disk when a refused upload destroys the stream fails
+          // with ERR_STREAM_DESTROYED; unheard, that error would end the process. The upload's own
+          // outcome is told by the calls below (a drain or end waiting on it rejects).
+          stream.on('error', () => {});
           out = stream;
           return {
             write: async (chunk) => {
