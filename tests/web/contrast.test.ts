@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accessibleShade, contrast, parseHex, primaryShades, toHex } from '../../web/lib/contrast.js';
+import { DEFAULT_SHADES, DEFAULT_THEME } from '../../web/lib/settings.js';
 
 const rgb = (hex: string) => parseHex(hex)!;
 
@@ -45,5 +46,12 @@ describe('contrast', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the default theme colour', () => {
+  it('draws with the shades the arithmetic gives it, written out so the login page loads no arithmetic', () => {
+    expect(DEFAULT_SHADES.light).toEqual(primaryShades(DEFAULT_THEME, 'light'));
+    expect(DEFAULT_SHADES.dark).toEqual(primaryShades(DEFAULT_THEME, 'dark'));
   });
 });

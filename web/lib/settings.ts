@@ -1,6 +1,6 @@
 import { computed, effect, signal } from '@preact/signals-react';
 import { readCookie, writeCookie } from './cookies.js';
-import { primaryShades } from './contrast.js';
+import type { PrimaryShades } from './contrast.js';
 import { isLanguage, pickLanguage, type Language } from './language.js';
 import { isBoolean, isString, persistedSignal, storedRaw } from './persisted.js';
 
@@ -13,6 +13,20 @@ const isSize = (v: unknown): v is Size => typeof v === 'string' && (SIZES as rea
 export const MOBILE_BREAKPOINT = 992;
 export const SIDEBAR_COOKIE = 'sidebarStatus';
 export const DEFAULT_THEME = '#409EFF';
+/**
+ * primaryShades(DEFAULT_THEME, scheme), written out (tests/web/contrast.test.ts checks they match):
+ * the default colour needs no contrast arithmetic, which then stays out of the login page's first
+ * load and arrives only for a theme colour someone picked.
+ */
+export const DEFAULT_SHADES: Readonly<Record<'light' | 'dark', PrimaryShades>> = {
+  light: { primary: '#2e72b8', onPrimary: '#ffffff' },
+  dark: { primary: '#409eff', onPrimary: '#0f172a' },
+};
+
+type Shades = (colour: string, scheme: 'light' | 'dark') => PrimaryShades;
+const defaultShades: Shades = (_colour, scheme) => DEFAULT_SHADES[scheme];
+/** The contrast arithmetic, once a picked colour has asked for it. */
+const shadesFor = signal<Shades | null>(null);
 
 export const size = persistedSignal<Size>('size', 'medium', isSize);
 export const fixedHeader = persistedSignal('fixedHeader', true, isBoolean);
@@ -80,6 +94,11 @@ export function applyDocumentSettings(onLanguage: (lang: Language) => void): voi
     // with the nearest shade that passes on this scheme's surfaces (see contrast.ts).
     const scheme = appliedScheme.value;
     const root = document.documentElement;
+    const custom = theme.value.toLowerCase() !== DEFAULT_THEME.toLowerCase();
+    const loaded = shadesFor.value;
+    if (custom && !loaded) void import('./contrast.js').then((m) => (shadesFor.value = m.primaryShades));
+    // Until the arithmetic arrives (a moment, once per page), a picked colour draws as the default.
+    const primaryShades = custom && loaded ? loaded : defaultShades;
     const { primary, onPrimary } = primaryShades(theme.value, scheme);
     root.classList.toggle('dark', scheme === 'dark');
     root.style.colorScheme = scheme;
