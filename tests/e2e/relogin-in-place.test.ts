@@ -13,6 +13,14 @@ const rows = (page: Page) => page.locator('[data-testid="list-table"] tbody tr')
 const form = (page: Page) => page.getByTestId('form-dialog');
 const relogin = (page: Page) => page.getByTestId('relogin-dialog');
 
+/** Opens another screen inside the page (no reload): its first call meets the backend's refusal. */
+async function callAfterTheSessionEnded(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    history.pushState(null, '', '/sensitivewords');
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+}
+
 describe('logging in again in place after the session ended', () => {
   it('keeps an edit form’s typed values through a second login elsewhere, and the save then succeeds', async () => {
     const { page } = await h.pageAs('admin', { width: 1280, height: 900 });
@@ -86,11 +94,10 @@ describe('logging in again in place after the session ended', () => {
       ['ja', '再ログイン', 'ログインして続ける'],
     ] as const) {
       await page.evaluate((lang) => localStorage.setItem('console.language', JSON.stringify(lang)), language);
-      await page.reload();
+      await page.goto('/homelist');
       await rows(page).first().waitFor();
       await h.pageAs('admin');
-      // A list call meets the backend's refusal.
-      await page.getByTestId('list-refresh').click();
+      await callAfterTheSessionEnded(page);
       const dialog = relogin(page);
       await dialog.getByTestId('relogin-form').waitFor();
       expect(await dialog.getByTestId('relogin-form').getAttribute('aria-label')).toBe(title);
@@ -101,10 +108,10 @@ describe('logging in again in place after the session ended', () => {
       await dialog.waitFor({ state: 'detached' });
     }
     await page.evaluate(() => localStorage.setItem('console.language', JSON.stringify('en')));
-    await page.reload();
+    await page.goto('/homelist');
     await rows(page).first().waitFor();
     await h.pageAs('admin');
-    await page.getByTestId('list-refresh').click();
+    await callAfterTheSessionEnded(page);
     await relogin(page).getByTestId('relogin-close').click();
     await page.waitForURL((u) => u.pathname === '/login');
   }, 180_000);

@@ -4,7 +4,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { resetSessionAndReload } from '../api/client.js';
 import { accountName, session } from '../api/session.js';
 import { useT } from '../i18n/index.js';
-import { useLabelT } from '../i18n/resources/index.js';
+import { labelsReady, useLabelT } from '../i18n/resources/index.js';
 import { sessionEndedNotice } from '../lib/session-lost.js';
 import { sessionRestored } from '../lib/session-restored.js';
 import { toast } from '../lib/toast.js';
@@ -52,6 +52,11 @@ export function ReloginDialog() {
   useSignals();
   const ref = useRef<HTMLDialogElement>(null);
   const open = loggedElsewhereOpen.value;
+  useEffect(() => {
+    // The dialog's own words are screen labels, not yet loaded when no screen was opened (the
+    // dashboard): they arrive, and the dialog redraws, while the administrator reads the rest.
+    if (open) void labelsReady();
+  }, [open]);
   useEffect(() => {
     const d = ref.current;
     if (!open || !d) return;

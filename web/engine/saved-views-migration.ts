@@ -20,6 +20,14 @@ function storage(): Storage | null {
   }
 }
 
+function readJson(text: string | null): unknown {
+  try {
+    return text === null ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
 /** The views to upload for this list now: none once it is done, or when the gateway has its own. */
 export function viewsToUpload(resourceId: string, atGateway: readonly SavedView[]): SavedView[] {
   const store = storage();
@@ -28,13 +36,7 @@ export function viewsToUpload(resourceId: string, atGateway: readonly SavedView[
     markUploaded(resourceId);
     return [];
   }
-  let raw: unknown = null;
-  try {
-    raw = JSON.parse(store.getItem(localKey(resourceId)) ?? 'null');
-  } catch {
-    raw = null;
-  }
-  const views = sanitiseViews(raw);
+  const views = sanitiseViews(readJson(store.getItem(localKey(resourceId))));
   if (views.length === 0) markUploaded(resourceId);
   return views;
 }
