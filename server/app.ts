@@ -26,6 +26,7 @@ import permissions from './plugins/permissions.js';
 import errorLog from './plugins/error-log.js';
 import audit from './audit/plugin.js';
 import approvals from './approvals/plugin.js';
+import savedViews from './saved-views/plugin.js';
 import { recordApprovalEvents } from './audit/approval-events.js';
 import health from './plugins/health.js';
 import staticUi from './plugins/static-ui.js';
@@ -141,6 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.audit !== false) recordApprovalEvents(app);
 
   await app.register(errorLog, { primary, ...(options.errorLogMaxFileBytes === undefined ? {} : { maxFileBytes: options.errorLogMaxFileBytes }) });
+  await app.register(savedViews, { primary });
   await app.register(staticUi);
   if (redis) {
     app.addHook('onClose', async () => {

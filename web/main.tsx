@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
 import { installErrorReporter } from './app/error-reporter.js';
-import { loggedElsewhereOpen } from './app/logged-elsewhere.js';
+import { loggedElsewhereOpen, sessionEndedBy } from './app/logged-elsewhere.js';
 import { setTabIcon, siteTitle } from './app/title.js';
 import { setApiHooks } from './api/client.js';
 import { loadSession, loadSiteConfig } from './api/session.js';
@@ -15,7 +15,17 @@ import { toast } from './lib/toast.js';
 initI18n();
 // A failed backend call is told in a toast; a session ended elsewhere opens its dialog; a session
 // the gateway no longer accepts goes back to the login form.
-setApiHooks({ notifyError: toast.error, loggedInElsewhere: () => (loggedElsewhereOpen.value = true), sessionEnded: sessionLost });
+// While the dialog offers to log in again in place, a call refused meanwhile leaves the page be.
+setApiHooks({
+  notifyError: toast.error,
+  loggedInElsewhere: () => {
+    if (!loggedElsewhereOpen.value) sessionEndedBy.value = 'backend';
+    loggedElsewhereOpen.value = true;
+  },
+  sessionEnded: () => {
+    if (!loggedElsewhereOpen.value) sessionLost();
+  },
+});
 applyDocumentSettings((lang) => void activateLanguage(lang));
 installLeaveGuard();
 if (process.env.NODE_ENV === 'production') installErrorReporter();

@@ -9,6 +9,7 @@ import { AuditFileStore } from '../audit/file-store.js';
 import { auditPrimaryHandlers } from '../audit/ipc-store.js';
 import { sessionPrimaryHandlers } from '../session/cluster.js';
 import { approvalPrimary } from '../approvals/ipc-store.js';
+import { savedViewsPrimary } from '../saved-views/ipc-store.js';
 import { serveWorkers, type ShutdownMessage } from './ipc.js';
 import { METRICS_CALL, clusterMetricsCollector } from './metrics.js';
 import { WORKER_ENV } from './worker.js';
@@ -68,6 +69,11 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     config.redisUrl === null
       ? await approvalPrimary(config.dataDir, (file, aside) => log.warn({ file, aside }, 'set aside an unreadable file of held calls'))
       : null;
+  // Saved views of every worker, likewise.
+  const savedViews =
+    config.redisUrl === null
+      ? await savedViewsPrimary(config.dataDir, (file, aside) => log.warn({ file, aside }, 'set aside an unreadable file of saved views'))
+      : null;
 
   const workerEnv: Record<string, string> = { ...options.workerEnv, [WORKER_ENV]: '1' };
   if (config.sessionSecretGenerated) {
@@ -88,6 +94,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     [METRICS_CALL]: () => collectMetrics(),
     ...sessionPrimaryHandlers(config.revocationsMax),
     ...approvals?.handlers,
+    ...savedViews?.handlers,
   });
 
   let stopping = false;
@@ -183,6 +190,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
         await store.close();
         await audit.close();
         await approvals?.store.close();
+        await savedViews?.store.close();
         await options.closeAfterWorkers?.();
       } catch (error) {
         log.error({ err: error }, 'error during shutdown');

@@ -19,6 +19,8 @@ export const GATEWAY_PATHS = {
   /** GET: the upload limits; POST ?kind&name with the file as the body: streamed to the file server. */
   upload: '/api/upload',
   approvals: '/api/approvals',
+  /** GET /:resource, PUT /:resource, DELETE /:resource/:name: this administrator's saved list views. */
+  savedViews: '/api/saved-views',
 } as const;
 
 /**

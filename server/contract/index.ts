@@ -6,6 +6,7 @@ export * from './audit.js';
 export * from './csv.js';
 export * from './money.js';
 export * from './approvals.js';
+export * from './saved-views.js';
 export * from './dashboard.js';
 export * from './resource.js';
 export * from './validation.js';

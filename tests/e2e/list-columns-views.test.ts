@@ -142,6 +142,8 @@ describe('list columns and saved views', () => {
     await page.reload();
     await (await openViews(page)).locator('[data-view="Normal by balance"]').waitFor();
     await page.getByRole('button', { name: 'Delete view “Normal by balance”' }).click();
+    // Gone from the menu once the gateway has deleted it.
+    await page.locator('[data-view="Normal by balance"]').waitFor({ state: 'detached' });
     await page.reload();
     await (await openViews(page)).getByText('No saved views yet').waitFor();
     // A browser that never saw the view opens its link and shows the same (signing in there ends

@@ -152,7 +152,7 @@ function throttledSeconds(error: unknown): number | null {
  * Returns the new session without publishing it, so the caller can navigate and publish in the
  * same tick (otherwise the guard would first see "logged in on /login" and go to the root).
  */
-export async function login(account: string, password: string, code: string): Promise<SessionInfo> {
+export async function login(account: string, password: string, code: string, options: { keepPermissions?: boolean } = {}): Promise<SessionInfo> {
   const body: LoginBody = { account: account.trim(), password, code: code.trim() };
   try {
     const env = await api.post<LoginAnswer>(CALLS.login, body, { quiet: true });
@@ -163,7 +163,8 @@ export async function login(account: string, password: string, code: string): Pr
     if (error instanceof ApiError && error.code === 0) throw new LoginError(t('api.connectionError'));
     throw new LoginError(t('login.failed', { msg: error instanceof Error ? error.message : String(error) }));
   }
-  permissions.value = null;
+  // Logging in again in place keeps the list: the screen on show stays (the caller reloads for another account).
+  if (!options.keepPermissions) permissions.value = null;
   accountName.value = body.account;
   return fetchSession();
 }

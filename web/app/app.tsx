@@ -11,7 +11,6 @@ import { toast } from '../lib/toast.js';
 import { Toaster } from '../ui/toaster.js';
 import { Splash } from '../ui/splash.js';
 import { fullStylesReady } from '../ui/full-styles.js';
-import { LoggedElsewhereDialog } from './logged-elsewhere.js';
 import { ErrorBoundary } from './error-boundary.js';
 import { t, useT } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/index.js';
@@ -102,7 +101,6 @@ export function App() {
         </ErrorBoundary>
       </div>
       <Toaster />
-      <LoggedElsewhereDialog />
     </>
   );
 }

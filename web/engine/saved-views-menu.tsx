@@ -1,26 +1,16 @@
-import { useId, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
-import type { Signal } from '@preact/signals-react';
-import { useSignals } from '@preact/signals-react/runtime';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListResource } from '#contract';
+import { SAVED_VIEW_LIMITS } from '#contract/saved-views';
+import { ApiError } from '../api/client.js';
+import { deleteView, saveView, savedViewKeys, savedViewsQueryOptions } from '../api/saved-views.js';
 import type { LabelT } from '../i18n/resources/index.js';
-import { persistedSignal } from '../lib/persisted.js';
 import { toast } from '../lib/toast.js';
 import type { ListColumns } from './column-chooser.js';
-import { MAX_VIEW_NAME, normalisedQuery, sanitiseViews, viewHref, viewQuery, viewState, withView, type SavedView } from './saved-views.js';
+import { MAX_VIEW_NAME, normalisedQuery, sanitiseViews, viewHref, viewQuery, viewState, type SavedView } from './saved-views.js';
+import { markUploaded, viewsToUpload } from './saved-views-migration.js';
 import type { ListState } from './url-state.js';
-
-const stores = new Map<string, Signal<unknown[]>>();
-
-/** This browser's saved views of one resource, as stored: `sanitiseViews` reads them. */
-function viewStore(resourceId: string): Signal<unknown[]> {
-  let store = stores.get(resourceId);
-  if (!store) {
-    store = persistedSignal<unknown[]>(`views.${resourceId}`, [], Array.isArray);
-    stores.set(resourceId, store);
-  }
-  return store;
-}
 
 interface Props {
   resource: ListResource;
@@ -41,34 +31,93 @@ async function copyLink(href: string, t: LabelT): Promise<void> {
   }
 }
 
-/** Named views of a list kept in this browser: save the one on screen, apply, share or delete one. */
+/** Why a save or delete failed, in the reader's words; the session's end is the session dialog's to tell. */
+function failureText(error: unknown, t: LabelT, fallback: 'views.saveFailed' | 'views.deleteFailed'): string | null {
+  if (error instanceof ApiError && error.code === 401) return null;
+  if (error instanceof ApiError && error.code === 409) return t('views.full', { max: SAVED_VIEW_LIMITS.maxPerResource });
+  return t(fallback);
+}
+
+/**
+ * The browser's views of this list from before they were kept at the gateway, uploaded once when
+ * the gateway has none of this administrator's (saved-views-migration.ts).
+ */
+function useUploadOnce(resourceId: string, atGateway: readonly SavedView[] | undefined, t: LabelT): void {
+  const client = useQueryClient();
+  const started = useRef(false);
+  useEffect(() => {
+    if (!atGateway || started.current) return;
+    const local = viewsToUpload(resourceId, atGateway);
+    if (local.length === 0) return;
+    started.current = true;
+    void (async () => {
+      let list: SavedView[] = [];
+      try {
+        for (const view of local) list = await saveView(resourceId, view);
+      } catch {
+        // Kept in the browser for the next visit: nothing of it is lost.
+        started.current = false;
+        void client.invalidateQueries({ queryKey: savedViewKeys.of(resourceId) });
+        return;
+      }
+      markUploaded(resourceId);
+      client.setQueryData(savedViewKeys.of(resourceId), list);
+      toast.info(t('views.uploaded', { count: local.length }));
+    })();
+  }, [resourceId, atGateway, client, t]);
+}
+
+/** Named views of a list, kept at the gateway for this administrator: save the one on screen, apply, share or delete one. */
 export function SavedViews({ resource, state, path, columns, t }: Props) {
-  useSignals();
   const id = useId();
-  const store = viewStore(resource.id);
-  const views = sanitiseViews(store.value);
+  const client = useQueryClient();
+  const query = useQuery(savedViewsQueryOptions(resource.id));
+  const views = sanitiseViews(query.data ?? []);
+  useUploadOnce(resource.id, query.data, t);
   const [name, setName] = useState('');
-  const [deleted, setDeleted] = useState<{ view: SavedView; at: number } | null>(null);
+  const [deleted, setDeleted] = useState<SavedView | null>(null);
   const current = viewQuery(state, columns.visible, resource);
   const active = views.find((v) => normalisedQuery(v, resource) === current);
+  const setList = (list: SavedView[]) => client.setQueryData(savedViewKeys.of(resource.id), list);
+
+  const saving = useMutation({
+    mutationFn: (view: SavedView) => saveView(resource.id, view),
+    onSuccess: (list, view) => {
+      setList(list);
+      toast.success(t('engine.viewSaved', { name: view.name }));
+    },
+    onError: (error) => {
+      const text = failureText(error, t, 'views.saveFailed');
+      if (text) toast.error(text);
+    },
+  });
+  const deleting = useMutation({
+    mutationFn: (view: SavedView) => deleteView(resource.id, view.name),
+    onSuccess: (_none, view) => {
+      setList(views.filter((v) => v.name !== view.name));
+      setDeleted(view);
+    },
+    onError: (error) => {
+      const text = failureText(error, t, 'views.deleteFailed');
+      if (text) toast.error(text);
+      void client.invalidateQueries({ queryKey: savedViewKeys.of(resource.id) });
+    },
+  });
+  const busy = saving.isPending || deleting.isPending;
 
   const save = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return;
-    store.value = withView(views, { name, query: current });
-    toast.success(t('engine.viewSaved', { name: name.trim() }));
-    setName('');
+    const clean = name.trim();
+    if (!clean || busy) return;
+    saving.mutate({ name: clean, query: current }, { onSuccess: () => setName('') });
   };
   const remove = (view: SavedView) => {
-    setDeleted({ view, at: views.indexOf(view) });
-    store.value = views.filter((v) => v !== view);
+    if (!busy) deleting.mutate(view);
   };
+  // Saved again, it goes last: the gateway keeps a list's views in the order they were first saved.
   const undo = () => {
-    if (!deleted) return;
-    const next = views.filter((v) => v.name !== deleted.view.name);
-    next.splice(deleted.at, 0, deleted.view);
-    store.value = next;
-    setDeleted(null);
+    if (!deleted || busy) return;
+    saving.mutate(deleted, { onSuccess: () => setDeleted(null) });
   };
   const apply = (e: MouseEvent, view: SavedView, close: () => void) => {
     // A plain click applies in place; a middle or modified click opens the link as links do.
@@ -92,7 +141,18 @@ export function SavedViews({ resource, state, path, columns, t }: Props) {
       >
         {({ close }) => (
           <>
-            {views.length === 0 ? (
+            {query.isPending ? (
+              <p role="status" className="px-1 text-slate-500" data-testid="views-loading">
+                {t('views.loading')}
+              </p>
+            ) : query.isError ? (
+              <p role="alert" className="flex items-center gap-2 px-1 text-red-700" data-testid="views-error">
+                <span className="min-w-0 flex-1">{t('views.loadFailed')}</span>
+                <button type="button" className={small} onClick={() => void query.refetch()}>
+                  {t('views.retry')}
+                </button>
+              </p>
+            ) : views.length === 0 ? (
               <p className="px-1 text-slate-500">{t('engine.noViews')}</p>
             ) : (
               <ul className="flex flex-col gap-1" aria-label={t('engine.views')}>
@@ -112,7 +172,13 @@ export function SavedViews({ resource, state, path, columns, t }: Props) {
                       <button type="button" className={small} onClick={() => void copyLink(href, t)} aria-label={t('engine.copyViewLink', { name: v.name })}>
                         {t('engine.link')}
                       </button>
-                      <button type="button" className={`${small} text-red-700`} onClick={() => remove(v)} aria-label={t('engine.deleteView', { name: v.name })}>
+                      <button
+                        type="button"
+                        className={`${small} text-red-700`}
+                        onClick={() => remove(v)}
+                        disabled={busy}
+                        aria-label={t('engine.deleteView', { name: v.name })}
+                      >
                         ✕
                       </button>
                     </li>
@@ -122,8 +188,8 @@ export function SavedViews({ resource, state, path, columns, t }: Props) {
             )}
             {deleted && (
               <p role="status" className="flex items-center gap-2 rounded bg-slate-50 px-1 py-1 text-slate-600">
-                <span className="min-w-0 flex-1 truncate">{t('engine.viewDeleted', { name: deleted.view.name })}</span>
-                <button type="button" className={small} onClick={undo}>
+                <span className="min-w-0 flex-1 truncate">{t('engine.viewDeleted', { name: deleted.name })}</span>
+                <button type="button" className={small} onClick={undo} disabled={busy}>
                   {t('engine.undo')}
                 </button>
               </p>
@@ -140,8 +206,8 @@ export function SavedViews({ resource, state, path, columns, t }: Props) {
                   data-testid="view-name"
                 />
               </label>
-              <button type="submit" className="btn btn-primary" disabled={!name.trim()} data-testid="view-save">
-                {t('engine.saveView')}
+              <button type="submit" className="btn btn-primary" disabled={!name.trim() || busy || !query.isSuccess} data-testid="view-save">
+                {saving.isPending ? t('views.saving') : t('engine.saveView')}
               </button>
             </form>
           </>

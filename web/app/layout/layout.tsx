@@ -17,9 +17,11 @@ import { Navbar } from './navbar.js';
 import { SettingsDrawer } from './settings-drawer.js';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, Sidebar } from './sidebar.js';
 import { connectWithdrawals, withdrawalCount } from '../../api/withdrawals.js';
-import { loggedElsewhereOpen } from '../logged-elsewhere.js';
+import { loggedElsewhereOpen, sessionEndedBy } from '../logged-elsewhere.js';
+import { ReloginDialog } from '../relogin-dialog.js';
 import { playChime } from './chime.js';
 import { sessionLost } from '../../lib/session-lost.js';
+import { onSessionRestored, sessionEpoch } from '../../lib/session-restored.js';
 
 // Management screens are declarations on the screen engine; this one lazy page shows any of them.
 const ScreenPage = lazy(() => import('../../screens/screen-page.js'));
@@ -56,6 +58,7 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   const mobile = device.value === 'mobile';
   const opened = sidebarOpened.value;
   // A backend without the count (its map marks it unsupported) has no badge and no event stream.
+  const epoch = sessionEpoch.value;
   const showBadge = held.includes(WITHDRAWAL_REVIEW_PERMISSION) && !unoffered.has(ownCallKey('withdrawalCount'));
 
   useEffect(() => {
@@ -66,15 +69,28 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
       // backend dropping the token opens the 'logged in elsewhere' dialog, the gateway ending
       // the session goes to the login form.
       onSessionEnded: (reason) => {
-        if (reason === 'backend') loggedElsewhereOpen.value = true;
-        else sessionLost();
+        // Ended by another login or by age: the dialog logs in again over the page. Logged out
+        // on purpose (another tab): the login form.
+        if (reason === 'logged-out') return sessionLost();
+        if (!loggedElsewhereOpen.value) sessionEndedBy.value = reason === 'expired' ? 'expired' : 'backend';
+        loggedElsewhereOpen.value = true;
       },
     });
     return () => {
       stop();
       withdrawalCount.value = 0;
     };
-  }, [showBadge]);
+    // A new session (logged in again in place) gets a stream of its own.
+  }, [showBadge, epoch]);
+
+  // Logged in again in place: what failed or was under way with the old session asks again.
+  useEffect(
+    () =>
+      onSessionRestored(() => {
+        void queryClient.refetchQueries({ predicate: (q) => q.state.status === 'error' || q.state.fetchStatus !== 'idle' });
+      }),
+    [],
+  );
 
   const offset = mobile ? 0 : opened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
 
@@ -113,6 +129,7 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
             </main>
           </div>
           <SettingsDrawer />
+          <ReloginDialog />
         </div>
       </RecordLinksContext>
     </QueryClientProvider>

@@ -6,6 +6,8 @@
  */
 import { transferEn } from './transfer/en.js';
 import approvals from './approvals/en.js';
+import savedViews from './saved-views/en.js';
+import relogin from './relogin/en.js';
 
 const en = {
   ...transferEn,
@@ -624,6 +626,8 @@ const en = {
   'search.failed': 'Could not search here',
   'search.more': '{{count}} found: show them all',
   ...approvals,
+  ...savedViews,
+  ...relogin,
 } as const;
 
 export type LabelKey = keyof typeof en;

@@ -1,6 +1,8 @@
 import { transferEs } from './transfer/es.js';
 import type { Labels } from './en.js';
 import approvals from './approvals/es.js';
+import savedViews from './saved-views/es.js';
+import relogin from './relogin/es.js';
 
 const es = {
   ...transferEs,
@@ -620,6 +622,8 @@ const es = {
   'search.failed': 'No se pudo buscar aquí',
   'search.more': '{{count}} encontrados: verlos todos',
   ...approvals,
+  ...savedViews,
+  ...relogin,
 } satisfies Labels;
 
 export default es;

@@ -1,6 +1,8 @@
 import { transferJa } from './transfer/ja.js';
 import type { Labels } from './en.js';
 import approvals from './approvals/ja.js';
+import savedViews from './saved-views/ja.js';
+import relogin from './relogin/ja.js';
 
 const ja = {
   ...transferJa,
@@ -620,6 +622,8 @@ const ja = {
   'search.failed': 'ここでは検索できませんでした',
   'search.more': '{{count}} 件見つかりました：すべて表示',
   ...approvals,
+  ...savedViews,
+  ...relogin,
 } satisfies Labels;
 
 export default ja;

@@ -1,6 +1,8 @@
 import { transferZh } from './transfer/zh.js';
 import type { Labels } from './en.js';
 import approvals from './approvals/zh.js';
+import savedViews from './saved-views/zh.js';
+import relogin from './relogin/zh.js';
 
 const zh = {
   ...transferZh,
@@ -619,6 +621,8 @@ const zh = {
   'search.failed': '无法在此搜索',
   'search.more': '共找到 {{count}} 条：查看全部',
   ...approvals,
+  ...savedViews,
+  ...relogin,
 } satisfies Labels;
 
 export default zh;
