@@ -1,5 +1,4 @@
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { SnapshotFile } from '../lib/snapshot-file.js';
 import { parseHold, type Hold, type StoredHold } from './hold.js';
 import { DEFAULT_CLAIM_STALE_MS, HoldTable, type ApprovalStore, type ClaimOutcome, type CreateOutcome, type TableSnapshot } from './store.js';
 
@@ -11,32 +10,39 @@ export interface FileApprovalStoreOptions {
   claimStaleMs?: number;
 }
 
-const FILE = 'approvals.json';
-
-function isNotFound(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
-}
-
 /**
- * Holds of one gateway process (or of the cluster primary, for its workers), kept in memory and
- * written to DATA_DIR/approvals.json after every change, so a restart finds them again. Each
- * write goes to a new file, synced, then renamed over the old one: a crash leaves either the old
- * file or the new one, never half of either. Operations run one at a time, in order.
+ * Holds of one gateway process (or of the cluster primary, for its workers), written to
+ * DATA_DIR/approvals.json after every change, so a restart finds them again. An unreadable file
+ * (written by something else, or damaged on disk) is set aside and never read as holds: a hold
+ * that cannot be trusted must not be confirmable.
  */
 export class FileApprovalStore implements ApprovalStore {
-  readonly file: string;
   private readonly table: HoldTable;
-  private queue: Promise<unknown> = Promise.resolve();
-  private opened = false;
-  private closed = false;
+  private readonly store: SnapshotFile;
 
-  constructor(private readonly options: FileApprovalStoreOptions) {
-    this.file = join(options.dir, FILE);
-    this.table = new HoldTable(options.claimStaleMs ?? DEFAULT_CLAIM_STALE_MS);
+  constructor(options: FileApprovalStoreOptions) {
+    const table = new HoldTable(options.claimStaleMs ?? DEFAULT_CLAIM_STALE_MS);
+    this.table = table;
+    this.store = new SnapshotFile({
+      dir: options.dir,
+      name: 'approvals.json',
+      holds: 'held calls',
+      load: (snapshot) => {
+        const holds = snapshot as TableSnapshot | null;
+        if (holds?.version !== 1 || !Array.isArray(holds.holds)) throw new Error('not a file of held calls');
+        table.load(holds, parseHold);
+      },
+      snapshot: () => table.snapshot(),
+      ...(options.onUnreadable ? { onUnreadable: options.onUnreadable } : {}),
+    });
+  }
+
+  get file(): string {
+    return this.store.file;
   }
 
   open(): Promise<void> {
-    return this.enqueue(() => this.ensureOpen());
+    return this.store.open();
   }
 
   create(hold: Hold, now: number): Promise<CreateOutcome> {
@@ -72,65 +78,16 @@ export class FileApprovalStore implements ApprovalStore {
     });
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.enqueue(async () => undefined);
-    this.closed = true;
+  close(): Promise<void> {
+    return this.store.close();
   }
 
-  /** Runs one operation on the table (after sweeping what is past keeping), writing the file when it changed anything. */
+  /** One operation on the table after sweeping what is past keeping; written when either changed anything. */
   private change<T>(now: number | null, operation: () => { result: T; changed: boolean }): Promise<T> {
-    return this.enqueue(async () => {
-      await this.ensureOpen();
+    return this.store.run(() => {
       const swept = now !== null && this.table.sweep(now);
       const { result, changed } = operation();
-      if (changed || swept) await this.write();
-      return result;
+      return { result, changed: changed || swept };
     });
-  }
-
-  private enqueue<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('the approvals store is closed'));
-    const run = this.queue.then(operation);
-    // A failed operation fails its own caller only; the queue goes on.
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async ensureOpen(): Promise<void> {
-    if (this.opened) return;
-    await mkdir(this.options.dir, { recursive: true });
-    let text: string | null = null;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
-    if (text !== null) {
-      try {
-        const snapshot = JSON.parse(text) as TableSnapshot;
-        if (snapshot?.version !== 1 || !Array.isArray(snapshot.holds)) throw new Error('not a file of held calls');
-        this.table.load(snapshot, parseHold);
-      } catch (error) {
-        // Written by something else, or damaged on disk: kept for a person to look at, never
-        // read as holds (a hold that cannot be trusted must not be confirmable).
-        const aside = `${this.file}.unreadable-${Date.now()}`;
-        await rename(this.file, aside);
-        this.options.onUnreadable?.(this.file, aside, error instanceof Error ? error.message : String(error));
-      }
-    }
-    this.opened = true;
-  }
-
-  private async write(): Promise<void> {
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(this.table.snapshot()));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, this.file);
   }
 }
