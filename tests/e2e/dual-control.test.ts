@@ -135,7 +135,10 @@ describe('dual control', { timeout: 90_000 }, () => {
     const first = store().withdrawals.get(Number(ids[0]))!;
     await admin.keyboard.press('a');
     await confirm(admin).waitFor();
-    expect(await confirm(admin).getByRole('heading').textContent()).toBe(`Run “Approve” on ${first.userAccount}?`);
+    // The money wording names the amount, the applicant and the method: "Approve ¥270.00 to +34… (USDT)?".
+    const approveQuestion = (await confirm(admin).getByRole('heading').textContent())!;
+    expect(approveQuestion.startsWith('Approve ')).toBe(true);
+    expect(approveQuestion).toContain(` to ${first.userAccount} (`);
     // Keys are the dialog's while it is open.
     await admin.keyboard.press('j');
     await admin.keyboard.press('Escape');
@@ -145,7 +148,8 @@ describe('dual control', { timeout: 90_000 }, () => {
     await admin.keyboard.press('r');
     const reject = admin.getByTestId('form-dialog');
     await reject.waitFor();
-    expect(await reject.textContent()).toContain(`Run “Reject” on ${first.userAccount}?`);
+    expect(await reject.textContent()).toContain('Reject the withdrawal of ');
+    expect(await reject.textContent()).toContain(` to ${first.userAccount} (`);
     await reject.getByRole('button', { name: 'Cancel' }).click();
     await reject.waitFor({ state: 'detached' });
     expect(store().withdrawals.get(first.id)!.state).toBe('pending');

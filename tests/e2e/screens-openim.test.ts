@@ -115,11 +115,11 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await page.goto(`/operation/statistics?startDate=${days[0]}&endDate=${days[2]}`);
     const table = page.locator('[data-testid="statistics-screen"] [data-testid="list-table"]');
     await expect.poll(() => table.locator('tbody tr').count()).toBe(3);
-    // Date, then the series OpenIM has: registrations (new_user_count) and active users (login_user_count).
+    // Digit groups as English writes them (1,872). Date, then the series OpenIM has: registrations (new_user_count) and active users (login_user_count).
     expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Registrations', 'Active users']);
     const shown = await table
       .locator('tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent))));
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent!.replaceAll(',', '')))));
     expect(shown).toEqual(days.map((day) => Object.values(storeCounts(day))));
     expect(shown.flat().some((n) => n > 0)).toBe(true);
     expect(await errorToasts(page)).toEqual([]);
@@ -136,7 +136,7 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
       'kpi-activeUsersToday',
     ]);
     const today = storeCounts(utcDay(Date.now()));
-    const exact = (key: string) => kpi.getByTestId(`kpi-${key}`).locator('dd').getAttribute('title');
+    const exact = (key: string) => kpi.getByTestId(`kpi-${key}`).locator('[data-figure]').getAttribute('data-figure');
     expect(await exact('userCount')).toBe(store().users.size.toLocaleString('en'));
     expect(await exact('newUsersToday')).toBe(today.registrations.toLocaleString('en'));
     expect(await exact('activeUsersToday')).toBe(today.activeUsers.toLocaleString('en'));

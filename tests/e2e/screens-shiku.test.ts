@@ -132,7 +132,7 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Registrations', 'Messages', 'New groups']);
     const shown = await table
       .locator('tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent))));
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent!.replaceAll(',', '')))));
     const registered = store()
       .users.all()
       .map((u) => u.registerTime);
@@ -158,7 +158,7 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
       'kpi-groupCount',
       'kpi-messagesToday',
     ]);
-    const exact = (key: string) => kpi.getByTestId(`kpi-${key}`).locator('dd').getAttribute('title');
+    const exact = (key: string) => kpi.getByTestId(`kpi-${key}`).locator('[data-figure]').getAttribute('data-figure');
     expect(await exact('userCount')).toBe(store().users.size.toLocaleString('en'));
     const today = chinaDay(Date.now());
     expect(await exact('newUsersToday')).toBe(

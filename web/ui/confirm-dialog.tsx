@@ -43,7 +43,9 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             if (e.key === 'Escape' && !busy) onCancel();
           }}
         >
-          <div className="min-h-0 overflow-y-auto px-6 pt-6">
+          {/* A tab stop: when the question and the reviewer's facts overflow (a dialog placed beside
+              its row has little height), the keyboard must be able to scroll them. */}
+          <div className="min-h-0 overflow-y-auto px-6 pt-6 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary" tabIndex={0}>
             <DialogTitle className="text-base text-slate-800">{text}</DialogTitle>
             {children && <div className="mt-3">{children}</div>}
           </div>
