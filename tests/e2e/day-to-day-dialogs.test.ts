@@ -6,7 +6,7 @@ import ja from '../../web/i18n/resources/ja.js';
 import zh from '../../web/i18n/resources/zh.js';
 import { LANGUAGES, localeOf, type Language } from '../../web/lib/language.js';
 import { seriousViolations } from '../support/axe.js';
-import { storePreference, useHarness } from './harness.js';
+import { docsScreenshot, storePreference, useHarness } from './harness.js';
 
 /*
  * An administrator's day, the dialogs and the phone: every action dialog names its records and
@@ -232,6 +232,7 @@ describe('the withdrawal review queue and the error log on a phone', () => {
     const top = (await first.boundingBox())!;
     expect(top.y + top.height).toBeLessThanOrEqual(PHONE.height);
     expect(await page.getByTestId('list-keyword').isVisible()).toBe(false);
+    await docsScreenshot(page, 'review-cards-390.png');
 
     await page.goto(`/WithDrawMoneyCheck?state=pending&keyword=${encodeURIComponent(short.userAccount)}`);
     const card = page.locator(`[data-testid="list-card"][data-row-id="${short.id}"]`);
@@ -254,6 +255,7 @@ describe('the withdrawal review queue and the error log on a phone', () => {
     await card.locator('[data-action="approve"]').click();
     const confirm = page.getByTestId('confirm-dialog');
     await besideRecord(confirm, card);
+    await docsScreenshot(page, 'dialog-beside-card-390.png');
     await confirm.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => store().withdrawals.get(short.id)!.state).toBe('approved');
   }, 90_000);

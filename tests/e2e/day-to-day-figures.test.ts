@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DAILY_STATISTICS, resourceCalls, type CountAnswer, type FinanceData } from '../../server/contract/index.js';
 import { LANGUAGES, localeOf, type Language } from '../../web/lib/language.js';
-import { storePreference, useHarness } from './harness.js';
+import { docsScreenshot, storePreference, useHarness } from './harness.js';
 
 /*
  * An administrator's day, the figures and the frame: counts and amounts the reader's way, money
@@ -111,6 +111,7 @@ describe('dashboard money with its currency', () => {
         expect(await page.getByTestId(`finance-${key}`).locator('dd').textContent(), key).toBe(await intl(page, 'en', finance[key], 'currency'));
       }
       expect(await page.getByTestId('finance-pendingWithdrawalCount').locator('dd').textContent()).toBe(String(finance.pendingWithdrawalCount));
+      await docsScreenshot(page, `dashboard-figures-${size.width}.png`);
     });
   }
 });

@@ -264,3 +264,11 @@ export async function rowOffers(row: Locator, selector: string): Promise<boolean
   await menu.waitFor({ state: 'detached' });
   return offered;
 }
+
+/**
+ * With DOCS_SCREENSHOTS=1, saves what the page shows as docs/images/<name> for the documents;
+ * otherwise does nothing (the tests' checks are the same either way).
+ */
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.DOCS_SCREENSHOTS === '1') await page.screenshot({ path: path.resolve('docs/images', name) });
+}

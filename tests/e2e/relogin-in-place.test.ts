@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { errorToasts, rowCommand, useHarness } from './harness.js';
+import { docsScreenshot, errorToasts, rowCommand, useHarness } from './harness.js';
 
 /*
  * A second login of the same account elsewhere ends this page's session at the backend. The page
@@ -58,6 +58,7 @@ describe('logging in again in place after the session ended', () => {
     expect(await dialog.getByLabel('Account').inputValue()).toBe('admin');
     await expect.poll(() => password.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await dialog.getByLabel('Authenticator code').count()).toBe(1);
+    await docsScreenshot(page, 'login-in-place-1280.png');
 
     // Focus stays in the dialog: Tab past its last control comes back to its first.
     for (let i = 0; i < 8; i++) {

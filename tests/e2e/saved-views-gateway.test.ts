@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
+import { docsScreenshot, useHarness } from './harness.js';
 
 /*
  * Saved views kept per administrator at the gateway: one saved in one browser is there in a fresh
@@ -31,6 +31,7 @@ describe('saved views at the gateway', () => {
     await panel.getByTestId('view-name').fill('Banned, richest first');
     await panel.getByTestId('view-save').click();
     await panel.locator('[data-view="Banned, richest first"]').waitFor();
+    await docsScreenshot(first.page, 'saved-views-1440.png');
     // Nothing of it is kept in the browser.
     expect(await first.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('console.views.')))).toEqual([]);
 
