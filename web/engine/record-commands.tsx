@@ -1,7 +1,7 @@
 import type { LabelT } from '../i18n/resources/index.js';
 import { PopupMenu } from '../ui/popup-menu.js';
 import { useNarrow } from '../ui/use-narrow.js';
-import type { RowCommand } from './row-commands.js';
+import { CommandButton, commandMenuItems, type RowCommand } from './row-commands.js';
 
 /** On a phone the first two commands stay buttons and the rest wait behind "⋯", as on a list's card. */
 const NARROW_INLINE = 2;
@@ -17,20 +17,7 @@ export function RecordCommandBar({ commands, t, name }: { commands: readonly Row
   return (
     <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t('engine.actions')} data-testid="record-commands">
       {inline.map((c) => (
-        <button
-          key={c.key}
-          type="button"
-          className={`btn ${c.danger ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`}
-          onClick={c.onClick}
-          disabled={c.busy || !!c.refused}
-          aria-busy={c.busy || undefined}
-          title={c.refused}
-          data-action={c.action}
-          data-command={c.key}
-        >
-          {c.label}
-          {c.refused && <span className="sr-only">: {c.refused}</span>}
-        </button>
+        <CommandButton key={c.key} command={c} />
       ))}
       {more.length > 0 && (
         <PopupMenu
@@ -39,19 +26,7 @@ export function RecordCommandBar({ commands, t, name }: { commands: readonly Row
           buttonContent="⋯"
           buttonTestId="record-more"
           menuTestId="record-menu"
-          items={more.map((c) => ({
-            key: c.key,
-            label: (
-              <>
-                {c.label}
-                {c.refused && <span className="block text-xs text-slate-500">{c.refused}</span>}
-              </>
-            ),
-            onSelect: c.onClick,
-            disabled: c.busy || !!c.refused,
-            danger: c.danger,
-            data: { 'data-action': c.action, 'data-command': c.key },
-          }))}
+          items={commandMenuItems(more)}
         />
       )}
     </div>

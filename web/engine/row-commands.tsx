@@ -23,7 +23,44 @@ export interface RowCommand {
 /** How many of a row's commands a table shows as buttons; the rest wait behind "⋯". */
 export const INLINE_COMMANDS = 2;
 
-const buttonClass = (c: RowCommand) => `btn px-2 py-0.5 text-xs ${c.danger ? 'border-red-300 text-red-700 hover:bg-red-50' : ''}`;
+const DANGER = 'border-red-300 text-red-700 hover:bg-red-50';
+const buttonClass = (c: RowCommand) => `btn px-2 py-0.5 text-xs ${c.danger ? DANGER : ''}`;
+
+/** A command as a button: waiting while its call is under way, refused with the reason said. */
+export function CommandButton({ command: c, className = `btn ${c.danger ? DANGER : ''}` }: { command: RowCommand; className?: string }) {
+  return (
+    <button
+      type="button"
+      className={className}
+      onClick={c.onClick}
+      disabled={c.busy || !!c.refused}
+      aria-busy={c.busy || undefined}
+      title={c.refused}
+      data-action={c.action}
+      data-command={c.key}
+    >
+      {c.label}
+      {c.refused && <span className="sr-only">: {c.refused}</span>}
+    </button>
+  );
+}
+
+/** Commands as the items of a "⋯" menu, a refusal's reason under its label. */
+export function commandMenuItems(commands: readonly RowCommand[]) {
+  return commands.map((c) => ({
+    key: c.key,
+    label: (
+      <>
+        {c.label}
+        {c.refused && <span className="block text-xs text-slate-500">{c.refused}</span>}
+      </>
+    ),
+    onSelect: c.onClick,
+    disabled: c.busy || !!c.refused,
+    danger: c.danger,
+    data: { 'data-action': c.action, 'data-command': c.key, 'data-refused': c.refused ? '' : undefined },
+  }));
+}
 
 /**
  * A row's commands: the first `inline` as buttons, the others behind "⋯", so a row never needs
@@ -35,20 +72,7 @@ export function RowCommands({ commands, inline, t, name }: { commands: readonly 
   return (
     <div className="flex items-center gap-1">
       {shown.map((c) => (
-        <button
-          key={c.key}
-          type="button"
-          className={buttonClass(c)}
-          onClick={c.onClick}
-          disabled={c.busy || !!c.refused}
-          aria-busy={c.busy || undefined}
-          title={c.refused}
-          data-action={c.action}
-          data-command={c.key}
-        >
-          {c.label}
-          {c.refused && <span className="sr-only">: {c.refused}</span>}
-        </button>
+        <CommandButton key={c.key} command={c} className={buttonClass(c)} />
       ))}
       {more.length > 0 && (
         <PopupMenu
@@ -57,19 +81,7 @@ export function RowCommands({ commands, inline, t, name }: { commands: readonly 
           buttonContent="⋯"
           buttonTestId="row-more"
           menuTestId="row-menu"
-          items={more.map((c) => ({
-            key: c.key,
-            label: (
-              <>
-                {c.label}
-                {c.refused && <span className="block text-xs text-slate-500">{c.refused}</span>}
-              </>
-            ),
-            onSelect: c.onClick,
-            disabled: c.busy || !!c.refused,
-            danger: c.danger,
-            data: { 'data-action': c.action, 'data-command': c.key, 'data-refused': c.refused ? '' : undefined },
-          }))}
+          items={commandMenuItems(more)}
         />
       )}
     </div>
