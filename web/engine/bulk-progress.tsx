@@ -11,7 +11,8 @@ export interface BulkProgressState {
 
 /** While an action runs over every matching record: how far it is, and a way to stop it between two calls. */
 export function BulkProgressDialog({ progress, t, onCancel }: { progress: BulkProgressState | null; t: LabelT; onCancel: () => void }) {
-  const share = progress && progress.total > 0 ? Math.min(100, Math.round((progress.count / progress.total) * 100)) : 0;
+  if (progress === null) return null;
+  const share = progress.total > 0 ? Math.min(100, Math.round((progress.count / progress.total) * 100)) : 0;
   return (
     <Dialog open={progress !== null} onClose={() => undefined} className="relative z-50">
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />

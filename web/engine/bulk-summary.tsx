@@ -33,6 +33,7 @@ export function groupRefusals(refused: readonly Refusal[]): { message: string; r
 
 /** After an action ran over a selection: how many went through, how many did not apply, and why each other one was refused. */
 export function BulkSummaryDialog({ outcome, t, onClose }: { outcome: BulkOutcome | null; t: LabelT; onClose: () => void }) {
+  if (outcome === null) return null;
   return (
     <Dialog open={outcome !== null} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />

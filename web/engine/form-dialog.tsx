@@ -37,6 +37,12 @@ export interface FormDialogProps {
  * saved unchanged.
  */
 export function FormDialog(props: FormDialogProps) {
+  // Nothing while closed: a list keeps several forms at hand, and each closed one would be
+  // rendered again with every page of rows. Each opening starts a fresh form.
+  return props.open ? <OpenFormDialog {...props} /> : null;
+}
+
+function OpenFormDialog(props: FormDialogProps) {
   const { open, title, fields, initial, submitLabel, danger, intro, labelOf, keepsOldSecret, anchor, onSubmit, onClose } = props;
   const placement = useAnchorPlacement(open, anchor);
   const t = useLabelT();

@@ -427,7 +427,7 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
           );
         }}
       />
-      {csvImport && <ImportDialog open={importing} resource={resource} spec={csvImport} t={t} onClose={() => setImporting(false)} />}
+      {csvImport && importing && <ImportDialog open resource={resource} spec={csvImport} t={t} onClose={() => setImporting(false)} />}
       {runner.dialogs}
       {holdDialogs.dialogs}
     </div>

@@ -92,11 +92,51 @@ const wholeFormatters = new Map<Language, Intl.NumberFormat>();
  */
 export function formatMoneyIn(cents: number, lang: Language): string {
   if (!Number.isSafeInteger(cents)) return '';
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100);
+  const grouping = groupingOf(lang);
+  const units = grouping ? groupDigits(String(whole), grouping) : wholeFormatter(lang).format(BigInt(whole));
+  return `${cents < 0 ? '-' : ''}${units}${numberMarks(lang).decimal}${String(abs % 100).padStart(2, '0')}`;
+}
+
+function wholeFormatter(lang: Language): Intl.NumberFormat {
   let whole = wholeFormatters.get(lang);
   if (!whole) wholeFormatters.set(lang, (whole = new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: 0 })));
-  const abs = Math.abs(cents);
-  const units = whole.format(BigInt(Math.floor(abs / 100)));
-  return `${cents < 0 ? '-' : ''}${units}${numberMarks(lang).decimal}${String(abs % 100).padStart(2, '0')}`;
+  return whole;
+}
+
+/** How a language groups a whole number's digits: its mark, in threes, from `minimum` digits on. */
+interface Grouping {
+  mark: string;
+  minimum: number;
+}
+
+/**
+ * The language's grouping as Intl writes it, read once from sample numbers (Spanish leaves four
+ * digits whole: 1234 but 12.345), so a page of amounts is grouped by hand instead of asking Intl
+ * for each cell. Null where Intl groups otherwise than in threes: that language keeps Intl.
+ */
+const groupings = new Map<Language, Grouping | null>();
+function groupingOf(lang: Language): Grouping | null {
+  if (groupings.has(lang)) return groupings.get(lang)!;
+  const format = wholeFormatter(lang);
+  const parts = format.formatToParts(1234567);
+  const mark = parts.find((p) => p.type === 'group')?.value;
+  let grouping: Grouping | null = null;
+  if (mark !== undefined && format.format(1234567) === `1${mark}234${mark}567` && format.format(12345) === `12${mark}345`) {
+    const four = format.format(1234);
+    if (four === `1${mark}234`) grouping = { mark, minimum: 4 };
+    else if (four === '1234') grouping = { mark, minimum: 5 };
+  }
+  groupings.set(lang, grouping);
+  return grouping;
+}
+
+function groupDigits(digits: string, { mark, minimum }: Grouping): string {
+  if (digits.length < minimum) return digits;
+  let text = '';
+  for (let end = digits.length; end > 0; end -= 3) text = (end > 3 ? mark : '') + digits.slice(Math.max(0, end - 3), end) + text;
+  return text;
 }
 
 /** The text an amount input starts with: '' for a missing value, else the reader's form. */

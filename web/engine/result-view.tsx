@@ -83,6 +83,8 @@ export function ResultDialog({
 }) {
   const t = useLabelT();
   const View = renderer ?? GenericResult;
+  // Nothing while closed: the list renders its dialogs again with every page of rows.
+  if (!open) return null;
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />

@@ -4,9 +4,13 @@ import { useLayoutEffect, useRef } from 'react';
  * A list's scroll position per history entry, put back when the entry is shown again (the
  * browser's back from a record's page). The browser cannot do it itself: when it restores the
  * position the list's rows are not loaded yet, so the page is too short and the position is lost.
- * Each entry the list shows gets a key in its history state; the position is noted as the window
- * scrolls, and restored once the entry's rows are drawn. A new visit (a menu click) has a new
- * entry, so it starts at the top as before.
+ *
+ * An entry gets a key in its history state the first time its list is scrolled, and the position
+ * is noted under that key; it is put back once the entry's rows are drawn again. A new visit (a
+ * menu click, the next page) is a new entry without a key, so it starts where it did before, and
+ * nothing is written or measured on its way: a history write is a round trip to the browser, and a
+ * scroll inside a layout effect lays the new rows out twice, tens of milliseconds each on a busy
+ * machine for every page of a list.
  */
 
 interface EntryState {
@@ -40,29 +44,27 @@ function note(key: string, y: number): void {
 }
 
 /**
- * `url`: what the list shows (a new one is a new entry); `ready`: the rows of this entry are
- * drawn, so the page is as tall as when it was left.
+ * `url`: what the list shows (its path and query; a new one is a new entry); `ready`: the rows of
+ * this entry are drawn, so the page is as tall as when it was left.
  */
 export function useScrollMemory(url: string, ready: boolean): void {
-  const key = useRef<string | null>(null);
   const restored = useRef<string | null>(null);
 
   useLayoutEffect(() => {
-    const mine = entryKey();
-    key.current = mine;
+    const path = url.split('?')[0];
     const onScroll = () => {
-      // After a navigation the entry is another page's: its scrolling is not this list's.
-      if (currentKey() === mine) note(mine, window.scrollY);
+      // A scroll event may arrive after a link to another page was followed: not this list's.
+      if (location.pathname === path) note(entryKey(), window.scrollY);
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, [url]);
 
   useLayoutEffect(() => {
-    const mine = key.current;
-    if (!ready || !mine || restored.current === mine) return;
-    restored.current = mine;
-    const y = positions.get(mine);
+    const key = currentKey();
+    if (!ready || !key || restored.current === key) return;
+    restored.current = key;
+    const y = positions.get(key);
     if (y !== undefined && y > 0) window.scrollTo(0, y);
   }, [ready, url]);
 }

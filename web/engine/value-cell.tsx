@@ -70,8 +70,10 @@ export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'opt
 }
 
 export function Thumbnail({ path, alt, t, className = 'h-8 w-8' }: { path: string; alt: string; t: LabelT; className?: string }) {
-  const [failed, setFailed] = useState(false);
-  if (!path || failed) {
+  // The path that failed, not a flag: a table row reused for another record shows that record's
+  // image without being built again (a page of rows would otherwise rebuild a hundred images).
+  const [failedPath, setFailedPath] = useState<string | null>(null);
+  if (!path || failedPath === path) {
     return (
       <span
         role="img"
@@ -89,7 +91,7 @@ export function Thumbnail({ path, alt, t, className = 'h-8 w-8' }: { path: strin
       loading="lazy"
       decoding="async"
       className={`${className} rounded object-cover align-middle`}
-      onError={() => setFailed(true)}
+      onError={() => setFailedPath(path)}
     />
   );
 }
@@ -128,8 +130,7 @@ export function valueNode(t: LabelT, field: FieldDef, value: unknown): ReactNode
         </span>
       );
     case 'image':
-      // Keyed by the path: a table row reused for another record must not keep a failed image's state.
-      return <Thumbnail key={String(value)} path={String(value)} alt={String(value)} t={t} />;
+      return <Thumbnail path={String(value)} alt={String(value)} t={t} />;
     case 'lines':
       return (
         <span className="flex flex-wrap gap-1">

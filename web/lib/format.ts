@@ -65,7 +65,7 @@ export function localInputDateTime(value: string | number | Date | null | undefi
 
 // Building an Intl formatter costs far more than using one, and a long table formats hundreds of cells.
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function dateFormatter(lang: Language, part: 'date' | 'time' | 'day'): Intl.DateTimeFormat {
+function dateFormatter(lang: Language, part: DatePart): Intl.DateTimeFormat {
   const key = `${lang}:${part}`;
   let format = formatters.get(key);
   if (!format) {
@@ -81,6 +81,59 @@ function dateFormatter(lang: Language, part: 'date' | 'time' | 'day'): Intl.Date
   return format;
 }
 
+type DatePart = 'date' | 'time' | 'day';
+type Piece = { field: 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' } | { text: string };
+
+/** A moment whose every field differs from the others once written: 2026-11-23 14:05:09. */
+const SAMPLE_FIELDS = { year: '2026', month: '11', day: '23', hour: '14', minute: '05', second: '09' } as const;
+
+/**
+ * The order and marks Intl writes a language's dates and times with, read once from a sample
+ * moment, so a table of a hundred rows fills them in instead of asking Intl for each of its
+ * cells (Intl's format is most of what drawing a page of dates costs). Null where the sample shows
+ * anything but the six plain fields and their separators: that language keeps Intl for every value.
+ */
+const patterns = new Map<string, Piece[] | null>();
+function patternOf(lang: Language, part: DatePart): Piece[] | null {
+  const key = `${lang}:${part}`;
+  if (patterns.has(key)) return patterns.get(key)!;
+  const sample = part === 'day' ? new Date(Date.UTC(2026, 10, 23)) : new Date(2026, 10, 23, 14, 5, 9);
+  let pieces: Piece[] | null = [];
+  for (const p of dateFormatter(lang, part).formatToParts(sample)) {
+    if (p.type === 'literal') pieces.push({ text: p.value });
+    else if (p.type in SAMPLE_FIELDS && SAMPLE_FIELDS[p.type as keyof typeof SAMPLE_FIELDS] === p.value)
+      pieces.push({ field: p.type as keyof typeof SAMPLE_FIELDS });
+    else {
+      pieces = null;
+      break;
+    }
+  }
+  patterns.set(key, pieces);
+  return pieces;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** `d` written as Intl writes it for `part`, through the language's pattern when it has one. */
+function writeDate(d: Date, lang: Language, part: DatePart): string {
+  const pieces = patternOf(lang, part);
+  const utc = part === 'day';
+  const year = utc ? d.getUTCFullYear() : d.getFullYear();
+  // Years of other than four digits are written by Intl itself, as are languages without a pattern.
+  if (!pieces || year < 1000 || year > 9999) return dateFormatter(lang, part).format(d);
+  let text = '';
+  for (const piece of pieces) {
+    if ('text' in piece) text += piece.text;
+    else if (piece.field === 'year') text += year;
+    else if (piece.field === 'month') text += two(utc ? d.getUTCMonth() + 1 : d.getMonth() + 1);
+    else if (piece.field === 'day') text += two(utc ? d.getUTCDate() : d.getDate());
+    else if (piece.field === 'hour') text += two(d.getHours());
+    else if (piece.field === 'minute') text += two(d.getMinutes());
+    else text += two(d.getSeconds());
+  }
+  return text;
+}
+
 /**
  * A moment in the reader's zone, written the language's way, as two parts so a narrow cell may put
  * them on two lines without ever breaking either. Null for a missing or bad value.
@@ -88,7 +141,7 @@ function dateFormatter(lang: Language, part: 'date' | 'time' | 'day'): Intl.Date
 export function dateTimeParts(value: string | number | Date | null | undefined, lang: Language): { date: string; time: string } | null {
   const d = toDate(value);
   if (!d) return null;
-  return { date: dateFormatter(lang, 'date').format(d), time: dateFormatter(lang, 'time').format(d) };
+  return { date: writeDate(d, lang, 'date'), time: writeDate(d, lang, 'time') };
 }
 
 /** "05/27/2026 14:03:05", "2026/05/27 14:03:05", "27/05/2026 14:03:05" …; empty for a missing or bad value. */
@@ -102,7 +155,7 @@ export function formatDay(value: string, lang: Language): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return value;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return Number.isNaN(d.getTime()) ? value : dateFormatter(lang, 'day').format(d);
+  return Number.isNaN(d.getTime()) ? value : writeDate(d, lang, 'day');
 }
 
 const DECIMAL_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;

@@ -64,7 +64,9 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   useEffect(() => {
     if (!showBadge) return;
     const stop = connectWithdrawals({
-      onRise: playChime,
+      // When the page is idle: building the audio the first time blocks the page for tens of
+      // milliseconds, and a rise often comes while a list is being drawn.
+      onRise: () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(playChime, { timeout: 1000 }) : setTimeout(playChime, 0)),
       // No screen call may be coming to reveal the lost session (an admin idle on a page): the
       // backend dropping the token opens the 'logged in elsewhere' dialog, the gateway ending
       // the session goes to the login form.

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { Link, useLocation, useSearch } from 'wouter';
+import { memo } from 'react';
+import { Link } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Breadcrumb } from './breadcrumb.js';
@@ -54,8 +55,9 @@ function FullscreenToggle() {
 function SizeSelect({ path }: { path: string }) {
   useSignals();
   const t = useT();
-  const search = useSearch();
   const choose = (s: Size) => {
+    // Read when chosen: subscribed to the address, the header would be drawn again with every page of a list.
+    const search = location.search.slice(1);
     size.value = s;
     toast.success(t('nav.sizeChanged'));
     // Remount the current screen so components that measured themselves lay out again; not while
@@ -104,10 +106,9 @@ function LanguageSelect() {
 function UserMenu() {
   useSignals();
   const t = useT();
-  const [location] = useLocation();
-  const search = useSearch();
   const onLogout = async () => {
-    const here = location + (search ? `?${search}` : '');
+    // Read when chosen: subscribed to the address, the header would be drawn again with every page of a list.
+    const here = location.pathname + location.search;
     // Logging out drops unsaved changes as surely as leaving the page does.
     if (!(await confirmLeave())) return;
     await logout();
@@ -141,7 +142,8 @@ function UserMenu() {
   );
 }
 
-export function Navbar({ path, held, unoffered }: { path: string; held: readonly string[]; unoffered: Unoffered }) {
+/** Memoised: the frame draws again with every change of the address, and the header shows none of the query. */
+export const Navbar = memo(function Navbar({ path, held, unoffered }: { path: string; held: readonly string[]; unoffered: Unoffered }) {
   useSignals();
   const t = useT();
   const webVersion = webClientUrl(location, session.value?.webClientUrl ?? null);
@@ -184,4 +186,4 @@ export function Navbar({ path, held, unoffered }: { path: string; held: readonly
       </div>
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Link } from 'wouter';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
@@ -26,7 +26,8 @@ function Badge({ item, dot, show }: { item: Item; dot?: boolean; show: boolean }
   return show && item.badge === 'withdrawal' ? <WithdrawalBadge dot={dot} /> : null;
 }
 
-export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string; showBadge: boolean }) {
+/** Memoised: the frame draws again with every change of the address, and the menu shows none of the query. */
+export const Sidebar = memo(function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string; showBadge: boolean }) {
   useSignals();
   const t = useT();
   const mobile = device.value === 'mobile';
@@ -160,4 +161,4 @@ export function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string;
       </nav>
     </aside>
   );
-}
+});

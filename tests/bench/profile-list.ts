@@ -1,0 +1,154 @@
+/**
+ * `npm run profile:list`: where the users list's time goes in the browser. Builds the UI unminified
+ * (NO_MINIFY=1, so function names survive), starts a sandbox of 100,000 users and the gateway in
+ * child processes, and records a Chromium CPU profile over next-page and sort clicks on the
+ * 100-row users list. Prints the functions with the most self time and the inclusive time of the
+ * render phases, and writes the raw profile (open it in Chromium's DevTools Performance panel).
+ *
+ * A profile, not a figure against a budget: `npm run bench` measures the budgets.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { launchChromium } from '../support/chromium.js';
+import { Child } from '../support/child.js';
+import { loginForm, submitLogin } from '../support/login.js';
+import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
+import { PAGE_SCRIPT, arm, waitForList } from './lib/list-recorder.js';
+import { LIST_CALL, LIST_PAGE_SIZE, LIST_PATH, LIST_USERS } from './ui-list.js';
+
+/** The parts of a CDP Profiler.Profile read here. */
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+const NEXT_CLICKS = 12;
+const SORT_FIELDS = ['balance', 'balance', 'lastLoginTime', 'id'];
+
+function frameName(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const file = url ? (url.split('/').pop() ?? url) : '';
+  return `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
+}
+
+/** Self and inclusive milliseconds per function, from the profile's samples and time deltas. */
+export function summarise(profile: Profile): { self: Map<string, number>; total: Map<string, number>; sampledMs: number } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  let sampledMs = 0;
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const ms = (deltas[i + 1] ?? 0) / 1000;
+    const leaf = byId.get(samples[i]!);
+    if (!leaf) continue;
+    const leafName = frameName(leaf);
+    if (leaf.callFrame.functionName === '(idle)' || leaf.callFrame.functionName === '(program)') continue;
+    sampledMs += ms;
+    self.set(leafName, (self.get(leafName) ?? 0) + ms);
+    // Inclusive: once per function on the stack, however deep it recurses.
+    const seen = new Set<string>();
+    for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
+      const name = frameName(byId.get(id)!);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      total.set(name, (total.get(name) ?? 0) + ms);
+    }
+  }
+  return { self, total, sampledMs };
+}
+
+function top(map: Map<string, number>, count: number, filter: (name: string) => boolean = () => true): string[] {
+  return [...map.entries()]
+    .filter(([name]) => filter(name))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, ms]) => `${ms.toFixed(1).padStart(9)} ms  ${name}`);
+}
+
+async function main(): Promise<void> {
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], { cwd: REPO_ROOT, env: { ...process.env, NO_MINIFY: '1' }, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('the unminified build failed');
+  const work = mkdtempSync(path.join(tmpdir(), 'profile-list-'));
+  const { child: sandbox, ready: sandboxReady } = await Child.start('sandbox backend', path.join(CHILDREN_DIR, 'sandbox.ts'), {
+    env: { BENCH_SANDBOX_USERS: String(LIST_USERS), NODE_ENV: 'production' },
+    logFile: path.join(work, 'sandbox.log'),
+    readyTimeoutMs: 120_000,
+  });
+  const { child: gateway, ready } = await Child.start('gateway', path.join(CHILDREN_DIR, 'gateway.ts'), {
+    env: {
+      CHAT_BACKEND_URL: sandboxReady.url!,
+      FILE_SERVER_URL: sandboxReady.url!,
+      RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
+      UI_DIR: path.join(REPO_ROOT, 'dist', 'web'),
+      DATA_DIR: path.join(work, 'data'),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
+    logFile: path.join(work, 'gateway.log'),
+  });
+  const browser = await launchChromium(path.join(work, 'profile'));
+  try {
+    await browser.addInitScript({ content: PAGE_SCRIPT });
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const baseUrl = ready.url!;
+    await page.goto(`${baseUrl}/login`, { waitUntil: 'commit' });
+    await loginForm(page).account.waitFor({ timeout: 15_000 });
+    await submitLogin(page, 'admin');
+    await page.waitForURL(/\/dashboard(?:[?#]|$)/, { timeout: 15_000 });
+    await page.goto(`${baseUrl}${LIST_PATH}?pageSize=${LIST_PAGE_SIZE}`, { waitUntil: 'commit' });
+    await waitForList(page);
+
+    const cdp = await browser.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    const drawn: Array<{ action: string; ms: number; clickMs: number | null }> = [];
+    const next = page.locator('[data-testid="list-screen"] [data-page-step="next"]');
+    const table = page.locator('[data-testid="list-table"]');
+    const steps = [...Array.from({ length: NEXT_CLICKS }, () => 'next'), ...SORT_FIELDS];
+    await cdp.send('Profiler.start');
+    for (const step of steps) {
+      await arm(page);
+      const response = page.waitForResponse((r) => r.url().includes(LIST_CALL));
+      if (step === 'next') await next.click();
+      else await table.locator(`thead button[data-sort="${step}"]`).click();
+      await response;
+      const answer = await waitForList(page);
+      const arrived = answer.timing ? answer.timing.responseEnd : answer.record.parsedAt;
+      drawn.push({ action: step, ms: answer.paintedAt - arrived, clickMs: answer.clickAt === null ? null : answer.paintedAt - answer.clickAt });
+    }
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
+    const file = path.join(REPO_ROOT, 'profile-list.cpuprofile');
+    writeFileSync(file, JSON.stringify(profile));
+
+    const { self, total, sampledMs } = summarise(profile);
+    console.log(`\n${steps.length} changes; busy main-thread time sampled: ${sampledMs.toFixed(0)} ms`);
+    console.log(
+      drawn.map((d) => `  ${d.action.padEnd(14)} drawn ${d.ms.toFixed(1).padStart(6)} ms  click->painted ${d.clickMs?.toFixed(1) ?? '-'} ms`).join('\n'),
+    );
+    console.log('\nSelf time, top 40:');
+    console.log(top(self, 40).join('\n'));
+    console.log('\nInclusive time of our code (web/), top 60:');
+    console.log(top(total, 60, (name) => /\.js:\d+$/.test(name)).join('\n'));
+    console.log(`\nThe raw profile: ${file}`);
+  } finally {
+    await browser.close();
+    await gateway.stop();
+    await sandbox.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
