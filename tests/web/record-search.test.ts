@@ -4,7 +4,7 @@ import { ALL_PERMISSIONS, GROUPS, PERMISSIONS as P, USERS, WITHDRAWAL_REVIEW, ty
 import en from '../../web/i18n/resources/en.js';
 import { labelT } from '../../web/i18n/resources/index.js';
 import { groupResults, searchSources, settled, SEARCH_MAX_PAGES, type SearchGroup } from '../../web/app/search.js';
-import { rankHits, recordKeyword } from '../../web/engine/record-search.js';
+import { RECORD_SEARCH_DEBOUNCE_MS, rankHits, recordKeyword, searchDelay } from '../../web/engine/record-search.js';
 
 /** The pure parts of the header search's records: what is searched, where, how hits rank and group. */
 
@@ -16,6 +16,13 @@ beforeAll(async () => {
 });
 
 describe('what the header search sends', () => {
+  it('waits out a burst of keys, and answers a key after a pause at once', () => {
+    expect(searchDelay(1000, Number.NEGATIVE_INFINITY)).toBe(0);
+    expect(searchDelay(1000, 800)).toBe(0);
+    expect(searchDelay(1000, 1000 - RECORD_SEARCH_DEBOUNCE_MS + 1)).toBe(RECORD_SEARCH_DEBOUNCE_MS);
+    expect(searchDelay(1000, 990)).toBe(RECORD_SEARCH_DEBOUNCE_MS);
+  });
+
   it('searches records from two characters, or from one digit', () => {
     expect(recordKeyword('')).toBeNull();
     expect(recordKeyword('  a ')).toBeNull();
@@ -57,7 +64,7 @@ describe('ranked hits', () => {
 
   it('name the record, show its other searched values and open its page', () => {
     const [hit] = rankHits([rows[1]!], USERS as ListResource, '/userpage/userset', 'wang', labelT);
-    expect(hit).toEqual({ id: '13800', path: '/userpage/userset/13800', name: 'wang', detail: '#13800 · Wang · +8613900000000' });
+    expect(hit).toEqual({ id: '13800', path: '/userpage/userset/13800', name: 'wang', detail: '#13800 · Wang · +8613900000000', row: rows[1] });
   });
 
   it('show a withdrawal by its applicant, with its id and payee account', () => {

@@ -70,6 +70,8 @@ export interface SearchOption {
   title: string;
   detail?: string;
   kind: 'page' | 'record' | 'more';
+  /** A record's row, which its page draws at once while reading the record. */
+  seed?: { resourceId: string; row: Record<string, unknown> };
 }
 
 export interface SearchGroup {

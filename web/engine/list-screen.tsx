@@ -32,6 +32,7 @@ import { openFromList, recordPath, rememberListQuery } from '../lib/record-nav.j
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from './queries.js';
 import type { ListScreenOptions, RowAnnotation } from './types.js';
 import { useScrollMemory } from './scroll-memory.js';
+import { seedRecord } from './record-query.js';
 import { useActionRunner } from './use-action-runner.js';
 import { deleteQuestion, namesText } from './record-names.js';
 import { recordName } from './record-summary.js';
@@ -120,7 +121,10 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   // Every record has its page at the list's path plus its id.
   const openRecord = (row: Row) => {
     const to = recordPath(path, row.id);
-    if (to) openFromList(to, here);
+    if (!to) return;
+    // The page draws the record from this row at once, then from its own call.
+    seedRecord(resource.id, row);
+    openFromList(to, here);
   };
 
   const go = (next: ListState, replace = false) => {

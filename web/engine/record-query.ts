@@ -14,13 +14,35 @@ export interface RecordAnswer {
 }
 
 /**
+ * Rows a record's page was opened from (a list row, a search hit), by resource and id: the page
+ * draws the record from it at once while its own call is under way, then from the answer. A few
+ * are kept, the last ones opened.
+ */
+const seeds = new Map<string, Row>();
+const SEEDS_KEPT = 20;
+const seedKey = (resourceId: string, id: string) => `${resourceId}/${id}`;
+
+/** The record about to be opened, as the row it is opened from shows it. */
+export function seedRecord(resourceId: string, row: Row): void {
+  const key = seedKey(resourceId, String(row.id));
+  seeds.delete(key);
+  seeds.set(key, row);
+  if (seeds.size > SEEDS_KEPT) seeds.delete(seeds.keys().next().value!);
+}
+
+/**
  * One record: by the detail call where the resource has one, else by the list's `id` filter. A
  * backend that ignores the filter answers other records, so only the row with this id counts.
  * Quiet: the page says what went wrong in place of the record rather than in a toast.
  */
 export function recordQueryOptions(resource: Pick<ListResource, 'id' | 'path' | 'fields' | 'detail'>, id: string) {
-  return queryOptions({
+  return queryOptions<RecordAnswer, Error, RecordAnswer, ReturnType<typeof resourceKeys.record>>({
     queryKey: resourceKeys.record(resource, id),
+    // Shown until the answer is in (`isPlaceholderData`): the row it was opened from, no detail yet.
+    placeholderData: (): RecordAnswer | undefined => {
+      const row = seeds.get(seedKey(resource.id, id));
+      return row ? { record: row, detail: null } : undefined;
+    },
     queryFn: async ({ signal }): Promise<RecordAnswer> => {
       if (resource.detail) {
         try {

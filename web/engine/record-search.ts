@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { RECORD_ID_FILTER, type ListResource } from '#contract';
 import type { LabelT } from '../i18n/resources/index.js';
 import { recordPath } from '../lib/record-nav.js';
@@ -14,11 +14,16 @@ import { valueText } from './value-cell.js';
 /** Records shown per resource; the list itself, filtered by the keyword, has the rest. */
 export const RECORD_SEARCH_ROWS = 5;
 /**
- * Keystrokes closer together than this (a key held down, a paste, a fast typist's burst) send one
- * search; slower typing searches each prefix, and the answer still awaited for the one before is
- * cancelled. Short, so a result follows a keystroke within a tenth of a second.
+ * Keystrokes closer together than this (a key held down, a paste, a fast typist's burst) wait
+ * until the burst ends and send one search. A keystroke after a pause searches at once: waiting
+ * would only add this much to every answer. The answer still awaited for an older text is cancelled.
  */
 export const RECORD_SEARCH_DEBOUNCE_MS = 50;
+
+/** How long to wait before searching a text changed at `now`, the one before having changed at `previous`. */
+export function searchDelay(now: number, previous: number): number {
+  return now - previous < RECORD_SEARCH_DEBOUNCE_MS ? RECORD_SEARCH_DEBOUNCE_MS : 0;
+}
 
 /** A resource the header search looks in, at the list screen its records' pages belong to. */
 export interface SearchSource {
@@ -42,6 +47,8 @@ export interface RecordHit {
   name: string;
   /** Its other searched values ("#10023 · +8613800000000 · nickname"), so two namesakes can be told apart. */
   detail: string;
+  /** The row as the list answered it: the record's page draws it at once when opened. */
+  row: Row;
 }
 
 /** How closely a record matches: a keyword field equal to the text (an id or a phone typed in full), one starting with it, or one containing it. */
@@ -81,7 +88,7 @@ export function rankHits(rows: readonly Row[], resource: ListResource, listPath:
         })
         .filter((text) => text !== '')
         .join(' · ');
-      return [{ id: String(row.id), path, name: recordName(t, resource, row), detail }];
+      return [{ id: String(row.id), path, name: recordName(t, resource, row), detail, row }];
     });
 }
 
@@ -122,15 +129,19 @@ export interface RecordSearch {
 const NOTHING: RecordSearch = { keyword: null, answers: {} };
 
 /**
- * Searches every source for `text`, debounced; a newer text cancels the calls still under way for
+ * Searches every source for `text`, bursts of keys debounced; a newer text cancels the calls still under way for
  * the older one, so a slow answer never replaces a newer one. Failures are quiet: the search says
  * which resource it could not search, in place.
  */
 export function useRecordSearch(sources: readonly SearchSource[], text: string): RecordSearch {
   const keyword = recordKeyword(text);
   const [search, setSearch] = useState<RecordSearch>(NOTHING);
+  const changedAt = useRef(Number.NEGATIVE_INFINITY);
 
   useEffect(() => {
+    const now = performance.now();
+    const delay = searchDelay(now, changedAt.current);
+    changedAt.current = now;
     if (keyword === null || sources.length === 0) {
       setSearch(NOTHING);
       return;
@@ -138,7 +149,7 @@ export function useRecordSearch(sources: readonly SearchSource[], text: string):
     const controller = new AbortController();
     const answer = (id: string, value: SourceAnswer) =>
       setSearch((current) => (current.keyword === keyword ? { keyword, answers: { ...current.answers, [id]: value } } : current));
-    const timer = setTimeout(() => {
+    const start = () => {
       setSearch((current) => ({
         keyword,
         answers: Object.fromEntries(
@@ -158,9 +169,11 @@ export function useRecordSearch(sources: readonly SearchSource[], text: string):
           },
         );
       }
-    }, RECORD_SEARCH_DEBOUNCE_MS);
+    };
+    const timer = delay > 0 ? setTimeout(start, delay) : null;
+    if (timer === null) start();
     return () => {
-      clearTimeout(timer);
+      if (timer !== null) clearTimeout(timer);
       controller.abort();
     };
   }, [keyword, sources]);

@@ -9,6 +9,7 @@ import { backendOffer } from '../../api/session.js';
 import { offeredResource } from '../../engine/offer.js';
 import { resourceTitle } from '../../engine/labels.js';
 import { rankHits, recordKeyword, useRecordSearch, type SearchSource } from '../../engine/record-search.js';
+import { seedRecord } from '../../engine/record-query.js';
 import { useT } from '../../i18n/index.js';
 import { SEARCH_FIELD } from './search-field.js';
 import { UiIcon } from '../../ui/icons.js';
@@ -70,6 +71,7 @@ export default function SearchPanel({
                 title: hit.name,
                 detail: hit.detail,
                 kind: 'record',
+                seed: { resourceId: resource.id, row: hit.row },
               }))
             : [];
           if (answer && answer.total > answer.rows.length) {
@@ -90,6 +92,7 @@ export default function SearchPanel({
     if (!option) return;
     setQuery('');
     onClose(false);
+    if (option.seed) seedRecord(option.seed.resourceId, option.seed.row);
     navigate(option.path);
   };
 
