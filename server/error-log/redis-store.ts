@@ -1,6 +1,6 @@
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
-import { matcher, parseEntry, type ErrorLog, type ErrorLogLane, type ErrorLogQuery, type ErrorLogScope } from '../error-log/store.js';
-import type { RedisShare } from './share.js';
+import { matcher, parseEntry, type ErrorLog, type ErrorLogLane, type ErrorLogQuery, type ErrorLogScope } from './store.js';
+import type { RedisShare } from '../redis/share.js';
 
 export interface RedisErrorLogOptions {
   share: RedisShare;

@@ -5,10 +5,10 @@ import { COOKIE_TOKEN, COOKIE_USER_ID, GATEWAY_PATHS, SESSION_NAME, type Session
 import { GatewayError } from '../errors.js';
 import { areaOf, pathOf } from '../lib/request-path.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
-import { ClusterRevocations } from '../session/cluster.js';
-import { MemoryRevocations, type RevocationStore } from '../session/revocations.js';
-import { SessionSealer, newSessionId } from '../session/seal.js';
-import { RedisRevocations } from '../redis/sessions.js';
+import { ClusterRevocations } from './cluster.js';
+import { MemoryRevocations, type RevocationStore } from './revocations.js';
+import { SessionSealer, newSessionId } from './seal.js';
+import { RedisRevocations } from './redis-store.js';
 
 /** The session as the gateway knows it: what its sealed `token` cookie holds. */
 export interface Session {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { AttemptCounter, ThrottleRule } from '../session/login-throttle.js';
-import { DEFAULT_MAX_REVOCATIONS, MemoryRevocations, type RevocationStore } from '../session/revocations.js';
-import type { RedisShare } from './share.js';
+import type { AttemptCounter, ThrottleRule } from './login-throttle.js';
+import { DEFAULT_MAX_REVOCATIONS, MemoryRevocations, type RevocationStore } from './revocations.js';
+import type { RedisShare } from '../redis/share.js';
 
 const REVOKED_KEY = 'session:revoked';
 /** The shared floor: sessions expiring no later than this number (epoch ms) are refused. */

@@ -12,12 +12,12 @@ import {
 } from '../contract/index.js';
 import { GatewayError, errorBody } from '../errors.js';
 import { countUpstreamError } from '../lib/metrics.js';
-import type { Session } from './session.js';
-import { sessionKey } from './permissions.js';
-import { SseStreams, OPEN_CHUNK, eventChunk, retryChunk } from '../events/sse-streams.js';
-import { WithdrawalHub, type HubSubscriber, type PollOutcome } from '../events/withdrawal-hub.js';
-import { readCount } from '../events/answers.js';
-import { RedisPollShare, RedisStreamSlots } from '../redis/events.js';
+import type { Session } from '../session/plugin.js';
+import { sessionKey } from '../plugins/permissions.js';
+import { SseStreams, OPEN_CHUNK, eventChunk, retryChunk } from './sse-streams.js';
+import { WithdrawalHub, type HubSubscriber, type PollOutcome } from './withdrawal-hub.js';
+import { readCount } from './answers.js';
+import { RedisPollShare, RedisStreamSlots } from './redis-share.js';
 
 export interface EventsOptions {
   /** Comment heartbeat period; keeps proxies and browsers from timing the stream out. */

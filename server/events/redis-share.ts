@@ -1,5 +1,5 @@
-import type { PollOutcome, PollShare } from '../events/withdrawal-hub.js';
-import type { RedisShare } from './share.js';
+import type { PollOutcome, PollShare } from './withdrawal-hub.js';
+import type { RedisShare } from '../redis/share.js';
 
 const POLLS_CHANNEL = 'withdrawal-polls';
 const LOCK_KEY = 'withdrawal-poll:';

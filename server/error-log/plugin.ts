@@ -3,14 +3,14 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogEntry, type ErrorLogInput, type ErrorLogPage } from '../contract/gateway.js';
 import { GatewayError } from '../errors.js';
-import { RateLimiter } from '../error-log/rate-limit.js';
-import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from '../error-log/schema.js';
-import { type ErrorLog, type ErrorLogQuery } from '../error-log/store.js';
-import { LanedErrorLog, anonymousCap, localErrorLog } from '../error-log/lanes.js';
-import type { Session } from './session.js';
-import { IpcErrorLogStore } from '../error-log/ipc-store.js';
+import { RateLimiter } from './rate-limit.js';
+import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from './schema.js';
+import { type ErrorLog, type ErrorLogQuery } from './store.js';
+import { LanedErrorLog, anonymousCap, localErrorLog } from './lanes.js';
+import type { Session } from '../session/plugin.js';
+import { IpcErrorLogStore } from './ipc-store.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
-import { RedisErrorLog } from '../redis/error-log.js';
+import { RedisErrorLog } from './redis-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -5,10 +5,10 @@ import { GatewayError } from '../errors.js';
 import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
-import { IpcAttemptCounter } from '../session/cluster.js';
-import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from '../session/login-throttle.js';
-import { COOKIE_VALUE, type Session } from './session.js';
-import { RedisAttemptCounter } from '../redis/sessions.js';
+import { IpcAttemptCounter } from './cluster.js';
+import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from './login-throttle.js';
+import { COOKIE_VALUE, type Session } from './plugin.js';
+import { RedisAttemptCounter } from './redis-store.js';
 import { readBackendJson } from '../lib/backend-json.js';
 import type { ConsoleLogin, LoginOutcome } from '../backend-map/auth.js';
 
