@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { AuditEntry, AuditPage } from '../contract/audit.js';
 import type { RedisShare } from '../redis/share.js';
+import { streamChunks, streamField, type StreamEntry } from '../lib/redis-stream-pages.js';
 import { GENESIS_HEAD, chain, entryLine, parseEntryLine, type AuditAnchor, type AuditDraft, type ChainHead } from './chain.js';
 import { AuditIndex } from './entry-index.js';
 import type { AuditQuery, AuditStore } from './store.js';
@@ -25,8 +26,6 @@ const CHUNK = 1_000;
 const MAX_ATTEMPTS = 20;
 /** Entries of an outage kept for the shared trail afterwards; beyond this the oldest stay in the local file only. */
 const UNSHARED_MAX = 10_000;
-
-type StreamEntry = [id: string, fields: string[]];
 
 /**
  * Appends an entry if the chain still ends where this replica thinks (its head), atomically: two
@@ -108,8 +107,8 @@ function streamLocation(id: string): { a: number; b: number } {
 }
 
 function entryOf(fields: string[]): AuditEntry | null {
-  for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'entry') return parseEntryLine(fields[i + 1] ?? '');
-  return null;
+  const line = streamField(fields, 'entry');
+  return line === null ? null : parseEntryLine(line);
 }
 
 /**
@@ -248,19 +247,16 @@ export class RedisAuditStore implements AuditStore {
       this.index.dropFirst(drop);
     }
     if (head.seq === this.index.lastSeq) return;
-    let start = '-';
+    let from = '-';
     if (this.index.size > 0) {
       const last = this.index.location(this.index.size - 1);
-      start = `(${last.a}-${last.b}`;
+      from = `(${last.a}-${last.b}`;
     }
-    for (;;) {
-      const chunk = (await command.xrange(this.keys.stream, start, '+', 'COUNT', CHUNK)) as StreamEntry[];
+    for await (const chunk of streamChunks(command, this.keys.stream, { count: CHUNK, direction: 'forward', from })) {
       for (const [id, fields] of chunk) {
         const entry = entryOf(fields);
         if (entry && entry.seq > this.index.lastSeq) this.index.add(entry, streamLocation(id));
       }
-      if (chunk.length < CHUNK) break;
-      start = `(${chunk[chunk.length - 1]![0]}`;
     }
   }
 

@@ -1,6 +1,7 @@
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
 import { matcher, parseEntry, type ErrorLog, type ErrorLogLane, type ErrorLogQuery, type ErrorLogScope } from './store.js';
 import type { RedisShare } from '../redis/share.js';
+import { streamChunks, streamField } from '../lib/redis-stream-pages.js';
 
 export interface RedisErrorLogOptions {
   share: RedisShare;
@@ -27,8 +28,6 @@ const CHUNK = 500;
 const UNSHARED_MAX = 1_000;
 const DEFAULT_STREAM = 'error-log';
 const FIELD = 'entry';
-
-type StreamEntry = [id: string, fields: string[]];
 
 /**
  * The error log every replica and worker shares: a Redis stream capped at ERROR_LOG_MAX_ENTRIES,
@@ -102,16 +101,12 @@ export class RedisErrorLog implements ErrorLog {
   private async remove(drop: (entry: ErrorLogEntry) => boolean): Promise<void> {
     const { share } = this.options;
     const key = share.key(this.stream);
-    let start = '-';
-    for (;;) {
-      const chunk = (await share.command.xrange(key, start, '+', 'COUNT', CHUNK)) as StreamEntry[];
+    for await (const chunk of streamChunks(share.command, key, { count: CHUNK, direction: 'forward' })) {
       const ids = chunk.filter(([, fields]) => {
-        const entry = parseEntry(fields[fields.indexOf(FIELD) + 1] ?? '');
+        const entry = parseEntry(streamField(fields, FIELD) ?? '');
         return entry !== null && drop(entry);
       });
       if (ids.length > 0) await share.command.xdel(key, ...ids.map(([id]) => id));
-      if (chunk.length < CHUNK) return;
-      start = `(${chunk[chunk.length - 1]![0]}`;
     }
   }
 
@@ -151,12 +146,9 @@ export class RedisErrorLog implements ErrorLog {
     let total = 0;
     let toSkip = skip;
     if (!match) total = await share.command.xlen(key);
-    let end = '+';
-    for (;;) {
-      if (!match && list.length >= pageSize) break;
-      const chunk = (await share.command.xrevrange(key, end, '-', 'COUNT', CHUNK)) as StreamEntry[];
+    for await (const chunk of streamChunks(share.command, key, { count: CHUNK, direction: 'backward' })) {
       for (const [, fields] of chunk) {
-        const entry = parseEntry(fields[fields.indexOf(FIELD) + 1] ?? '');
+        const entry = parseEntry(streamField(fields, FIELD) ?? '');
         if (!entry || (match && !match(entry))) continue;
         if (match) total++;
         if (toSkip > 0) {
@@ -165,9 +157,8 @@ export class RedisErrorLog implements ErrorLog {
         }
         if (list.length < pageSize) list.push(entry);
       }
-      if (chunk.length < CHUNK) break;
-      // An exclusive start: the next chunk begins below the last id read.
-      end = `(${chunk[chunk.length - 1]![0]}`;
+      // Unfiltered, the total is the stream's length: reading stops once the page is full.
+      if (!match && list.length >= pageSize) break;
     }
     return { list, total };
   }
