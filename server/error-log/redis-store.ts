@@ -1,6 +1,7 @@
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
 import { matcher, parseEntry, type ErrorLog, type ErrorLogLane, type ErrorLogQuery, type ErrorLogScope } from './store.js';
 import type { RedisShare } from '../redis/share.js';
+import { RedisFallback } from '../redis/fallback.js';
 import { streamChunks, streamField } from '../lib/redis-stream-pages.js';
 
 export interface RedisErrorLogOptions {
@@ -36,7 +37,7 @@ const FIELD = 'entry';
  * what was written locally meanwhile (up to a thousand entries) is added to the shared log.
  */
 export class RedisErrorLog implements ErrorLog {
-  private fallingBack = false;
+  private readonly fallback: RedisFallback;
   private readonly stream: string;
 
   /** Entries written to the local log while Redis was away, to be shared once it is back. */
@@ -44,16 +45,17 @@ export class RedisErrorLog implements ErrorLog {
 
   constructor(private readonly options: RedisErrorLogOptions) {
     this.stream = options.stream ?? DEFAULT_STREAM;
+    this.fallback = new RedisFallback(options.share, (active, reason) => this.options.onFallback?.(active, reason));
     // Back to the shared log as soon as Redis is, not at the next write: /readyz says so at once.
     options.share.onReady(() => {
-      this.note(false, 'Redis is ready');
+      this.fallback.note(false, 'Redis is ready');
       void this.shareUnshared();
     });
   }
 
   /** Whether the last operation went to the local log because Redis could not be reached. */
   get usingFallback(): boolean {
-    return this.fallingBack || !this.options.share.available;
+    return this.fallback.usingFallback;
   }
 
   /** The local log is opened too: an unwritable DATA_DIR still stops the start. */
@@ -167,25 +169,7 @@ export class RedisErrorLog implements ErrorLog {
     return (await this.sharedValue(async () => (await operation(), true))) ?? false;
   }
 
-  /** Runs a Redis operation; null (and the fallback noted) when Redis is away or fails. */
-  private async sharedValue<T>(operation: () => Promise<T>): Promise<T | null> {
-    if (!this.options.share.available) {
-      this.note(true, 'Redis is not connected');
-      return null;
-    }
-    try {
-      const value = await operation();
-      this.note(false, 'Redis answers again');
-      return value;
-    } catch (error) {
-      this.note(true, error instanceof Error ? error.message : String(error));
-      return null;
-    }
-  }
-
-  private note(active: boolean, reason: string): void {
-    if (active === this.fallingBack) return;
-    this.fallingBack = active;
-    this.options.onFallback?.(active, reason);
+  private sharedValue<T>(operation: () => Promise<T>): Promise<T | null> {
+    return this.fallback.run(operation);
   }
 }
