@@ -195,8 +195,8 @@ export class ErrorLogStore implements ErrorLog {
 
   /**
    * Rewrites each generation without the entries `drop` matches (replaceFile: a crash leaves
-   * either the old file or the new one). Lines that are not entries are
-   * dropped too; they would be skipped by every listing anyway.
+   * either the old file or the new one). Lines that are not entries are dropped too; they would
+   * be skipped by every listing anyway.
    */
   private async removeWhere(drop: (entry: ErrorLogEntry) => boolean): Promise<void> {
     await this.ensureOpen();
