@@ -13,7 +13,7 @@ import { generatedValue } from './generate.js';
 import { dayRange } from './days.js';
 import { actionNamesOf } from './load.js';
 import { BROWSER_OWN_CALLS, DEFAULT_OWN_CALL_PATHS, compileOwnCalls, type BrowserOwnCall, type CompiledOwnCall, type OwnCallPaths } from './own-calls.js';
-import type { BackendMapFile, CallMap, CallName, EnvelopeMap, ResourceMap, Scalar } from './types.js';
+import { CALL_NAMES, type BackendMapFile, type CallMap, type CallName, type EnvelopeMap, type ResourceMap, type Scalar } from './types.js';
 import { dayBound, offsetMinutes } from './values.js';
 import { clockParams, planOf, sessionParams, singleOfEach, type CallContext, type Plan } from './plan.js';
 
@@ -96,7 +96,7 @@ export class BackendMap {
       const fields = FieldBinding.forResource(resource, entry.fields ?? {}, rules);
       const context: BindContext = { resource, entry, base, rules, fields, refusals: { ...file.refusals, ...entry.refusals } };
       const calls = new Map<string, Bound | null>();
-      for (const name of ['list', 'detail', 'create', 'update', 'delete', 'config', 'saveConfig', 'preview'] as const) {
+      for (const name of CALL_NAMES) {
         calls.set(name, this.bind(context, entry.calls?.[name], name));
       }
       for (const action of actionNamesOf(resource)) calls.set(`action:${action}`, this.bind(context, entry.actions?.[action], null, action));
