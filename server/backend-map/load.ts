@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import Ajv, { type ErrorObject } from 'ajv';
-import { ALL_PERMISSIONS, RESOURCES, type Resource } from '../contract/index.js';
+import { ALL_PERMISSIONS, RESOURCES } from '../contract/index.js';
 import { backendMapJsonSchema } from './schema.js';
 import { formatPointer } from './pointer.js';
 import { checkExpressions } from './check-expressions.js';
 import { SIGNERS } from './signers/index.js';
 import { checkPlans } from './plan-checks.js';
 import { fieldKinds } from './fields.js';
+import { CALLS_OF, actionNamesOf } from './calls.js';
 import type { BackendMapFile, CallMap, CallName, PermissionList } from './types.js';
 
 /** A map that cannot be used: names the place (a JSON Pointer into the file) and what is wrong. */
@@ -38,20 +39,6 @@ function describeError(error: ErrorObject): string {
   if (error.keyword === 'const') return `must be ${JSON.stringify(params.allowedValue)}`;
   if (error.keyword === 'propertyNames') return `has a name that is not a resource id`;
   return error.message ?? error.keyword;
-}
-
-/** The calls each kind of screen makes; a map naming another is a mistake worth stopping for. */
-const CALLS_OF: Record<Resource['kind'], readonly CallName[]> = {
-  list: ['list', 'detail', 'create', 'update', 'delete', 'preview'],
-  settings: ['config', 'saveConfig'],
-  statistics: ['list'],
-  operation: ['preview'],
-};
-
-export function actionNamesOf(resource: Resource): string[] {
-  if (resource.kind === 'operation') return [resource.run];
-  if (resource.kind === 'list' || resource.kind === 'settings') return [...new Set((resource.actions ?? []).map((a) => a.name))];
-  return [];
 }
 
 /** The parts of one call that only make sense together. */
