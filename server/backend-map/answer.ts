@@ -12,7 +12,7 @@ type Row = Record<string, unknown>;
 const RECORD_CALLS: ReadonlySet<string> = new Set<CallName>(['detail', 'create', 'update', 'config', 'saveConfig']);
 
 /** Messages of backends that answer an unknown path inside their envelope rather than with HTTP 404. */
-const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
+export const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
 
 export function scalarText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);

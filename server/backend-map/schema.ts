@@ -106,9 +106,12 @@ const members = {
   ),
 };
 
+/** The schema's name: a map written by a tool (the probe's --write-map) points its `$schema` here. */
+export const BACKEND_MAP_SCHEMA_ID = 'https://chat-admin-console.invalid/backend-map.schema.json';
+
 export const backendMapSchema = closed(members, {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://chat-admin-console.invalid/backend-map.schema.json',
+  $id: BACKEND_MAP_SCHEMA_ID,
   title: 'Backend map of the chat admin console',
   description:
     "How the gateway translates the management screens' calls to a chat backend that speaks another dialect. Named by BACKEND_MAP; see docs/binding.md.",
