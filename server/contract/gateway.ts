@@ -52,6 +52,10 @@ export interface LoginThrottled {
   retryAfterSeconds: number;
 }
 
+/** How the built-in sandbox speaks (SANDBOX_DIALECT): the console's own contract or a backend's dialect. */
+export const SANDBOX_DIALECTS = ['default', 'legacy', 'openim', 'shiku'] as const;
+export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
+
 export interface SessionInfo {
   loggedIn: boolean;
   userId: string | null;
@@ -61,7 +65,7 @@ export interface SessionInfo {
   /** The chat's web client as the operator set it (WEB_CLIENT_URL); null: the UI derives it. */
   webClientUrl: string | null;
   /** How that sandbox speaks (SANDBOX_DIALECT), named in the banner; null without a sandbox. */
-  sandboxDialect: 'default' | 'legacy' | 'openim' | 'shiku' | null;
+  sandboxDialect: SandboxDialect | null;
   /** ISO 4217 code of the wallet's money (CURRENCY): the backend's amounts never name it. */
   currency: string;
 }

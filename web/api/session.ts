@@ -1,13 +1,19 @@
 import { computed, signal } from '@preact/signals-react';
 import { CALLS, type LoginAnswer, type LoginBody, type OwnCallName, type SiteConfig } from '#contract/calls';
 import { SUCCESS_CODE } from '#contract/envelope';
-import { GATEWAY_PATHS, OFFER_LISTS, OFFER_TABLES, fullOffer, type BackendOffer, type LoginThrottled, type SessionInfo } from '#contract/gateway';
+import {
+  GATEWAY_PATHS,
+  OFFER_LISTS,
+  OFFER_TABLES,
+  SANDBOX_DIALECTS,
+  fullOffer,
+  type BackendOffer,
+  type LoginThrottled,
+  type SessionInfo,
+} from '#contract/gateway';
 import { api, ApiError } from './client.js';
 import { t, type MessageKey } from '../i18n/index.js';
 import { isString, persistedSignal } from '../lib/persisted.js';
-
-/** The sandbox's dialects the banner names (SessionInfo's sandboxDialect); any other value is none. */
-const SANDBOX_DIALECTS = ['default', 'legacy', 'openim', 'shiku'] as const;
 
 /**
  * What the UI knows of the session. The token itself stays in the gateway's httpOnly cookies;
