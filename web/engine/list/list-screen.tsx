@@ -20,7 +20,7 @@ import { ImportDialog } from '../import/import-dialog.js';
 import { importSpec } from '../import/import-rows.js';
 import { actionLabel, resourceTitle } from '../shared/labels.js';
 import { ListFilters } from './list-filters.js';
-import { MissingCallNotice, missingCallOf } from '../shared/missing-call.js';
+import { Empty, LoadFailed, Loading } from '../shared/states.js';
 import { NewRecordsBar } from './new-records-bar.js';
 import { ListCards } from './list-cards.js';
 import { ColumnChooser, useListColumns } from './column-chooser.js';
@@ -336,24 +336,13 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
 
       {query.isPending ? (
         <>
-          <p role="status" className="sr-only">
-            {t('engine.loading')}
-          </p>
+          <Loading hidden />
           <TableSkeleton columns={columns.length} density={density} />
         </>
-      ) : query.isError && !query.data && missingCallOf(query.error) ? (
-        <MissingCallNotice error={query.error} />
       ) : query.isError && !query.data ? (
-        <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800" data-testid="list-error">
-          {t('engine.loadFailed')}
-          <button type="button" className="btn" onClick={() => void query.refetch()}>
-            {t('engine.retry')}
-          </button>
-        </div>
+        <LoadFailed error={query.error} onRetry={() => void query.refetch()} testId="list-error" />
       ) : rows.length === 0 ? (
-        <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500" data-testid="list-empty">
-          {t('engine.noData')}
-        </p>
+        <Empty testId="list-empty" />
       ) : narrow ? (
         <ListCards
           {...listProps}

@@ -7,6 +7,7 @@ import type { RecordHistoryProps } from '../shared/types.js';
 import { formatDateTime } from '../../lib/format.js';
 import { language } from '../../lib/settings.js';
 import { actionLabel, fieldLabel, resourceTitle } from '../shared/labels.js';
+import { LoadFailed, Loading } from '../shared/states.js';
 import { resourceKeys } from '../shared/queries.js';
 import { valueText } from '../shared/value-cell.js';
 
@@ -87,23 +88,8 @@ export function RecordHistory({ resource, id, t }: { resource: ListResource; id:
     queryKey: [...resourceKeys.all(resource), 'history', String(id)],
     queryFn: ({ signal }) => fetchHistory(resource.id, [String(id)], signal),
   });
-  if (query.isPending) {
-    return (
-      <p role="status" className="text-slate-500">
-        {t('engine.loading')}
-      </p>
-    );
-  }
-  if (query.isError) {
-    return (
-      <div role="alert" className="text-red-700">
-        {t('history.loadFailed')}{' '}
-        <button type="button" className="btn" onClick={() => void query.refetch()}>
-          {t('engine.retry')}
-        </button>
-      </div>
-    );
-  }
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <LoadFailed inline error={query.error} onRetry={() => void query.refetch()} message={t('history.loadFailed')} />;
   if (query.data.length === 0) return <p className="py-4 text-center text-slate-500">{t('history.empty')}</p>;
   return (
     <ol className="flex flex-col gap-2" data-testid="record-history">

@@ -9,6 +9,7 @@ import { toast } from '../../lib/toast.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { FormDialog } from '../form/form-dialog.js';
 import { resourceTitle } from '../shared/labels.js';
+import { Empty, LoadFailed, Loading } from '../shared/states.js';
 import { runningOn } from '../list/list-table.js';
 import { useDeleteMutation, useSaveMutation, type Row } from '../shared/queries.js';
 import { deleteQuestion } from './record-names.js';
@@ -102,26 +103,18 @@ export function RecordPage({ resource, id, listPath, listTitle, options = {} }: 
 
   let body;
   if (query.isPending) {
-    body = (
-      <p role="status" className="text-slate-500">
-        {t('engine.loading')}
-      </p>
-    );
+    body = <Loading />;
   } else if (query.isError && !query.data) {
     body = (
-      <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800" data-testid="record-error">
-        {t('record.loadFailed', { id, message: query.error.message })}
-        <button type="button" className="btn" onClick={() => void query.refetch()}>
-          {t('engine.retry')}
-        </button>
-      </div>
+      <LoadFailed
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        message={t('record.loadFailed', { id, message: query.error.message })}
+        testId="record-error"
+      />
     );
   } else if (!record) {
-    body = (
-      <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500" data-testid="record-missing">
-        {t('record.notFound', { id })}
-      </p>
-    );
+    body = <Empty testId="record-missing">{t('record.notFound', { id })}</Empty>;
   } else {
     const fields = (
       <section aria-labelledby={fieldsId} className={card}>

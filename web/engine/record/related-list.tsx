@@ -6,6 +6,7 @@ import type { LabelT } from '../../i18n/resources/index.js';
 import { recordPath } from '../../lib/record-nav.js';
 import { useNarrow } from '../../ui/use-narrow.js';
 import { fieldLabel, resourceTitle } from '../shared/labels.js';
+import { Empty, LoadFailed, Loading } from '../shared/states.js';
 import { listQueryOptions, type Row } from '../shared/queries.js';
 import { RecordLink } from './record-link.js';
 import { RELATED_ROWS, relatedColumns, relatedListUrl, unfilteredRows, type RelatedList } from './related.js';
@@ -43,20 +44,9 @@ export function RelatedListSection({ related, filters, listPath, t }: { related:
 
   let body;
   if (query.isPending) {
-    body = (
-      <p role="status" className="py-3 text-sm text-slate-500">
-        {t('engine.loading')}
-      </p>
-    );
+    body = <Loading inline />;
   } else if (query.isError && !query.data) {
-    body = (
-      <div role="alert" className="flex items-center gap-3 py-2 text-sm text-red-800">
-        {t('engine.loadFailed')}
-        <button type="button" className="btn" onClick={() => void query.refetch()}>
-          {t('engine.retry')}
-        </button>
-      </div>
-    );
+    body = <LoadFailed inline error={query.error} onRetry={() => void query.refetch()} />;
   } else if (stray.length > 0) {
     // The backend ignored the filter: its rows are everyone's, not this record's.
     body = (
@@ -65,7 +55,7 @@ export function RelatedListSection({ related, filters, listPath, t }: { related:
       </p>
     );
   } else if (rows.length === 0) {
-    body = <p className="py-3 text-sm text-slate-500">{t('record.relatedEmpty')}</p>;
+    body = <Empty inline>{t('record.relatedEmpty')}</Empty>;
   } else if (narrow) {
     body = (
       <ul className="flex flex-col divide-y divide-slate-100">

@@ -14,7 +14,7 @@ import { actionLabel } from '../shared/labels.js';
 import { configQueryOptions, useConfigMutation } from '../shared/queries.js';
 import type { SettingsScreenOptions } from '../shared/types.js';
 import { useActionRunner } from '../actions/use-action-runner.js';
-import { MissingCallNotice, missingCallOf } from '../shared/missing-call.js';
+import { LoadFailed, Loading } from '../shared/states.js';
 import { useHeldAnswer, useHolds } from '../actions/approvals.js';
 import { HeldApprovalsPanel, useHoldDialogs } from '../actions/held-approvals.js';
 
@@ -90,23 +90,11 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
         {fields.map((f) => (
           <div key={f.key} className="h-10 animate-pulse rounded bg-slate-200" />
         ))}
-        <p role="status" className="sr-only">
-          {t('engine.loading')}
-        </p>
+        <Loading hidden />
       </div>
     );
   }
-  if (query.isError && missingCallOf(query.error)) return <MissingCallNotice error={query.error} />;
-  if (query.isError || !draft) {
-    return (
-      <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800" data-testid="settings-error">
-        {t('engine.loadFailed')}
-        <button type="button" className="btn" onClick={() => void query.refetch()}>
-          {t('engine.retry')}
-        </button>
-      </div>
-    );
-  }
+  if (query.isError || !draft) return <LoadFailed error={query.error} onRetry={() => void query.refetch()} testId="settings-error" />;
 
   const pageActions = (resource.actions ?? []).filter((a) => a.target === 'page');
 

@@ -19,7 +19,7 @@ import { formatMoney } from '../shared/money.js';
 import { moneyText } from '../shared/value-cell.js';
 import { statisticsQueryOptions } from '../shared/queries.js';
 import { dateSeconds, parseStatsState, serialiseStatsState, sumByDate, type StatRow, type StatsState } from './statistics-data.js';
-import { MissingCallNotice, missingCallOf } from '../shared/missing-call.js';
+import { Empty, LoadFailed, Loading } from '../shared/states.js';
 
 /** Counts and amounts (already divided by 100) each on axes of their own, split further by size (SplitChart). */
 function chartSpec(resource: StatisticsResource, t: LabelT, locale: string): SplitChartSpec {
@@ -158,20 +158,14 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
       </form>
 
       {query.isPending ? (
-        <div className="animate-pulse rounded-md bg-slate-200" style={{ height: density.chartHeight }} role="status" aria-label={t('engine.loading')} />
-      ) : query.isError && !query.data && missingCallOf(query.error) ? (
-        <MissingCallNotice error={query.error} />
+        <>
+          <Loading hidden />
+          <div className="animate-pulse rounded-md bg-slate-200" style={{ height: density.chartHeight }} aria-hidden="true" data-testid="chart-skeleton" />
+        </>
       ) : query.isError && !query.data ? (
-        <div role="alert" className="flex items-center gap-3 rounded-md border border-red-200 bg-red-50 p-4 text-red-800">
-          {t('engine.loadFailed')}
-          <button type="button" className="btn" onClick={() => void query.refetch()}>
-            {t('engine.retry')}
-          </button>
-        </div>
+        <LoadFailed error={query.error} onRetry={() => void query.refetch()} />
       ) : rows.length === 0 ? (
-        <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500" data-testid="list-empty">
-          {t('engine.noData')}
-        </p>
+        <Empty testId="list-empty" />
       ) : (
         <>
           <section className="rounded-md border border-slate-200 bg-white p-3" aria-label={t('engine.chart')}>
