@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
@@ -8,23 +8,21 @@ import { accountName } from '../../api/session.js';
 import { toast } from '../../lib/toast.js';
 import { useLabelT } from '../../i18n/resources/index.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
-import { bulkActions, eligibleRows, pageActions, rowActions } from '../actions/actions.js';
+import { bulkActions, eligibleRows, rowActions } from '../actions/actions.js';
 import { useHolds } from '../actions/approvals.js';
 import { HeldApprovalsPanel, useHoldDialogs } from '../actions/held-approvals.js';
 import { heldMark } from '../actions/row-commands.js';
 import { useRowKeys } from './use-row-keys.js';
 import { useDensity } from '../../ui/density.js';
-import { exportListCsv } from '../shared/export-csv.js';
 import { FormDialog } from '../form/form-dialog.js';
 import { ImportDialog } from '../import/import-dialog.js';
 import { importSpec } from '../import/import-rows.js';
 import { actionLabel, resourceTitle } from '../shared/labels.js';
-import { ListFilters } from './list-filters.js';
+import { ListToolbar } from './list-toolbar.js';
 import { Empty, LoadFailed, Loading } from '../shared/states.js';
 import { NewRecordsBar } from './new-records-bar.js';
 import { ListCards } from './list-cards.js';
-import { ColumnChooser, useListColumns } from './column-chooser.js';
-import { SavedViews } from './saved-views-menu.js';
+import { useListColumns } from './column-chooser.js';
 import { ListTable, TableSkeleton, runningOn } from './list-table.js';
 import { Pagination } from './pagination.js';
 import { useNarrow } from '../../ui/use-narrow.js';
@@ -36,17 +34,7 @@ import { useActionRunner } from '../actions/use-action-runner.js';
 import { deleteQuestion, namesText } from '../record/record-names.js';
 import { recordName } from '../record/record-summary.js';
 import { SelectionBar } from './selection-bar.js';
-import {
-  PAGE_SIZES,
-  filterFields,
-  isRangeFilter,
-  listQueryParams,
-  nextSort,
-  parseListState,
-  serialiseListState,
-  withChange,
-  type ListState,
-} from './url-state.js';
+import { PAGE_SIZES, listQueryParams, nextSort, parseListState, serialiseListState, withChange, type ListState } from './url-state.js';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
 
@@ -78,15 +66,11 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<string[] | null>(null);
-  const [exporting, setExporting] = useState<number | null>(null);
   const [importing, setImporting] = useState(false);
   // The import as this backend offers it: none when the create (or the action) it needs is not offered.
   const csvImport = useMemo(() => (options.import ? importSpec(resource, options.import) : null), [resource, options.import]);
   // "Select all N matching" was chosen; it holds only while the whole page stays selected.
   const [matchingChosen, setMatchingChosen] = useState(false);
-  // On a phone the search and filters fold behind one button, so the first screen shows records.
-  const [filtersOpen, setFiltersOpen] = useState(false);
-  const filtersId = useId();
 
   const clearSelection = () => {
     setSelected(new Set());
@@ -179,20 +163,6 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
     },
   });
 
-  const startExport = async () => {
-    setExporting(0);
-    try {
-      // The backend's columns only: an annotation is not in the rows the gateway reads.
-      const { count, capped } = await exportListCsv(contractResource, params, t, setExporting);
-      toast.success(t('engine.exported', { count }));
-      if (capped) toast.warning(t('engine.exportCapped', { count }));
-    } catch {
-      // The API client has already told the user what went wrong.
-    } finally {
-      setExporting(null);
-    }
-  };
-
   const runBulk = (action: ActionDef) => {
     if (allMatching) {
       // Which of them apply is known only once they are read; the summary reports the rest.
@@ -241,71 +211,30 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
     navigable: !!keys,
   };
 
-  // Filters the screen opens with (the queue's pending) are not the reader's own: not counted.
-  const chosen = (key: string) => !!state.filters[key] && state.filters[key] !== defaultFilters?.[key];
-  const activeFilters =
-    (state.keyword ? 1 : 0) + filterFields(resource).filter((f) => (isRangeFilter(f) ? chosen(`${f.key}From`) || chosen(`${f.key}To`) : chosen(f.key))).length;
-  const filters = (
-    <ListFilters
-      resource={shape}
-      state={state}
-      t={t}
-      density={density}
-      onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
-    />
-  );
-
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
   // A stale link past the last page (rows were deleted) moves back to the last real page.
   if (query.data && state.pageNum > pages && !query.isPlaceholderData) queueMicrotask(() => go({ ...state, pageNum: pages }, true));
 
   return (
     <div className="flex flex-col gap-4" data-testid="list-screen" data-resource={resource.id}>
-      <div className={`flex flex-wrap items-end ${narrow ? 'gap-2' : 'gap-3'}`}>
-        {narrow ? (
-          <button
-            type="button"
-            className={`btn ${activeFilters > 0 ? 'border-primary text-primary' : ''}`}
-            aria-expanded={filtersOpen}
-            aria-controls={filtersId}
-            onClick={() => setFiltersOpen((open) => !open)}
-            data-testid="filters-toggle"
-          >
-            {activeFilters > 0 ? t('engine.filtersActive', { count: activeFilters }) : t('engine.filters')}
-          </button>
-        ) : (
-          filters
-        )}
-        {/* On a phone the toolbar's buttons flow on with the filters' one, in as few lines as fit. */}
-        <div className={narrow ? 'contents' : 'ml-auto flex flex-wrap gap-2'}>
-          <SavedViews resource={shape} state={state} path={path} columns={cols} t={t} />
-          <ColumnChooser columns={cols} t={t} />
-          {pageActions(resource).map((a) => (
-            <button key={a.name} type="button" className="btn" onClick={() => runner.start(a, {})} data-action={a.name}>
-              {actionLabel(t, a.name)}
-            </button>
-          ))}
-          {csvImport && (
-            <button type="button" className="btn" onClick={() => setImporting(true)} data-testid="list-import">
-              {csvImport.action ? t('import.buttonAction', { action: actionLabel(t, csvImport.action.name) }) : t('import.button')}
-            </button>
-          )}
-          <button type="button" className="btn" disabled={exporting !== null || total === 0} onClick={() => void startExport()}>
-            {exporting !== null ? t('engine.exporting', { count: exporting }) : t('engine.exportCsv')}
-          </button>
-          {resource.create && (
-            <button type="button" className="btn btn-primary" onClick={() => setEditing({ mode: 'create' })} data-testid="list-create">
-              {t('engine.create')}
-            </button>
-          )}
-        </div>
-      </div>
-
-      {narrow && filtersOpen && (
-        <div id={filtersId} className="rounded-md border border-slate-200 bg-white p-3" data-testid="filters-panel">
-          {filters}
-        </div>
-      )}
+      <ListToolbar
+        resource={resource}
+        exported={contractResource}
+        shape={shape}
+        state={state}
+        params={params}
+        path={path}
+        cols={cols}
+        total={total}
+        t={t}
+        density={density}
+        narrow={narrow}
+        go={go}
+        onPageAction={(a) => runner.start(a, {})}
+        csvImport={csvImport}
+        onImport={() => setImporting(true)}
+        onCreate={resource.create ? () => setEditing({ mode: 'create' }) : undefined}
+      />
 
       {options.watch && <NewRecordsBar count={options.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />}
 
