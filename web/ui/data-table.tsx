@@ -1,4 +1,5 @@
 import type { HTMLAttributes, ReactNode } from 'react';
+import { useDensity } from './density.js';
 import { useNarrow } from './use-narrow.js';
 
 /*
@@ -18,8 +19,6 @@ export const tableStyle = {
   stickyEndHead: 'sticky right-0 whitespace-nowrap bg-slate-100 shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]',
   /** Figures line up on the right and keep their digits' width. */
   numeric: 'text-right tabular-nums',
-  cell: 'px-3 py-2',
-  text: 'text-sm',
 } as const;
 
 /** How a cell's text may wrap: figures never, prose between words, long tokens (addresses) anywhere. */
@@ -46,7 +45,7 @@ export interface DataColumn<T> {
 interface TableProps<T> {
   columns: readonly DataColumn<T>[];
   rows: readonly T[];
-  rowKey: (row: T) => string;
+  rowKey: (row: T, index: number) => string;
   /** What the row's element carries besides its look: data attributes for tests, tabIndex for keys. */
   rowProps?: (row: T) => HTMLAttributes<HTMLElement> & Record<`data-${string}`, string | undefined>;
   /** Shown under the row's cells, across the table (a row's details). */
@@ -56,24 +55,26 @@ interface TableProps<T> {
   label?: string;
 }
 
-function cellClass<T>(c: DataColumn<T>) {
-  return [tableStyle.cell, c.numeric ? tableStyle.numeric : '', c.wrap ? WRAP[c.wrap] : '', c.commands ? tableStyle.stickyEnd : '', c.className ?? '']
+function cellClass<T>(c: DataColumn<T>, cell: string) {
+  return [cell, c.numeric ? tableStyle.numeric : '', c.wrap ? WRAP[c.wrap] : '', c.commands ? tableStyle.stickyEnd : '', c.className ?? '']
     .filter(Boolean)
     .join(' ');
 }
 
 /** The wide-screen form: a header row of column headers, and each row named by its row header. */
 export function DataTable<T>({ columns, rows, rowKey, rowProps, below, testId, label }: TableProps<T>) {
+  // The reader's density, as the lists have it.
+  const density = useDensity();
   return (
     <div className={tableStyle.frame}>
-      <table className={`w-full text-left ${tableStyle.text}`} data-testid={testId} aria-label={label}>
+      <table className={`w-full text-left ${density.text}`} data-testid={testId} aria-label={label}>
         <thead className={tableStyle.head}>
           <tr>
             {columns.map((c) => (
               <th
                 key={c.key}
                 scope="col"
-                className={[tableStyle.cell, c.numeric ? 'text-right' : '', c.commands ? tableStyle.stickyEndHead : ''].filter(Boolean).join(' ')}
+                className={[density.cell, c.numeric ? 'text-right' : '', c.commands ? tableStyle.stickyEndHead : ''].filter(Boolean).join(' ')}
               >
                 {c.headerHidden ? <span className="sr-only">{c.header}</span> : c.header}
               </th>
@@ -81,17 +82,17 @@ export function DataTable<T>({ columns, rows, rowKey, rowProps, below, testId, l
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => {
+          {rows.map((row, index) => {
             const extra = below?.(row);
             return (
-              <tr key={rowKey(row)} className={tableStyle.row} {...rowProps?.(row)}>
+              <tr key={rowKey(row, index)} className={tableStyle.row} {...rowProps?.(row)}>
                 {columns.map((c, i) =>
                   c.rowHeader ? (
-                    <th key={c.key} scope="row" className={`${cellClass(c)} font-medium text-slate-800`} data-col={c.key}>
+                    <th key={c.key} scope="row" className={`${cellClass(c, density.cell)} font-medium text-slate-800`} data-col={c.key}>
                       {c.cell(row)}
                     </th>
                   ) : (
-                    <td key={c.key} className={cellClass(c)} data-col={c.key}>
+                    <td key={c.key} className={cellClass(c, density.cell)} data-col={c.key}>
                       {c.cell(row)}
                       {/* Details open inside the row's widest text column, so the row stays one row for readers. */}
                       {extra && i === detailsColumn(columns) ? extra : null}
@@ -121,12 +122,13 @@ export function DataCards<T>({ columns, rows, rowKey, rowProps, below, testId, l
   const title = columns.find((c) => c.rowHeader);
   const fields = columns.filter((c) => !c.rowHeader && !c.commands && !c.noCard);
   const commands = columns.filter((c) => c.commands);
+  const density = useDensity();
   return (
     <ul className="flex flex-col gap-2" data-testid={testId} aria-label={label}>
-      {rows.map((row) => (
+      {rows.map((row, index) => (
         <li
-          key={rowKey(row)}
-          className={`rounded-md border border-slate-200 bg-white p-3 ${tableStyle.text} focus:outline-2 focus:outline-primary`}
+          key={rowKey(row, index)}
+          className={`rounded-md border border-slate-200 bg-white p-3 ${density.text} focus:outline-2 focus:outline-primary`}
           {...rowProps?.(row)}
         >
           {title && (

@@ -10,6 +10,7 @@ import { csvFileName, toCsv, type CsvColumn } from '#contract/csv';
 import { PALETTE } from '../../ui/chart/chart-spec.js';
 import { SplitChart, type SplitChartSpec } from '../../ui/chart/split-chart.js';
 import { useDensity } from '../../ui/density.js';
+import { DataTable, type DataColumn } from '../../ui/data-table.js';
 import { useLocale } from '../../ui/panel.js';
 import { formatCount, formatDay, shortNumber } from '../../lib/format.js';
 import { language } from '../../lib/settings.js';
@@ -94,6 +95,13 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
   const tableColumns = showDimColumn ? columns : columns.filter((_, i) => !(dimKey && i === 1));
   const title = resourceTitle(t, resource.id);
   const seriesAt = (column: number) => resource.series[column - (tableColumns.length - resource.series.length)];
+  const dataColumns = tableColumns.map((c, i): DataColumn<StatRow> => {
+    const series = seriesAt(i);
+    // The CSV keeps YYYY-MM-DD; people read the day the language's way.
+    if (i === 0) return { key: String(i), header: c.label, wrap: 'none', cell: (r) => formatDay(c.value(r), language.value) };
+    if (series) return { key: String(i), header: c.label, numeric: true, wrap: 'none', cell: (r) => shown(series.key, series.kind, r) };
+    return { key: String(i), header: c.label, wrap: 'none', cell: (r) => c.value(r) };
+  });
 
   return (
     <div className="flex flex-col gap-4" data-testid="statistics-screen" data-resource={resource.id}>
@@ -171,34 +179,8 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
           <section className="rounded-md border border-slate-200 bg-white p-3" aria-label={t('engine.chart')}>
             <SplitChart spec={spec} data={data} label={title} testId="chart" columns />
           </section>
-          <section aria-label={t('engine.table')} className="overflow-x-auto rounded-md border border-slate-200 bg-white">
-            <table className={`w-full text-left ${density.text}`} data-testid="list-table">
-              <thead className="bg-slate-100 text-slate-600">
-                <tr>
-                  {tableColumns.map((c, i) => (
-                    <th
-                      key={i}
-                      scope="col"
-                      className={`${density.cell} whitespace-nowrap ${i >= tableColumns.length - resource.series.length ? 'text-right' : ''}`}
-                    >
-                      {c.label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r, ri) => (
-                  <tr key={ri} className="border-t border-slate-100">
-                    {tableColumns.map((c, i) => (
-                      <td key={i} className={`${density.cell} ${i >= tableColumns.length - resource.series.length ? 'text-right tabular-nums' : ''}`}>
-                        {/* The CSV keeps YYYY-MM-DD; people read the day the language's way. */}
-                        {i === 0 ? formatDay(c.value(r), language.value) : seriesAt(i) ? shown(seriesAt(i)!.key, seriesAt(i)!.kind, r) : c.value(r)}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <section aria-label={t('engine.table')}>
+            <DataTable columns={dataColumns} rows={rows} rowKey={(_, i) => String(i)} testId="list-table" />
           </section>
         </>
       )}
