@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../../i18n/resources/index.js';
 import type { Density } from '../../ui/density.js';
+import { tableStyle } from '../../ui/data-table.js';
 import { fieldLabel } from '../shared/labels.js';
 import { mainFieldKey, recordName } from '../record/record-summary.js';
 import { recordPath } from '../../lib/record-nav.js';
@@ -148,7 +149,7 @@ const TableRow = memo(function TableRow({
   const waiting = runningNames ? runningNames.split(',') : [];
   return (
     <tr
-      className={`border-t border-slate-100 align-top hover:bg-slate-50 focus:outline-2 focus:-outline-offset-2 focus:outline-primary ${current ? 'bg-primary/5' : ''}`}
+      className={`${tableStyle.row} ${current ? 'bg-primary/5' : ''}`}
       data-row-id={id}
       data-row-index={index}
       data-current={current ? '' : undefined}
@@ -183,7 +184,7 @@ const TableRow = memo(function TableRow({
         </td>
       ))}
       {hasCommands && (
-        <td className={`${density.cell} sticky right-0 whitespace-nowrap bg-white shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
+        <td className={`${density.cell} ${tableStyle.stickyEnd}`}>
           <HeldChip mark={held} t={t} />
           <RowCommands
             commands={buildRowCommands(resource, row, has, commands, t, waiting, self, held)}
@@ -228,9 +229,9 @@ export function ListTable({
   const linkKey = columns.some((f) => f.key === main) ? main : 'id';
 
   return (
-    <div className={`overflow-x-auto rounded-md border border-slate-200 bg-white [contain:content] ${busy ? 'opacity-60' : ''}`}>
+    <div className={`${tableStyle.frame} [contain:content] ${busy ? 'opacity-60' : ''}`}>
       <table className={`w-full text-left ${density.text}`} data-testid="list-table" aria-busy={busy || undefined}>
-        <thead className="bg-slate-100 text-slate-600">
+        <thead className={tableStyle.head}>
           <tr>
             {selectable && (
               <th scope="col" className={`${density.cell} w-8`}>
@@ -250,7 +251,7 @@ export function ListTable({
             ))}
             {/* Sticky so the row's actions stay in reach when a wide table scrolls sideways. */}
             {hasCommands && (
-              <th scope="col" className={`${density.cell} sticky right-0 whitespace-nowrap bg-slate-100 shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)]`}>
+              <th scope="col" className={`${density.cell} ${tableStyle.stickyEndHead}`}>
                 {t('engine.actions')}
               </th>
             )}
