@@ -65,6 +65,7 @@ function cellClass<T>(c: DataColumn<T>, cell: string) {
 export function DataTable<T>({ columns, rows, rowKey, rowProps, below, testId, label }: TableProps<T>) {
   // The reader's density, as the lists have it.
   const density = useDensity();
+  const detailsAt = detailsColumn(columns);
   return (
     <div className={tableStyle.frame}>
       <table className={`w-full text-left ${density.text}`} data-testid={testId} aria-label={label}>
@@ -95,7 +96,7 @@ export function DataTable<T>({ columns, rows, rowKey, rowProps, below, testId, l
                     <td key={c.key} className={cellClass(c, density.cell)} data-col={c.key}>
                       {c.cell(row)}
                       {/* Details open inside the row's widest text column, so the row stays one row for readers. */}
-                      {extra && i === detailsColumn(columns) ? extra : null}
+                      {extra && i === detailsAt ? extra : null}
                     </td>
                   ),
                 )}
