@@ -102,6 +102,14 @@ module.exports = {
       to: { path: '^(server|web|tests)/', pathNot: '^server/contract/' },
     },
     {
+      name: 'server-plumbing-knows-no-feature',
+      comment:
+        'server/lib and server/redis hold what the feature folders share (JSON-lines files, stream pages, the Redis connection and fallback): they import no feature, so each feature can be read and moved on its own.',
+      severity: 'error',
+      from: { path: '^server/(lib|redis)/' },
+      to: { path: '^server/(session|events|error-log|audit|approvals|saved-views)/' },
+    },
+    {
       name: 'only-the-entry-point-knows-the-sandbox',
       comment: 'Only server/main.ts imports the sandbox (handed to startGateway), so a production gateway never loads it.',
       severity: 'error',

@@ -5,6 +5,7 @@ import { BackendMapError, loadBackendMap } from './backend-map/load.js';
 import type { BackendMapFile } from './backend-map/types.js';
 import { configuredServices } from './backend-map/services.js';
 import { PERMISSIONS } from './contract/permissions.js';
+import { SANDBOX_DIALECTS, type SandboxDialect } from './contract/gateway.js';
 import { loadDualControl, type DualControlConfig } from './approvals/config.js';
 
 /** Typed, validated configuration from the environment; every variable is in the table of docs/operators.md. */
@@ -111,8 +112,7 @@ export interface AllowedHost {
   port: string | null;
 }
 
-export const SANDBOX_DIALECTS = ['default', 'legacy', 'openim', 'shiku'] as const;
-export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
+export { SANDBOX_DIALECTS, type SandboxDialect } from './contract/gateway.js';
 
 export class ConfigError extends Error {
   constructor(

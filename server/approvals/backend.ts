@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
 import { readBackendJson } from '../lib/backend-json.js';
-import type { Session } from '../plugins/session.js';
+import type { Session } from '../session/plugin.js';
 
 type Row = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SUCCESS_CODE, resourceCalls, type ApprovalChange, type SettingsResource } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import type { Session } from '../plugins/session.js';
+import type { Session } from '../session/plugin.js';
 import { callAsSession, type ContractAnswer } from './backend.js';
 import type { HeldRoute } from './held-calls.js';
 import { actionSubject, settingsSubject, type Hold } from './hold.js';

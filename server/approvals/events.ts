@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { ApprovalChange } from '../contract/index.js';
-import type { Hold } from './hold.js';
+import { heldFields, heldTimes, type Hold } from './hold.js';
 
 /** What an event tells of a hold: everything but the held body (which may carry a new password). */
 export interface ApprovalRecord {
@@ -55,20 +55,7 @@ export type ApprovalEvent = HoldEvent | ConfirmEvent | DeclineEvent;
 export type ApprovalListener = (event: ApprovalEvent, request: FastifyRequest) => void | Promise<void>;
 
 export function recordOf(hold: Hold): ApprovalRecord {
-  return {
-    id: hold.id,
-    kind: hold.kind,
-    resource: hold.resource,
-    action: hold.action,
-    permission: hold.permission,
-    targets: hold.targets,
-    records: hold.records,
-    changes: hold.changes,
-    path: hold.call.path,
-    requestedBy: hold.requestedBy,
-    requestedAt: new Date(hold.requestedAt).toISOString(),
-    expiresAt: new Date(hold.expiresAt).toISOString(),
-  };
+  return { ...heldFields(hold), path: hold.call.path, requestedBy: hold.requestedBy, ...heldTimes(hold) };
 }
 
 /**

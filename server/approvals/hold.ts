@@ -55,9 +55,8 @@ export function settingsSubject(resource: string): string {
   return `settings:${resource}`;
 }
 
-/** A hold as an administrator sees it in GET /api/approvals. */
-export function viewOf(stored: StoredHold, viewer: string, now: number): ApprovalView {
-  const { hold } = stored;
+/** What every outside view of a hold tells (the screen's, an event's): never the held body. */
+export function heldFields(hold: Hold): Pick<Hold, 'id' | 'kind' | 'resource' | 'action' | 'permission' | 'targets' | 'records' | 'changes'> {
   return {
     id: hold.id,
     kind: hold.kind,
@@ -67,10 +66,22 @@ export function viewOf(stored: StoredHold, viewer: string, now: number): Approva
     targets: hold.targets,
     records: hold.records,
     changes: hold.changes,
+  };
+}
+
+/** A hold's times as views tell them (ISO 8601); the stores keep epoch milliseconds. */
+export function heldTimes(hold: Hold): { requestedAt: string; expiresAt: string } {
+  return { requestedAt: new Date(hold.requestedAt).toISOString(), expiresAt: new Date(hold.expiresAt).toISOString() };
+}
+
+/** A hold as an administrator sees it in GET /api/approvals. */
+export function viewOf(stored: StoredHold, viewer: string, now: number): ApprovalView {
+  const { hold } = stored;
+  return {
+    ...heldFields(hold),
     requestedBy: hold.requestedBy,
     mine: hold.requestedBy === viewer,
-    requestedAt: new Date(hold.requestedAt).toISOString(),
-    expiresAt: new Date(hold.expiresAt).toISOString(),
+    ...heldTimes(hold),
     expired: now > hold.expiresAt,
     state: stored.claim === null ? 'pending' : 'confirming',
   };

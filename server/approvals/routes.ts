@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { APPROVAL_LIMITS, GATEWAY_PATHS, RESOURCES, SUCCESS_CODE, type ApprovalView, type SettingsResource } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import type { Session } from '../plugins/session.js';
+import type { Session } from '../session/plugin.js';
 import { NO_STORE } from '../plugins/security.js';
 import { callAsSession, type ContractAnswer } from './backend.js';
 import { changedSince } from './decide.js';

@@ -3,7 +3,7 @@ import type { Envelope, Resource } from '../contract/index.js';
 import { consoleCalls } from '../backend-map/calls.js';
 import { GatewayError } from '../errors.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
-import type { Session } from '../plugins/session.js';
+import type { Session } from '../session/plugin.js';
 
 /**
  * A GET of the contract the gateway makes itself for a session (a record before it is edited, the

@@ -1,9 +1,9 @@
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AuditEntry, AuditPage } from '../contract/audit.js';
 import { anchorLine, chain, entryLine, headOfAnchor, parseAnchor, parseEntryLine, type AuditAnchor, type AuditDraft, type ChainHead } from './chain.js';
 import { AuditIndex } from './entry-index.js';
-import { readLinesForward } from './lines.js';
+import { AppendFile, OperationQueue, readLinesForward, replaceFile } from '../lib/json-lines-file.js';
 import type { AuditQuery, AuditStore } from './store.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
@@ -30,17 +30,16 @@ export interface AuditFileStoreOptions {
  */
 export class AuditFileStore implements AuditStore {
   readonly path: string;
-  private queue: Promise<unknown> = Promise.resolve();
-  private handle: FileHandle | null = null;
+  private readonly queue = new OperationQueue('The audit trail is closed');
+  private readonly file: AppendFile;
   private opened = false;
-  private closed = false;
-  private bytes = 0;
   private head: ChainHead = headOfAnchor(null);
   private anchor: AuditAnchor | null = null;
   private readonly index = new AuditIndex();
 
   constructor(private readonly options: AuditFileStoreOptions) {
     this.path = join(options.dir, options.file ?? AUDIT_FILE);
+    this.file = new AppendFile(this.path, 'The audit trail');
   }
 
   /** Entries the file holds (after the anchor). */
@@ -58,9 +57,8 @@ export class AuditFileStore implements AuditStore {
       await this.ensureOpen();
       const entry = chain(draft, this.head);
       const data = Buffer.from(`${entryLine(entry)}\n`, 'utf8');
-      const offset = this.bytes;
+      const offset = this.file.bytes;
       await this.writeWhole(data);
-      this.bytes += data.length;
       this.index.add(entry, { a: offset, b: data.length - 1 });
       this.head = { seq: entry.seq, hash: entry.hash };
       return entry;
@@ -88,19 +86,18 @@ export class AuditFileStore implements AuditStore {
       const last = await this.readAt(count - 1);
       if (!last) throw new Error(`the audit trail ${this.path} cannot be read at entry ${this.index.seqAt(count - 1)}: retention left it as it is`);
       const anchor: AuditAnchor = { seq: last.seq, hash: last.hash, time: last.time, prunedAt: new Date().toISOString() };
-      const keepFrom = count < this.index.size ? this.index.location(count).a : this.bytes;
+      const end = this.file.bytes;
+      const keepFrom = count < this.index.size ? this.index.location(count).a : end;
       const head = Buffer.from(`${anchorLine(anchor)}\n`, 'utf8');
-      const temporary = `${this.path}.tmp`;
-      await this.closeHandle();
+      await this.file.close();
       try {
-        const out = await open(temporary, 'w');
-        try {
+        await replaceFile(this.path, async (out) => {
           await out.write(head);
           const source = await open(this.path, 'r');
           try {
             const chunk = Buffer.allocUnsafe(1024 * 1024);
-            for (let position = keepFrom; position < this.bytes;) {
-              const { bytesRead } = await source.read(chunk, 0, Math.min(chunk.length, this.bytes - position), position);
+            for (let position = keepFrom; position < end;) {
+              const { bytesRead } = await source.read(chunk, 0, Math.min(chunk.length, end - position), position);
               if (bytesRead === 0) break;
               await out.write(chunk.subarray(0, bytesRead));
               position += bytesRead;
@@ -108,16 +105,9 @@ export class AuditFileStore implements AuditStore {
           } finally {
             await source.close();
           }
-          await out.sync();
-        } finally {
-          await out.close();
-        }
-        await rename(temporary, this.path);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
+        });
       } finally {
-        await this.openHandle();
+        await this.file.open();
       }
       this.anchor = anchor;
       this.index.dropFirst(count);
@@ -131,32 +121,21 @@ export class AuditFileStore implements AuditStore {
     return this.anchor;
   }
 
-  async flush(): Promise<void> {
-    await this.enqueue(async () => undefined);
+  flush(): Promise<void> {
+    return this.queue.flush();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) {
-      await this.queue;
-      return;
-    }
-    const done = this.enqueue(() => this.closeHandle());
-    this.closed = true;
-    await done;
+  close(): Promise<void> {
+    return this.queue.close(() => this.file.close());
   }
 
   private async readAt(position: number): Promise<AuditEntry | null> {
     const { a: offset, b: length } = this.index.location(position);
-    const buffer = Buffer.allocUnsafe(length);
-    const { bytesRead } = await this.handle!.read(buffer, 0, length, offset);
-    return parseEntryLine(buffer.toString('utf8', 0, bytesRead));
+    return parseEntryLine((await this.file.read(offset, length)).toString('utf8'));
   }
 
   private enqueue<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('The audit trail is closed'));
-    const result = this.queue.then(operation);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.queue.run(operation);
   }
 
   private async ensureOpen(): Promise<void> {
@@ -190,46 +169,21 @@ export class AuditFileStore implements AuditStore {
       this.index.add(entry, { a: line.offset, b: line.length });
       this.head = { seq: entry.seq, hash: entry.hash };
     }
-    await this.openHandle();
+    await this.file.open();
     if (tornAt !== null && tornAt >= 0) {
-      await this.handle!.truncate(tornAt);
-      this.bytes = tornAt;
+      await this.file.truncate(tornAt);
       this.options.onDamage?.(`the last line of ${this.path} was cut short by a crash: removed`);
     } else if (tornAt === -1) {
       await this.writeWhole(Buffer.from('\n'));
-      this.bytes += 1;
     }
     if (unreadable > 0) this.options.onDamage?.(`${unreadable} line(s) of ${this.path} are not audit entries: run npm run audit:verify`);
     this.opened = true;
   }
 
-  private async openHandle(): Promise<void> {
-    await this.closeHandle();
-    // 'a+' appends at the end whatever the position, and lets pages be read at their offsets.
-    this.handle = await open(this.path, 'a+');
-    this.bytes = (await this.handle.stat()).size;
-  }
-
-  private async closeHandle(): Promise<void> {
-    const handle = this.handle;
-    this.handle = null;
-    if (handle) await handle.close();
-  }
-
-  /** One write call per entry; a short write (disk full) is retried for the rest. */
-  private async writeWhole(data: Buffer): Promise<void> {
-    const handle = this.handle;
-    if (!handle) throw new Error('The audit trail is not open');
-    let written = 0;
-    try {
-      while (written < data.length) {
-        const { bytesWritten } = await handle.write(data, written, data.length - written);
-        written += bytesWritten;
-      }
-    } catch (error) {
-      // A part of the line may be on disk: take it back, so the next entry starts on a line of its own.
-      if (written > 0) await handle.truncate(this.bytes).catch(() => undefined);
-      throw error;
-    }
+  /** A part of a failed line may be on disk: taken back, so the next entry starts on a line of its own. */
+  private writeWhole(data: Buffer): Promise<void> {
+    return this.file.append(data, async (written) => {
+      if (written > 0) await this.file.truncate(this.file.bytes).catch(() => undefined);
+    });
   }
 }

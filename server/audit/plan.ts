@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { CALLS, GATEWAY_PATHS, resourceCalls, type Resource } from '../contract/index.js';
 import type { AuditActor, AuditKind, AuditRecord } from '../contract/audit.js';
 import { pathOf } from '../lib/request-path.js';
-import type { Session } from '../plugins/session.js';
+import type { Session } from '../session/plugin.js';
 import { canonical } from './chain.js';
 import { editableKeys, inputsOf, knownCall, reasonOf, recordOfDetail, secretFieldsOf, STATE_CHANGING_GETS, targetsOf, type KnownCall } from './describe.js';
 import { boundedValue, isSecretName, recordOf } from './redact.js';

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { AuditEntry, AuditPage } from '../contract/audit.js';
 import type { RedisShare } from '../redis/share.js';
+import { RedisFallback } from '../redis/fallback.js';
+import { streamChunks, streamField, type StreamEntry } from '../lib/redis-stream-pages.js';
 import { GENESIS_HEAD, chain, entryLine, parseEntryLine, type AuditAnchor, type AuditDraft, type ChainHead } from './chain.js';
 import { AuditIndex } from './entry-index.js';
 import type { AuditQuery, AuditStore } from './store.js';
@@ -25,8 +27,6 @@ const CHUNK = 1_000;
 const MAX_ATTEMPTS = 20;
 /** Entries of an outage kept for the shared trail afterwards; beyond this the oldest stay in the local file only. */
 const UNSHARED_MAX = 10_000;
-
-type StreamEntry = [id: string, fields: string[]];
 
 /**
  * Appends an entry if the chain still ends where this replica thinks (its head), atomically: two
@@ -108,8 +108,8 @@ function streamLocation(id: string): { a: number; b: number } {
 }
 
 function entryOf(fields: string[]): AuditEntry | null {
-  for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'entry') return parseEntryLine(fields[i + 1] ?? '');
-  return null;
+  const line = streamField(fields, 'entry');
+  return line === null ? null : parseEntryLine(line);
 }
 
 /**
@@ -125,7 +125,7 @@ function entryOf(fields: string[]): AuditEntry | null {
  * with its own time), so every replica lists them.
  */
 export class RedisAuditStore implements AuditStore {
-  private fallingBack = false;
+  private readonly fallback: RedisFallback;
   private head: ChainHead | null = null;
   private readonly index = new AuditIndex();
   private queue: Promise<unknown> = Promise.resolve();
@@ -135,8 +135,9 @@ export class RedisAuditStore implements AuditStore {
   constructor(private readonly options: RedisAuditStoreOptions) {
     const { share } = options;
     this.keys = { stream: share.key(AUDIT_STREAM), head: share.key(AUDIT_HEAD), anchor: share.key(AUDIT_ANCHOR) };
+    this.fallback = new RedisFallback(share, (active, reason) => this.options.onFallback?.(active, reason));
     share.onReady(() => {
-      this.note(false, 'Redis is ready');
+      this.fallback.note(false, 'Redis is ready');
       void this.enqueue(async () => {
         await this.shareUnshared();
         await this.sync();
@@ -146,7 +147,7 @@ export class RedisAuditStore implements AuditStore {
 
   /** Whether the last operation went to the local trail because Redis could not be reached. */
   get usingFallback(): boolean {
-    return this.fallingBack || !this.options.share.available;
+    return this.fallback.usingFallback;
   }
 
   open(): Promise<void> {
@@ -248,19 +249,16 @@ export class RedisAuditStore implements AuditStore {
       this.index.dropFirst(drop);
     }
     if (head.seq === this.index.lastSeq) return;
-    let start = '-';
+    let from = '-';
     if (this.index.size > 0) {
       const last = this.index.location(this.index.size - 1);
-      start = `(${last.a}-${last.b}`;
+      from = `(${last.a}-${last.b}`;
     }
-    for (;;) {
-      const chunk = (await command.xrange(this.keys.stream, start, '+', 'COUNT', CHUNK)) as StreamEntry[];
+    for await (const chunk of streamChunks(command, this.keys.stream, { count: CHUNK, direction: 'forward', from })) {
       for (const [id, fields] of chunk) {
         const entry = entryOf(fields);
         if (entry && entry.seq > this.index.lastSeq) this.index.add(entry, streamLocation(id));
       }
-      if (chunk.length < CHUNK) break;
-      start = `(${chunk[chunk.length - 1]![0]}`;
     }
   }
 
@@ -295,27 +293,10 @@ export class RedisAuditStore implements AuditStore {
     }
   }
 
-  /** Runs a Redis operation; null (and the fallback noted) when Redis is away or fails. */
-  private async sharedValue<T>(operation: () => Promise<T>): Promise<T | null> {
-    if (!this.options.share.available) {
-      this.note(true, 'Redis is not connected');
-      return null;
-    }
-    try {
-      const value = await operation();
-      this.note(false, 'Redis answers again');
-      return value;
-    } catch (error) {
-      // The head this process remembered may be stale after a failure: read it again next time.
+  private sharedValue<T>(operation: () => Promise<T>): Promise<T | null> {
+    // The head this process remembered may be stale after a failure: read it again next time.
+    return this.fallback.run(operation, () => {
       this.head = null;
-      this.note(true, error instanceof Error ? error.message : String(error));
-      return null;
-    }
-  }
-
-  private note(active: boolean, reason: string): void {
-    if (active === this.fallingBack) return;
-    this.fallingBack = active;
-    this.options.onFallback?.(active, reason);
+    });
   }
 }

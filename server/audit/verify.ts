@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { ChainChecker, GENESIS_HEAD, describeBreak, headOfAnchor, parseAnchor, type AuditAnchor, type ChainBreak, type ChainHead } from './chain.js';
 import { AUDIT_FILE } from './file-store.js';
-import { readLinesForward } from './lines.js';
+import { readLinesForward } from '../lib/json-lines-file.js';
+import { streamChunks, streamField } from '../lib/redis-stream-pages.js';
 import { AUDIT_ANCHOR, AUDIT_HEAD, AUDIT_STREAM, parseAnchorText, parseHeadText } from './redis-store.js';
 
 export type Verdict = { intact: true; entries: number; anchor: AuditAnchor | null; last: ChainHead } | { intact: false; entries: number; broken: ChainBreak };
@@ -34,8 +35,6 @@ export async function verifyFile(dataDir: string, file = AUDIT_FILE): Promise<Ve
   return { intact: true, entries: checker.entries, anchor, last: checker.last };
 }
 
-type StreamEntry = [id: string, fields: string[]];
-
 /**
  * Checks the trail replicas share in Redis: from its anchor, every entry of the stream in order,
  * and that the chain ends where the head key says (so removing the newest entries shows too).
@@ -44,16 +43,11 @@ export async function verifyRedis(command: Redis, key: (name: string) => string)
   const [headText, anchorText] = await command.mget(key(AUDIT_HEAD), key(AUDIT_ANCHOR));
   const anchor = parseAnchorText(anchorText ?? null);
   const checker = new ChainChecker(headOfAnchor(anchor));
-  let start = '-';
-  for (;;) {
-    const chunk = (await command.xrange(key(AUDIT_STREAM), start, '+', 'COUNT', 1_000)) as StreamEntry[];
+  for await (const chunk of streamChunks(command, key(AUDIT_STREAM), { count: 1_000, direction: 'forward' })) {
     for (const [id, fields] of chunk) {
-      const at = fields.indexOf('entry');
-      const broken = checker.check(at >= 0 ? (fields[at + 1] ?? '') : '', `stream id ${id}`);
+      const broken = checker.check(streamField(fields, 'entry') ?? '', `stream id ${id}`);
       if (broken) return { intact: false, entries: checker.entries, broken };
     }
-    if (chunk.length < 1_000) break;
-    start = `(${chunk[chunk.length - 1]![0]}`;
   }
   const head = parseHeadText(headText ?? null);
   if (head && (head.seq !== checker.last.seq || head.hash !== checker.last.hash)) {

@@ -4,11 +4,15 @@ import { dayData, daysAreRows } from './days.js';
 import { readPointer, type Pointer } from './pointer.js';
 import { shapeRecord } from './relations.js';
 import { fillTemplate } from './template.js';
+import type { CallName } from './types.js';
 
 type Row = Record<string, unknown>;
 
+/** The calls whose answer is one record, shaped through the fields (the rest: rows, or data as sent). */
+const RECORD_CALLS: ReadonlySet<string> = new Set<CallName>(['detail', 'create', 'update', 'config', 'saveConfig']);
+
 /** Messages of backends that answer an unknown path inside their envelope rather than with HTTP 404. */
-const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
+export const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
 
 export function scalarText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -97,7 +101,7 @@ export function mapAnswer(
     if (typeof totals === 'object' && totals !== null) out.totals = fields.fromBackend(totals as Row);
     return { status: 200, body: { code: 200, msg, data: out } };
   }
-  if (name === 'detail' || name === 'create' || name === 'update' || name === 'config' || name === 'saveConfig' || bound.shaped) {
+  if (RECORD_CALLS.has(name) || bound.shaped) {
     return { status: 200, body: { code: 200, msg, data: shapeRecord(data, bound, fields) } };
   }
   return { status: 200, body: { code: 200, msg, ...(data === undefined ? {} : { data }) } };

@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { scalarText, refusedCode } from './answer.js';
 import { parsePointer, readPointer, type Pointer } from './pointer.js';
 import { SIGNERS, type Signer } from './signers/index.js';
 import { skewOf } from './clock.js';
-import type { AuthMap, BackendMapFile, EnvelopeMap, GeneratedMap, LoginMap, Scalar, TravelMap } from './types.js';
+import type { AuthMap, BackendMapFile, EnvelopeMap, LoginMap, Scalar, TravelMap } from './types.js';
+import { hexDigest } from './digest.js';
+import { generatedValue } from './generate.js';
 
 /** The credentials of a session as the backend gave them at login. */
 export interface SessionCredentials {
@@ -31,15 +32,6 @@ export type LoginOutcome = { ok: true; credentials: SessionCredentials } | { ok:
 
 /** A kept value goes into the sealed cookie: plain, bounded text only. */
 const KEPT_VALUE = /^[\x20-\x7e]{0,256}$/;
-
-function digest(algorithm: 'md5' | 'sha256', text: string): string {
-  return createHash(algorithm).update(text, 'utf8').digest('hex');
-}
-
-function generate(value: GeneratedMap['value'], now: number): string {
-  if (value === 'uuid') return randomUUID();
-  return String(value === 'epoch-seconds' ? Math.floor(now / 1000) : now);
-}
 
 function place(out: CallCredentials, travel: TravelMap | undefined, value: string): void {
   if (!travel) return;
@@ -121,7 +113,7 @@ export class BackendAuth {
     const params: Record<string, Scalar> = {
       ...login.extra,
       [names.account]: form.account,
-      [names.password]: transform === 'none' ? form.password : digest(transform, form.password),
+      [names.password]: transform === 'none' ? form.password : hexDigest(transform, form.password),
     };
     if (login.fields?.code !== undefined) params[login.fields.code] = form.code;
     const method = login.method ?? 'POST';
@@ -166,7 +158,8 @@ export class BackendAuth {
     // The backend's time, when the login measured how far its clock is from ours (auth.clock).
     const now = clock + skewOf(session?.kept);
     for (const generated of this.map.generated ?? []) {
-      const value = generate(generated.value, now);
+      // A header or query value is text; the time zone plays no part in these three.
+      const value = String(generatedValue(generated.value, now, 0));
       if (generated.header !== undefined) out.headers[generated.header.toLowerCase()] = value;
       if (generated.query !== undefined) out.query[generated.query] = value;
     }

@@ -1,5 +1,4 @@
-import type { NowValue } from './plan-types.js';
-import type { TimeFormat } from './time-format.js';
+import type { NowValue, TimeFormat } from './types.js';
 import { formatTime, parseTime, type ValueCodec } from './values.js';
 
 /**

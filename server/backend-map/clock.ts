@@ -1,4 +1,4 @@
-import type { ClockMap } from './plan-types.js';
+import type { ClockMap } from './types.js';
 import { parsePointer, readPointer } from './pointer.js';
 import { parseTime } from './values.js';
 

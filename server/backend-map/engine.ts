@@ -4,16 +4,15 @@ import { mapAnswer } from './answer.js';
 import type { BackendRequest, Bound, CompiledResource, Method, Prepared, PreparedStep, PreparedUpload, RequestCall } from './bound.js';
 
 export type { BackendRequest, Prepared, PreparedUpload } from './bound.js';
-import { consoleCalls, type ConsoleCall } from './calls.js';
+import { actionNamesOf, consoleCalls, consoleRoute, type ConsoleCall } from './calls.js';
 import { compileCall, DEFAULT_ENVELOPE } from './compile.js';
 import { FieldBinding, fieldKinds, type BindingRules } from './fields.js';
 import { keyCaseRule } from './key-case.js';
 import { fillTemplate, type Lookup } from './template.js';
 import { generatedValue } from './generate.js';
 import { dayRange } from './days.js';
-import { actionNamesOf } from './load.js';
 import { BROWSER_OWN_CALLS, DEFAULT_OWN_CALL_PATHS, compileOwnCalls, type BrowserOwnCall, type CompiledOwnCall, type OwnCallPaths } from './own-calls.js';
-import type { BackendMapFile, CallMap, CallName, EnvelopeMap, ResourceMap, Scalar } from './types.js';
+import { CALL_NAMES, type BackendMapFile, type CallMap, type CallName, type EnvelopeMap, type ResourceMap, type Scalar } from './types.js';
 import { dayBound, offsetMinutes } from './values.js';
 import { clockParams, planOf, sessionParams, singleOfEach, type CallContext, type Plan } from './plan.js';
 
@@ -96,7 +95,7 @@ export class BackendMap {
       const fields = FieldBinding.forResource(resource, entry.fields ?? {}, rules);
       const context: BindContext = { resource, entry, base, rules, fields, refusals: { ...file.refusals, ...entry.refusals } };
       const calls = new Map<string, Bound | null>();
-      for (const name of ['list', 'detail', 'create', 'update', 'delete', 'config', 'saveConfig', 'preview'] as const) {
+      for (const name of CALL_NAMES) {
         calls.set(name, this.bind(context, entry.calls?.[name], name));
       }
       for (const action of actionNamesOf(resource)) calls.set(`action:${action}`, this.bind(context, entry.actions?.[action], null, action));
@@ -107,18 +106,8 @@ export class BackendMap {
   private bind(context: BindContext, call: CallMap | undefined, name: CallName | null, action?: string): Bound | null {
     const { resource, entry, base } = context;
     if (entry.unsupported || call?.unsupported) return null;
-    const own = resourceCalls(resource);
-    const fallback: Record<CallName, { method: Method; path: string }> = {
-      list: { method: 'GET', path: own.list },
-      detail: { method: 'GET', path: own.detail },
-      create: { method: 'POST', path: own.save },
-      update: { method: 'POST', path: own.save },
-      delete: { method: 'POST', path: own.remove },
-      config: { method: 'GET', path: own.config },
-      saveConfig: { method: 'POST', path: own.config },
-      preview: { method: 'GET', path: own.preview },
-    };
-    const start = name ? fallback[name] : { method: 'POST' as Method, path: own.action(action!) };
+    // Unless the map says otherwise, a call goes where the console sends it.
+    const start = name ? consoleRoute(resource, name) : { method: 'POST' as Method, path: resourceCalls(resource).action(action!) };
     // A selection's call: the row call's members, then the bulk call's own.
     const bulk = call?.bulk ? this.bind(context, { ...call, bulk: undefined, ...call.bulk }, name, action) : undefined;
     const record = { kinds: fieldKinds(resource), maps: entry.fields ?? {}, rules: context.rules };

@@ -16,7 +16,10 @@ export interface BoundField {
 
 type Row = Record<string, unknown>;
 
-/** The kinds of every field key a resource's calls carry. */
+/**
+ * Every field key a resource's calls carry, with its kind: a screen's fields, a statistics row's
+ * (its date, dimension and series), an operation's inputs. Its keys are the fields a map may bind.
+ */
 export function fieldKinds(resource: Resource): Map<string, FieldKind> {
   const kinds = new Map<string, FieldKind>();
   switch (resource.kind) {

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import Ajv, { type ErrorObject } from 'ajv';
-import { ALL_PERMISSIONS, RESOURCES, type Resource } from '../contract/index.js';
-import schema from './backend-map.schema.json' with { type: 'json' };
+import { ALL_PERMISSIONS, RESOURCES } from '../contract/index.js';
+import { backendMapJsonSchema } from './schema.js';
 import { formatPointer } from './pointer.js';
 import { checkExpressions } from './check-expressions.js';
 import { SIGNERS } from './signers/index.js';
 import { checkPlans } from './plan-checks.js';
+import { fieldKinds } from './fields.js';
+import { CALLS_OF, actionNamesOf } from './calls.js';
 import type { BackendMapFile, CallMap, CallName, PermissionList } from './types.js';
 
 /** A map that cannot be used: names the place (a JSON Pointer into the file) and what is wrong. */
@@ -21,7 +23,7 @@ export class BackendMapError extends Error {
 }
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
-const validate = ajv.compile<BackendMapFile>(schema);
+const validate = ajv.compile<BackendMapFile>(backendMapJsonSchema());
 
 function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
@@ -39,33 +41,6 @@ function describeError(error: ErrorObject): string {
   return error.message ?? error.keyword;
 }
 
-/** The calls each kind of screen makes; a map naming another is a mistake worth stopping for. */
-const CALLS_OF: Record<Resource['kind'], readonly CallName[]> = {
-  list: ['list', 'detail', 'create', 'update', 'delete', 'preview'],
-  settings: ['config', 'saveConfig'],
-  statistics: ['list'],
-  operation: ['preview'],
-};
-
-/** Every field key a resource's calls carry: its fields, a statistics row's, an operation's inputs. */
-export function fieldKeysOf(resource: Resource): string[] {
-  switch (resource.kind) {
-    case 'list':
-    case 'settings':
-      return resource.fields.map((f) => f.key);
-    case 'statistics':
-      return ['date', ...(resource.dimension ? [resource.dimension.key] : []), ...resource.series.map((s) => s.key)];
-    case 'operation':
-      return resource.inputs.map((f) => f.key);
-  }
-}
-
-export function actionNamesOf(resource: Resource): string[] {
-  if (resource.kind === 'operation') return [resource.run];
-  if (resource.kind === 'list' || resource.kind === 'settings') return [...new Set((resource.actions ?? []).map((a) => a.name))];
-  return [];
-}
-
 /** The parts of one call that only make sense together. */
 function checkCall(file: string, call: CallMap, at: string): void {
   if (call.template === undefined) return;
@@ -80,7 +55,7 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
     const resource = byId.get(id);
     const at = (...rest: string[]) => formatPointer(['resources', id, ...rest]);
     if (!resource) throw new BackendMapError(file, at(), `no resource "${id}" in the console (known: ${[...byId.keys()].join(', ')})`);
-    const keys = fieldKeysOf(resource);
+    const keys = [...fieldKinds(resource).keys()];
     for (const key of Object.keys(entry.fields ?? {})) {
       if (!keys.includes(key)) throw new BackendMapError(file, at('fields', key), `${id} has no field "${key}" (its fields: ${keys.join(', ')})`);
     }

@@ -2,7 +2,7 @@ import { formatPointer } from './pointer.js';
 import type { BackendMapFile, CallMap } from './types.js';
 
 /**
- * What the schema cannot check of a call's plan members (plan-types.ts): the session values it
+ * What the schema cannot check of a call's plan members (schema-call.ts): the session values it
  * names exist, and each kind of plan sits on the call it serves. `fail` throws the map's error.
  */
 export function checkPlans(map: BackendMapFile, fail: (at: string, reason: string) => never): void {

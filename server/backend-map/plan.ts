@@ -7,7 +7,7 @@ import type { CallMap } from './types.js';
 type Row = Record<string, unknown>;
 
 /**
- * Calls that reach beyond one request made from the console's parameters (plan-types.ts): the
+ * Calls that reach beyond one request made from the console's parameters (schema-call.ts): the
  * session's and the clock's values placed among the parameters, and the plans of several requests
  * (one per id, one per generated code, a read before a save) that plan-run.ts sends.
  */

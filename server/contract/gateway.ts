@@ -23,6 +23,11 @@ export const GATEWAY_PATHS = {
   savedViews: '/api/saved-views',
 } as const;
 
+/** The offer's lists of names: whole screens (resource ids), and the console's own calls (OWN_CALLS). */
+export const OFFER_LISTS = ['resources', 'console'] as const;
+/** The offer's lists of names by resource id (or `console.<own call>` for fields): calls, actions, fields. */
+export const OFFER_TABLES = ['calls', 'actions', 'fields'] as const;
+
 /**
  * What the backend map (BACKEND_MAP) leaves out, by the contract's resource ids: whole screens,
  * calls of a screen (list, detail, create, update, delete, config, saveConfig, preview), named
@@ -30,18 +35,14 @@ export const GATEWAY_PATHS = {
  * (a dashboard figure, a deployment call, the withdrawal count, the logout). All empty without a map.
  */
 export interface BackendOffer {
-  unsupported: {
-    resources: string[];
-    calls: Record<string, string[]>;
-    actions: Record<string, string[]>;
-    fields: Record<string, string[]>;
-    console: string[];
-  };
+  unsupported: { [K in (typeof OFFER_LISTS)[number]]: string[] } & { [K in (typeof OFFER_TABLES)[number]]: Record<string, string[]> };
 }
 
 /** An offer that leaves nothing out: without a map, or when the gateway cannot say. */
 export function fullOffer(): BackendOffer {
-  return { unsupported: { resources: [], calls: {}, actions: {}, fields: {}, console: [] } };
+  const lists = Object.fromEntries(OFFER_LISTS.map((key) => [key, []]));
+  const tables = Object.fromEntries(OFFER_TABLES.map((key) => [key, {}]));
+  return { unsupported: { ...lists, ...tables } as BackendOffer['unsupported'] };
 }
 
 /** The `error` of the gateway's 401 when a call needs a session it does not have (none, expired, logged out). */
@@ -50,6 +51,10 @@ export const NOT_LOGGED_IN_ERROR = 'NOT_LOGGED_IN';
 export interface LoginThrottled {
   retryAfterSeconds: number;
 }
+
+/** How the built-in sandbox speaks (SANDBOX_DIALECT): the console's own contract or a backend's dialect. */
+export const SANDBOX_DIALECTS = ['default', 'legacy', 'openim', 'shiku'] as const;
+export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
 
 export interface SessionInfo {
   loggedIn: boolean;
@@ -60,7 +65,7 @@ export interface SessionInfo {
   /** The chat's web client as the operator set it (WEB_CLIENT_URL); null: the UI derives it. */
   webClientUrl: string | null;
   /** How that sandbox speaks (SANDBOX_DIALECT), named in the banner; null without a sandbox. */
-  sandboxDialect: 'default' | 'legacy' | 'openim' | 'shiku' | null;
+  sandboxDialect: SandboxDialect | null;
   /** ISO 4217 code of the wallet's money (CURRENCY): the backend's amounts never name it. */
   currency: string;
 }

@@ -33,7 +33,7 @@ function mergeNewestFirst(a: ErrorLogEntry[], b: ErrorLogEntry[]): ErrorLogEntry
  * An error log kept in two lanes, each with its own cap: entries of logged-in sessions, and
  * anonymous ones. Listings merge them newest first; a listing or a clear of one user's entries
  * touches the signed-in lane only. Each lane is any ErrorLog: files (localErrorLog below) or Redis
- * streams (server/redis/error-log.ts), so the rule holds wherever the log lives.
+ * streams (server/error-log/redis-store.ts), so the rule holds wherever the log lives.
  */
 export class LanedErrorLog implements ErrorLog {
   constructor(private readonly lanes: Record<ErrorLogLane, ErrorLog>) {}

@@ -1,7 +1,7 @@
-import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
-import { isNotFound, readLinesBackward } from './read-lines.js';
+import { AppendFile, OperationQueue, isNotFound, readLinesBackward, replaceFile } from '../lib/json-lines-file.js';
 
 export interface ErrorLogStoreOptions {
   /** Directory holding error-log.jsonl and its rotated generations; created when missing. */
@@ -106,12 +106,10 @@ export class ErrorLogStore implements ErrorLog {
   readonly maxFileBytes: number;
   readonly generations: number;
 
-  private queue: Promise<unknown> = Promise.resolve();
-  private handle: FileHandle | null = null;
+  private readonly queue = new OperationQueue('The error log is closed');
+  /** The current file (generation 0); its byte count spares rotation a stat per append. */
+  private readonly file: AppendFile;
   private opened = false;
-  private closed = false;
-  /** Bytes in the current file, so rotation needs no stat per append. */
-  private bytes = 0;
   /** A failed write may have left a partial line; the next one must start on a fresh line. */
   private needsNewline = false;
   /**
@@ -130,6 +128,7 @@ export class ErrorLogStore implements ErrorLog {
     this.maxFileBytes = maxFileBytes;
     this.generations = generations;
     this.counts = new Array<number | null>(generations + 1).fill(null);
+    this.file = new AppendFile(this.pathOf(0), 'The error log');
   }
 
   /** Path of a generation: 0 is the file being written, 1..N the rotated ones, 1 the newest. */
@@ -149,11 +148,10 @@ export class ErrorLogStore implements ErrorLog {
     return this.enqueue(async () => {
       await this.ensureOpen();
       let data = Buffer.from(line, 'utf8');
-      if (this.bytes > 0 && this.bytes + data.length > this.maxFileBytes) await this.rotate();
+      if (this.file.bytes > 0 && this.file.bytes + data.length > this.maxFileBytes) await this.rotate();
       if (this.needsNewline) data = Buffer.concat([Buffer.from('\n'), data]);
       await this.writeWhole(data);
       this.needsNewline = false;
-      this.bytes += data.length;
       if (this.counts[0] != null) this.counts[0] += 1;
     });
   }
@@ -175,41 +173,34 @@ export class ErrorLogStore implements ErrorLog {
     if (owner !== undefined) return this.enqueue(() => this.removeWhere((entry) => entry.userId === owner));
     return this.enqueue(async () => {
       await this.ensureOpen();
-      await this.closeHandle();
+      await this.file.close();
       for (let generation = 0; generation <= this.generations; generation++) {
         await rm(this.pathOf(generation), { force: true });
       }
       this.counts.fill(0);
-      this.bytes = 0;
       this.needsNewline = false;
-      await this.openHandle();
+      await this.file.open();
     });
   }
 
   /** Waits for every write queued so far. */
-  async flush(): Promise<void> {
-    await this.enqueue(async () => undefined);
+  flush(): Promise<void> {
+    return this.queue.flush();
   }
 
   /** Flushes and releases the file; later calls reject. Safe to call twice. */
-  async close(): Promise<void> {
-    if (this.closed) {
-      await this.queue;
-      return;
-    }
-    const done = this.enqueue(() => this.closeHandle());
-    this.closed = true;
-    await done;
+  close(): Promise<void> {
+    return this.queue.close(() => this.file.close());
   }
 
   /**
-   * Rewrites each generation without the entries `drop` matches: to a temporary file, then renamed
-   * over it, so a crash leaves either the old file or the new one. Lines that are not entries are
-   * dropped too; they would be skipped by every listing anyway.
+   * Rewrites each generation without the entries `drop` matches (replaceFile: a crash leaves
+   * either the old file or the new one). Lines that are not entries are dropped too; they would
+   * be skipped by every listing anyway.
    */
   private async removeWhere(drop: (entry: ErrorLogEntry) => boolean): Promise<void> {
     await this.ensureOpen();
-    await this.closeHandle();
+    await this.file.close();
     try {
       for (let generation = 0; generation <= this.generations; generation++) {
         const kept: string[] = [];
@@ -221,86 +212,45 @@ export class ErrorLogStore implements ErrorLog {
         }
         this.counts[generation] = kept.length;
         if (removed === 0) continue;
-        const temporary = `${this.pathOf(generation)}.tmp`;
-        await writeFile(
-          temporary,
-          kept
-            .reverse()
-            .map((line) => `${line}\n`)
-            .join(''),
-        );
-        await rename(temporary, this.pathOf(generation));
+        const text = kept
+          .reverse()
+          .map((line) => `${line}\n`)
+          .join('');
+        await replaceFile(this.pathOf(generation), (out) => out.writeFile(text));
       }
     } finally {
       this.needsNewline = false;
-      await this.openHandle();
+      await this.file.open();
     }
   }
 
   private enqueue<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('The error log is closed'));
-    const result = this.queue.then(operation);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.queue.run(operation);
   }
 
   private async ensureOpen(): Promise<void> {
     if (this.opened) return;
     await mkdir(this.dir, { recursive: true });
-    await this.openHandle();
-    const handle = this.handle!;
-    if (this.bytes > 0) {
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, this.bytes - 1);
+    await this.file.open();
+    if (this.file.bytes > 0) {
+      const last = await this.file.read(this.file.bytes - 1, 1);
       // A crash mid-write left a torn line; end it so the next entry is not glued onto it.
-      if (last[0] !== 0x0a) {
-        await this.writeWhole(Buffer.from('\n'));
-        this.bytes += 1;
-      }
+      if (last[0] !== 0x0a) await this.writeWhole(Buffer.from('\n'));
     }
     this.opened = true;
   }
 
-  private async openHandle(): Promise<void> {
-    // A retried open after a failed one must not leak the earlier descriptor.
-    await this.closeHandle();
-    // 'a+' appends at the end whatever the position, and still lets ensureOpen read the last byte.
-    this.handle = await open(this.pathOf(0), 'a+');
-    this.bytes = (await this.handle.stat()).size;
-  }
-
-  private async closeHandle(): Promise<void> {
-    const handle = this.handle;
-    this.handle = null;
-    if (handle) await handle.close();
-  }
-
-  /**
-   * One write call per line, so a crash leaves at most the tail of that one line behind. A short
-   * write (disk full) is retried for the rest; a failure marks the file as needing a fresh line.
-   */
-  private async writeWhole(data: Buffer): Promise<void> {
-    const handle = this.handle;
-    if (!handle) throw new Error('The error log is not open');
-    try {
-      let written = 0;
-      while (written < data.length) {
-        const { bytesWritten } = await handle.write(data, written, data.length - written);
-        written += bytesWritten;
-      }
-    } catch (error) {
+  /** A failed write may have left part of its line: the next one starts on a fresh line, and the count is read again. */
+  private writeWhole(data: Buffer): Promise<void> {
+    return this.file.append(data, async () => {
       this.needsNewline = true;
       this.counts[0] = null;
-      this.bytes = await handle.stat().then(
-        (s) => s.size,
-        () => this.bytes,
-      );
-      throw error;
-    }
+      this.file.bytes = await this.file.size().catch(() => this.file.bytes);
+    });
   }
 
   private async rotate(): Promise<void> {
-    await this.closeHandle();
+    await this.file.close();
     for (let generation = this.generations - 1; generation >= 0; generation--) {
       try {
         // rename replaces the target atomically, so the oldest generation drops off here.
@@ -310,7 +260,7 @@ export class ErrorLogStore implements ErrorLog {
       }
     }
     this.counts = [0, ...this.counts.slice(0, this.generations)];
-    await this.openHandle();
+    await this.file.open();
   }
 
   private async countOf(generation: number): Promise<number> {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GATEWAY_PATHS, fullOffer } from '../contract/index.js';
+import { GATEWAY_PATHS, OFFER_LISTS, OFFER_TABLES, fullOffer } from '../contract/index.js';
 import { BackendMap, type Planned } from '../backend-map/engine.js';
 import { exchange } from '../backend-map/exchange.js';
 import type { OwnCallName } from '../contract/index.js';
@@ -31,24 +31,22 @@ export interface MappedCallOptions {
   timeoutMs?: number;
 }
 
-const stringLists = { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } as const;
+const names = { type: 'array', items: { type: 'string' } } as const;
+const namesById = { type: 'object', additionalProperties: names } as const;
 const offerSchema = {
   type: 'object',
   required: ['unsupported'],
   properties: {
     unsupported: {
       type: 'object',
-      required: ['resources', 'calls', 'actions', 'fields', 'console'],
+      required: [...OFFER_LISTS, ...OFFER_TABLES],
       properties: {
-        resources: { type: 'array', items: { type: 'string' } },
-        calls: stringLists,
-        actions: stringLists,
-        fields: stringLists,
-        console: { type: 'array', items: { type: 'string' } },
+        ...Object.fromEntries(OFFER_LISTS.map((key) => [key, names])),
+        ...Object.fromEntries(OFFER_TABLES.map((key) => [key, namesById])),
       },
     },
   },
-} as const;
+};
 
 // The console's query strings and bodies are free-form objects: the map reads the members it knows
 // and passes on the rest, as the proxy would.

@@ -4,7 +4,7 @@ import { CALLS, SUCCESS_CODE } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { PermissionCache } from '../events/permission-cache.js';
 import { heldPermissions } from '../events/answers.js';
-import type { Session } from './session.js';
+import type { Session } from '../session/plugin.js';
 import { compilePermissions, type PermissionRule } from '../backend-map/permissions.js';
 import { readPointer, parsePointer } from '../backend-map/pointer.js';
 import { refusedCode, scalarText } from '../backend-map/answer.js';

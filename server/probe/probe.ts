@@ -7,6 +7,9 @@ import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import type { Upstream } from '../lib/upstream.js';
 import { answeredFields, listFindings, recordFindings } from './checks.js';
 import { readBackendJson } from '../lib/backend-json.js';
+import { NO_SUCH_PATH } from '../backend-map/answer.js';
+import { BACKEND_MAP_SCHEMA_ID } from '../backend-map/schema.js';
+import type { BackendMapFile, CallMap, CallName, ResourceMap } from '../backend-map/types.js';
 import type { ConsoleLogin, SessionCredentials } from '../backend-map/auth.js';
 
 /**
@@ -44,7 +47,6 @@ export interface ProbeReport {
 
 export class LoginFailed extends Error {}
 
-const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api)|接口不存在|请求地址不存在|路径不存在/i;
 const PERMISSION = /permission|权限|forbidden|denied/i;
 
 interface Answer {
@@ -350,8 +352,8 @@ function observe(json: unknown): ScreenReport['seen'] {
  * missing beside others that answered is unsupported alone (a list without its detail). The
  * frame's own reads (dashboard, monitor, menu) are not resources of a map and are never written.
  */
-export function startingMap(report: ProbeReport): Row {
-  const resources: Row = {};
+export function startingMap(report: ProbeReport): BackendMapFile {
+  const resources: Record<string, ResourceMap> = {};
   const known = new Set(RESOURCES.map((r) => r.id));
   for (const screen of report.screens) {
     if (!known.has(screen.id)) continue;
@@ -361,15 +363,16 @@ export function startingMap(report: ProbeReport): Row {
       resources[screen.id] = { unsupported: true };
       continue;
     }
-    const calls: Row = {};
-    for (const name of missing) calls[name] = { unsupported: true };
+    const calls: NonNullable<ResourceMap['calls']> = {};
+    // The probe tries read calls only, each by its name in the map.
+    for (const name of missing) calls[name as CallName] = { unsupported: true };
     const seen = screen.seen;
     if (seen && screen.verdict !== 'OK') {
-      const answer: Row = {};
+      const answer: NonNullable<CallMap['answer']> = {};
       if (seen.listAt && seen.listAt !== '/data/list') answer.list = seen.listAt;
       if (seen.totalAt && seen.totalAt !== '/data/total') answer.total = seen.totalAt;
       if (seen.envelope) Object.assign(answer, { success: [seen.envelope.success], message: seen.envelope.message });
-      const list: Row = {};
+      const list: CallMap = {};
       if (Object.keys(answer).length) list.answer = answer;
       if (seen.paging) list.params = seen.paging;
       if (Object.keys(list).length) calls.list = list;
@@ -377,7 +380,7 @@ export function startingMap(report: ProbeReport): Row {
     if (Object.keys(calls).length) resources[screen.id] = { calls };
   }
   return {
-    $schema: 'https://chat-admin-console.invalid/backend-map.schema.json',
+    $schema: BACKEND_MAP_SCHEMA_ID,
     description: 'Written by npm run probe --write-map: a start. Fill in paths, field names and units (docs/binding.md).',
     resources,
   };

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { SandboxDialect } from '../contract/gateway.js';
 import { registerEncoding } from './encoded-routes.js';
 import { SandboxError } from './errors.js';
 import type { CodecKey } from '../codec/index.js';
@@ -51,7 +52,7 @@ export interface SandboxOptions {
   dataDir?: string;
 }
 
-export type SandboxDialect = 'default' | 'legacy' | 'openim' | 'shiku';
+export type { SandboxDialect } from '../contract/gateway.js';
 
 /** One call that reached the sandbox from outside, as its record keeps it. */
 export interface RecordedCall {

@@ -78,7 +78,7 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
 
     // A few streams first, so the routes, the permission cache and the JIT are warm before the baseline.
     const warm = await clients[0]!.request<{ opened: number }>({ type: 'open', port: gatewayReady.port, cookies: [sessionCookies[0]!] });
-    if (warm.opened !== 1) throw new Error('could not open a first event stream (is server/plugins/events.ts answering?)');
+    if (warm.opened !== 1) throw new Error('could not open a first event stream (is server/events/plugin.ts answering?)');
     await sleep(500);
     const before = await gateway.request<Memory>({ type: 'gc' });
     const fdsBefore = countFds(gateway.pid).total;

@@ -27,7 +27,7 @@ import { fixed, mib, printTable, type BudgetCheck } from './lib/report.js';
 
 export const LIST_PATH = '/userpage/userset';
 export const LIST_CALL = '/manage/user/userProfile/list';
-/** The largest page size web/engine/url-state.ts allows (PAGE_SIZES = 10, 20, 50, 100). */
+/** The largest page size web/engine/list/url-state.ts allows (PAGE_SIZES = 10, 20, 50, 100). */
 export const LIST_PAGE_SIZE = 100;
 export const LIST_USERS = 100_000;
 /** A 100-row page drawn after its data arrives: median, and the worst of the changes. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatAmount } from '../../web/lib/format.js';
-import { formatMoneyIn } from '../../web/engine/money.js';
+import { formatMoneyIn } from '../../web/engine/shared/money.js';
 import { errorToasts, useHarness, rowCommand } from './harness.js';
 import { parseCsv } from '../support/csv.js';
 

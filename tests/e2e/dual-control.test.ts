@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { WithdrawalRecord } from '../../server/contract/index.js';
-import { formatCurrencyIn } from '../../web/engine/money.js';
+import { formatCurrencyIn } from '../../web/engine/shared/money.js';
 import { formatDay } from '../../web/lib/format.js';
 import { seriousViolations } from '../support/axe.js';
 import { errorToasts, storePreference, useHarness } from './harness.js';

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { GATEWAY_PATHS } from '../../server/contract/index.js';
-import type { EventsOptions } from '../../server/plugins/events.js';
+import type { EventsOptions } from '../../server/events/plugin.js';
 import type { SandboxOptions } from '../../server/sandbox/app.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';

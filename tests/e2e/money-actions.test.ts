@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../server/contract/index.js';
-import { formatMoneyIn } from '../../web/engine/money.js';
+import { formatMoneyIn } from '../../web/engine/shared/money.js';
 import en from '../../web/i18n/resources/en.js';
 import { errorToasts, useHarness } from './harness.js';
 

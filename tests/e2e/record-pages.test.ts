@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { formatMoneyIn } from '../../web/engine/money.js';
+import { formatMoneyIn } from '../../web/engine/shared/money.js';
 import { seriousViolations } from '../support/axe.js';
 import { loginAs, useHarness } from './harness.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { userDetail } from '../../server/sandbox/routes/bindings/users.js';
-import { formatMoney } from '../../web/engine/money.js';
-import { RELATED_ROWS } from '../../web/engine/related.js';
+import { formatMoney } from '../../web/engine/shared/money.js';
+import { RELATED_ROWS } from '../../web/engine/record/related.js';
 import { errorToasts, storePreference, useHarness, rowCommand, rowOffers } from './harness.js';
 
 // This suite has never checked the pages' uncaught errors; the harness still collects them.

@@ -9,7 +9,7 @@ import type { BackendMapFile } from '../../server/backend-map/types.js';
 import { GatewayError } from '../../server/errors.js';
 
 /**
- * The map's plan expressions (plan-types.ts), each both ways: values of the session and of the
+ * The map's plan expressions (schema-call.ts), each both ways: values of the session and of the
  * clock placed in a call and a time read back as a switch; one request per id, one per generated
  * code, a read before a merged save; and how the answers of several requests become one.
  */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ErrorLogEntry } from '../../server/contract/gateway.js';
-import { readLinesBackward } from '../../server/error-log/read-lines.js';
+import { readLinesBackward } from '../../server/lib/json-lines-file.js';
 import { ErrorLogStore, parseEntry } from '../../server/error-log/store.js';
 
 function entry(i: number, overrides: Partial<ErrorLogEntry> = {}): ErrorLogEntry {

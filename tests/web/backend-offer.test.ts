@@ -5,7 +5,7 @@ import { buildMenu } from '../../web/app/menu.js';
 import { decide } from '../../web/app/navigation.js';
 import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { searchEntries } from '../../web/app/search.js';
-import { offeredResource } from '../../web/engine/offer.js';
+import { offeredResource } from '../../web/engine/shared/offer.js';
 import { ownCallKey } from '../../web/api/session.js';
 
 /** The screens a menu can list: the error pages are reached by address only. */

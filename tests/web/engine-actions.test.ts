@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GOOGLE_VERIFY, INVITE_CODES, USERS, WITHDRAWAL_REVIEW } from '../../server/contract/index.js';
-import { appliesTo, bulkActions, eligibleRows, pageActions, rowActions } from '../../web/engine/actions.js';
+import { appliesTo, bulkActions, eligibleRows, pageActions, rowActions } from '../../web/engine/actions/actions.js';
 
 const names = (list: { name: string }[]) => list.map((a) => a.name);
 

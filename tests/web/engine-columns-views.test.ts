@@ -11,9 +11,9 @@ import {
   serialiseColumns,
   toggleColumn,
   visibleOf,
-} from '../../web/engine/column-choice.js';
-import { normalisedQuery, sanitiseViews, viewQuery, viewState, withView } from '../../web/engine/saved-views.js';
-import { parseListState, serialiseListState } from '../../web/engine/url-state.js';
+} from '../../web/engine/list/column-choice.js';
+import { normalisedQuery, sanitiseViews, viewQuery, viewState, withView } from '../../web/engine/list/saved-views.js';
+import { parseListState, serialiseListState } from '../../web/engine/list/url-state.js';
 
 const ALL = ['id', 'account', 'status', 'balance'];
 

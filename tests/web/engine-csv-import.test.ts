@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INVITE_CODES, IP_BLACKLIST, SENSITIVE_WORDS, USERS, type FieldDef, type ListResource } from '../../server/contract/index.js';
-import { detectSeparator, parseCsv } from '../../web/engine/csv-read.js';
-import { foldKey, importSpec, matchHeader, readRows, type CellContext, type ImportSpec } from '../../web/engine/import-rows.js';
+import { detectSeparator, parseCsv } from '../../web/engine/import/csv-read.js';
+import { foldKey, importSpec, matchHeader, readRows, type CellContext, type ImportSpec } from '../../web/engine/import/import-rows.js';
 import { toCsv } from '../../server/contract/csv.js';
 
 const cells = (text: string) => parseCsv(text).records.map((r) => r.cells);

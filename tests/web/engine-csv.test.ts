@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_BOM, csvCell, csvFileName, toCsv } from '../../server/contract/csv.js';
-import { csvRecordCounter } from '../../web/engine/export-csv.js';
+import { csvRecordCounter } from '../../web/engine/shared/export-csv.js';
 
 describe('CSV', () => {
   it('starts with a BOM, ends lines with CRLF and quotes what needs it', () => {

@@ -4,7 +4,7 @@ import en from '../../web/i18n/resources/en.js';
 import zh from '../../web/i18n/resources/zh.js';
 import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
-import { actionKey, fieldKey, optionKey, resourceKey } from '../../web/engine/labels.js';
+import { actionKey, fieldKey, optionKey, resourceKey } from '../../web/engine/shared/labels.js';
 import { ROW_ANNOTATIONS } from '../../web/screens/views.js';
 
 /** Columns screens fill from elsewhere than the backend (who reviewed a withdrawal): labelled like fields. */

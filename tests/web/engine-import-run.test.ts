@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SENSITIVE_WORDS, USERS } from '../../server/contract/index.js';
 import { ApiError } from '../../web/api/client.js';
-import { parseCsv } from '../../web/engine/csv-read.js';
-import { foldKey, importSpec, matchHeader, readRows, type ImportSpec } from '../../web/engine/import-rows.js';
-import { findByKey, runImport, type ImportCalls } from '../../web/engine/import-run.js';
+import { parseCsv } from '../../web/engine/import/csv-read.js';
+import { foldKey, importSpec, matchHeader, readRows, type ImportSpec } from '../../web/engine/import/import-rows.js';
+import { findByKey, runImport, type ImportCalls } from '../../web/engine/import/import-run.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_CONFIG, PUSH_CONFIG, ADMINS } from '../../server/contract/index.js';
-import { formatCurrencyIn, formatMoney, formatMoneyIn, moneyInputText, parseMoney, readMoney } from '../../web/engine/money.js';
+import { formatCurrencyIn, formatMoney, formatMoneyIn, moneyInputText, parseMoney, readMoney } from '../../web/engine/shared/money.js';
 import { LANGUAGES } from '../../web/lib/language.js';
-import { draftFromRecord, recordFromDraft, sameDraft } from '../../web/engine/form-values.js';
+import { draftFromRecord, recordFromDraft, sameDraft } from '../../web/engine/form/form-values.js';
 
 describe('money', () => {
   it('parses amounts into the smallest unit without float errors', () => {

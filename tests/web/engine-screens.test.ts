@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../server/contract/index.js';
 import { LEAF_ROUTES } from '../../web/app/routes.js';
 import { resolveScreen } from '../../web/screens/screen-page.js';
-import { defaultRange, parseStatsState, serialiseStatsState, sumByDate } from '../../web/engine/statistics-data.js';
-import { confirmationMatches } from '../../web/engine/operation-screen.js';
-import { normaliseParams, resourceKeys } from '../../web/engine/queries.js';
+import { defaultRange, parseStatsState, serialiseStatsState, sumByDate } from '../../web/engine/statistics/statistics-data.js';
+import { confirmationMatches } from '../../web/engine/operation/operation-screen.js';
+import { normaliseParams, resourceKeys } from '../../web/engine/shared/queries.js';
 import { CHANNEL_STATISTICS } from '../../server/contract/index.js';
 
 describe('screen declarations', () => {

@@ -7,12 +7,12 @@ import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
 import zh from '../../web/i18n/resources/zh.js';
 import type { LabelT } from '../../web/i18n/resources/index.js';
-import { asksFirst, undoAction } from '../../web/engine/actions.js';
-import { groupRefusals } from '../../web/engine/bulk-summary.js';
-import { chunk, collectMatching, sendInChunks, MATCHING_PAGE_SIZE } from '../../web/engine/bulk-run.js';
+import { asksFirst, undoAction } from '../../web/engine/actions/actions.js';
+import { groupRefusals } from '../../web/engine/actions/bulk-summary.js';
+import { chunk, collectMatching, sendInChunks, MATCHING_PAGE_SIZE } from '../../web/engine/actions/bulk-run.js';
 import { ApiError } from '../../web/api/client.js';
-import { deleteQuestion, doneText, namesText } from '../../web/engine/record-names.js';
-import { actionKey, doneKey } from '../../web/engine/labels.js';
+import { deleteQuestion, doneText, namesText } from '../../web/engine/record/record-names.js';
+import { actionKey, doneKey } from '../../web/engine/shared/labels.js';
 
 const LANGS = { en, zh, es, ja } as const;
 const t: LabelT = (key, vars) => i18next.t(key, vars as Record<string, unknown>) as string;

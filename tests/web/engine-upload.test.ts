@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { APP_VERSIONS, SITE_FUNCTIONS } from '../../server/contract/index.js';
 import { UploadFailure, readUploadAnswer } from '../../web/api/upload.js';
-import { precheckUpload } from '../../web/engine/upload-check.js';
-import { uploadOf, uploadedValue } from '../../web/engine/upload-fields.js';
+import { precheckUpload } from '../../web/engine/form/upload-check.js';
+import { uploadOf, uploadedValue } from '../../web/engine/form/upload-fields.js';
 
 const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])], { type: 'image/png' });
 

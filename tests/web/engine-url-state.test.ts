@@ -10,7 +10,7 @@ import {
   parseListState,
   serialiseListState,
   withChange,
-} from '../../web/engine/url-state.js';
+} from '../../web/engine/list/url-state.js';
 
 describe('list URL state', () => {
   it('starts from the defaults on a plain URL and writes nothing back', () => {

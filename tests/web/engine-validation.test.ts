@@ -4,8 +4,8 @@ import en from '../../web/i18n/resources/en.js';
 import zh from '../../web/i18n/resources/zh.js';
 import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
-import { VALIDATION_KEYS, validationMessage } from '../../web/engine/labels.js';
-import { checkValue, draftFromRecord, recordFromDraft, serverFieldErrors } from '../../web/engine/form-values.js';
+import { VALIDATION_KEYS, validationMessage } from '../../web/engine/shared/labels.js';
+import { checkValue, draftFromRecord, recordFromDraft, serverFieldErrors } from '../../web/engine/form/form-values.js';
 import type { LabelKey, PluralKey } from '../../web/i18n/resources/index.js';
 
 const translator = (messages: Record<string, string>) => (key: LabelKey | PluralKey) => messages[key] ?? key;

@@ -6,10 +6,10 @@ import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
 import zh from '../../web/i18n/resources/zh.js';
 import { labelT } from '../../web/i18n/resources/index.js';
-import { exportColumns } from '../../web/engine/export-csv.js';
+import { exportColumns } from '../../web/engine/shared/export-csv.js';
 import { csvValue } from '../../server/contract/csv.js';
-import { resultText } from '../../web/engine/result-view.js';
-import { isWholeToken, valueText } from '../../web/engine/value-cell.js';
+import { resultText } from '../../web/engine/operation/result-view.js';
+import { isWholeToken, valueText } from '../../web/engine/shared/value-cell.js';
 import type { Language } from '../../web/lib/language.js';
 import { language } from '../../web/lib/settings.js';
 

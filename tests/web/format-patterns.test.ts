@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dateTimeParts, formatDay } from '../../web/lib/format.js';
 import { LANGUAGES, localeOf } from '../../web/lib/language.js';
-import { formatMoneyIn } from '../../web/engine/money.js';
+import { formatMoneyIn } from '../../web/engine/shared/money.js';
 
 /**
  * Dates and amounts in table cells are written from patterns read once from Intl, not by Intl per

@@ -13,8 +13,8 @@ import { RECORD_ID, decide, recordRoute } from '../../web/app/navigation.js';
 import { breadcrumbFor, recordLinks } from '../../web/app/menu.js';
 import { LEAF_ROUTES, findRoute } from '../../web/app/routes.js';
 import { LINKABLE_ID, recordPath } from '../../web/lib/record-nav.js';
-import { relatedColumns, relatedFilters, relatedListUrl, unfilteredRows } from '../../web/engine/related.js';
-import { filterKeys } from '../../web/engine/url-state.js';
+import { relatedColumns, relatedFilters, relatedListUrl, unfilteredRows } from '../../web/engine/record/related.js';
+import { filterKeys } from '../../web/engine/list/url-state.js';
 import { RELATED_LISTS } from '../../web/screens/views.js';
 
 /** The pure parts of record pages: their paths, the guard and the breadcrumb, links, related lists. */

@@ -4,7 +4,7 @@ import { ALL_PERMISSIONS, GROUPS, PERMISSIONS as P, USERS, WITHDRAWAL_REVIEW, ty
 import en from '../../web/i18n/resources/en.js';
 import { labelT } from '../../web/i18n/resources/index.js';
 import { groupResults, searchSources, settled, SEARCH_MAX_PAGES, type SearchGroup } from '../../web/app/search.js';
-import { RECORD_SEARCH_DEBOUNCE_MS, rankHits, recordKeyword, searchDelay } from '../../web/engine/record-search.js';
+import { RECORD_SEARCH_DEBOUNCE_MS, rankHits, recordKeyword, searchDelay } from '../../web/engine/record/record-search.js';
 
 /** The pure parts of the header search's records: what is searched, where, how hits rank and group. */
 

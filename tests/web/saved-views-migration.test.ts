@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { markUploaded, viewsToUpload } from '../../web/engine/saved-views-migration.js';
+import { markUploaded, viewsToUpload } from '../../web/engine/list/saved-views-migration.js';
 
 /** Which of a browser's old saved views go to the gateway: once per list, only when the gateway has none. */
 

@@ -1,13 +1,19 @@
 import { computed, signal } from '@preact/signals-react';
 import { CALLS, type LoginAnswer, type LoginBody, type OwnCallName, type SiteConfig } from '#contract/calls';
 import { SUCCESS_CODE } from '#contract/envelope';
-import { GATEWAY_PATHS, fullOffer, type BackendOffer, type LoginThrottled, type SessionInfo } from '#contract/gateway';
+import {
+  GATEWAY_PATHS,
+  OFFER_LISTS,
+  OFFER_TABLES,
+  SANDBOX_DIALECTS,
+  fullOffer,
+  type BackendOffer,
+  type LoginThrottled,
+  type SessionInfo,
+} from '#contract/gateway';
 import { api, ApiError } from './client.js';
 import { t, type MessageKey } from '../i18n/index.js';
 import { isString, persistedSignal } from '../lib/persisted.js';
-
-/** The sandbox's dialects the banner names (SessionInfo's sandboxDialect); any other value is none. */
-const SANDBOX_DIALECTS = ['default', 'legacy', 'openim', 'shiku'] as const;
 
 /**
  * What the UI knows of the session. The token itself stays in the gateway's httpOnly cookies;
@@ -86,17 +92,12 @@ export async function loadBackendOffer(): Promise<BackendOffer> {
     const res = await fetch(GATEWAY_PATHS.backendOffer, { credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
     const body = (await res.json()) as Partial<BackendOffer>;
     const raw = res.ok && body.unsupported ? body.unsupported : null;
-    backendOffer.value = raw
-      ? {
-          unsupported: {
-            resources: names(raw.resources),
-            calls: lists(raw.calls),
-            actions: lists(raw.actions),
-            fields: lists(raw.fields),
-            console: names(raw.console),
-          },
-        }
-      : NOTHING_LEFT_OUT;
+    if (raw) {
+      const offer = fullOffer();
+      for (const key of OFFER_LISTS) offer.unsupported[key] = names(raw[key]);
+      for (const key of OFFER_TABLES) offer.unsupported[key] = lists(raw[key]);
+      backendOffer.value = offer;
+    } else backendOffer.value = NOTHING_LEFT_OUT;
   } catch {
     backendOffer.value = NOTHING_LEFT_OUT;
   }

@@ -1,7 +1,7 @@
 import { isAllowed } from '#contract/permissions';
 import type { MessageKey } from '../i18n/index.js';
 import type { IconName } from '../ui/icons.js';
-import type { RecordLinks } from '../engine/record-links.js';
+import type { RecordLinks } from '../engine/record/record-links.js';
 import { recordRoute } from './navigation.js';
 import { ALL_OFFERED, HOME_PATH, LEAF_ROUTES, ROUTES, findRoute, isUnoffered, type LeafRoute, type RouteEntry, type Unoffered } from './routes.js';
 

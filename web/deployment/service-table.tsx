@@ -1,5 +1,6 @@
 import type { ServiceMetrics, ServiceStatus } from '#contract';
 import { useT, type MessageKey } from '../i18n/index.js';
+import { DataView, type DataColumn } from '../ui/data-table.js';
 import { useLocale } from '../ui/panel.js';
 import { formatPercent, hostSize, uptimeParts } from './format.js';
 
@@ -21,58 +22,33 @@ export function StatusBadge({ status }: { status: ServiceStatus }) {
   );
 }
 
+/** The services, one row (a card on a phone) each, in the console's one table. */
 export function ServiceTable({ services }: { services: readonly ServiceMetrics[] }) {
   const t = useT();
   const locale = useLocale();
+  const columns: DataColumn<ServiceMetrics>[] = [
+    { key: 'name', header: t('deploy.service.name'), rowHeader: true, cell: (s) => s.name },
+    { key: 'version', header: t('deploy.service.version'), className: 'text-slate-600', cell: (s) => s.version },
+    { key: 'status', header: t('deploy.service.status'), cell: (s) => <StatusBadge status={s.status} /> },
+    { key: 'cpu', header: t('deploy.cpu'), numeric: true, cell: (s) => formatPercent(s.cpuPercent) },
+    { key: 'memory', header: t('deploy.memory'), numeric: true, cell: (s) => hostSize(s.memoryBytes) },
+    {
+      key: 'uptime',
+      header: t('deploy.uptime'),
+      numeric: true,
+      cell: (s) => {
+        const up = uptimeParts(s.uptimeSeconds);
+        return t('deploy.uptimeValue', { days: up.days, hours: up.hours });
+      },
+    },
+    {
+      key: 'connections',
+      header: t('deploy.service.connections'),
+      numeric: true,
+      cell: (s) => (s.connections > 0 ? s.connections.toLocaleString(locale) : '–'),
+    },
+  ];
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="service-table">
-        <thead className="bg-slate-100 text-slate-600">
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              {t('deploy.service.name')}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {t('deploy.service.version')}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {t('deploy.service.status')}
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              {t('deploy.cpu')}
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              {t('deploy.memory')}
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              {t('deploy.uptime')}
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              {t('deploy.service.connections')}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {services.map((s) => {
-            const up = uptimeParts(s.uptimeSeconds);
-            return (
-              <tr key={s.name} className="border-t border-slate-100" data-testid={`service-${s.name}`}>
-                <th scope="row" className="px-3 py-2 font-medium text-slate-800">
-                  {s.name}
-                </th>
-                <td className="px-3 py-2 text-slate-600">{s.version}</td>
-                <td className="px-3 py-2">
-                  <StatusBadge status={s.status} />
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatPercent(s.cpuPercent)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{hostSize(s.memoryBytes)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{t('deploy.uptimeValue', { days: up.days, hours: up.hours })}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{s.connections > 0 ? s.connections.toLocaleString(locale) : '–'}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataView columns={columns} rows={services} rowKey={(s) => s.name} rowProps={(s) => ({ 'data-testid': `service-${s.name}` })} testId="service-table" />
   );
 }

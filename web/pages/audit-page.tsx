@@ -9,9 +9,9 @@ import { pageMessagesReady, useT, type TFunction } from '../i18n/index.js';
 import { labelsReady, useLabelT, type LabelT } from '../i18n/resources/index.js';
 import { formatDateTime } from '../lib/format.js';
 import { language } from '../lib/settings.js';
-import { resourceTitle } from '../engine/labels.js';
-import { Pagination } from '../engine/pagination.js';
-import { Changes, auditActionText, auditActorText, auditRefused } from '../engine/record-history.js';
+import { resourceTitle } from '../engine/shared/labels.js';
+import { Pagination } from '../engine/list/pagination.js';
+import { Changes, auditActionText, auditActorText, auditRefused } from '../engine/record/record-history.js';
 import { useDensity } from '../ui/density.js';
 import type { PageProps } from '../ui/page.js';
 

@@ -4,6 +4,7 @@ import { accountName, session } from '../api/session.js';
 import { useT } from '../i18n/index.js';
 import { formatDateTime } from '../lib/format.js';
 import { language } from '../lib/settings.js';
+import { DataView, type DataColumn } from '../ui/data-table.js';
 
 /**
  * Who an entry is about: the account its session logged in with. An older entry that has only
@@ -40,87 +41,40 @@ function Details({ entry }: { entry: ErrorLogEntry }) {
 }
 
 /**
- * Messages wrap between words and break inside one only when it alone is wider than the column
- * (a long identifier); addresses may break anywhere, being one long token.
+ * The log in the console's one table (one card an entry on a phone): messages wrap between words and
+ * break inside one only when it alone is wider than the column (a long identifier); addresses may
+ * break anywhere, being one long token. The details open under the message, a tap away on a phone
+ * and never past the screen's edge.
  */
-const MESSAGE = 'break-words';
-const ADDRESS = 'wrap-anywhere text-slate-600';
-
-/** The log on a wide screen: one row per entry. */
-export function EntriesTable({ entries, expanded, onToggle }: EntriesProps) {
+export function ErrorLogEntries({ entries, expanded, onToggle }: EntriesProps) {
   const t = useT();
   const userOf = useUserOf();
+  const columns: DataColumn<ErrorLogEntry>[] = [
+    { key: 'time', header: t('errorLog.time'), rowHeader: true, wrap: 'none', cell: (e) => formatDateTime(e.time, language.value) },
+    { key: 'message', header: t('errorLog.message'), wrap: 'words', className: 'font-normal', cell: (e) => e.message },
+    { key: 'url', header: t('errorLog.url'), wrap: 'anywhere', className: 'text-slate-600', cell: (e) => e.url },
+    { key: 'user', header: t('errorLog.user'), wrap: 'none', cell: userOf },
+    {
+      key: 'details',
+      header: t('errorLog.details'),
+      headerHidden: true,
+      commands: true,
+      cell: (e) => (
+        <button type="button" className="btn" aria-expanded={expanded === e.id} onClick={() => onToggle(e.id)}>
+          {t('errorLog.details')}
+        </button>
+      ),
+    },
+  ];
   return (
-    <div className="overflow-x-auto rounded-md border border-slate-200 bg-white">
-      <table className="w-full text-left text-sm">
-        <thead className="bg-slate-100 text-slate-600">
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              {t('errorLog.time')}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {t('errorLog.message')}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {t('errorLog.url')}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {t('errorLog.user')}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              <span className="sr-only">{t('errorLog.details')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id} className="border-t border-slate-100 align-top" data-entry-id={e.id}>
-              <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(e.time, language.value)}</td>
-              <td className={`px-3 py-2 ${MESSAGE}`} data-col="message">
-                {e.message}
-                {expanded === e.id && <Details entry={e} />}
-              </td>
-              <td className={`px-3 py-2 ${ADDRESS}`}>{e.url}</td>
-              <td className="px-3 py-2 whitespace-nowrap" data-col="user">
-                {userOf(e)}
-              </td>
-              <td className="px-3 py-2">
-                <button type="button" className="btn" aria-expanded={expanded === e.id} onClick={() => onToggle(e.id)}>
-                  {t('errorLog.details')}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** The log on a phone: one card per entry, the details a tap away and never past the screen's edge. */
-export function EntriesCards({ entries, expanded, onToggle }: EntriesProps) {
-  const t = useT();
-  const userOf = useUserOf();
-  return (
-    <ul className="flex flex-col gap-2" data-testid="error-log-cards">
-      {entries.map((e) => (
-        <li key={e.id} className="rounded-md border border-slate-200 bg-white p-3 text-sm" data-entry-id={e.id}>
-          <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-xs text-slate-500">
-            <span className="whitespace-nowrap">{formatDateTime(e.time, language.value)}</span>
-            <span className="font-medium text-slate-700" data-col="user">
-              {userOf(e)}
-            </span>
-          </div>
-          <p className={`mt-1 text-slate-900 ${MESSAGE}`} data-col="message">
-            {e.message}
-          </p>
-          <p className={`mt-1 text-xs ${ADDRESS}`}>{e.url}</p>
-          {expanded === e.id && <Details entry={e} />}
-          <button type="button" className="btn mt-2 w-full justify-center" aria-expanded={expanded === e.id} onClick={() => onToggle(e.id)}>
-            {t('errorLog.details')}
-          </button>
-        </li>
-      ))}
-    </ul>
+    <DataView
+      columns={columns}
+      rows={entries}
+      rowKey={(e) => e.id}
+      rowProps={(e) => ({ 'data-entry-id': e.id })}
+      below={(e) => (expanded === e.id ? <Details entry={e} /> : null)}
+      testId="error-log-table"
+      cardsTestId="error-log-cards"
+    />
   );
 }

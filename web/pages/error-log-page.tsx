@@ -7,8 +7,7 @@ import { api } from '../api/client.js';
 import { toast } from '../lib/toast.js';
 import { pageMessagesReady, useT } from '../i18n/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
-import { useNarrow } from '../ui/use-narrow.js';
-import { EntriesCards, EntriesTable } from './error-log-entries.js';
+import { ErrorLogEntries } from './error-log-entries.js';
 import type { PageProps } from '../ui/page.js';
 
 const PAGE_SIZE = 20;
@@ -28,7 +27,6 @@ export default function ErrorLogPage({ route }: PageProps) {
   const [confirming, setConfirming] = useState(false);
   const [expanded, setExpanded] = useState<string | null>(null);
   const client = useQueryClient();
-  const narrow = useNarrow();
   const toggle = (id: string) => setExpanded((open) => (open === id ? null : id));
 
   const query = useQuery({
@@ -97,10 +95,8 @@ export default function ErrorLogPage({ route }: PageProps) {
         </div>
       ) : data && data.list.length === 0 ? (
         <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-slate-500">{t('errorLog.empty')}</p>
-      ) : narrow ? (
-        <EntriesCards entries={data?.list ?? []} expanded={expanded} onToggle={toggle} />
       ) : (
-        <EntriesTable entries={data?.list ?? []} expanded={expanded} onToggle={toggle} />
+        <ErrorLogEntries entries={data?.list ?? []} expanded={expanded} onToggle={toggle} />
       )}
 
       <div className="mt-4 flex flex-wrap items-center gap-3 text-sm text-slate-600">

@@ -1,10 +1,10 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { encode } from 'uqr';
 import { GOOGLE_VERIFY } from '#contract';
-import type { ResultRendererProps } from '../engine/result-view.js';
-import { CopyButton, GenericResult } from '../engine/result-view.js';
-import { actionLabel, fieldLabel, resultLabel } from '../engine/labels.js';
-import { useActionMutation } from '../engine/queries.js';
+import type { ResultRendererProps } from '../engine/operation/result-view.js';
+import { CopyButton, GenericResult } from '../engine/operation/result-view.js';
+import { actionLabel, fieldLabel, resultLabel } from '../engine/shared/labels.js';
+import { useActionMutation } from '../engine/shared/queries.js';
 
 /** The QR code of `text` as SVG squares: the phone scans it, so it stays black on white in both schemes. */
 export function QrCode({ text, label }: { text: string; label: string }) {

@@ -1,5 +1,5 @@
 import type { Permission } from '#contract/permissions';
-import type { ImportDecl } from '../engine/types.js';
+import type { ImportDecl } from '../engine/shared/types.js';
 import type { ACTION_CONTEXTS, AFTER_ACTIONS, DETAIL_VIEWS, RELATED_LISTS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
 
 /**

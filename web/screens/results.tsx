@@ -1,6 +1,6 @@
-import type { ResultRendererProps } from '../engine/result-view.js';
-import { CopyButton, GenericResult } from '../engine/result-view.js';
-import { fieldLabel, optionLabel, resultLabel } from '../engine/labels.js';
+import type { ResultRendererProps } from '../engine/operation/result-view.js';
+import { CopyButton, GenericResult } from '../engine/operation/result-view.js';
+import { fieldLabel, optionLabel, resultLabel } from '../engine/shared/labels.js';
 
 /** Answers that need more than a key/value list: secrets shown once, the sensitive-word tester. */
 

@@ -2,9 +2,9 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { FieldDef, ListResource } from '#contract';
 import { fetchHistory } from '../api/audit.js';
-import { resourceKeys, type Row } from '../engine/queries.js';
-import { auditActorText, auditRefused } from '../engine/record-history.js';
-import type { RowAnnotation } from '../engine/types.js';
+import { resourceKeys, type Row } from '../engine/shared/queries.js';
+import { auditActorText, auditRefused } from '../engine/record/record-history.js';
+import type { RowAnnotation } from '../engine/shared/types.js';
 
 /** The review actions whose author is the reviewer. */
 const REVIEWS = new Set(['approve', 'reject']);

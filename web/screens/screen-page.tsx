@@ -4,17 +4,17 @@ import { RESOURCES, type BackendOffer, type Resource } from '#contract';
 import type { PageProps } from '../ui/page.js';
 import { backendOffer, permissions } from '../api/session.js';
 import { isAllowed } from '#contract/permissions';
-import { offeredResource } from '../engine/offer.js';
+import { offeredResource } from '../engine/shared/offer.js';
 import { useT } from '../i18n/index.js';
 import { labelsReady } from '../i18n/resources/index.js';
-import { ListScreen } from '../engine/list-screen.js';
-import { OperationScreen } from '../engine/operation-screen.js';
-import { SettingsScreen } from '../engine/settings-screen.js';
-import { StatisticsScreen } from '../engine/statistics-screen.js';
-import type { ResultRenderer } from '../engine/result-view.js';
+import { ListScreen } from '../engine/list/list-screen.js';
+import { OperationScreen } from '../engine/operation/operation-screen.js';
+import { SettingsScreen } from '../engine/settings/settings-screen.js';
+import { StatisticsScreen } from '../engine/statistics/statistics-screen.js';
+import type { ResultRenderer } from '../engine/operation/result-view.js';
 import type { ListScreenDecl, ResultViewName, ScreenDecl } from './declare.js';
-import { RecordPage } from '../engine/record-page.js';
-import type { RelatedList } from '../engine/related.js';
+import { RecordPage } from '../engine/record/record-page.js';
+import type { RelatedList } from '../engine/record/related.js';
 import {
   ACTION_CONTEXTS,
   AFTER_ACTIONS,

@@ -1,10 +1,10 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { GroupDetail, UserDetail } from '#contract';
-import { fieldLabel } from '../engine/labels.js';
-import { formatMoney } from '../engine/money.js';
-import { recordHref, useRecordLinks } from '../engine/record-links.js';
-import type { DetailRendererProps } from '../engine/types.js';
+import { fieldLabel } from '../engine/shared/labels.js';
+import { formatMoney } from '../engine/shared/money.js';
+import { recordHref, useRecordLinks } from '../engine/record/record-links.js';
+import type { DetailRendererProps } from '../engine/shared/types.js';
 import type { LabelT, LabelKey } from '../i18n/resources/index.js';
 import { formatDateTime } from '../lib/format.js';
 import { language } from '../lib/settings.js';

@@ -8,10 +8,10 @@ import type { LabelT } from '../i18n/resources/index.js';
 import { formatCount, formatDay } from '../lib/format.js';
 import { localeOf, type Language } from '../lib/language.js';
 import { language } from '../lib/settings.js';
-import { formatCurrencyIn } from '../engine/money.js';
-import { namesText } from '../engine/record-names.js';
-import { resourceKeys, type Row } from '../engine/queries.js';
-import type { ActionContextProps, Described } from '../engine/types.js';
+import { formatCurrencyIn } from '../engine/shared/money.js';
+import { namesText } from '../engine/record/record-names.js';
+import { resourceKeys, type Row } from '../engine/shared/queries.js';
+import type { ActionContextProps, Described } from '../engine/shared/types.js';
 
 /**
  * What a withdrawal reviewer sees before approving or rejecting (and before confirming someone

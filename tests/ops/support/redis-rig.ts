@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { expect } from 'vitest';
-import type { Session } from '../../../server/plugins/session.js';
+import type { Session } from '../../../server/session/plugin.js';
 import { sessionKey } from '../../../server/plugins/permissions.js';
 import { loadConfig } from '../../../server/config.js';
 import { CALLS, GATEWAY_PATHS, WITHDRAWAL_REVIEW_PERMISSION } from '../../../server/contract/index.js';

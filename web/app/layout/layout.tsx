@@ -5,7 +5,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { WITHDRAWAL_REVIEW_PERMISSION } from '#contract';
 import type { Decision } from '../navigation.js';
 import { buildMenu, recordLinks } from '../menu.js';
-import { RecordLinksContext } from '../../engine/record-links.js';
+import { RecordLinksContext } from '../../engine/record/record-links.js';
 import { ownCallKey, permissions, unofferedScreens } from '../../api/session.js';
 import { closeSidebar, device, fixedHeader, sidebarOpened } from '../../lib/settings.js';
 import { ErrorBoundary } from '../error-boundary.js';

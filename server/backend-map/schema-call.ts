@@ -1,0 +1,293 @@
+import { Type, type Static, type TObject, type TOptional } from '@sinclair/typebox';
+import { closed, constOf, enumOf, mapOf, ref, typesOf } from './schema-kit.js';
+
+/**
+ * The backend map's shape, part one: a call of the console and what it binds (fields, answers,
+ * the plan members that reach beyond one request). Each `const` is a definition of the map's JSON
+ * Schema (schema.ts writes them under `definitions`) and its TypeScript type (types.ts).
+ */
+
+/** The calls of a management screen a map can bind, in the order a resource's `calls` lists them. */
+export const CALL_NAMES = ['list', 'detail', 'create', 'update', 'delete', 'config', 'saveConfig', 'preview'] as const;
+
+export const pointer = Type.String({
+  description: 'A JSON Pointer (RFC 6901): "" is the whole answer, /data/records a member.',
+  pattern: '^(/([^~/]|~[01])*)*$',
+});
+const pointerRef = ref('pointer', pointer);
+
+/** How a backend writes a time (a map's `time`, `dates.format`, `now` and `future`). */
+export const timeFormat = enumOf(['iso', 'yyyy-MM-dd HH:mm:ss', 'yyyy-MM-dd', 'epoch-seconds', 'epoch-millis']);
+const timeFormatRef = ref('timeFormat', timeFormat);
+
+export const scalar = typesOf<string | number | boolean | null>(['string', 'number', 'boolean', 'null']);
+const scalarRef = ref('scalar', scalar);
+
+const successCodes = Type.Array(typesOf<number | string>(['integer', 'string']), { description: 'The codes that mean success.', minItems: 1 });
+export const envelope = closed({
+  code: Type.Optional(pointerRef),
+  message: Type.Optional(pointerRef),
+  data: Type.Optional(pointerRef),
+  success: Type.Optional(successCodes),
+});
+
+/** How the backend writes its keys: snake_case, camelCase (the console's own), kebab-case or PascalCase. */
+export const keyCase = enumOf(['snake', 'camel', 'kebab', 'pascal'], {
+  description:
+    "How the backend writes every key the map does not name itself: snake (page_num), camel (the console's own), kebab (page-num), pascal (PageNum). An explicit name or params rename wins.",
+});
+
+/** How the backend writes ids: as text ("10023") against the console's numbers. */
+export const idType = enumOf(['string'], {
+  description: 'string: the backend writes ids as text ("10023"); the console\'s numeric ids are sent as text and read back as numbers.',
+});
+const idTypeRef = ref('idType', idType);
+
+export const refusals = Type.Unsafe<Record<string, number>>({
+  description: 'The backend\'s refusal codes to the console\'s ("40000": 400). A code not listed keeps its number.',
+  type: 'object',
+  propertyNames: { pattern: '^-?[0-9A-Za-z_.]+$' },
+  additionalProperties: { type: 'integer', minimum: 100, maximum: 599 },
+});
+
+export const hashName = enumOf(['md5', 'sha256']);
+
+/**
+ * A value made for one call: a UUID, a password (12 letters and digits, at least one of each),
+ * today's date in the map's time zone (YYYY-MM-DD, a range bound like the console's), or the time.
+ */
+export const generatedValue = enumOf(['uuid', 'password', 'today', 'epoch-seconds', 'epoch-millis'], {
+  description: "uuid; password (twelve letters and digits); today (YYYY-MM-DD in the map's time zone); epoch-seconds; epoch-millis.",
+});
+
+/** A JSON value with "{name}" placeholders in its strings; the schema lets any JSON through. */
+export type Template = Static<typeof scalar> | Template[] | { [key: string]: Template };
+export const template = Type.Unsafe<Template>({
+  description:
+    'A JSON body with "{name}" placeholders (names as sent: after renames, field names and key case). A string that is one placeholder keeps its value\'s type; a placeholder with no value drops its member.',
+});
+const templateRef = ref('template', template);
+
+export const field = closed({
+  name: Type.Optional(Type.String({ description: "The backend's name of the field.", minLength: 1 })),
+  absent: Type.Optional(constOf(true, { description: 'The backend has no such field.' })),
+  money: Type.Optional(
+    enumOf(['yuan', 'cent'], {
+      description:
+        'yuan: a decimal number of yuan with at most two decimals; cent: whole smallest units, as the console. A fraction of the smallest unit is a bad answer, never rounded.',
+    }),
+  ),
+  values: Type.Optional(mapOf(scalarRef, { description: 'The console\'s value (as text: "normal", "true") to the backend\'s.' })),
+  time: Type.Optional(timeFormatRef),
+  id: Type.Optional(idTypeRef),
+  future: Type.Optional(
+    ref('timeFormat', timeFormat, {
+      description: "A switch read from a time in this format: true while it is later than now (a mute's end). Never sent back.",
+    }),
+  ),
+  asText: Type.Optional(
+    constOf(true, {
+      description:
+        'The backend keeps the value as text (a map<string,string>): a number or switch goes out as its text ("500", "true") and reads back as the number or switch.',
+    }),
+  ),
+  hash: Type.Optional(
+    ref('hashName', hashName, {
+      description: 'Sent as the lower-case hex digest of its text (a password the backend stores as md5); empty text stays empty; answers pass unchanged.',
+    }),
+  ),
+});
+const fieldsOf = (description?: string) => mapOf(ref('field', field), description === undefined ? {} : { description });
+
+/** A record or list inside an answer's data, with bindings of its own. */
+export const relation = closed({
+  at: Type.Optional(ref('pointer', pointer, { description: "Where it is in the backend's data (default: the console's key in the backend's key case)." })),
+  fields: Type.Optional(fieldsOf("Its members' bindings, keyed by the console's names.")),
+  recordFields: Type.Optional(constOf(true, { description: "Map its members through the resource's own fields too (its own fields win)." })),
+});
+
+const answer = closed({
+  code: Type.Optional(pointerRef),
+  message: Type.Optional(pointerRef),
+  data: Type.Optional(pointerRef),
+  success: Type.Optional(ref('envelope/properties/success', successCodes)),
+  list: Type.Optional(pointerRef),
+  total: Type.Optional(pointerRef),
+  totalHeader: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]+$' })),
+  totals: Type.Optional(pointerRef),
+  record: Type.Optional(pointerRef),
+  recordAs: Type.Optional(
+    ref('pointer', pointer, {
+      description: 'Where the mapped record goes in the console\'s data when not at record (a flat detail: record "", recordAs /user).',
+    }),
+  ),
+  relations: Type.Optional(mapOf(ref('relation', relation), { description: "Nested records and lists of the answer's data, by the console's member name." })),
+  refusals: Type.Optional(ref('refusals', refusals)),
+  redirect: Type.Optional(
+    constOf('success', {
+      description: '"success": a 3xx answer (a write that redirects to the backend\'s list page, with no envelope) succeeded.',
+    }),
+  ),
+  days: Type.Optional(
+    mapOf(pointerRef, {
+      description:
+        "Counts whose days are the keys of a map ({\"2024-06-01\": 3}) or of a list's one-key objects, by the console's key, as JSON Pointers from the answer's root: a statistics row per day, or a figure's sum over the call's range.",
+    }),
+  ),
+  result: Type.Optional(
+    ref('template', template, {
+      description:
+        'The console\'s data, as a template over the call\'s values (generated ones included), instead of the answer\'s: {"password": "{password}"}.',
+    }),
+  ),
+});
+
+/** A backend parameter set to the time the call is made. */
+const nowValue = closed({ format: timeFormatRef, plusSeconds: Type.Optional(Type.Integer()) }, {});
+
+/** Codes made afresh for each of a repeated call's requests. */
+const repeat = closed(
+  {
+    count: Type.String({ minLength: 1 }),
+    max: Type.Integer({ minimum: 1, maximum: 1000 }),
+    code: closed({
+      param: Type.String({ minLength: 1 }),
+      length: Type.Integer({ minimum: 4, maximum: 64 }),
+      chars: Type.String({ minLength: 10 }),
+    }),
+  },
+  {
+    description:
+      "An action sent `count` times (the console's parameter, 1 to max), each request with a code the gateway makes in `code.param`; answers {codes}.",
+  },
+);
+
+/**
+ * The members of a call. `bulk` and `also` name calls again: their type is written below as the
+ * recursion TypeBox cannot infer, from these members.
+ */
+export const callMembers = {
+  unsupported: Type.Optional(constOf(true)),
+  method: Type.Optional(enumOf(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])),
+  path: Type.Optional(
+    Type.String({
+      description: "Under the backend's base URL; {name} takes a parameter (after renames) out of the query or body.",
+      pattern: '^/[^?#\\s]*$',
+    }),
+  ),
+  in: Type.Optional(enumOf(['query', 'json', 'form'])),
+  params: Type.Optional(mapOf(Type.String({ minLength: 1 }), { description: "The console's parameter name to the backend's (pageNum -> current)." })),
+  body: Type.Optional(Type.String({ description: 'Send this one parameter (after renames) as the whole JSON body, e.g. the array of ids.', minLength: 1 })),
+  sort: Type.Optional(
+    closed(
+      {
+        field: Type.String({ minLength: 1 }),
+        order: Type.String({ minLength: 1 }),
+        asc: Type.Optional(scalarRef),
+        desc: Type.Optional(scalarRef),
+      },
+      { description: 'Sort as two parameters (orderBy=createTime&order=desc) instead of sort=-createTime.' },
+    ),
+  ),
+  dates: Type.Optional(
+    closed(
+      {
+        from: Type.Optional(Type.String({ minLength: 1 })),
+        to: Type.Optional(Type.String({ minLength: 1 })),
+        format: Type.Optional(timeFormatRef),
+        exclusiveEnd: Type.Optional(
+          constOf(true, {
+            description: "The backend's end bound leaves itself out: the day after the console's last day is sent (its first second, or its date).",
+          }),
+        ),
+      },
+      { description: "Date ranges: the names of a filter's bounds ({name} is the field's backend name) and their format." },
+    ),
+  ),
+  firstPage: Type.Optional(
+    enumOf([0, 1], {
+      description: "The number of the backend's first page: 0 when it counts pages from zero (the console's pageNum 1 goes out as 0).",
+    }),
+  ),
+  extra: Type.Optional(mapOf(scalarRef, { description: 'Fixed parameters sent with every call.' })),
+  answer: Type.Optional(answer),
+  template: Type.Optional(templateRef),
+  session: Type.Optional(
+    mapOf(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*$' }), {
+      description: 'Backend parameters taken from the session: "userId" (the login answer\'s user id) or a name auth.login.answer.keep keeps.',
+    }),
+  ),
+  now: Type.Optional(mapOf(nowValue, { description: 'Backend parameters set to the time of the call, in a format, plus seconds.' })),
+  merge: Type.Optional(
+    constOf('config', {
+      description:
+        "config: a settings save that replaces the backend's whole record; the gateway reads it with the config call first and sends it with the console's changes over it.",
+    }),
+  ),
+  each: Type.Optional(constOf(true, { description: 'The backend takes one id per call: a delete or a selection is sent once per id, as {id}.' })),
+  repeat: Type.Optional(repeat),
+  service: Type.Optional(
+    Type.String({
+      description: "The name of a service of the map's services whose base URL this call goes to; absent: CHAT_BACKEND_URL.",
+      pattern: '^[A-Za-z][A-Za-z0-9_-]*$',
+    }),
+  ),
+  generate: Type.Optional(
+    Type.Unsafe<Record<string, Static<typeof generatedValue>>>({
+      description: "Values made afresh for this call, added to the console's parameters under these names before they are mapped.",
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+      additionalProperties: ref('generatedValue', generatedValue),
+    }),
+  ),
+};
+
+/** A call as the map binds it; `bulk` (a selection's call) and `also` (further calls) are calls too. */
+export type CallMap = Static<TObject<typeof callMembers>> & { bulk?: CallMap; also?: CallMap[] };
+const callRef = Type.Unsafe<CallMap>({ $ref: '#/definitions/call' });
+const also = Type.Array(callRef, {
+  description:
+    "Further backend calls made for the same console call, in order, their answers merged: a settings screen read or saved over two calls, statistics or figures from several calls. Settings, statistics and the console's own calls only.",
+  minItems: 1,
+});
+
+export const call = closed({
+  ...callMembers,
+  bulk: Type.Optional(
+    Type.Unsafe<CallMap>({
+      description: "Actions only: the call sent instead when the console sends a selection ({ids}); members it leaves out are the row call's.",
+      $ref: '#/definitions/call',
+    }),
+  ),
+  also: Type.Optional(also),
+});
+
+/** Members an own call shares with a screen's call, written once there and named by `$ref`. */
+const OWN_CALL_MEMBERS = ['unsupported', 'method', 'path', 'in', 'params', 'body', 'dates', 'extra', 'answer', 'template'] as const;
+const shared = Object.fromEntries(OWN_CALL_MEMBERS.map((name) => [name, Type.Optional(ref(`call/properties/${name}`, callMembers[name]))])) as {
+  [K in (typeof OWN_CALL_MEMBERS)[number]]: (typeof callMembers)[K];
+};
+
+/**
+ * One of the console's own calls (OWN_CALLS): a call's members, and the fields of its body and
+ * answer (their kinds told from their bindings, as a relation's). No sort and no selection.
+ */
+export const ownCall = closed({
+  ...shared,
+  fields: Type.Optional(fieldsOf("Bindings of the call's body and answer members, keyed by the console's names (server/contract/dashboard.ts, calls.ts).")),
+  service: Type.Optional(ref('call/properties/service', callMembers.service)),
+  generate: Type.Optional(ref('call/properties/generate', callMembers.generate)),
+  also: Type.Optional(Type.Unsafe<CallMap[]>({ $ref: '#/definitions/call/properties/also' })),
+});
+
+export const resource = closed({
+  unsupported: Type.Optional(constOf(true)),
+  fields: Type.Optional(fieldsOf()),
+  calls: Type.Optional(closed(Object.fromEntries(CALL_NAMES.map((name) => [name, Type.Optional(callRef)])) as Record<CallName, TOptional<typeof callRef>>)),
+  actions: Type.Optional(mapOf(callRef)),
+  keyCase: Type.Optional(ref('keyCase', keyCase)),
+  id: Type.Optional(idTypeRef),
+  refusals: Type.Optional(ref('refusals', refusals)),
+});
+
+export type CallName = (typeof CALL_NAMES)[number];

@@ -1,0 +1,215 @@
+import { useState, type ReactNode } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import type { ApprovalView, FieldDef } from '#contract';
+import { APPROVAL_LIMITS } from '#contract';
+import type { LabelT } from '../../i18n/resources/index.js';
+import { formatDateTime } from '../../lib/format.js';
+import { language } from '../../lib/settings.js';
+import { toast } from '../../lib/toast.js';
+import { ConfirmDialog } from '../../ui/confirm-dialog.js';
+import { useSettleApproval } from './approvals.js';
+import { FormDialog } from '../form/form-dialog.js';
+import { actionLabel, fieldLabel } from '../shared/labels.js';
+import { namesText } from '../record/record-names.js';
+import { RecordSummary, recordName } from '../record/record-summary.js';
+import type { ActionContextRenderer, Described } from './action-context.js';
+import { valueText } from '../shared/value-cell.js';
+
+const REASON: readonly FieldDef[] = [{ key: 'reason', kind: 'text', required: true, maxLength: APPROVAL_LIMITS.reasonMaxChars }];
+
+/** The records of an action hold, named as the screen names them. */
+function holdNames(t: LabelT, resource: Described, hold: ApprovalView): string {
+  const rows = hold.records.length > 0 ? hold.records : hold.targets.map((id) => ({ id }));
+  return namesText(
+    t,
+    rows.map((r) => recordName(t, resource, r)),
+  );
+}
+
+/** A held settings save, field by field: what the screen holds now, and what the save would make it. */
+export function ChangesTable({ hold, resource, t }: { hold: ApprovalView; resource: Described; t: LabelT }) {
+  const fieldOf = (key: string): FieldDef => resource.fields.find((f) => f.key === key) ?? { key, kind: 'text' };
+  const shown = (change: ApprovalView['changes'][number], value: unknown) =>
+    change.secret ? t('approvals.secretChanged') : valueText(t, fieldOf(change.key), value) || '—';
+  return (
+    <table className="w-full text-left text-sm" data-testid="held-changes">
+      <thead className="text-slate-500">
+        <tr>
+          <th scope="col" className="py-1 pr-3 font-medium">
+            {t('approvals.field')}
+          </th>
+          <th scope="col" className="py-1 pr-3 font-medium">
+            {t('approvals.before')}
+          </th>
+          <th scope="col" className="py-1 font-medium">
+            {t('approvals.after')}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {hold.changes.map((change) => (
+          <tr key={change.key} className="border-t border-slate-100 align-top" data-change={change.key}>
+            <th scope="row" className="py-1 pr-3 font-normal text-slate-600">
+              {fieldLabel(t, change.key)}
+            </th>
+            <td className="py-1 pr-3 break-words text-slate-700" data-before>
+              {shown(change, change.before)}
+            </td>
+            <td className="py-1 break-words font-medium text-slate-900" data-after>
+              {shown(change, change.after)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** What a hold is about, as its confirmation and its place in the list show it. */
+function HoldBody({ hold, resource, t, context }: { hold: ApprovalView; resource: Described; t: LabelT; context?: ActionContextRenderer | undefined }) {
+  if (hold.kind === 'settings') return <ChangesTable hold={hold} resource={resource} t={t} />;
+  const Context = context;
+  return (
+    <div className="flex flex-col gap-3">
+      <RecordSummary t={t} resource={resource} rows={hold.records} />
+      {Context && <Context resource={resource} rows={hold.records} t={t} />}
+    </div>
+  );
+}
+
+/**
+ * Confirming and declining holds: the confirmation names what will be sent and shows the screen's
+ * context for it; declining asks a reason. The first approver may withdraw their own hold (a
+ * decline) but never confirm it; the gateway refuses that too.
+ */
+export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionContextRenderer) {
+  const { confirm, decline } = useSettleApproval();
+  const [confirming, setConfirming] = useState<ApprovalView | null>(null);
+  const [declining, setDeclining] = useState<ApprovalView | null>(null);
+
+  const question = (hold: ApprovalView) =>
+    hold.kind === 'settings'
+      ? t('approvals.confirmSettings', { id: hold.requestedBy })
+      : t('approvals.confirmQuestion', { action: actionLabel(t, hold.action ?? ''), name: holdNames(t, resource, hold), id: hold.requestedBy });
+
+  const dialogs: ReactNode = (
+    <>
+      <ConfirmDialog
+        open={confirming !== null}
+        text={confirming ? question(confirming) : ''}
+        busy={confirm.isPending}
+        busyLabel={t('engine.running')}
+        confirmLabel={t('approvals.confirm')}
+        tone="primary"
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          const hold = confirming;
+          if (!hold || confirm.isPending) return;
+          confirm.mutate(hold, {
+            onSuccess: () =>
+              toast.success(hold.kind === 'settings' ? t('approvals.confirmedSettings') : t('approvals.confirmed', { name: holdNames(t, resource, hold) })),
+            // The API client has told the refusal (same approver, expired...); the hold list is read again.
+            onSettled: () => setConfirming(null),
+          });
+        }}
+      >
+        {confirming && <HoldBody hold={confirming} resource={resource} t={t} context={context} />}
+      </ConfirmDialog>
+      <FormDialog
+        open={declining !== null}
+        title={declining?.mine ? t('approvals.withdraw') : t('approvals.decline')}
+        fields={REASON}
+        submitLabel={declining?.mine ? t('approvals.withdraw') : t('approvals.decline')}
+        danger
+        intro={<p>{t('approvals.declineQuestion')}</p>}
+        onClose={() => setDeclining(null)}
+        onSubmit={async (values) => {
+          if (!declining) return;
+          await decline.mutateAsync({ hold: declining, reason: String(values.reason ?? '').trim() });
+          toast.success(t('approvals.declined'));
+          setDeclining(null);
+        }}
+      />
+    </>
+  );
+  return { askConfirm: setConfirming, askDecline: setDeclining, dialogs };
+}
+
+interface PanelProps {
+  holds: readonly ApprovalView[];
+  failed: boolean;
+  resource: Described;
+  t: LabelT;
+  onConfirm: (hold: ApprovalView) => void;
+  onDecline: (hold: ApprovalView) => void;
+}
+
+/** The screen's holds above its list or form: who asked, until when, and Confirm or Decline. */
+export function HeldApprovalsPanel({ holds, failed, resource, t, onConfirm, onDecline }: PanelProps) {
+  useSignals();
+  const lang = language.value;
+  if (failed) {
+    return (
+      <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800" data-testid="held-failed">
+        {t('approvals.loadFailed')}
+      </p>
+    );
+  }
+  if (holds.length === 0) return null;
+  return (
+    <section className="rounded-md border border-amber-300 bg-amber-50 p-3" aria-labelledby="held-approvals-title" data-testid="held-approvals">
+      <h2 id="held-approvals-title" className="mb-2 text-sm font-semibold text-amber-900">
+        {t('approvals.panelTitle')} ({holds.length})
+      </h2>
+      <ul className="flex flex-col gap-2">
+        {holds.map((hold) => (
+          <li
+            key={hold.id}
+            className="flex flex-wrap items-start gap-3 rounded-md border border-amber-200 bg-white p-3"
+            data-approval-id={hold.id}
+            data-mine={hold.mine ? '' : undefined}
+          >
+            <div className="min-w-0 flex-1">
+              <p className="text-sm font-medium text-slate-800">
+                {hold.kind === 'settings' ? t('approvals.waiting') : `${actionLabel(t, hold.action ?? '')}: ${holdNames(t, resource, hold)}`}
+              </p>
+              <p className="mt-0.5 text-xs text-slate-600" data-testid="held-meta">
+                {hold.mine ? t('approvals.requestedByYou') : t('approvals.requestedBy', { id: hold.requestedBy })}
+                {' · '}
+                {formatDateTime(hold.requestedAt, lang)}
+                {' · '}
+                {hold.expired ? (
+                  <span className="font-medium text-red-700">{t('approvals.expired')}</span>
+                ) : (
+                  t('approvals.expiresAt', { time: formatDateTime(hold.expiresAt, lang) })
+                )}
+                {hold.state === 'confirming' && ` · ${t('approvals.confirming')}`}
+              </p>
+              {hold.kind === 'settings' && (
+                <div className="mt-2">
+                  <ChangesTable hold={hold} resource={resource} t={t} />
+                </div>
+              )}
+            </div>
+            <div className="flex shrink-0 gap-2">
+              {!hold.mine && (
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={hold.expired || hold.state === 'confirming'}
+                  onClick={() => onConfirm(hold)}
+                  data-testid="held-confirm"
+                >
+                  {t('approvals.confirm')}
+                </button>
+              )}
+              <button type="button" className="btn" disabled={hold.state === 'confirming'} onClick={() => onDecline(hold)} data-testid="held-decline">
+                {hold.mine ? t('approvals.withdraw') : t('approvals.decline')}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { dynamicLabel, type LabelKey, type LabelT } from '../../i18n/resources/index.js';
+import type { FieldErrorCode } from '../form/form-values.js';
+
+/** Where each resource label lives; the i18n test walks RESOURCES with these same functions. */
+
+export const fieldKey = (key: string) => `field.${key}`;
+export const optionKey = (field: string, value: string | number | boolean) => `option.${field}.${String(value)}`;
+export const actionKey = (name: string) => `action.${name}`;
+export const resourceKey = (id: string) => `resource.${id}`;
+export const resultKey = (key: string) => `result.${key}`;
+/** The past-tense toast of an action ("Banned {{name}}"), where it has one. */
+export const doneKey = (name: string) => `done.${name}`;
+
+export const VALIDATION_KEYS: Record<FieldErrorCode, LabelKey> = {
+  required: 'validation.required',
+  linkFormat: 'validation.linkFormat',
+  downloadLinkEmpty: 'validation.downloadLinkEmpty',
+  tooLong: 'validation.tooLong',
+  notNumber: 'validation.notNumber',
+  notInteger: 'validation.notInteger',
+  tooSmall: 'validation.tooSmall',
+  tooLarge: 'validation.tooLarge',
+  notAnOption: 'validation.notAnOption',
+  ipFormat: 'validation.ipFormat',
+  dateFormat: 'validation.dateFormat',
+  moneyDecimals: 'validation.moneyDecimals',
+  moneyDecimalMark: 'validation.moneyDecimalMark',
+  moneyAmbiguous: 'validation.moneyAmbiguous',
+  accountFormat: 'validation.accountFormat',
+  passwordWeak: 'validation.passwordWeak',
+};
+
+/** `vars` fills the messages that quote the reader's text (an amount's suggestion or example). */
+export function validationMessage(t: LabelT, code: FieldErrorCode, vars?: Record<string, string>): string {
+  return t(VALIDATION_KEYS[code], vars);
+}
+
+export const fieldLabel = (t: LabelT, key: string) => dynamicLabel(t, fieldKey(key), key);
+export const optionLabel = (t: LabelT, field: string, value: string | number | boolean) => dynamicLabel(t, optionKey(field, value), String(value));
+export const actionLabel = (t: LabelT, name: string) => dynamicLabel(t, actionKey(name), name);
+export const resourceTitle = (t: LabelT, id: string) => dynamicLabel(t, resourceKey(id), id);
+export const resultLabel = (t: LabelT, key: string) => dynamicLabel(t, resultKey(key), key);
+
+/**
+ * An operation log's module is the id of the resource acted on, or a module of its own (sign-in):
+ * its own label first, then the resource's title, then the raw key a newer backend may send.
+ */
+export const moduleKey = (key: string) => `module.${key}`;
+export const moduleLabel = (t: LabelT, key: string) => dynamicLabel(t, moduleKey(key), dynamicLabel(t, resourceKey(key), key));
