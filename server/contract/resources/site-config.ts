@@ -25,7 +25,7 @@ export const SITE_FUNCTIONS = {
   ],
 } as const satisfies SettingsResource;
 
-const createTime: FieldDef = shown('createTime', 'datetime', { sortable: true });
+const createTime = shown('createTime', 'datetime', { sortable: true });
 
 export const DEFAULT_FRIENDS = {
   kind: 'list',
