@@ -16,6 +16,8 @@ import { sandboxBindings } from './routes/bindings/index.js';
 import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/sandbox-store.js';
+import type { Seed } from './store/seeds.js';
+import { RESOURCES, type Resource } from '../contract/index.js';
 import { registerLegacyDialect } from './legacy/routes.js';
 import { registerOpenImChatApi, registerOpenImDialect } from './openim/routes.js';
 import type { OpenImState } from './openim/state.js';
@@ -50,6 +52,13 @@ export interface SandboxOptions {
    * absent. The gateway's sandbox mode uses `<DATA_DIR>/sandbox`.
    */
   dataDir?: string;
+  /**
+   * The management resources served (default the contract's RESOURCES): a test adds a declaration
+   * of its own to see a new screen served from it alone, as production would once it is registered.
+   */
+  resources?: readonly Resource[];
+  /** Starting rows of the resources served from their declaration alone, by id (default store/seeds.ts). */
+  seeds?: Readonly<Record<string, Seed>>;
 }
 
 export type { SandboxDialect } from '../contract/gateway.js';
@@ -91,6 +100,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     seed: options.seed ?? DEFAULT_SEED,
     now: options.now ?? Date.now(),
     ...(options.userCount === undefined ? {} : { userCount: options.userCount }),
+    ...(options.seeds === undefined ? {} : { seeds: options.seeds }),
   });
   const app: FastifyInstance = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
   app.decorate('sandbox', store);
@@ -157,7 +167,7 @@ function registerContract(
   store: SandboxStore,
   dialect: SandboxDialect,
   clock: () => number,
-  options: Pick<SandboxOptions, 'codec' | 'withdrawalCountPath'>,
+  options: Pick<SandboxOptions, 'codec' | 'withdrawalCountPath' | 'resources'>,
   uploads: UploadStore,
 ): ReturnType<typeof registerLegacyDialect> | null {
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
@@ -185,6 +195,7 @@ function registerContract(
   registerDashboard(app, store);
   registerDeployment(app, store);
   registerFinance(app, store, options.withdrawalCountPath);
-  registerResources(app, store, sandboxBindings(store));
-  return dialect === 'legacy' ? registerLegacyDialect(app, uploads) : null;
+  const resources = options.resources ?? RESOURCES;
+  registerResources(app, store, sandboxBindings(store, resources), resources);
+  return dialect === 'legacy' ? registerLegacyDialect(app, uploads, resources) : null;
 }

@@ -8,7 +8,10 @@ export interface RouteMeta {
   icon?: IconName;
   /** Allowed when the user holds any of these; none means no requirement. */
   permission?: readonly Permission[];
-  /** Fixed in the tab bar. */
+  /**
+   * Fixed in the tab bar (the dashboard), and not kept alive when left (the error pages): route
+   * metadata the product's route table carries for a tab bar (the `tagsView` setting, off by default).
+   */
   affix?: boolean;
   noCache?: boolean;
   /** false leaves the route out of the breadcrumb. */

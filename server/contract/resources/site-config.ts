@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '../permissions.js';
-import type { FieldDef, ListResource, SettingsResource } from '../resource.js';
+import type { ListResource, SettingsResource } from '../resource.js';
 import { EDITABLE, ENABLED, ID, SORT_ORDER, at, shown } from './common-fields.js';
 
 export const LANGUAGES = ['zh', 'en', 'es', 'ja'] as const;
@@ -25,7 +25,7 @@ export const SITE_FUNCTIONS = {
   ],
 } as const satisfies SettingsResource;
 
-const createTime: FieldDef = shown('createTime', 'datetime', { sortable: true });
+const createTime = shown('createTime', 'datetime', { sortable: true });
 
 export const DEFAULT_FRIENDS = {
   kind: 'list',

@@ -1,10 +1,29 @@
 import type { Resource } from '../../contract/index.js';
+import legacyMap from '../legacy-map.json' with { type: 'json' };
+
+/**
+ * Which resources the dialect translates, read off the map that binds it (legacy-map.json), so the
+ * two cannot disagree:
+ * - a resource the map marks `unsupported` is not offered at all (the console hides its screen);
+ * - a resource the map does not name is served at the contract's own paths and in its shapes.
+ * The second is the dialect's default for a new screen, chosen over "unsupported" because the
+ * gateway passes every resource a map leaves out through unchanged: a backend that adds a module
+ * the console's way needs no map entry, and a new declaration works in this dialect too without
+ * one. A map entry is only needed to translate a resource into the dialect's own paths and names.
+ */
+const entries = legacyMap.resources as Readonly<Record<string, { unsupported?: boolean }>>;
 
 /** The screens the legacy backend does not offer at all. */
-export const LEGACY_UNOFFERED: ReadonlySet<string> = new Set(['googleVerify', 'suggestions', 'channelStatistics']);
+export const LEGACY_UNOFFERED: ReadonlySet<string> = new Set(
+  Object.entries(entries)
+    .filter(([, entry]) => entry.unsupported === true)
+    .map(([id]) => id),
+);
 
-/** Screens it serves at the contract's own paths and in its own shapes. */
-export const LEGACY_UNCHANGED: ReadonlySet<string> = new Set(['termsOfUse', 'appInterface', 'dataClean']);
+/** True when the dialect serves the resource at the contract's own paths and in its own shapes. */
+export function servedUnchanged(resource: Resource): boolean {
+  return entries[resource.id] === undefined;
+}
 
 /** Module names of a Java admin backend where the contract's ids read otherwise. */
 const MODULES: Readonly<Record<string, string>> = {

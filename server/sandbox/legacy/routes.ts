@@ -5,7 +5,7 @@ import { SandboxError } from '../errors.js';
 import { bodyObject, queryObject } from '../routes/common.js';
 import type { UploadStore } from '../routes/uploads.js';
 import { LegacyFields, dayFromLegacy } from './fields.js';
-import { LEGACY_UNCHANGED, LEGACY_UNOFFERED, legacyCalls } from './paths.js';
+import { LEGACY_UNOFFERED, legacyCalls, servedUnchanged } from './paths.js';
 
 /**
  * SANDBOX_DIALECT=legacy: the same data served the way a typical Java admin backend would, as a
@@ -38,7 +38,11 @@ function isRow(value: unknown): value is Row {
 /** The dialect's upload call: a common Java admin backend's, with its own part names and answer. */
 export const LEGACY_UPLOAD_PATH = '/manage/common/upload';
 
-export function registerLegacyDialect(app: FastifyInstance, uploads: UploadStore): { isInternal(request: FastifyRequest): boolean } {
+export function registerLegacyDialect(
+  app: FastifyInstance,
+  uploads: UploadStore,
+  resources: readonly Resource[] = RESOURCES,
+): { isInternal(request: FastifyRequest): boolean } {
   const secret = randomBytes(16).toString('hex');
   const hidden = new Set<string>();
 
@@ -75,8 +79,8 @@ export function registerLegacyDialect(app: FastifyInstance, uploads: UploadStore
   const route = (method: HTTPMethods, url: string, handler: (request: FastifyRequest, params: Record<string, string>) => Promise<Row>) =>
     app.route({ method, url: url.replace(/\{(\w+)\}/g, ':$1'), handler: async (request) => handler(request, request.params as Record<string, string>) });
 
-  for (const resource of RESOURCES) {
-    if (LEGACY_UNCHANGED.has(resource.id)) continue;
+  for (const resource of resources) {
+    if (servedUnchanged(resource)) continue;
     const own = resourceCalls(resource);
     for (const path of Object.values(own)) if (typeof path === 'string') hidden.add(path);
     if (resource.kind !== 'statistics' && resource.kind !== 'operation') for (const a of resource.actions ?? []) hidden.add(own.action(a.name));

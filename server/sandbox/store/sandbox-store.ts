@@ -6,8 +6,6 @@ import {
   DEFAULT_FRIENDS,
   DEFAULT_GROUPS as DEFAULT_GROUPS_RESOURCE,
   DISCOVER_ENTRIES,
-  DISTRIBUTION_ADDRESSES,
-  FREQUENCY_LIMITS,
   GROUP_RED_ENVELOPES,
   INVITE_CODES,
   IP_BLACKLIST,
@@ -21,8 +19,9 @@ import {
   SECURITY_QUESTIONS,
   SENSITIVE_WORDS,
   SUGGESTIONS,
+  type ListResource,
 } from '../../contract/index.js';
-import { Prng } from '../lib/prng.js';
+import { Prng, hashText } from '../lib/prng.js';
 import { iso } from '../lib/time.js';
 import { type AdminAccount, Sessions, makeAdminAccounts } from './accounts.js';
 import { Collection, filterBy } from './collection.js';
@@ -32,16 +31,7 @@ import { Ledger } from './ledger.js';
 import type * as R from './records.js';
 import { seedAppVersions, seedMembers, seedRechargeChannels, seedRedEnvelopes } from './seed-finance.js';
 import { seedMoney } from './seed-money.js';
-import {
-  seedDistributionAddresses,
-  seedFrequencyLimits,
-  seedIpBlacklist,
-  seedLoginRecords,
-  seedMassMessages,
-  seedOnlineSessions,
-  seedOperationLog,
-  seedSuggestions,
-} from './seed-operation.js';
+import { seedIpBlacklist, seedLoginRecords, seedMassMessages, seedOnlineSessions, seedOperationLog, seedSuggestions } from './seed-operation.js';
 import { HISTORY_DAYS, seedGroups, seedUsers } from './seed-people.js';
 import {
   seedAnnouncements,
@@ -56,6 +46,7 @@ import {
   seedSensitiveWords,
 } from './seed-site.js';
 import { defaultSettings } from './settings.js';
+import { SEEDS, type Seed } from './seeds.js';
 import { specFor } from './specs.js';
 import type { BillRecord, GroupRecord, UserRecord, WithdrawalRecord } from './types.js';
 
@@ -66,7 +57,12 @@ export interface StoreOptions {
   /** How many chat users to seed (a bench asks for 100,000). */
   userCount?: number;
   groups?: number;
+  /** Starting rows of the tables served from their declaration alone, by resource id (default SEEDS). */
+  seeds?: Readonly<Record<string, Seed>>;
 }
+
+/** A row of a table the store keeps for a resource's declaration alone. */
+export type GenericRow = { id: number } & Record<string, unknown>;
 
 export const DEFAULT_USERS = 3_000;
 export const DEFAULT_GROUPS = 300;
@@ -101,11 +97,9 @@ export class SandboxStore {
   readonly sensitiveWords: Collection<R.SensitiveWordRecord>;
   readonly privilegedUsers: Collection<R.PrivilegedUserRecord>;
   readonly ipBlacklist: Collection<R.IpBlacklistRecord>;
-  readonly frequencyLimits: Collection<R.FrequencyLimitRecord>;
   readonly onlineSessions: Collection<R.OnlineSessionRecord>;
   readonly loginRecords: Collection<R.LoginRecord>;
   readonly massMessages: Collection<R.MassMessageRecord>;
-  readonly distributionAddresses: Collection<R.DistributionAddressRecord>;
   readonly suggestions: Collection<R.SuggestionRecord>;
   readonly rechargeChannels: Collection<R.RechargeChannelRecord>;
   readonly personalRedEnvelopes: Collection<R.PersonalRedEnvelopeRecord>;
@@ -124,11 +118,17 @@ export class SandboxStore {
     withdrawalTicks: 0,
   };
   private loginIndex: { size: number; byUser: Map<number, R.LoginRecord[]> } | null = null;
+  /** The tables of resources without a named one here, made on first use (see table()). */
+  private readonly tables = new Map<string, Collection<GenericRow>>();
+  private readonly seeds: Readonly<Record<string, Seed>>;
+  private readonly seededUntil: number;
 
   constructor(options: StoreOptions) {
     const prng = new Prng(options.seed);
     const { now } = options;
     this.seed = options.seed;
+    this.seeds = options.seeds ?? SEEDS;
+    this.seededUntil = now;
     this.runtime = prng.fork(1);
     this.accounts = makeAdminAccounts(now);
     this.sessions = new Sessions(this.accounts);
@@ -201,11 +201,9 @@ export class SandboxStore {
     const operation = prng.fork(9);
     this.operationLog = new Collection(specFor(OPERATION_LOG), seedOperationLog(operation, users, now));
     this.ipBlacklist = new Collection(specFor(IP_BLACKLIST), seedIpBlacklist(operation, now));
-    this.frequencyLimits = new Collection(specFor(FREQUENCY_LIMITS), seedFrequencyLimits());
     this.onlineSessions = new Collection(specFor(ONLINE_USERS), seedOnlineSessions(users));
     this.loginRecords = new Collection(specFor(LOGIN_RECORDS), seedLoginRecords(operation, users, now));
     this.massMessages = new Collection(specFor(MASS_MESSAGES), seedMassMessages(operation, users, now));
-    this.distributionAddresses = new Collection(specFor(DISTRIBUTION_ADDRESSES), seedDistributionAddresses());
     this.suggestions = new Collection(specFor(SUGGESTIONS), seedSuggestions(operation, users, now));
 
     const finance = prng.fork(10);
@@ -220,6 +218,26 @@ export class SandboxStore {
       loginRecords: { table: this.loginRecords as never, timeField: 'time', bytesEach: 160 },
       operationLogs: { table: this.operationLog as never, timeField: 'createTime', bytesEach: 220 },
     });
+  }
+
+  /**
+   * The table of a list resource served from its declaration alone: its list semantics read off
+   * the fields, its rows from the resource's seed (empty without one). Made once per resource.
+   */
+  table(resource: ListResource): Collection<GenericRow> {
+    let table = this.tables.get(resource.id);
+    if (!table) {
+      const seed = this.seeds[resource.id];
+      const rows = seed
+        ? seed({ prng: new Prng((this.seed ^ hashText(resource.id)) >>> 0), now: this.seededUntil, users: this.users.all(), groups: this.groups.all() })
+        : [];
+      table = new Collection<GenericRow>(
+        specFor(resource),
+        rows.map((row) => ({ ...row })),
+      );
+      this.tables.set(resource.id, table);
+    }
+    return table;
   }
 
   pendingWithdrawalCount(): number {

@@ -1,4 +1,5 @@
 import { dynamicLabel, type LabelKey, type LabelT } from '../../i18n/resources/index.js';
+import { humanise } from '../../lib/humanise.js';
 import type { FieldErrorCode } from '../form/form-values.js';
 
 /** Where each resource label lives; the i18n test walks RESOURCES with these same functions. */
@@ -35,10 +36,12 @@ export function validationMessage(t: LabelT, code: FieldErrorCode, vars?: Record
   return t(VALIDATION_KEYS[code], vars);
 }
 
-export const fieldLabel = (t: LabelT, key: string) => dynamicLabel(t, fieldKey(key), key);
+// A label nobody wrote yet (a new field, a new screen) reads as its humanised key: `maxCount` "Max count".
+export const fieldLabel = (t: LabelT, key: string) => dynamicLabel(t, fieldKey(key), humanise(key));
+// An option's value may come from a newer backend: shown as sent, so the administrator can name it.
 export const optionLabel = (t: LabelT, field: string, value: string | number | boolean) => dynamicLabel(t, optionKey(field, value), String(value));
-export const actionLabel = (t: LabelT, name: string) => dynamicLabel(t, actionKey(name), name);
-export const resourceTitle = (t: LabelT, id: string) => dynamicLabel(t, resourceKey(id), id);
+export const actionLabel = (t: LabelT, name: string) => dynamicLabel(t, actionKey(name), humanise(name));
+export const resourceTitle = (t: LabelT, id: string) => dynamicLabel(t, resourceKey(id), humanise(id));
 export const resultLabel = (t: LabelT, key: string) => dynamicLabel(t, resultKey(key), key);
 
 /**

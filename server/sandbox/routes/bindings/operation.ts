@@ -3,8 +3,6 @@ import {
   CHANNEL_STATISTICS,
   DAILY_STATISTICS,
   DATA_CLEAN,
-  DISTRIBUTION_ADDRESSES,
-  FREQUENCY_LIMITS,
   IP_BLACKLIST,
   LOGIN_RECORDS,
   MASS_MESSAGES,
@@ -205,11 +203,9 @@ export function operationBindings(store: SandboxStore): Pick<Bindings, 'statisti
   return {
     list: {
       [IP_BLACKLIST.id]: listBinding(blacklist),
-      [FREQUENCY_LIMITS.id]: listBinding({ collection: store.frequencyLimits }),
       [ONLINE_USERS.id]: listBinding(online),
       [LOGIN_RECORDS.id]: listBinding({ collection: store.loginRecords }),
       [MASS_MESSAGES.id]: listBinding(massMessageBinding(store)),
-      [DISTRIBUTION_ADDRESSES.id]: listBinding({ collection: store.distributionAddresses }),
       [SUGGESTIONS.id]: listBinding(suggestionBinding(store)),
     },
     statistics: {

@@ -1,0 +1,164 @@
+import path from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { PERMISSIONS, RESOURCES, resourceCalls, type ListAnswer, type ListResource } from '../../server/contract/index.js';
+import { ENABLED, ID, shown } from '../../server/contract/resources/common-fields.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import type { RecordOf } from '../../server/sandbox/store/record-of.js';
+import type { Seed } from '../../server/sandbox/store/seeds.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { SAME_ORIGIN, writeFakeUi } from './support/gateway.js';
+
+/**
+ * A new management screen is its declaration: a list resource nobody wrote a sandbox binding,
+ * a store table or a record type for is served by the sandbox from its fields alone (with the
+ * seed registered beside it) and works through the gateway, list, create, edit, action and
+ * delete, on the default dialect and on the legacy one, whose map does not name it.
+ */
+
+const COLOURS = ['red', 'green', 'blue'] as const;
+
+const GADGETS = {
+  kind: 'list',
+  id: 'testGadgets',
+  path: `${PERMISSIONS.frequencyLimit}/test-gadgets`,
+  permission: PERMISSIONS.frequencyLimit,
+  keywordFields: ['name'],
+  defaultSort: '-createTime',
+  recordFields: ['name'],
+  create: true,
+  edit: true,
+  remove: true,
+  fields: [
+    ID,
+    { key: 'name', kind: 'text', required: true, maxLength: 40, column: true },
+    { key: 'colour', kind: 'select', options: COLOURS, required: true, column: true, filter: true },
+    { key: 'weight', kind: 'number', min: 0, max: 1000, column: true, sortable: true },
+    ENABLED,
+    shown('createTime', 'datetime', { sortable: true }),
+  ],
+  actions: [
+    { name: 'paint', target: 'row', inputs: [{ key: 'colour', kind: 'select', options: COLOURS, required: true }] },
+    { name: 'paint', target: 'bulk', inputs: [{ key: 'colour', kind: 'select', options: COLOURS, required: true }] },
+  ],
+} as const satisfies ListResource;
+
+/** The record type follows from the declaration: no interface was written for it. */
+type Gadget = RecordOf<typeof GADGETS>;
+const typed: Gadget = { id: 1, name: 'Lamp', colour: 'red', weight: 3, enabled: true, createTime: '2026-01-01T00:00:00.000Z' };
+
+const SEEDS: Record<string, Seed> = {
+  [GADGETS.id]: ({ now }) => [
+    { ...typed, createTime: new Date(now - 2_000).toISOString() },
+    { id: 2, name: 'Kettle', colour: 'blue', weight: 12, enabled: false, createTime: new Date(now - 1_000).toISOString() },
+  ],
+};
+
+const resources = [...RESOURCES, GADGETS];
+const calls = resourceCalls(GADGETS);
+type Row = Record<string, unknown>;
+interface Answer {
+  code: number;
+  msg: string;
+  data?: unknown;
+}
+
+async function gateway(backend: string, map: string | null): Promise<FastifyInstance> {
+  const config = loadConfig({
+    CHAT_BACKEND_URL: backend,
+    RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'gw-new-screen-')),
+    UI_DIR: writeFakeUi(),
+    ...(map ? { BACKEND_MAP: map } : {}),
+  });
+  return buildApp({ config, logger: false });
+}
+
+for (const dialect of ['default', 'legacy'] as const) {
+  describe(`a declared screen on the ${dialect} dialect`, () => {
+    let sandbox: StartedSandbox;
+    let app: FastifyInstance;
+    let cookies: Record<string, string>;
+
+    beforeAll(async () => {
+      sandbox = await startSandbox({ seed: 5, withdrawalTickMs: 0, dialect, resources, seeds: SEEDS });
+      app = await gateway(sandbox.url, dialect === 'legacy' ? path.join(REPO_ROOT, 'server/sandbox/legacy-map.json') : null);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/manage/logIn',
+        headers: SAME_ORIGIN,
+        payload: { account: 'admin', password: 'admin123', code: '' },
+      });
+      expect(res.json().code).toBe(200);
+      cookies = Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
+    });
+
+    afterAll(async () => {
+      await app?.close();
+      await sandbox?.close();
+    });
+
+    const get = async (url: string, query: Record<string, string> = {}): Promise<Answer> => {
+      const search = new URLSearchParams(query).toString();
+      return (await app.inject({ method: 'GET', url: search ? `${url}?${search}` : url, cookies })).json() as Answer;
+    };
+    const post = async (url: string, payload: object): Promise<Answer> =>
+      (await app.inject({ method: 'POST', url, payload, headers: SAME_ORIGIN, cookies })).json() as Answer;
+    const list = async (query: Record<string, string> = {}) => {
+      const answer = await get(calls.list, query);
+      expect(answer.code, answer.msg).toBe(200);
+      return answer.data as ListAnswer<Row>;
+    };
+
+    it('lists the seed, newest first, and searches, filters and sorts by the declared fields', async () => {
+      expect((await list()).list.map((r) => r.name)).toEqual(['Kettle', 'Lamp']);
+      expect((await list({ keyword: 'lam' })).list.map((r) => r.id)).toEqual([1]);
+      expect((await list({ colour: 'blue' })).list.map((r) => r.name)).toEqual(['Kettle']);
+      expect((await list({ sort: 'weight' })).list.map((r) => r.weight)).toEqual([3, 12]);
+      expect((await get(calls.list, { sort: 'name' })).code).toBe(400);
+    });
+
+    it('creates, edits, runs an action on and deletes a record, checked against the declared rules', async () => {
+      const refused = await post(calls.save, { name: '', colour: 'red' });
+      expect(refused.code).toBe(400);
+      expect(refused.data).toMatchObject({ field: 'name' });
+      expect((await post(calls.save, { name: 'Fan', colour: 'purple' })).code).toBe(400);
+
+      const created = await post(calls.save, { name: 'Fan', colour: 'green', weight: 4, enabled: true });
+      expect(created.code, created.msg).toBe(200);
+      const id = (created.data as Row).id as number;
+      expect(id).toBe(3);
+      const row = (await list({ id: String(id) })).list[0]!;
+      expect(row).toMatchObject({ id, name: 'Fan', colour: 'green', weight: 4, enabled: true });
+      expect(typeof row.createTime).toBe('string');
+
+      expect((await post(calls.save, { id, name: 'Desk fan', colour: 'green', weight: 5, enabled: false })).code).toBe(200);
+      expect((await list({ id: String(id) })).list[0]).toMatchObject({ name: 'Desk fan', weight: 5, enabled: false });
+
+      const painted = await post(calls.action('paint'), { ids: [1, id], colour: 'blue' });
+      expect(painted.code, painted.msg).toBe(200);
+      expect((await list({ colour: 'blue' })).list.map((r) => r.id).sort()).toEqual([1, 2, id]);
+
+      expect((await post(calls.remove, { ids: [id] })).code).toBe(200);
+      expect((await list()).total).toBe(2);
+      expect((await list({ id: String(id) })).total).toBe(0);
+    });
+  });
+}
+
+describe('a declared list resource without a seed', () => {
+  it('starts empty rather than failing', async () => {
+    const bare = { ...GADGETS, id: 'testBare', path: `${PERMISSIONS.frequencyLimit}/test-bare` } as const satisfies ListResource;
+    const sandbox = await startSandbox({ seed: 5, withdrawalTickMs: 0, resources: [...RESOURCES, bare], seeds: {} });
+    try {
+      expect(sandbox.app.sandbox.table(bare).size).toBe(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
