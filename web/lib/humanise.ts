@@ -5,6 +5,16 @@
  * key or a failed build. Text that is not an identifier (a number, a sentence) comes back unchanged.
  */
 export function humanise(key: string): string {
+  // Remembered: labels are asked for per cell and per row command, and almost always exist, so
+  // the stand-in is built for the same few keys again and again.
+  let text = humanised.get(key);
+  if (text === undefined) humanised.set(key, (text = humaniseOnce(key)));
+  return text;
+}
+
+const humanised = new Map<string, string>();
+
+function humaniseOnce(key: string): string {
   if (!/^[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*$/.test(key)) return key;
   const words = key
     .replace(/[_-]+/g, ' ')

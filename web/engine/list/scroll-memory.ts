@@ -49,8 +49,15 @@ function note(key: string, y: number): void {
  */
 export function useScrollMemory(url: string, ready: boolean): void {
   const restored = useRef<string | null>(null);
+  /**
+   * The entry's key when the list came to show it: only an entry that had one before (a step back
+   * to it) has a position to put back. A new entry gets its key from the scroll that brought the
+   * next-page button into view, and must not be scrolled to where it already is.
+   */
+  const arrivedWith = useRef<string | null>(null);
 
   useLayoutEffect(() => {
+    arrivedWith.current = currentKey();
     const path = url.split('?')[0];
     const onScroll = () => {
       // A scroll event may arrive after a link to another page was followed: not this list's.
@@ -61,7 +68,7 @@ export function useScrollMemory(url: string, ready: boolean): void {
   }, [url]);
 
   useLayoutEffect(() => {
-    const key = currentKey();
+    const key = arrivedWith.current;
     if (!ready || !key || restored.current === key) return;
     restored.current = key;
     const y = positions.get(key);
