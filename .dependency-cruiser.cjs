@@ -111,7 +111,8 @@ module.exports = {
     },
     {
       name: 'only-the-entry-point-knows-the-sandbox',
-      comment: 'Only server/main.ts imports the sandbox (handed to startGateway), so a production gateway never loads it.',
+      comment:
+        'Only server/main.ts imports the sandbox (handed to startGateway), so a production gateway never loads it.',
       severity: 'error',
       from: { path: '^server/', pathNot: '^server/(main\\.ts$|sandbox/)' },
       to: { path: '^server/sandbox/' },

@@ -146,7 +146,10 @@ ${modulePreloads}
 const reactOwnSyncStore = {
   name: 'react-own-sync-external-store',
   setup(build) {
-    build.onResolve({ filter: /^use-sync-external-store\/shim(\/index\.js)?$/ }, () => ({ path: 'use-sync-external-store', namespace: 'react-own' }));
+    build.onResolve({ filter: /^use-sync-external-store\/shim(\/index\.js)?$/ }, () => ({
+      path: 'use-sync-external-store',
+      namespace: 'react-own',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'react-own' }, () => ({
       contents: "export { useSyncExternalStore } from 'react';",
       resolveDir: root,

@@ -18,7 +18,10 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       // Unused names are mistakes, except what a rest pattern leaves out on purpose or starts with _.
-      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -41,7 +44,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '(^#contract$|server/contract/index\\.js$)',
-              message: 'Import the contract module you need (gateway, calls, permissions...), not its index: this code loads with the login page.',
+              message:
+                'Import the contract module you need (gateway, calls, permissions...), not its index: this code loads with the login page.',
             },
           ],
         },

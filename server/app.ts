@@ -141,7 +141,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Holds, confirmations and declines go into the trail beside the calls they stand for.
   if (options.audit !== false) recordApprovalEvents(app);
 
-  await app.register(errorLog, { primary, ...(options.errorLogMaxFileBytes === undefined ? {} : { maxFileBytes: options.errorLogMaxFileBytes }) });
+  await app.register(errorLog, {
+    primary,
+    ...(options.errorLogMaxFileBytes === undefined ? {} : { maxFileBytes: options.errorLogMaxFileBytes }),
+  });
   await app.register(savedViews, { primary });
   await app.register(staticUi);
   if (redis) {

@@ -149,7 +149,8 @@ function currencyCode(env: Env, name: string, fallback: string): string {
   const raw = text(env, name);
   if (raw === undefined) return fallback;
   const code = raw.toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) throw new ConfigError(name, `must be a three-letter ISO 4217 currency code such as CNY or EUR, got "${raw}"`);
+  if (!/^[A-Z]{3}$/.test(code))
+    throw new ConfigError(name, `must be a three-letter ISO 4217 currency code such as CNY or EUR, got "${raw}"`);
   return code;
 }
 
@@ -204,7 +205,11 @@ function trustProxy(env: Env): boolean | string | number {
   for (const part of parts) {
     const [address, prefix] = part.split('/');
     const bits = isIP(address ?? '') === 6 ? 128 : 32;
-    if (!address || isIP(address) === 0 || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) {
+    if (
+      !address ||
+      isIP(address) === 0 ||
+      (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))
+    ) {
       throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or addresses/CIDRs, got "${raw}"`);
     }
   }
@@ -276,10 +281,14 @@ function redisUrl(env: Env): string | null {
     throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL, got the scheme "${url.protocol.replace(/:$/, '')}"`);
+    throw new ConfigError(
+      'REDIS_URL',
+      `must be a redis:// or rediss:// URL, got the scheme "${url.protocol.replace(/:$/, '')}"`,
+    );
   }
   if (url.hostname === '') throw new ConfigError('REDIS_URL', 'must name a host');
-  if (!/^\/?(\d{1,2})?$/.test(url.pathname)) throw new ConfigError('REDIS_URL', 'the path may only be a database number, as in /0');
+  if (!/^\/?(\d{1,2})?$/.test(url.pathname))
+    throw new ConfigError('REDIS_URL', 'the path may only be a database number, as in /0');
   if (url.search || url.hash) throw new ConfigError('REDIS_URL', 'must not carry a query or fragment');
   return raw;
 }
@@ -298,8 +307,17 @@ function backendMap(env: Env): Config['backendMap'] {
     const map = loadBackendMap(file);
     const logout = map.console?.calls?.logout;
     // The map's logout starts from BACKEND_LOGOUT_PATH as the count starts from WITHDRAWAL_COUNT_PATH.
-    if (logout && !logout.unsupported && logout.path === undefined && backendPath(env, 'BACKEND_LOGOUT_PATH', null) === null) {
-      throw new BackendMapError(file, '/console/calls/logout', 'binds the logout without a path, and BACKEND_LOGOUT_PATH is unset: give it a path');
+    if (
+      logout &&
+      !logout.unsupported &&
+      logout.path === undefined &&
+      backendPath(env, 'BACKEND_LOGOUT_PATH', null) === null
+    ) {
+      throw new BackendMapError(
+        file,
+        '/console/calls/logout',
+        'binds the logout without a path, and BACKEND_LOGOUT_PATH is unset: give it a path',
+      );
     }
     return { file, map, services: configuredServices(map, (variable) => httpUrl(env, variable)) };
   } catch (error) {
@@ -343,7 +361,8 @@ function allowedHosts(env: Env): AllowedHost[] | null {
     const entry = part.trim();
     if (entry === '') continue;
     const host = parseHost(entry);
-    if (!host) throw new ConfigError('ALLOWED_HOSTS', `must be host names or addresses with an optional port, got "${entry}"`);
+    if (!host)
+      throw new ConfigError('ALLOWED_HOSTS', `must be host names or addresses with an optional port, got "${entry}"`);
     hosts.push(host);
   }
   if (hosts.length === 0) throw new ConfigError('ALLOWED_HOSTS', 'must name at least one host');
@@ -353,7 +372,8 @@ function allowedHosts(env: Env): AllowedHost[] | null {
 /** ERROR_LOG_ADMIN_PERMISSION: a backend permission, spelled as the permission call lists them. */
 function permissionName(env: Env, name: string, fallback: string): string {
   const value = text(env, name) ?? fallback;
-  if (!/^[\x21-\x7e]{1,256}$/.test(value)) throw new ConfigError(name, `must be 1 to 256 printable characters without spaces, got "${value}"`);
+  if (!/^[\x21-\x7e]{1,256}$/.test(value))
+    throw new ConfigError(name, `must be 1 to 256 printable characters without spaces, got "${value}"`);
   return value;
 }
 

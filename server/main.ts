@@ -34,6 +34,8 @@ try {
       }),
   });
 } catch (error) {
-  process.stderr.write(`The gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `The gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 }

@@ -60,9 +60,14 @@ async function chooseBackend(config: Config, options: GatewayOptions): Promise<B
   let started: StartedBackend;
   if (isGatewayWorker()) {
     const url = process.env[SANDBOX_URL_ENV];
-    if (!url) throw new Error(`${SANDBOX_URL_ENV} is not set: a worker in sandbox mode needs the primary's sandbox backend`);
+    if (!url)
+      throw new Error(`${SANDBOX_URL_ENV} is not set: a worker in sandbox mode needs the primary's sandbox backend`);
     const services = process.env[SANDBOX_SERVICES_ENV];
-    started = { url, ...(services ? { services: JSON.parse(services) as Record<string, string> } : {}), close: async () => {} };
+    started = {
+      url,
+      ...(services ? { services: JSON.parse(services) as Record<string, string> } : {}),
+      close: async () => {},
+    };
   } else {
     started = await options.startSandbox();
   }
@@ -79,11 +84,17 @@ async function chooseBackend(config: Config, options: GatewayOptions): Promise<B
 
 function announce(log: LifecycleLog, backend: Backend): void {
   log.info({ config: describeConfig(backend.config) }, 'effective configuration');
-  if (backend.sandbox) log.warn({ backend: backend.config.chatBackendUrl, dialect: backend.config.sandboxDialect }, SANDBOX_WARNING);
+  if (backend.sandbox)
+    log.warn({ backend: backend.config.chatBackendUrl, dialect: backend.config.sandboxDialect }, SANDBOX_WARNING);
 }
 
 /** Refuses new streams, lets in-flight calls finish, ends event streams, closes what the app opened. */
-async function closeApp(app: FastifyInstance, backend: Backend, fields: Record<string, string>, who = ''): Promise<number> {
+async function closeApp(
+  app: FastifyInstance,
+  backend: Backend,
+  fields: Record<string, string>,
+  who = '',
+): Promise<number> {
   app.log.info(fields, `${who}shutting down: finishing in-flight calls and closing event streams`);
   app.shuttingDown = true;
   await app.close();
@@ -109,7 +120,11 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
 
 async function runSingle(config: Config, options: GatewayOptions): Promise<RunningGateway> {
   const backend = await chooseBackend(config, options);
-  const app = await buildApp({ config: backend.config, sandbox: backend.sandbox, processMetrics: options.processMetrics ?? true });
+  const app = await buildApp({
+    config: backend.config,
+    sandbox: backend.sandbox,
+    processMetrics: options.processMetrics ?? true,
+  });
   announce(app.log, backend);
   const lifecycle = exitGracefully({
     log: app.log,
@@ -172,7 +187,10 @@ async function runPrimary(config: Config, options: GatewayOptions): Promise<Runn
     config: backend.config,
     log,
     workerEnv: backend.sandbox
-      ? { [SANDBOX_URL_ENV]: backend.config.chatBackendUrl!, ...(backend.services ? { [SANDBOX_SERVICES_ENV]: JSON.stringify(backend.services) } : {}) }
+      ? {
+          [SANDBOX_URL_ENV]: backend.config.chatBackendUrl!,
+          ...(backend.services ? { [SANDBOX_SERVICES_ENV]: JSON.stringify(backend.services) } : {}),
+        }
       : {},
     closeAfterWorkers: backend.close,
   });

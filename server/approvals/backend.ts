@@ -36,16 +36,25 @@ export async function callAsSession(
   return app.sessionCalls.around(request, async () => {
     if (map && call) {
       const prepared = map.prepare(call, input, { session });
-      if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
+      if ('unsupported' in prepared)
+        throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, {
+          data: { call: prepared.unsupported },
+        });
       return app.sendMapped(prepared, { session, headers });
     }
     let target = path;
     if (method === 'GET') {
       const query = new URLSearchParams();
-      for (const [key, value] of Object.entries(input)) if (value !== undefined && value !== null) query.append(key, String(value));
+      for (const [key, value] of Object.entries(input))
+        if (value !== undefined && value !== null) query.append(key, String(value));
       if (query.size > 0) target += `?${query.toString()}`;
     }
-    const answer = await app.upstream.request(target, { method, session, headers, ...(method === 'POST' ? { body: input } : {}) });
+    const answer = await app.upstream.request(target, {
+      method,
+      session,
+      headers,
+      ...(method === 'POST' ? { body: input } : {}),
+    });
     const json = await readBackendJson(app.decodeAnswer, answer, method, path);
     if (!isObject(json) || typeof json.code !== 'number')
       throw new GatewayError('UPSTREAM_BAD_ANSWER', `${method} ${path} answered without a {code, msg} envelope`);

@@ -27,7 +27,10 @@ export function loadDualControl(env: Env, fail: Fail): DualControlConfig {
   let above: number | null = null;
   if (aboveText !== undefined) {
     if (!/^\d+$/.test(aboveText) || !Number.isSafeInteger(Number(aboveText))) {
-      fail('DUAL_CONTROL_ABOVE', `must be an amount in the smallest unit (a whole number, 10000 for 100.00), got "${aboveText}"`);
+      fail(
+        'DUAL_CONTROL_ABOVE',
+        `must be an amount in the smallest unit (a whole number, 10000 for 100.00), got "${aboveText}"`,
+      );
     }
     above = Number(aboveText);
   }
@@ -36,7 +39,8 @@ export function loadDualControl(env: Env, fail: Fail): DualControlConfig {
   let ttlHours = 24;
   if (ttlText !== undefined) {
     const value = /^\d+$/.test(ttlText) ? Number(ttlText) : Number.NaN;
-    if (!(value >= 1 && value <= MAX_TTL_HOURS)) fail('DUAL_CONTROL_TTL_HOURS', `must be a whole number of hours from 1 to ${MAX_TTL_HOURS}, got "${ttlText}"`);
+    if (!(value >= 1 && value <= MAX_TTL_HOURS))
+      fail('DUAL_CONTROL_TTL_HOURS', `must be a whole number of hours from 1 to ${MAX_TTL_HOURS}, got "${ttlText}"`);
     ttlHours = value;
   }
 
@@ -45,7 +49,10 @@ export function loadDualControl(env: Env, fail: Fail): DualControlConfig {
     const id = part.trim();
     if (id === '') continue;
     if (!SETTINGS_IDS.includes(id)) {
-      fail('DUAL_CONTROL_SETTINGS', `"${id}" is not a settings screen; the settings screens are ${SETTINGS_IDS.join(', ')}`);
+      fail(
+        'DUAL_CONTROL_SETTINGS',
+        `"${id}" is not a settings screen; the settings screens are ${SETTINGS_IDS.join(', ')}`,
+      );
     }
     if (!settings.includes(id)) settings.push(id);
   }

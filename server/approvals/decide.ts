@@ -31,15 +31,29 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 
 /** The ids a row ({id}) or selection ({ids}) call is about, as text; null when it names none. */
 function targetsOf(body: Row): string[] | null {
-  const raw = Array.isArray(body.ids) && (body.id === undefined || body.id === null) ? body.ids : body.id === undefined || body.id === null ? null : [body.id];
+  const raw =
+    Array.isArray(body.ids) && (body.id === undefined || body.id === null)
+      ? body.ids
+      : body.id === undefined || body.id === null
+        ? null
+        : [body.id];
   if (raw === null || raw.length === 0) return null;
   if (raw.length > MAX_HELD_TARGETS)
-    throw new GatewayError('BAD_REQUEST', `at most ${MAX_HELD_TARGETS} records may be approved in one call while approvals are held`);
+    throw new GatewayError(
+      'BAD_REQUEST',
+      `at most ${MAX_HELD_TARGETS} records may be approved in one call while approvals are held`,
+    );
   return [...new Set(raw.map((id) => String(id)))];
 }
 
 function newHold(ctx: DecideContext, fields: Omit<Hold, 'id' | 'requestedBy' | 'requestedAt' | 'expiresAt'>): Hold {
-  return { id: randomUUID(), requestedBy: ctx.session.userId, requestedAt: ctx.now, expiresAt: ctx.now + ctx.ttlMs, ...fields };
+  return {
+    id: randomUUID(),
+    requestedBy: ctx.session.userId,
+    requestedAt: ctx.now,
+    expiresAt: ctx.now + ctx.ttlMs,
+    ...fields,
+  };
 }
 
 async function readAll<T>(items: readonly string[], read: (item: string) => Promise<T>): Promise<T[]> {
@@ -61,12 +75,18 @@ async function readAll<T>(items: readonly string[], read: (item: string) => Prom
  * to the backend, which answers them as it does. What the gateway cannot read it does not guess:
  * the backend's refusal of the read is the answer, and nothing is approved.
  */
-export async function decideAction(ctx: DecideContext, route: Extract<HeldRoute, { kind: 'action' }>, body: Row): Promise<Decision> {
+export async function decideAction(
+  ctx: DecideContext,
+  route: Extract<HeldRoute, { kind: 'action' }>,
+  body: Row,
+): Promise<Decision> {
   const targets = targetsOf(body);
   if (targets === null || ctx.above === null) return { pass: true };
   const above = ctx.above;
   const detail = resourceCalls(route.resource).detail;
-  const answers = await readAll(targets, (id) => callAsSession(ctx.app, ctx.request, ctx.session, 'GET', detail, { id }));
+  const answers = await readAll(targets, (id) =>
+    callAsSession(ctx.app, ctx.request, ctx.session, 'GET', detail, { id }),
+  );
   const refused = answers.find((a) => a.body.code !== SUCCESS_CODE || !isRow(a.body.data));
   if (refused) return { answer: refused };
   const records = answers.map((a) => a.body.data as Row);
@@ -101,7 +121,11 @@ export async function decideAction(ctx: DecideContext, route: Extract<HeldRoute,
  * A settings save: the settings are read first (GET config, as the saver), so the confirmer sees
  * each changed field before and after. A save that changes nothing goes on unheld.
  */
-export async function decideSettings(ctx: DecideContext, route: Extract<HeldRoute, { kind: 'settings' }>, body: Row): Promise<Decision> {
+export async function decideSettings(
+  ctx: DecideContext,
+  route: Extract<HeldRoute, { kind: 'settings' }>,
+  body: Row,
+): Promise<Decision> {
   const answer = await callAsSession(ctx.app, ctx.request, ctx.session, 'GET', route.path, {});
   if (answer.body.code !== SUCCESS_CODE || !isRow(answer.body.data)) return { answer };
   const before = answer.body.data as Row;
@@ -128,7 +152,11 @@ export async function decideSettings(ctx: DecideContext, route: Extract<HeldRout
  * show everything it would change). A password is a change when a new one is sent (an empty one
  * keeps the old), and its values are never kept for showing.
  */
-export function settingsChanges(route: Extract<HeldRoute, { kind: 'settings' }>, before: Row, body: Row): ApprovalChange[] {
+export function settingsChanges(
+  route: Extract<HeldRoute, { kind: 'settings' }>,
+  before: Row,
+  body: Row,
+): ApprovalChange[] {
   const secrets = new Set(route.resource.fields.filter((f) => f.kind === 'password').map((f) => f.key));
   const changes: ApprovalChange[] = [];
   for (const [key, after] of Object.entries(body)) {

@@ -63,7 +63,12 @@ export function recordOf(hold: Hold): ApprovalRecord {
  * listener is complete when the browser hears the outcome). A failing listener is logged and
  * never changes the outcome: the hold, confirmation or decline has happened.
  */
-export async function emit(listeners: readonly ApprovalListener[], event: ApprovalEvent, request: FastifyRequest, log: FastifyBaseLogger): Promise<void> {
+export async function emit(
+  listeners: readonly ApprovalListener[],
+  event: ApprovalEvent,
+  request: FastifyRequest,
+  log: FastifyBaseLogger,
+): Promise<void> {
   for (const listener of listeners) {
     try {
       await listener(event, request);

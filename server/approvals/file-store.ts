@@ -1,6 +1,13 @@
 import { SnapshotFile } from '../lib/snapshot-file.js';
 import { parseHold, type Hold, type StoredHold } from './hold.js';
-import { DEFAULT_CLAIM_STALE_MS, HoldTable, type ApprovalStore, type ClaimOutcome, type CreateOutcome, type TableSnapshot } from './store.js';
+import {
+  DEFAULT_CLAIM_STALE_MS,
+  HoldTable,
+  type ApprovalStore,
+  type ClaimOutcome,
+  type CreateOutcome,
+  type TableSnapshot,
+} from './store.js';
 
 export interface FileApprovalStoreOptions {
   /** DATA_DIR: holds go to approvals.json there. */

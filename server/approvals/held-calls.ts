@@ -1,4 +1,10 @@
-import { RESOURCES, WITHDRAWAL_REVIEW, resourceCalls, type ListResource, type SettingsResource } from '../contract/index.js';
+import {
+  RESOURCES,
+  WITHDRAWAL_REVIEW,
+  resourceCalls,
+  type ListResource,
+  type SettingsResource,
+} from '../contract/index.js';
 import type { BackendMap } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
 import { decodedPath } from '../lib/request-path.js';
@@ -6,7 +12,8 @@ import type { DualControlConfig } from './config.js';
 
 /** A call of the console's contract that dual control holds. */
 export type HeldRoute =
-  { kind: 'action'; resource: ListResource; action: string; path: string } | { kind: 'settings'; resource: SettingsResource; action: null; path: string };
+  | { kind: 'action'; resource: ListResource; action: string; path: string }
+  | { kind: 'settings'; resource: SettingsResource; action: null; path: string };
 
 /** What dual control makes of one request: hold it, refuse it, or leave it alone (null). */
 export type Classified = { held: HeldRoute } | { refused: GatewayError } | null;
@@ -29,7 +36,11 @@ function readsAs(folded: string, target: string): boolean {
   return folded.startsWith(target) && !/^[a-z0-9_-]/.test(folded.slice(target.length));
 }
 
-function isUnsupported(map: BackendMap, call: Parameters<BackendMap['prepare']>[0], sample: Record<string, unknown>): boolean {
+function isUnsupported(
+  map: BackendMap,
+  call: Parameters<BackendMap['prepare']>[0],
+  sample: Record<string, unknown>,
+): boolean {
   try {
     return 'unsupported' in map.prepare(call, sample);
   } catch {
@@ -60,11 +71,17 @@ export class HeldCalls {
 
   constructor(config: DualControlConfig, map: BackendMap | null) {
     if (config.above !== null) {
-      this.routes.push({ kind: 'action', resource: WITHDRAWAL_REVIEW, action: HELD_ACTION, path: resourceCalls(WITHDRAWAL_REVIEW).action(HELD_ACTION) });
+      this.routes.push({
+        kind: 'action',
+        resource: WITHDRAWAL_REVIEW,
+        action: HELD_ACTION,
+        path: resourceCalls(WITHDRAWAL_REVIEW).action(HELD_ACTION),
+      });
     }
     for (const id of config.settings) {
       const resource = RESOURCES.find((r): r is SettingsResource => r.kind === 'settings' && r.id === id);
-      if (resource) this.routes.push({ kind: 'settings', resource, action: null, path: resourceCalls(resource).config });
+      if (resource)
+        this.routes.push({ kind: 'settings', resource, action: null, path: resourceCalls(resource).config });
     }
     if (map) this.bindBackendPaths(map);
   }
@@ -83,7 +100,10 @@ export class HeldCalls {
     for (const route of this.routes) {
       if (readsAs(folded, route.path.toLowerCase())) {
         return {
-          refused: new GatewayError('BAD_REQUEST', `another spelling of ${route.path}, which is held for a second approver: use that path as it is written`),
+          refused: new GatewayError(
+            'BAD_REQUEST',
+            `another spelling of ${route.path}, which is held for a second approver: use that path as it is written`,
+          ),
         };
       }
     }
@@ -104,7 +124,12 @@ export class HeldCalls {
     if (method === 'POST') return { held: route };
     // A settings screen reads its values at the same path; an action has nothing to read.
     if (route.kind === 'settings' && (method === 'GET' || method === 'HEAD')) return null;
-    return { refused: new GatewayError('METHOD_NOT_ALLOWED', `${method} ${route.path}: this call is held for a second approver and only POST is served`) };
+    return {
+      refused: new GatewayError(
+        'METHOD_NOT_ALLOWED',
+        `${method} ${route.path}: this call is held for a second approver and only POST is served`,
+      ),
+    };
   }
 
   private bindBackendPaths(map: BackendMap): void {

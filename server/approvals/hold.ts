@@ -56,7 +56,9 @@ export function settingsSubject(resource: string): string {
 }
 
 /** What every outside view of a hold tells (the screen's, an event's): never the held body. */
-export function heldFields(hold: Hold): Pick<Hold, 'id' | 'kind' | 'resource' | 'action' | 'permission' | 'targets' | 'records' | 'changes'> {
+export function heldFields(
+  hold: Hold,
+): Pick<Hold, 'id' | 'kind' | 'resource' | 'action' | 'permission' | 'targets' | 'records' | 'changes'> {
   return {
     id: hold.id,
     kind: hold.kind,
@@ -91,7 +93,8 @@ export function viewOf(stored: StoredHold, viewer: string, now: number): Approva
 export function parseHold(value: unknown): Hold | null {
   if (typeof value !== 'object' || value === null) return null;
   const hold = value as Partial<Hold>;
-  if (typeof hold.id !== 'string' || typeof hold.subject !== 'string' || typeof hold.requestedBy !== 'string') return null;
+  if (typeof hold.id !== 'string' || typeof hold.subject !== 'string' || typeof hold.requestedBy !== 'string')
+    return null;
   if (typeof hold.expiresAt !== 'number' || typeof hold.requestedAt !== 'number') return null;
   if (typeof hold.call !== 'object' || hold.call === null || typeof hold.call.path !== 'string') return null;
   if (!Array.isArray(hold.targets) || !Array.isArray(hold.records) || !Array.isArray(hold.changes)) return null;

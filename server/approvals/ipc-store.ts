@@ -56,7 +56,10 @@ type Params = { hold: Hold; now: number; id: string; token: string };
  * The primary's side: its file store and the handlers serving the workers' calls. The store is
  * opened before any worker starts, so an unwritable DATA_DIR stops the start as in one process.
  */
-export async function approvalPrimary(dataDir: string, onUnreadable?: (file: string, aside: string, reason: string) => void) {
+export async function approvalPrimary(
+  dataDir: string,
+  onUnreadable?: (file: string, aside: string, reason: string) => void,
+) {
   const store = new FileApprovalStore({ dir: dataDir, ...(onUnreadable ? { onUnreadable } : {}) });
   await store.open();
   const of = (params: unknown) => params as Params;

@@ -52,7 +52,10 @@ const ACTION_MEMBERS = new Set(['id', 'ids']);
  */
 function heldBody(request: FastifyRequest, route: HeldRoute): Row {
   if (request.url.includes('?'))
-    throw new GatewayError('BAD_REQUEST', `${route.path} takes its values in a JSON body only while it is held for a second approver`);
+    throw new GatewayError(
+      'BAD_REQUEST',
+      `${route.path} takes its values in a JSON body only while it is held for a second approver`,
+    );
   let body: unknown = request.body;
   if (body === undefined || body === null) body = {};
   if (typeof body === 'string') {
@@ -67,8 +70,12 @@ function heldBody(request: FastifyRequest, route: HeldRoute): Row {
   if (route.kind === 'action') {
     const foreign = Object.keys(body).find((key) => !ACTION_MEMBERS.has(key));
     if (foreign !== undefined)
-      throw new GatewayError('BAD_REQUEST', `${route.path} takes only id or ids while it is held for a second approver, not "${foreign}"`);
-    if (body.id === undefined && body.ids === undefined) throw new GatewayError('BAD_REQUEST', `${route.path} needs id or ids`);
+      throw new GatewayError(
+        'BAD_REQUEST',
+        `${route.path} takes only id or ids while it is held for a second approver, not "${foreign}"`,
+      );
+    if (body.id === undefined && body.ids === undefined)
+      throw new GatewayError('BAD_REQUEST', `${route.path} needs id or ids`);
   }
   return body;
 }
@@ -105,7 +112,8 @@ export default fp<ApprovalsPluginOptions>(
           ? new IpcApprovalStore(channel)
           : new FileApprovalStore({
               dir: app.config.dataDir,
-              onUnreadable: (file, aside, reason) => app.log.warn({ file, aside, reason }, 'set aside an unreadable file of held calls: its holds are gone'),
+              onUnreadable: (file, aside, reason) =>
+                app.log.warn({ file, aside, reason }, 'set aside an unreadable file of held calls: its holds are gone'),
             }));
     // Opened now, so an unwritable DATA_DIR stops the start rather than the first held approval.
     if (enabled) await store.open();
@@ -129,11 +137,14 @@ export default fp<ApprovalsPluginOptions>(
       if (!session) return;
       const body = heldBody(request, route);
       const permissions = await app.permissions.of(session);
-      if (permissions === 'unauthorized') throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
-      if (!permissions.includes(route.resource.permission)) throw new GatewayError('FORBIDDEN', `${route.path} needs ${route.resource.permission}`);
+      if (permissions === 'unauthorized')
+        throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
+      if (!permissions.includes(route.resource.permission))
+        throw new GatewayError('FORBIDDEN', `${route.path} needs ${route.resource.permission}`);
 
       const context = { app, request, session, now: now(), above: config.above, ttlMs };
-      const decision: Decision = route.kind === 'action' ? await decideAction(context, route, body) : await decideSettings(context, route, body);
+      const decision: Decision =
+        route.kind === 'action' ? await decideAction(context, route, body) : await decideSettings(context, route, body);
       if ('pass' in decision) return;
       if ('answer' in decision) {
         reply.header('cache-control', NO_STORE);
@@ -147,11 +158,18 @@ export default fp<ApprovalsPluginOptions>(
         if (existing.requestedBy === session.userId && JSON.stringify(existing.call.body) === JSON.stringify(body)) {
           return heldAnswer(reply, existing.id, existing.expiresAt);
         }
-        throw new GatewayError('APPROVAL_CONFLICT', 'a held call on the same records already waits for a second approver: confirm or decline it first', {
-          data: { approvalId: existing.id },
-        });
+        throw new GatewayError(
+          'APPROVAL_CONFLICT',
+          'a held call on the same records already waits for a second approver: confirm or decline it first',
+          {
+            data: { approvalId: existing.id },
+          },
+        );
       }
-      request.log.info({ approvalId: hold.id, resource: hold.resource, action: hold.action, targets: hold.targets }, 'held for a second approver');
+      request.log.info(
+        { approvalId: hold.id, resource: hold.resource, action: hold.action, targets: hold.targets },
+        'held for a second approver',
+      );
       await emit(listeners, { type: 'hold', approval: recordOf(hold), by: session.userId }, request, request.log);
       return heldAnswer(reply, hold.id, hold.expiresAt);
     });

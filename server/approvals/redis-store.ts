@@ -89,7 +89,8 @@ export class RedisApprovalStore implements ApprovalStore {
       if (existing === null) return { created: true };
       const found = await this.read(existing);
       // Gone between the two calls (declined meanwhile): the caller may simply try again.
-      if (!found) throw new GatewayError('APPROVAL_CONFLICT', 'the pending hold on these records changed meanwhile: try again');
+      if (!found)
+        throw new GatewayError('APPROVAL_CONFLICT', 'the pending hold on these records changed meanwhile: try again');
       return { created: false, existing: found };
     });
   }
@@ -149,13 +150,17 @@ export class RedisApprovalStore implements ApprovalStore {
   }
 
   /** One step against Redis; while it is away, the caller gets 503 APPROVALS_UNAVAILABLE, never a guess. */
-  private async run<T>(operation: (redis: RedisShare['command'], key: (name: string) => string) => Promise<T>): Promise<T> {
+  private async run<T>(
+    operation: (redis: RedisShare['command'], key: (name: string) => string) => Promise<T>,
+  ): Promise<T> {
     if (!this.share.available) throw new GatewayError('APPROVALS_UNAVAILABLE', 'Redis is not connected');
     try {
       return await operation(this.share.command, (name) => this.share.key(name));
     } catch (error) {
       if (error instanceof GatewayError) throw error;
-      throw new GatewayError('APPROVALS_UNAVAILABLE', error instanceof Error ? error.message : String(error), { cause: error });
+      throw new GatewayError('APPROVALS_UNAVAILABLE', error instanceof Error ? error.message : String(error), {
+        cause: error,
+      });
     }
   }
 }

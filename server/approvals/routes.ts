@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { APPROVAL_LIMITS, GATEWAY_PATHS, RESOURCES, SUCCESS_CODE, type ApprovalView, type SettingsResource } from '../contract/index.js';
+import {
+  APPROVAL_LIMITS,
+  GATEWAY_PATHS,
+  RESOURCES,
+  SUCCESS_CODE,
+  type ApprovalView,
+  type SettingsResource,
+} from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import type { Session } from '../session/plugin.js';
 import { NO_STORE } from '../plugins/security.js';
@@ -83,7 +90,11 @@ const listSchema = {
     data: { type: 'object', required: ['list'], properties: { list: { type: 'array', items: viewSchema } } },
   },
 } as const;
-const okSchema = { type: 'object', required: ['code', 'msg'], properties: { code: { type: 'integer' }, msg: { type: 'string' } } } as const;
+const okSchema = {
+  type: 'object',
+  required: ['code', 'msg'],
+  properties: { code: { type: 'integer' }, msg: { type: 'string' } },
+} as const;
 
 /** Who may see and settle a hold: holders of its screen's permission, as the backend says. */
 async function permissionsOf(app: FastifyInstance, session: Session): Promise<readonly string[]> {
@@ -108,7 +119,8 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
     const stored = enabled ? await store.get(id, now()) : null;
     if (!stored) throw new GatewayError('APPROVAL_NOT_FOUND');
     const held = await permissionsOf(app, session);
-    if (!held.includes(stored.hold.permission)) throw new GatewayError('FORBIDDEN', `this hold needs ${stored.hold.permission}`);
+    if (!held.includes(stored.hold.permission))
+      throw new GatewayError('FORBIDDEN', `this hold needs ${stored.hold.permission}`);
     return { session, hold: stored.hold };
   };
 
@@ -118,7 +130,10 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
     const outcome = await store.claim(id, token, now());
     if (!outcome.claimed) {
       if (outcome.reason === 'missing') throw new GatewayError('APPROVAL_NOT_FOUND');
-      throw new GatewayError('APPROVAL_CONFLICT', 'another administrator is confirming or declining this hold right now');
+      throw new GatewayError(
+        'APPROVAL_CONFLICT',
+        'another administrator is confirming or declining this hold right now',
+      );
     }
     return { hold: outcome.hold, token };
   };
@@ -170,7 +185,10 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
       // The backend decided (done, or refused: no longer pending, say): the hold is settled either way.
       await store.remove(hold.id, token);
       const outcome = answer.body.code === SUCCESS_CODE ? 'sent' : 'refused';
-      request.log.info({ approvalId: hold.id, requestedBy: hold.requestedBy, outcome, code: answer.body.code }, 'held call confirmed by a second approver');
+      request.log.info(
+        { approvalId: hold.id, requestedBy: hold.requestedBy, outcome, code: answer.body.code },
+        'held call confirmed by a second approver',
+      );
       await emit(
         listeners,
         {
@@ -198,7 +216,12 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
       const { hold, token } = await claim(request.params.id);
       if (!(await store.remove(hold.id, token))) throw new GatewayError('APPROVAL_NOT_FOUND');
       request.log.info({ approvalId: hold.id, requestedBy: hold.requestedBy }, 'held call declined');
-      await emit(listeners, { type: 'decline', approval: recordOf(hold), by: session.userId, requestedBy: hold.requestedBy, reason }, request, request.log);
+      await emit(
+        listeners,
+        { type: 'decline', approval: recordOf(hold), by: session.userId, requestedBy: hold.requestedBy, reason },
+        request,
+        request.log,
+      );
       return { code: SUCCESS_CODE, msg: 'Declined: nothing was sent to the backend' };
     },
   );
@@ -209,17 +232,29 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
  * would silently undo that newer change. The confirmer hears 409 and the hold stays, to decline.
  * Answers the backend's refusal to read them (a session it no longer takes, say), to pass on.
  */
-async function refuseIfChanged(app: FastifyInstance, request: FastifyRequest, session: Session, hold: Hold): Promise<ContractAnswer | null> {
+async function refuseIfChanged(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  session: Session,
+  hold: Hold,
+): Promise<ContractAnswer | null> {
   const resource = RESOURCES.find((r): r is SettingsResource => r.kind === 'settings' && r.id === hold.resource);
   if (!resource) return null;
   const current = await callAsSession(app, request, session, 'GET', hold.call.path, {});
   if (current.body.code !== SUCCESS_CODE) return current;
-  const data = typeof current.body.data === 'object' && current.body.data !== null ? (current.body.data as Record<string, unknown>) : {};
+  const data =
+    typeof current.body.data === 'object' && current.body.data !== null
+      ? (current.body.data as Record<string, unknown>)
+      : {};
   const changed = changedSince(resource, hold, data);
   if (changed.length > 0) {
-    throw new GatewayError('APPROVAL_CONFLICT', `these settings changed since the save was held (${changed.join(', ')}): decline it and save again`, {
-      data: { approvalId: hold.id, changed },
-    });
+    throw new GatewayError(
+      'APPROVAL_CONFLICT',
+      `these settings changed since the save was held (${changed.join(', ')}): decline it and save again`,
+      {
+        data: { approvalId: hold.id, changed },
+      },
+    );
   }
   return null;
 }

@@ -50,7 +50,8 @@ export function canonical(value: unknown): string {
     if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
     return JSON.stringify(value) ?? 'null';
   }
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonical(item))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : canonical(item))).join(',')}]`;
   const keys = Object.keys(value)
     .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
     .sort();
@@ -93,7 +94,13 @@ export function parseAnchor(line: string): AuditAnchor | null {
   }
   const anchor = (value as { anchor?: unknown } | null)?.anchor as Partial<AuditAnchor> | undefined;
   if (!anchor || typeof anchor !== 'object') return null;
-  if (!Number.isSafeInteger(anchor.seq) || (anchor.seq as number) < 0 || typeof anchor.hash !== 'string' || !/^[0-9a-f]{64}$/.test(anchor.hash)) return null;
+  if (
+    !Number.isSafeInteger(anchor.seq) ||
+    (anchor.seq as number) < 0 ||
+    typeof anchor.hash !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(anchor.hash)
+  )
+    return null;
   if (typeof anchor.prunedAt !== 'string' || (anchor.time !== null && typeof anchor.time !== 'string')) return null;
   return { seq: anchor.seq as number, hash: anchor.hash, time: anchor.time ?? null, prunedAt: anchor.prunedAt };
 }
@@ -168,6 +175,9 @@ export class ChainChecker {
 }
 
 export function describeBreak(broken: ChainBreak): string {
-  const which = broken.seq === null ? `at ${broken.where}` : `at entry ${broken.seq} (${broken.where}${broken.id ? `, id ${broken.id}` : ''})`;
+  const which =
+    broken.seq === null
+      ? `at ${broken.where}`
+      : `at entry ${broken.seq} (${broken.where}${broken.id ? `, id ${broken.id}` : ''})`;
   return `audit chain broken ${which}: the entry ${BREAK_TEXT[broken.reason]}`;
 }

@@ -26,10 +26,19 @@ export async function readContract(
     if (!call) throw new Error(`${path} is no GET call of ${resource.id}`);
     // The session goes with it: a call may send its values (Shiku's administrators list, the caller's adminId).
     const prepared = map.prepare(call, query, { session });
-    if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
-    const answer = await app.sendMapped(prepared, { session, headers, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    if ('unsupported' in prepared)
+      throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
+    const answer = await app.sendMapped(prepared, {
+      session,
+      headers,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
     return answer.body as unknown as Envelope;
   }
   const search = new URLSearchParams(query).toString();
-  return app.upstream.call(search ? `${path}?${search}` : path, { session, headers, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  return app.upstream.call(search ? `${path}?${search}` : path, {
+    session,
+    headers,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
 }

@@ -40,9 +40,12 @@ function buildTable(): Map<string, KnownCall> {
     for (const call of consoleCalls(resource)) {
       if (call.method === 'GET') continue;
       const key = `${call.method} ${call.path}`;
-      if (call.kind === 'save') table.set(key, { resource, resourceId: resource.id, call: 'save', action: null, actionDef: null });
-      else if (call.kind === 'delete') table.set(key, { resource, resourceId: resource.id, call: 'delete', action: 'delete', actionDef: null });
-      else if (call.kind === 'saveConfig') table.set(key, { resource, resourceId: resource.id, call: 'config', action: 'saveConfig', actionDef: null });
+      if (call.kind === 'save')
+        table.set(key, { resource, resourceId: resource.id, call: 'save', action: null, actionDef: null });
+      else if (call.kind === 'delete')
+        table.set(key, { resource, resourceId: resource.id, call: 'delete', action: 'delete', actionDef: null });
+      else if (call.kind === 'saveConfig')
+        table.set(key, { resource, resourceId: resource.id, call: 'config', action: 'saveConfig', actionDef: null });
       else if (call.kind === 'action') {
         const name = call.action!;
         const actionDef = 'actions' in resource ? (resource.actions?.find((a) => a.name === name) ?? null) : null;
@@ -52,7 +55,13 @@ function buildTable(): Map<string, KnownCall> {
     }
   }
   for (const name of OWN_CHANGING_CALLS) {
-    table.set(`POST ${CALLS[name]}`, { resource: null, resourceId: 'deployment', call: name, action: name, actionDef: null });
+    table.set(`POST ${CALLS[name]}`, {
+      resource: null,
+      resourceId: 'deployment',
+      call: name,
+      action: name,
+      actionDef: null,
+    });
   }
   // The chat backend's own form of the review screen's sync action.
   const review = RESOURCES.find((r) => r.id === 'withdrawalReview') ?? null;

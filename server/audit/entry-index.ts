@@ -86,7 +86,18 @@ export class AuditIndex {
   dropFirst(n: number): void {
     const drop = Math.min(n, this.count);
     if (drop <= 0) return;
-    for (const column of [this.seqs, this.times, this.locA, this.locB, this.kinds, this.users, this.accounts, this.resources, this.actions, this.calls]) {
+    for (const column of [
+      this.seqs,
+      this.times,
+      this.locA,
+      this.locB,
+      this.kinds,
+      this.users,
+      this.accounts,
+      this.resources,
+      this.actions,
+      this.calls,
+    ]) {
       column.copyWithin(0, drop, this.count);
     }
     this.targets.splice(0, drop);

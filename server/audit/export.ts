@@ -1,6 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { GATEWAY_PATHS, RESOURCES, SUCCESS_CODE, csvFileName, CSV_BOM, csvLine, csvValue, resourceCalls, type ListResource } from '../contract/index.js';
+import {
+  GATEWAY_PATHS,
+  RESOURCES,
+  SUCCESS_CODE,
+  csvFileName,
+  CSV_BOM,
+  csvLine,
+  csvValue,
+  resourceCalls,
+  type ListResource,
+} from '../contract/index.js';
 import { EXPORT_LIMITS, EXPORT_ROWS_HEADER, EXPORT_TOTAL_HEADER, type ExportRequest } from '../contract/audit.js';
 import { GatewayError } from '../errors.js';
 import { boundedText } from './redact.js';
@@ -70,9 +80,23 @@ export default function registerExport(app: FastifyInstance): void {
       const { pageSize, maxRows } = EXPORT_LIMITS;
       const path = resourceCalls(resource).list;
       const read = (pageNum: number) =>
-        readContract(app, request, session, resource, path, { ...filters, pageNum: String(pageNum), pageSize: String(pageSize) });
+        readContract(app, request, session, resource, path, {
+          ...filters,
+          pageNum: String(pageNum),
+          pageSize: String(pageSize),
+        });
       const recordExport = (rows: number, outcome: { status: number; code: number | string | null; msg?: string }) =>
-        app.audit.record({ kind: 'export', resource: resource.id, call: 'list', action: 'export', outcome, export: { filters, rows, format: 'csv' } }, request);
+        app.audit.record(
+          {
+            kind: 'export',
+            resource: resource.id,
+            call: 'list',
+            action: 'export',
+            outcome,
+            export: { filters, rows, format: 'csv' },
+          },
+          request,
+        );
 
       // The first page before any byte of the file: a refusal answers in the envelope, and the
       // headers can say how many rows there are.
@@ -84,7 +108,8 @@ export default function registerExport(app: FastifyInstance): void {
       const firstPage = pageOf(first.data);
       const total = firstPage.total;
       const columns = body.columns;
-      const line = (row: Record<string, unknown>) => csvLine(columns.map((column) => csvValue(column, row[column.key])));
+      const line = (row: Record<string, unknown>) =>
+        csvLine(columns.map((column) => csvValue(column, row[column.key])));
 
       async function* file(): AsyncGenerator<string> {
         let written = 0;

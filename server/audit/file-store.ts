@@ -1,7 +1,17 @@
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AuditEntry, AuditPage } from '../contract/audit.js';
-import { anchorLine, chain, entryLine, headOfAnchor, parseAnchor, parseEntryLine, type AuditAnchor, type AuditDraft, type ChainHead } from './chain.js';
+import {
+  anchorLine,
+  chain,
+  entryLine,
+  headOfAnchor,
+  parseAnchor,
+  parseEntryLine,
+  type AuditAnchor,
+  type AuditDraft,
+  type ChainHead,
+} from './chain.js';
 import { AuditIndex } from './entry-index.js';
 import { AppendFile, OperationQueue, readLinesForward, replaceFile } from '../lib/json-lines-file.js';
 import type { AuditQuery, AuditStore } from './store.js';
@@ -84,8 +94,16 @@ export class AuditFileStore implements AuditStore {
       const count = this.index.countBefore(before);
       if (count === 0) return 0;
       const last = await this.readAt(count - 1);
-      if (!last) throw new Error(`the audit trail ${this.path} cannot be read at entry ${this.index.seqAt(count - 1)}: retention left it as it is`);
-      const anchor: AuditAnchor = { seq: last.seq, hash: last.hash, time: last.time, prunedAt: new Date().toISOString() };
+      if (!last)
+        throw new Error(
+          `the audit trail ${this.path} cannot be read at entry ${this.index.seqAt(count - 1)}: retention left it as it is`,
+        );
+      const anchor: AuditAnchor = {
+        seq: last.seq,
+        hash: last.hash,
+        time: last.time,
+        prunedAt: new Date().toISOString(),
+      };
       const end = this.file.bytes;
       const keepFrom = count < this.index.size ? this.index.location(count).a : end;
       const head = Buffer.from(`${anchorLine(anchor)}\n`, 'utf8');
@@ -176,7 +194,8 @@ export class AuditFileStore implements AuditStore {
     } else if (tornAt === -1) {
       await this.writeWhole(Buffer.from('\n'));
     }
-    if (unreadable > 0) this.options.onDamage?.(`${unreadable} line(s) of ${this.path} are not audit entries: run npm run audit:verify`);
+    if (unreadable > 0)
+      this.options.onDamage?.(`${unreadable} line(s) of ${this.path} are not audit entries: run npm run audit:verify`);
     this.opened = true;
   }
 

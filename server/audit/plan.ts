@@ -4,7 +4,17 @@ import type { AuditActor, AuditKind, AuditRecord } from '../contract/audit.js';
 import { pathOf } from '../lib/request-path.js';
 import type { Session } from '../session/plugin.js';
 import { canonical } from './chain.js';
-import { editableKeys, inputsOf, knownCall, reasonOf, recordOfDetail, secretFieldsOf, STATE_CHANGING_GETS, targetsOf, type KnownCall } from './describe.js';
+import {
+  editableKeys,
+  inputsOf,
+  knownCall,
+  reasonOf,
+  recordOfDetail,
+  secretFieldsOf,
+  STATE_CHANGING_GETS,
+  targetsOf,
+  type KnownCall,
+} from './describe.js';
 import { boundedValue, isSecretName, recordOf } from './redact.js';
 
 /**
@@ -26,7 +36,13 @@ export interface Plan {
   after?: AuditRecord;
   before?: AuditRecord | null;
   /** The contract GET that tells the values before the change, read before the call goes on. */
-  read?: { resource: Resource; path: string; query: Record<string, string>; sent: Record<string, unknown>; keys: string[] };
+  read?: {
+    resource: Resource;
+    path: string;
+    query: Record<string, string>;
+    sent: Record<string, unknown>;
+    keys: string[];
+  };
 }
 
 export function actorOf(session: Session | null): AuditActor {
@@ -43,7 +59,9 @@ function inputOf(request: FastifyRequest): Record<string, unknown> {
       return {};
     }
   }
-  return typeof source === 'object' && source !== null && !Array.isArray(source) && !Buffer.isBuffer(source) ? (source as Record<string, unknown>) : {};
+  return typeof source === 'object' && source !== null && !Array.isArray(source) && !Buffer.isBuffer(source)
+    ? (source as Record<string, unknown>)
+    : {};
 }
 
 function pick(input: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -72,7 +90,12 @@ export function planOf(request: FastifyRequest): Plan | null {
     if (method !== 'POST') return null;
     const account = inputOf(request).account;
     // Never the password nor the code: only who tried.
-    return { ...base, kind: 'login', action: 'login', actor: { userId: null, account: typeof account === 'string' ? account.trim().slice(0, 256) : null } };
+    return {
+      ...base,
+      kind: 'login',
+      action: 'login',
+      actor: { userId: null, account: typeof account === 'string' ? account.trim().slice(0, 256) : null },
+    };
   }
   // A call without a session the gateway vouches for never reached the backend.
   if (!request.session) return null;
@@ -123,11 +146,18 @@ function describeKnown(plan: Plan, known: KnownCall, input: Record<string, unkno
  * sent. A secret that was sent counts as changed and shows as `[changed]` on the after side, never
  * as itself; the backend answers secrets empty, so the before side never has one.
  */
-export function changes(plan: Plan, answered: unknown, secrets: ReadonlySet<string>): { before: AuditRecord | null; after: AuditRecord } | null {
+export function changes(
+  plan: Plan,
+  answered: unknown,
+  secrets: ReadonlySet<string>,
+): { before: AuditRecord | null; after: AuditRecord } | null {
   const read = plan.read;
   if (!read) return null;
   const after = recordOf(read.sent, secrets);
-  const record = read.resource.kind === 'settings' ? (answered as Record<string, unknown> | null) : recordOfDetail(read.resource, answered);
+  const record =
+    read.resource.kind === 'settings'
+      ? (answered as Record<string, unknown> | null)
+      : recordOfDetail(read.resource, answered);
   if (!record || typeof record !== 'object') return { before: null, after };
   const before: AuditRecord = {};
   const changed: AuditRecord = {};

@@ -117,7 +117,10 @@ function outcomeOf(status: number, text: string): { outcome: AuditOutcome; data:
   try {
     const body = JSON.parse(text) as { code?: unknown; msg?: unknown; data?: unknown };
     const code = typeof body.code === 'number' || typeof body.code === 'string' ? body.code : null;
-    const msg = typeof body.msg === 'string' && body.msg !== '' && code !== SUCCESS_CODE ? { msg: boundedText(body.msg, 200) } : {};
+    const msg =
+      typeof body.msg === 'string' && body.msg !== '' && code !== SUCCESS_CODE
+        ? { msg: boundedText(body.msg, 200) }
+        : {};
     return { outcome: { status, code, ...msg }, data: body.data };
   } catch {
     const match = /"code"\s*:\s*(-?\d+)/.exec(text.slice(0, 4096));
@@ -138,14 +141,20 @@ export default fp<AuditPluginOptions>(
   async (app, options) => {
     const now = options.now ?? Date.now;
     const channel = options.primary ?? null;
-    const own: AuditStore = channel ? new IpcAuditStore(channel) : new AuditFileStore({ dir: app.config.dataDir, onDamage: (detail) => app.log.warn(detail) });
+    const own: AuditStore = channel
+      ? new IpcAuditStore(channel)
+      : new AuditFileStore({ dir: app.config.dataDir, onDamage: (detail) => app.log.warn(detail) });
     const shared = app.redis
       ? new RedisAuditStore({
           share: app.redis,
           fallback: own,
           onFallbackWrite: () => app.metrics.auditFallbackWrites.inc(),
           onFallback: (active, reason) => {
-            if (active) app.log.warn({ reason }, 'the shared audit trail in Redis is unavailable: entries go to the local trail in DATA_DIR until it is back');
+            if (active)
+              app.log.warn(
+                { reason },
+                'the shared audit trail in Redis is unavailable: entries go to the local trail in DATA_DIR until it is back',
+              );
             else app.log.info('the shared audit trail in Redis answers again: entries are shared once more');
           },
         })
@@ -173,7 +182,9 @@ export default fp<AuditPluginOptions>(
         ...(input.before === undefined ? {} : { before: input.before === null ? null : recordOf(input.before) }),
         ...(input.after === undefined ? {} : { after: recordOf(input.after) }),
         ...(input.inputs === undefined ? {} : { inputs: recordOf(input.inputs) }),
-        ...(input.export === undefined ? {} : { export: { ...input.export, filters: recordOf(input.export.filters) as Record<string, string> } }),
+        ...(input.export === undefined
+          ? {}
+          : { export: { ...input.export, filters: recordOf(input.export.filters) as Record<string, string> } }),
         ...(input.detail === undefined ? {} : { detail: recordOf(input.detail) }),
       };
       try {
@@ -193,7 +204,11 @@ export default fp<AuditPluginOptions>(
     const retentionMs = app.config.auditRetentionDays * DAY_MS;
     const prune = async (): Promise<number> => {
       const removed = await store.prune(now() - retentionMs);
-      if (removed > 0) app.log.info({ removed, retentionDays: app.config.auditRetentionDays }, 'audit trail: removed entries past their retention');
+      if (removed > 0)
+        app.log.info(
+          { removed, retentionDays: app.config.auditRetentionDays },
+          'audit trail: removed entries past their retention',
+        );
       return removed;
     };
 
@@ -209,7 +224,10 @@ export default fp<AuditPluginOptions>(
     if (!channel || shared) {
       const run = () =>
         void prune().catch((error: unknown) =>
-          app.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'audit trail: retention failed'),
+          app.log.warn(
+            { reason: error instanceof Error ? error.message : String(error) },
+            'audit trail: retention failed',
+          ),
         );
       app.addHook('onReady', async () => run());
       const timer = setInterval(run, DAY_MS);
@@ -238,7 +256,10 @@ export default fp<AuditPluginOptions>(
         );
         answered = envelope.code === SUCCESS_CODE ? envelope.data : null;
       } catch (error) {
-        request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'audit trail: could not read the values before a change');
+        request.log.warn(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'audit trail: could not read the values before a change',
+        );
       }
       const diff = changes(plan, answered, secrets);
       if (diff) {
@@ -248,8 +269,14 @@ export default fp<AuditPluginOptions>(
     };
 
     /** Records a planned call with its outcome: read from the answer's text, or given when there is none to read. */
-    const settle = async (request: FastifyRequest, reply: FastifyReply, plan: Plan, answer: string | AuditOutcome): Promise<void> => {
-      const { outcome, data } = typeof answer === 'string' ? outcomeOf(reply.statusCode, answer) : { outcome: answer, data: undefined };
+    const settle = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      plan: Plan,
+      answer: string | AuditOutcome,
+    ): Promise<void> => {
+      const { outcome, data } =
+        typeof answer === 'string' ? outcomeOf(reply.statusCode, answer) : { outcome: answer, data: undefined };
       // Held for a second administrator: nothing changed yet. The hold, and later its confirmation or
       // decline, are recorded as entries of their own by the approvals' listener.
       if (outcome.code === SUCCESS_CODE && isHeldAnswer(data)) return;

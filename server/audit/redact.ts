@@ -25,7 +25,11 @@ export function boundedText(text: string, max = MAX_TEXT): string {
 }
 
 /** A value as an entry may hold it: bounded in length, items, keys and depth; secrets inside objects left out. */
-export function boundedValue(value: unknown, secretFields: ReadonlySet<string> = new Set(), depth = 0): AuditValue | undefined {
+export function boundedValue(
+  value: unknown,
+  secretFields: ReadonlySet<string> = new Set(),
+  depth = 0,
+): AuditValue | undefined {
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
   if (value === null || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -44,7 +48,11 @@ export function boundedValue(value: unknown, secretFields: ReadonlySet<string> =
  * An object's members as an entry may hold them: a secret member becomes AUDIT_SECRET_CHANGED when
  * it carries a value (a new password was set) and is left out when empty (kept as it was).
  */
-export function recordOf(value: Record<string, unknown>, secretFields: ReadonlySet<string> = new Set(), depth = 0): AuditRecord {
+export function recordOf(
+  value: Record<string, unknown>,
+  secretFields: ReadonlySet<string> = new Set(),
+  depth = 0,
+): AuditRecord {
   const out: AuditRecord = {};
   let keys = 0;
   for (const key of Object.keys(value)) {

@@ -3,7 +3,15 @@ import type { AuditEntry, AuditPage } from '../contract/audit.js';
 import type { RedisShare } from '../redis/share.js';
 import { RedisFallback } from '../redis/fallback.js';
 import { streamChunks, streamField, type StreamEntry } from '../lib/redis-stream-pages.js';
-import { GENESIS_HEAD, chain, entryLine, parseEntryLine, type AuditAnchor, type AuditDraft, type ChainHead } from './chain.js';
+import {
+  GENESIS_HEAD,
+  chain,
+  entryLine,
+  parseEntryLine,
+  type AuditAnchor,
+  type AuditDraft,
+  type ChainHead,
+} from './chain.js';
 import { AuditIndex } from './entry-index.js';
 import type { AuditQuery, AuditStore } from './store.js';
 
@@ -181,7 +189,12 @@ export class RedisAuditStore implements AuditStore {
       const local = await this.options.fallback.prune(before);
       const shared = await this.sharedValue(async () => {
         const commands = auditCommands(this.options.share.command);
-        return commands.auditPrune(this.keys.stream, this.keys.anchor, String(Math.max(0, Math.floor(before))), new Date().toISOString());
+        return commands.auditPrune(
+          this.keys.stream,
+          this.keys.anchor,
+          String(Math.max(0, Math.floor(before))),
+          new Date().toISOString(),
+        );
       });
       return local + (shared ?? 0);
     });
@@ -223,7 +236,8 @@ export class RedisAuditStore implements AuditStore {
       if (Array.isArray(answer)) {
         this.head = next;
         // Indexed at once when nothing of another replica's came between; else the next sync reads it.
-        if (this.index.lastSeq === entry.seq - 1 && (this.index.size > 0 || entry.seq === 1)) this.index.add(entry, streamLocation(answer[0]));
+        if (this.index.lastSeq === entry.seq - 1 && (this.index.size > 0 || entry.seq === 1))
+          this.index.add(entry, streamLocation(answer[0]));
         return entry;
       }
       head = parseHeadText(answer) ?? GENESIS_HEAD;

@@ -48,7 +48,11 @@ export const entrySchema = {
     reason: nullableString,
     outcome: {
       type: ['object', 'null'],
-      properties: { status: { type: 'integer' }, code: { type: ['integer', 'string', 'null'] }, msg: { type: 'string' } },
+      properties: {
+        status: { type: 'integer' },
+        code: { type: ['integer', 'string', 'null'] },
+        msg: { type: 'string' },
+      },
     },
     before: { type: ['object', 'null'], additionalProperties: true },
     after: freeObject,
@@ -68,7 +72,11 @@ function pageSchema(items: object) {
     properties: {
       code: { type: 'integer' },
       msg: { type: 'string' },
-      data: { type: 'object', required: ['list', 'total'], properties: { total: { type: 'integer' }, list: { type: 'array', items } } },
+      data: {
+        type: 'object',
+        required: ['list', 'total'],
+        properties: { total: { type: 'integer' }, list: { type: 'array', items } },
+      },
     },
   } as const;
 }
@@ -157,12 +165,16 @@ export default function registerRoutes(app: FastifyInstance): void {
   const requirePermission = async (request: FastifyRequest, anyOf: readonly string[]): Promise<void> => {
     const held = await app.permissions.of(request.session!);
     if (held === 'unauthorized') throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
-    if (!held.some((p) => anyOf.includes(p))) throw new GatewayError('FORBIDDEN', `this needs the permission ${anyOf.join(' or ')}`);
+    if (!held.some((p) => anyOf.includes(p)))
+      throw new GatewayError('FORBIDDEN', `this needs the permission ${anyOf.join(' or ')}`);
   };
 
   app.get<{ Querystring: TrailQueryString }>(
     GATEWAY_PATHS.audit,
-    { onRequest: app.sessions.require, schema: { querystring: trailQuerySchema, response: { 200: pageSchema(entrySchema) } } },
+    {
+      onRequest: app.sessions.require,
+      schema: { querystring: trailQuerySchema, response: { 200: pageSchema(entrySchema) } },
+    },
     async (request, reply) => {
       await requirePermission(request, [AUDIT_PERMISSION]);
       const q = request.query;
@@ -177,12 +189,18 @@ export default function registerRoutes(app: FastifyInstance): void {
       if (since !== undefined) filters.since = since;
       if (until !== undefined) filters.until = until;
       reply.header('cache-control', NO_STORE);
-      if (q.format !== 'csv') return { code: 200, msg: 'ok', data: await app.audit.query({ ...filters, pageNum: q.pageNum, pageSize: q.pageSize }) };
+      if (q.format !== 'csv')
+        return {
+          code: 200,
+          msg: 'ok',
+          data: await app.audit.query({ ...filters, pageNum: q.pageNum, pageSize: q.pageSize }),
+        };
 
       // The whole filtered trail, newest first, read a page at a time below a position that holds
       // still while entries are added, and recorded as an export once written.
       const shown: Record<string, string> = {};
-      for (const key of ['actor', 'resource', 'action', 'target', 'kind', 'since', 'until'] as const) if (q[key]) shown[key] = String(q[key]);
+      for (const key of ['actor', 'resource', 'action', 'target', 'kind', 'since', 'until'] as const)
+        if (q[key]) shown[key] = String(q[key]);
       async function* rows(): AsyncGenerator<string> {
         let written = 0;
         let complete = false;
@@ -190,7 +208,12 @@ export default function registerRoutes(app: FastifyInstance): void {
           yield CSV_BOM + csvLine(CSV_COLUMNS.map(([name]) => name));
           let before: number | undefined;
           while (written < AUDIT_LIMITS.csvMax) {
-            const page = await app.audit.query({ ...filters, pageNum: 1, pageSize: 500, ...(before === undefined ? {} : { beforeSeq: before }) });
+            const page = await app.audit.query({
+              ...filters,
+              pageNum: 1,
+              pageSize: 500,
+              ...(before === undefined ? {} : { beforeSeq: before }),
+            });
             if (page.list.length === 0) break;
             let text = '';
             for (const entry of page.list) {
@@ -210,7 +233,9 @@ export default function registerRoutes(app: FastifyInstance): void {
               resource: 'audit',
               call: 'list',
               action: 'export',
-              outcome: complete ? { status: 200, code: 200 } : { status: 200, code: null, msg: 'the export was cut short' },
+              outcome: complete
+                ? { status: 200, code: 200 }
+                : { status: 200, code: null, msg: 'the export was cut short' },
               export: { filters: shown, rows: written, format: 'csv' },
             },
             request,
@@ -225,7 +250,10 @@ export default function registerRoutes(app: FastifyInstance): void {
 
   app.get<{ Querystring: { resource: string; targets: string } }>(
     GATEWAY_PATHS.auditHistory,
-    { onRequest: app.sessions.require, schema: { querystring: historyQuerySchema, response: { 200: pageSchema(entrySchema) } } },
+    {
+      onRequest: app.sessions.require,
+      schema: { querystring: historyQuerySchema, response: { 200: pageSchema(entrySchema) } },
+    },
     async (request, reply) => {
       const resource = resourceById.get(request.query.resource);
       if (!resource) throw new GatewayError('BAD_REQUEST', `no resource ${request.query.resource}`);
@@ -238,9 +266,15 @@ export default function registerRoutes(app: FastifyInstance): void {
             .filter(Boolean),
         ),
       ];
-      if (targets.length > AUDIT_LIMITS.historyTargetsMax) throw new GatewayError('BAD_REQUEST', `at most ${AUDIT_LIMITS.historyTargetsMax} records at once`);
+      if (targets.length > AUDIT_LIMITS.historyTargetsMax)
+        throw new GatewayError('BAD_REQUEST', `at most ${AUDIT_LIMITS.historyTargetsMax} records at once`);
       reply.header('cache-control', NO_STORE);
-      const page = await app.audit.query({ pageNum: 1, pageSize: AUDIT_LIMITS.historyMax, resource: resource.id, targets });
+      const page = await app.audit.query({
+        pageNum: 1,
+        pageSize: AUDIT_LIMITS.historyMax,
+        resource: resource.id,
+        targets,
+      });
       // Whoever may open the records sees who changed them and how, not the administrators' addresses.
       return { code: 200, msg: 'ok', data: { ...page, list: page.list.map((entry) => ({ ...entry, ip: null })) } };
     },

@@ -34,7 +34,12 @@ async function main(): Promise<number> {
 
   const redisUrl = process.env.REDIS_URL;
   if (redisUrl) {
-    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+    const redis = new Redis(redisUrl, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     try {
       await redis.connect();
       const shared = await verifyRedis(redis, (name) => REDIS_KEY_PREFIX + name);

@@ -1,12 +1,23 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { ChainChecker, GENESIS_HEAD, describeBreak, headOfAnchor, parseAnchor, type AuditAnchor, type ChainBreak, type ChainHead } from './chain.js';
+import {
+  ChainChecker,
+  GENESIS_HEAD,
+  describeBreak,
+  headOfAnchor,
+  parseAnchor,
+  type AuditAnchor,
+  type ChainBreak,
+  type ChainHead,
+} from './chain.js';
 import { AUDIT_FILE } from './file-store.js';
 import { readLinesForward } from '../lib/json-lines-file.js';
 import { streamChunks, streamField } from '../lib/redis-stream-pages.js';
 import { AUDIT_ANCHOR, AUDIT_HEAD, AUDIT_STREAM, parseAnchorText, parseHeadText } from './redis-store.js';
 
-export type Verdict = { intact: true; entries: number; anchor: AuditAnchor | null; last: ChainHead } | { intact: false; entries: number; broken: ChainBreak };
+export type Verdict =
+  | { intact: true; entries: number; anchor: AuditAnchor | null; last: ChainHead }
+  | { intact: false; entries: number; broken: ChainBreak };
 
 /** The first line of a verdict, as audit:verify prints it. */
 export function verdictText(verdict: Verdict): string {
@@ -51,7 +62,11 @@ export async function verifyRedis(command: Redis, key: (name: string) => string)
   }
   const head = parseHeadText(headText ?? null);
   if (head && (head.seq !== checker.last.seq || head.hash !== checker.last.hash)) {
-    return { intact: false, entries: checker.entries, broken: { where: 'the end of the stream', seq: head.seq, id: null, reason: 'link' } };
+    return {
+      intact: false,
+      entries: checker.entries,
+      broken: { where: 'the end of the stream', seq: head.seq, id: null, reason: 'link' },
+    };
   }
   return { intact: true, entries: checker.entries, anchor, last: checker.last };
 }

@@ -12,7 +12,8 @@ type Row = Record<string, unknown>;
 const RECORD_CALLS: ReadonlySet<string> = new Set<CallName>(['detail', 'create', 'update', 'config', 'saveConfig']);
 
 /** Messages of backends that answer an unknown path inside their envelope rather than with HTTP 404. */
-export const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
+export const NO_SUCH_PATH =
+  /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
 
 export function scalarText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -67,7 +68,10 @@ export function mapAnswer(
   }
   if (!success || status >= 400) {
     const numeric = refusedCode(code, bound.refusals);
-    const msg = typeof message === 'string' && message !== '' ? message : `The chat backend refused ${sent.method} ${sent.path} (code ${scalarText(code)})`;
+    const msg =
+      typeof message === 'string' && message !== ''
+        ? message
+        : `The chat backend refused ${sent.method} ${sent.path} (code ${scalarText(code)})`;
     // A refused form field is named so the form can point at it, in the console's name.
     const detail = readPointer(json, bound.envelope.data);
     const field =
@@ -80,21 +84,35 @@ export function mapAnswer(
   const data = readPointer(json, bound.envelope.data);
   const name = prepared.name;
   // What the map makes of the call's own values (a password it generated) is the console's answer.
-  if (bound.result !== null) return { status: 200, body: { code: 200, msg, data: fillTemplate(bound.result, prepared.values ?? (() => undefined)) } };
+  if (bound.result !== null)
+    return {
+      status: 200,
+      body: { code: 200, msg, data: fillTemplate(bound.result, prepared.values ?? (() => undefined)) },
+    };
   if (bound.days.length > 0) {
     const record = daysAreRows(name) ? undefined : shapeRecord(data, bound, fields);
-    return { status: 200, body: { code: 200, msg, data: dayData(json, prepared, `${sent.method} ${sent.path ?? ''}`, record) } };
+    return {
+      status: 200,
+      body: { code: 200, msg, data: dayData(json, prepared, `${sent.method} ${sent.path ?? ''}`, record) },
+    };
   }
   if (name === 'list') {
     // Go backends write an empty list as null (OpenIM's `"users": null` past the last page).
     const found = readPointer(json, bound.list);
     const list = found === null ? [] : found;
-    if (!Array.isArray(list)) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path}: the list at ${pointerText(bound.list)} is not an array`);
+    if (!Array.isArray(list))
+      throw new GatewayError(
+        'UPSTREAM_BAD_ANSWER',
+        `${sent.path}: the list at ${pointerText(bound.list)} is not an array`,
+      );
     let total: unknown = bound.totalHeader ? headerValue(headers[bound.totalHeader]) : readPointer(json, bound.total!);
     if (typeof total === 'string' && /^\d+$/.test(total)) total = Number(total);
     if (total === undefined) total = list.length;
     if (typeof total !== 'number')
-      throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path}: the total at ${bound.totalHeader ?? pointerText(bound.total!)} is not a number`);
+      throw new GatewayError(
+        'UPSTREAM_BAD_ANSWER',
+        `${sent.path}: the total at ${bound.totalHeader ?? pointerText(bound.total!)} is not a number`,
+      );
     const rows = list.map((row) => (typeof row === 'object' && row !== null ? fields.fromBackend(row as Row) : row));
     const out: Row = { list: rows, total };
     const totals = readPointer(json, bound.totals);

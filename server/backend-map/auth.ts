@@ -28,7 +28,10 @@ export interface ConsoleLogin {
 }
 
 /** What the backend's login answer says: a session's credentials, or its refusal in the console's terms. */
-export type LoginOutcome = { ok: true; credentials: SessionCredentials } | { ok: false; code: number; msg: string } | { ok: false; unusable: string };
+export type LoginOutcome =
+  | { ok: true; credentials: SessionCredentials }
+  | { ok: false; code: number; msg: string }
+  | { ok: false; unusable: string };
 
 /** A kept value goes into the sealed cookie: plain, bounded text only. */
 const KEPT_VALUE = /^[\x20-\x7e]{0,256}$/;
@@ -106,7 +109,11 @@ export class BackendAuth {
   }
 
   /** The backend's login call for the console's form: path (with query), method and body. */
-  loginRequest(form: ConsoleLogin): { method: NonNullable<LoginMap['method']>; path: string; body?: { contentType: string; text: string } } {
+  loginRequest(form: ConsoleLogin): {
+    method: NonNullable<LoginMap['method']>;
+    path: string;
+    body?: { contentType: string; text: string };
+  } {
     const { login } = this;
     const names = { account: 'account', password: 'password', ...login.fields };
     const transform = login.password ?? 'none';
@@ -118,10 +125,16 @@ export class BackendAuth {
     if (login.fields?.code !== undefined) params[login.fields.code] = form.code;
     const method = login.method ?? 'POST';
     const where = login.in ?? (method === 'GET' ? 'query' : 'json');
-    if (where === 'json') return { method, path: login.path, body: { contentType: 'application/json', text: JSON.stringify(params) } };
+    if (where === 'json')
+      return { method, path: login.path, body: { contentType: 'application/json', text: JSON.stringify(params) } };
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(params)) if (value !== null) search.set(name, String(value));
-    if (where === 'form') return { method, path: login.path, body: { contentType: 'application/x-www-form-urlencoded', text: search.toString() } };
+    if (where === 'form')
+      return {
+        method,
+        path: login.path,
+        body: { contentType: 'application/x-www-form-urlencoded', text: search.toString() },
+      };
     return { method, path: withQuery(login.path, Object.fromEntries(search)) };
   }
 
@@ -131,13 +144,18 @@ export class BackendAuth {
     const message = readPointer(json, this.message);
     if (code === undefined || !this.success.has(scalarText(code))) {
       const numeric = refusedCode(code, this.refusals);
-      const msg = typeof message === 'string' && message !== '' ? message : `The chat backend refused the login (code ${scalarText(code)})`;
+      const msg =
+        typeof message === 'string' && message !== ''
+          ? message
+          : `The chat backend refused the login (code ${scalarText(code)})`;
       return { ok: false, code: numeric === 200 ? 500 : numeric, msg };
     }
     const token = readPointer(json, this.token);
-    if (typeof token !== 'string' || token === '') return { ok: false, unusable: `no token at ${this.login.answer.token}` };
+    if (typeof token !== 'string' || token === '')
+      return { ok: false, unusable: `no token at ${this.login.answer.token}` };
     const rawUserId = readPointer(json, this.userId);
-    if (typeof rawUserId !== 'string' && typeof rawUserId !== 'number') return { ok: false, unusable: `no user id at ${this.login.answer.userId}` };
+    if (typeof rawUserId !== 'string' && typeof rawUserId !== 'number')
+      return { ok: false, unusable: `no user id at ${this.login.answer.userId}` };
     const kept: Record<string, string> = {};
     for (const [name, pointer] of this.keep) {
       const value = readPointer(json, pointer);

@@ -41,7 +41,8 @@ export function consoleRoute(resource: Resource, name: CallName): { method: 'GET
 /** The names of a resource's actions (an operation's one run), each once. */
 export function actionNamesOf(resource: Resource): string[] {
   if (resource.kind === 'operation') return [resource.run];
-  if (resource.kind === 'list' || resource.kind === 'settings') return [...new Set((resource.actions ?? []).map((a) => a.name))];
+  if (resource.kind === 'list' || resource.kind === 'settings')
+    return [...new Set((resource.actions ?? []).map((a) => a.name))];
   return [];
 }
 
@@ -54,6 +55,7 @@ export function consoleCalls(resource: Resource): ConsoleCall[] {
     calls.push({ resource, ...consoleRoute(resource, name), kind: name === 'create' ? 'save' : name, action: null });
   }
   const path = resourceCalls(resource).action;
-  for (const name of actionNamesOf(resource)) calls.push({ resource, method: 'POST', path: path(name), kind: 'action', action: name });
+  for (const name of actionNamesOf(resource))
+    calls.push({ resource, method: 'POST', path: path(name), kind: 'action', action: name });
   return calls;
 }

@@ -41,21 +41,29 @@ function checkPlaceholders(fail: Fail, template: unknown, at: (string | number)[
 function checkCall(fail: Fail, map: BackendMapFile, call: AnyCall, place: Place, part = false): void {
   const at = (...rest: (string | number)[]) => formatPointer([...place.at, ...rest]);
   if (call.service !== undefined && !Object.hasOwn(map.services ?? {}, call.service)) {
-    fail(at('service'), `no service "${call.service}" in the map's services (known: ${Object.keys(map.services ?? {}).join(', ') || 'none'})`);
+    fail(
+      at('service'),
+      `no service "${call.service}" in the map's services (known: ${Object.keys(map.services ?? {}).join(', ') || 'none'})`,
+    );
   }
   if (call.template !== undefined) checkPlaceholders(fail, call.template, [...place.at, 'template']);
   const answer = call.answer ?? {};
   if (answer.result !== undefined) checkPlaceholders(fail, answer.result, [...place.at, 'answer', 'result']);
   if (answer.days !== undefined) {
-    if (!place.days) fail(at('answer', 'days'), 'counts keyed by day are read for statistics and the console’s figures only');
+    if (!place.days)
+      fail(at('answer', 'days'), 'counts keyed by day are read for statistics and the console’s figures only');
     for (const key of Object.keys(answer.days)) {
-      if (place.keys && !place.keys.includes(key)) fail(at('answer', 'days', key), `no series "${key}" (its series: ${place.keys.join(', ')})`);
+      if (place.keys && !place.keys.includes(key))
+        fail(at('answer', 'days', key), `no series "${key}" (its series: ${place.keys.join(', ')})`);
     }
   }
   if (call.also === undefined) return;
   if (part) fail(at('also'), 'a call of `also` has no `also` of its own: list every call in the first one');
   if (!place.spread) {
-    fail(at('also'), 'one console call over several backend calls is for settings (config, saveConfig), statistics and the console’s figures');
+    fail(
+      at('also'),
+      'one console call over several backend calls is for settings (config, saveConfig), statistics and the console’s figures',
+    );
   }
   call.also.forEach((item, index) => {
     const itemAt = (...rest: string[]) => at('also', index, ...rest);
@@ -74,7 +82,10 @@ function checkCall(fail: Fail, map: BackendMapFile, call: AnyCall, place: Place,
 export function checkExpressions(map: BackendMapFile, fail: Fail): void {
   for (const [name, service] of Object.entries(map.services ?? {})) {
     if (GATEWAY_URL_VARIABLES.includes(service.env)) {
-      fail(formatPointer(['services', name, 'env']), `${service.env} is the gateway's own setting: name a variable of this service's`);
+      fail(
+        formatPointer(['services', name, 'env']),
+        `${service.env} is the gateway's own setting: name a variable of this service's`,
+      );
     }
   }
   const byId = new Map(RESOURCES.map((r) => [r.id, r]));

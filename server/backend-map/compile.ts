@@ -10,7 +10,12 @@ import type { CallMap, EnvelopeMap, FieldMap, RelationMap } from './types.js';
  * relations come out the same whichever section wrote the call.
  */
 
-export const DEFAULT_ENVELOPE: Required<EnvelopeMap> = { code: '/code', message: '/msg', data: '/data', success: [200] };
+export const DEFAULT_ENVELOPE: Required<EnvelopeMap> = {
+  code: '/code',
+  message: '/msg',
+  data: '/data',
+  success: [200],
+};
 
 export function envelopeOf(base: Required<EnvelopeMap>, own: EnvelopeMap | undefined): Envelope {
   return {
@@ -34,8 +39,14 @@ export function compileRelation(key: string, relation: RelationMap, record: Reco
   const kinds = new Map(relation.recordFields ? record.kinds : []);
   for (const [field, map] of Object.entries(own)) if (!kinds.has(field)) kinds.set(field, inferredKind(map));
   const maps = relation.recordFields ? { ...record.maps, ...own } : own;
-  const fields = new FieldBinding(kinds, maps, { ...record.rules, id: relation.recordFields ? record.rules.id : undefined });
-  const at = relation.at === undefined ? [record.rules.keyCase ? record.rules.keyCase.theirs(key) : key] : parsePointer(relation.at);
+  const fields = new FieldBinding(kinds, maps, {
+    ...record.rules,
+    id: relation.recordFields ? record.rules.id : undefined,
+  });
+  const at =
+    relation.at === undefined
+      ? [record.rules.keyCase ? record.rules.keyCase.theirs(key) : key]
+      : parsePointer(relation.at);
   return { key, at, fields };
 }
 
@@ -63,14 +74,22 @@ export function compileCall(
     refusals: new Map(Object.entries({ ...refusals, ...answer.refusals })),
     recordAs: answer.recordAs === undefined ? null : parsePointer(answer.recordAs),
     relations: Object.entries(answer.relations ?? {}).map(([key, relation]) => compileRelation(key, relation, record)),
-    shaped: answer.record !== undefined || answer.recordAs !== undefined || answer.relations !== undefined || answer.result !== undefined,
+    shaped:
+      answer.record !== undefined ||
+      answer.recordAs !== undefined ||
+      answer.relations !== undefined ||
+      answer.result !== undefined,
     call: call ?? {},
     method,
     path,
     placeholders: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
     envelope,
     list: answer.list === undefined ? [...envelope.data, 'list'] : parsePointer(answer.list),
-    total: answer.totalHeader ? null : answer.total === undefined ? [...envelope.data, 'total'] : parsePointer(answer.total),
+    total: answer.totalHeader
+      ? null
+      : answer.total === undefined
+        ? [...envelope.data, 'total']
+        : parsePointer(answer.total),
     totalHeader: answer.totalHeader?.toLowerCase() ?? null,
     totals: answer.totals === undefined ? [...envelope.data, 'totals'] : parsePointer(answer.totals),
     record: parsePointer(answer.record ?? ''),

@@ -20,7 +20,9 @@ const MAX_FILLED_DAYS = 3660;
 /** The days a statistics call asked for (startDate, endDate), when both are days in order. */
 export function dayRange(input: Row): { from: string; to: string } | null {
   const { startDate: from, endDate: to } = input;
-  return typeof from === 'string' && typeof to === 'string' && DAY.test(from) && DAY.test(to) && from <= to ? { from, to } : null;
+  return typeof from === 'string' && typeof to === 'string' && DAY.test(from) && DAY.test(to) && from <= to
+    ? { from, to }
+    : null;
 }
 
 /** The [day, count] pairs of one series: a map's members, a list's objects' members, none for null. */
@@ -35,12 +37,18 @@ function count(value: unknown, fields: FieldBinding, key: string, where: string,
   const codec = fields.byKey.get(key)?.codec;
   const read = codec ? codec.fromBackend(value) : value;
   const n = typeof read === 'string' && read.trim() !== '' ? Number(read) : read;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${where}: ${day} counts ${JSON.stringify(value)}`);
+  if (typeof n !== 'number' || !Number.isFinite(n))
+    throw new GatewayError('UPSTREAM_BAD_ANSWER', `${where}: ${day} counts ${JSON.stringify(value)}`);
   return n;
 }
 
 /** Each series' counts per day, read from the answer: date -> {key: count}. */
-export function readDays(json: unknown, series: readonly DaySeries[], fields: FieldBinding, path: string): Map<string, Row> {
+export function readDays(
+  json: unknown,
+  series: readonly DaySeries[],
+  fields: FieldBinding,
+  path: string,
+): Map<string, Row> {
   const byDay = new Map<string, Row>();
   for (const { key, at } of series) {
     const where = `${path} ${key}`;
@@ -69,7 +77,11 @@ export function daySums(byDay: Map<string, Row>, series: readonly DaySeries[]): 
  * Rows of several answers merged by day, oldest first, every key zero where an answer had no
  * count; with a range, each of its days has a row (a day with nothing is a day of zeros).
  */
-export function dayRows(answers: readonly Map<string, Row>[], keys: readonly string[], range: { from: string; to: string } | null): Row[] {
+export function dayRows(
+  answers: readonly Map<string, Row>[],
+  keys: readonly string[],
+  range: { from: string; to: string } | null,
+): Row[] {
   const byDay = new Map<string, Row>();
   const add = (day: string) => {
     let row = byDay.get(day);
@@ -113,11 +125,13 @@ export function dayData(
 ): unknown {
   const byDay = readDays(json, step.bound.days, step.fields, path);
   if (!daysAreRows(step.name)) {
-    const base: Row = typeof record === 'object' && record !== null && !Array.isArray(record) ? { ...(record as Row) } : {};
+    const base: Row =
+      typeof record === 'object' && record !== null && !Array.isArray(record) ? { ...(record as Row) } : {};
     // The map of days a figure was summed from is no figure itself: it leaves the record.
     const data = step.bound.envelope.data;
     for (const { at } of step.bound.days) {
-      if (at.length === data.length + 1 && data.every((token, i) => at[i] === token)) delete base[step.fields.keyOf(at[at.length - 1]!)];
+      if (at.length === data.length + 1 && data.every((token, i) => at[i] === token))
+        delete base[step.fields.keyOf(at[at.length - 1]!)];
     }
     return { ...base, ...daySums(byDay, step.bound.days) };
   }

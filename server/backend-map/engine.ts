@@ -1,7 +1,23 @@
-import { RESOURCES, fullOffer, resourceCalls, type BackendOffer, type OwnCallName, type Resource } from '../contract/index.js';
+import {
+  RESOURCES,
+  fullOffer,
+  resourceCalls,
+  type BackendOffer,
+  type OwnCallName,
+  type Resource,
+} from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { mapAnswer } from './answer.js';
-import type { BackendRequest, Bound, CompiledResource, Method, Prepared, PreparedStep, PreparedUpload, RequestCall } from './bound.js';
+import type {
+  BackendRequest,
+  Bound,
+  CompiledResource,
+  Method,
+  Prepared,
+  PreparedStep,
+  PreparedUpload,
+  RequestCall,
+} from './bound.js';
 
 export type { BackendRequest, Prepared, PreparedUpload } from './bound.js';
 import { actionNamesOf, consoleCalls, consoleRoute, type ConsoleCall } from './calls.js';
@@ -11,8 +27,23 @@ import { keyCaseRule } from './key-case.js';
 import { fillTemplate, type Lookup } from './template.js';
 import { generatedValue } from './generate.js';
 import { dayRange } from './days.js';
-import { BROWSER_OWN_CALLS, DEFAULT_OWN_CALL_PATHS, compileOwnCalls, type BrowserOwnCall, type CompiledOwnCall, type OwnCallPaths } from './own-calls.js';
-import { CALL_NAMES, type BackendMapFile, type CallMap, type CallName, type EnvelopeMap, type ResourceMap, type Scalar } from './types.js';
+import {
+  BROWSER_OWN_CALLS,
+  DEFAULT_OWN_CALL_PATHS,
+  compileOwnCalls,
+  type BrowserOwnCall,
+  type CompiledOwnCall,
+  type OwnCallPaths,
+} from './own-calls.js';
+import {
+  CALL_NAMES,
+  type BackendMapFile,
+  type CallMap,
+  type CallName,
+  type EnvelopeMap,
+  type ResourceMap,
+  type Scalar,
+} from './types.js';
 import { dayBound, offsetMinutes } from './values.js';
 import { clockParams, planOf, sessionParams, singleOfEach, type CallContext, type Plan } from './plan.js';
 
@@ -91,14 +122,26 @@ export class BackendMap {
     for (const resource of resources) {
       const entry = file.resources?.[resource.id];
       if (!entry) continue;
-      const rules: BindingRules = { offset: this.offset, keyCase: keyCaseRule(entry.keyCase ?? file.keyCase), id: entry.id ?? file.id };
+      const rules: BindingRules = {
+        offset: this.offset,
+        keyCase: keyCaseRule(entry.keyCase ?? file.keyCase),
+        id: entry.id ?? file.id,
+      };
       const fields = FieldBinding.forResource(resource, entry.fields ?? {}, rules);
-      const context: BindContext = { resource, entry, base, rules, fields, refusals: { ...file.refusals, ...entry.refusals } };
+      const context: BindContext = {
+        resource,
+        entry,
+        base,
+        rules,
+        fields,
+        refusals: { ...file.refusals, ...entry.refusals },
+      };
       const calls = new Map<string, Bound | null>();
       for (const name of CALL_NAMES) {
         calls.set(name, this.bind(context, entry.calls?.[name], name));
       }
-      for (const action of actionNamesOf(resource)) calls.set(`action:${action}`, this.bind(context, entry.actions?.[action], null, action));
+      for (const action of actionNamesOf(resource))
+        calls.set(`action:${action}`, this.bind(context, entry.actions?.[action], null, action));
       this.resources.set(resource.id, { resource, fields, unsupported: entry.unsupported === true, calls });
     }
   }
@@ -107,7 +150,9 @@ export class BackendMap {
     const { resource, entry, base } = context;
     if (entry.unsupported || call?.unsupported) return null;
     // Unless the map says otherwise, a call goes where the console sends it.
-    const start = name ? consoleRoute(resource, name) : { method: 'POST' as Method, path: resourceCalls(resource).action(action!) };
+    const start = name
+      ? consoleRoute(resource, name)
+      : { method: 'POST' as Method, path: resourceCalls(resource).action(action!) };
     // A selection's call: the row call's members, then the bulk call's own.
     const bulk = call?.bulk ? this.bind(context, { ...call, bulk: undefined, ...call.bulk }, name, action) : undefined;
     const record = { kinds: fieldKinds(resource), maps: entry.fields ?? {}, rules: context.rules };
@@ -131,7 +176,9 @@ export class BackendMap {
 
   /** The own calls of the browser the map takes over, as the browser makes them. */
   ownRoutes(): { name: BrowserOwnCall; method: 'GET' | 'POST'; path: string }[] {
-    return (Object.keys(BROWSER_OWN_CALLS) as BrowserOwnCall[]).filter((n) => this.own.has(n)).map((name) => ({ name, ...BROWSER_OWN_CALLS[name] }));
+    return (Object.keys(BROWSER_OWN_CALLS) as BrowserOwnCall[])
+      .filter((n) => this.own.has(n))
+      .map((name) => ({ name, ...BROWSER_OWN_CALLS[name] }));
   }
 
   /** The backend call for one own call of the console with its query (GET) or body (POST). */
@@ -169,23 +216,56 @@ export class BackendMap {
       }
       parts.push([name, value]);
     }
-    for (const [name, value] of Object.entries(bound.call.extra ?? {})) parts.push([name, value === null ? '' : String(value)]);
+    for (const [name, value] of Object.entries(bound.call.extra ?? {}))
+      parts.push([name, value === null ? '' : String(value)]);
     const call: RequestCall = { method: 'POST', kind: 'own' };
-    return { call, name: 'own:upload', bound, fields, request: { method: bound.method, path, ...serviceOf(bound) }, parts, filePart: nameOf('file') };
+    return {
+      call,
+      name: 'own:upload',
+      bound,
+      fields,
+      request: { method: bound.method, path, ...serviceOf(bound) },
+      parts,
+      filePart: nameOf('file'),
+    };
   }
 
   /**
    * A console call's backend calls: the bound call, then each of its `also` calls, all from the
    * same input; the range of days the console asked for goes with them when they read days.
    */
-  private steps(call: RequestCall, name: string, bound: Bound, fields: FieldBinding, input: Row, context: CallContext): Prepared {
+  private steps(
+    call: RequestCall,
+    name: string,
+    bound: Bound,
+    fields: FieldBinding,
+    input: Row,
+    context: CallContext,
+  ): Prepared {
     const first = this.step(call, name, bound, fields, input, context);
-    return bound.also.length === 0 ? first : { ...first, also: bound.also.map((b) => this.step(call, name, b, fields, input, context)) };
+    return bound.also.length === 0
+      ? first
+      : { ...first, also: bound.also.map((b) => this.step(call, name, b, fields, input, context)) };
   }
 
-  private step(call: RequestCall, name: string, bound: Bound, fields: FieldBinding, input: Row, context: CallContext): PreparedStep {
+  private step(
+    call: RequestCall,
+    name: string,
+    bound: Bound,
+    fields: FieldBinding,
+    input: Row,
+    context: CallContext,
+  ): PreparedStep {
     const { request, values } = this.request(bound, fields, call, input, context);
-    return { call, name, bound, fields, request, ...(values ? { values } : {}), ...(bound.days.length > 0 ? { range: dayRange(input) } : {}) };
+    return {
+      call,
+      name,
+      bound,
+      fields,
+      request,
+      ...(values ? { values } : {}),
+      ...(bound.days.length > 0 ? { range: dayRange(input) } : {}),
+    };
   }
 
   offer(): BackendOffer {
@@ -221,17 +301,20 @@ export class BackendMap {
     const compiled = this.resources.get(call.resource.id);
     if (!compiled) throw new Error(`the map does not name ${call.resource.id}`);
     let name: string;
-    if (call.kind === 'save') name = input.id === undefined || input.id === null || input.id === '' ? 'create' : 'update';
+    if (call.kind === 'save')
+      name = input.id === undefined || input.id === null || input.id === '' ? 'create' : 'update';
     else if (call.kind === 'action') name = `action:${call.action!}`;
     else name = call.kind;
     const rowBound = compiled.unsupported ? null : compiled.calls.get(name);
     // The contract tells a selection from a row by {ids} against {id}.
-    const selection = call.kind === 'action' && Array.isArray(input.ids) && (input.id === undefined || input.id === null);
+    const selection =
+      call.kind === 'action' && Array.isArray(input.ids) && (input.id === undefined || input.id === null);
     const bound = rowBound && selection && rowBound.bulk !== undefined ? rowBound.bulk : rowBound;
     const label = name.startsWith('action:') ? name.slice('action:'.length) : name;
     if (!bound) return { unsupported: `${call.resource.id}.${label}` };
     const fields = compiled.fields;
-    const make = (one: Row, added?: Row, base?: Row) => this.request(bound, fields, call, one, context, added, base).request;
+    const make = (one: Row, added?: Row, base?: Row) =>
+      this.request(bound, fields, call, one, context, added, base).request;
     const readConfig = () => {
       const config = consoleCalls(call.resource).find((c) => c.kind === 'config');
       return config ? this.prepare(config, {}, context) : { unsupported: `${call.resource.id}.config` };
@@ -279,7 +362,11 @@ export class BackendMap {
         continue;
       }
       // A backend counting pages from zero hears the console's page 1 as 0.
-      if (key === 'pageNum' && map.firstPage === 0 && (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)))) {
+      if (
+        key === 'pageNum' &&
+        map.firstPage === 0 &&
+        (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)))
+      ) {
         params[renamed(key, fields.nameOf(key))] = Math.max(0, Number(value) - 1);
         continue;
       }
@@ -295,11 +382,19 @@ export class BackendMap {
         if (dateField.absent) continue;
         const template = (bound[2] === 'From' ? map.dates?.from : map.dates?.to) ?? `{name}${bound[2]}`;
         const text = typeof value === 'string' ? value : String(value);
-        params[template.replace('{name}', dateField.name)] = dateFormat ? dayBound(text, bound[2] === 'To', dateFormat, this.offset, exclusive) : value;
+        params[template.replace('{name}', dateField.name)] = dateFormat
+          ? dayBound(text, bound[2] === 'To', dateFormat, this.offset, exclusive)
+          : value;
         continue;
       }
       if (dateFormat && (key === 'startDate' || key === 'endDate') && typeof value === 'string') {
-        params[renamed(key, fields.nameOf(key))] = dayBound(value, key === 'endDate', dateFormat, this.offset, exclusive);
+        params[renamed(key, fields.nameOf(key))] = dayBound(
+          value,
+          key === 'endDate',
+          dateFormat,
+          this.offset,
+          exclusive,
+        );
         continue;
       }
       const named = fields.toBackend(key, value)!;
@@ -310,26 +405,34 @@ export class BackendMap {
     // A merged save: the backend's record as read, its plain members only (a form cannot carry more).
     for (const name in base) {
       const value = base[name];
-      if (!(name in params) && value !== null && ['string', 'number', 'boolean'].includes(typeof value)) params[name] = value;
+      if (!(name in params) && value !== null && ['string', 'number', 'boolean'].includes(typeof value))
+        params[name] = value;
     }
 
     let path = bound.path;
     for (const name of bound.placeholders) {
       const value = params[name];
       if (value === undefined || value === null || value === '') {
-        throw new GatewayError('BAD_REQUEST', `the backend's ${bound.path} needs ${name}, which this call did not send`);
+        throw new GatewayError(
+          'BAD_REQUEST',
+          `the backend's ${bound.path} needs ${name}, which this call did not send`,
+        );
       }
       delete params[name];
       path = path.replace(`{${name}}`, encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)));
     }
 
     // A placeholder names a parameter as sent (after renames and key case), or as the console named it.
-    const lookup: Lookup = (name: string) => (Object.hasOwn(params, name) ? params[name] : params[renames[name] ?? fields.nameOf(name)]);
+    const lookup: Lookup = (name: string) =>
+      Object.hasOwn(params, name) ? params[name] : params[renames[name] ?? fields.nameOf(name)];
     const service = serviceOf(bound);
     const values = bound.result === null ? {} : { values: lookup };
     if (map.template !== undefined) {
       const text = JSON.stringify(fillTemplate(map.template, lookup));
-      return { request: { method: bound.method, path, body: { contentType: 'application/json', text }, ...service }, ...values };
+      return {
+        request: { method: bound.method, path, body: { contentType: 'application/json', text }, ...service },
+        ...values,
+      };
     }
     const where = map.in ?? (bound.method === 'GET' || bound.method === 'DELETE' ? 'query' : 'json');
     if (where === 'query') {
@@ -342,12 +445,25 @@ export class BackendMap {
       const search = new URLSearchParams();
       for (const name in params) appendParam(search, name, params[name]);
       return {
-        request: { method: bound.method, path, body: { contentType: 'application/x-www-form-urlencoded', text: search.toString() }, ...service },
+        request: {
+          method: bound.method,
+          path,
+          body: { contentType: 'application/x-www-form-urlencoded', text: search.toString() },
+          ...service,
+        },
         ...values,
       };
     }
     const body = map.body === undefined ? params : params[map.body];
-    return { request: { method: bound.method, path, body: { contentType: 'application/json', text: JSON.stringify(body ?? null) }, ...service }, ...values };
+    return {
+      request: {
+        method: bound.method,
+        path,
+        body: { contentType: 'application/json', text: JSON.stringify(body ?? null) },
+        ...service,
+      },
+      ...values,
+    };
   }
 
   private sort(params: Row, value: string, renames: Record<string, string>, fields: FieldBinding, map: CallMap): void {
@@ -367,7 +483,12 @@ export class BackendMap {
   /**
    * The backend's answer in the console's envelope and shape (see mapAnswer).
    */
-  answer(prepared: PreparedStep, status: number, headers: Record<string, string | string[] | undefined>, json: unknown): { status: number; body: Row } {
+  answer(
+    prepared: PreparedStep,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    json: unknown,
+  ): { status: number; body: Row } {
     return mapAnswer(prepared, status, headers, json);
   }
 }

@@ -53,7 +53,10 @@ function merge(steps: readonly PreparedStep[], answers: readonly MappedAnswer[])
   let data: unknown;
   if (daysAreRows(first.name) && steps.some((s) => s.bound.days.length > 0)) {
     const keys = [...new Set(steps.flatMap((s) => s.bound.days.map((d) => d.key)))];
-    const lists = datas.map((d) => new Map(((isRow(d) && Array.isArray(d.list) ? d.list : []) as Row[]).map((row) => [String(row.date), row])));
+    const lists = datas.map(
+      (d) =>
+        new Map(((isRow(d) && Array.isArray(d.list) ? d.list : []) as Row[]).map((row) => [String(row.date), row])),
+    );
     const range = first.range ?? null;
     data = rowsData(first.name, dayRows(lists, keys, range), range);
   } else if (datas.some(isRow)) {
@@ -70,10 +73,15 @@ function merge(steps: readonly PreparedStep[], answers: readonly MappedAnswer[])
  * answer and the calls after it are not made (a settings save over two calls is not atomic: what
  * the calls before it wrote stays written).
  */
-export async function exchange(prepared: Extract<Prepared, { bound: unknown }> & { plan?: Plan }, transport: Transport): Promise<MappedAnswer> {
+export async function exchange(
+  prepared: Extract<Prepared, { bound: unknown }> & { plan?: Plan },
+  transport: Transport,
+): Promise<MappedAnswer> {
   const { plan, also, ...step } = prepared;
   // Each request of a plan goes through `one` too, so it reaches its call's service like any other.
-  const first = plan ? await sendPlanned({ ...step, plan }, (s) => one(s, transport)) : withoutJson(await one(step, transport));
+  const first = plan
+    ? await sendPlanned({ ...step, plan }, (s) => one(s, transport))
+    : withoutJson(await one(step, transport));
   const rest = also ?? [];
   if (rest.length === 0 || first.body.code !== 200) return first;
   const answers = [first];

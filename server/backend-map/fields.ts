@@ -96,8 +96,10 @@ export class FieldBinding {
       this.byKey.set(key, field);
       if (!field.absent) this.byName.set(field.name, [...(this.byName.get(field.name) ?? []), field]);
     }
-    for (const field of this.byKey.values()) if (field.name !== field.key && !this.byName.has(field.key)) this.shadowed.add(field.key);
-    this.identity = this.keyCase === null && [...this.byKey.values()].every((f) => f.name === f.key && !f.absent && f.codec === null);
+    for (const field of this.byKey.values())
+      if (field.name !== field.key && !this.byName.has(field.key)) this.shadowed.add(field.key);
+    this.identity =
+      this.keyCase === null && [...this.byKey.values()].every((f) => f.name === f.key && !f.absent && f.codec === null);
   }
 
   static forResource(resource: Resource, maps: Record<string, FieldMap>, rules: BindingRules): FieldBinding {

@@ -53,7 +53,8 @@ export class KeyCaseRule {
     if (Array.isArray(value)) return value.map((v) => this.deep(v, way));
     if (typeof value !== 'object' || value === null) return value;
     const out: Row = {};
-    for (const key in value as Row) out[way === 'ours' ? this.ours(key) : this.theirs(key)] = this.deep((value as Row)[key], way);
+    for (const key in value as Row)
+      out[way === 'ours' ? this.ours(key) : this.theirs(key)] = this.deep((value as Row)[key], way);
     return out;
   }
 }

@@ -27,7 +27,11 @@ const validate = ajv.compile<BackendMapFile>(backendMapJsonSchema());
 
 function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'additionalProperties' && error.instancePath === '/console/calls' && params.additionalProperty === 'syncCashWithdrawal') {
+  if (
+    error.keyword === 'additionalProperties' &&
+    error.instancePath === '/console/calls' &&
+    params.additionalProperty === 'syncCashWithdrawal'
+  ) {
     return 'the withdrawal sync is an action of the withdrawal review screen: bind it at /resources/withdrawalReview/actions/syncCashWithdrawal';
   }
   // The first of the forms that failed would name only its own rule ("must be all").
@@ -35,7 +39,8 @@ function describeError(error: ErrorObject): string {
     return 'must be "all", {call, list} or {from, table, otherwise?}';
   }
   if (error.keyword === 'additionalProperties') return `unknown member "${String(params.additionalProperty)}"`;
-  if (error.keyword === 'enum') return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (error.keyword === 'enum')
+    return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (error.keyword === 'const') return `must be ${JSON.stringify(params.allowedValue)}`;
   if (error.keyword === 'propertyNames') return `has a name that is not a resource id`;
   return error.message ?? error.keyword;
@@ -44,8 +49,10 @@ function describeError(error: ErrorObject): string {
 /** The parts of one call that only make sense together. */
 function checkCall(file: string, call: CallMap, at: string): void {
   if (call.template === undefined) return;
-  if (call.in === 'query' || call.in === 'form') throw new BackendMapError(file, `${at}/template`, `a template is a JSON body; "in" is "${call.in}"`);
-  if (call.body !== undefined) throw new BackendMapError(file, `${at}/template`, 'a template and "body" both say what the body is: keep one');
+  if (call.in === 'query' || call.in === 'form')
+    throw new BackendMapError(file, `${at}/template`, `a template is a JSON body; "in" is "${call.in}"`);
+  if (call.body !== undefined)
+    throw new BackendMapError(file, `${at}/template`, 'a template and "body" both say what the body is: keep one');
 }
 
 /** Checks what the schema cannot: that the map names resources, fields, calls and actions the console has. */
@@ -54,10 +61,20 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
   for (const [id, entry] of Object.entries(map.resources ?? {})) {
     const resource = byId.get(id);
     const at = (...rest: string[]) => formatPointer(['resources', id, ...rest]);
-    if (!resource) throw new BackendMapError(file, at(), `no resource "${id}" in the console (known: ${[...byId.keys()].join(', ')})`);
+    if (!resource)
+      throw new BackendMapError(
+        file,
+        at(),
+        `no resource "${id}" in the console (known: ${[...byId.keys()].join(', ')})`,
+      );
     const keys = [...fieldKinds(resource).keys()];
     for (const key of Object.keys(entry.fields ?? {})) {
-      if (!keys.includes(key)) throw new BackendMapError(file, at('fields', key), `${id} has no field "${key}" (its fields: ${keys.join(', ')})`);
+      if (!keys.includes(key))
+        throw new BackendMapError(
+          file,
+          at('fields', key),
+          `${id} has no field "${key}" (its fields: ${keys.join(', ')})`,
+        );
     }
     for (const name of Object.keys(entry.calls ?? {}) as CallName[]) {
       if (!CALLS_OF[resource.kind].includes(name)) {
@@ -71,19 +88,38 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
     const actions = actionNamesOf(resource);
     for (const [name, call] of Object.entries(entry.actions ?? {})) {
       if (!actions.includes(name))
-        throw new BackendMapError(file, at('actions', name), `${id} has no action "${name}" (its actions: ${actions.join(', ') || 'none'})`);
+        throw new BackendMapError(
+          file,
+          at('actions', name),
+          `${id} has no action "${name}" (its actions: ${actions.join(', ') || 'none'})`,
+        );
       checkCall(file, call, at('actions', name));
       if (call.bulk) {
-        const overSelection = resource.kind === 'list' && (resource.actions ?? []).some((a) => a.name === name && a.target === 'bulk');
+        const overSelection =
+          resource.kind === 'list' && (resource.actions ?? []).some((a) => a.name === name && a.target === 'bulk');
         if (!overSelection)
-          throw new BackendMapError(file, at('actions', name, 'bulk'), `${id}.${name} is never sent over a selection ({ids}): no bulk call to bind`);
-        if (call.bulk.bulk) throw new BackendMapError(file, at('actions', name, 'bulk', 'bulk'), 'a bulk call has no bulk call of its own');
+          throw new BackendMapError(
+            file,
+            at('actions', name, 'bulk'),
+            `${id}.${name} is never sent over a selection ({ids}): no bulk call to bind`,
+          );
+        if (call.bulk.bulk)
+          throw new BackendMapError(
+            file,
+            at('actions', name, 'bulk', 'bulk'),
+            'a bulk call has no bulk call of its own',
+          );
         checkCall(file, call.bulk, at('actions', name, 'bulk'));
       }
     }
     for (const [name, call] of Object.entries(entry.calls ?? {}) as [CallName, CallMap][]) {
       checkCall(file, call, at('calls', name));
-      if (call.bulk) throw new BackendMapError(file, at('calls', name, 'bulk'), 'only actions have a bulk call (the console sends {ids} to actions only)');
+      if (call.bulk)
+        throw new BackendMapError(
+          file,
+          at('calls', name, 'bulk'),
+          'only actions have a bulk call (the console sends {ids} to actions only)',
+        );
       const answer = call.answer ?? {};
       if (name === 'list' && (answer.relations || answer.recordAs !== undefined || answer.record !== undefined)) {
         throw new BackendMapError(
@@ -98,7 +134,8 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
 
 /** The console's own calls: only what the schema cannot check (a call's members that clash). */
 function checkConsole(file: string, map: BackendMapFile): void {
-  for (const [name, call] of Object.entries(map.console?.calls ?? {})) checkCall(file, call, formatPointer(['console', 'calls', name]));
+  for (const [name, call] of Object.entries(map.console?.calls ?? {}))
+    checkCall(file, call, formatPointer(['console', 'calls', name]));
   const upload = map.console?.calls?.upload;
   if (upload && !upload.unsupported) {
     // The file goes out as multipart/form-data whatever else is said: the body is the file's parts.
@@ -120,17 +157,34 @@ function checkAuth(file: string, map: BackendMapFile): void {
   if (auth) {
     const signer = auth.signer ? SIGNERS.get(auth.signer.name) : undefined;
     if (auth.signer && !signer) {
-      throw new BackendMapError(file, '/auth/signer/name', `no signer "${auth.signer.name}" (known: ${[...SIGNERS.keys()].join(', ')})`);
+      throw new BackendMapError(
+        file,
+        '/auth/signer/name',
+        `no signer "${auth.signer.name}" (known: ${[...SIGNERS.keys()].join(', ')})`,
+      );
     }
     const reason = signer?.check(auth, auth.signer?.options ?? {});
     if (reason) throw new BackendMapError(file, '/auth/signer', `the ${signer!.name} signer ${reason}`);
     if (!auth.token && !signer) {
-      throw new BackendMapError(file, '/auth', 'the token travels nowhere: set auth.token (headers, query or cookie) or a signer that carries it');
+      throw new BackendMapError(
+        file,
+        '/auth',
+        'the token travels nowhere: set auth.token (headers, query or cookie) or a signer that carries it',
+      );
     }
     const fields = auth.login.fields ?? {};
-    const names = [fields.account ?? 'account', fields.password ?? 'password', ...(fields.code === undefined ? [] : [fields.code])];
+    const names = [
+      fields.account ?? 'account',
+      fields.password ?? 'password',
+      ...(fields.code === undefined ? [] : [fields.code]),
+    ];
     for (const name of Object.keys(auth.login.extra ?? {})) {
-      if (names.includes(name)) throw new BackendMapError(file, formatPointer(['auth', 'login', 'extra', name]), 'is also the name of a form field');
+      if (names.includes(name))
+        throw new BackendMapError(
+          file,
+          formatPointer(['auth', 'login', 'extra', name]),
+          'is also the name of a form field',
+        );
     }
   }
   if (permissions === undefined || permissions === 'all' || 'call' in permissions) return;
@@ -147,10 +201,15 @@ function checkAuth(file: string, map: BackendMapFile): void {
     if (list === 'all') return;
     list.forEach((permission, index) => {
       if (!known.has(permission))
-        throw new BackendMapError(file, `${at}/${index}`, `no permission "${permission}" in the console (server/contract/permissions.ts)`);
+        throw new BackendMapError(
+          file,
+          `${at}/${index}`,
+          `no permission "${permission}" in the console (server/contract/permissions.ts)`,
+        );
     });
   };
-  for (const [value, list] of Object.entries(permissions.table)) check(list, formatPointer(['permissions', 'table', value]));
+  for (const [value, list] of Object.entries(permissions.table))
+    check(list, formatPointer(['permissions', 'table', value]));
   if (permissions.otherwise) check(permissions.otherwise, '/permissions/otherwise');
 }
 
@@ -164,7 +223,11 @@ export function parseBackendMap(text: string, file: string): BackendMapFile {
   }
   if (!validate(json)) {
     const error = validate.errors?.[0];
-    throw new BackendMapError(file, error?.instancePath ?? '', error ? describeError(error) : 'does not match the schema');
+    throw new BackendMapError(
+      file,
+      error?.instancePath ?? '',
+      error ? describeError(error) : 'does not match the schema',
+    );
   }
   checkAgainstContract(file, json);
   checkConsole(file, json);
@@ -184,7 +247,11 @@ export function loadBackendMap(file: string): BackendMapFile {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new BackendMapError(file, '', code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})`);
+    throw new BackendMapError(
+      file,
+      '',
+      code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})`,
+    );
   }
   return parseBackendMap(text, file);
 }

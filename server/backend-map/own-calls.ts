@@ -51,10 +51,18 @@ export function isOpenOwnCall(name: OwnCallName): boolean {
 }
 
 /** Every own call the map's `console` section names, compiled; the others keep the console's own contract. */
-export function compileOwnCalls(file: BackendMapFile, offset: number, paths: OwnCallPaths): Map<OwnCallName, CompiledOwnCall> {
+export function compileOwnCalls(
+  file: BackendMapFile,
+  offset: number,
+  paths: OwnCallPaths,
+): Map<OwnCallName, CompiledOwnCall> {
   const section = file.console ?? {};
   const base = { ...DEFAULT_ENVELOPE, ...file.answer };
-  const rules: BindingRules = { offset, keyCase: keyCaseRule(section.keyCase ?? file.keyCase), id: section.id ?? file.id };
+  const rules: BindingRules = {
+    offset,
+    keyCase: keyCaseRule(section.keyCase ?? file.keyCase),
+    id: section.id ?? file.id,
+  };
   const refusals = { ...file.refusals, ...section.refusals };
   const out = new Map<OwnCallName, CompiledOwnCall>();
   for (const name of OWN_CALLS) {

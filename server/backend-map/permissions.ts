@@ -16,7 +16,8 @@ function expand(list: PermissionList): readonly string[] {
 
 export function compilePermissions(map: PermissionsMap): PermissionRule {
   if (map === 'all') return { kind: 'fixed', of: () => ALL_PERMISSIONS };
-  if ('call' in map) return { kind: 'call', method: map.call.method ?? 'GET', path: map.call.path, list: parsePointer(map.list) };
+  if ('call' in map)
+    return { kind: 'call', method: map.call.method ?? 'GET', path: map.call.path, list: parsePointer(map.list) };
   const table = new Map(Object.entries(map.table).map(([value, list]) => [value, expand(list)]));
   const otherwise = expand(map.otherwise ?? []);
   return {

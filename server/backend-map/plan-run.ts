@@ -46,7 +46,11 @@ function thrownRefusal(error: unknown, anyDone: boolean): Omit<PlanRefusal, 'id'
  * `data: {done, refused: [{id, code, msg}]}`, so the console reports each id on its own (HTTP 200:
  * the answer is the console's envelope either way).
  */
-async function sendEach(prepared: Ready, plan: Extract<Plan, { kind: 'each' }>, send: SendOne): Promise<{ status: number; body: Row }> {
+async function sendEach(
+  prepared: Ready,
+  plan: Extract<Plan, { kind: 'each' }>,
+  send: SendOne,
+): Promise<{ status: number; body: Row }> {
   const done: unknown[] = [];
   const refused: PlanRefusal[] = [];
   for (let i = 0; i < plan.requests.length; i++) {
@@ -70,7 +74,11 @@ async function sendEach(prepared: Ready, plan: Extract<Plan, { kind: 'each' }>, 
  * the same rule). All made: `{code: 200, data: {codes}}`. Some: the refusal's code, a message
  * counting what was made, and `data: {codes, refused: [{code, msg}]}` with the codes that exist.
  */
-async function sendRepeat(prepared: Ready, plan: Extract<Plan, { kind: 'repeat' }>, send: SendOne): Promise<{ status: number; body: Row }> {
+async function sendRepeat(
+  prepared: Ready,
+  plan: Extract<Plan, { kind: 'repeat' }>,
+  send: SendOne,
+): Promise<{ status: number; body: Row }> {
   const codes: string[] = [];
   for (let i = 0; i < plan.requests.length; i++) {
     let refusal: Omit<PlanRefusal, 'id'>;
@@ -93,20 +101,30 @@ async function sendRepeat(prepared: Ready, plan: Extract<Plan, { kind: 'repeat' 
 }
 
 /** The settings read first; its record, as the backend wrote it, lies under the console's changes. */
-async function sendMerge(prepared: Ready, plan: Extract<Plan, { kind: 'merge' }>, send: SendOne): Promise<{ status: number; body: Row }> {
+async function sendMerge(
+  prepared: Ready,
+  plan: Extract<Plan, { kind: 'merge' }>,
+  send: SendOne,
+): Promise<{ status: number; body: Row }> {
   const read = await send(plan.read);
   if (!succeeded(read)) return { status: read.status, body: read.body };
   const bound = plan.read.bound;
   const record = readPointer(read.json, [...bound.envelope.data, ...bound.record]);
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    throw new GatewayError('UPSTREAM_BAD_ANSWER', `${plan.read.request.path.split('?')[0]}: no settings record to save the changes over`);
+    throw new GatewayError(
+      'UPSTREAM_BAD_ANSWER',
+      `${plan.read.request.path.split('?')[0]}: no settings record to save the changes over`,
+    );
   }
   const answer = await send({ ...prepared, request: plan.request(record as Row) });
   return { status: answer.status, body: answer.body };
 }
 
 /** Sends a prepared call: its one request, or every request of its plan. */
-export async function sendPlanned(prepared: Ready & { plan?: Plan }, send: SendOne): Promise<{ status: number; body: Row }> {
+export async function sendPlanned(
+  prepared: Ready & { plan?: Plan },
+  send: SendOne,
+): Promise<{ status: number; body: Row }> {
   const { plan, ...one } = prepared;
   if (!plan) {
     const answer = await send(one);

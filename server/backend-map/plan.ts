@@ -36,7 +36,10 @@ export function sessionParams(call: CallMap, context: CallContext): Row {
     const session = context.session;
     const value = name === 'userId' ? session?.userId : session?.kept?.[name];
     if (value === undefined || value === '') {
-      throw new GatewayError('BAD_REQUEST', `the backend's ${call.path ?? 'call'} needs ${param}, the session's ${name}, which this session does not hold`);
+      throw new GatewayError(
+        'BAD_REQUEST',
+        `the backend's ${call.path ?? 'call'} needs ${param}, the session's ${name}, which this session does not hold`,
+      );
     }
     out[param] = value;
   }
@@ -63,7 +66,8 @@ export function makeCode(length: number, chars: string): string {
 function repeatCount(input: Row, name: string, max: number): number {
   const raw = input[name];
   const count = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isInteger(count) || count < 1 || count > max) throw new GatewayError('BAD_REQUEST', `${name} must be a whole number from 1 to ${max}`);
+  if (!Number.isInteger(count) || count < 1 || count > max)
+    throw new GatewayError('BAD_REQUEST', `${name} must be a whole number from 1 to ${max}`);
   return count;
 }
 

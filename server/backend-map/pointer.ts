@@ -34,7 +34,8 @@ export function readPointer(value: unknown, pointer: Pointer): unknown {
 export function writePointer(root: unknown, pointer: Pointer, value: unknown): unknown {
   if (pointer.length === 0) return value;
   const parent = readPointer(root, pointer.slice(0, -1));
-  if (typeof parent === 'object' && parent !== null) (parent as Record<string, unknown>)[pointer[pointer.length - 1]!] = value;
+  if (typeof parent === 'object' && parent !== null)
+    (parent as Record<string, unknown>)[pointer[pointer.length - 1]!] = value;
   return root;
 }
 

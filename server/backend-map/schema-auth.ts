@@ -18,7 +18,10 @@ export const travel = closed(
     cookie: Type.Optional(Type.String({ pattern: HEADER_NAME })),
     prefix: Type.Optional(Type.String({ description: 'Written before the value in the headers, e.g. "Bearer ".' })),
   },
-  { description: 'Where a value goes on every call to the backend: header names, a query parameter and/or a cookie.', minProperties: 1 },
+  {
+    description: 'Where a value goes on every call to the backend: header names, a query parameter and/or a cookie.',
+    minProperties: 1,
+  },
 );
 
 /** The backend's own login call, sent by the gateway in place of the contract's. */
@@ -34,10 +37,17 @@ export const login = closed(
           password: Type.Optional(Type.String({ minLength: 1 })),
           code: Type.Optional(Type.String({ minLength: 1 })),
         },
-        { description: "The backend's names of the console's account, password and one-time code; without code the code is not sent." },
+        {
+          description:
+            "The backend's names of the console's account, password and one-time code; without code the code is not sent.",
+        },
       ),
     ),
-    password: Type.Optional(enumOf(['none', 'md5', 'sha256'], { description: 'What the password becomes before it is sent: hex digests in lower case.' })),
+    password: Type.Optional(
+      enumOf(['none', 'md5', 'sha256'], {
+        description: 'What the password becomes before it is sent: hex digests in lower case.',
+      }),
+    ),
     extra: Type.Optional(mapOf(ref('scalar', scalar), { description: 'Fixed members sent with every login.' })),
     answer: closed({
       token: pointerRef,
@@ -52,7 +62,9 @@ export const login = closed(
       ),
       code: Type.Optional(pointerRef),
       message: Type.Optional(pointerRef),
-      success: Type.Optional(Type.Array(Type.Unsafe<number | string>({ type: ['integer', 'string'] }), { minItems: 1 })),
+      success: Type.Optional(
+        Type.Array(Type.Unsafe<number | string>({ type: ['integer', 'string'] }), { minItems: 1 }),
+      ),
     }),
   },
   { description: "The backend's login call, sent by the gateway in place of the contract's." },

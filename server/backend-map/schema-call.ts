@@ -23,7 +23,10 @@ const timeFormatRef = ref('timeFormat', timeFormat);
 export const scalar = typesOf<string | number | boolean | null>(['string', 'number', 'boolean', 'null']);
 const scalarRef = ref('scalar', scalar);
 
-const successCodes = Type.Array(typesOf<number | string>(['integer', 'string']), { description: 'The codes that mean success.', minItems: 1 });
+const successCodes = Type.Array(typesOf<number | string>(['integer', 'string']), {
+  description: 'The codes that mean success.',
+  minItems: 1,
+});
 export const envelope = closed({
   code: Type.Optional(pointerRef),
   message: Type.Optional(pointerRef),
@@ -39,7 +42,8 @@ export const keyCase = enumOf(['snake', 'camel', 'kebab', 'pascal'], {
 
 /** How the backend writes ids: as text ("10023") against the console's numbers. */
 export const idType = enumOf(['string'], {
-  description: 'string: the backend writes ids as text ("10023"); the console\'s numeric ids are sent as text and read back as numbers.',
+  description:
+    'string: the backend writes ids as text ("10023"); the console\'s numeric ids are sent as text and read back as numbers.',
 });
 const idTypeRef = ref('idType', idType);
 
@@ -57,7 +61,8 @@ export const hashName = enumOf(['md5', 'sha256']);
  * today's date in the map's time zone (YYYY-MM-DD, a range bound like the console's), or the time.
  */
 export const generatedValue = enumOf(['uuid', 'password', 'today', 'epoch-seconds', 'epoch-millis'], {
-  description: "uuid; password (twelve letters and digits); today (YYYY-MM-DD in the map's time zone); epoch-seconds; epoch-millis.",
+  description:
+    "uuid; password (twelve letters and digits); today (YYYY-MM-DD in the map's time zone); epoch-seconds; epoch-millis.",
 });
 
 /** A JSON value with "{name}" placeholders in its strings; the schema lets any JSON through. */
@@ -77,12 +82,15 @@ export const field = closed({
         'yuan: a decimal number of yuan with at most two decimals; cent: whole smallest units, as the console. A fraction of the smallest unit is a bad answer, never rounded.',
     }),
   ),
-  values: Type.Optional(mapOf(scalarRef, { description: 'The console\'s value (as text: "normal", "true") to the backend\'s.' })),
+  values: Type.Optional(
+    mapOf(scalarRef, { description: 'The console\'s value (as text: "normal", "true") to the backend\'s.' }),
+  ),
   time: Type.Optional(timeFormatRef),
   id: Type.Optional(idTypeRef),
   future: Type.Optional(
     ref('timeFormat', timeFormat, {
-      description: "A switch read from a time in this format: true while it is later than now (a mute's end). Never sent back.",
+      description:
+        "A switch read from a time in this format: true while it is later than now (a mute's end). Never sent back.",
     }),
   ),
   asText: Type.Optional(
@@ -93,7 +101,8 @@ export const field = closed({
   ),
   hash: Type.Optional(
     ref('hashName', hashName, {
-      description: 'Sent as the lower-case hex digest of its text (a password the backend stores as md5); empty text stays empty; answers pass unchanged.',
+      description:
+        'Sent as the lower-case hex digest of its text (a password the backend stores as md5); empty text stays empty; answers pass unchanged.',
     }),
   ),
 });
@@ -101,9 +110,15 @@ const fieldsOf = (description?: string) => mapOf(ref('field', field), descriptio
 
 /** A record or list inside an answer's data, with bindings of its own. */
 export const relation = closed({
-  at: Type.Optional(ref('pointer', pointer, { description: "Where it is in the backend's data (default: the console's key in the backend's key case)." })),
+  at: Type.Optional(
+    ref('pointer', pointer, {
+      description: "Where it is in the backend's data (default: the console's key in the backend's key case).",
+    }),
+  ),
   fields: Type.Optional(fieldsOf("Its members' bindings, keyed by the console's names.")),
-  recordFields: Type.Optional(constOf(true, { description: "Map its members through the resource's own fields too (its own fields win)." })),
+  recordFields: Type.Optional(
+    constOf(true, { description: "Map its members through the resource's own fields too (its own fields win)." }),
+  ),
 });
 
 const answer = closed({
@@ -118,14 +133,20 @@ const answer = closed({
   record: Type.Optional(pointerRef),
   recordAs: Type.Optional(
     ref('pointer', pointer, {
-      description: 'Where the mapped record goes in the console\'s data when not at record (a flat detail: record "", recordAs /user).',
+      description:
+        'Where the mapped record goes in the console\'s data when not at record (a flat detail: record "", recordAs /user).',
     }),
   ),
-  relations: Type.Optional(mapOf(ref('relation', relation), { description: "Nested records and lists of the answer's data, by the console's member name." })),
+  relations: Type.Optional(
+    mapOf(ref('relation', relation), {
+      description: "Nested records and lists of the answer's data, by the console's member name.",
+    }),
+  ),
   refusals: Type.Optional(ref('refusals', refusals)),
   redirect: Type.Optional(
     constOf('success', {
-      description: '"success": a 3xx answer (a write that redirects to the backend\'s list page, with no envelope) succeeded.',
+      description:
+        '"success": a 3xx answer (a write that redirects to the backend\'s list page, with no envelope) succeeded.',
     }),
   ),
   days: Type.Optional(
@@ -176,8 +197,17 @@ export const callMembers = {
     }),
   ),
   in: Type.Optional(enumOf(['query', 'json', 'form'])),
-  params: Type.Optional(mapOf(Type.String({ minLength: 1 }), { description: "The console's parameter name to the backend's (pageNum -> current)." })),
-  body: Type.Optional(Type.String({ description: 'Send this one parameter (after renames) as the whole JSON body, e.g. the array of ids.', minLength: 1 })),
+  params: Type.Optional(
+    mapOf(Type.String({ minLength: 1 }), {
+      description: "The console's parameter name to the backend's (pageNum -> current).",
+    }),
+  ),
+  body: Type.Optional(
+    Type.String({
+      description: 'Send this one parameter (after renames) as the whole JSON body, e.g. the array of ids.',
+      minLength: 1,
+    }),
+  ),
   sort: Type.Optional(
     closed(
       {
@@ -197,16 +227,21 @@ export const callMembers = {
         format: Type.Optional(timeFormatRef),
         exclusiveEnd: Type.Optional(
           constOf(true, {
-            description: "The backend's end bound leaves itself out: the day after the console's last day is sent (its first second, or its date).",
+            description:
+              "The backend's end bound leaves itself out: the day after the console's last day is sent (its first second, or its date).",
           }),
         ),
       },
-      { description: "Date ranges: the names of a filter's bounds ({name} is the field's backend name) and their format." },
+      {
+        description:
+          "Date ranges: the names of a filter's bounds ({name} is the field's backend name) and their format.",
+      },
     ),
   ),
   firstPage: Type.Optional(
     enumOf([0, 1], {
-      description: "The number of the backend's first page: 0 when it counts pages from zero (the console's pageNum 1 goes out as 0).",
+      description:
+        "The number of the backend's first page: 0 when it counts pages from zero (the console's pageNum 1 goes out as 0).",
     }),
   ),
   extra: Type.Optional(mapOf(scalarRef, { description: 'Fixed parameters sent with every call.' })),
@@ -214,27 +249,36 @@ export const callMembers = {
   template: Type.Optional(templateRef),
   session: Type.Optional(
     mapOf(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*$' }), {
-      description: 'Backend parameters taken from the session: "userId" (the login answer\'s user id) or a name auth.login.answer.keep keeps.',
+      description:
+        'Backend parameters taken from the session: "userId" (the login answer\'s user id) or a name auth.login.answer.keep keeps.',
     }),
   ),
-  now: Type.Optional(mapOf(nowValue, { description: 'Backend parameters set to the time of the call, in a format, plus seconds.' })),
+  now: Type.Optional(
+    mapOf(nowValue, { description: 'Backend parameters set to the time of the call, in a format, plus seconds.' }),
+  ),
   merge: Type.Optional(
     constOf('config', {
       description:
         "config: a settings save that replaces the backend's whole record; the gateway reads it with the config call first and sends it with the console's changes over it.",
     }),
   ),
-  each: Type.Optional(constOf(true, { description: 'The backend takes one id per call: a delete or a selection is sent once per id, as {id}.' })),
+  each: Type.Optional(
+    constOf(true, {
+      description: 'The backend takes one id per call: a delete or a selection is sent once per id, as {id}.',
+    }),
+  ),
   repeat: Type.Optional(repeat),
   service: Type.Optional(
     Type.String({
-      description: "The name of a service of the map's services whose base URL this call goes to; absent: CHAT_BACKEND_URL.",
+      description:
+        "The name of a service of the map's services whose base URL this call goes to; absent: CHAT_BACKEND_URL.",
       pattern: '^[A-Za-z][A-Za-z0-9_-]*$',
     }),
   ),
   generate: Type.Optional(
     Type.Unsafe<Record<string, Static<typeof generatedValue>>>({
-      description: "Values made afresh for this call, added to the console's parameters under these names before they are mapped.",
+      description:
+        "Values made afresh for this call, added to the console's parameters under these names before they are mapped.",
       type: 'object',
       propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
       additionalProperties: ref('generatedValue', generatedValue),
@@ -255,7 +299,8 @@ export const call = closed({
   ...callMembers,
   bulk: Type.Optional(
     Type.Unsafe<CallMap>({
-      description: "Actions only: the call sent instead when the console sends a selection ({ids}); members it leaves out are the row call's.",
+      description:
+        "Actions only: the call sent instead when the console sends a selection ({ids}); members it leaves out are the row call's.",
       $ref: '#/definitions/call',
     }),
   ),
@@ -263,8 +308,21 @@ export const call = closed({
 });
 
 /** Members an own call shares with a screen's call, written once there and named by `$ref`. */
-const OWN_CALL_MEMBERS = ['unsupported', 'method', 'path', 'in', 'params', 'body', 'dates', 'extra', 'answer', 'template'] as const;
-const shared = Object.fromEntries(OWN_CALL_MEMBERS.map((name) => [name, Type.Optional(ref(`call/properties/${name}`, callMembers[name]))])) as {
+const OWN_CALL_MEMBERS = [
+  'unsupported',
+  'method',
+  'path',
+  'in',
+  'params',
+  'body',
+  'dates',
+  'extra',
+  'answer',
+  'template',
+] as const;
+const shared = Object.fromEntries(
+  OWN_CALL_MEMBERS.map((name) => [name, Type.Optional(ref(`call/properties/${name}`, callMembers[name]))]),
+) as {
   [K in (typeof OWN_CALL_MEMBERS)[number]]: (typeof callMembers)[K];
 };
 
@@ -274,7 +332,11 @@ const shared = Object.fromEntries(OWN_CALL_MEMBERS.map((name) => [name, Type.Opt
  */
 export const ownCall = closed({
   ...shared,
-  fields: Type.Optional(fieldsOf("Bindings of the call's body and answer members, keyed by the console's names (server/contract/dashboard.ts, calls.ts).")),
+  fields: Type.Optional(
+    fieldsOf(
+      "Bindings of the call's body and answer members, keyed by the console's names (server/contract/dashboard.ts, calls.ts).",
+    ),
+  ),
   service: Type.Optional(ref('call/properties/service', callMembers.service)),
   generate: Type.Optional(ref('call/properties/generate', callMembers.generate)),
   also: Type.Optional(Type.Unsafe<CallMap[]>({ $ref: '#/definitions/call/properties/also' })),
@@ -283,7 +345,14 @@ export const ownCall = closed({
 export const resource = closed({
   unsupported: Type.Optional(constOf(true)),
   fields: Type.Optional(fieldsOf()),
-  calls: Type.Optional(closed(Object.fromEntries(CALL_NAMES.map((name) => [name, Type.Optional(callRef)])) as Record<CallName, TOptional<typeof callRef>>)),
+  calls: Type.Optional(
+    closed(
+      Object.fromEntries(CALL_NAMES.map((name) => [name, Type.Optional(callRef)])) as Record<
+        CallName,
+        TOptional<typeof callRef>
+      >,
+    ),
+  ),
   actions: Type.Optional(mapOf(callRef)),
   keyCase: Type.Optional(ref('keyCase', keyCase)),
   id: Type.Optional(idTypeRef),

@@ -31,7 +31,10 @@ const UPLOAD =
   "The gateway's upload to the file server: multipart/form-data with the parts kind, name and file (rename them with params, add parts with extra); its answer's path (and url) are read through fields.";
 const ownCallRef = ref('ownCall', ownCall);
 const ownCalls = Object.fromEntries(
-  OWN_CALLS.map((name) => [name, Type.Optional(name === 'upload' ? ref('ownCall', ownCall, { description: UPLOAD }) : ownCallRef)]),
+  OWN_CALLS.map((name) => [
+    name,
+    Type.Optional(name === 'upload' ? ref('ownCall', ownCall, { description: UPLOAD }) : ownCallRef),
+  ]),
 ) as Record<OwnCallName, TOptional<typeof ownCallRef>>;
 
 /** The `console` section: the console's own calls outside the management screens. */
@@ -42,7 +45,10 @@ export const consoleSection = closed(
     refusals: Type.Optional(ref('refusals', refusals)),
     calls: Type.Optional(closed(ownCalls)),
   },
-  { description: "The console's own calls outside the management screens, by their names in server/contract/calls.ts (OWN_CALLS)." },
+  {
+    description:
+      "The console's own calls outside the management screens, by their names in server/contract/calls.ts (OWN_CALLS).",
+  },
 );
 
 /** Every definition, by the name `$ref` gives it, in the order the file lists them. */
@@ -124,11 +130,15 @@ const FIRST = ['$schema', '$id', 'title', 'description', 'type'];
 function readingOrder(value: unknown, names = false): unknown {
   if (Array.isArray(value)) return value.map((item) => readingOrder(item));
   if (typeof value !== 'object' || value === null) return value;
-  const rank = (key: string) => (names ? 0 : key === 'definitions' ? FIRST.length + 1 : FIRST.includes(key) ? FIRST.indexOf(key) : FIRST.length);
+  const rank = (key: string) =>
+    names ? 0 : key === 'definitions' ? FIRST.length + 1 : FIRST.includes(key) ? FIRST.indexOf(key) : FIRST.length;
   const keys = Object.keys(value).sort((a, b) => rank(a) - rank(b));
   // The members of `properties` and `definitions` are names (a property may be called "description"): kept in order.
   return Object.fromEntries(
-    keys.map((key) => [key, readingOrder((value as Record<string, unknown>)[key], !names && (key === 'properties' || key === 'definitions'))]),
+    keys.map((key) => [
+      key,
+      readingOrder((value as Record<string, unknown>)[key], !names && (key === 'properties' || key === 'definitions')),
+    ]),
   );
 }
 

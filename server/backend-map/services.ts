@@ -11,15 +11,26 @@ import type { BackendMapFile } from './types.js';
 export const SERVICE_ENV = /^[A-Z][A-Z0-9_]*_URL$/;
 
 /** The gateway's own URL variables: a service borrowing one would be a mistake (REDIS_URL even carries a password). */
-export const GATEWAY_URL_VARIABLES: readonly string[] = ['CHAT_BACKEND_URL', 'FILE_SERVER_URL', 'WEB_CLIENT_URL', 'REDIS_URL'];
+export const GATEWAY_URL_VARIABLES: readonly string[] = [
+  'CHAT_BACKEND_URL',
+  'FILE_SERVER_URL',
+  'WEB_CLIENT_URL',
+  'REDIS_URL',
+];
 
 /** Each service's base URL as its variable gives it, or null where unset (CHAT_BACKEND_URL then serves it). */
-export function configuredServices(map: BackendMapFile, read: (variable: string) => string | null): Record<string, string | null> {
+export function configuredServices(
+  map: BackendMapFile,
+  read: (variable: string) => string | null,
+): Record<string, string | null> {
   return Object.fromEntries(Object.entries(map.services ?? {}).map(([name, service]) => [name, read(service.env)]));
 }
 
 /** Every service's base URL: its own, else the backend's (CHAT_BACKEND_URL, or the sandbox's). */
-export function serviceUrls(configured: Readonly<Record<string, string | null>>, backend: string): Record<string, string> {
+export function serviceUrls(
+  configured: Readonly<Record<string, string | null>>,
+  backend: string,
+): Record<string, string> {
   return Object.fromEntries(Object.entries(configured).map(([name, url]) => [name, url ?? backend]));
 }
 
@@ -28,5 +39,10 @@ export function withSandboxServices(
   configured: Readonly<Record<string, string | null>>,
   sandbox: Readonly<Record<string, string>>,
 ): Record<string, string | null> {
-  return Object.fromEntries(Object.entries(configured).map(([name, url]) => [name, url ?? (Object.hasOwn(sandbox, name) ? sandbox[name]! : null)]));
+  return Object.fromEntries(
+    Object.entries(configured).map(([name, url]) => [
+      name,
+      url ?? (Object.hasOwn(sandbox, name) ? sandbox[name]! : null),
+    ]),
+  );
 }

@@ -1,5 +1,15 @@
 import type { Static } from '@sinclair/typebox';
-import type { auth, clock, generated, login, permissionList, permissions, service, signer, travel } from './schema-auth.js';
+import type {
+  auth,
+  clock,
+  generated,
+  login,
+  permissionList,
+  permissions,
+  service,
+  signer,
+  travel,
+} from './schema-auth.js';
 import type {
   callMembers,
   envelope,

@@ -34,7 +34,9 @@ export function formatTime(ms: number, format: TimeFormat, offset: number): stri
     default: {
       const d = new Date(ms + offset * 60_000);
       const day = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-      return format === 'yyyy-MM-dd' ? day : `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+      return format === 'yyyy-MM-dd'
+        ? day
+        : `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
     }
   }
 }
@@ -70,7 +72,13 @@ export function nextDay(day: string): string | null {
  * The console's day (YYYY-MM-DD) as the backend writes a range bound: its first or last second.
  * `exclusive` is a backend whose end bound leaves itself out: the end is then the next day's start.
  */
-export function dayBound(day: string, end: boolean, format: TimeFormat, offset: number, exclusive = false): string | number {
+export function dayBound(
+  day: string,
+  end: boolean,
+  format: TimeFormat,
+  offset: number,
+  exclusive = false,
+): string | number {
   if (end && exclusive) {
     const next = nextDay(day);
     if (next !== null) return dayBound(next, false, format, offset);
@@ -84,7 +92,8 @@ export function dayBound(day: string, end: boolean, format: TimeFormat, offset: 
 function timeCodec(kind: FieldKind, format: TimeFormat, offset: number): ValueCodec {
   if (kind === 'date') {
     return {
-      toBackend: (v) => (typeof v === 'string' && v !== '' ? dayBound(v, false, format === 'iso' ? 'yyyy-MM-dd' : format, offset) : v),
+      toBackend: (v) =>
+        typeof v === 'string' && v !== '' ? dayBound(v, false, format === 'iso' ? 'yyyy-MM-dd' : format, offset) : v,
       fromBackend: (v) => {
         const ms = parseTime(v, format, offset);
         return ms === null ? v : formatTime(ms, 'yyyy-MM-dd', offset);
@@ -120,7 +129,8 @@ function moneyCodec(key: string, unit: 'yuan' | 'cent'): ValueCodec {
   return {
     toBackend: (v) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) return v;
-      if (!Number.isInteger(v)) throw new GatewayError('BAD_REQUEST', `${key} is ${v}: amounts are whole smallest units`);
+      if (!Number.isInteger(v))
+        throw new GatewayError('BAD_REQUEST', `${key} is ${v}: amounts are whole smallest units`);
       return unit === 'yuan' ? v / 100 : v;
     },
     fromBackend: (v) => {
@@ -128,7 +138,10 @@ function moneyCodec(key: string, unit: 'yuan' | 'cent'): ValueCodec {
       if (text === null || text === '' || (typeof v === 'number' && !Number.isFinite(v))) return v;
       if (!whole.test(text)) {
         if (typeof v === 'string' && !Number.isFinite(Number(text))) return v;
-        throw new GatewayError('UPSTREAM_BAD_ANSWER', `${key} is ${JSON.stringify(v)}, a fraction of the smallest unit (${unit})`);
+        throw new GatewayError(
+          'UPSTREAM_BAD_ANSWER',
+          `${key} is ${JSON.stringify(v)}, a fraction of the smallest unit (${unit})`,
+        );
       }
       return Math.round(Number(text) * scale);
     },

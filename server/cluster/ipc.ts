@@ -55,7 +55,10 @@ export function isShutdownMessage(message: unknown): message is ShutdownMessage 
 /** The worker's end: one request at a time per id, answered by the primary's serveWorkers(). */
 export class PrimaryChannel {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
+  >();
   private readonly broadcastHandlers = new Map<string, BroadcastHandler>();
 
   constructor(
@@ -100,7 +103,8 @@ export class PrimaryChannel {
   }
 
   call<T>(method: string, params: unknown = null): Promise<T> {
-    if (!this.proc.send || !this.proc.connected) return Promise.reject(new Error('the gateway primary process is gone'));
+    if (!this.proc.send || !this.proc.connected)
+      return Promise.reject(new Error('the gateway primary process is gone'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {

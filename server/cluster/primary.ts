@@ -67,12 +67,16 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   // Held calls of every worker, when they are not shared through Redis.
   const approvals =
     config.redisUrl === null
-      ? await approvalPrimary(config.dataDir, (file, aside) => log.warn({ file, aside }, 'set aside an unreadable file of held calls'))
+      ? await approvalPrimary(config.dataDir, (file, aside) =>
+          log.warn({ file, aside }, 'set aside an unreadable file of held calls'),
+        )
       : null;
   // Saved views of every worker, likewise.
   const savedViews =
     config.redisUrl === null
-      ? await savedViewsPrimary(config.dataDir, (file, aside) => log.warn({ file, aside }, 'set aside an unreadable file of saved views'))
+      ? await savedViewsPrimary(config.dataDir, (file, aside) =>
+          log.warn({ file, aside }, 'set aside an unreadable file of saved views'),
+        )
       : null;
 
   const workerEnv: Record<string, string> = { ...options.workerEnv, [WORKER_ENV]: '1' };
@@ -102,7 +106,13 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   let shutdownResult: Promise<number> | null = null;
   let failedToStart = false;
   let uncleanExit = false;
-  const slots: Slot[] = Array.from({ length: count }, (_, index) => ({ index, worker: null, startedAt: 0, failures: 0, restartTimer: null }));
+  const slots: Slot[] = Array.from({ length: count }, (_, index) => ({
+    index,
+    worker: null,
+    startedAt: 0,
+    failures: 0,
+    restartTimer: null,
+  }));
   const live = new Set<Worker>();
   let allExited: (() => void) | null = null;
 
@@ -153,7 +163,10 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
         // A worker that cannot start (port taken, bad DATA_DIR...) would fail again: stop, as a
         // single process does when it cannot listen.
         failedToStart = true;
-        log.error({ worker: slot.index + 1, workerPid: worker.process.pid, code, signal }, 'a worker failed to start; stopping the gateway');
+        log.error(
+          { worker: slot.index + 1, workerPid: worker.process.pid, code, signal },
+          'a worker failed to start; stopping the gateway',
+        );
         rejectReady(new Error(`worker ${slot.index + 1} exited (${code ?? signal}) before it listened`));
         void shutdown('a worker failed to start');
         return;
@@ -161,7 +174,10 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
       if (Date.now() - slot.startedAt >= HEALTHY_RUN_MS) slot.failures = 0;
       const delayMs = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** slot.failures);
       slot.failures += 1;
-      log.error({ worker: slot.index + 1, workerPid: worker.process.pid, code, signal, restartInMs: delayMs }, 'worker exited unexpectedly; restarting it');
+      log.error(
+        { worker: slot.index + 1, workerPid: worker.process.pid, code, signal, restartInMs: delayMs },
+        'worker exited unexpectedly; restarting it',
+      );
       slot.restartTimer = setTimeout(() => fork(slot), delayMs);
     });
   };
@@ -170,7 +186,10 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     if (shutdownResult) return shutdownResult;
     stopping = true;
     shutdownResult = (async () => {
-      log.info({ signal: reason, workers: live.size }, 'shutting down: every worker finishes its in-flight calls and closes its event streams');
+      log.info(
+        { signal: reason, workers: live.size },
+        'shutting down: every worker finishes its in-flight calls and closes its event streams',
+      );
       for (const slot of slots) {
         if (slot.restartTimer) clearTimeout(slot.restartTimer);
         slot.restartTimer = null;

@@ -1,4 +1,5 @@
-export type DecodeErrorReason = 'no_key' | 'bad_base64' | 'bad_ciphertext' | 'bad_padding' | 'bad_compression' | 'too_large' | 'not_json';
+export type DecodeErrorReason =
+  'no_key' | 'bad_base64' | 'bad_ciphertext' | 'bad_padding' | 'bad_compression' | 'too_large' | 'not_json';
 
 const MESSAGES: Record<DecodeErrorReason, string> = {
   no_key: 'no RESPONSE_AES_KEY is configured',

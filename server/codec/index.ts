@@ -65,14 +65,24 @@ export class BodyDecoder {
 }
 
 /** Turns a whole encoded answer body into the JSON bytes it carries. Throws only DecodeError. */
-export async function decodeBody(body: Buffer, mode: EncodedMode, key: CodecKey | null, options: { maxBytes: number }): Promise<Buffer> {
+export async function decodeBody(
+  body: Buffer,
+  mode: EncodedMode,
+  key: CodecKey | null,
+  options: { maxBytes: number },
+): Promise<Buffer> {
   const decoder = new BodyDecoder(mode, key, options);
   decoder.push(body);
   return decoder.end();
 }
 
 /** The backend's side: JSON to base64 text of AES (mode 1) or AES over compressed JSON (mode 3). */
-export function encodeBody(json: string | Buffer, mode: EncodedMode, key: CodecKey, format: CompressionFormat = 'gzip'): string {
+export function encodeBody(
+  json: string | Buffer,
+  mode: EncodedMode,
+  key: CodecKey,
+  format: CompressionFormat = 'gzip',
+): string {
   const plain = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
   const payload = mode === 3 ? compress(plain, format) : plain;
   return aesEncrypt(payload, key).toString('base64');

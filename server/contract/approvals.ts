@@ -24,7 +24,10 @@ export interface HeldAnswer {
 
 export function isHeldAnswer(data: unknown): data is HeldAnswer {
   return (
-    typeof data === 'object' && data !== null && (data as Partial<HeldAnswer>).held === true && typeof (data as Partial<HeldAnswer>).approvalId === 'string'
+    typeof data === 'object' &&
+    data !== null &&
+    (data as Partial<HeldAnswer>).held === true &&
+    typeof (data as Partial<HeldAnswer>).approvalId === 'string'
   );
 }
 

@@ -35,7 +35,9 @@ export const OFFER_TABLES = ['calls', 'actions', 'fields'] as const;
  * (a dashboard figure, a deployment call, the withdrawal count, the logout). All empty without a map.
  */
 export interface BackendOffer {
-  unsupported: { [K in (typeof OFFER_LISTS)[number]]: string[] } & { [K in (typeof OFFER_TABLES)[number]]: Record<string, string[]> };
+  unsupported: { [K in (typeof OFFER_LISTS)[number]]: string[] } & {
+    [K in (typeof OFFER_TABLES)[number]]: Record<string, string[]>;
+  };
 }
 
 /** An offer that leaves nothing out: without a map, or when the gateway cannot say. */

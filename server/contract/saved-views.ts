@@ -10,7 +10,8 @@ export const SAVED_VIEW_CALLS = {
   /** GET: the views of one list; PUT {name, query}: saves one, replacing a view of that name. */
   list: (resource: string) => `${SAVED_VIEWS_PATH}/${encodeURIComponent(resource)}`,
   /** DELETE: removes the view of that name. */
-  one: (resource: string, name: string) => `${SAVED_VIEWS_PATH}/${encodeURIComponent(resource)}/${encodeURIComponent(name)}`,
+  one: (resource: string, name: string) =>
+    `${SAVED_VIEWS_PATH}/${encodeURIComponent(resource)}/${encodeURIComponent(name)}`,
 } as const;
 
 export const SAVED_VIEW_LIMITS = {

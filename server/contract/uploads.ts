@@ -46,14 +46,33 @@ function asText(bytes: Uint8Array): string {
  * An SVG document: an optional byte-order mark, XML declaration, comments and doctype, then the
  * `<svg` element. A page, a script or plain text is not one, whatever its name says.
  */
-const SVG_START = /^(\xEF\xBB\xBF)?\s*(<\?xml[^>]{0,200}\?>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]{0,400}>\s*)*<svg[\s>/]/i;
+const SVG_START =
+  /^(\xEF\xBB\xBF)?\s*(<\?xml[^>]{0,200}\?>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]{0,400}>\s*)*<svg[\s>/]/i;
 
 const ZIP = ascii('PK\x03\x04');
 
 export const FILE_TYPES: readonly FileType[] = [
-  { id: 'png', kind: 'image', extensions: ['png'], mediaType: 'image/png', matches: (h) => startsWith(h, [0x89, ...ascii('PNG\r\n\x1a\n')]) },
-  { id: 'jpeg', kind: 'image', extensions: ['jpg', 'jpeg'], mediaType: 'image/jpeg', matches: (h) => startsWith(h, [0xff, 0xd8, 0xff]) },
-  { id: 'gif', kind: 'image', extensions: ['gif'], mediaType: 'image/gif', matches: (h) => startsWith(h, ascii('GIF87a')) || startsWith(h, ascii('GIF89a')) },
+  {
+    id: 'png',
+    kind: 'image',
+    extensions: ['png'],
+    mediaType: 'image/png',
+    matches: (h) => startsWith(h, [0x89, ...ascii('PNG\r\n\x1a\n')]),
+  },
+  {
+    id: 'jpeg',
+    kind: 'image',
+    extensions: ['jpg', 'jpeg'],
+    mediaType: 'image/jpeg',
+    matches: (h) => startsWith(h, [0xff, 0xd8, 0xff]),
+  },
+  {
+    id: 'gif',
+    kind: 'image',
+    extensions: ['gif'],
+    mediaType: 'image/gif',
+    matches: (h) => startsWith(h, ascii('GIF87a')) || startsWith(h, ascii('GIF89a')),
+  },
   {
     id: 'webp',
     kind: 'image',
@@ -69,13 +88,43 @@ export const FILE_TYPES: readonly FileType[] = [
     mediaType: 'image/x-icon',
     matches: (h) => startsWith(h, [0, 0, 1, 0]) && h.length > 5 && h[4]! + h[5]! > 0,
   },
-  { id: 'svg', kind: 'image', extensions: ['svg'], mediaType: 'image/svg+xml', matches: (h) => SVG_START.test(asText(h)) },
+  {
+    id: 'svg',
+    kind: 'image',
+    extensions: ['svg'],
+    mediaType: 'image/svg+xml',
+    matches: (h) => SVG_START.test(asText(h)),
+  },
   // Android packages and bundles, iOS archives and plain archives are all ZIP files.
-  { id: 'apk', kind: 'package', extensions: ['apk'], mediaType: 'application/vnd.android.package-archive', matches: (h) => startsWith(h, ZIP) },
-  { id: 'aab', kind: 'package', extensions: ['aab'], mediaType: 'application/octet-stream', matches: (h) => startsWith(h, ZIP) },
-  { id: 'ipa', kind: 'package', extensions: ['ipa'], mediaType: 'application/octet-stream', matches: (h) => startsWith(h, ZIP) },
+  {
+    id: 'apk',
+    kind: 'package',
+    extensions: ['apk'],
+    mediaType: 'application/vnd.android.package-archive',
+    matches: (h) => startsWith(h, ZIP),
+  },
+  {
+    id: 'aab',
+    kind: 'package',
+    extensions: ['aab'],
+    mediaType: 'application/octet-stream',
+    matches: (h) => startsWith(h, ZIP),
+  },
+  {
+    id: 'ipa',
+    kind: 'package',
+    extensions: ['ipa'],
+    mediaType: 'application/octet-stream',
+    matches: (h) => startsWith(h, ZIP),
+  },
   { id: 'zip', kind: 'package', extensions: ['zip'], mediaType: 'application/zip', matches: (h) => startsWith(h, ZIP) },
-  { id: 'exe', kind: 'package', extensions: ['exe'], mediaType: 'application/vnd.microsoft.portable-executable', matches: (h) => startsWith(h, ascii('MZ')) },
+  {
+    id: 'exe',
+    kind: 'package',
+    extensions: ['exe'],
+    mediaType: 'application/vnd.microsoft.portable-executable',
+    matches: (h) => startsWith(h, ascii('MZ')),
+  },
   // Windows Installer files are OLE compound documents.
   {
     id: 'msi',
@@ -85,7 +134,13 @@ export const FILE_TYPES: readonly FileType[] = [
     matches: (h) => startsWith(h, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
   },
   // macOS installer packages are xar archives.
-  { id: 'pkg', kind: 'package', extensions: ['pkg'], mediaType: 'application/octet-stream', matches: (h) => startsWith(h, ascii('xar!')) },
+  {
+    id: 'pkg',
+    kind: 'package',
+    extensions: ['pkg'],
+    mediaType: 'application/octet-stream',
+    matches: (h) => startsWith(h, ascii('xar!')),
+  },
   // A disk image (UDIF) has no signature at its start: its last 512 bytes are the `koly` trailer.
   {
     id: 'dmg',
@@ -126,7 +181,8 @@ export function detectedFileType(head: Uint8Array): FileType | null {
  * - `contents`: its bytes are not of the type its extension names (a renamed file; `detected`
  *   says what they look like, when anything known).
  */
-export type UploadRefusal = { reason: 'extension' } | { reason: 'empty' } | { reason: 'contents'; detected: string | null };
+export type UploadRefusal =
+  { reason: 'extension' } | { reason: 'empty' } | { reason: 'contents'; detected: string | null };
 
 /**
  * The checks that need only the file's start; a type that needs its end too is checked again by
@@ -136,7 +192,8 @@ export function checkUploadHead(kind: UploadKind, name: string, head: Uint8Array
   const type = claimedFileType(name, kind);
   if (!type) return { reason: 'extension' };
   if (head.length === 0) return { reason: 'empty' };
-  if (!type.needsTail && !type.matches(head, new Uint8Array())) return { reason: 'contents', detected: detectedFileType(head)?.id ?? null };
+  if (!type.needsTail && !type.matches(head, new Uint8Array()))
+    return { reason: 'contents', detected: detectedFileType(head)?.id ?? null };
   return { type };
 }
 

@@ -134,7 +134,10 @@ export function validateField(field: FieldDef, value: unknown): ValidationCode |
 }
 
 /** Every field of a form; an empty object when all are acceptable. */
-export function validateRecord(fields: readonly FieldDef[], record: Record<string, unknown>): Record<string, ValidationCode> {
+export function validateRecord(
+  fields: readonly FieldDef[],
+  record: Record<string, unknown>,
+): Record<string, ValidationCode> {
   const errors: Record<string, ValidationCode> = {};
   for (const field of fields) {
     const code = validateField(field, record[field.key]);

@@ -1,5 +1,12 @@
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
-import { DEFAULT_MAX_FILE_BYTES, ErrorLogStore, type ErrorLog, type ErrorLogLane, type ErrorLogQuery, type ErrorLogScope } from './store.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  ErrorLogStore,
+  type ErrorLog,
+  type ErrorLogLane,
+  type ErrorLogQuery,
+  type ErrorLogScope,
+} from './store.js';
 
 /**
  * The share of the log anonymous entries get, beside (not out of) the logged-in sessions' share:
@@ -55,9 +62,15 @@ export class LanedErrorLog implements ErrorLog {
     const pageSize = Math.max(1, Math.floor(rest.pageSize));
     // The page of the merged lanes lies within the first pageNum * pageSize entries of each.
     const head = { ...rest, pageNum: 1, pageSize: pageNum * pageSize };
-    const [signedIn, anonymous] = await Promise.all([this.lanes['signed-in'].list(head), this.lanes.anonymous.list(head)]);
+    const [signedIn, anonymous] = await Promise.all([
+      this.lanes['signed-in'].list(head),
+      this.lanes.anonymous.list(head),
+    ]);
     const merged = mergeNewestFirst(signedIn.list, anonymous.list);
-    return { list: merged.slice((pageNum - 1) * pageSize, pageNum * pageSize), total: signedIn.total + anonymous.total };
+    return {
+      list: merged.slice((pageNum - 1) * pageSize, pageNum * pageSize),
+      total: signedIn.total + anonymous.total,
+    };
   }
 
   async clear(scope: ErrorLogScope = {}): Promise<void> {

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogEntry, type ErrorLogInput, type ErrorLogPage } from '../contract/gateway.js';
+import {
+  ERROR_LOG_LIMITS,
+  GATEWAY_PATHS,
+  type ErrorLogEntry,
+  type ErrorLogInput,
+  type ErrorLogPage,
+} from '../contract/gateway.js';
 import { GatewayError } from '../errors.js';
 import { RateLimiter } from './rate-limit.js';
 import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from './schema.js';
@@ -129,7 +135,9 @@ const pageResponseSchema = {
 export default fp<ErrorLogPluginOptions>(
   async (app, options) => {
     const channel = options.primary ?? null;
-    const own: ErrorLog = options.store ?? (channel ? new IpcErrorLogStore(channel) : localErrorLog(app.config.dataDir, options.maxFileBytes));
+    const own: ErrorLog =
+      options.store ??
+      (channel ? new IpcErrorLogStore(channel) : localErrorLog(app.config.dataDir, options.maxFileBytes));
     const onFallbackWrite = () => app.metrics.errorLogFallbackWrites.inc();
     // Two streams, as the local log has two lanes: anonymous entries never trim the others.
     const shared = app.redis
@@ -140,7 +148,11 @@ export default fp<ErrorLogPluginOptions>(
           fallback: own,
           onFallbackWrite,
           onFallback: (active, reason) => {
-            if (active) app.log.warn({ reason }, 'the shared error log in Redis is unavailable: UI errors go to the local error log until it is back');
+            if (active)
+              app.log.warn(
+                { reason },
+                'the shared error log in Redis is unavailable: UI errors go to the local error log until it is back',
+              );
             else app.log.info('the shared error log in Redis answers again: UI errors are shared once more');
           },
         })
@@ -218,7 +230,8 @@ export default fp<ErrorLogPluginOptions>(
     const ownerFor = async (request: FastifyRequest, session: Session): Promise<string | null> => {
       try {
         const held = await app.permissions.of(session);
-        if (held === 'unauthorized') throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
+        if (held === 'unauthorized')
+          throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
         return held.includes(adminPermission) ? null : session.userId;
       } catch (error) {
         if (error instanceof GatewayError && error.errorName === 'NOT_LOGGED_IN') throw error;
@@ -232,7 +245,10 @@ export default fp<ErrorLogPluginOptions>(
 
     app.get<{ Querystring: ErrorLogQueryString }>(
       GATEWAY_PATHS.errorLog,
-      { schema: { querystring: errorLogQuerySchema, response: { 200: pageResponseSchema } }, onRequest: app.sessions.require },
+      {
+        schema: { querystring: errorLogQuerySchema, response: { 200: pageResponseSchema } },
+        onRequest: app.sessions.require,
+      },
       async (request, reply): Promise<{ code: number; msg: string; data: ErrorLogPage }> => {
         const { pageNum, pageSize, keyword } = request.query;
         const owner = await ownerFor(request, request.session!);
@@ -250,13 +266,17 @@ export default fp<ErrorLogPluginOptions>(
 
     // Clearing is the holder's: the log is what an administrator reads to find out what went wrong,
     // and the entries of someone without the right are evidence for the holder, not theirs to wipe.
-    app.delete(GATEWAY_PATHS.errorLog, { schema: { response: { 200: okSchema } }, onRequest: app.sessions.require }, async (request) => {
-      const owner = await ownerFor(request, request.session!);
-      if (owner !== null) throw new GatewayError('FORBIDDEN', `clearing the error log needs ${adminPermission}`);
-      await store.clear({});
-      request.log.info({ userId: request.session?.userId }, 'error log cleared');
-      return { code: 200, msg: 'ok' };
-    });
+    app.delete(
+      GATEWAY_PATHS.errorLog,
+      { schema: { response: { 200: okSchema } }, onRequest: app.sessions.require },
+      async (request) => {
+        const owner = await ownerFor(request, request.session!);
+        if (owner !== null) throw new GatewayError('FORBIDDEN', `clearing the error log needs ${adminPermission}`);
+        await store.clear({});
+        request.log.info({ userId: request.session?.userId }, 'error log cleared');
+        return { code: 200, msg: 'ok' };
+      },
+    );
   },
   { name: 'error-log', dependencies: ['session', 'permissions'] },
 );

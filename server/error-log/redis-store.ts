@@ -1,5 +1,12 @@
 import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
-import { matcher, parseEntry, type ErrorLog, type ErrorLogLane, type ErrorLogQuery, type ErrorLogScope } from './store.js';
+import {
+  matcher,
+  parseEntry,
+  type ErrorLog,
+  type ErrorLogLane,
+  type ErrorLogQuery,
+  type ErrorLogScope,
+} from './store.js';
 import type { RedisShare } from '../redis/share.js';
 import { RedisFallback } from '../redis/fallback.js';
 import { streamChunks, streamField } from '../lib/redis-stream-pages.js';
@@ -66,7 +73,9 @@ export class RedisErrorLog implements ErrorLog {
   async append(entry: ErrorLogEntry): Promise<void> {
     const line = JSON.stringify(entry);
     const { share, maxEntries } = this.options;
-    const done = await this.shared(() => share.command.xadd(share.key(this.stream), 'MAXLEN', maxEntries, '*', FIELD, line));
+    const done = await this.shared(() =>
+      share.command.xadd(share.key(this.stream), 'MAXLEN', maxEntries, '*', FIELD, line),
+    );
     if (done) return;
     await this.options.fallback.append(entry);
     this.options.onFallbackWrite?.();
@@ -129,7 +138,8 @@ export class RedisErrorLog implements ErrorLog {
     while (this.unshared.length > 0 && share.available) {
       const batch = this.unshared.slice(0, CHUNK);
       const pipeline = share.command.pipeline();
-      for (const entry of batch) pipeline.xadd(share.key(this.stream), 'MAXLEN', maxEntries, '*', FIELD, JSON.stringify(entry));
+      for (const entry of batch)
+        pipeline.xadd(share.key(this.stream), 'MAXLEN', maxEntries, '*', FIELD, JSON.stringify(entry));
       try {
         const results = (await pipeline.exec()) ?? [];
         if (results.some(([error]) => error)) return;

@@ -63,10 +63,12 @@ export function checkEntryBody(data: unknown): { value: ErrorLogInput } | { erro
   const record = data as Record<string, unknown>;
   const properties: Record<string, StringProperty> = schema.properties;
   for (const key of Object.keys(record)) {
-    if (!Object.hasOwn(properties, key)) return { error: new EntryValidationError(`body has an unknown property "${key}"`, false) };
+    if (!Object.hasOwn(properties, key))
+      return { error: new EntryValidationError(`body has an unknown property "${key}"`, false) };
   }
   for (const key of schema.required) {
-    if (record[key] === undefined) return { error: new EntryValidationError(`body must have property "${key}"`, false) };
+    if (record[key] === undefined)
+      return { error: new EntryValidationError(`body must have property "${key}"`, false) };
   }
   for (const [key, rule] of Object.entries(properties)) {
     const value = record[key];

@@ -80,7 +80,11 @@ export function matcher(query: ErrorLogQuery): ((entry: ErrorLogEntry) => boolea
   if (keyword === undefined && since === undefined && until === undefined && owner === undefined) return null;
   return (entry) => {
     if (owner !== undefined && entry.userId !== owner) return false;
-    if (keyword !== undefined && !entry.message.toLowerCase().includes(keyword) && !entry.url.toLowerCase().includes(keyword)) {
+    if (
+      keyword !== undefined &&
+      !entry.message.toLowerCase().includes(keyword) &&
+      !entry.url.toLowerCase().includes(keyword)
+    ) {
       return false;
     }
     if (since !== undefined || until !== undefined) {
@@ -121,8 +125,10 @@ export class ErrorLogStore implements ErrorLog {
   constructor(options: ErrorLogStoreOptions) {
     const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const generations = options.generations ?? DEFAULT_GENERATIONS;
-    if (!Number.isInteger(maxFileBytes) || maxFileBytes < 1) throw new RangeError('maxFileBytes must be a positive integer');
-    if (!Number.isInteger(generations) || generations < 1) throw new RangeError('generations must be a positive integer');
+    if (!Number.isInteger(maxFileBytes) || maxFileBytes < 1)
+      throw new RangeError('maxFileBytes must be a positive integer');
+    if (!Number.isInteger(generations) || generations < 1)
+      throw new RangeError('generations must be a positive integer');
     this.dir = options.dir;
     this.name = options.name ?? 'error-log';
     this.maxFileBytes = maxFileBytes;
@@ -300,7 +306,11 @@ export class ErrorLogStore implements ErrorLog {
     return { list, total };
   }
 
-  private async scanFiltered(match: (entry: ErrorLogEntry) => boolean, skip: number, pageSize: number): Promise<ErrorLogPage> {
+  private async scanFiltered(
+    match: (entry: ErrorLogEntry) => boolean,
+    skip: number,
+    pageSize: number,
+  ): Promise<ErrorLogPage> {
     const list: ErrorLogEntry[] = [];
     let total = 0;
     for (let generation = 0; generation <= this.generations; generation++) {

@@ -120,9 +120,18 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
   const { eventsMaxPerAccount: maxPerAccount, eventsMaxTotal: maxTotal } = app.config;
   const byAccount = new Map<string, number>();
 
-  const SESSION_FULL: StreamCap = { limit: 'event_streams_per_session', why: `this session already has ${maxPerSession} event streams open` };
-  const ACCOUNT_FULL: StreamCap = { limit: 'event_streams_per_account', why: `this account already has ${maxPerAccount} event streams open` };
-  const GATEWAY_FULL: StreamCap = { limit: 'event_streams_total', why: `the gateway already has ${maxTotal} event streams open` };
+  const SESSION_FULL: StreamCap = {
+    limit: 'event_streams_per_session',
+    why: `this session already has ${maxPerSession} event streams open`,
+  };
+  const ACCOUNT_FULL: StreamCap = {
+    limit: 'event_streams_per_account',
+    why: `this account already has ${maxPerAccount} event streams open`,
+  };
+  const GATEWAY_FULL: StreamCap = {
+    limit: 'event_streams_total',
+    why: `the gateway already has ${maxTotal} event streams open`,
+  };
 
   /** The cap a new stream of this session would pass in this process, or null when it may open. */
   const overCap = (session: Session): StreamCap | null => {
@@ -175,12 +184,16 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
   const accountSlots = redis ? new RedisStreamSlots(redis, maxPerAccount) : null;
   // With a map that binds the count, the poll is the map's call (its input never changes, so it is
   // prepared once); one that marks it unsupported has no poll and no stream at all.
-  const mapped = app.backendMap?.namesOwn('withdrawalCount') ? app.backendMap.prepareOwn('withdrawalCount', 'GET', {}) : null;
+  const mapped = app.backendMap?.namesOwn('withdrawalCount')
+    ? app.backendMap.prepareOwn('withdrawalCount', 'GET', {})
+    : null;
   const countUnsupported = mapped !== null && 'unsupported' in mapped;
-  const countPath = mapped && !('unsupported' in mapped) ? mapped.request.path.split('?')[0]! : app.config.withdrawalCountPath;
+  const countPath =
+    mapped && !('unsupported' in mapped) ? mapped.request.path.split('?')[0]! : app.config.withdrawalCountPath;
   const outcomeOf = (code: unknown, data: unknown): PollOutcome => {
     if (code === 401) return { status: 'ended' };
-    if (code !== SUCCESS_CODE) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${countPath} answered code ${String(code)}`);
+    if (code !== SUCCESS_CODE)
+      throw new GatewayError('UPSTREAM_BAD_ANSWER', `${countPath} answered code ${String(code)}`);
     const count = readCount(data);
     if (count === null) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${countPath} answered without a count`);
     return { status: 'count', count };
@@ -200,7 +213,10 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     onPollFailure(error, session) {
       countUpstreamError(app.metrics, error);
       const reason = error instanceof Error ? error.message : String(error);
-      app.log.warn({ userId: session.userId, path: countPath, reason }, 'withdrawal count poll failed; keeping the last count');
+      app.log.warn(
+        { userId: session.userId, path: countPath, reason },
+        'withdrawal count poll failed; keeping the last count',
+      );
     },
     onPollRecovered(session) {
       app.log.info({ userId: session.userId, path: countPath }, 'withdrawal count poll answers again');

@@ -53,7 +53,13 @@ export class RedisPollShare implements PollShare {
     const period = Math.floor(Date.now() / this.pollMs);
     try {
       // The lock outlives its period a little, so a replica whose clock lags cannot take it again.
-      const taken = await share.command.set(share.key(`${LOCK_KEY}${key}:${period}`), share.replicaId, 'PX', this.pollMs * 2, 'NX');
+      const taken = await share.command.set(
+        share.key(`${LOCK_KEY}${key}:${period}`),
+        share.replicaId,
+        'PX',
+        this.pollMs * 2,
+        'NX',
+      );
       if (taken === 'OK') return { poll: true };
       const last = await share.command.get(share.key(COUNT_KEY + key));
       const count = last === null ? null : Number(last);
@@ -68,7 +74,10 @@ export class RedisPollShare implements PollShare {
     if (!share.available) return;
     const message = JSON.stringify({ from: share.replicaId, key, outcome } satisfies PollMessage);
     const countKey = share.key(COUNT_KEY + key);
-    const kept = outcome.status === 'count' ? share.command.set(countKey, String(outcome.count), 'PX', this.pollMs * 3) : share.command.del(countKey);
+    const kept =
+      outcome.status === 'count'
+        ? share.command.set(countKey, String(outcome.count), 'PX', this.pollMs * 3)
+        : share.command.del(countKey);
     void kept.then(
       () => share.publish(POLLS_CHANNEL, message),
       () => undefined,
@@ -119,7 +128,16 @@ export class RedisStreamSlots {
       const now = Date.now();
       try {
         const key = share.key(STREAMS_KEY + sessionId);
-        const taken = await share.command.eval(TAKE_SLOT, 1, key, now, this.max, now + SLOT_TTL_MS, member, SLOT_TTL_MS);
+        const taken = await share.command.eval(
+          TAKE_SLOT,
+          1,
+          key,
+          now,
+          this.max,
+          now + SLOT_TTL_MS,
+          member,
+          SLOT_TTL_MS,
+        );
         if (Number(taken) !== 1) return null;
       } catch {
         // Counted here alone; the renewal writes it to Redis once it answers.

@@ -81,7 +81,14 @@ export class WithdrawalHub<S> {
       if (existing.count !== null) subscriber.onCount(existing.count);
       return;
     }
-    const entry: Entry<S> = { key, session, subscribers: new Set([subscriber]), count: null, timer: null, failing: false };
+    const entry: Entry<S> = {
+      key,
+      session,
+      subscribers: new Set([subscriber]),
+      count: null,
+      timer: null,
+      failing: false,
+    };
     this.entries.set(key, entry);
     void this.run(entry);
   }

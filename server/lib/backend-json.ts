@@ -16,7 +16,11 @@ export async function readBackendJson(
     return JSON.parse((await decode(answer, path)).toString('utf8'));
   } catch (error) {
     if (error instanceof GatewayError) throw error;
-    if (answer.status === 404) throw new GatewayError('BACKEND_NO_SUCH_CALL', `${method} ${path}`, { data: { method, path } });
-    throw new GatewayError('UPSTREAM_BAD_ANSWER', `${method} ${path} answered HTTP ${answer.status} with a body that is not JSON`);
+    if (answer.status === 404)
+      throw new GatewayError('BACKEND_NO_SUCH_CALL', `${method} ${path}`, { data: { method, path } });
+    throw new GatewayError(
+      'UPSTREAM_BAD_ANSWER',
+      `${method} ${path} answered HTTP ${answer.status} with a body that is not JSON`,
+    );
   }
 }

@@ -38,7 +38,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       // The status is the catalogue's for the name, so a code never says one thing and its name another.
       const name = CLIENT_ERROR_NAMES[error.statusCode] ?? 'BAD_REQUEST';
       const status = GATEWAY_ERRORS[name].status;
-      return reply.code(status).send({ code: status, msg: `${GATEWAY_ERRORS[name].msg}: ${error.message}`, error: name });
+      return reply
+        .code(status)
+        .send({ code: status, msg: `${GATEWAY_ERRORS[name].msg}: ${error.message}`, error: name });
     }
     request.log.error({ err: error }, 'unexpected gateway error');
     return reply.code(500).send(errorBody('INTERNAL'));

@@ -16,7 +16,15 @@ import type { FastifyRequest } from 'fastify';
  * headers (`underscores_in_headers off`), and servers that map `_` to `-` would read them as
  * another header.
  */
-export const PASSED_REQUEST_HEADERS: readonly string[] = ['accept', 'accept-language', 'user-agent', 'if-none-match', 'if-modified-since', 'range', 'if-range'];
+export const PASSED_REQUEST_HEADERS: readonly string[] = [
+  'accept',
+  'accept-language',
+  'user-agent',
+  'if-none-match',
+  'if-modified-since',
+  'range',
+  'if-range',
+];
 
 /**
  * Set by the gateway alone, whatever the browser sent under these names: the client's address and

@@ -52,10 +52,15 @@ export function boundedJsonParser(
   return (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text === '') {
-      return allowEmpty ? done(null, undefined) : done(new GatewayError('BAD_REQUEST', 'the JSON body is empty'), undefined);
+      return allowEmpty
+        ? done(null, undefined)
+        : done(new GatewayError('BAD_REQUEST', 'the JSON body is empty'), undefined);
     }
     if (jsonNestsDeeperThan(text, JSON_MAX_DEPTH)) {
-      return done(new GatewayError('BAD_REQUEST', `the JSON body nests deeper than ${JSON_MAX_DEPTH} levels`), undefined);
+      return done(
+        new GatewayError('BAD_REQUEST', `the JSON body nests deeper than ${JSON_MAX_DEPTH} levels`),
+        undefined,
+      );
     }
     parse(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(new GatewayError('BAD_REQUEST', 'the body is not valid JSON'), undefined);

@@ -175,13 +175,20 @@ export async function* readLinesForward(path: string, chunkBytes = 256 * 1024): 
       const { bytesRead } = await handle.read(chunk, 0, chunkBytes, position);
       if (bytesRead === 0) break;
       position += bytesRead;
-      const buffer = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const buffer =
+        carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       let start = 0;
       for (;;) {
         const newline = buffer.indexOf(NEWLINE, start);
         if (newline === -1) break;
         number++;
-        yield { text: buffer.toString('utf8', start, newline), offset: carryOffset + start, length: newline - start, number, ended: true };
+        yield {
+          text: buffer.toString('utf8', start, newline),
+          offset: carryOffset + start,
+          length: newline - start,
+          number,
+          ended: true,
+        };
         start = newline + 1;
       }
       carryOffset += start;

@@ -26,12 +26,18 @@ export interface StreamChunksOptions {
  * once the one before has been taken, so a reader that stops early (a full page) reads no further;
  * each starts just past the last id read (an exclusive start).
  */
-export async function* streamChunks(command: Redis, key: string, options: StreamChunksOptions): AsyncGenerator<StreamEntry[]> {
+export async function* streamChunks(
+  command: Redis,
+  key: string,
+  options: StreamChunksOptions,
+): AsyncGenerator<StreamEntry[]> {
   const forward = options.direction === 'forward';
   let from = options.from ?? (forward ? '-' : '+');
   for (;;) {
     const chunk = (
-      forward ? await command.xrange(key, from, '+', 'COUNT', options.count) : await command.xrevrange(key, from, '-', 'COUNT', options.count)
+      forward
+        ? await command.xrange(key, from, '+', 'COUNT', options.count)
+        : await command.xrevrange(key, from, '-', 'COUNT', options.count)
     ) as StreamEntry[];
     yield chunk;
     if (chunk.length < options.count) return;

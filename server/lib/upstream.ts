@@ -131,7 +131,10 @@ export class Upstream {
     try {
       parsed = JSON.parse(json.toString('utf8'));
     } catch {
-      throw new GatewayError('UPSTREAM_BAD_ANSWER', `${path} answered HTTP ${answer.status} with a body that is not JSON`);
+      throw new GatewayError(
+        'UPSTREAM_BAD_ANSWER',
+        `${path} answered HTTP ${answer.status} with a body that is not JSON`,
+      );
     }
     if (!isEnvelope(parsed)) {
       throw new GatewayError('UPSTREAM_BAD_ANSWER', `${path} answered without a {code, msg} envelope`);
@@ -149,7 +152,10 @@ export class Upstream {
  * and certificate checking. Every pool the gateway opens comes from here: @fastify/reply-from's
  * own pools would skip the certificate check of an HTTPS origin and wait undici's 300 s.
  */
-export function createBackendPool(origin: string, options: Pick<UpstreamOptions, 'timeoutMs' | 'tlsInsecure' | 'connections'>): Pool {
+export function createBackendPool(
+  origin: string,
+  options: Pick<UpstreamOptions, 'timeoutMs' | 'tlsInsecure' | 'connections'>,
+): Pool {
   return new Pool(origin, {
     connections: options.connections ?? 128,
     keepAliveTimeout: 60_000,

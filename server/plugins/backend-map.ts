@@ -21,7 +21,10 @@ declare module 'fastify' {
      * decoded (w-enable-mode 1 and 3), then mapped. Used by the mapped routes, the withdrawal
      * poll and the logout.
      */
-    sendMapped(prepared: Extract<Planned, { bound: unknown }>, options: MappedCallOptions): Promise<{ status: number; body: Record<string, unknown> }>;
+    sendMapped(
+      prepared: Extract<Planned, { bound: unknown }>,
+      options: MappedCallOptions,
+    ): Promise<{ status: number; body: Record<string, unknown> }>;
   }
 }
 
@@ -65,7 +68,10 @@ export default fp(
   async (app) => {
     const loaded = app.config.backendMap;
     const map = loaded
-      ? new BackendMap(loaded.map, undefined, { withdrawalCount: app.config.withdrawalCountPath, logout: app.config.backendLogoutPath })
+      ? new BackendMap(loaded.map, undefined, {
+          withdrawalCount: app.config.withdrawalCountPath,
+          logout: app.config.backendLogoutPath,
+        })
       : null;
     app.decorate('backendMap', map);
     const offer = map ? map.offer() : fullOffer();
@@ -87,19 +93,28 @@ export default fp(
       });
     });
 
-    app.get(GATEWAY_PATHS.backendOffer, { onRequest: app.sessions.require, schema: { response: { 200: offerSchema } } }, async (_request, reply) => {
-      reply.header('cache-control', NO_STORE);
-      return offer;
-    });
+    app.get(
+      GATEWAY_PATHS.backendOffer,
+      { onRequest: app.sessions.require, schema: { response: { 200: offerSchema } } },
+      async (_request, reply) => {
+        reply.header('cache-control', NO_STORE);
+        return offer;
+      },
+    );
     if (!map) return;
 
     const inputOf = (method: 'GET' | 'POST', request: FastifyRequest): Record<string, unknown> => {
       const source = method === 'GET' ? request.query : request.body;
-      return typeof source === 'object' && source !== null && !Array.isArray(source) ? (source as Record<string, unknown>) : {};
+      return typeof source === 'object' && source !== null && !Array.isArray(source)
+        ? (source as Record<string, unknown>)
+        : {};
     };
     const send = async (request: FastifyRequest, reply: FastifyReply, prepared: Planned, open = false) => {
       reply.header('cache-control', NO_STORE);
-      if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
+      if ('unsupported' in prepared)
+        throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, {
+          data: { call: prepared.unsupported },
+        });
       const headers = backendRequestHeaders(request);
       // The site configuration is read before login and goes out without credentials, as the proxy sends /api/exclude.
       const mapped = open
@@ -109,15 +124,29 @@ export default fp(
     };
     const handle = (call: ConsoleCall) => async (request: FastifyRequest, reply: FastifyReply) =>
       send(request, reply, map.prepare(call, inputOf(call.method, request), { session: request.session }));
-    const handleOwn = (name: OwnCallName, method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
-      send(request, reply, map.prepareOwn(name, method, inputOf(method, request), { session: request.session }), isOpenOwnCall(name));
+    const handleOwn =
+      (name: OwnCallName, method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
+        send(
+          request,
+          reply,
+          map.prepareOwn(name, method, inputOf(method, request), { session: request.session }),
+          isOpenOwnCall(name),
+        );
 
     await app.register(async (scope) => {
       // As the proxy reads bodies: JSON (of any JSON type) within the nesting bound, an empty body as none. Other
       // content types cannot be translated and are refused (415).
       scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
-      scope.addContentTypeParser(OTHER_JSON_TYPES, { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
+      scope.addContentTypeParser(
+        'application/json',
+        { parseAs: 'string' },
+        boundedJsonParser(scope, { allowEmpty: true }),
+      );
+      scope.addContentTypeParser(
+        OTHER_JSON_TYPES,
+        { parseAs: 'string' },
+        boundedJsonParser(scope, { allowEmpty: true }),
+      );
       for (const call of map.calls()) {
         // A POST's body may be empty (read as none), so only its query string has a schema.
         scope.route({

@@ -38,10 +38,14 @@ export default fp(
       if (app.shuttingDown) reply.header('connection', 'close');
     });
 
-    app.get(GATEWAY_PATHS.healthz, { schema: { response: { 200: statusSchema } }, logLevel: 'warn' }, async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
-    });
+    app.get(
+      GATEWAY_PATHS.healthz,
+      { schema: { response: { 200: statusSchema } }, logLevel: 'warn' },
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
+      },
+    );
 
     let lastCheck: { at: number; ok: boolean } | null = null;
     const backendReachable = async (): Promise<boolean> => {

@@ -14,7 +14,9 @@ const ANY_HOST_PATHS = new Set<string>([GATEWAY_PATHS.healthz, GATEWAY_PATHS.rea
 export function hostAllowed(host: string, allowed: readonly AllowedHost[]): boolean {
   const parsed = parseHost(host);
   if (!parsed) return false;
-  return allowed.some((entry) => entry.hostname === parsed.hostname && (entry.port === null || entry.port === parsed.port));
+  return allowed.some(
+    (entry) => entry.hostname === parsed.hostname && (entry.port === null || entry.port === parsed.port),
+  );
 }
 
 /**

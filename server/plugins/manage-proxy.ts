@@ -35,7 +35,8 @@ function headersForBackend(request: FastifyRequest, proxied: Headers): Headers {
   const out: Headers = backendRequestHeaders(request);
   if (proxied.host !== undefined) out.host = proxied.host;
   if (proxied['content-length'] !== undefined) out['content-length'] = proxied['content-length'];
-  if (proxied['content-type'] !== undefined) out['content-type'] = request.headers['content-type'] ?? proxied['content-type'];
+  if (proxied['content-type'] !== undefined)
+    out['content-type'] = request.headers['content-type'] ?? proxied['content-type'];
   return out;
 }
 
@@ -100,13 +101,17 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
       : {};
 
   const sendError = (reply: FastifyReply, error: unknown) => {
-    const gatewayError = error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
+    const gatewayError =
+      error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error });
     countUpstreamError(app.metrics, gatewayError);
     // As the error handler does for the gateway's own calls: the cause (refused, certificate,
     // time-out) is for the operator's log, not the browser. Decode failures are logged where
     // they are found, once.
     if (upstreamErrorKind(gatewayError)) {
-      reply.request.log.warn({ err: gatewayError.cause ?? gatewayError, path: reply.request.url.split('?')[0] }, gatewayError.message);
+      reply.request.log.warn(
+        { err: gatewayError.cause ?? gatewayError, path: reply.request.url.split('?')[0] },
+        gatewayError.message,
+      );
     }
     if (!reply.sent) reply.code(gatewayError.status).send(gatewayError.toBody());
   };
@@ -115,8 +120,16 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
     // Our own body parsers, so the body limit holds for proxied calls too (the proxy's default
     // parser streams any size through) and malformed JSON is refused here with a clear error.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
-    scope.addContentTypeParser(OTHER_JSON_TYPES, { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true, keepText: true }));
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string' },
+      boundedJsonParser(scope, { allowEmpty: true }),
+    );
+    scope.addContentTypeParser(
+      OTHER_JSON_TYPES,
+      { parseAs: 'string' },
+      boundedJsonParser(scope, { allowEmpty: true, keepText: true }),
+    );
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     // The backend sees no call without a session the gateway vouches for: a forged, expired or
     // revoked cookie, or none, is answered here (before the body is even read).
@@ -177,7 +190,10 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
             response.stream.resume();
             reply.removeHeader('content-length');
             reply.removeHeader('content-type');
-            sendError(reply, new GatewayError('UPSTREAM_BAD_ANSWER', `HTTP ${response.statusCode} redirecting to another origin`));
+            sendError(
+              reply,
+              new GatewayError('UPSTREAM_BAD_ANSWER', `HTTP ${response.statusCode} redirecting to another origin`),
+            );
             return;
           }
           const mode = encodedModes.get(request);
@@ -211,7 +227,10 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
           app.sessionCalls.backendEnded(reply.request);
           reply.removeHeader('content-length');
           const timedOut = error.statusCode === 504;
-          sendError(reply, new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNREACHABLE', undefined, { cause: error }));
+          sendError(
+            reply,
+            new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNREACHABLE', undefined, { cause: error }),
+          );
         },
       },
       // The typings of replyOptions lag behind reply-from's runtime signatures used above.
@@ -226,7 +245,8 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
 export default fp(
   async (app) => {
     const backend = app.config.chatBackendUrl;
-    if (!backend) throw new Error('manage-proxy needs config.chatBackendUrl (main.ts sets it to the sandbox in sandbox mode)');
+    if (!backend)
+      throw new Error('manage-proxy needs config.chatBackendUrl (main.ts sets it to the sandbox in sandbox mode)');
     const prefixPath = app.upstream.pathPrefix;
     await registerProxy(app, {
       prefix: '/manage',
@@ -254,7 +274,10 @@ export default fp(
     const sameServer = fileServer.origin === app.upstream.origin;
     const filePool = sameServer
       ? app.upstream.pool
-      : createBackendPool(fileServer.origin, { timeoutMs: app.config.upstreamTimeoutMs, tlsInsecure: app.config.upstreamTlsInsecure });
+      : createBackendPool(fileServer.origin, {
+          timeoutMs: app.config.upstreamTimeoutMs,
+          tlsInsecure: app.config.upstreamTlsInsecure,
+        });
     // The proxy leaves the pools it is given open; the shared one closes with app.upstream.
     if (!sameServer) app.addHook('onClose', async () => filePool.close());
     await registerProxy(app, {

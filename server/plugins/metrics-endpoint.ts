@@ -75,8 +75,20 @@ export default fp<MetricsEndpointOptions>(
       return;
     }
 
-    const send = (res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}) => {
-      res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': NO_STORE, 'content-length': Buffer.byteLength(body), ...extra });
+    const send = (
+      res: ServerResponse,
+      status: number,
+      type: string,
+      body: string,
+      extra: Record<string, string> = {},
+    ) => {
+      res.writeHead(status, {
+        ...SECURITY_HEADERS,
+        'content-type': type,
+        'cache-control': NO_STORE,
+        'content-length': Buffer.byteLength(body),
+        ...extra,
+      });
       res.end(body);
     };
     const sendError = (res: ServerResponse, name: GatewayErrorName, extra: Record<string, string> = {}) => {
@@ -86,8 +98,10 @@ export default fp<MetricsEndpointOptions>(
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '').split('?')[0];
       if (path !== GATEWAY_PATHS.metrics) return sendError(res, 'NOT_FOUND');
-      if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 'METHOD_NOT_ALLOWED', { allow: 'GET, HEAD' });
-      if (refusal(req.headers.authorization)) return sendError(res, 'UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="metrics"' });
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return sendError(res, 'METHOD_NOT_ALLOWED', { allow: 'GET, HEAD' });
+      if (refusal(req.headers.authorization))
+        return sendError(res, 'UNAUTHORIZED', { 'www-authenticate': 'Bearer realm="metrics"' });
       try {
         send(res, 200, app.metrics.registry.contentType, await collect());
       } catch (error) {
@@ -96,7 +110,10 @@ export default fp<MetricsEndpointOptions>(
       }
     };
     notServedHere();
-    const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000 }, (req, res) => void handle(req, res));
+    const server: Server = createServer(
+      { requestTimeout: 10_000, headersTimeout: 5_000 },
+      (req, res) => void handle(req, res),
+    );
     server.maxConnections = 64;
     server.on('connect', (_req, socket: Socket) => refuseConnect(socket));
 

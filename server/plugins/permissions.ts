@@ -56,13 +56,23 @@ export default fp<PermissionsPluginOptions>(
     const refusals = new Map(Object.entries(map?.refusals ?? {}));
 
     /** The map's permission call: its list at the map's pointer; a refusal the map reads as 401 ends the session. */
-    const askBackend = async (session: Session, call: Extract<PermissionRule, { kind: 'call' }>): Promise<HeldPermissions> => {
-      const answer = await app.upstream.request(call.path, { method: call.method, session, ...(call.method === 'POST' ? { body: {} } : {}) });
+    const askBackend = async (
+      session: Session,
+      call: Extract<PermissionRule, { kind: 'call' }>,
+    ): Promise<HeldPermissions> => {
+      const answer = await app.upstream.request(call.path, {
+        method: call.method,
+        session,
+        ...(call.method === 'POST' ? { body: {} } : {}),
+      });
       const json = await readBackendJson(app.decodeAnswer, answer, call.method, call.path);
       const code = readPointer(json, envelope.code);
       if (code === undefined || !envelope.success.has(scalarText(code))) {
         if (refusedCode(code, refusals) === 401) return 'unauthorized';
-        throw new GatewayError('UPSTREAM_BAD_ANSWER', `the permission look-up ${call.path} answered code ${scalarText(code)}`);
+        throw new GatewayError(
+          'UPSTREAM_BAD_ANSWER',
+          `the permission look-up ${call.path} answered code ${scalarText(code)}`,
+        );
       }
       return heldPermissions(readPointer(json, call.list));
     };
@@ -81,7 +91,8 @@ export default fp<PermissionsPluginOptions>(
     });
     const service: PermissionService = {
       // A table (or "all") is read from the sealed session: nothing to ask, nothing to cache.
-      of: (session) => (rule?.kind === 'fixed' ? Promise.resolve(rule.of(session.kept)) : cache.get(sessionKey(session), session)),
+      of: (session) =>
+        rule?.kind === 'fixed' ? Promise.resolve(rule.of(session.kept)) : cache.get(sessionKey(session), session),
       ended: (key) => cache.set(key, 'unauthorized'),
     };
     app.decorate('permissions', service);

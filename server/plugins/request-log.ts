@@ -12,12 +12,18 @@ export default fp(
       const route = request.routeOptions.url ?? 'unmatched';
       const level = reply.statusCode >= 500 ? 'warn' : request.routeOptions.logLevel === 'warn' ? 'debug' : 'info';
       request.log[level](
-        { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+        {
+          method: request.method,
+          url: request.url.split('?')[0],
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+        },
         'request completed',
       );
       app.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
       // An event stream's "latency" is its lifetime; it would drown the histogram.
-      if (route !== GATEWAY_PATHS.events) app.metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+      if (route !== GATEWAY_PATHS.events)
+        app.metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     });
   },
   { name: 'request-log' },

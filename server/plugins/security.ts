@@ -53,7 +53,8 @@ export function isSameOriginRequest(request: FastifyRequest): boolean {
   if (request.headers['sec-fetch-site'] === 'cross-site') return false;
   const origin = request.headers.origin;
   const referer = request.headers.referer;
-  const claimed = typeof origin === 'string' ? originOf(origin) : typeof referer === 'string' ? originOf(referer) : null;
+  const claimed =
+    typeof origin === 'string' ? originOf(origin) : typeof referer === 'string' ? originOf(referer) : null;
   return claimed !== null && claimed === ownOrigin(request);
 }
 

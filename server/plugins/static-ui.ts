@@ -11,7 +11,13 @@ const NEVER_CACHE = 'no-cache, no-store, must-revalidate';
 
 /** Paths the gateway answers in JSON: a wrong one there is an API mistake, never a page. */
 function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/') || url === '/manage' || url.startsWith('/manage/') || url.startsWith('/plate/');
+  return (
+    url === '/api' ||
+    url.startsWith('/api/') ||
+    url === '/manage' ||
+    url.startsWith('/manage/') ||
+    url.startsWith('/plate/')
+  );
 }
 
 function isHtmlNavigation(request: FastifyRequest, pathname: string): boolean {
@@ -59,7 +65,10 @@ export default fp(
 
     const sendIndex = (reply: FastifyReply) => {
       if (!indexHtml) {
-        return reply.code(503).type('text/plain; charset=utf-8').send('The console UI is not built. Run `npm run build` and restart.');
+        return reply
+          .code(503)
+          .type('text/plain; charset=utf-8')
+          .send('The console UI is not built. Run `npm run build` and restart.');
       }
       return reply.code(200).header('cache-control', NEVER_CACHE).type('text/html; charset=utf-8').send(indexHtml);
     };

@@ -49,7 +49,11 @@ const limitsSchema = envelope({
   type: 'object',
   required: ['maxBytes'],
   properties: {
-    maxBytes: { type: 'object', required: [...UPLOAD_KINDS], properties: { image: { type: 'integer' }, package: { type: 'integer' } } },
+    maxBytes: {
+      type: 'object',
+      required: [...UPLOAD_KINDS],
+      properties: { image: { type: 'integer' }, package: { type: 'integer' } },
+    },
   },
 });
 
@@ -67,7 +71,11 @@ const answerSchema = envelope({
 });
 
 /** A refusal of the backend's (its envelope, code not 200) goes to the browser as any other call's would. */
-const refusalSchema = { type: 'object', required: ['code', 'msg'], properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: {} } } as const;
+const refusalSchema = {
+  type: 'object',
+  required: ['code', 'msg'],
+  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: {} },
+} as const;
 
 function typeRefused(kind: UploadKind, refusal: UploadRefusal): GatewayError {
   const accepted = uploadExtensions(kind);
@@ -78,12 +86,21 @@ function typeRefused(kind: UploadKind, refusal: UploadRefusal): GatewayError {
         ? 'the file is empty'
         : `the file's contents are not what its name says${refusal.detected ? ` (they look like ${refusal.detected})` : ''}`;
   return new GatewayError('UPLOAD_TYPE_REFUSED', detail, {
-    data: { kind, reason: refusal.reason, accepted, ...(refusal.reason === 'contents' ? { detected: refusal.detected } : {}) },
+    data: {
+      kind,
+      reason: refusal.reason,
+      accepted,
+      ...(refusal.reason === 'contents' ? { detected: refusal.detected } : {}),
+    },
   });
 }
 
 function tooLarge(kind: UploadKind, maxBytes: number): GatewayError {
-  return new GatewayError('UPLOAD_TOO_LARGE', `${kind === 'image' ? 'an image' : 'a package'} may be at most ${maxBytes} bytes`, { data: { kind, maxBytes } });
+  return new GatewayError(
+    'UPLOAD_TOO_LARGE',
+    `${kind === 'image' ? 'an image' : 'a package'} may be at most ${maxBytes} bytes`,
+    { data: { kind, maxBytes } },
+  );
 }
 
 /** The declared body length, or null for a chunked body. */
@@ -94,20 +111,29 @@ function declaredLength(request: FastifyRequest): number | null {
 
 export default fp(
   async (app) => {
-    const maxBytes: Record<UploadKind, number> = { image: app.config.uploadImageMaxBytes, package: app.config.uploadPackageMaxBytes };
+    const maxBytes: Record<UploadKind, number> = {
+      image: app.config.uploadImageMaxBytes,
+      package: app.config.uploadPackageMaxBytes,
+    };
     const map = app.backendMap;
 
-    app.get(GATEWAY_PATHS.upload, { onRequest: app.sessions.require, schema: { response: { 200: limitsSchema } } }, async (_request, reply) => {
-      reply.header('cache-control', NO_STORE);
-      return { code: 200, msg: 'ok', data: { maxBytes } };
-    });
+    app.get(
+      GATEWAY_PATHS.upload,
+      { onRequest: app.sessions.require, schema: { response: { 200: limitsSchema } } },
+      async (_request, reply) => {
+        reply.header('cache-control', NO_STORE);
+        return { code: 200, msg: 'ok', data: { maxBytes } };
+      },
+    );
 
     /** Where and how the file goes: the map's binding, or the contract's own call. */
     const prepare = (kind: UploadKind, name: string): PreparedUpload | null => {
       if (!map?.namesOwn('upload')) return null;
       const prepared = map.prepareUpload({ kind, name });
       if ('unsupported' in prepared) {
-        throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
+        throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, {
+          data: { call: prepared.unsupported },
+        });
       }
       return prepared;
     };
@@ -133,7 +159,10 @@ export default fp(
               type: 'object',
               required: ['kind', 'name'],
               additionalProperties: false,
-              properties: { kind: { type: 'string', enum: [...UPLOAD_KINDS] }, name: { type: 'string', minLength: 1, maxLength: 255 } },
+              properties: {
+                kind: { type: 'string', enum: [...UPLOAD_KINDS] },
+                name: { type: 'string', minLength: 1, maxLength: 255 },
+              },
             },
             response: { 200: { anyOf: [answerSchema, refusalSchema] } },
           },
@@ -214,7 +243,10 @@ export default fp(
             );
           } catch (error) {
             const reason: GatewayError =
-              failure ?? (error instanceof GatewayError ? error : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error }));
+              failure ??
+              (error instanceof GatewayError
+                ? error
+                : new GatewayError('UPSTREAM_UNREACHABLE', undefined, { cause: error }));
             // The backend went away while the file was arriving: what is left of it is read and dropped.
             return refuse(reply, file, reason);
           }
@@ -227,19 +259,29 @@ export default fp(
           if (prepared && map) {
             ({ status, body: out } = map.answer(prepared, answer.status, answer.headers, json));
           } else {
-            if (answer.status === 404) throw new GatewayError('BACKEND_NO_SUCH_CALL', `${sent.method} ${sent.path}`, { data: sent });
-            if (!isEnvelope(json)) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path} answered without a {code, msg} envelope`);
+            if (answer.status === 404)
+              throw new GatewayError('BACKEND_NO_SUCH_CALL', `${sent.method} ${sent.path}`, { data: sent });
+            if (!isEnvelope(json))
+              throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path} answered without a {code, msg} envelope`);
           }
           if (!isEnvelope(out) || out.code !== 200) {
             // The backend's own refusal (no permission, logged in elsewhere, its own checks), as any call's.
             return reply.code(status >= 400 && status < 500 ? status : 200).send(out);
           }
           // A success answered before the whole file arrived stored a part of it at best.
-          if (!complete) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path} answered before the whole file was sent`);
+          if (!complete)
+            throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path} answered before the whole file was sent`);
           const figures = file.figures();
           const stored = storedPath(out.data);
-          if (!stored) throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path} answered no path for the stored file`);
-          const data: UploadAnswer = { ...stored, name, size: figures.size, md5: figures.md5, contentType: type.mediaType };
+          if (!stored)
+            throw new GatewayError('UPSTREAM_BAD_ANSWER', `${sent.path} answered no path for the stored file`);
+          const data: UploadAnswer = {
+            ...stored,
+            name,
+            size: figures.size,
+            md5: figures.md5,
+            contentType: type.mediaType,
+          };
           request.log.info({ kind, size: figures.size, type: type.id, path: stored.path }, 'upload stored');
           return { code: 200, msg: typeof out.msg === 'string' ? out.msg : 'ok', data };
         },

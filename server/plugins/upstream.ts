@@ -15,7 +15,11 @@ declare module 'fastify' {
     /** The JSON bytes of an answer: the body itself, or its decoding when w-enable-mode is 1 or 3. */
     decodeAnswer(answer: RawAnswer, path: string): Promise<Buffer>;
     /** The same for a body still arriving: decoded chunk by chunk, never buffered as text. */
-    decodeAnswerStream(body: AsyncIterable<Buffer> | Iterable<Buffer>, mode: EncodedMode, path: string): Promise<Buffer>;
+    decodeAnswerStream(
+      body: AsyncIterable<Buffer> | Iterable<Buffer>,
+      mode: EncodedMode,
+      path: string,
+    ): Promise<Buffer>;
   }
 }
 
@@ -41,7 +45,11 @@ export default fp(
       throw new GatewayError(error.reason === 'too_large' ? 'DECODE_TOO_LARGE' : 'DECODE_FAILED', error.message);
     }
 
-    async function decodeAnswerStream(body: AsyncIterable<Buffer> | Iterable<Buffer>, mode: EncodedMode, path: string): Promise<Buffer> {
+    async function decodeAnswerStream(
+      body: AsyncIterable<Buffer> | Iterable<Buffer>,
+      mode: EncodedMode,
+      path: string,
+    ): Promise<Buffer> {
       try {
         const decoder = new BodyDecoder(mode, key, { maxBytes });
         let received = 0;
@@ -86,7 +94,9 @@ export default fp(
       services.set(name, url === backendUrl ? upstream : connect(url));
     }
     app.decorate('upstream', upstream);
-    app.decorate('upstreamFor', (service?: string) => (service === undefined ? upstream : (services.get(service) ?? upstream)));
+    app.decorate('upstreamFor', (service?: string) =>
+      service === undefined ? upstream : (services.get(service) ?? upstream),
+    );
     app.addHook('onClose', async () => {
       await Promise.all([...new Set([upstream, ...services.values()])].map((u) => u.close()));
     });

@@ -53,8 +53,12 @@ export function recordFindings(fields: readonly Pick<FieldDef, 'key' | 'kind' | 
 }
 
 /** The fields an answer of this resource carries (write-only and create-only ones never come back). */
-export function answeredFields(resource: Resource, absent: ReadonlySet<string>): Pick<FieldDef, 'key' | 'kind' | 'options'>[] {
-  const keep = (f: Pick<FieldDef, 'key' | 'kind' | 'options' | 'createOnly'>) => f.kind !== 'password' && !f.createOnly && !absent.has(f.key);
+export function answeredFields(
+  resource: Resource,
+  absent: ReadonlySet<string>,
+): Pick<FieldDef, 'key' | 'kind' | 'options'>[] {
+  const keep = (f: Pick<FieldDef, 'key' | 'kind' | 'options' | 'createOnly'>) =>
+    f.kind !== 'password' && !f.createOnly && !absent.has(f.key);
   switch (resource.kind) {
     case 'list':
     case 'settings':
@@ -71,7 +75,8 @@ export function listFindings(data: unknown): string[] {
   if (typeof data !== 'object' || data === null) return [`the answer's data is ${describe(data)}, not {list, total}`];
   const { list, total } = data as Row;
   const out: string[] = [];
-  if (!Array.isArray(list)) out.push(`no list array in the answer (members: ${Object.keys(data).join(', ') || 'none'})`);
+  if (!Array.isArray(list))
+    out.push(`no list array in the answer (members: ${Object.keys(data).join(', ') || 'none'})`);
   if (typeof total !== 'number') out.push(`no numeric total (total is ${describe(total)})`);
   return out;
 }

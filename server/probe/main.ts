@@ -16,7 +16,8 @@ import { LoginFailed, formatReport, probe, startingMap } from './probe.js';
  * 64 for bad arguments, 78 for a bad map or AES variable, 1 when the backend cannot be reached.
  */
 
-const USAGE = 'usage: npm run probe -- --backend URL --account A --password P [--map FILE] [--code C] [--write-map FILE]';
+const USAGE =
+  'usage: npm run probe -- --backend URL --account A --password P [--map FILE] [--code C] [--write-map FILE]';
 
 function fail(code: number, message: string): never {
   process.stderr.write(`${message}\n`);
@@ -54,7 +55,9 @@ const { key: keyBytes, iv, mode } = config.aes;
 const decoder = async (answer: RawAnswer, _path: string): Promise<Buffer> => {
   const encoded = parseEnableMode(answer.headers[ENABLE_MODE_HEADER]);
   if (encoded === null) return answer.body;
-  return decodeBody(answer.body, encoded, keyBytes ? { key: keyBytes, iv, mode } : null, { maxBytes: config.decodeMaxBytes });
+  return decodeBody(answer.body, encoded, keyBytes ? { key: keyBytes, iv, mode } : null, {
+    maxBytes: config.decodeMaxBytes,
+  });
 };
 const connect = (baseUrl: string) =>
   new Upstream({
@@ -70,7 +73,10 @@ const connect = (baseUrl: string) =>
 const upstream = connect(config.chatBackendUrl!);
 // The map's services at the addresses their variables give, else at --backend's.
 const services = Object.fromEntries(
-  Object.entries(serviceUrls(config.backendMap?.services ?? {}, config.chatBackendUrl!)).map(([name, url]) => [name, connect(url)]),
+  Object.entries(serviceUrls(config.backendMap?.services ?? {}, config.chatBackendUrl!)).map(([name, url]) => [
+    name,
+    connect(url),
+  ]),
 );
 const closeAll = () => Promise.all([upstream, ...Object.values(services)].map((u) => u.close()));
 

@@ -1,4 +1,12 @@
-import { CALLS, RESOURCES, SUCCESS_CODE, fullOffer, resourceCalls, type OwnCallName, type Resource } from '../contract/index.js';
+import {
+  CALLS,
+  RESOURCES,
+  SUCCESS_CODE,
+  fullOffer,
+  resourceCalls,
+  type OwnCallName,
+  type Resource,
+} from '../contract/index.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap } from '../backend-map/engine.js';
 import { exchange, type Transport } from '../backend-map/exchange.js';
@@ -35,7 +43,12 @@ export interface ScreenReport {
    */
   calls?: { tried: string[]; missing: string[] };
   /** What the list answer looked like, for --write-map: where the list and total were. */
-  seen?: { listAt?: string; totalAt?: string; paging?: Record<string, string>; envelope?: { success: number | string; message: string } };
+  seen?: {
+    listAt?: string;
+    totalAt?: string;
+    paging?: Record<string, string>;
+    envelope?: { success: number | string; message: string };
+  };
 }
 
 export interface ProbeReport {
@@ -69,11 +82,22 @@ export interface ProbeOptions {
 }
 
 /** The calls the console makes outside the management screens, by the screen they serve; `own` names the map's console call. */
-function fixedReads(now: number, withdrawalCountPath: string, ownPermissions: boolean): { id: string; reads: { own: OwnCallName | null; path: string }[] }[] {
+function fixedReads(
+  now: number,
+  withdrawalCountPath: string,
+  ownPermissions: boolean,
+): { id: string; reads: { own: OwnCallName | null; path: string }[] }[] {
   const range = `startDate=${day(now - 6 * 86_400_000)}&endDate=${day(now)}`;
   const own = (name: OwnCallName, path: string) => ({ own: name, path });
   return [
-    { id: 'dashboard', reads: [own('count', CALLS.count), own('dailyStatistics', `${CALLS.dailyStatistics}?${range}`), own('financeData', CALLS.financeData)] },
+    {
+      id: 'dashboard',
+      reads: [
+        own('count', CALLS.count),
+        own('dailyStatistics', `${CALLS.dailyStatistics}?${range}`),
+        own('financeData', CALLS.financeData),
+      ],
+    },
     { id: 'deploymentMonitor', reads: [own('monitoring', CALLS.monitoring), own('runner', CALLS.runner)] },
     // A map's `permissions` is answered by the gateway, not by the backend's permission call.
     {
@@ -97,12 +121,21 @@ async function logIn(upstream: Upstream, form: ConsoleLogin): Promise<SessionCre
         ).catch(() => 0)
       : 0;
     const sent = auth.loginRequest(form);
-    const answer = await upstream.request(sent.path, { method: sent.method, ...(sent.body ? { rawBody: sent.body } : {}) });
-    const outcome = withSkew(auth.readLogin(await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path)), skew);
+    const answer = await upstream.request(sent.path, {
+      method: sent.method,
+      ...(sent.body ? { rawBody: sent.body } : {}),
+    });
+    const outcome = withSkew(
+      auth.readLogin(await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path)),
+      skew,
+    );
     if (outcome.ok) return outcome.credentials;
     throw new LoginFailed('unusable' in outcome ? `the login answer: ${outcome.unusable}` : outcome.msg);
   }
-  const login = await upstream.call<{ token?: string; userId?: string | number }>(CALLS.login, { method: 'POST', body: form });
+  const login = await upstream.call<{ token?: string; userId?: string | number }>(CALLS.login, {
+    method: 'POST',
+    body: form,
+  });
   if (login.code !== SUCCESS_CODE || typeof login.data?.token !== 'string') {
     throw new LoginFailed(login.msg || `code ${login.code}`);
   }
@@ -110,7 +143,11 @@ async function logIn(upstream: Upstream, form: ConsoleLogin): Promise<SessionCre
 }
 
 export async function probe(upstream: Upstream, options: ProbeOptions): Promise<ProbeReport> {
-  const session = await logIn(upstream, { account: options.account, password: options.password, code: options.code ?? '' });
+  const session = await logIn(upstream, {
+    account: options.account,
+    password: options.password,
+    code: options.code ?? '',
+  });
   const { map } = options;
   const unsupported = (map?.offer() ?? fullOffer()).unsupported;
   /** The first backend answer of a mapped read, as JSON: what its list looked like, for --write-map. */
@@ -164,9 +201,12 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   function verdictOf(sent: string, envelope: Row, status: number): ScreenReport | null {
     const code = envelope.code;
     const msg = typeof envelope.msg === 'string' ? envelope.msg : '';
-    if (status === 404 || (code === 404 && NO_SUCH_PATH.test(msg))) return { id: '', verdict: 'MISSING', detail: `${sent}: ${msg || 'HTTP 404'}` };
-    if ((code === 401 || code === 403) && PERMISSION.test(msg)) return { id: '', verdict: 'REFUSED', detail: `${sent}: ${msg}` };
-    if (code !== SUCCESS_CODE) return { id: '', verdict: 'MISMATCH', detail: `${sent}: code ${String(code)} ${msg}`.trim() };
+    if (status === 404 || (code === 404 && NO_SUCH_PATH.test(msg)))
+      return { id: '', verdict: 'MISSING', detail: `${sent}: ${msg || 'HTTP 404'}` };
+    if ((code === 401 || code === 403) && PERMISSION.test(msg))
+      return { id: '', verdict: 'REFUSED', detail: `${sent}: ${msg}` };
+    if (code !== SUCCESS_CODE)
+      return { id: '', verdict: 'MISMATCH', detail: `${sent}: code ${String(code)} ${msg}`.trim() };
     return null;
   }
 
@@ -178,7 +218,11 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
     let seen: ScreenReport['seen'];
     const tried: string[] = [];
     const missing: string[] = [];
-    const run = async (call: ConsoleCall, input: Row, check: (data: unknown, raw: Answer) => void): Promise<ScreenReport | null> => {
+    const run = async (
+      call: ConsoleCall,
+      input: Row,
+      check: (data: unknown, raw: Answer) => void,
+    ): Promise<ScreenReport | null> => {
       tried.push(call.kind);
       let refused: ScreenReport | null;
       try {
@@ -197,8 +241,11 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
     const textIds =
       map !== null &&
       map.names(resource.id) &&
-      (map.file.resources?.[resource.id]?.id ?? map.file.resources?.[resource.id]?.fields?.id?.id ?? map.file.id) === 'string';
-    const fields = answeredFields(resource, absent).map((f) => (textIds && f.key === 'id' ? { ...f, kind: 'text' as const } : f));
+      (map.file.resources?.[resource.id]?.id ?? map.file.resources?.[resource.id]?.fields?.id?.id ?? map.file.id) ===
+        'string';
+    const fields = answeredFields(resource, absent).map((f) =>
+      textIds && f.key === 'id' ? { ...f, kind: 'text' as const } : f,
+    );
     let firstRow: Row | null = null;
     const stop = await (async () => {
       switch (resource.kind) {
@@ -213,7 +260,8 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
               findings.push(...recordFindings(fields, firstRow));
             }
           });
-          if (out || !resource.detail || !firstRow || (unsupported.calls[resource.id] ?? []).includes('detail')) return out;
+          if (out || !resource.detail || !firstRow || (unsupported.calls[resource.id] ?? []).includes('detail'))
+            return out;
           const row: Row = firstRow;
           return run(find('detail'), { id: row.id as string }, (data) => {
             if (typeof data !== 'object' || data === null) findings.push('the detail is not an object');
@@ -263,11 +311,19 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       if (error instanceof GatewayError && error.errorName === 'UNSUPPORTED_BY_BACKEND') {
         screens.push({ id: resource.id, verdict: 'UNSUPPORTED', detail: `${error.message}: not asked` });
       } else {
-        screens.push({ id: resource.id, verdict: 'MISMATCH', detail: error instanceof Error ? error.message : String(error) });
+        screens.push({
+          id: resource.id,
+          verdict: 'MISMATCH',
+          detail: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }
-  for (const { id, reads } of fixedReads(Date.now(), options.withdrawalCountPath ?? CALLS.withdrawalCount, map?.file.permissions !== undefined)) {
+  for (const { id, reads } of fixedReads(
+    Date.now(),
+    options.withdrawalCountPath ?? CALLS.withdrawalCount,
+    map?.file.permissions !== undefined,
+  )) {
     // A read the map's console section marks unsupported is not asked (the console leaves its panel out).
     const asked = reads.filter((r) => !(r.own && map?.namesOwn(r.own) && unsupported.console.includes(r.own)));
     if (asked.length === 0) {
@@ -279,8 +335,13 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       try {
         // Sent as the gateway sends it: through the map's console section when it names the call.
         const prepared =
-          own && map?.namesOwn(own) ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(contractPath.split('?')[1] ?? '')), { session }) : null;
-        const request = prepared && 'request' in prepared ? prepared.request : { method: 'GET' as const, path: contractPath };
+          own && map?.namesOwn(own)
+            ? map.prepareOwn(own, 'GET', Object.fromEntries(new URLSearchParams(contractPath.split('?')[1] ?? '')), {
+                session,
+              })
+            : null;
+        const request =
+          prepared && 'request' in prepared ? prepared.request : { method: 'GET' as const, path: contractPath };
         const path = request.path;
         const sent = `${request.method} ${path.split('?')[0]}`;
         let envelope: unknown;
@@ -289,16 +350,28 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
           // Every call the map makes for it (a figure from several), each to its service.
           ({ status, body: envelope } = await exchange(prepared, transport));
         } else {
-          const answer = await upstream.request(path, { session, method: request.method, ...(request.body ? { rawBody: request.body } : {}) });
+          const answer = await upstream.request(path, {
+            session,
+            method: request.method,
+            ...(request.body ? { rawBody: request.body } : {}),
+          });
           status = answer.status;
           try {
             envelope = JSON.parse((await upstream.options.decoder(answer, request.path)).toString('utf8'));
           } catch {
-            result = { id, verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH', detail: `${sent}: HTTP ${answer.status}, not JSON` };
+            result = {
+              id,
+              verdict: answer.status === 404 ? 'MISSING' : 'MISMATCH',
+              detail: `${sent}: HTTP ${answer.status}, not JSON`,
+            };
             break;
           }
         }
-        const refused = verdictOf(sent, (typeof envelope === 'object' && envelope !== null ? envelope : {}) as Row, status);
+        const refused = verdictOf(
+          sent,
+          (typeof envelope === 'object' && envelope !== null ? envelope : {}) as Row,
+          status,
+        );
         if (refused) {
           result = { ...refused, id };
           break;
@@ -310,7 +383,11 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
         }
       } catch (error) {
         const missing = error instanceof GatewayError && error.errorName === 'BACKEND_NO_SUCH_CALL';
-        result = { id, verdict: missing ? 'MISSING' : 'MISMATCH', detail: error instanceof Error ? error.message : String(error) };
+        result = {
+          id,
+          verdict: missing ? 'MISSING' : 'MISMATCH',
+          detail: error instanceof Error ? error.message : String(error),
+        };
         break;
       }
     }
@@ -335,12 +412,19 @@ function observe(json: unknown): ScreenReport['seen'] {
     );
     if (totals.length === 1) seen.totalAt = `/${dataKey}/${totals[0]!}`;
     const paging: Record<string, string> = {};
-    if ('current' in (data as Row) && 'size' in (data as Row)) Object.assign(paging, { pageNum: 'current', pageSize: 'size' });
-    if ('page' in (data as Row) && 'limit' in (data as Row)) Object.assign(paging, { pageNum: 'page', pageSize: 'limit' });
+    if ('current' in (data as Row) && 'size' in (data as Row))
+      Object.assign(paging, { pageNum: 'current', pageSize: 'size' });
+    if ('page' in (data as Row) && 'limit' in (data as Row))
+      Object.assign(paging, { pageNum: 'page', pageSize: 'limit' });
     if (Object.keys(paging).length) seen.paging = paging;
   }
   const code = root.code;
-  if ((typeof code === 'number' || typeof code === 'string') && code !== SUCCESS_CODE && typeof root.message === 'string' && root.msg === undefined) {
+  if (
+    (typeof code === 'number' || typeof code === 'string') &&
+    code !== SUCCESS_CODE &&
+    typeof root.message === 'string' &&
+    root.msg === undefined
+  ) {
     seen.envelope = { success: code, message: '/message' };
   }
   return seen;
@@ -381,7 +465,8 @@ export function startingMap(report: ProbeReport): BackendMapFile {
   }
   return {
     $schema: BACKEND_MAP_SCHEMA_ID,
-    description: 'Written by npm run probe --write-map: a start. Fill in paths, field names and units (docs/binding.md).',
+    description:
+      'Written by npm run probe --write-map: a start. Fill in paths, field names and units (docs/binding.md).',
     resources,
   };
 }

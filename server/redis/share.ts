@@ -114,7 +114,8 @@ export class RedisShare {
     if (!set) {
       set = new Set();
       this.handlers.set(name, set);
-      if (this.subscriber.status === 'ready') void this.subscriber.subscribe(name).catch((error: unknown) => this.lost(error));
+      if (this.subscriber.status === 'ready')
+        void this.subscriber.subscribe(name).catch((error: unknown) => this.lost(error));
     }
     set.add(handler);
   }

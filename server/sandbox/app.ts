@@ -172,7 +172,9 @@ function registerContract(
 ): ReturnType<typeof registerLegacyDialect> | null {
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
     if (error instanceof SandboxError) {
-      return reply.code(200).send({ code: error.code, msg: error.message, ...(error.data === undefined ? {} : { data: error.data }) });
+      return reply
+        .code(200)
+        .send({ code: error.code, msg: error.message, ...(error.data === undefined ? {} : { data: error.data }) });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -49,18 +49,29 @@ export class BackendClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
-    const response = await fetch(url, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+    const response = await fetch(url, {
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+    });
     const raw = Buffer.from(await response.arrayBuffer());
     const mode = parseEnableMode(response.headers.get(ENABLE_MODE_HEADER) ?? undefined);
     const json = mode === null ? raw : await decodeBody(raw, mode, this.key, { maxBytes: 32 * 1024 * 1024 });
-    return { status: response.status, mode, headers: response.headers, raw, envelope: JSON.parse(json.toString('utf8')) as Envelope<T> };
+    return {
+      status: response.status,
+      mode,
+      headers: response.headers,
+      raw,
+      envelope: JSON.parse(json.toString('utf8')) as Envelope<T>,
+    };
   }
 
   /** Logs in and answers the session, or throws with the backend's message. */
   async login(account: string, password: string): Promise<BackendSession> {
     const answer = await this.call<LoginAnswer>(CALLS.login, { body: { account, password, code: '' } });
     const data = answer.envelope.data;
-    if (answer.envelope.code !== 200 || !data?.token) throw new Error(`login of ${account} failed: ${answer.envelope.msg}`);
+    if (answer.envelope.code !== 200 || !data?.token)
+      throw new Error(`login of ${account} failed: ${answer.envelope.msg}`);
     return { token: data.token, userId: String(data.userId) };
   }
 }

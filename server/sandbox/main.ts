@@ -18,7 +18,9 @@ function port(): number {
 function dialect(): SandboxDialect {
   const raw = (process.env.SANDBOX_DIALECT?.trim() || 'default').toLowerCase();
   if (raw !== 'default' && raw !== 'legacy' && raw !== 'openim' && raw !== 'shiku') {
-    process.stderr.write(`Invalid configuration: SANDBOX_DIALECT must be one of default, legacy, openim, shiku, got "${raw}"\n`);
+    process.stderr.write(
+      `Invalid configuration: SANDBOX_DIALECT must be one of default, legacy, openim, shiku, got "${raw}"\n`,
+    );
     process.exit(78);
   }
   return raw;

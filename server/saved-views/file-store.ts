@@ -26,7 +26,8 @@ export class FileSavedViewStore implements SavedViewStore {
       holds: 'saved views',
       load: (snapshot) => {
         const views = snapshot as ViewsSnapshot | null;
-        if (views?.version !== 1 || typeof views.users !== 'object' || views.users === null) throw new Error('not a file of saved views');
+        if (views?.version !== 1 || typeof views.users !== 'object' || views.users === null)
+          throw new Error('not a file of saved views');
         this.table.load(views);
       },
       snapshot: () => this.table.snapshot(),

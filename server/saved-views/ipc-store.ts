@@ -38,7 +38,10 @@ export class IpcSavedViewStore implements SavedViewStore {
 type Params = { userId: string; resource: string; view: SavedView; max: number; name: string };
 
 /** The primary's side: its file store, opened before any worker starts, and the handlers serving the workers. */
-export async function savedViewsPrimary(dataDir: string, onUnreadable?: (file: string, aside: string, reason: string) => void) {
+export async function savedViewsPrimary(
+  dataDir: string,
+  onUnreadable?: (file: string, aside: string, reason: string) => void,
+) {
   const store = new FileSavedViewStore({ dir: dataDir, ...(onUnreadable ? { onUnreadable } : {}) });
   await store.open();
   const of = (params: unknown) => params as Params;

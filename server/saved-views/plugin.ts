@@ -27,7 +27,8 @@ export default fp<SavedViewsPluginOptions>(
           ? new IpcSavedViewStore(channel)
           : new FileSavedViewStore({
               dir: app.config.dataDir,
-              onUnreadable: (file, aside, reason) => app.log.warn({ file, aside, reason }, 'set aside an unreadable file of saved views'),
+              onUnreadable: (file, aside, reason) =>
+                app.log.warn({ file, aside, reason }, 'set aside an unreadable file of saved views'),
             }));
     await store.open();
     app.addHook('onClose', async () => {

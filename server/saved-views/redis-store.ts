@@ -72,7 +72,9 @@ export class RedisSavedViewStore implements SavedViewStore {
       return await operation(this.share.command);
     } catch (error) {
       if (error instanceof GatewayError) throw error;
-      throw new GatewayError('SAVED_VIEWS_UNAVAILABLE', error instanceof Error ? error.message : String(error), { cause: error });
+      throw new GatewayError('SAVED_VIEWS_UNAVAILABLE', error instanceof Error ? error.message : String(error), {
+        cause: error,
+      });
     }
   }
 }

@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { GATEWAY_PATHS, SAVED_VIEW_LIMITS, SUCCESS_CODE, type SavedView, type SavedViewList } from '../contract/index.js';
+import {
+  GATEWAY_PATHS,
+  SAVED_VIEW_LIMITS,
+  SUCCESS_CODE,
+  type SavedView,
+  type SavedViewList,
+} from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { NO_STORE } from '../plugins/security.js';
 import type { SavedViewStore } from './store.js';
@@ -9,7 +15,11 @@ const resourceParam = { type: 'string', pattern: SAVED_VIEW_LIMITS.resourcePatte
 const nameSchema = { type: 'string', minLength: 1, maxLength: SAVED_VIEW_LIMITS.maxNameChars, pattern: '\\S' } as const;
 
 const resourceParams = { type: 'object', required: ['resource'], properties: { resource: resourceParam } } as const;
-const oneParams = { type: 'object', required: ['resource', 'name'], properties: { resource: resourceParam, name: nameSchema } } as const;
+const oneParams = {
+  type: 'object',
+  required: ['resource', 'name'],
+  properties: { resource: resourceParam, name: nameSchema },
+} as const;
 
 const saveBody = {
   type: 'object',
@@ -18,7 +28,11 @@ const saveBody = {
   properties: {
     name: nameSchema,
     // The query string of a list's address, without its "?", and no control characters.
-    query: { type: 'string', maxLength: SAVED_VIEW_LIMITS.maxQueryChars, pattern: '^[^?\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$|^$' },
+    query: {
+      type: 'string',
+      maxLength: SAVED_VIEW_LIMITS.maxQueryChars,
+      pattern: '^[^?\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$|^$',
+    },
   },
 } as const;
 
@@ -34,24 +48,35 @@ const listAnswer = {
       properties: {
         list: {
           type: 'array',
-          items: { type: 'object', required: ['name', 'query'], properties: { name: { type: 'string' }, query: { type: 'string' } } },
+          items: {
+            type: 'object',
+            required: ['name', 'query'],
+            properties: { name: { type: 'string' }, query: { type: 'string' } },
+          },
         },
       },
     },
   },
 } as const;
-const okAnswer = { type: 'object', required: ['code', 'msg'], properties: { code: { type: 'integer' }, msg: { type: 'string' } } } as const;
+const okAnswer = {
+  type: 'object',
+  required: ['code', 'msg'],
+  properties: { code: { type: 'integer' }, msg: { type: 'string' } },
+} as const;
 
 /**
  * Fastify's validator drops unknown members and turns numbers into strings; a save is refused
  * instead, so a client's mistake is heard rather than stored half.
  */
 function strictBody(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new GatewayError('BAD_REQUEST', 'a saved view is a JSON object {name, query}');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new GatewayError('BAD_REQUEST', 'a saved view is a JSON object {name, query}');
   const foreign = Object.keys(body).find((key) => key !== 'name' && key !== 'query');
-  if (foreign !== undefined) throw new GatewayError('BAD_REQUEST', `a saved view has only name and query, not "${foreign}"`);
+  if (foreign !== undefined)
+    throw new GatewayError('BAD_REQUEST', `a saved view has only name and query, not "${foreign}"`);
   const { name, query } = body as Record<string, unknown>;
-  if (typeof name !== 'string' || typeof query !== 'string') throw new GatewayError('BAD_REQUEST', 'name and query must be strings');
+  if (typeof name !== 'string' || typeof query !== 'string')
+    throw new GatewayError('BAD_REQUEST', 'name and query must be strings');
 }
 
 type ListReply = { code: number; msg: string; data: SavedViewList };
@@ -86,7 +111,12 @@ export function registerSavedViewRoutes(app: FastifyInstance, store: SavedViewSt
     async (request, reply): Promise<ListReply> => {
       reply.header('cache-control', NO_STORE);
       const view = { name: request.body.name.trim(), query: request.body.query };
-      const outcome = await store.put(request.session!.userId, request.params.resource, view, SAVED_VIEW_LIMITS.maxPerResource);
+      const outcome = await store.put(
+        request.session!.userId,
+        request.params.resource,
+        view,
+        SAVED_VIEW_LIMITS.maxPerResource,
+      );
       if (!outcome.saved) {
         throw new GatewayError('SAVED_VIEWS_FULL', `at most ${SAVED_VIEW_LIMITS.maxPerResource} views of one list`, {
           data: { max: SAVED_VIEW_LIMITS.maxPerResource },

@@ -60,7 +60,12 @@ export default fp(
           reply.header('retry-after', '1');
           return reply
             .code(429)
-            .send(errorBody('RATE_LIMITED', `${errorBody('RATE_LIMITED').msg}: this session already has ${max} calls waiting on the chat backend`));
+            .send(
+              errorBody(
+                'RATE_LIMITED',
+                `${errorBody('RATE_LIMITED').msg}: this session already has ${max} calls waiting on the chat backend`,
+              ),
+            );
         }
         inFlight.set(id, count + 1);
         let released = false;

@@ -61,7 +61,10 @@ export class ClusterRevocations implements RevocationStore {
     now?: () => number,
     maxEntries?: number,
   ) {
-    this.local = new MemoryRevocations({ ...(now ? { now } : {}), ...(maxEntries === undefined ? {} : { maxEntries }) });
+    this.local = new MemoryRevocations({
+      ...(now ? { now } : {}),
+      ...(maxEntries === undefined ? {} : { maxEntries }),
+    });
     channel.onBroadcast(REVOKED_TOPIC, (payload) => {
       const { id, until, floor } = payload as Revocation;
       this.local.raiseFloor(floor);

@@ -79,14 +79,20 @@ export default fp<LoginPluginOptions>(
       if (prepared && 'unsupported' in prepared) return;
       const logoutPath = prepared ? prepared.request.path.split('?')[0]! : app.config.backendLogoutPath;
       if (!logoutPath) return;
-      const options = { headers: backendRequestHeaders(request), timeoutMs: Math.min(app.config.upstreamTimeoutMs, BACKEND_LOGOUT_TIMEOUT_MS) };
+      const options = {
+        headers: backendRequestHeaders(request),
+        timeoutMs: Math.min(app.config.upstreamTimeoutMs, BACKEND_LOGOUT_TIMEOUT_MS),
+      };
       try {
         const code = prepared
           ? (await app.sendMapped(prepared, { session: ended, ...options })).body.code
           : (await app.upstream.call(logoutPath, { method: 'POST', session: ended, body: {}, ...options })).code;
         if (code !== SUCCESS_CODE) request.log.warn({ path: logoutPath, code }, 'the backend refused the logout call');
       } catch (error) {
-        request.log.warn({ path: logoutPath, reason: error instanceof Error ? error.message : String(error) }, 'the backend logout call failed');
+        request.log.warn(
+          { path: logoutPath, reason: error instanceof Error ? error.message : String(error) },
+          'the backend logout call failed',
+        );
       }
     };
     /** The backend map's login (auth.login): the backend's own call, its answer read the map's way. */
@@ -95,7 +101,12 @@ export default fp<LoginPluginOptions>(
       // A clock that cannot be read leaves the times uncorrected: the login then says whether the backend is there.
       const skew = auth.map.clock
         ? await backendClockSkew(auth.map.clock, async (method, path) =>
-            readBackendJson(app.decodeAnswer, await app.upstream.request(path, { method, headers: backendRequestHeaders(request) }), method, path),
+            readBackendJson(
+              app.decodeAnswer,
+              await app.upstream.request(path, { method, headers: backendRequestHeaders(request) }),
+              method,
+              path,
+            ),
           ).catch(() => 0)
         : 0;
       const sent = auth.loginRequest(form);
@@ -128,7 +139,9 @@ export default fp<LoginPluginOptions>(
           reply.header('retry-after', String(retryAfterSeconds));
           request.log.warn({ clientAddress: request.ip, retryAfterSeconds }, 'login throttled after repeated failures');
           const data: LoginThrottled = { retryAfterSeconds };
-          throw new GatewayError('RATE_LIMITED', `too many failed logins; try again in ${retryAfterSeconds} s`, { data });
+          throw new GatewayError('RATE_LIMITED', `too many failed logins; try again in ${retryAfterSeconds} s`, {
+            data,
+          });
         }
         const { attempt } = verdict;
         const refused = async (): Promise<void> => {
@@ -139,10 +152,17 @@ export default fp<LoginPluginOptions>(
           if (request.session) await endSessionAfterFailure(request, reply);
           else if (request.sessionRefusal) app.sessions.clearCookies(request, reply);
         };
-        const opened = async (token: string, userId: string, kept?: Readonly<Record<string, string>>): Promise<void> => {
+        const opened = async (
+          token: string,
+          userId: string,
+          kept?: Readonly<Record<string, string>>,
+        ): Promise<void> => {
           if (!COOKIE_VALUE.test(token) || !COOKIE_VALUE.test(userId)) {
             await attempt.abandoned();
-            throw new GatewayError('UPSTREAM_BAD_ANSWER', 'the login answer carries a token or user id that cannot be a cookie');
+            throw new GatewayError(
+              'UPSTREAM_BAD_ANSWER',
+              'the login answer carries a token or user id that cannot be a cookie',
+            );
           }
           await attempt.succeeded();
           // A login replaces the session the browser came with: that one ends as a logout would,
@@ -178,7 +198,11 @@ export default fp<LoginPluginOptions>(
 
         let answer;
         try {
-          answer = await app.upstream.call<LoginAnswer>(CALLS.login, { method: 'POST', body, headers: backendRequestHeaders(request) });
+          answer = await app.upstream.call<LoginAnswer>(CALLS.login, {
+            method: 'POST',
+            body,
+            headers: backendRequestHeaders(request),
+          });
         } catch (error) {
           await attempt.abandoned();
           throw error;

@@ -33,7 +33,14 @@ export type SessionRefusal = 'unsealed' | 'expired' | 'idle' | 'revoked' | 'ambi
 
 export interface SessionService {
   /** Starts a session for a token the backend just gave: seals it into `token` and sets `userId`. */
-  open(request: FastifyRequest, reply: FastifyReply, token: string, userId: string, kept?: Readonly<Record<string, string>>, account?: string): Session;
+  open(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    userId: string,
+    kept?: Readonly<Record<string, string>>,
+    account?: string,
+  ): Session;
   /** Ends the request's session, if any: revokes its id everywhere and clears both cookies. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<Session | null>;
   clearCookies(request: FastifyRequest, reply: FastifyReply): void;

@@ -111,7 +111,12 @@ export class RedisRevocations implements RevocationStore {
     if (!this.share.available) return false;
     try {
       // One round trip for both: a replica that never heard of the floor learns it here.
-      const results = (await this.share.command.multi().zscore(this.share.key(REVOKED_KEY), id).get(this.share.key(FLOOR_KEY)).exec()) ?? [];
+      const results =
+        (await this.share.command
+          .multi()
+          .zscore(this.share.key(REVOKED_KEY), id)
+          .get(this.share.key(FLOOR_KEY))
+          .exec()) ?? [];
       const [score, floor] = results.map(([error, value]) => {
         if (error) throw error;
         return value as string | null;

@@ -48,7 +48,13 @@ export class SessionSealer {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(AAD);
-    const fields: unknown[] = [session.token, session.userId, session.id, Math.floor(session.issuedAt / 1000), Math.floor(session.lastSeen / 1000)];
+    const fields: unknown[] = [
+      session.token,
+      session.userId,
+      session.id,
+      Math.floor(session.issuedAt / 1000),
+      Math.floor(session.lastSeen / 1000),
+    ];
     // Only a map's login keeps values; the account follows them (null kept when none).
     const kept = session.kept && Object.keys(session.kept).length > 0 ? session.kept : null;
     if (session.account !== undefined) fields.push(kept, session.account);
@@ -68,7 +74,9 @@ export class SessionSealer {
       const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES));
       decipher.setAAD(AAD);
       decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      const text = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      const text = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
       payload = JSON.parse(text);
     } catch {
       return null;
@@ -77,7 +85,13 @@ export class SessionSealer {
     const [token, userId, id, issuedAt, lastSeen, kept, account] = payload as unknown[];
     if (typeof token !== 'string' || typeof userId !== 'string' || typeof id !== 'string') return null;
     if (!Number.isSafeInteger(issuedAt) || !Number.isSafeInteger(lastSeen)) return null;
-    const session: SealedSession = { token, userId, id, issuedAt: (issuedAt as number) * 1000, lastSeen: (lastSeen as number) * 1000 };
+    const session: SealedSession = {
+      token,
+      userId,
+      id,
+      issuedAt: (issuedAt as number) * 1000,
+      lastSeen: (lastSeen as number) * 1000,
+    };
     if (payload.length === 7) {
       if (typeof account !== 'string') return null;
       session.account = account;

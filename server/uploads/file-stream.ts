@@ -34,7 +34,8 @@ export class TailWindow {
 }
 
 /** A view of the chunk, never a copy. */
-const asBuffer = (chunk: Uint8Array): Buffer => (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+const asBuffer = (chunk: Uint8Array): Buffer =>
+  Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 
 export class FileTooLarge extends Error {
   constructor(readonly received: number) {

@@ -21,9 +21,16 @@ export interface MultipartFrame {
   tail: Buffer;
 }
 
-export function multipartFrame(parts: readonly (readonly [string, string])[], file: { part: string; name: string; contentType: string }): MultipartFrame {
+export function multipartFrame(
+  parts: readonly (readonly [string, string])[],
+  file: { part: string; name: string; contentType: string },
+): MultipartFrame {
   const boundary = `----ConsoleUpload${randomBytes(12).toString('hex')}`;
-  const text = parts.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`).join('');
+  const text = parts
+    .map(
+      ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`,
+    )
+    .join('');
   const fileHeader =
     `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.part)}"; filename="${quoted(file.name)}"\r\n` +
     `Content-Type: ${file.contentType}\r\n\r\n`;

@@ -8,7 +8,12 @@ import { FILE_SERVER_PREFIX } from '../contract/index.js';
  * path. Null when there is no usable path (none, or one that climbs out with `..`).
  */
 export function storedPath(data: unknown): { path: string; url: string | null } | null {
-  const record = typeof data === 'string' ? { path: data } : typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : null;
+  const record =
+    typeof data === 'string'
+      ? { path: data }
+      : typeof data === 'object' && data !== null
+        ? (data as Record<string, unknown>)
+        : null;
   if (!record) return null;
   const path = typeof record.path === 'string' ? record.path.trim() : '';
   const url = typeof record.url === 'string' && /^https?:\/\/\S+$/i.test(record.url.trim()) ? record.url.trim() : null;

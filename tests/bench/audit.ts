@@ -40,16 +40,32 @@ const ACTIONS = [
 ] as const;
 
 function fakeBackend(backend: FakeBackend): void {
-  backend.route(`POST ${CALLS.login}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { token: 'bench-token', userId: '1' } }));
-  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: PERMISSIONS.record }] }));
+  backend.route(`POST ${CALLS.login}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: { token: 'bench-token', userId: '1' } }),
+  );
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: PERMISSIONS.record }] }),
+  );
   backend.route(`POST ${BAN}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { done: true } }));
 }
 
-async function gateway(env: Record<string, string>, audit = true): Promise<{ app: FastifyInstance; cookies: Record<string, string> }> {
-  const config = loadConfig({ SESSION_SECRET: 'bench-audit-session-secret-0123456789abcdef', LOG_LEVEL: 'silent', ...env });
+async function gateway(
+  env: Record<string, string>,
+  audit = true,
+): Promise<{ app: FastifyInstance; cookies: Record<string, string> }> {
+  const config = loadConfig({
+    SESSION_SECRET: 'bench-audit-session-secret-0123456789abcdef',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   const app = await buildApp({ config, logger: false, audit });
   await app.ready();
-  const login = await app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account: 'admin', password: 'x', code: '' } });
+  const login = await app.inject({
+    method: 'POST',
+    url: CALLS.login,
+    headers: SAME_ORIGIN,
+    payload: { account: 'admin', password: 'x', code: '' },
+  });
   return { app, cookies: Object.fromEntries(login.cookies.map((c) => [c.name, c.value])) };
 }
 
@@ -114,13 +130,15 @@ async function pageTimings(
   rounds: number,
 ): Promise<{ label: string; p50: number; max: number; total: number }[]> {
   // One round first, unmeasured: the code paths compiled, as on a gateway that has been up a while.
-  for (const [, query] of QUESTIONS) await app.inject({ method: 'GET', url: `${GATEWAY_PATHS.audit}${query}`, cookies });
+  for (const [, query] of QUESTIONS)
+    await app.inject({ method: 'GET', url: `${GATEWAY_PATHS.audit}${query}`, cookies });
   const out: { label: string; p50: number; max: number; total: number }[] = [];
   for (const [label, query] of QUESTIONS) {
     let total = 0;
     const times = await timed(rounds, async () => {
       const response = await app.inject({ method: 'GET', url: `${GATEWAY_PATHS.audit}${query}`, cookies });
-      if (response.statusCode !== 200) throw new Error(`GET /api/audit${query} answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
+      if (response.statusCode !== 200)
+        throw new Error(`GET /api/audit${query} answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
       total = (response.json() as { data: { total: number } }).data.total;
     });
     const sorted = [...times].sort((a, b) => a - b);
@@ -154,7 +172,8 @@ export async function auditScenario(context: BenchContext): Promise<ScenarioResu
       const redis = await RedisServer.start();
       cleanup.add(() => redis.close());
       const shared = await gateway({ ...base, DATA_DIR: dir('bench-audit-redis-'), REDIS_URL: redis.url });
-      for (let i = 0; i < 200 && !shared.app.redis?.available; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      for (let i = 0; i < 200 && !shared.app.redis?.available; i++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
       configs.push({ label: 'trail in Redis', ...shared });
     } else notes.push('redis-server not installed: the Redis figures are left out');
     for (const c of configs) cleanup.add(() => c.app.close());
@@ -162,16 +181,32 @@ export async function auditScenario(context: BenchContext): Promise<ScenarioResu
     const batches = context.quick ? 4 : 20;
     const perBatch = context.quick ? 100 : 250;
     const ban = (c: (typeof configs)[number]) => () =>
-      c.app.inject({ method: 'POST', url: BAN, headers: SAME_ORIGIN, cookies: c.cookies, payload: { id: 100001, reason: 'bench' } });
+      c.app.inject({
+        method: 'POST',
+        url: BAN,
+        headers: SAME_ORIGIN,
+        cookies: c.cookies,
+        payload: { id: 100001, reason: 'bench' },
+      });
     for (const c of configs) await timed(200, ban(c));
     const times = new Map(configs.map((c) => [c.label, [] as number[]]));
-    for (let b = 0; b < batches; b++) for (const c of configs) times.get(c.label)!.push(...(await timed(perBatch, ban(c))));
+    for (let b = 0; b < batches; b++)
+      for (const c of configs) times.get(c.label)!.push(...(await timed(perBatch, ban(c))));
     const costs = configs.map((c) => ({ label: c.label, ...summary(times.get(c.label)!) }));
     const bare = costs[0]!;
-    printTable(`a recorded call (POST ban through the gateway, answered at once by a fake backend), ${batches * perBatch} calls each, alternating batches`, [
-      ['', 'p50 ms', 'p99 ms', 'added p50', 'added p99'],
-      ...costs.map((c) => [c.label, fixed(c.p50, 3), fixed(c.p99, 3), fixed(c.p50 - bare.p50, 3), fixed(c.p99 - bare.p99, 3)]),
-    ]);
+    printTable(
+      `a recorded call (POST ban through the gateway, answered at once by a fake backend), ${batches * perBatch} calls each, alternating batches`,
+      [
+        ['', 'p50 ms', 'p99 ms', 'added p50', 'added p99'],
+        ...costs.map((c) => [
+          c.label,
+          fixed(c.p50, 3),
+          fixed(c.p99, 3),
+          fixed(c.p50 - bare.p50, 3),
+          fixed(c.p99 - bare.p99, 3),
+        ]),
+      ],
+    );
 
     // ---- GET /api/audit over 100,000 entries ----
     const drafts = syntheticDrafts(context.quick ? 20_000 : ENTRIES);
@@ -203,31 +238,55 @@ export async function auditScenario(context: BenchContext): Promise<ScenarioResu
         // As the append script writes them, with ids of their own in order.
         for (let n = i; n < Math.min(i + 1_000, lines.length); n++) {
           const entry = entries[n]!;
-          pipeline.xadd(REDIS_KEY_PREFIX + AUDIT_STREAM, `${n + 1}-1`, 'seq', String(entry.seq), 'hash', entry.hash, 'time', entry.time, 'entry', lines[n]!);
+          pipeline.xadd(
+            REDIS_KEY_PREFIX + AUDIT_STREAM,
+            `${n + 1}-1`,
+            'seq',
+            String(entry.seq),
+            'hash',
+            entry.hash,
+            'time',
+            entry.time,
+            'entry',
+            lines[n]!,
+          );
         }
         await pipeline.exec();
       }
       await client.set(REDIS_KEY_PREFIX + AUDIT_HEAD, headText(head));
       const shared = await gateway({ ...base, DATA_DIR: dir('bench-audit-redis-read-'), REDIS_URL: redis.url });
       cleanup.add(() => shared.app.close());
-      for (let i = 0; i < 200 && !shared.app.redis?.available; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      for (let i = 0; i < 200 && !shared.app.redis?.available; i++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
       const first = performance.now();
-      await shared.app.inject({ method: 'GET', url: `${GATEWAY_PATHS.audit}?pageSize=50&pageNum=2`, cookies: shared.cookies });
+      await shared.app.inject({
+        method: 'GET',
+        url: `${GATEWAY_PATHS.audit}?pageSize=50&pageNum=2`,
+        cookies: shared.cookies,
+      });
       redisFirstMs = performance.now() - first;
       fromRedis = await pageTimings(shared.app, shared.cookies, rounds);
     }
-    printTable(`GET /api/audit, a 50-row page over ${drafts.length.toLocaleString('en')} entries (${rounds} rounds each)`, [
-      ['question', 'matches', 'file p50 ms', 'file max ms', ...(fromRedis ? ['Redis p50 ms', 'Redis max ms'] : [])],
-      ...fromFile.map((q, i) => [
-        q.label,
-        q.total.toLocaleString('en'),
-        fixed(q.p50, 2),
-        fixed(q.max, 2),
-        ...(fromRedis ? [fixed(fromRedis[i]!.p50, 2), fixed(fromRedis[i]!.max, 2)] : []),
-      ]),
-    ]);
-    console.log(`  start with ${drafts.length.toLocaleString('en')} entries in DATA_DIR (read and indexed): ${fixed(openMs, 0)} ms`);
-    if (redisFirstMs !== null) console.log(`  first question to a replica that has not indexed the Redis stream yet: ${fixed(redisFirstMs, 0)} ms`);
+    printTable(
+      `GET /api/audit, a 50-row page over ${drafts.length.toLocaleString('en')} entries (${rounds} rounds each)`,
+      [
+        ['question', 'matches', 'file p50 ms', 'file max ms', ...(fromRedis ? ['Redis p50 ms', 'Redis max ms'] : [])],
+        ...fromFile.map((q, i) => [
+          q.label,
+          q.total.toLocaleString('en'),
+          fixed(q.p50, 2),
+          fixed(q.max, 2),
+          ...(fromRedis ? [fixed(fromRedis[i]!.p50, 2), fixed(fromRedis[i]!.max, 2)] : []),
+        ]),
+      ],
+    );
+    console.log(
+      `  start with ${drafts.length.toLocaleString('en')} entries in DATA_DIR (read and indexed): ${fixed(openMs, 0)} ms`,
+    );
+    if (redisFirstMs !== null)
+      console.log(
+        `  first question to a replica that has not indexed the Redis stream yet: ${fixed(redisFirstMs, 0)} ms`,
+      );
 
     const worst = Math.max(...fromFile.map((q) => q.max), ...(fromRedis ?? []).map((q) => q.max));
     const worstMedian = Math.max(...fromFile.map((q) => q.p50), ...(fromRedis ?? []).map((q) => q.p50));
@@ -267,4 +326,6 @@ export async function auditScenario(context: BenchContext): Promise<ScenarioResu
 }
 
 /** Keeps the resource ids of the synthetic trail honest: each names a resource of the contract. */
-for (const [resource] of ACTIONS) if (!RESOURCES.some((r) => r.id === resource)) throw new Error(`the audit bench names an unknown resource ${resource}`);
+for (const [resource] of ACTIONS)
+  if (!RESOURCES.some((r) => r.id === resource))
+    throw new Error(`the audit bench names an unknown resource ${resource}`);

@@ -46,11 +46,26 @@ export async function backendMapScenario(context: BenchContext): Promise<Scenari
       `  mapping a ${rows}-row users list of the legacy dialect: median ${fixed(median, 3)} ms, p99 ${fixed(p99, 3)} ms (${batches} batches of ${perBatch})`,
     );
     const budgets: BudgetCheck[] = [
-      { budget: 'backend map: a 100-row list answer mapped back (median)', measured: `${fixed(median, 3)} ms`, limit: '<= 1 ms', pass: median <= 1 },
-      { budget: 'backend map: a 100-row list answer mapped back (p99 of batches)', measured: `${fixed(p99, 3)} ms`, limit: '<= 1 ms', pass: p99 <= 1 },
+      {
+        budget: 'backend map: a 100-row list answer mapped back (median)',
+        measured: `${fixed(median, 3)} ms`,
+        limit: '<= 1 ms',
+        pass: median <= 1,
+      },
+      {
+        budget: 'backend map: a 100-row list answer mapped back (p99 of batches)',
+        measured: `${fixed(p99, 3)} ms`,
+        limit: '<= 1 ms',
+        pass: p99 <= 1,
+      },
     ];
     printBudgets(budgets);
-    return { scenario: 'map', notes: [`${rows} rows, in process`], budgets, figures: { medianMs: median, p99Ms: p99, rows, batches, perBatch } };
+    return {
+      scenario: 'map',
+      notes: [`${rows} rows, in process`],
+      budgets,
+      figures: { medianMs: median, p99Ms: p99, rows, batches, perBatch },
+    };
   } finally {
     await sandbox.close();
   }

@@ -24,7 +24,11 @@ function label(size: number): string {
 }
 
 /** Runs fn until minMs have passed (at least twice, at most MAX_REPS); MB/s of plain bytes. */
-async function throughput(plainBytes: number, minMs: number, fn: () => unknown): Promise<{ mbps: number; reps: number }> {
+async function throughput(
+  plainBytes: number,
+  minMs: number,
+  fn: () => unknown,
+): Promise<{ mbps: number; reps: number }> {
   await fn(); // warm: JIT, first allocation of the big buffers
   let reps = 0;
   const started = performance.now();
@@ -39,7 +43,11 @@ async function throughput(plainBytes: number, minMs: number, fn: () => unknown):
 /** What a backend's client would write with Node alone: base64, AES, gunzip, nothing else. */
 function rawDecode(body: Buffer, mode: EncodedMode, key: CodecKey): Buffer {
   const cipherText = Buffer.from(body.toString('latin1'), 'base64');
-  const decipher = createDecipheriv(`aes-${key.key.length * 8}-${key.mode}`, key.key, key.mode === 'ecb' ? null : key.iv);
+  const decipher = createDecipheriv(
+    `aes-${key.key.length * 8}-${key.mode}`,
+    key.key,
+    key.mode === 'ecb' ? null : key.iv,
+  );
   const decrypted = Buffer.concat([decipher.update(cipherText), decipher.final()]);
   return mode === 3 ? gunzipSync(decrypted) : decrypted;
 }
@@ -54,16 +62,25 @@ function keepCookie(setCookie: string | string[] | undefined): void {
 }
 
 async function fetchAll(pool: Pool, mode: EncodedMode, size: number): Promise<Buffer[]> {
-  const answer = await pool.request({ path: `/manage/bench/decode?mode=${mode}&size=${size}`, method: 'GET', headers: { cookie: sessionCookie } });
+  const answer = await pool.request({
+    path: `/manage/bench/decode?mode=${mode}&size=${size}`,
+    method: 'GET',
+    headers: { cookie: sessionCookie },
+  });
   keepCookie(answer.headers['set-cookie']);
   const chunks: Buffer[] = [];
   for await (const chunk of answer.body) chunks.push(chunk as Buffer);
-  if (answer.statusCode !== 200) throw new Error(`gateway answered ${answer.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`);
+  if (answer.statusCode !== 200)
+    throw new Error(`gateway answered ${answer.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`);
   return chunks;
 }
 
 async function fetchCount(pool: Pool, mode: EncodedMode, size: number): Promise<number> {
-  const answer = await pool.request({ path: `/manage/bench/decode?mode=${mode}&size=${size}`, method: 'GET', headers: { cookie: sessionCookie } });
+  const answer = await pool.request({
+    path: `/manage/bench/decode?mode=${mode}&size=${size}`,
+    method: 'GET',
+    headers: { cookie: sessionCookie },
+  });
   keepCookie(answer.headers['set-cookie']);
   let bytes = 0;
   for await (const chunk of answer.body) bytes += (chunk as Buffer).length;
@@ -93,27 +110,40 @@ export async function decodeScenario(context: BenchContext): Promise<ScenarioRes
   const minMs = context.quick ? 300 : 1500;
   const key = benchKey();
   try {
-    const { child: backend, ready: backendReady } = await Child.start('encoded backend', path.join(CHILDREN_DIR, 'encoded-backend.ts'), {
-      logFile: logFile(context, 'decode-backend'),
-    });
+    const { child: backend, ready: backendReady } = await Child.start(
+      'encoded backend',
+      path.join(CHILDREN_DIR, 'encoded-backend.ts'),
+      {
+        logFile: logFile(context, 'decode-backend'),
+      },
+    );
     cleanup.add(() => backend.stop());
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-decode-'));
     cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { child: gateway, ready: gatewayReady } = await Child.start('gateway', path.join(CHILDREN_DIR, 'gateway.ts'), {
-      env: {
-        ...BENCH_KEY_ENV,
-        CHAT_BACKEND_URL: backendReady.url,
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        UI_DIR: dataDir,
-        DECODE_MAX_BYTES: String(128 * 1024 * 1024),
-        NODE_ENV: 'production',
+    const { child: gateway, ready: gatewayReady } = await Child.start(
+      'gateway',
+      path.join(CHILDREN_DIR, 'gateway.ts'),
+      {
+        env: {
+          ...BENCH_KEY_ENV,
+          CHAT_BACKEND_URL: backendReady.url,
+          LOG_LEVEL: 'warn',
+          DATA_DIR: dataDir,
+          UI_DIR: dataDir,
+          DECODE_MAX_BYTES: String(128 * 1024 * 1024),
+          NODE_ENV: 'production',
+        },
+        nodeArgs: ['--expose-gc'],
+        logFile: logFile(context, 'decode-gateway'),
       },
-      nodeArgs: ['--expose-gc'],
-      logFile: logFile(context, 'decode-gateway'),
-    });
+    );
     cleanup.add(() => gateway.stop());
-    const pool = new Pool(gatewayReady.url!, { connections: 1, keepAliveTimeout: 60_000, bodyTimeout: 120_000, headersTimeout: 120_000 });
+    const pool = new Pool(gatewayReady.url!, {
+      connections: 1,
+      keepAliveTimeout: 60_000,
+      bodyTimeout: 120_000,
+      headersTimeout: 120_000,
+    });
     cleanup.add(() => pool.close());
     sessionCookie = await benchLogIn(gatewayReady.url!, 'bench');
 
@@ -125,10 +155,13 @@ export async function decodeScenario(context: BenchContext): Promise<ScenarioRes
         const { encodedBytes } = await backend.request<{ encodedBytes: number }>({ type: 'prepare', mode, size });
         if (encodedBytes !== body.length) throw new Error('the backend and the bench built different bodies');
         const got = Buffer.concat(await fetchAll(pool, mode, size));
-        if (!got.equals(plain)) throw new Error(`mode ${mode} ${label(size)}: the gateway answered other bytes than the JSON`);
+        if (!got.equals(plain))
+          throw new Error(`mode ${mode} ${label(size)}: the gateway answered other bytes than the JSON`);
 
         const raw = await throughput(plain.length, minMs, () => rawDecode(body, mode, key));
-        const codec = await throughput(plain.length, minMs, () => decodeBody(body, mode, key, { maxBytes: 128 * 1024 * 1024 }));
+        const codec = await throughput(plain.length, minMs, () =>
+          decodeBody(body, mode, key, { maxBytes: 128 * 1024 * 1024 }),
+        );
         const through = await throughput(plain.length, minMs, () => fetchCount(pool, mode, size));
         await backend.request({ type: 'drop', mode, size });
         rows.push({
@@ -155,13 +188,20 @@ export async function decodeScenario(context: BenchContext): Promise<ScenarioRes
         fixed(r.codecMbps / r.rawMbps, 2),
       ]),
     ]);
-    notes.push('"through gateway" is one keep-alive client fetching sequentially: HTTP in and out of the gateway is part of it, as it is for a browser');
-    notes.push('"codec alone" is server/codec decodeBody in this process; below 1 MiB it also JSON.parses the body to tell JSON from garbage');
+    notes.push(
+      '"through gateway" is one keep-alive client fetching sequentially: HTTP in and out of the gateway is part of it, as it is for a browser',
+    );
+    notes.push(
+      '"codec alone" is server/codec decodeBody in this process; below 1 MiB it also JSON.parses the body to tell JSON from garbage',
+    );
 
     // Peak memory while one 50 MB body passes: VmHWM reset just before, RSS after a GC as the base.
     const peaks: { mode: EncodedMode; encodedBytes: number; baseRss: number; peakRss: number; growth: number }[] = [];
     for (const mode of MODES) {
-      const { encodedBytes } = await backend.request<{ encodedBytes: number }>({ type: 'prepare', mode, size: BIG }, 120_000);
+      const { encodedBytes } = await backend.request<{ encodedBytes: number }>(
+        { type: 'prepare', mode, size: BIG },
+        120_000,
+      );
       const base = await gateway.request<{ rss: number }>({ type: 'gc' });
       const reset = await gateway.request<{ ok: boolean }>({ type: 'reset-peak' });
       if (!reset.ok) notes.push('could not reset VmHWM (/proc/<pid>/clear_refs): peak memory includes earlier runs');
@@ -175,7 +215,14 @@ export async function decodeScenario(context: BenchContext): Promise<ScenarioRes
     }
     printTable('decode: gateway memory while one 50 MB body passes', [
       ['mode', 'encoded', 'RSS before', 'peak RSS', 'growth', 'growth / body'],
-      ...peaks.map((p) => [`mode ${p.mode}`, mib(p.encodedBytes), mib(p.baseRss), mib(p.peakRss), mib(p.growth), fixed(p.growth / BIG, 2)]),
+      ...peaks.map((p) => [
+        `mode ${p.mode}`,
+        mib(p.encodedBytes),
+        mib(p.baseRss),
+        mib(p.peakRss),
+        mib(p.growth),
+        fixed(p.growth / BIG, 2),
+      ]),
     ]);
 
     const budgets: BudgetCheck[] = rows

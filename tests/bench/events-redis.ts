@@ -37,9 +37,13 @@ export async function eventsRedisScenario(context: BenchContext): Promise<Scenar
   try {
     const redis = await RedisServer.start();
     cleanup.add(() => redis.close());
-    const { child: backend, ready: backendReady } = await Child.start('events backend', path.join(CHILDREN_DIR, 'events-backend.ts'), {
-      logFile: logFile(context, 'events-redis-backend'),
-    });
+    const { child: backend, ready: backendReady } = await Child.start(
+      'events backend',
+      path.join(CHILDREN_DIR, 'events-backend.ts'),
+      {
+        logFile: logFile(context, 'events-redis-backend'),
+      },
+    );
     cleanup.add(() => backend.stop());
     await backend.request({ type: 'set-count', count: 1 });
 
@@ -101,10 +105,13 @@ export async function eventsRedisScenario(context: BenchContext): Promise<Scenar
       }
     }
 
-    printTable(`events with replicas: ${SESSIONS} sessions, each streamed by ${REPLICAS} replicas, WITHDRAWAL_POLL_MS=${POLL_MS}`, [
-      ['setup', 'open streams', 'upstream polls per period', 'distinct tokens'],
-      ...runs.map((run) => [run.label, run.streams, fixed(run.pollsPerPeriod, 1), run.tokens]),
-    ]);
+    printTable(
+      `events with replicas: ${SESSIONS} sessions, each streamed by ${REPLICAS} replicas, WITHDRAWAL_POLL_MS=${POLL_MS}`,
+      [
+        ['setup', 'open streams', 'upstream polls per period', 'distinct tokens'],
+        ...runs.map((run) => [run.label, run.streams, fixed(run.pollsPerPeriod, 1), run.tokens]),
+      ],
+    );
     const sharedRun = runs[1]!;
     const budgets: BudgetCheck[] = [
       {
@@ -118,7 +125,12 @@ export async function eventsRedisScenario(context: BenchContext): Promise<Scenar
     const notes = ['the run without REDIS_URL is the comparison: each replica polls every session it streams'];
     for (const note of notes) console.log(`  note: ${note}`);
     printBudgets(budgets);
-    return { scenario: 'events-redis', notes, budgets, figures: { sessions: SESSIONS, replicas: REPLICAS, pollMs: POLL_MS, periods, runs } };
+    return {
+      scenario: 'events-redis',
+      notes,
+      budgets,
+      figures: { sessions: SESSIONS, replicas: REPLICAS, pollMs: POLL_MS, periods, runs },
+    };
   } finally {
     await cleanup.run();
   }

@@ -31,29 +31,37 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
   const notes: string[] = [];
   const streams = context.quick ? 1_000 : STREAMS;
   try {
-    const { child: backend, ready: backendReady } = await Child.start('events backend', path.join(CHILDREN_DIR, 'events-backend.ts'), {
-      logFile: logFile(context, 'events-backend'),
-    });
+    const { child: backend, ready: backendReady } = await Child.start(
+      'events backend',
+      path.join(CHILDREN_DIR, 'events-backend.ts'),
+      {
+        logFile: logFile(context, 'events-backend'),
+      },
+    );
     cleanup.add(() => backend.stop());
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-events-'));
     cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { child: gateway, ready: gatewayReady } = await Child.start('gateway', path.join(CHILDREN_DIR, 'gateway.ts'), {
-      env: {
-        CHAT_BACKEND_URL: backendReady.url,
-        WITHDRAWAL_POLL_MS: String(POLL_MS),
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        UI_DIR: dataDir,
-        NODE_ENV: 'production',
-        // Each session here holds streams / SESSIONS tabs, far more than a person opens.
-        EVENTS_MAX_PER_SESSION: String(Math.ceil(STREAMS / SESSIONS) + 10),
-        // Thousands of sockets: more than the default cap of one process.
-        MAX_CONNECTIONS: String(STREAMS + 1_000),
+    const { child: gateway, ready: gatewayReady } = await Child.start(
+      'gateway',
+      path.join(CHILDREN_DIR, 'gateway.ts'),
+      {
+        env: {
+          CHAT_BACKEND_URL: backendReady.url,
+          WITHDRAWAL_POLL_MS: String(POLL_MS),
+          LOG_LEVEL: 'warn',
+          DATA_DIR: dataDir,
+          UI_DIR: dataDir,
+          NODE_ENV: 'production',
+          // Each session here holds streams / SESSIONS tabs, far more than a person opens.
+          EVENTS_MAX_PER_SESSION: String(Math.ceil(STREAMS / SESSIONS) + 10),
+          // Thousands of sockets: more than the default cap of one process.
+          MAX_CONNECTIONS: String(STREAMS + 1_000),
+        },
+        nodeArgs: ['--expose-gc'],
+        logFile: logFile(context, 'events-gateway'),
+        raiseFdLimit: true,
       },
-      nodeArgs: ['--expose-gc'],
-      logFile: logFile(context, 'events-gateway'),
-      raiseFdLimit: true,
-    });
+    );
     cleanup.add(() => gateway.stop('SIGTERM', 15_000));
     const clients: Child[] = [];
     for (let i = 0; i < CLIENTS; i++) {
@@ -66,19 +74,31 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
     }
     // One socket per stream in the gateway and in the clients, plus the usual handful.
     const needed = streams + 256;
-    for (const [name, pid] of [['gateway', gateway.pid], ...clients.map((c, i) => [`sse client ${i}`, c.pid] as const)] as const) {
+    for (const [name, pid] of [
+      ['gateway', gateway.pid],
+      ...clients.map((c, i) => [`sse client ${i}`, c.pid] as const),
+    ] as const) {
       const limit = openFilesLimit(pid);
       if (limit !== null && limit < (name === 'gateway' ? needed : Math.ceil(streams / CLIENTS) + 256)) {
-        throw new Error(`${name} may open only ${limit} files (ulimit -n); raise the hard limit (ulimit -Hn) to at least ${needed}`);
+        throw new Error(
+          `${name} may open only ${limit} files (ulimit -n); raise the hard limit (ulimit -Hn) to at least ${needed}`,
+        );
       }
     }
     await backend.request({ type: 'set-count', count: 1 });
     // One login per session, as each administrator's browser makes; its tabs share the cookie.
-    const sessionCookies = await Promise.all(Array.from({ length: SESSIONS }, (_, i) => benchLogIn(gatewayReady.url!, `s${i}`)));
+    const sessionCookies = await Promise.all(
+      Array.from({ length: SESSIONS }, (_, i) => benchLogIn(gatewayReady.url!, `s${i}`)),
+    );
 
     // A few streams first, so the routes, the permission cache and the JIT are warm before the baseline.
-    const warm = await clients[0]!.request<{ opened: number }>({ type: 'open', port: gatewayReady.port, cookies: [sessionCookies[0]!] });
-    if (warm.opened !== 1) throw new Error('could not open a first event stream (is server/events/plugin.ts answering?)');
+    const warm = await clients[0]!.request<{ opened: number }>({
+      type: 'open',
+      port: gatewayReady.port,
+      cookies: [sessionCookies[0]!],
+    });
+    if (warm.opened !== 1)
+      throw new Error('could not open a first event stream (is server/events/plugin.ts answering?)');
     await sleep(500);
     const before = await gateway.request<Memory>({ type: 'gc' });
     const fdsBefore = countFds(gateway.pid).total;
@@ -88,7 +108,10 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
       clients.map((client, c) => {
         const cookies: string[] = [];
         for (let i = c; i < streams; i += CLIENTS) cookies.push(sessionCookies[i % SESSIONS]!);
-        return client.request<{ opened: number; failed: number }>({ type: 'open', port: gatewayReady.port, cookies }, 120_000);
+        return client.request<{ opened: number; failed: number }>(
+          { type: 'open', port: gatewayReady.port, cookies },
+          120_000,
+        );
       }),
     );
     const openMs = Date.now() - openStarted;
@@ -141,7 +164,9 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
       }
       spread.push(Math.max(...[...sessions.values()].map(([first, lastSeen]) => lastSeen - first)));
     }
-    const statuses = await Promise.all(clients.map((client) => client.request<{ open: number; broken: number }>({ type: 'status' })));
+    const statuses = await Promise.all(
+      clients.map((client) => client.request<{ open: number; broken: number }>({ type: 'status' })),
+    );
     const stillOpen = statuses.reduce((sum, s) => sum + s.open, 0);
 
     printTable(`events: ${openCount} open streams over ${SESSIONS} sessions, WITHDRAWAL_POLL_MS=${POLL_MS}`, [
@@ -167,7 +192,12 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
         // Whole periods are counted, so a poll landing on either edge of the window is tolerated.
         pass: polls.tokens === SESSIONS && Math.abs(pollsPerPeriod - SESSIONS) <= SESSIONS / periods,
       },
-      { budget: 'events: memory per open stream (RSS)', measured: kib(perStreamRss), limit: '<= 16 KB', pass: perStreamRss <= MEMORY_BUDGET_BYTES },
+      {
+        budget: 'events: memory per open stream (RSS)',
+        measured: kib(perStreamRss),
+        limit: '<= 16 KB',
+        pass: perStreamRss <= MEMORY_BUDGET_BYTES,
+      },
       {
         budget: `events: count change reaches all ${openCount} streams`,
         measured: `${fixed(worst, 0)} ms (worst of ${COUNT_CHANGES})${incomplete ? `, ${incomplete} incomplete` : ''}`,
@@ -175,11 +205,19 @@ export async function eventsScenario(context: BenchContext): Promise<ScenarioRes
         pass: incomplete === 0 && worst <= POLL_MS,
       },
     ];
-    if (openCount < streams) budgets.push({ budget: `events: ${streams} streams open`, measured: String(openCount), limit: String(streams), pass: false });
+    if (openCount < streams)
+      budgets.push({
+        budget: `events: ${streams} streams open`,
+        measured: String(openCount),
+        limit: String(streams),
+        pass: false,
+      });
     notes.push(
       `a change waits for its session's next poll (up to ${POLL_MS} ms, sessions poll at their own phase), then fans out to that session's tabs; the fan-out row is the latter alone`,
     );
-    notes.push('one more stream (session s0) was opened before the memory baseline to warm the gateway; it is not in the per-stream figure');
+    notes.push(
+      'one more stream (session s0) was opened before the memory baseline to warm the gateway; it is not in the per-stream figure',
+    );
     for (const note of notes) console.log(`  note: ${note}`);
     printBudgets(budgets);
     await Promise.all(clients.map((client) => client.request({ type: 'close' })));

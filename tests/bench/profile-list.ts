@@ -41,7 +41,11 @@ function frameName(node: ProfileNode): string {
 }
 
 /** Self and inclusive milliseconds per function, from the profile's samples and time deltas. */
-export function summarise(profile: Profile): { self: Map<string, number>; total: Map<string, number>; sampledMs: number } {
+export function summarise(profile: Profile): {
+  self: Map<string, number>;
+  total: Map<string, number>;
+  sampledMs: number;
+} {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -79,14 +83,22 @@ function top(map: Map<string, number>, count: number, filter: (name: string) => 
 }
 
 async function main(): Promise<void> {
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], { cwd: REPO_ROOT, env: { ...process.env, NO_MINIFY: '1' }, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NO_MINIFY: '1' },
+    stdio: 'inherit',
+  });
   if (build.status !== 0) throw new Error('the unminified build failed');
   const work = mkdtempSync(path.join(tmpdir(), 'profile-list-'));
-  const { child: sandbox, ready: sandboxReady } = await Child.start('sandbox backend', path.join(CHILDREN_DIR, 'sandbox.ts'), {
-    env: { BENCH_SANDBOX_USERS: String(LIST_USERS), NODE_ENV: 'production' },
-    logFile: path.join(work, 'sandbox.log'),
-    readyTimeoutMs: 120_000,
-  });
+  const { child: sandbox, ready: sandboxReady } = await Child.start(
+    'sandbox backend',
+    path.join(CHILDREN_DIR, 'sandbox.ts'),
+    {
+      env: { BENCH_SANDBOX_USERS: String(LIST_USERS), NODE_ENV: 'production' },
+      logFile: path.join(work, 'sandbox.log'),
+      readyTimeoutMs: 120_000,
+    },
+  );
   const { child: gateway, ready } = await Child.start('gateway', path.join(CHILDREN_DIR, 'gateway.ts'), {
     env: {
       CHAT_BACKEND_URL: sandboxReady.url!,
@@ -127,7 +139,11 @@ async function main(): Promise<void> {
       await response;
       const answer = await waitForList(page);
       const arrived = answer.timing ? answer.timing.responseEnd : answer.record.parsedAt;
-      drawn.push({ action: step, ms: answer.paintedAt - arrived, clickMs: answer.clickAt === null ? null : answer.paintedAt - answer.clickAt });
+      drawn.push({
+        action: step,
+        ms: answer.paintedAt - arrived,
+        clickMs: answer.clickAt === null ? null : answer.paintedAt - answer.clickAt,
+      });
     }
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
     const file = path.join(REPO_ROOT, 'profile-list.cpuprofile');
@@ -136,7 +152,12 @@ async function main(): Promise<void> {
     const { self, total, sampledMs } = summarise(profile);
     console.log(`\n${steps.length} changes; busy main-thread time sampled: ${sampledMs.toFixed(0)} ms`);
     console.log(
-      drawn.map((d) => `  ${d.action.padEnd(14)} drawn ${d.ms.toFixed(1).padStart(6)} ms  click->painted ${d.clickMs?.toFixed(1) ?? '-'} ms`).join('\n'),
+      drawn
+        .map(
+          (d) =>
+            `  ${d.action.padEnd(14)} drawn ${d.ms.toFixed(1).padStart(6)} ms  click->painted ${d.clickMs?.toFixed(1) ?? '-'} ms`,
+        )
+        .join('\n'),
     );
     console.log('\nSelf time, top 40:');
     console.log(top(self, 40).join('\n'));

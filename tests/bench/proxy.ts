@@ -40,38 +40,58 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
   const seconds = context.seconds;
   const warmupSeconds = context.quick ? 1 : 3;
   try {
-    const { child: backend, ready: backendReady } = await Child.start('json backend', path.join(CHILDREN_DIR, 'json-backend.ts'), {
-      logFile: logFile(context, 'proxy-backend'),
-    });
+    const { child: backend, ready: backendReady } = await Child.start(
+      'json backend',
+      path.join(CHILDREN_DIR, 'json-backend.ts'),
+      {
+        logFile: logFile(context, 'proxy-backend'),
+      },
+    );
     cleanup.add(() => backend.stop());
     const backendPort = backendReady.port!;
 
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-proxy-'));
     cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { child: gateway, ready: gatewayReady } = await Child.start('gateway', path.join(CHILDREN_DIR, 'gateway.ts'), {
-      env: { CHAT_BACKEND_URL: backendReady.url, LOG_LEVEL: 'warn', DATA_DIR: dataDir, UI_DIR: dataDir, NODE_ENV: 'production' },
-      logFile: logFile(context, 'proxy-gateway'),
-    });
+    const { child: gateway, ready: gatewayReady } = await Child.start(
+      'gateway',
+      path.join(CHILDREN_DIR, 'gateway.ts'),
+      {
+        env: {
+          CHAT_BACKEND_URL: backendReady.url,
+          LOG_LEVEL: 'warn',
+          DATA_DIR: dataDir,
+          UI_DIR: dataDir,
+          NODE_ENV: 'production',
+        },
+        logFile: logFile(context, 'proxy-gateway'),
+      },
+    );
     cleanup.add(() => gateway.stop());
 
     // The same gateway as server/main.ts runs it with WORKERS=2: a cluster primary and two workers.
     const clusterDataDir = mkdtempSync(path.join(tmpdir(), 'bench-proxy-cluster-'));
     cleanup.add(() => rmSync(clusterDataDir, { recursive: true, force: true }));
-    const { child: clusterGateway, ready: clusterReady } = await Child.start(CLUSTER_TARGET, path.join(CHILDREN_DIR, 'gateway.ts'), {
-      env: {
-        CHAT_BACKEND_URL: backendReady.url,
-        LOG_LEVEL: 'warn',
-        DATA_DIR: clusterDataDir,
-        UI_DIR: clusterDataDir,
-        NODE_ENV: 'production',
-        WORKERS: String(CLUSTER_WORKERS),
+    const { child: clusterGateway, ready: clusterReady } = await Child.start(
+      CLUSTER_TARGET,
+      path.join(CHILDREN_DIR, 'gateway.ts'),
+      {
+        env: {
+          CHAT_BACKEND_URL: backendReady.url,
+          LOG_LEVEL: 'warn',
+          DATA_DIR: clusterDataDir,
+          UI_DIR: clusterDataDir,
+          NODE_ENV: 'production',
+          WORKERS: String(CLUSTER_WORKERS),
+        },
+        logFile: logFile(context, 'proxy-gateway-cluster'),
+        readyTimeoutMs: 90_000,
       },
-      logFile: logFile(context, 'proxy-gateway-cluster'),
-      readyTimeoutMs: 90_000,
-    });
+    );
     cleanup.add(() => clusterGateway.stop('SIGTERM', 15_000));
 
-    const targets: { target: string; url: string; gateway: boolean }[] = [{ target: 'direct', url: backendReady.url!, gateway: false }];
+    const targets: { target: string; url: string; gateway: boolean }[] = [
+      { target: 'direct', url: backendReady.url!, gateway: false },
+    ];
     const nginxBinary = findNginx();
     if (nginxBinary) {
       const nginx = await startNginx(nginxBinary, backendPort, 1);
@@ -85,7 +105,8 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
     targets.push({ target: CLUSTER_TARGET, url: clusterReady.url!, gateway: true });
     // A gateway serves /manage to a session it sealed: log in before each run, so that no run
     // outlives the minute after which every call would re-seal a stale cookie.
-    const headersFor = async (url: string, gateway: boolean) => (gateway ? { ...HEADERS, cookie: await benchLogIn(url, 'bench-token') } : HEADERS);
+    const headersFor = async (url: string, gateway: boolean) =>
+      gateway ? { ...HEADERS, cookie: await benchLogIn(url, 'bench-token') } : HEADERS;
     const cores = availableParallelism();
     notes.push(
       `${CLUSTER_TARGET}: WORKERS=${CLUSTER_WORKERS} (a cluster primary and ${CLUSTER_WORKERS} workers on one port); the load generator, ` +
@@ -99,7 +120,9 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
         ? `saturation: wrk -t1 -c${context.connections} for ${seconds} s`
         : `saturation: wrk is not installed (apt-get install -y wrk); undici generator with ${context.connections} connections instead, which may itself be the limit`,
     );
-    notes.push(`steady: undici generator, open loop at ${STEADY_RATE} req/s over ${STEADY_CONNECTIONS} connections for ${seconds} s`);
+    notes.push(
+      `steady: undici generator, open loop at ${STEADY_RATE} req/s over ${STEADY_CONNECTIONS} connections for ${seconds} s`,
+    );
 
     const generator = await startLoadGenerator(logFile(context, 'proxy-load'));
     cleanup.add(() => generator.stop());
@@ -150,7 +173,14 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
       const headers = await headersFor(url, true);
       return wrk
         ? runWrk(wrk, `${origin}${PATH}`, headers, context.connections, runSeconds)
-        : runLoad(generator, { origin, path: PATH, headers, mode: 'saturate', durationMs: runSeconds * 1000, connections: context.connections });
+        : runLoad(generator, {
+            origin,
+            path: PATH,
+            headers,
+            mode: 'saturate',
+            durationMs: runSeconds * 1000,
+            connections: context.connections,
+          });
     };
     const gainRounds = context.quick ? 1 : 5;
     const gainSeconds = Math.max(2, Math.round(seconds / 2));
@@ -162,10 +192,21 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
     }
     const byRatio = [...pairs].sort((a, b) => a.ratio - b.ratio);
     const medianGain = byRatio[Math.floor((byRatio.length - 1) / 2)]!.ratio;
-    notes.push(`gain of WORKERS=${CLUSTER_WORKERS}: ${gainRounds} alternating pair(s) of ${gainSeconds} s saturation runs, the median ratio counts`);
+    notes.push(
+      `gain of WORKERS=${CLUSTER_WORKERS}: ${gainRounds} alternating pair(s) of ${gainSeconds} s saturation runs, the median ratio counts`,
+    );
 
     printTable(`proxy: ~1 KB JSON, steady ${STEADY_RATE} req/s and saturation (${context.connections} connections)`, [
-      ['target', 'steady p50 ms', 'steady p99 ms', 'steady errors', 'sat. req/s', 'sat. p50 ms', 'sat. p99 ms', 'sat. errors'],
+      [
+        'target',
+        'steady p50 ms',
+        'steady p99 ms',
+        'steady errors',
+        'sat. req/s',
+        'sat. p50 ms',
+        'sat. p99 ms',
+        'sat. errors',
+      ],
       ...figures.map((f) => [
         f.target,
         fixed(f.steady.p50, 2),
@@ -201,7 +242,10 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
     printTable('proxy: ratios', [
       ['figure', 'value'],
       ['gateway / nginx, saturation req/s', fixed(ratios.gatewayToNginxRps, 2)],
-      [`${CLUSTER_TARGET} / gateway, saturation req/s (gain of WORKERS=${CLUSTER_WORKERS}, median pair)`, fixed(ratios.clusterToSingleRps, 2)],
+      [
+        `${CLUSTER_TARGET} / gateway, saturation req/s (gain of WORKERS=${CLUSTER_WORKERS}, median pair)`,
+        fixed(ratios.clusterToSingleRps, 2),
+      ],
       [`${CLUSTER_TARGET} / nginx, saturation req/s`, fixed(ratios.clusterToNginxRps, 2)],
       ['gateway / direct, saturation req/s', fixed(ratios.gatewayToDirectRps, 2)],
       ['nginx / direct, saturation req/s', fixed(ratios.nginxToDirectRps, 2)],
@@ -241,7 +285,14 @@ export async function proxyScenario(context: BenchContext): Promise<ScenarioResu
       scenario: 'proxy',
       notes,
       budgets,
-      figures: { targets: figures, ratios, workerGainPairs: pairs, steadyRate: STEADY_RATE, connections: context.connections, seconds },
+      figures: {
+        targets: figures,
+        ratios,
+        workerGainPairs: pairs,
+        steadyRate: STEADY_RATE,
+        connections: context.connections,
+        seconds,
+      },
     };
   } finally {
     await cleanup.run();

@@ -75,8 +75,12 @@ const context: BenchContext = {
 mkdirSync(context.logDir, { recursive: true });
 
 const info = machine();
-console.log(`bench on ${String(info.cpus)} x ${String(info.cpuModel)}, node ${String(info.node)}, ${String(info.date)}`);
-console.log(`load average at start: ${(info.loadAverage as number[]).map((n) => n.toFixed(2)).join(' ')} (figures are noisy when the machine is busy)`);
+console.log(
+  `bench on ${String(info.cpus)} x ${String(info.cpuModel)}, node ${String(info.node)}, ${String(info.date)}`,
+);
+console.log(
+  `load average at start: ${(info.loadAverage as number[]).map((n) => n.toFixed(2)).join(' ')} (figures are noisy when the machine is busy)`,
+);
 if (quick) console.log('--quick: short runs; the figures check the machinery only');
 
 const results: ScenarioResult[] = [];
@@ -87,7 +91,9 @@ for (const name of names) {
   try {
     const result = await SCENARIOS[name]!(context);
     results.push(result);
-    console.log(`  (${((performance.now() - started) / 1000).toFixed(0)} s; figures in ${path.relative(process.cwd(), writeResult(result))})`);
+    console.log(
+      `  (${((performance.now() - started) / 1000).toFixed(0)} s; figures in ${path.relative(process.cwd(), writeResult(result))})`,
+    );
   } catch (error) {
     failures.push(name);
     console.error(`  ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -56,7 +56,8 @@ type Step = { kind: 'next' } | { kind: 'sort'; field: string };
  */
 function plan(quick: boolean): Step[] {
   const next = (n: number): Step[] => Array.from({ length: n }, () => ({ kind: 'next' }) as const);
-  if (quick) return [...next(4), { kind: 'sort', field: 'balance' }, ...next(3), { kind: 'sort', field: 'balance' }, ...next(1)];
+  if (quick)
+    return [...next(4), { kind: 'sort', field: 'balance' }, ...next(3), { kind: 'sort', field: 'balance' }, ...next(1)];
   return [
     ...next(7),
     { kind: 'sort', field: 'balance' },
@@ -125,7 +126,13 @@ export interface ListBench {
   };
   loadAverage: { before: number[]; after: number[] };
   drawn: { median: number; max: number; p90: number; count: number };
-  server: { sortedMedian: number | null; sortedMax: number | null; newSortMedian: number | null; newSortMax: number | null; count: number };
+  server: {
+    sortedMedian: number | null;
+    sortedMax: number | null;
+    newSortMedian: number | null;
+    newSortMax: number | null;
+    count: number;
+  };
   backendRss: number | null;
 }
 
@@ -141,7 +148,9 @@ function nearestRank(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-async function heapAfterGc(cdp: CDPSession): Promise<{ heapUsed: number | null; domNodes: number | null; jsListeners: number | null }> {
+async function heapAfterGc(
+  cdp: CDPSession,
+): Promise<{ heapUsed: number | null; domNodes: number | null; jsListeners: number | null }> {
   try {
     // Twice: what the first pass finalises can free more on the second.
     await cdp.send('HeapProfiler.collectGarbage');
@@ -206,7 +215,12 @@ function stepFigures(
   };
 }
 
-async function browse(baseUrl: string, userDataDir: string, steps: Step[], switches: number): Promise<Pick<ListBench, 'firstLoad' | 'steps' | 'switches'>> {
+async function browse(
+  baseUrl: string,
+  userDataDir: string,
+  steps: Step[],
+  switches: number,
+): Promise<Pick<ListBench, 'firstLoad' | 'steps' | 'switches'>> {
   const browserContext: BrowserContext = await launchChromium(userDataDir);
   try {
     await browserContext.addInitScript({ content: PAGE_SCRIPT });
@@ -221,7 +235,8 @@ async function browse(baseUrl: string, userDataDir: string, steps: Step[], switc
     await listCall;
     const first = await waitForList(page);
     const firstFigures = stepFigures(first);
-    if (first.record.count !== LIST_PAGE_SIZE) throw new Error(`the users list shows ${first.record.count} rows, expected ${LIST_PAGE_SIZE}`);
+    if (first.record.count !== LIST_PAGE_SIZE)
+      throw new Error(`the users list shows ${first.record.count} rows, expected ${LIST_PAGE_SIZE}`);
     const firstLoad = { drawnMs: firstFigures.drawnMs, serverMs: firstFigures.serverMs, total: firstFigures.total };
 
     const table = page.locator('[data-testid="list-table"]');
@@ -231,7 +246,8 @@ async function browse(baseUrl: string, userDataDir: string, steps: Step[], switc
     const seenSorts = new Set<string>([firstFigures.sort]);
     const deadline = performance.now() + LIST_DEADLINE_MS;
     for (const [index, step] of steps.entries()) {
-      if (performance.now() > deadline) throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${index} changes`);
+      if (performance.now() > deadline)
+        throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${index} changes`);
       await arm(page);
       const response = page.waitForResponse((r) => r.url().includes(LIST_CALL), { timeout: STEP_TIMEOUT_MS });
       if (step.kind === 'next') await nextButton.click({ timeout: STEP_TIMEOUT_MS });
@@ -243,7 +259,13 @@ async function browse(baseUrl: string, userDataDir: string, steps: Step[], switc
       seenSorts.add(figures.sort);
       // Measured after the draw, so the forced GC never lands inside a measured change.
       const memory = await heapAfterGc(cdp);
-      results.push({ step: index + 1, action: step.kind === 'next' ? 'next page' : `sort ${step.field}`, ...figures, newSort, ...memory });
+      results.push({
+        step: index + 1,
+        action: step.kind === 'next' ? 'next page' : `sort ${step.field}`,
+        ...figures,
+        newSort,
+        ...memory,
+      });
     }
 
     // Screen switches through the menu, groups and users in turn; both are in the users' menu
@@ -254,10 +276,14 @@ async function browse(baseUrl: string, userDataDir: string, steps: Step[], switc
       { path: LIST_PATH, resource: 'users' },
     ];
     for (let i = 0; i < switches; i++) {
-      if (performance.now() > deadline) throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${i} screen switches`);
+      if (performance.now() > deadline)
+        throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${i} screen switches`);
       const target = targets[i % 2]!;
       await arm(page);
-      await page.locator(`aside a[href="${target.path}"], nav a[href="${target.path}"]`).first().click({ timeout: STEP_TIMEOUT_MS });
+      await page
+        .locator(`aside a[href="${target.path}"], nav a[href="${target.path}"]`)
+        .first()
+        .click({ timeout: STEP_TIMEOUT_MS });
       const ms = await waitForScreen(page, target.resource);
       switched.push({ to: target.path, clickToPaintedMs: ms, firstVisit: i < 2 });
     }
@@ -281,30 +307,42 @@ export async function listBench(
   const cleanup = new Cleanup();
   const notes: string[] = [];
   try {
-    const { child: sandbox, ready: sandboxReady } = await Child.start('sandbox backend', path.join(CHILDREN_DIR, 'sandbox.ts'), {
-      env: { BENCH_SANDBOX_USERS: String(LIST_USERS), NODE_ENV: 'production' },
-      logFile: logFile(context, 'ui-list-sandbox'),
-      readyTimeoutMs: 120_000,
-    });
+    const { child: sandbox, ready: sandboxReady } = await Child.start(
+      'sandbox backend',
+      path.join(CHILDREN_DIR, 'sandbox.ts'),
+      {
+        env: { BENCH_SANDBOX_USERS: String(LIST_USERS), NODE_ENV: 'production' },
+        logFile: logFile(context, 'ui-list-sandbox'),
+        readyTimeoutMs: 120_000,
+      },
+    );
     cleanup.add(() => sandbox.stop());
     const seedMs = typeof sandboxReady.seedMs === 'number' ? sandboxReady.seedMs : null;
-    const { child: gateway, ready } = await Child.start('gateway (100k-user sandbox)', path.join(CHILDREN_DIR, 'gateway.ts'), {
-      env: {
-        CHAT_BACKEND_URL: sandboxReady.url!,
-        FILE_SERVER_URL: sandboxReady.url!,
-        RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
-        UI_DIR: uiDir,
-        DATA_DIR: path.join(dataDir, 'data-list'),
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
+    const { child: gateway, ready } = await Child.start(
+      'gateway (100k-user sandbox)',
+      path.join(CHILDREN_DIR, 'gateway.ts'),
+      {
+        env: {
+          CHAT_BACKEND_URL: sandboxReady.url!,
+          FILE_SERVER_URL: sandboxReady.url!,
+          RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
+          UI_DIR: uiDir,
+          DATA_DIR: path.join(dataDir, 'data-list'),
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+        },
+        logFile: logFile(context, 'ui-list-gateway'),
       },
-      logFile: logFile(context, 'ui-list-gateway'),
-    });
+    );
     cleanup.add(() => gateway.stop());
 
     const steps = plan(context.quick);
     const loadBefore = os.loadavg();
-    const { firstLoad, steps: results, switches } = await browse(ready.url!, makeProfile(), steps, context.quick ? 4 : SWITCHES);
+    const {
+      firstLoad,
+      steps: results,
+      switches,
+    } = await browse(ready.url!, makeProfile(), steps, context.quick ? 4 : SWITCHES);
     const loadAfter = os.loadavg();
     if (loadBefore[0]! > os.cpus().length)
       notes.push(
@@ -315,37 +353,70 @@ export async function listBench(
       .then((m) => m.rss)
       .catch(() => null);
 
-    printTable(`ui: users list, ${LIST_USERS.toLocaleString('en')} sandbox users, ${LIST_PAGE_SIZE} rows a page (${results.length} changes)`, [
-      ['#', 'action', 'page', 'sort', 'rows', 'drawn ms', 'parsed->paint ms', 'DOM->paint ms', 'server ms', 'call ms', 'answer KB', 'JS heap', 'DOM nodes'],
-      ...results.map((s) => [
-        s.step,
-        s.action,
-        s.pageNum,
-        s.sort || '(default)',
-        s.rows,
-        fixed(s.drawnMs, 1),
-        fixed(s.parsedToPaintedMs, 1),
-        fixed(s.inDomToPaintedMs, 1),
-        `${fixed(s.serverMs, 1)}${s.newSort ? '*' : ''}`,
-        fixed(s.callMs, 1),
-        s.answerBytes === null ? 'n/a' : fixed(s.answerBytes / 1024, 1),
-        mib(s.heapUsed),
-        s.domNodes ?? 'n/a',
-      ]),
-    ]);
+    printTable(
+      `ui: users list, ${LIST_USERS.toLocaleString('en')} sandbox users, ${LIST_PAGE_SIZE} rows a page (${results.length} changes)`,
+      [
+        [
+          '#',
+          'action',
+          'page',
+          'sort',
+          'rows',
+          'drawn ms',
+          'parsed->paint ms',
+          'DOM->paint ms',
+          'server ms',
+          'call ms',
+          'answer KB',
+          'JS heap',
+          'DOM nodes',
+        ],
+        ...results.map((s) => [
+          s.step,
+          s.action,
+          s.pageNum,
+          s.sort || '(default)',
+          s.rows,
+          fixed(s.drawnMs, 1),
+          fixed(s.parsedToPaintedMs, 1),
+          fixed(s.inDomToPaintedMs, 1),
+          `${fixed(s.serverMs, 1)}${s.newSort ? '*' : ''}`,
+          fixed(s.callMs, 1),
+          s.answerBytes === null ? 'n/a' : fixed(s.answerBytes / 1024, 1),
+          mib(s.heapUsed),
+          s.domNodes ?? 'n/a',
+        ]),
+      ],
+    );
     console.log('  * first call of a new sort order (the backend builds the order of all users)');
 
     const wrongRows = results.filter((s) => s.rows !== LIST_PAGE_SIZE);
     if (wrongRows.length > 0) notes.push(`${wrongRows.length} changes showed other than ${LIST_PAGE_SIZE} rows`);
     const totals = [...new Set(results.map((s) => s.total))];
-    if (totals.length !== 1 || totals[0] !== LIST_USERS) notes.push(`the list's total was ${totals.join(', ')}, expected ${LIST_USERS}`);
+    if (totals.length !== 1 || totals[0] !== LIST_USERS)
+      notes.push(`the list's total was ${totals.join(', ')}, expected ${LIST_USERS}`);
 
     const drawnValues = results.filter((s) => s.rows === LIST_PAGE_SIZE).map((s) => s.drawnMs);
-    const drawn = { median: median(drawnValues), max: Math.max(...drawnValues), p90: nearestRank(drawnValues, 90), count: drawnValues.length };
-    const sortClicks = results.filter((s) => s.action.startsWith('sort') && s.clickToPaintedMs !== null).map((s) => s.clickToPaintedMs!);
-    const sortClick = { median: median(sortClicks), max: sortClicks.length ? Math.max(...sortClicks) : Number.NaN, count: sortClicks.length };
+    const drawn = {
+      median: median(drawnValues),
+      max: Math.max(...drawnValues),
+      p90: nearestRank(drawnValues, 90),
+      count: drawnValues.length,
+    };
+    const sortClicks = results
+      .filter((s) => s.action.startsWith('sort') && s.clickToPaintedMs !== null)
+      .map((s) => s.clickToPaintedMs!);
+    const sortClick = {
+      median: median(sortClicks),
+      max: sortClicks.length ? Math.max(...sortClicks) : Number.NaN,
+      count: sortClicks.length,
+    };
     const switchValues = switches.map((s) => s.clickToPaintedMs);
-    const switchFigures = { median: median(switchValues), max: switchValues.length ? Math.max(...switchValues) : Number.NaN, count: switchValues.length };
+    const switchFigures = {
+      median: median(switchValues),
+      max: switchValues.length ? Math.max(...switchValues) : Number.NaN,
+      count: switchValues.length,
+    };
     // Every list call names its sort (the default is -registerTime); the first call of each sort apart.
     const sorted = results.filter((s) => s.serverMs !== null);
     const sortedOld = sorted.filter((s) => !s.newSort).map((s) => s.serverMs!);
@@ -383,9 +454,15 @@ export async function listBench(
     const allServer = results.filter((s) => s.serverMs !== null).map((s) => s.serverMs!);
     printTable('ui: users list summary', [
       ['figure', 'value'],
-      ['sandbox users (seeded in)', `${LIST_USERS.toLocaleString('en')} (${fixed(seedMs === null ? null : seedMs / 1000, 1)} s)`],
+      [
+        'sandbox users (seeded in)',
+        `${LIST_USERS.toLocaleString('en')} (${fixed(seedMs === null ? null : seedMs / 1000, 1)} s)`,
+      ],
       ['first load of the screen: response -> painted', `${fixed(firstLoad?.drawnMs, 1)} ms`],
-      [`drawn after data, ${drawn.count} changes: median / p90 / max`, `${fixed(drawn.median, 1)} / ${fixed(drawn.p90, 1)} / ${fixed(drawn.max, 1)} ms`],
+      [
+        `drawn after data, ${drawn.count} changes: median / p90 / max`,
+        `${fixed(drawn.median, 1)} / ${fixed(drawn.p90, 1)} / ${fixed(drawn.max, 1)} ms`,
+      ],
       [
         `sort: click -> sorted page painted, ${sortClick.count} sorts: median / max`,
         `${fixed(sortClick.median, 1)} / ${fixed(sortClick.max, 1)} ms (${sortClicks.map((v) => fixed(v, 0)).join(', ')})`,
@@ -399,17 +476,35 @@ export async function listBench(
         `${fixed(median(allServer), 1)} / ${fixed(allServer.length ? Math.max(...allServer) : null, 1)} ms`,
       ],
       ['first load of the screen: server', `${fixed(firstLoad?.serverMs, 1)} ms`],
-      [`sorted page, sort order already built (${sortedOld.length}): median / max`, `${fixed(server.sortedMedian, 1)} / ${fixed(server.sortedMax, 1)} ms`],
-      [`sorted page, first of a new sort (${sortedNew.length}): median / max`, `${fixed(server.newSortMedian, 1)} / ${fixed(server.newSortMax, 1)} ms`],
+      [
+        `sorted page, sort order already built (${sortedOld.length}): median / max`,
+        `${fixed(server.sortedMedian, 1)} / ${fixed(server.sortedMax, 1)} ms`,
+      ],
+      [
+        `sorted page, first of a new sort (${sortedNew.length}): median / max`,
+        `${fixed(server.newSortMedian, 1)} / ${fixed(server.newSortMax, 1)} ms`,
+      ],
       ['JS heap after GC: page 2 -> last page', `${mib(heap.page2)} -> ${mib(heap.last)}`],
-      ['JS heap growth', growth === null ? 'n/a' : `${growth >= 0 ? '+' : ''}${fixed(growth / 1024, 0)} KB (${fixed((heap.growthShare ?? 0) * 100, 1)}%)`],
-      ['JS heap trend (least squares) per change', slopePerChange === null ? 'n/a' : `${slopePerChange >= 0 ? '+' : ''}${fixed(slopePerChange / 1024, 1)} KB`],
+      [
+        'JS heap growth',
+        growth === null
+          ? 'n/a'
+          : `${growth >= 0 ? '+' : ''}${fixed(growth / 1024, 0)} KB (${fixed((heap.growthShare ?? 0) * 100, 1)}%)`,
+      ],
+      [
+        'JS heap trend (least squares) per change',
+        slopePerChange === null ? 'n/a' : `${slopePerChange >= 0 ? '+' : ''}${fixed(slopePerChange / 1024, 1)} KB`,
+      ],
       ['DOM nodes: page 2 -> last page', `${heap.domNodesPage2 ?? 'n/a'} -> ${heap.domNodesLast ?? 'n/a'}`],
       ['backend (sandbox) RSS', mib(backendRss)],
-      ['load average before / after the browser run', `${loadBefore.map((n) => n.toFixed(2)).join(' ')} / ${loadAfter.map((n) => n.toFixed(2)).join(' ')}`],
+      [
+        'load average before / after the browser run',
+        `${loadBefore.map((n) => n.toFixed(2)).join(' ')} / ${loadAfter.map((n) => n.toFixed(2)).join(' ')}`,
+      ],
     ]);
 
-    const allowed = heap.page2 === null ? HEAP_GROWTH_BYTES : Math.max(HEAP_GROWTH_BYTES, heap.page2 * HEAP_GROWTH_SHARE);
+    const allowed =
+      heap.page2 === null ? HEAP_GROWTH_BYTES : Math.max(HEAP_GROWTH_BYTES, heap.page2 * HEAP_GROWTH_SHARE);
     const budgets: BudgetCheck[] = [
       {
         budget: `ui: ${LIST_PAGE_SIZE}-row list drawn after its data (median of ${drawn.count})`,
@@ -437,7 +532,10 @@ export async function listBench(
       },
       {
         budget: `ui: browser heap growth, page 2 -> after ${results.length} page/sort changes`,
-        measured: growth === null ? 'no heap figure' : `${growth >= 0 ? '+' : ''}${fixed(growth / 1024, 0)} KB (${mib(heap.page2)} -> ${mib(heap.last)})`,
+        measured:
+          growth === null
+            ? 'no heap figure'
+            : `${growth >= 0 ? '+' : ''}${fixed(growth / 1024, 0)} KB (${mib(heap.page2)} -> ${mib(heap.last)})`,
         limit: `<= ${fixed(allowed / 1024 / 1024, 1)} MiB (2 MiB or 10%)`,
         pass: growth === null ? null : growth <= allowed,
       },

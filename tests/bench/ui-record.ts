@@ -113,7 +113,12 @@ interface Stats {
 
 function stats(values: number[]): Stats {
   const sorted = [...values].sort((a, b) => a - b);
-  return { count: sorted.length, median: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN };
+  return {
+    count: sorted.length,
+    median: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
+  };
 }
 
 async function login(page: Page, baseUrl: string): Promise<void> {
@@ -123,9 +128,14 @@ async function login(page: Page, baseUrl: string): Promise<void> {
   await page.waitForURL(/\/dashboard(?:[?#]|$)/, { timeout: 15_000 });
 }
 
-const settledRow = (page: Page, index: number) => page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr').nth(index);
+const settledRow = (page: Page, index: number) =>
+  page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr').nth(index);
 
-async function openRecords(page: Page, baseUrl: string, count: number): Promise<Pick<RecordBench, 'opens' | 'firstOpen'>> {
+async function openRecords(
+  page: Page,
+  baseUrl: string,
+  count: number,
+): Promise<Pick<RecordBench, 'opens' | 'firstOpen'>> {
   await page.goto(`${baseUrl}${LIST_PATH}`, { waitUntil: 'commit' });
   await settledRow(page, 19).waitFor({ timeout: STEP_TIMEOUT_MS });
   const opens: RecordBench['opens'] = [];
@@ -138,12 +148,20 @@ async function openRecords(page: Page, baseUrl: string, count: number): Promise<
     const answer = await page.evaluate(
       ([wanted, ms]) =>
         (
-          window as unknown as { __benchRecord: { record(id: string, ms: number): Promise<Painted & { completeAt: number | null; clickAt: number | null }> } }
+          window as unknown as {
+            __benchRecord: {
+              record(id: string, ms: number): Promise<Painted & { completeAt: number | null; clickAt: number | null }>;
+            };
+          }
         ).__benchRecord.record(wanted, ms),
       [id, STEP_TIMEOUT_MS] as const,
     );
-    if (!answer.ok || answer.clickAt === null) throw new Error(`record ${id}'s page was not drawn within ${STEP_TIMEOUT_MS} ms`);
-    const figure = { ms: answer.paintedAt - answer.clickAt, completeMs: answer.completeAt === null ? null : answer.completeAt - answer.clickAt };
+    if (!answer.ok || answer.clickAt === null)
+      throw new Error(`record ${id}'s page was not drawn within ${STEP_TIMEOUT_MS} ms`);
+    const figure = {
+      ms: answer.paintedAt - answer.clickAt,
+      completeMs: answer.completeAt === null ? null : answer.completeAt - answer.clickAt,
+    };
     // The first open also loads what only a record's page uses (its views' code is in the screens' chunk already).
     if (i === 0) firstOpen = figure;
     else opens.push({ id, ...figure });
@@ -165,13 +183,15 @@ async function typeSearches(page: Page, words: readonly string[]): Promise<Recor
       await page.keyboard.type(word[k - 1]!);
       const answer = await page.evaluate(
         ([wanted, ms]) =>
-          (window as unknown as { __benchRecord: { results(t: string, ms: number): Promise<Painted & { keyAt: number | null }> } }).__benchRecord.results(
-            wanted,
-            ms,
-          ),
+          (
+            window as unknown as {
+              __benchRecord: { results(t: string, ms: number): Promise<Painted & { keyAt: number | null }> };
+            }
+          ).__benchRecord.results(wanted, ms),
         [text, STEP_TIMEOUT_MS] as const,
       );
-      if (!answer.ok || answer.keyAt === null) throw new Error(`the search for "${text}" did not settle within ${STEP_TIMEOUT_MS} ms`);
+      if (!answer.ok || answer.keyAt === null)
+        throw new Error(`the search for "${text}" did not settle within ${STEP_TIMEOUT_MS} ms`);
       // One letter searches the pages only: instant, and not what the budget is about.
       if (recordKeyword(text) !== null) keystrokes.push({ text, ms: answer.paintedAt - answer.keyAt });
     }
@@ -187,28 +207,41 @@ interface SizeRun {
 }
 
 /** One sandbox size: its sandbox and gateway children, one browser session opening records and typing searches. */
-async function runSize(context: BenchContext, users: number | null, dataDir: string, notes: string[]): Promise<SizeRun> {
+async function runSize(
+  context: BenchContext,
+  users: number | null,
+  dataDir: string,
+  notes: string[],
+): Promise<SizeRun> {
   const cleanup = new Cleanup();
   const label = users === null ? 'default' : String(users);
   try {
-    const { child: sandbox, ready: sandboxReady } = await Child.start('sandbox backend', path.join(CHILDREN_DIR, 'sandbox.ts'), {
-      env: { ...(users === null ? {} : { BENCH_SANDBOX_USERS: String(users) }), NODE_ENV: 'production' },
-      logFile: logFile(context, `records-sandbox-${label}`),
-      readyTimeoutMs: 120_000,
-    });
-    cleanup.add(() => sandbox.stop());
-    const { child: gateway, ready } = await Child.start(`gateway (${label} sandbox)`, path.join(CHILDREN_DIR, 'gateway.ts'), {
-      env: {
-        CHAT_BACKEND_URL: sandboxReady.url!,
-        FILE_SERVER_URL: sandboxReady.url!,
-        RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
-        UI_DIR,
-        DATA_DIR: path.join(dataDir, `data-${label}`),
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
+    const { child: sandbox, ready: sandboxReady } = await Child.start(
+      'sandbox backend',
+      path.join(CHILDREN_DIR, 'sandbox.ts'),
+      {
+        env: { ...(users === null ? {} : { BENCH_SANDBOX_USERS: String(users) }), NODE_ENV: 'production' },
+        logFile: logFile(context, `records-sandbox-${label}`),
+        readyTimeoutMs: 120_000,
       },
-      logFile: logFile(context, `records-gateway-${label}`),
-    });
+    );
+    cleanup.add(() => sandbox.stop());
+    const { child: gateway, ready } = await Child.start(
+      `gateway (${label} sandbox)`,
+      path.join(CHILDREN_DIR, 'gateway.ts'),
+      {
+        env: {
+          CHAT_BACKEND_URL: sandboxReady.url!,
+          FILE_SERVER_URL: sandboxReady.url!,
+          RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
+          UI_DIR,
+          DATA_DIR: path.join(dataDir, `data-${label}`),
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+        },
+        logFile: logFile(context, `records-gateway-${label}`),
+      },
+    );
     cleanup.add(() => gateway.stop());
 
     const profile = mkdtempSync(path.join(tmpdir(), 'bench-records-profile-'));
@@ -243,7 +276,8 @@ async function runSize(context: BenchContext, users: number | null, dataDir: str
     notes.push(
       `${at}: load average before / after ${loadBefore.map((n) => n.toFixed(2)).join(' ')} / ${loadAfter.map((n) => n.toFixed(2)).join(' ')} on ${os.cpus().length} cores`,
     );
-    if (loadBefore[0]! > os.cpus().length) notes.push(`${at}: the machine was busy: the figures include waiting for a core`);
+    if (loadBefore[0]! > os.cpus().length)
+      notes.push(`${at}: the machine was busy: the figures include waiting for a core`);
     const figures: RecordBench = {
       users: count,
       opens,
@@ -269,15 +303,26 @@ export async function recordScenario(context: BenchContext): Promise<ScenarioRes
     if (!existsSync(CHROMIUM_PATH)) {
       notes.push(`Chromium is NOT installed at ${CHROMIUM_PATH}: browser figures skipped`);
       const budgets = [
-        { budget: "ui: a record's page opened from its row (p95)", measured: 'no chromium', limit: `<= ${RECORD_OPEN_BUDGET_MS} ms`, pass: null },
-        { budget: 'ui: header search, keystroke -> results (p95)', measured: 'no chromium', limit: `<= ${SEARCH_KEY_BUDGET_MS} ms`, pass: null },
+        {
+          budget: "ui: a record's page opened from its row (p95)",
+          measured: 'no chromium',
+          limit: `<= ${RECORD_OPEN_BUDGET_MS} ms`,
+          pass: null,
+        },
+        {
+          budget: 'ui: header search, keystroke -> results (p95)',
+          measured: 'no chromium',
+          limit: `<= ${SEARCH_KEY_BUDGET_MS} ms`,
+          pass: null,
+        },
       ];
       return { scenario: 'records', notes, budgets, figures: {} };
     }
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-records-'));
     cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
     const runs: SizeRun[] = [];
-    for (const users of context.quick ? SIZES.slice(0, 1) : SIZES) runs.push(await runSize(context, users, dataDir, notes));
+    for (const users of context.quick ? SIZES.slice(0, 1) : SIZES)
+      runs.push(await runSize(context, users, dataDir, notes));
 
     const budgets: BudgetCheck[] = [];
     for (const [index, run] of runs.entries()) {

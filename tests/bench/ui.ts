@@ -24,7 +24,10 @@ const RUNS = 3;
 async function build(context: BenchContext): Promise<void> {
   const log = logFile(context, 'ui-build');
   const fd = openSync(log, 'a');
-  const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], { cwd: REPO_ROOT, stdio: ['ignore', fd, fd] });
+  const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
   const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
   if (code !== 0) throw new Error(`node build.mjs failed (exit ${code}); see ${log}`);
@@ -157,13 +160,27 @@ export async function uiScenario(context: BenchContext): Promise<ScenarioResult>
     const runs: UiRun[] = [];
     let listFigures: ListBench | null = null;
     if (!existsSync(CHROMIUM_PATH)) {
-      notes.push(`Chromium is NOT installed at ${CHROMIUM_PATH} (apt-get install -y chromium): browser figures skipped`);
-      budgets.push({ budget: 'ui: dashboard drawn after login', measured: 'no chromium', limit: '<= 1000 ms', pass: null });
+      notes.push(
+        `Chromium is NOT installed at ${CHROMIUM_PATH} (apt-get install -y chromium): browser figures skipped`,
+      );
+      budgets.push({
+        budget: 'ui: dashboard drawn after login',
+        measured: 'no chromium',
+        limit: '<= 1000 ms',
+        pass: null,
+      });
     } else {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-ui-'));
       cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }));
       const { child: gateway, ready } = await Child.start('gateway (sandbox)', path.join(CHILDREN_DIR, 'gateway.ts'), {
-        env: { CHAT_BACKEND_URL: '', RESPONSE_AES_KEY: '', UI_DIR, DATA_DIR: path.join(dataDir, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+        env: {
+          CHAT_BACKEND_URL: '',
+          RESPONSE_AES_KEY: '',
+          UI_DIR,
+          DATA_DIR: path.join(dataDir, 'data'),
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+        },
         logFile: logFile(context, 'ui-gateway'),
       });
       cleanup.add(() => gateway.stop());
@@ -177,7 +194,14 @@ export async function uiScenario(context: BenchContext): Promise<ScenarioResult>
         }
       }
       printTable(`ui: headless Chromium, fresh profile each run (${count} run${count > 1 ? 's' : ''})`, [
-        ['run', 'login interactive ms', 'DOMContentLoaded ms', 'login -> /dashboard ms', 'dashboard drawn ms', 'API calls'],
+        [
+          'run',
+          'login interactive ms',
+          'DOMContentLoaded ms',
+          'login -> /dashboard ms',
+          'dashboard drawn ms',
+          'API calls',
+        ],
         ...runs.map((r, i) => [
           i + 1,
           fixed(r.loginInteractiveMs, 0),
@@ -212,7 +236,9 @@ export async function uiScenario(context: BenchContext): Promise<ScenarioResult>
         budgets.push(...list.budgets);
         notes.push(...list.notes);
       } catch (error) {
-        notes.push(`users list bench failed: ${error instanceof Error ? error.message : String(error)} (logs: ui-list-*.log)`);
+        notes.push(
+          `users list bench failed: ${error instanceof Error ? error.message : String(error)} (logs: ui-list-*.log)`,
+        );
       }
     }
     if (!listFigures)
@@ -224,7 +250,12 @@ export async function uiScenario(context: BenchContext): Promise<ScenarioResult>
       });
     for (const note of notes) console.log(`  note: ${note}`);
     printBudgets(budgets);
-    return { scenario: 'ui', notes, budgets, figures: { sizes, runs, list: listFigures, vueElementAdminLoginBytes: VUE_ELEMENT_ADMIN_LOGIN_BYTES } };
+    return {
+      scenario: 'ui',
+      notes,
+      budgets,
+      figures: { sizes, runs, list: listFigures, vueElementAdminLoginBytes: VUE_ELEMENT_ADMIN_LOGIN_BYTES },
+    };
   } finally {
     await cleanup.run();
   }

@@ -112,7 +112,8 @@ export async function uploadScenario(context: BenchContext): Promise<ScenarioRes
         body: packageBody(size),
       });
       const answer = (await res.body.json()) as { code: number; data?: { size: number } };
-      if (answer.code !== 200 || answer.data?.size !== size) throw new Error(`the gateway refused the upload: ${JSON.stringify(answer)}`);
+      if (answer.code !== 200 || answer.data?.size !== size)
+        throw new Error(`the gateway refused the upload: ${JSON.stringify(answer)}`);
     };
     const timed = async (run: () => Promise<void>) => {
       const start = performance.now();
@@ -148,14 +149,26 @@ export async function uploadScenario(context: BenchContext): Promise<ScenarioRes
         limit: '< 1/4 of the package',
         pass: worstRise < size / 4,
       },
-      { budget: 'upload: throughput through the gateway vs straight to the backend', measured: fixed(ratio, 2), limit: '>= 0.5', pass: ratio >= 0.5 },
+      {
+        budget: 'upload: throughput through the gateway vs straight to the backend',
+        measured: fixed(ratio, 2),
+        limit: '>= 0.5',
+        pass: ratio >= 0.5,
+      },
     ];
     printBudgets(budgets);
     return {
       scenario: 'upload',
       notes: ['gateway and sandbox in one process: the memory figure covers both'],
       budgets,
-      figures: { sizeBytes: size, directMiBps: directRate, gatewayMiBps: gatewayRate, ratio, worstRiseBytes: worstRise, runs },
+      figures: {
+        sizeBytes: size,
+        directMiBps: directRate,
+        gatewayMiBps: gatewayRate,
+        ratio,
+        worstRiseBytes: worstRise,
+        runs,
+      },
     };
   } finally {
     await app.close();

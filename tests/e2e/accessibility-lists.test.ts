@@ -54,7 +54,8 @@ describe.each(['light', 'dark'])('list screens in the %s scheme', (scheme) => {
     await storePreference(page, 'colorScheme', scheme);
     await page.reload();
     const found: string[] = [];
-    for (const { path } of LISTS) found.push(...(await listFindings(page, path, '[data-testid="list-table"] tbody tr')));
+    for (const { path } of LISTS)
+      found.push(...(await listFindings(page, path, '[data-testid="list-table"] tbody tr')));
     expect(found).toEqual([]);
   }, 300_000);
 });

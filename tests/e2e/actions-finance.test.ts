@@ -75,8 +75,12 @@ describe('finance screens: their own actions', () => {
 
     await rowCommand(rows(page).first(), '[data-action="reject"]');
     // The question names the application: whose it is, how much, and where the money would go.
-    expect(await dialog(page).textContent()).toContain(`Reject the withdrawal of ¥${formatMoneyIn(record.amount, 'en')} to ${record.userAccount} (`);
-    expect(await dialog(page).locator('[data-record-field="amount"]').textContent()).toBe(formatMoneyIn(record.amount, 'en'));
+    expect(await dialog(page).textContent()).toContain(
+      `Reject the withdrawal of ¥${formatMoneyIn(record.amount, 'en')} to ${record.userAccount} (`,
+    );
+    expect(await dialog(page).locator('[data-record-field="amount"]').textContent()).toBe(
+      formatMoneyIn(record.amount, 'en'),
+    );
     expect(await dialog(page).locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
     await dialog(page).getByRole('button', { name: 'Reject' }).click();
     expect(await dialog(page).locator('[data-error-for="reason"]').textContent()).toBe('This field is required');
@@ -85,7 +89,11 @@ describe('finance screens: their own actions', () => {
     await dialog(page).getByRole('button', { name: 'Reject' }).click();
     await dialog(page).waitFor({ state: 'detached' });
     await page.locator('[data-toast="success"]', { hasText: `“Reject” done: ${record.userAccount}` }).waitFor();
-    expect(store().withdrawals.get(id)).toMatchObject({ state: 'rejected', reason: 'Payee name does not match the account', reviewer: 'admin' });
+    expect(store().withdrawals.get(id)).toMatchObject({
+      state: 'rejected',
+      reason: 'Payee name does not match the account',
+      reviewer: 'admin',
+    });
     expect(user.balance).toBe(balanceBefore + record.amount);
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
 
@@ -111,7 +119,9 @@ describe('finance screens: their own actions', () => {
     await form.getByLabel('Minimum amount').fill('60000');
     await form.getByLabel('Maximum amount').fill('500.00');
     await form.getByRole('button', { name: 'Save' }).click();
-    expect(await form.getByTestId('form-server-error').textContent()).toBe('The minimum amount must not exceed the maximum');
+    expect(await form.getByTestId('form-server-error').textContent()).toBe(
+      'The minimum amount must not exceed the maximum',
+    );
     expect(store().settings.withdrawalConfig).toEqual(before);
     await page.getByTestId('unsaved').waitFor();
     // Discarding goes back to what the backend holds.
@@ -125,7 +135,12 @@ describe('finance screens: their own actions', () => {
     await form.getByLabel('Notice').fill('Reviewed within one working day.');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-toast="success"]', { hasText: 'Saved' }).waitFor();
-    expect(store().settings.withdrawalConfig).toEqual({ ...before, minAmount: 15050, maxAmount: 50000, notice: 'Reviewed within one working day.' });
+    expect(store().settings.withdrawalConfig).toEqual({
+      ...before,
+      minAmount: 15050,
+      maxAmount: 50000,
+      notice: 'Reviewed within one working day.',
+    });
     expect(await page.getByTestId('unsaved').count()).toBe(0);
 
     await page.reload();

@@ -29,7 +29,9 @@ beforeAll(async () => {
 async function statisticsTable(p: Page): Promise<Record<string, string>[]> {
   const table = p.getByTestId('list-table');
   const header = await table.locator('thead th').allTextContents();
-  const cells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  const cells = await table
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
   return cells.map((row) => Object.fromEntries(header.map((h, i) => [h, row[i] ?? ''])));
 }
 
@@ -47,17 +49,23 @@ describe('statistics: a range and a dimension', () => {
     await expect.poll(() => rows(page).count()).toBe(10);
 
     const registered = new Map<string, number>();
-    for (const u of store().users.all()) registered.set(u.registerTime.slice(0, 10), (registered.get(u.registerTime.slice(0, 10)) ?? 0) + 1);
+    for (const u of store().users.all())
+      registered.set(u.registerTime.slice(0, 10), (registered.get(u.registerTime.slice(0, 10)) ?? 0) + 1);
     const recharged = new Map<string, number>();
     for (const b of store().bills.all())
-      if (b.type === 'recharge') recharged.set(b.createTime.slice(0, 10), (recharged.get(b.createTime.slice(0, 10)) ?? 0) + b.amount);
+      if (b.type === 'recharge')
+        recharged.set(b.createTime.slice(0, 10), (recharged.get(b.createTime.slice(0, 10)) ?? 0) + b.amount);
     const table = await statisticsTable(page);
     const days = Array.from({ length: 10 }, (_, i) => utcDay(now - (15 - i) * DAY));
     expect(table.map((r) => r.Date)).toEqual(days.map((d) => formatDay(d, 'en')));
     for (const r of table) {
       const day = isoDay(r.Date!);
       // Written the reader's way: digit groups, as the table's other figures.
-      expect([r.Date, r.Registrations, r['Recharge amount']]).toEqual([r.Date, String(registered.get(day) ?? 0), formatMoneyIn(recharged.get(day) ?? 0, 'en')]);
+      expect([r.Date, r.Registrations, r['Recharge amount']]).toEqual([
+        r.Date,
+        String(registered.get(day) ?? 0),
+        formatMoneyIn(recharged.get(day) ?? 0, 'en'),
+      ]);
     }
     expect(Number(await page.getByTestId('chart').getAttribute('data-points'))).toBe(10);
 
@@ -65,8 +73,11 @@ describe('statistics: a range and a dimension', () => {
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const [header, ...lines] = parseCsv((await readFile(await (await downloading).path(), 'utf8')).slice(1));
     // The same figures, plain for a spreadsheet: ISO days, no digit groups.
-    const plain = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.replace(/,/g, '')]));
-    expect(lines.map((l) => Object.fromEntries(header!.map((k, i) => [k, l[i]])))).toEqual(table.map((r, i) => ({ ...plain(r), Date: days[i] })));
+    const plain = (r: Record<string, string>) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.replace(/,/g, '')]));
+    expect(lines.map((l) => Object.fromEntries(header!.map((k, i) => [k, l[i]])))).toEqual(
+      table.map((r, i) => ({ ...plain(r), Date: days[i] })),
+    );
   });
 
   it('narrows channel statistics to one channel', async () => {
@@ -75,7 +86,9 @@ describe('statistics: a range and a dimension', () => {
     await page.getByRole('combobox', { name: 'Channel' }).selectOption('appStore');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((u) => u.searchParams.get('channel') === 'appStore');
-    await expect.poll(async () => new Set((await statisticsTable(page)).map((r) => r.Channel))).toEqual(new Set(['App Store']));
+    await expect
+      .poll(async () => new Set((await statisticsTable(page)).map((r) => r.Channel)))
+      .toEqual(new Set(['App Store']));
     const table = await statisticsTable(page);
     expect(table).toHaveLength(30);
     const first = isoDay(table[0]!.Date!);
@@ -101,7 +114,12 @@ describe('operation lists: their own actions', () => {
     const result = page.getByTestId('result-dialog');
     expect(await result.locator('[data-result-key="targetCount"]').textContent()).toBe(String(recipients));
     const sent = store().massMessages.find((m) => m.title === 'E2E maintenance notice')!;
-    expect(sent).toMatchObject({ segment: 'privileged', content: 'The service pauses tonight from 02:00 to 02:30.', targetCount: recipients, sentBy: 'admin' });
+    expect(sent).toMatchObject({
+      segment: 'privileged',
+      content: 'The service pauses tonight from 02:00 to 02:30.',
+      targetCount: recipients,
+      sentBy: 'admin',
+    });
     await result.getByRole('button', { name: 'Close' }).click();
     await rows(page).filter({ hasText: 'E2E maintenance notice' }).waitFor();
   });
@@ -109,7 +127,9 @@ describe('operation lists: their own actions', () => {
   it('forces several users offline at once after one confirmation', async () => {
     await page.goto('/onlineuser');
     await rows(page).first().waitFor();
-    const ids = await rows(page).evaluateAll((trs) => trs.slice(0, 2).map((tr) => Number(tr.getAttribute('data-row-id'))));
+    const ids = await rows(page).evaluateAll((trs) =>
+      trs.slice(0, 2).map((tr) => Number(tr.getAttribute('data-row-id'))),
+    );
     await page.getByLabel(`Select row ${ids[0]}`, { exact: true }).check();
     await page.getByLabel(`Select row ${ids[1]}`, { exact: true }).check();
     await page.locator('[data-bulk-action="forceLogout"]').click();
@@ -131,7 +151,11 @@ describe('operation lists: their own actions', () => {
     await dialog(page).getByLabel('Reply').fill('Thank you, fixed in the next release.');
     await dialog(page).getByRole('button', { name: 'Reply' }).click();
     await dialog(page).waitFor({ state: 'detached' });
-    expect(store().suggestions.get(id)).toMatchObject({ state: 'handled', reply: 'Thank you, fixed in the next release.', handledBy: 'admin' });
+    expect(store().suggestions.get(id)).toMatchObject({
+      state: 'handled',
+      reply: 'Thank you, fixed in the next release.',
+      handledBy: 'admin',
+    });
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
     expect(await errorToasts(page)).toEqual([]);
   });

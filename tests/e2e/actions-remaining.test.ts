@@ -27,7 +27,11 @@ describe('authenticator bindings: reset and unbind', () => {
     const result = page.getByTestId('result-dialog');
     const secret = (await result.locator('[data-result-key="secret"]').textContent())!;
     expect(secret).not.toBe(oldSecret);
-    expect(store().accounts.get(account.id)).toMatchObject({ googleBound: true, googleSecret: oldSecret, googlePendingSecret: secret });
+    expect(store().accounts.get(account.id)).toMatchObject({
+      googleBound: true,
+      googleSecret: oldSecret,
+      googlePendingSecret: secret,
+    });
     await result.getByRole('button', { name: 'Close' }).click();
     await result.waitFor({ state: 'detached' });
     // Closed without a code: the old binding still holds.
@@ -41,7 +45,11 @@ describe('authenticator bindings: reset and unbind', () => {
     expect(await confirm(page).textContent()).toContain(account.account);
     await confirm(page).getByTestId('confirm-yes').click();
     await expect.poll(() => store().accounts.get(account.id)!.googleBound).toBe(false);
-    expect(store().accounts.get(account.id)).toMatchObject({ googleSecret: null, googlePendingSecret: null, boundTime: null });
+    expect(store().accounts.get(account.id)).toMatchObject({
+      googleSecret: null,
+      googlePendingSecret: null,
+      boundTime: null,
+    });
     // The list filtered to bound accounts lets it go.
     await expect.poll(() => rowOf(page, account.id).count()).toBe(0);
   });
@@ -108,7 +116,9 @@ describe('suggestions and SMS', () => {
     await dialog.locator('input[data-field="phone"]').fill('+34 600-123-456');
     await dialog.getByRole('button', { name: 'Send a test message' }).click();
     const result = page.getByTestId('result-dialog');
-    expect(await result.locator('[data-result-key="requestId"]').textContent()).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+    expect(await result.locator('[data-result-key="requestId"]').textContent()).toMatch(
+      /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/,
+    );
     await result.getByRole('button', { name: 'Close' }).click();
     await result.waitFor({ state: 'detached' });
 

@@ -65,7 +65,9 @@ describe('site configuration lists: page and bulk actions', () => {
     await page.locator('[data-toast="success"]', { hasText: `Disabled ${named}` }).waitFor();
     expect(await page.locator('[data-toast="success"] [data-toast-action]').count()).toBe(0);
     for (const c of made) expect(store().inviteCodes.get(c.id)!.status).toBe('disabled');
-    await expect.poll(() => page.locator(`tr[data-row-id="${made[0]!.id}"] [data-col="status"]`).textContent()).toBe('Disabled');
+    await expect
+      .poll(() => page.locator(`tr[data-row-id="${made[0]!.id}"] [data-col="status"]`).textContent())
+      .toBe('Disabled');
 
     await select();
     await page.getByRole('button', { name: 'Delete selected' }).click();
@@ -95,7 +97,11 @@ describe('site configuration lists: page and bulk actions', () => {
     // Polled: the previous result dialog may still be leaving while this one draws its table.
     const hits = result(page).getByTestId('sensitive-hits');
     await expect
-      .poll(() => hits.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))))
+      .poll(() =>
+        hits
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))),
+      )
       .toEqual([['e2eforbidden', 'Advertising', '13']]);
     await result(page).getByRole('button', { name: 'Close' }).click();
   });
@@ -112,7 +118,9 @@ describe('settings screens: save, reload and their page actions', () => {
     await page.locator('[data-toast="success"]', { hasText: 'Saved' }).waitFor();
     expect(store().settings.siteFunctions).toMatchObject({ chatRoomName: 'E2E Chat', maxGroupMembers: 500 });
     await page.reload();
-    await expect.poll(() => page.getByTestId('settings-form').getByLabel('Chat room name').inputValue()).toBe('E2E Chat');
+    await expect
+      .poll(() => page.getByTestId('settings-form').getByLabel('Chat room name').inputValue())
+      .toBe('E2E Chat');
     expect(await page.getByTestId('settings-form').getByLabel('Maximum group members').inputValue()).toBe('500');
     expect(await page.getByTestId('sidebar-title').textContent()).toBe('E2E Chat Backend');
   });
@@ -141,7 +149,9 @@ describe('settings screens: save, reload and their page actions', () => {
     // The secret is write-only: an empty field on save kept the one the backend holds.
     expect(store().settings.pushConfig!.masterSecret).toBe('sandbox-jpush-master-secret');
     await fillTest();
-    expect(await dialog(page).getByTestId('form-server-error').textContent()).toBe('Push is switched off: switch it on and save first');
+    expect(await dialog(page).getByTestId('form-server-error').textContent()).toBe(
+      'Push is switched off: switch it on and save first',
+    );
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
     expect(await errorToasts(page)).toEqual([]);
   });

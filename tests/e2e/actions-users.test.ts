@@ -10,7 +10,8 @@ const store = () => h.sandbox.app.sandbox;
 
 const rows = (p: Page) => p.locator('[data-testid="list-table"] tbody tr');
 const dialog = (p: Page) => p.getByTestId('form-dialog');
-const menuLeaves = (p: Page) => p.locator('[data-menu-path]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-path')));
+const menuLeaves = (p: Page) =>
+  p.locator('[data-menu-path]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-path')));
 
 /** One logged-in administrator page for the whole file; other accounts get pages of their own. */
 let page: Page;
@@ -45,18 +46,27 @@ describe('administrators: permissions and passwords', () => {
     await dialog(page).getByLabel('Account').fill('e2e_auditor');
     await dialog(page).getByLabel('Nickname').fill('E2E Auditor');
     await dialog(page).getByLabel('Password').fill('first-pass-1');
-    for (const name of ['Sensitive words', 'Daily statistics', 'Withdrawal review']) await dialog(page).getByLabel(name, { exact: true }).check();
+    for (const name of ['Sensitive words', 'Daily statistics', 'Withdrawal review'])
+      await dialog(page).getByLabel(name, { exact: true }).check();
     await dialog(page).getByLabel('Status').selectOption('enabled');
     await dialog(page).getByRole('button', { name: 'Save' }).click();
     await dialog(page).waitFor({ state: 'detached' });
     const created = store().accounts.find((a) => a.account === 'e2e_auditor')!;
     expect(created).toMatchObject({ nickname: 'E2E Auditor', status: 'enabled', googleBound: false });
-    expect([...created.permissions].sort()).toEqual([PERMISSIONS.sensitiveWord, PERMISSIONS.dailyStatistics, PERMISSIONS.cashWithdrawalCheck].sort());
+    expect([...created.permissions].sort()).toEqual(
+      [PERMISSIONS.sensitiveWord, PERMISSIONS.dailyStatistics, PERMISSIONS.cashWithdrawalCheck].sort(),
+    );
 
     const auditor = (await h.newPage()).page;
     expect(await submitLoginAs(auditor, 'e2e_auditor', 'first-pass-1')).toBe('in');
     // The granted screens, the pages every account has, and nothing else.
-    expect(await menuLeaves(auditor)).toEqual(['/dashboard', '/sensitivewords', '/operation/statistics', '/WithDrawMoneyCheck', '/error-log/log']);
+    expect(await menuLeaves(auditor)).toEqual([
+      '/dashboard',
+      '/sensitivewords',
+      '/operation/statistics',
+      '/WithDrawMoneyCheck',
+      '/error-log/log',
+    ]);
     await auditor.goto('/sensitivewords');
     await rows(auditor).first().waitFor();
     await auditor.goto('/userpage/userset');
@@ -91,7 +101,13 @@ describe('administrators: permissions and passwords', () => {
     );
     await again.reload();
     await again.getByTestId('layout').waitFor();
-    expect(await menuLeaves(again)).toEqual(['/dashboard', '/sensitivewords', '/WithDrawMoneyCheck', '/BillingRecords', '/error-log/log']);
+    expect(await menuLeaves(again)).toEqual([
+      '/dashboard',
+      '/sensitivewords',
+      '/WithDrawMoneyCheck',
+      '/BillingRecords',
+      '/error-log/log',
+    ]);
     await again.goto('/operation/statistics');
     await again.getByTestId('error-401').waitFor();
     expect(await errorToasts(page)).toEqual([]);
@@ -123,7 +139,9 @@ describe('administrators: permissions and passwords', () => {
     const codeInput = result.locator('input[data-field="otpCode"]');
     await codeInput.fill('12');
     await result.getByRole('button', { name: 'Confirm binding' }).click();
-    expect(await result.getByTestId('authenticator-problem').textContent()).toBe('Enter the 6 digits the authenticator shows');
+    expect(await result.getByTestId('authenticator-problem').textContent()).toBe(
+      'Enter the 6 digits the authenticator shows',
+    );
     await codeInput.fill(totp(secret, Date.now() + 10 * 60_000));
     await result.getByRole('button', { name: 'Confirm binding' }).click();
     await result.getByTestId('authenticator-problem').filter({ hasText: '验证码错误' }).waitFor();
@@ -131,7 +149,11 @@ describe('administrators: permissions and passwords', () => {
     await codeInput.fill(totp(secret, Date.now()));
     await result.getByRole('button', { name: 'Confirm binding' }).click();
     await result.getByTestId('authenticator-bound').waitFor();
-    expect(store().accounts.get(id)).toMatchObject({ googleBound: true, googleSecret: secret, googlePendingSecret: null });
+    expect(store().accounts.get(id)).toMatchObject({
+      googleBound: true,
+      googleSecret: secret,
+      googlePendingSecret: null,
+    });
     await result.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
   });
@@ -159,7 +181,9 @@ describe('chat users: a confirmed action with a result, and a bulk action', () =
   it('bans the selected users with one reason, without a confirmation, and offers to undo it', async () => {
     await page.goto('/userpage/userset?status=normal');
     await rows(page).first().waitFor();
-    const ids = await rows(page).evaluateAll((trs) => trs.slice(0, 3).map((tr) => Number(tr.getAttribute('data-row-id'))));
+    const ids = await rows(page).evaluateAll((trs) =>
+      trs.slice(0, 3).map((tr) => Number(tr.getAttribute('data-row-id'))),
+    );
     for (const id of ids) await page.getByLabel(`Select row ${id}`, { exact: true }).check();
     expect(await page.getByTestId('selection-count').textContent()).toBe('3 selected');
 
@@ -173,7 +197,11 @@ describe('chat users: a confirmed action with a result, and a bulk action', () =
     const toast = page.locator('[data-toast="success"]', { hasText: `Banned ${accounts.join(', ')}` });
     await toast.waitFor();
     expect(await toast.locator('[data-toast-action]').textContent()).toBe('Undo');
-    for (const id of ids) expect(store().users.get(id)).toMatchObject({ status: 'banned', banReason: 'Coordinated spam, found by the e2e test' });
+    for (const id of ids)
+      expect(store().users.get(id)).toMatchObject({
+        status: 'banned',
+        banReason: 'Coordinated spam, found by the e2e test',
+      });
     // The selection is gone with the rows it named.
     expect(await page.getByTestId('selection-count').count()).toBe(0);
     for (const id of ids) await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);

@@ -114,7 +114,9 @@ describe('the audit trail', () => {
     await page.waitForURL((u) => u.pathname === '/system/audit' && u.searchParams.get('actor') === 'admin');
     await trailRows(page).first().waitFor();
     expect(await page.locator('[data-filter="actor"]').inputValue()).toBe('admin');
-    const actors = await page.locator('[data-testid="audit-table"] tr[data-audit-seq] td:nth-child(2)').allTextContents();
+    const actors = await page
+      .locator('[data-testid="audit-table"] tr[data-audit-seq] td:nth-child(2)')
+      .allTextContents();
     expect(actors.length).toBeGreaterThan(0);
     expect(new Set(actors)).toEqual(new Set(['admin']));
   });

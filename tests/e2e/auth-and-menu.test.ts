@@ -28,12 +28,19 @@ describe('console shell: login, guards and menus', () => {
   it("loads only the login page's stylesheet before the login, and the whole UI's before the frame is drawn", async () => {
     const { page } = await h.newPage();
     // The linked stylesheets, by name without their hash (inline <style> elements are not counted).
-    const sheets = () => page.evaluate(() => [...document.styleSheets].flatMap((s) => (s.href ? [new URL(s.href).pathname.replace(/-[^/]+\.css$/, '')] : [])));
+    const sheets = () =>
+      page.evaluate(() =>
+        [...document.styleSheets].flatMap((s) =>
+          s.href ? [new URL(s.href).pathname.replace(/-[^/]+\.css$/, '')] : [],
+        ),
+      );
     await page.goto('/login');
     await page.getByLabel('Account').waitFor();
     expect(await sheets()).toEqual(['/assets/login']);
     // The login form is styled by it: its button carries the theme colour, not the browser's grey.
-    const fill = await page.getByRole('button', { name: 'Log in' }).evaluate((b) => getComputedStyle(b).backgroundColor);
+    const fill = await page
+      .getByRole('button', { name: 'Log in' })
+      .evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(fill).not.toMatch(/^rgba?\(0, 0, 0, 0\)$|^rgb\(239, 239, 239\)$/);
     await page.getByLabel('Account').fill('admin');
     await page.getByLabel('Password', { exact: true }).fill('admin123');
@@ -58,8 +65,12 @@ describe('console shell: login, guards and menus', () => {
 
   it('builds the menu from the permissions of each account', async () => {
     const admin = (await h.pageAs('admin')).page;
-    const adminGroups = await admin.locator('[data-menu-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-group')));
-    expect(adminGroups).toEqual(expect.arrayContaining(['/deployconfig', '/system', '/userpage', '/siteconfig', '/operation', '/finance']));
+    const adminGroups = await admin
+      .locator('[data-menu-group]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-group')));
+    expect(adminGroups).toEqual(
+      expect.arrayContaining(['/deployconfig', '/system', '/userpage', '/siteconfig', '/operation', '/finance']),
+    );
     // The sandbox seeds pending withdrawals; the badge arrives over /api/events.
     await admin.getByTestId('withdrawal-badge').first().waitFor();
     expect(Number(await admin.getByTestId('withdrawal-badge').first().getAttribute('data-count'))).toBeGreaterThan(0);
@@ -68,12 +79,16 @@ describe('console shell: login, guards and menus', () => {
     expect(await admin.getByTestId('avatar').textContent()).toBe('A');
     const operator = (await h.pageAs('operator')).page;
     expect(await operator.getByTestId('avatar').textContent()).toBe('O');
-    const groups = await operator.locator('[data-menu-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-group')));
+    const groups = await operator
+      .locator('[data-menu-group]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-group')));
     expect(groups).toContain('/userpage');
     expect(groups).not.toContain('/finance');
     expect(groups).not.toContain('/deployconfig');
     expect(groups).not.toContain('/siteconfig');
-    const leaves = await operator.locator('[data-menu-path]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-path')));
+    const leaves = await operator
+      .locator('[data-menu-path]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-path')));
     expect(leaves).toEqual(expect.arrayContaining(['/dashboard', '/sensitivewords', '/BillingRecords']));
     expect(leaves).not.toContain('/finance/OnlineRecharge');
     expect(await operator.getByTestId('withdrawal-badge').count()).toBe(0);

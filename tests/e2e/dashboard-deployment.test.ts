@@ -39,7 +39,16 @@ describe('dashboard', () => {
   it('shows the KPI cards, both daily charts and the finance panel without an error', async () => {
     const { page } = await h.pageAs('admin');
     await page.getByTestId('dashboard-page').waitFor();
-    for (const key of ['userCount', 'newUsersToday', 'activeUsersToday', 'onlineUsers', 'groupCount', 'messagesToday', 'pendingWithdrawals', 'rechargeToday']) {
+    for (const key of [
+      'userCount',
+      'newUsersToday',
+      'activeUsersToday',
+      'onlineUsers',
+      'groupCount',
+      'messagesToday',
+      'pendingWithdrawals',
+      'rechargeToday',
+    ]) {
       await expect.poll(() => page.getByTestId(`kpi-${key}`).locator('dd').textContent()).toMatch(/\d/);
     }
     // Money is shown with its currency, in units with cents, or shortened with a suffix.
@@ -53,7 +62,9 @@ describe('dashboard', () => {
     expect(daily.points).toBe(30);
     expect(daily.height).toBeGreaterThan(100);
     expect((await chartDrawn(page, 'money-chart')).points).toBe(30);
-    expect((await page.getByTestId('daily-chart').locator('.u-legend').allTextContents()).join(' ')).toContain('Registrations');
+    expect((await page.getByTestId('daily-chart').locator('.u-legend').allTextContents()).join(' ')).toContain(
+      'Registrations',
+    );
     await expect.poll(() => page.getByTestId('finance-totalRecharge').locator('dd').textContent()).toMatch(/\d/);
     expect(await page.getByTestId('finance-panel').locator('dt').count()).toBe(10);
     expect(await errorToasts(page)).toEqual([]);
@@ -100,10 +111,14 @@ describe('deployment screens', () => {
     await expect.poll(() => page.getByTestId('host-cpu').locator('dd').textContent()).toMatch(/%/);
     expect(await page.getByTestId('host-panel').locator('h2').textContent()).toContain('chat-prod-01');
     expect(await page.getByTestId('service-table').locator('tbody tr').count()).toBe(8);
-    expect(await page.getByTestId('service-im-gateway').locator('[data-status]').textContent()).toMatch(/Running|Degraded/);
+    expect(await page.getByTestId('service-im-gateway').locator('[data-status]').textContent()).toMatch(
+      /Running|Degraded/,
+    );
     await chartDrawn(page, 'history-chart');
     // The 5-second refresh adds a second sample.
-    await expect.poll(() => page.getByTestId('history-chart').getAttribute('data-points'), { timeout: 12_000 }).toBe('2');
+    await expect
+      .poll(() => page.getByTestId('history-chart').getAttribute('data-points'), { timeout: 12_000 })
+      .toBe('2');
 
     await page.getByTestId('monitor-pause').click();
     expect(await page.getByTestId('monitor-pause').getAttribute('aria-pressed')).toBe('true');
@@ -211,8 +226,12 @@ describe('deployment screens', () => {
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByTestId('migration-result').waitFor();
     const expected = deployment().importDatabase('https://backup.example.com/chat.sql.gz', Date.now());
-    expect(await page.getByTestId('result-importedUsers').locator('dd').textContent()).toBe(expected.importedUsers.toLocaleString('en-US'));
-    expect(await page.getByTestId('result-importedMessages').locator('dd').textContent()).toBe(expected.importedMessages.toLocaleString('en-US'));
+    expect(await page.getByTestId('result-importedUsers').locator('dd').textContent()).toBe(
+      expected.importedUsers.toLocaleString('en-US'),
+    );
+    expect(await page.getByTestId('result-importedMessages').locator('dd').textContent()).toBe(
+      expected.importedMessages.toLocaleString('en-US'),
+    );
     expect(await errorToasts(page)).toEqual([]);
   });
 });

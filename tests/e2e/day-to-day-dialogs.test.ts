@@ -27,7 +27,8 @@ const PHONE = SIZES[2];
 
 const narrow = (page: Page) => page.viewportSize()!.width < 640;
 /** The list's records: table rows, or a phone's cards. */
-const records = (page: Page) => page.locator(narrow(page) ? '[data-testid="list-card"]' : '[data-testid="list-table"] tbody tr');
+const records = (page: Page) =>
+  page.locator(narrow(page) ? '[data-testid="list-card"]' : '[data-testid="list-table"] tbody tr');
 
 /** Opens a command of a record: a button of its own, else from its "⋯" menu. */
 async function command(record: Locator, action: string): Promise<void> {
@@ -46,13 +47,16 @@ function overlap(a: { x: number; y: number; width: number; height: number }, b: 
 async function besideRecord(dialog: Locator, record: Locator): Promise<void> {
   await dialog.waitFor();
   const page = dialog.page();
-  await expect.poll(async () => (await page.getByTestId('dialog-anchor').boundingBox())?.height ?? 0).toBeGreaterThan(10);
+  await expect
+    .poll(async () => (await page.getByTestId('dialog-anchor').boundingBox())?.height ?? 0)
+    .toBeGreaterThan(10);
   const box = (await dialog.boundingBox())!;
   const row = (await record.boundingBox())!;
   expect(overlap(box, row), `dialog ${JSON.stringify(box)} over record ${JSON.stringify(row)}`).toBe(false);
   // The whole dialog and the whole record are in the window.
   const { width, height } = page.viewportSize()!;
-  for (const b of [box, row]) expect(b.y >= -0.5 && b.y + b.height <= height + 0.5 && b.x >= -0.5 && b.x + b.width <= width + 0.5).toBe(true);
+  for (const b of [box, row])
+    expect(b.y >= -0.5 && b.y + b.height <= height + 0.5 && b.x >= -0.5 && b.x + b.width <= width + 0.5).toBe(true);
   const ring = (await page.getByTestId('dialog-anchor').boundingBox())!;
   expect(Math.abs(ring.y - row.y)).toBeLessThan(2);
 }
@@ -70,7 +74,8 @@ const money = (page: Page, lang: Language, cents: number) =>
       }).format(v / 100),
     [localeOf(lang), cents] as const,
   );
-const fill = (template: string, vars: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k]));
+const fill = (template: string, vars: Record<string, string | number>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k]));
 
 describe('dialogs that name what they do, beside what they do it to', () => {
   for (const size of SIZES) {
@@ -120,7 +125,8 @@ describe('dialogs that name what they do, beside what they do it to', () => {
 
   it('names the three users of a bulk ban, and offers what fits the selection', async () => {
     const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
-    const offered = () => page.locator('[data-bulk-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-bulk-action')));
+    const offered = () =>
+      page.locator('[data-bulk-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-bulk-action')));
     const select = async (n: number) => {
       const ids: number[] = [];
       for (let i = 0; i < n; i++) {
@@ -151,7 +157,9 @@ describe('dialogs that name what they do, beside what they do it to', () => {
     await page.locator('[data-bulk-action="unban"]').click();
     const summary = page.getByTestId('bulk-summary');
     await summary.waitFor();
-    expect(await summary.getByRole('heading').textContent()).toBe(`Unban: 3 records (${banned.map((id) => store().users.get(id)!.account).join(', ')})`);
+    expect(await summary.getByRole('heading').textContent()).toBe(
+      `Unban: 3 records (${banned.map((id) => store().users.get(id)!.account).join(', ')})`,
+    );
     expect(await summary.getByTestId('bulk-done').textContent()).toBe('3 done');
     for (const id of banned) expect(store().users.get(id)!.status).toBe('normal');
     await summary.getByRole('button', { name: 'Close' }).click();
@@ -177,11 +185,17 @@ describe('dialogs that name what they do, beside what they do it to', () => {
       await records(page).first().waitFor();
       const record = records(page).first();
       const w = store().withdrawals.get(Number(await record.getAttribute('data-row-id')))!;
-      const vars = { amount: await money(page, lang, w.amount), name: w.userAccount, method: LABELS[lang][`option.method.${w.method}`]! };
+      const vars = {
+        amount: await money(page, lang, w.amount),
+        name: w.userAccount,
+        method: LABELS[lang][`option.method.${w.method}`]!,
+      };
 
       await record.locator('[data-action="approve"]').click();
       const confirm = page.getByTestId('confirm-dialog');
-      await expect.poll(() => confirm.getByRole('heading').textContent()).toBe(fill(LABELS[lang]['confirm.approve']!, vars));
+      await expect
+        .poll(() => confirm.getByRole('heading').textContent())
+        .toBe(fill(LABELS[lang]['confirm.approve']!, vars));
       await confirm.getByRole('button').first().click();
       await confirm.waitFor({ state: 'detached' });
 
@@ -210,7 +224,9 @@ describe('dialogs that name what they do, beside what they do it to', () => {
       ids.reduce((s, id) => s + store().withdrawals.get(id)!.amount, 0),
     );
     const accounts = ids.map((id) => store().withdrawals.get(id)!.userAccount).join(', ');
-    expect(await page.getByTestId('confirm-dialog').getByRole('heading').textContent()).toBe(`Approve 3 withdrawals totalling ${total}: ${accounts}?`);
+    expect(await page.getByTestId('confirm-dialog').getByRole('heading').textContent()).toBe(
+      `Approve 3 withdrawals totalling ${total}: ${accounts}?`,
+    );
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Cancel' }).click();
   }, 120_000);
 });
@@ -223,7 +239,9 @@ describe('the withdrawal review queue and the error log on a phone', () => {
     const pending = store()
       .withdrawals.all()
       .filter((w) => w.state === 'pending');
-    const short = pending.find((w) => w.method === 'alipay' && pending.filter((o) => o.userAccount === w.userAccount).length === 1)!;
+    const short = pending.find(
+      (w) => w.method === 'alipay' && pending.filter((o) => o.userAccount === w.userAccount).length === 1,
+    )!;
 
     await page.goto('/WithDrawMoneyCheck?state=pending');
     const first = records(page).first();
@@ -250,7 +268,8 @@ describe('the withdrawal review queue and the error log on a phone', () => {
     const box = (await card.boundingBox())!;
     expect(box.height).toBeLessThanOrEqual(200);
     expect(await card.locator('[data-col="reason"], [data-col="reviewTime"], [data-col="id"]').count()).toBe(0);
-    for (const key of ['amount', 'method', 'accountInfo', 'createTime']) expect(await card.locator(`[data-col="${key}"]`).count(), key).toBe(1);
+    for (const key of ['amount', 'method', 'accountInfo', 'createTime'])
+      expect(await card.locator(`[data-col="${key}"]`).count(), key).toBe(1);
 
     await card.locator('[data-action="approve"]').click();
     const confirm = page.getByTestId('confirm-dialog');
@@ -324,7 +343,9 @@ describe('the withdrawal review queue and the error log on a phone', () => {
     );
     expect(broken).toEqual([]);
     expect(await cards.locator('[data-col="user"]').allTextContents()).toEqual(['operator', 'operator']);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+      0,
+    );
 
     const details = cards.getByRole('button', { name: 'Details' }).first();
     await details.click();
@@ -344,7 +365,8 @@ describe.each(['light', 'dark'])('what changed, in the %s scheme, for assistive 
     const { page } = await h.pageAs('admin', PHONE);
     await storePreference(page, 'colorScheme', scheme);
     const found: string[] = [];
-    const check = async (what: string) => found.push(...(await seriousViolations(page)).map((f) => `${what}: ${f.rule} on ${f.target} ${f.detail}`));
+    const check = async (what: string) =>
+      found.push(...(await seriousViolations(page)).map((f) => `${what}: ${f.rule} on ${f.target} ${f.detail}`));
     await page.goto('/dashboard');
     await page.locator('[data-testid="daily-chart"] canvas').first().waitFor();
     await check('dashboard');

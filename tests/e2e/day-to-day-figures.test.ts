@@ -52,7 +52,9 @@ describe('figures people can read', () => {
         await cells.first().waitFor();
         // Date, then the series in order: registrations, active users, messages, new groups, recharge, withdrawal.
         expect(await cells.nth(3).textContent(), lang).toBe(await intl(page, lang, first.messages as number, 'count'));
-        expect(await cells.nth(5).textContent(), lang).toBe(await intl(page, lang, first.rechargeAmount as number, 'money'));
+        expect(await cells.nth(5).textContent(), lang).toBe(
+          await intl(page, lang, first.rechargeAmount as number, 'money'),
+        );
         expect(Number(first.messages)).toBeGreaterThan(9999);
       }
       // The example the product people gave: 19,040 in English, 19.040 in Spanish.
@@ -104,13 +106,19 @@ describe('dashboard money with its currency', () => {
         expect(box.x + box.width).toBeLessThanOrEqual(size.width);
       }
       // A count is written whole up to 99,999.
-      expect(await page.getByTestId('kpi-messagesToday').locator('dd').innerText()).toBe(await intl(page, 'en', count.messagesToday, 'count'));
+      expect(await page.getByTestId('kpi-messagesToday').locator('dd').innerText()).toBe(
+        await intl(page, 'en', count.messagesToday, 'count'),
+      );
 
       // The finance panel is the table a reader acts on: every amount in full, with its currency.
       for (const key of ['totalRecharge', 'totalBalance', 'pendingWithdrawalAmount'] as const) {
-        expect(await page.getByTestId(`finance-${key}`).locator('dd').textContent(), key).toBe(await intl(page, 'en', finance[key], 'currency'));
+        expect(await page.getByTestId(`finance-${key}`).locator('dd').textContent(), key).toBe(
+          await intl(page, 'en', finance[key], 'currency'),
+        );
       }
-      expect(await page.getByTestId('finance-pendingWithdrawalCount').locator('dd').textContent()).toBe(String(finance.pendingWithdrawalCount));
+      expect(await page.getByTestId('finance-pendingWithdrawalCount').locator('dd').textContent()).toBe(
+        String(finance.pendingWithdrawalCount),
+      );
       await docsScreenshot(page, `dashboard-figures-${size.width}.png`);
     });
   }
@@ -139,7 +147,8 @@ describe('charts with series orders of magnitude apart', () => {
     expect(home('registrations')).not.toContain('messages');
     expect(home('rechargeAmount')).not.toContain('messages');
     // Within a panel, no series is drawn at under a tenth of another's height.
-    for (const panel of split) expect(Math.max(...panel.map(peak)) / Math.min(...panel.map(peak)), panel.join()).toBeLessThanOrEqual(10);
+    for (const panel of split)
+      expect(Math.max(...panel.map(peak)) / Math.min(...panel.map(peak)), panel.join()).toBeLessThanOrEqual(10);
     await expect.poll(() => page.getByTestId('chart').locator('canvas').count()).toBe(split.length);
 
     await page.goto('/dashboard');
@@ -174,7 +183,9 @@ describe('the smaller things', () => {
     expect(await post(admin, 'admin saw this')).toBe(200);
     await admin.goto('/error-log/log');
     await admin.getByTestId('error-log-cards').waitFor();
-    await expect.poll(() => admin.locator('[data-col="user"]').allTextContents()).toEqual(expect.arrayContaining(['admin', 'operator']));
+    await expect
+      .poll(() => admin.locator('[data-col="user"]').allTextContents())
+      .toEqual(expect.arrayContaining(['admin', 'operator']));
     expect(await admin.locator('[data-col="user"]').allTextContents()).not.toContain(expect.stringMatching(/^#?\d+$/));
     expect(await admin.getByRole('button', { name: 'Clear log' }).isVisible()).toBe(true);
   }, 90_000);
@@ -233,7 +244,12 @@ describe('the smaller things', () => {
     const cut = () =>
       page.getByTestId('menu').evaluate((menu) =>
         [...menu.querySelectorAll('a span, button span')]
-          .filter((s) => s.getClientRects().length > 0 && s.textContent!.trim() !== '' && !s.closest('[data-testid="withdrawal-badge"]'))
+          .filter(
+            (s) =>
+              s.getClientRects().length > 0 &&
+              s.textContent!.trim() !== '' &&
+              !s.closest('[data-testid="withdrawal-badge"]'),
+          )
           .filter((s) => s.scrollWidth > s.clientWidth + 1 || getComputedStyle(s).textOverflow === 'ellipsis')
           .map((s) => s.textContent),
       );

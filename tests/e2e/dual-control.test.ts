@@ -11,7 +11,10 @@ import { errorToasts, storePreference, useHarness } from './harness.js';
  * the withdrawal settings held too. The first administrator (admin) and the second (checker) each
  * have a browser of their own; the sandbox's data says what reached the backend and when.
  */
-const h = useHarness({ sandbox: { withdrawalTickMs: 0 }, env: { DUAL_CONTROL_ABOVE: '10000', DUAL_CONTROL_SETTINGS: 'withdrawalConfig' } });
+const h = useHarness({
+  sandbox: { withdrawalTickMs: 0 },
+  env: { DUAL_CONTROL_ABOVE: '10000', DUAL_CONTROL_SETTINGS: 'withdrawalConfig' },
+});
 const store = () => h.sandbox.app.sandbox;
 
 const rows = (p: Page) => p.locator('[data-testid="list-table"] tbody tr');
@@ -47,7 +50,9 @@ describe('dual control', { timeout: 90_000 }, () => {
     await row(admin, record.id).locator('[data-action="approve"]').click();
     await confirm(admin).getByTestId('review-context').waitFor();
     await confirm(admin).getByRole('button', { name: 'Approve' }).click();
-    await admin.locator('[data-toast="info"]', { hasText: `“Approve” waits for a second approver: ${record.userAccount}` }).waitFor();
+    await admin
+      .locator('[data-toast="info"]', { hasText: `“Approve” waits for a second approver: ${record.userAccount}` })
+      .waitFor();
     await row(admin, record.id).getByTestId('held-chip').waitFor();
     expect(await row(admin, record.id).getByTestId('held-chip').textContent()).toBe('Waiting for a second approver');
     // The first approver's own approve button waits, saying why.
@@ -69,7 +74,9 @@ describe('dual control', { timeout: 90_000 }, () => {
     );
     expect(await dialog.locator('[data-review="net"]').textContent()).toBe(money(record.actualAmount));
     // The checker holds the finance screens only: the user's profile is not theirs to read.
-    expect(await dialog.locator('[data-review="account-age"]').textContent()).toBe('Not available with your permissions');
+    expect(await dialog.locator('[data-review="account-age"]').textContent()).toBe(
+      'Not available with your permissions',
+    );
     // The held row, its line, the panel and the dialog over them are as accessible as the rest of the list.
     expect(await seriousViolations(checker)).toEqual([]);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
@@ -78,7 +85,9 @@ describe('dual control', { timeout: 90_000 }, () => {
     expect(store().withdrawals.get(record.id)!.reviewer).toBe('checker');
     // Approved: gone from the pending queue, and from the held calls.
     await row(checker, record.id).waitFor({ state: 'detached' });
-    expect(await checker.locator(`[data-testid="held-approvals"] li`).filter({ hasText: record.userAccount }).count()).toBe(0);
+    expect(
+      await checker.locator(`[data-testid="held-approvals"] li`).filter({ hasText: record.userAccount }).count(),
+    ).toBe(0);
     expect(await errorToasts(checker)).toEqual([]);
   });
 
@@ -111,7 +120,9 @@ describe('dual control', { timeout: 90_000 }, () => {
     await confirm(checker).getByRole('button', { name: 'Confirm' }).click();
     await checker.locator('[data-toast="success"]', { hasText: 'Confirmed: the settings are saved' }).waitFor();
     await expect.poll(() => store().settings.withdrawalConfig!.notice).toBe('Large withdrawals take a second look.');
-    await expect.poll(() => checker.getByTestId('settings-form').getByLabel('Notice').inputValue()).toBe('Large withdrawals take a second look.');
+    await expect
+      .poll(() => checker.getByTestId('settings-form').getByLabel('Notice').inputValue())
+      .toBe('Large withdrawals take a second look.');
     expect(await checker.getByTestId('held-approvals').count()).toBe(0);
   });
 
@@ -176,10 +187,14 @@ describe('dual control', { timeout: 90_000 }, () => {
     expect(await fact('fee').textContent()).toBe(money(record.fee));
     expect(await fact('net').textContent()).toBe(money(123_400 - record.fee));
     expect(await fact('currency').textContent()).toBe('CNY');
-    await expect.poll(() => fact('account-age').textContent()).toContain(`(since ${formatDay(user.registerTime.slice(0, 10), 'en')})`);
+    await expect
+      .poll(() => fact('account-age').textContent())
+      .toContain(`(since ${formatDay(user.registerTime.slice(0, 10), 'en')})`);
     await expect.poll(() => fact('balance').textContent()).toBe(money(user.balance));
     const sum = recent.reduce((total, w) => total + w.amount, 0);
-    await expect.poll(() => fact('last-30-days').textContent()).toBe(`${recent.length} withdrawal${recent.length === 1 ? '' : 's'}, totalling ${money(sum)}`);
+    await expect
+      .poll(() => fact('last-30-days').textContent())
+      .toBe(`${recent.length} withdrawal${recent.length === 1 ? '' : 's'}, totalling ${money(sum)}`);
     await expect.poll(() => fact('same-payee').textContent()).toBe(`1: ${other.userAccount}`);
     expect(await seriousViolations(admin)).toEqual([]);
     await confirm(admin).getByRole('button', { name: 'Cancel' }).click();
@@ -196,7 +211,9 @@ describe('dual control', { timeout: 90_000 }, () => {
     await admin.locator('[data-bulk-action="approve"]').click();
     const total = confirm(admin).getByTestId('review-total');
     expect(await total.locator('[data-review="total-amount"]').textContent()).toBe(money(123_400 + 50_000));
-    expect(await total.locator('[data-review="total-net"]').textContent()).toBe(money(record.actualAmount + other.actualAmount));
+    expect(await total.locator('[data-review="total-net"]').textContent()).toBe(
+      money(record.actualAmount + other.actualAmount),
+    );
     await confirm(admin).getByRole('button', { name: 'Cancel' }).click();
     expect(await errorToasts(admin)).toEqual([]);
   });

@@ -10,10 +10,30 @@ const fieldError = (page: Page, key: string) => dialog(page).locator(`[data-erro
 
 /** The messages of the account and password policy, of too many decimals and of a bad link, per language. */
 const MESSAGES = {
-  en: { account: '3 to 32 characters: a-z, 0-9, _ . -', password: 'At least 10 characters, with letters and digits', save: 'Save', link: 'Link format error' },
-  zh: { account: '账号须为 3-32 位小写字母、数字或 _ . -', password: '密码至少 10 位，且须同时包含字母和数字', save: '保存', link: '链接格式错误' },
-  es: { account: 'De 3 a 32 caracteres: a-z, 0-9, _ . -', password: 'Al menos 10 caracteres, con letras y números', save: 'Guardar', link: null },
-  ja: { account: '3〜32文字の a-z、0-9、_ . - で入力してください', password: '10文字以上で、英字と数字を含めてください', save: '保存', link: null },
+  en: {
+    account: '3 to 32 characters: a-z, 0-9, _ . -',
+    password: 'At least 10 characters, with letters and digits',
+    save: 'Save',
+    link: 'Link format error',
+  },
+  zh: {
+    account: '账号须为 3-32 位小写字母、数字或 _ . -',
+    password: '密码至少 10 位，且须同时包含字母和数字',
+    save: '保存',
+    link: '链接格式错误',
+  },
+  es: {
+    account: 'De 3 a 32 caracteres: a-z, 0-9, _ . -',
+    password: 'Al menos 10 caracteres, con letras y números',
+    save: 'Guardar',
+    link: null,
+  },
+  ja: {
+    account: '3〜32文字の a-z、0-9、_ . - で入力してください',
+    password: '10文字以上で、英字と数字を含めてください',
+    save: '保存',
+    link: null,
+  },
 } as const;
 
 describe('form rules', () => {

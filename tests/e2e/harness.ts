@@ -88,12 +88,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
     ...options.env,
   });
   // As in sandbox mode: a map's service without its variable is the sandbox's service of that name.
-  if (config.backendMap) config.backendMap = { ...config.backendMap, services: withSandboxServices(config.backendMap.services, sandbox.services) };
+  if (config.backendMap)
+    config.backendMap = {
+      ...config.backendMap,
+      services: withSandboxServices(config.backendMap.services, sandbox.services),
+    };
   let gateway: FastifyInstance | null = null;
   let port = 0;
   const startGateway = async () => {
     if (gateway) throw new Error('the gateway is already running');
-    const app = await buildApp({ config, logger: false, sandbox: true, ...(options.events ? { events: options.events } : {}) });
+    const app = await buildApp({
+      config,
+      logger: false,
+      sandbox: true,
+      ...(options.events ? { events: options.events } : {}),
+    });
     await app.listen({ port, host: '127.0.0.1' });
     port = (app.server.address() as AddressInfo).port;
     gateway = app;
@@ -115,7 +124,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
    * Each page gets its own browser with a fresh profile directory: Playwright only accepts a
    * user data directory through a persistent context, which also isolates cookies per test.
    */
-  const newPage = async ({ width = 1280, height = 800, locale = 'en-US', initScript }: NewPageOptions = {}): Promise<OpenedPage> => {
+  const newPage = async ({
+    width = 1280,
+    height = 800,
+    locale = 'en-US',
+    initScript,
+  }: NewPageOptions = {}): Promise<OpenedPage> => {
     const dir = await mkdtemp(path.join(profileDir, 'profile-'));
     const context = await launchChromium(dir, { viewport: { width, height }, locale, baseURL: url });
     contexts.push(context);
@@ -225,7 +239,10 @@ export async function loginElsewhere(url: string, who: Account): Promise<number>
 
 /** Whether the gateway sees the page's cookies as a session, asked from inside the page. */
 export function sessionLoggedIn(page: Page): Promise<boolean> {
-  return page.evaluate(async (sessionPath) => ((await (await fetch(sessionPath)).json()) as { loggedIn: boolean }).loggedIn, GATEWAY_PATHS.session);
+  return page.evaluate(
+    async (sessionPath) => ((await (await fetch(sessionPath)).json()) as { loggedIn: boolean }).loggedIn,
+    GATEWAY_PATHS.session,
+  );
 }
 
 /** The texts of the error toasts shown now. */
@@ -234,8 +251,15 @@ export function errorToasts(page: Page): Promise<string[]> {
 }
 
 /** Saves a view preference as the console does (`console.<name>` in localStorage); it applies from the next load. */
-export async function storePreference(page: Page, name: 'language' | 'size' | 'colorScheme', value: string): Promise<void> {
-  await page.evaluate(([key, text]) => localStorage.setItem(key, text), [`console.${name}`, JSON.stringify(value)] as const);
+export async function storePreference(
+  page: Page,
+  name: 'language' | 'size' | 'colorScheme',
+  value: string,
+): Promise<void> {
+  await page.evaluate(([key, text]) => localStorage.setItem(key, text), [
+    `console.${name}`,
+    JSON.stringify(value),
+  ] as const);
 }
 
 /**

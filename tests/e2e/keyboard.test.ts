@@ -59,11 +59,15 @@ describe('keyboard only', () => {
     await tabUntil(page, (f) => f.testId === 'header-search-toggle');
     await page.keyboard.press('Enter');
     // Typed only once the opened field has focus: keys sent before would go nowhere.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('header-search-input');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('header-search-input');
     await page.keyboard.type('sensitive');
     // The list settles on the whole word before ArrowDown picks its first entry (a list still
     // showing the results of "se" would take another screen).
-    await expect.poll(() => page.locator('[data-search-path]').first().getAttribute('data-search-path')).toBe('/sensitivewords');
+    await expect
+      .poll(() => page.locator('[data-search-path]').first().getAttribute('data-search-path'))
+      .toBe('/sensitivewords');
     await expect.poll(() => page.getByTestId('header-search-input').inputValue()).toBe('sensitive');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
@@ -98,7 +102,10 @@ describe('keyboard only', () => {
     await menu.waitFor();
     expect(await more.getAttribute('aria-expanded')).toBe('true');
     const items = await menu.getByRole('menuitem').allTextContents();
-    const current = () => page.evaluate(() => (document.activeElement?.getAttribute('role') === 'menuitem' ? document.activeElement.textContent : null));
+    const current = () =>
+      page.evaluate(() =>
+        document.activeElement?.getAttribute('role') === 'menuitem' ? document.activeElement.textContent : null,
+      );
     expect(await current()).toBe(items[0]);
     await page.keyboard.press('ArrowDown');
     expect(await current()).toBe(items[1]);

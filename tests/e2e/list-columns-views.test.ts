@@ -45,7 +45,9 @@ describe('list columns and saved views', () => {
     const chooser = page.getByTestId('column-chooser');
     await chooser.waitFor();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.closest('[data-column]')?.getAttribute('data-column'))).toBe(initial[0]);
+    expect(
+      await page.evaluate(() => document.activeElement?.closest('[data-column]')?.getAttribute('data-column')),
+    ).toBe(initial[0]);
     await page.keyboard.press('Space');
     await expect.poll(() => tableColumns(page)).toEqual(initial.slice(1));
     await page.keyboard.press('Space');
@@ -79,12 +81,15 @@ describe('list columns and saved views', () => {
     [expected[b - 1], expected[b]] = [expected[b]!, expected[b - 1]!];
     await expect.poll(() => tableColumns(page)).toEqual(expected);
     const headers = await page.locator('[data-testid="list-table"] thead th[scope="col"]').allTextContents();
-    expect(headers.findIndex((x) => x.startsWith('Balance'))).toBeLessThan(headers.findIndex((x) => x.startsWith('Privileged')));
+    expect(headers.findIndex((x) => x.startsWith('Balance'))).toBeLessThan(
+      headers.findIndex((x) => x.startsWith('Privileged')),
+    );
     // Focus stays on the moved column's button, so it can be moved again.
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-key'))).toBe('balance');
 
     // The last visible column cannot be hidden.
-    for (const key of expected.slice(1)) await (await openChooser(page)).locator(`[data-column="${key}"] input`).uncheck();
+    for (const key of expected.slice(1))
+      await (await openChooser(page)).locator(`[data-column="${key}"] input`).uncheck();
     await expect.poll(() => tableColumns(page)).toEqual([expected[0]]);
     expect(await (await openChooser(page)).locator(`[data-column="${expected[0]}"] input`).isDisabled()).toBe(true);
 
@@ -114,7 +119,12 @@ describe('list columns and saved views', () => {
     const href = (await link.getAttribute('href'))!;
     const shared = new URL(href, h.url);
     expect(shared.pathname).toBe(USERS);
-    expect(Object.fromEntries(shared.searchParams)).toEqual({ status: 'normal', sort: 'balance', pageSize: '50', cols: viewColumns.join(',') });
+    expect(Object.fromEntries(shared.searchParams)).toEqual({
+      status: 'normal',
+      sort: 'balance',
+      pageSize: '50',
+      cols: viewColumns.join(','),
+    });
 
     // Elsewhere: the default view with every column, then the saved one applied.
     await page.goto(USERS);
@@ -127,7 +137,9 @@ describe('list columns and saved views', () => {
     await expect.poll(() => tableColumns(page)).toEqual(viewColumns);
     expect(await page.locator('[data-filter="status"]').inputValue()).toBe('normal');
     expect(await page.locator('th[aria-sort="ascending"]').textContent()).toContain('Balance');
-    await expect.poll(() => page.locator('[data-testid="list-table"] tbody td[data-col="status"]').allTextContents()).not.toContain('Banned');
+    await expect
+      .poll(() => page.locator('[data-testid="list-table"] tbody td[data-col="status"]').allTextContents())
+      .not.toContain('Banned');
 
     await (await openViews(page)).getByRole('button', { name: 'Copy the link of “Normal by balance”' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(shared.href);
@@ -181,6 +193,8 @@ describe('list columns and saved views', () => {
     const views = await openViews(page);
     const viewsBox = (await views.boundingBox())!;
     expect(viewsBox.x + viewsBox.width).toBeLessThanOrEqual(390);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+      0,
+    );
   }, 90_000);
 });

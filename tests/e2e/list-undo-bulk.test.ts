@@ -80,7 +80,10 @@ describe('deletes name what they delete', () => {
     await page.goto('/sensitivewords?sort=word');
     await rows(page).first().waitFor();
     const listed = await rows(page).evaluateAll((trs) =>
-      trs.slice(0, 5).map((tr) => ({ id: tr.getAttribute('data-row-id')!, word: tr.querySelector('[data-col="word"]')!.textContent! })),
+      trs.slice(0, 5).map((tr) => ({
+        id: tr.getAttribute('data-row-id')!,
+        word: tr.querySelector('[data-col="word"]')!.textContent!,
+      })),
     );
     const confirm = page.getByTestId('confirm-dialog');
 
@@ -149,7 +152,9 @@ describe('select all matching', () => {
     const summary = page.getByTestId('bulk-summary');
     await summary.waitFor();
     expect(await summary.getByTestId('bulk-done').textContent()).toBe(`${normal} done`);
-    expect(await summary.getByTestId('bulk-skipped').textContent()).toBe(`${banned} skipped: the action only applies to Status: Normal`);
+    expect(await summary.getByTestId('bulk-skipped').textContent()).toBe(
+      `${banned} skipped: the action only applies to Status: Normal`,
+    );
     expect(await summary.getByTestId('bulk-refused').count()).toBe(0);
     await summary.getByRole('button', { name: 'Close' }).click();
     await page.unroute((url) => url.pathname.endsWith(ban));
@@ -183,7 +188,11 @@ describe('select all matching', () => {
       (url) => url.pathname.endsWith(ban),
       async (route) => {
         if (calls++ > 0) return route.continue();
-        await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 500, msg: 'Ban service busy' }) });
+        await route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ code: 500, msg: 'Ban service busy' }),
+        });
       },
     );
 

@@ -54,7 +54,9 @@ describe('list screens on laptops', () => {
     await page.goto('/userpage/userset');
     const row = page.locator('[data-testid="list-table"] tbody tr').first();
     await row.waitFor();
-    expect(await row.locator('[data-command]').evaluateAll((els) => els.map((e) => e.getAttribute('data-command')))).toEqual(['detail', 'edit']);
+    expect(
+      await row.locator('[data-command]').evaluateAll((els) => els.map((e) => e.getAttribute('data-command'))),
+    ).toEqual(['detail', 'edit']);
     await row.getByTestId('row-more').click();
     const menu = page.getByTestId('row-menu');
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Ban', 'Reset password', 'Mark privileged']);

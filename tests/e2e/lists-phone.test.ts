@@ -14,7 +14,8 @@ const HEIGHT = 844;
 const LISTS = LEAF_ROUTES.filter((r) => r.screen?.kind === 'list');
 
 /** How far the page reaches past the right edge of the window (0: no sideways scroll). */
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const overflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** Whether the element lies wholly inside the window. */
 async function inView(page: Page, selector: ReturnType<Page['locator']>): Promise<boolean> {
@@ -96,7 +97,9 @@ describe('list screens at 390 px', () => {
     await page.waitForURL((u) => u.searchParams.get('sort') === 'balance');
     // The cards of the new order, once drawn: ascending balances.
     const balances = async () =>
-      (await page.locator('[data-testid="list-cards"]:not([aria-busy]) [data-col="balance"]').allTextContents()).map((b) => Number(b.replaceAll(',', '')));
+      (await page.locator('[data-testid="list-cards"]:not([aria-busy]) [data-col="balance"]').allTextContents()).map(
+        (b) => Number(b.replaceAll(',', '')),
+      );
     await expect
       .poll(async () => {
         const values = await balances();

@@ -55,10 +55,14 @@ describe('money actions on withdrawal review', () => {
     await confirm(page).waitFor();
     expect(calls('approve')).toBe(0);
     // As a person would ask it: how much, to whom, how.
-    expect(await confirm(page).getByRole('heading').textContent()).toBe(`Approve ${money(record.amount)} to ${record.userAccount} (${method(record.method)})?`);
+    expect(await confirm(page).getByRole('heading').textContent()).toBe(
+      `Approve ${money(record.amount)} to ${record.userAccount} (${method(record.method)})?`,
+    );
     const summary = confirm(page).getByTestId('record-summary');
     expect(await summary.locator('[data-record-field="userAccount"]').textContent()).toBe(record.userAccount);
-    expect(await summary.locator('[data-record-field="amount"]').textContent()).toBe(formatMoneyIn(record.amount, 'en'));
+    expect(await summary.locator('[data-record-field="amount"]').textContent()).toBe(
+      formatMoneyIn(record.amount, 'en'),
+    );
     expect(await summary.locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
 
     await confirm(page).getByRole('button', { name: 'Approve' }).dblclick();
@@ -145,7 +149,9 @@ describe('money actions on withdrawal review', () => {
     await rows(page).first().locator('[data-action="reject"]').click();
     const form = page.getByTestId('form-dialog');
     expect(await form.getByRole('heading').textContent()).toBe(`Reject: ${record.userAccount}`);
-    expect(await form.textContent()).toContain(`Reject the withdrawal of ${money(record.amount)} to ${record.userAccount} (${method(record.method)})?`);
+    expect(await form.textContent()).toContain(
+      `Reject the withdrawal of ${money(record.amount)} to ${record.userAccount} (${method(record.method)})?`,
+    );
     expect(await form.locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
     await form.getByLabel('Reason').fill('Payee account closed');
     await form.getByRole('button', { name: 'Reject' }).dblclick();
@@ -156,7 +162,9 @@ describe('money actions on withdrawal review', () => {
 
   it('approves a selection row by row and reports what went through and what was refused, and why', async () => {
     await openPending(page);
-    const ids = await rows(page).evaluateAll((trs) => trs.slice(0, 3).map((tr) => Number(tr.getAttribute('data-row-id'))));
+    const ids = await rows(page).evaluateAll((trs) =>
+      trs.slice(0, 3).map((tr) => Number(tr.getAttribute('data-row-id'))),
+    );
     expect(ids).toHaveLength(3);
     for (const id of ids) await page.locator(`tr[data-row-id="${id}"] input[type="checkbox"]`).check();
     // Another administrator reviews one of them meanwhile: the backend will refuse it.
@@ -166,7 +174,9 @@ describe('money actions on withdrawal review', () => {
     await page.locator('[data-bulk-action="approve"]').click();
     const accounts = ids.map((id) => store().withdrawals.get(id)!.userAccount).join(', ');
     const total = ids.reduce((sum, id) => sum + store().withdrawals.get(id)!.amount, 0);
-    expect(await confirm(page).getByRole('heading').textContent()).toBe(`Approve 3 withdrawals totalling ${money(total)}: ${accounts}?`);
+    expect(await confirm(page).getByRole('heading').textContent()).toBe(
+      `Approve 3 withdrawals totalling ${money(total)}: ${accounts}?`,
+    );
     expect(await confirm(page).locator('[data-record-id]').count()).toBe(3);
     await confirm(page).getByRole('button', { name: 'Approve' }).click();
     const summary = page.getByTestId('bulk-summary');

@@ -51,7 +51,9 @@ describe('amounts typed the way the reader writes numbers', () => {
     // Text that could mean two amounts is refused with what was typed and the form to use.
     await amount(page, 'minAmount').fill('1.500,25');
     await amount(page, 'minAmount').press('Tab');
-    expect(await problem(page, 'minAmount').textContent()).toBe('“1.500,25” could mean more than one amount. Write it like 1,234,567.89');
+    expect(await problem(page, 'minAmount').textContent()).toBe(
+      '“1.500,25” could mean more than one amount. Write it like 1,234,567.89',
+    );
     expect(stored()).toEqual(before);
 
     // A thousands separator in its place is read, and the amount written back in full.

@@ -24,7 +24,14 @@ describe('list pagination', () => {
     await page.waitForURL((u) => u.searchParams.get('pageNum') === '3');
     await expect.poll(current).toBe('3');
     // The first, the last and two either side of the current one.
-    expect(await page.getByTestId('page-numbers').locator('[data-page]').allTextContents()).toEqual(['1', '2', '3', '4', '5', String(pages)]);
+    expect(await page.getByTestId('page-numbers').locator('[data-page]').allTextContents()).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      String(pages),
+    ]);
 
     await page.getByRole('button', { name: 'Page 5' }).focus();
     await page.keyboard.press('Enter');

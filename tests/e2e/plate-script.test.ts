@@ -17,7 +17,10 @@ const FILES: Record<string, { type: string; body: string }> = {
     type: 'image/svg+xml',
     body: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/plate/beacon?svg")</script></svg>',
   },
-  '/plate/evil.html': { type: 'text/html', body: '<!doctype html><script>fetch("/plate/beacon?html")</script><p>evil</p>' },
+  '/plate/evil.html': {
+    type: 'text/html',
+    body: '<!doctype html><script>fetch("/plate/beacon?html")</script><p>evil</p>',
+  },
 };
 
 const env: Record<string, string> = {};

@@ -19,7 +19,8 @@ const title = (page: Page) => page.getByTestId('record-title');
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 /** The rows of a list once drawn for its URL (not the previous page's, kept while the next loads). */
 const settledRows = (page: Page) => page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr');
-const settledCards = (page: Page) => page.locator('[data-testid="list-cards"]:not([aria-busy]) [data-testid="list-card"]');
+const settledCards = (page: Page) =>
+  page.locator('[data-testid="list-cards"]:not([aria-busy]) [data-testid="list-card"]');
 
 /** A user with pending withdrawals, groups and bills: every section of a user's page has rows. */
 function busyUser() {
@@ -63,7 +64,9 @@ describe('record pages at 1440 px', () => {
     const crumbs = page.getByTestId('breadcrumb');
     expect(await crumbs.locator('[data-crumb-record]').textContent()).toBe(account);
     expect(await crumbs.getByRole('link', { name: 'User management' }).getAttribute('href')).toBe(list);
-    expect(await page.getByTestId('record-fields').locator('[data-detail-field="account"]').textContent()).toBe(account);
+    expect(await page.getByTestId('record-fields').locator('[data-detail-field="account"]').textContent()).toBe(
+      account,
+    );
 
     // The browser's back.
     await page.goBack();
@@ -129,13 +132,17 @@ describe('record pages at 1440 px', () => {
     await expect.poll(() => related.locator('tbody tr').count()).toBe(Math.min(5, withdrawals.length));
     expect(await related.getByTestId('related-total').textContent()).toBe(`${withdrawals.length} in total`);
     const mine = new Set(withdrawals.map((w) => String(w.id)));
-    for (const rowId of await related.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-id')))) {
+    for (const rowId of await related
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-id')))) {
       expect(mine.has(rowId!), `withdrawal ${rowId} is ${user.account}'s`).toBe(true);
     }
     const bills = store()
       .bills.all()
       .filter((b) => b.userAccount === user.account).length;
-    await expect.poll(() => page.locator('[data-related="billingRecords"] [data-testid="related-total"]').textContent()).toBe(`${bills} in total`);
+    await expect
+      .poll(() => page.locator('[data-related="billingRecords"] [data-testid="related-total"]').textContent())
+      .toBe(`${bills} in total`);
     await page.locator('[data-related="loginRecords"] [data-testid="related-total"]').waitFor();
     // The login records list shows the logins, so the detail's own short list is not repeated.
     expect(await page.getByTestId('user-logins').count()).toBe(0);
@@ -143,9 +150,13 @@ describe('record pages at 1440 px', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await related.getByTestId('related-all').click();
-    await page.waitForURL((u) => u.pathname === '/WithDrawMoneyCheck' && u.searchParams.get('userAccount') === user.account);
+    await page.waitForURL(
+      (u) => u.pathname === '/WithDrawMoneyCheck' && u.searchParams.get('userAccount') === user.account,
+    );
     await expect.poll(() => settledRows(page).count()).toBe(Math.min(20, withdrawals.length));
-    expect(new Set(await settledRows(page).locator('[data-col="userAccount"]').allTextContents())).toEqual(new Set([user.account]));
+    expect(new Set(await settledRows(page).locator('[data-col="userAccount"]').allTextContents())).toEqual(
+      new Set([user.account]),
+    );
     expect(await page.locator('[data-filter="userAccount"]').inputValue()).toBe(user.account);
 
     await page.goBack();
@@ -189,7 +200,9 @@ describe('record pages at 1440 px', () => {
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => store().users.get(user.id)!.status).toBe('banned');
     // The page reads the record again: it is banned now, and offers the unban.
-    await expect.poll(() => page.getByTestId('record-fields').locator('[data-detail-field="status"]').textContent()).toBe('Banned');
+    await expect
+      .poll(() => page.getByTestId('record-fields').locator('[data-detail-field="status"]').textContent())
+      .toBe('Banned');
     await commands.locator('[data-action="unban"]').click();
     await expect.poll(() => store().users.get(user.id)!.status).toBe('normal');
     await commands.locator('[data-action="ban"]').waitFor();
@@ -203,11 +216,15 @@ describe('record pages at 1440 px', () => {
     await page.goto(`/WithDrawMoneyCheck/${pending.id}`);
     await page.getByTestId('record-commands').locator('[data-action="approve"]').click();
     const confirm = page.getByTestId('confirm-dialog');
-    expect(await confirm.locator('[data-record-field="amount"]').textContent()).toBe(formatMoneyIn(pending.amount, 'en'));
+    expect(await confirm.locator('[data-record-field="amount"]').textContent()).toBe(
+      formatMoneyIn(pending.amount, 'en'),
+    );
     expect(store().withdrawals.get(pending.id)!.state).toBe('pending');
     await confirm.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => store().withdrawals.get(pending.id)!.state).toBe('approved');
-    await expect.poll(() => page.getByTestId('record-fields').locator('[data-detail-field="state"]').textContent()).toBe('Approved');
+    await expect
+      .poll(() => page.getByTestId('record-fields').locator('[data-detail-field="state"]').textContent())
+      .toBe('Approved');
     expect(await page.getByTestId('record-commands').count()).toBe(0);
   }, 90_000);
 

@@ -26,7 +26,8 @@ async function search(page: Page, text: string): Promise<void> {
   await page.locator(`[data-testid="header-search-results"][data-settled="${text}"]`).waitFor();
 }
 
-const records = (page: Page, group: string) => results(page).locator(`[data-search-group="${group}"] [data-search-kind="record"]`);
+const records = (page: Page, group: string) =>
+  results(page).locator(`[data-search-group="${group}"] [data-search-kind="record"]`);
 
 describe('header search at 1440 px', () => {
   it('finds a user by phone, by id and by account name, each opening the user’s page', async () => {
@@ -37,7 +38,9 @@ describe('header search at 1440 px', () => {
     for (const text of [user.phone, String(user.id), user.account]) {
       await search(page, text);
       // The record typed in full comes first in its group.
-      await expect.poll(() => records(page, 'users').first().getAttribute('data-search-path')).toBe(`/userpage/userset/${user.id}`);
+      await expect
+        .poll(() => records(page, 'users').first().getAttribute('data-search-path'))
+        .toBe(`/userpage/userset/${user.id}`);
       await records(page, 'users').first().click();
       await page.waitForURL((u) => u.pathname === `/userpage/userset/${user.id}`);
       await expect.poll(() => page.getByTestId('record-title').textContent()).toBe(user.account);

@@ -12,7 +12,10 @@ function measure(page: Page) {
     const root = document.scrollingElement ?? document.documentElement;
     const charts = [...document.querySelectorAll('figure canvas')].map((canvas) => {
       const figure = canvas.closest('figure')!;
-      return { canvas: Math.round(canvas.getBoundingClientRect().width), figure: Math.round(figure.getBoundingClientRect().width) };
+      return {
+        canvas: Math.round(canvas.getBoundingClientRect().width),
+        figure: Math.round(figure.getBoundingClientRect().width),
+      };
     });
     return { overflow: root.scrollWidth - root.clientWidth, charts };
   });
@@ -31,11 +34,15 @@ async function chartsFollow(page: Page, drawn: number): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   // Narrowed: nothing runs past the window, and each canvas fits its figure.
   await expect.poll(async () => (await measure(page)).overflow, SETTLED).toBe(0);
-  await expect.poll(async () => (await measure(page)).charts.every((c) => c.canvas <= c.figure && c.canvas <= 390), SETTLED).toBe(true);
+  await expect
+    .poll(async () => (await measure(page)).charts.every((c) => c.canvas <= c.figure && c.canvas <= 390), SETTLED)
+    .toBe(true);
 
   // Widened again: the charts take the room back.
   await page.setViewportSize({ width: 1440, height: 900 });
-  await expect.poll(async () => Math.max(...(await measure(page)).charts.map((c) => c.canvas)), SETTLED).toBeGreaterThanOrEqual(widest);
+  await expect
+    .poll(async () => Math.max(...(await measure(page)).charts.map((c) => c.canvas)), SETTLED)
+    .toBeGreaterThanOrEqual(widest);
   await expect.poll(async () => (await measure(page)).overflow, SETTLED).toBe(0);
 }
 

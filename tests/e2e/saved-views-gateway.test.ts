@@ -22,7 +22,8 @@ async function openViews(page: Page, path: string) {
   return panel;
 }
 
-const viewNames = (panel: ReturnType<Page['getByTestId']>) => panel.locator('[data-view]').evaluateAll((els) => els.map((e) => e.getAttribute('data-view')));
+const viewNames = (panel: ReturnType<Page['getByTestId']>) =>
+  panel.locator('[data-view]').evaluateAll((els) => els.map((e) => e.getAttribute('data-view')));
 
 describe('saved views at the gateway', () => {
   it('finds a view saved in one browser in a fresh browser after logging in again, and not as another administrator', async () => {
@@ -33,7 +34,9 @@ describe('saved views at the gateway', () => {
     await panel.locator('[data-view="Banned, richest first"]').waitFor();
     await docsScreenshot(first.page, 'saved-views-1440.png');
     // Nothing of it is kept in the browser.
-    expect(await first.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('console.views.')))).toEqual([]);
+    expect(
+      await first.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('console.views.'))),
+    ).toEqual([]);
 
     // The operator may open the users list too, and has no views of it.
     const operator = await h.pageAs('operator', { width: 1440, height: 900 });
@@ -46,7 +49,9 @@ describe('saved views at the gateway', () => {
     const link = again.locator('[data-view="Banned, richest first"] a');
     await link.waitFor();
     await link.click();
-    await fresh.page.waitForURL((u) => u.searchParams.get('status') === 'banned' && u.searchParams.get('sort') === '-balance');
+    await fresh.page.waitForURL(
+      (u) => u.searchParams.get('status') === 'banned' && u.searchParams.get('sort') === '-balance',
+    );
     expect(await fresh.page.locator('[data-filter="status"]').inputValue()).toBe('banned');
   }, 120_000);
 
@@ -57,13 +62,20 @@ describe('saved views at the gateway', () => {
       sessionStorage.setItem('seeded', '1');
       localStorage.setItem(
         'console.views.groups',
-        JSON.stringify([{ name: 'Big groups', query: 'sort=-memberCount' }, { name: 'Newest', query: 'sort=-id' }, { broken: true }]),
+        JSON.stringify([
+          { name: 'Big groups', query: 'sort=-memberCount' },
+          { name: 'Newest', query: 'sort=-id' },
+          { broken: true },
+        ]),
       );
     };
     const { page } = await h.pageAs('admin', { width: 1440, height: 900, initScript: seed });
     const panel = await openViews(page, GROUPS);
     await expect.poll(() => viewNames(panel)).toEqual(['Big groups', 'Newest']);
-    await page.locator('[data-toast]').filter({ hasText: '2 views saved in this browser are now kept with your account' }).waitFor();
+    await page
+      .locator('[data-toast]')
+      .filter({ hasText: '2 views saved in this browser are now kept with your account' })
+      .waitFor();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('console.views.groups'))).toBeNull();
 
     // Deleted at the gateway, a view stays deleted: the old copy is not uploaded again.

@@ -59,7 +59,10 @@ export async function sortUsersByBalanceAndTurnPage(page: Page): Promise<Locator
  * and be gone from the menu; every other one must draw its rows, chart or form without an error.
  * Returns the problems found and how many screens were walked, and the menu's links.
  */
-export async function walkBoundScreens(page: Page, unoffered: ReadonlySet<string>): Promise<{ problems: string[]; walked: number; menuLinks: string[] }> {
+export async function walkBoundScreens(
+  page: Page,
+  unoffered: ReadonlySet<string>,
+): Promise<{ problems: string[]; walked: number; menuLinks: string[] }> {
   const problems: string[] = [];
   let walked = 0;
   for (const { path, screen: decl } of LEAF_ROUTES) {
@@ -78,7 +81,8 @@ export async function walkBoundScreens(page: Page, unoffered: ReadonlySet<string
   }
   const menuLinks = await page.locator('nav a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
   for (const route of LEAF_ROUTES) {
-    if (route.screen && unoffered.has(route.screen.id) && menuLinks.includes(route.path)) problems.push(`${route.path}: still in the menu`);
+    if (route.screen && unoffered.has(route.screen.id) && menuLinks.includes(route.path))
+      problems.push(`${route.path}: still in the menu`);
   }
   return { problems, walked, menuLinks };
 }

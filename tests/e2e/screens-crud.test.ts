@@ -32,7 +32,10 @@ function recordBadgeAndEvents(): void {
     constructor(url: string | URL, init?: EventSourceInit) {
       super(url, init);
       this.addEventListener('withdrawal-count', (event) => {
-        log.push({ kind: 'event', count: (JSON.parse((event as MessageEvent<string>).data) as { count: number }).count });
+        log.push({
+          kind: 'event',
+          count: (JSON.parse((event as MessageEvent<string>).data) as { count: number }).count,
+        });
       });
     }
   };
@@ -44,7 +47,8 @@ function recordBadgeAndEvents(): void {
   }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-count'] });
 }
 
-const badgeLog = (page: Page) => page.evaluate(() => [...(window as unknown as { __badgeLog: BadgeLogEntry[] }).__badgeLog]);
+const badgeLog = (page: Page) =>
+  page.evaluate(() => [...(window as unknown as { __badgeLog: BadgeLogEntry[] }).__badgeLog]);
 
 describe('list screen end to end', () => {
   it('creates, refuses a bad link, edits and deletes a discover entry', async () => {
@@ -102,7 +106,9 @@ describe('list screen end to end', () => {
     await dialog(page).getByLabel('Reason').fill('Spam from the e2e test');
     await dialog(page).getByRole('button', { name: 'Ban' }).click();
     await dialog(page).waitFor({ state: 'detached' });
-    await page.locator('[data-toast="success"]', { hasText: `Banned ${store().users.get(Number(id))!.account}` }).waitFor();
+    await page
+      .locator('[data-toast="success"]', { hasText: `Banned ${store().users.get(Number(id))!.account}` })
+      .waitFor();
 
     await page.goto(`/userpage/userset?keyword=${id}`);
     const banned = page.locator(`[data-testid="list-table"] tbody tr[data-row-id="${id}"]`);
@@ -132,7 +138,11 @@ describe('list screen end to end', () => {
       const withdrawals = store()
         .withdrawals.all()
         .filter((w) => w.userId === u.id);
-      return store().loginsOf(u.id).length >= 2 && withdrawals.some((w) => w.state === 'pending') && withdrawals.some((w) => w.state === 'approved');
+      return (
+        store().loginsOf(u.id).length >= 2 &&
+        withdrawals.some((w) => w.state === 'pending') &&
+        withdrawals.some((w) => w.state === 'approved')
+      );
     })!;
     expect(user).toBeDefined();
     const expected = userDetail(store(), user, Date.now());
@@ -147,7 +157,9 @@ describe('list screen end to end', () => {
     await wallet.waitFor();
     const figures = await wallet
       .locator('div')
-      .evaluateAll((cards) => cards.map((c) => [c.querySelector('dt')?.textContent, c.querySelector('dd')?.textContent]));
+      .evaluateAll((cards) =>
+        cards.map((c) => [c.querySelector('dt')?.textContent, c.querySelector('dd')?.textContent]),
+      );
     expect(figures).toEqual([
       ['Balance', formatMoney(expected.wallet.balance)],
       ['Frozen', formatMoney(expected.wallet.frozen)],
@@ -177,7 +189,9 @@ describe('withdrawal review', () => {
     const seen = await badgeLog(page);
     const polled = h.sandbox.app.sandbox.pendingWithdrawalCount() + 1;
     h.sandbox.app.sandbox.addPendingWithdrawal();
-    await expect.poll(async () => (await badgeLog(page)).slice(seen.length), { timeout: 30_000 }).toContainEqual({ kind: 'event', count: polled });
+    await expect
+      .poll(async () => (await badgeLog(page)).slice(seen.length), { timeout: 30_000 })
+      .toContainEqual({ kind: 'event', count: polled });
     const mark = (await badgeLog(page)).length;
 
     const id = await rows(page).first().getAttribute('data-row-id');
@@ -188,7 +202,9 @@ describe('withdrawal review', () => {
     await page.locator('[data-toast="success"]').waitFor();
     await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
     // The next poll confirms the lower count...
-    await expect.poll(async () => (await badgeLog(page)).slice(mark), { timeout: 30_000 }).toContainEqual({ kind: 'event', count: polled - 1 });
+    await expect
+      .poll(async () => (await badgeLog(page)).slice(mark), { timeout: 30_000 })
+      .toContainEqual({ kind: 'event', count: polled - 1 });
     // ...after the badge had already fallen by itself: the decrement came first.
     expect((await badgeLog(page)).slice(mark)[0]).toEqual({ kind: 'badge', count: polled - 1 });
   }, 90_000);
@@ -280,7 +296,9 @@ describe('settings and operations', () => {
     const records = h.sandbox.app.sandbox.loginRecords;
     const old = records.count((r) => r.time < cutoff);
     expect(old).toBeGreaterThan(0);
-    expect(await page.getByTestId('operation-preview-result').locator('[data-result-key="count"]').textContent()).toBe(String(old));
+    expect(await page.getByTestId('operation-preview-result').locator('[data-result-key="count"]').textContent()).toBe(
+      String(old),
+    );
     const run = page.getByTestId('operation-run');
     expect(await run.isDisabled()).toBe(true);
     await page.getByTestId('operation-confirm').fill('delete');
@@ -290,7 +308,9 @@ describe('settings and operations', () => {
     const sent = page.waitForRequest((r) => r.url().endsWith('/clean'));
     await run.click();
     expect((await sent).postDataJSON()).toMatchObject({ target: 'loginRecords', olderThanDays: 90, confirm: 'DELETE' });
-    expect(await page.getByTestId('operation-result').locator('[data-result-key="removed"]').textContent()).toBe(String(old));
+    expect(await page.getByTestId('operation-result').locator('[data-result-key="removed"]').textContent()).toBe(
+      String(old),
+    );
     expect(records.count((r) => r.time < cutoff)).toBe(0);
   }, 90_000);
 });

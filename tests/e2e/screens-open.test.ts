@@ -31,11 +31,18 @@ describe('every engine screen as the full account', () => {
     const { page } = await h.pageAs('admin');
     await page.goto('/sensitivewords');
     await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
-    const word = (await page.locator('[data-testid="list-table"] tbody tr [data-col="word"]').first().textContent())!.trim();
+    const word = (await page
+      .locator('[data-testid="list-table"] tbody tr [data-col="word"]')
+      .first()
+      .textContent())!.trim();
     await page.getByTestId('list-keyword').fill(word);
     await expect.poll(() => new URL(page.url()).searchParams.get('keyword')).toBe(word);
     await expect
-      .poll(async () => (await page.locator('[data-testid="list-table"] tbody tr [data-col="word"]').allTextContents()).every((w) => w.includes(word)))
+      .poll(async () =>
+        (await page.locator('[data-testid="list-table"] tbody tr [data-col="word"]').allTextContents()).every((w) =>
+          w.includes(word),
+        ),
+      )
       .toBe(true);
   }, 90_000);
 });

@@ -20,7 +20,9 @@ import { walkBoundScreens } from './screen-walk.js';
  */
 const MAP_FILE = path.join(REPO_ROOT, 'server/backend-map/bindings/openim-chat.json');
 const MAP = JSON.parse(readFileSync(MAP_FILE, 'utf8')) as BackendMapFile;
-const UNOFFERED = new Set(Object.entries(MAP.resources ?? {}).flatMap(([id, entry]) => (entry.unsupported ? [id] : [])));
+const UNOFFERED = new Set(
+  Object.entries(MAP.resources ?? {}).flatMap(([id, entry]) => (entry.unsupported ? [id] : [])),
+);
 
 const h = useHarness({ sandbox: { dialect: 'openim' }, env: { BACKEND_MAP: MAP_FILE, SANDBOX_DIALECT: 'openim' } });
 const store = () => h.sandbox.app.sandbox;
@@ -48,7 +50,13 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await expect.poll(() => page.getByTestId('sandbox-banner').textContent()).toContain('Backend dialect: openim');
     const { problems, menuLinks } = await walkBoundScreens(page, UNOFFERED);
     expect(problems).toEqual([]);
-    for (const offered of ['/userpage/userset', '/siteconfig/function', '/invitationcode', '/operation/statistics', '/system/admins']) {
+    for (const offered of [
+      '/userpage/userset',
+      '/siteconfig/function',
+      '/invitationcode',
+      '/operation/statistics',
+      '/system/admins',
+    ]) {
       expect(menuLinks).toContain(offered);
     }
   }, 240_000);
@@ -79,7 +87,8 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await dialog(page).getByLabel('Reason').fill('Spam, a selection banned through the OpenIM binding');
     await dialog(page).getByRole('button', { name: 'Ban' }).click();
     for (const id of ids) await expect.poll(() => store().users.get(id)?.status).toBe('banned');
-    for (const id of ids) expect(store().users.get(id)).toMatchObject({ banReason: 'Spam, a selection banned through the OpenIM binding' });
+    for (const id of ids)
+      expect(store().users.get(id)).toMatchObject({ banReason: 'Spam, a selection banned through the OpenIM binding' });
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 
@@ -87,7 +96,9 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     const { page } = await h.pageAs('admin');
     await page.goto('/siteconfig/function');
     const form = page.getByTestId('settings-form');
-    await expect.poll(() => form.getByLabel('Chat room name').inputValue()).toBe(String(store().settings.siteFunctions!.chatRoomName));
+    await expect
+      .poll(() => form.getByLabel('Chat room name').inputValue())
+      .toBe(String(store().settings.siteFunctions!.chatRoomName));
     await form.getByLabel('Chat room name').fill('OpenIM E2E');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-toast="success"]', { hasText: 'Saved' }).waitFor();
@@ -119,7 +130,11 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Registrations', 'Active users']);
     const shown = await table
       .locator('tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent!.replaceAll(',', '')))));
+      .evaluateAll((trs) =>
+        trs.map((tr) =>
+          [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent!.replaceAll(',', ''))),
+        ),
+      );
     expect(shown).toEqual(days.map((day) => Object.values(storeCounts(day))));
     expect(shown.flat().some((n) => n > 0)).toBe(true);
     expect(await errorToasts(page)).toEqual([]);
@@ -130,11 +145,9 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await page.goto('/dashboard');
     const kpi = page.getByTestId('kpi-panel');
     await kpi.getByTestId('kpi-userCount').waitFor();
-    expect(await kpi.locator('[data-testid^="kpi-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual([
-      'kpi-userCount',
-      'kpi-newUsersToday',
-      'kpi-activeUsersToday',
-    ]);
+    expect(
+      await kpi.locator('[data-testid^="kpi-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid'))),
+    ).toEqual(['kpi-userCount', 'kpi-newUsersToday', 'kpi-activeUsersToday']);
     const today = storeCounts(utcDay(Date.now()));
     const exact = (key: string) => kpi.getByTestId(`kpi-${key}`).locator('[data-figure]').getAttribute('data-figure');
     expect(await exact('userCount')).toBe(store().users.size.toLocaleString('en'));
@@ -157,7 +170,9 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await page.goto('/siteconfig/function');
     const form = page.getByTestId('settings-form');
     const functions = store().settings.siteFunctions!;
-    await expect.poll(() => form.getByLabel('Maximum group members').inputValue()).toBe(String(functions.maxGroupMembers));
+    await expect
+      .poll(() => form.getByLabel('Maximum group members').inputValue())
+      .toBe(String(functions.maxGroupMembers));
     expect(await form.getByLabel('Registration open').isChecked()).toBe(functions.registerEnabled !== false);
     await form.getByLabel('Registration open').setChecked(false);
     await form.getByLabel('Maximum group members').fill('750');

@@ -23,7 +23,9 @@ import { walkBoundScreens } from './screen-walk.js';
  */
 const MAP = path.join(REPO_ROOT, 'server/backend-map/bindings/shiku-im.json');
 const UNOFFERED = new Set(
-  Object.entries((JSON.parse(readFileSync(MAP, 'utf8')) as { resources: Record<string, { unsupported?: boolean }> }).resources)
+  Object.entries(
+    (JSON.parse(readFileSync(MAP, 'utf8')) as { resources: Record<string, { unsupported?: boolean }> }).resources,
+  )
     .filter(([, entry]) => entry.unsupported)
     .map(([id]) => id),
 );
@@ -129,10 +131,19 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     await page.goto(`/operation/statistics?startDate=${days[0]}&endDate=${days[2]}`);
     const table = page.locator('[data-testid="statistics-screen"] [data-testid="list-table"]');
     await expect.poll(() => table.locator('tbody tr').count()).toBe(3);
-    expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Registrations', 'Messages', 'New groups']);
+    expect(await table.locator('thead th').allTextContents()).toEqual([
+      'Date',
+      'Registrations',
+      'Messages',
+      'New groups',
+    ]);
     const shown = await table
       .locator('tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent!.replaceAll(',', '')))));
+      .evaluateAll((trs) =>
+        trs.map((tr) =>
+          [...tr.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent!.replaceAll(',', ''))),
+        ),
+      );
     const registered = store()
       .users.all()
       .map((u) => u.registerTime);
@@ -152,12 +163,9 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     await page.goto('/dashboard');
     const kpi = page.getByTestId('kpi-panel');
     await kpi.getByTestId('kpi-userCount').waitFor();
-    expect(await kpi.locator('[data-testid^="kpi-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual([
-      'kpi-userCount',
-      'kpi-newUsersToday',
-      'kpi-groupCount',
-      'kpi-messagesToday',
-    ]);
+    expect(
+      await kpi.locator('[data-testid^="kpi-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid'))),
+    ).toEqual(['kpi-userCount', 'kpi-newUsersToday', 'kpi-groupCount', 'kpi-messagesToday']);
     const exact = (key: string) => kpi.getByTestId(`kpi-${key}`).locator('[data-figure]').getAttribute('data-figure');
     expect(await exact('userCount')).toBe(store().users.size.toLocaleString('en'));
     const today = chinaDay(Date.now());
@@ -189,7 +197,9 @@ async function shikuCall(path: string, params: Record<string, string>): Promise<
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(body).toString(),
   });
-  const login = (await (await fetch(`${h.sandbox.url}/console/login`, form({ account: 'admin', password: md5('admin123'), googlecode: '' }))).json()) as {
+  const login = (await (
+    await fetch(`${h.sandbox.url}/console/login`, form({ account: 'admin', password: md5('admin123'), googlecode: '' }))
+  ).json()) as {
     data: { access_Token: string; account: string; apiKey: string };
   };
   const { access_Token: token, account, apiKey } = login.data;
@@ -238,7 +248,13 @@ describe('the Shiku IM writes that take the session, the clock, one call per id 
   it('lists the administrators by the caller’s telephone and deletes one through delAdmin', async () => {
     const doomed = createAdmin(
       store().accounts,
-      { account: 'shikuE2eAdmin', nickname: 'Shiku E2E admin', password: 'Passw0rd!e2e', permissions: [...ALL_PERMISSIONS], status: 'enabled' },
+      {
+        account: 'shikuE2eAdmin',
+        nickname: 'Shiku E2E admin',
+        password: 'Passw0rd!e2e',
+        permissions: [...ALL_PERMISSIONS],
+        status: 'enabled',
+      },
       Date.now(),
     );
     const { page } = await h.pageAs('admin');
@@ -305,7 +321,8 @@ describe('the Shiku IM writes that take the session, the clock, one call per id 
     // Shiku lists codes in stored order: the new ones are on the last page.
     await page.goto(`/invitationcode?pageNum=${Math.ceil(store().inviteCodes.all().length / 100)}&pageSize=100`);
 
-    const madeHere = async () => (await rowIds(page)).filter((hex) => made.some((c) => c.id === parseObjectId('inviteCode', hex)));
+    const madeHere = async () =>
+      (await rowIds(page)).filter((hex) => made.some((c) => c.id === parseObjectId('inviteCode', hex)));
     await expect.poll(async () => (await madeHere()).length).toBe(3);
     const hexes = await madeHere();
     for (const hex of hexes) await page.getByLabel(`Select row ${hex}`, { exact: true }).check();
@@ -319,7 +336,9 @@ describe('the Shiku IM writes that take the session, the clock, one call per id 
     // A Config member the console has no field for, set the way Shiku's own console would.
     const config = (await shikuCall('/console/config', {})).data as Record<string, string | number>;
     const whole = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
-    expect(await shikuCall('/console/config/set', { ...whole, isKeyWord: '1', language: 'en' })).toMatchObject({ resultCode: 1 });
+    expect(await shikuCall('/console/config/set', { ...whole, isKeyWord: '1', language: 'en' })).toMatchObject({
+      resultCode: 1,
+    });
 
     const { page } = await h.pageAs('admin');
     await page.goto('/siteconfig/function');
@@ -329,7 +348,11 @@ describe('the Shiku IM writes that take the session, the clock, one call per id 
     await form.getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-toast="success"]', { hasText: 'Saved' }).waitFor();
     expect(store().settings.siteFunctions!.maxGroupMembers).toBe(321);
-    expect((await shikuCall('/console/config', {})).data).toMatchObject({ maxUserSize: 321, isKeyWord: 1, language: 'en' });
+    expect((await shikuCall('/console/config', {})).data).toMatchObject({
+      maxUserSize: 321,
+      isKeyWord: 1,
+      language: 'en',
+    });
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
 });

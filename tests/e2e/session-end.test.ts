@@ -41,10 +41,13 @@ describe('a session the gateway ended', () => {
     await page.waitForURL((u) => u.pathname === '/login');
     expect(pathOf(page.url())).toBe('/login?redirect=%2Fsensitivewords');
     await page.getByTestId('login-session-ended').waitFor();
-    expect(await page.getByTestId('login-session-ended').textContent()).toBe('Your session has ended. Please log in again.');
+    expect(await page.getByTestId('login-session-ended').textContent()).toBe(
+      'Your session has ended. Please log in again.',
+    );
     await noDialog(page);
     expect(await page.locator('[data-toast="error"]').count()).toBe(0);
-    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/login-session-ended.png` });
+    if (process.env.SCREENSHOT_DIR)
+      await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/login-session-ended.png` });
 
     await page.getByLabel('Account').fill('operator');
     await page.getByLabel('Password', { exact: true }).fill('operator123');

@@ -26,14 +26,18 @@ describe('console shell: uncaught errors and the full-screen toggle', () => {
 
     await page.evaluate(() => {
       // The browser's benign resize warning arrives first and must stay out of the log.
-      window.dispatchEvent(new ErrorEvent('error', { message: 'ResizeObserver loop completed with undelivered notifications.' }));
+      window.dispatchEvent(
+        new ErrorEvent('error', { message: 'ResizeObserver loop completed with undelivered notifications.' }),
+      );
       setTimeout(() => {
         throw new Error('e2e-boom');
       });
       void Promise.reject(new Error('e2e-rejected'));
     });
 
-    await expect.poll(async () => (await errorLog(page)).map((e) => e.message).sort(), { timeout: 10_000 }).toEqual(['Error: e2e-boom', 'Error: e2e-rejected']);
+    await expect
+      .poll(async () => (await errorLog(page)).map((e) => e.message).sort(), { timeout: 10_000 })
+      .toEqual(['Error: e2e-boom', 'Error: e2e-rejected']);
     const entries = await errorLog(page);
     for (const entry of entries) {
       expect(entry.url).toBe(where);

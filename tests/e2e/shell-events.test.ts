@@ -11,7 +11,11 @@ const POLL_MS = 300;
 /** A few poll periods plus the browser's work; generous so a loaded machine does not flake. */
 const RISE_TIMEOUT_MS = 10_000;
 
-const h = useHarness({ pollMs: POLL_MS, events: { heartbeatMs: 1_000, retryMs: 500 }, sandbox: { withdrawalTickMs: 0 } });
+const h = useHarness({
+  pollMs: POLL_MS,
+  events: { heartbeatMs: 1_000, retryMs: 500 },
+  sandbox: { withdrawalTickMs: 0 },
+});
 const sandbox = () => h.sandbox.app.sandbox;
 
 /**
@@ -30,8 +34,10 @@ function countOscillators(): void {
 
 const pageAs = async (who: 'admin' | 'operator') => (await h.pageAs(who, { initScript: countOscillators })).page;
 const badge = (page: Page) => page.getByTestId('withdrawal-badge').first();
-const shownCount = async (page: Page) => Number(await badge(page).getAttribute('data-count', { timeout: RISE_TIMEOUT_MS }));
-const oscillators = (page: Page) => page.evaluate(() => (window as unknown as { __chimeOscillators: number }).__chimeOscillators);
+const shownCount = async (page: Page) =>
+  Number(await badge(page).getAttribute('data-count', { timeout: RISE_TIMEOUT_MS }));
+const oscillators = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __chimeOscillators: number }).__chimeOscillators);
 
 describe('finance badge fed by the event stream', () => {
   it('shows the pending count, rises with a chime when a withdrawal arrives, and carries its tooltip', async () => {
@@ -55,7 +61,9 @@ describe('finance badge fed by the event stream', () => {
     expect(await tooltip.isVisible()).toBe(false);
     await badge(page).hover();
     await tooltip.waitFor({ state: 'visible' });
-    expect(await badge(page).locator('[aria-label]').getAttribute('aria-label')).toBe(`Withdrawal reviews need handling: ${seeded + 2}`);
+    expect(await badge(page).locator('[aria-label]').getAttribute('aria-label')).toBe(
+      `Withdrawal reviews need handling: ${seeded + 2}`,
+    );
   });
 
   it('shows no badge to the operator, who does not review withdrawals', async () => {
@@ -64,7 +72,9 @@ describe('finance badge fed by the event stream', () => {
     // Let several poll periods pass: a badge that were going to appear would have by now.
     await page.waitForTimeout(POLL_MS * 5);
     expect(await page.getByTestId('withdrawal-badge').count()).toBe(0);
-    const status = await page.evaluate(async () => (await fetch('/api/events', { headers: { accept: 'text/event-stream' } })).status);
+    const status = await page.evaluate(
+      async () => (await fetch('/api/events', { headers: { accept: 'text/event-stream' } })).status,
+    );
     expect(status).toBe(403);
   });
 

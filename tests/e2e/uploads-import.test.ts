@@ -25,7 +25,8 @@ function logo(): Buffer {
   for (let y = 0; y < 64; y++) {
     for (let x = 0; x < 64; x++) {
       const disc = (x - 31.5) ** 2 + (y - 31.5) ** 2 < 30 ** 2;
-      const bubble = (x >= 16 && x < 48 && y >= 18 && y < 40) || (x >= 20 && x < 28 && y >= 40 && y < 48 && x - 20 < 48 - y);
+      const bubble =
+        (x >= 16 && x < 48 && y >= 18 && y < 40) || (x >= 20 && x < 28 && y >= 40 && y < 48 && x - 20 < 48 - y);
       pixels[y * 65 + 1 + x] = disc && !bubble ? 1 : 0;
     }
   }
@@ -51,7 +52,9 @@ describe('uploads', () => {
     const form = page.getByTestId('settings-form');
     await form.waitFor();
     const bytes = logo();
-    await page.locator('[data-upload-input="logoIconPath"]').setInputFiles({ name: 'nimbus-logo.png', mimeType: 'image/png', buffer: bytes });
+    await page
+      .locator('[data-upload-input="logoIconPath"]')
+      .setInputFiles({ name: 'nimbus-logo.png', mimeType: 'image/png', buffer: bytes });
     const zone = await uploaded(page, 'logoIconPath');
     // The preview is the chosen file, drawn.
     const preview = zone.getByTestId('upload-preview');
@@ -113,7 +116,9 @@ describe('uploads', () => {
       .locator('[data-upload-input="downloadUrl"]')
       .setInputFiles({ name: 'nimbus-5.1.0.apk', mimeType: 'application/vnd.android.package-archive', buffer: bytes });
     const zone = await uploaded(page, 'downloadUrl');
-    expect(await zone.getByTestId('upload-done').textContent()).toContain(createHash('md5').update(bytes).digest('hex'));
+    expect(await zone.getByTestId('upload-done').textContent()).toContain(
+      createHash('md5').update(bytes).digest('hex'),
+    );
     expect(await dialog.locator('[data-field="packageSize"]').inputValue()).toBe(String(bytes.length));
     const link = await dialog.locator('[data-field="downloadUrl"]').inputValue();
     expect(link).toMatch(new RegExp(`^${h.url}/plate/uploads/packages/\\d{4}/\\d{2}/[0-9a-f]{32}\\.apk$`));
@@ -154,7 +159,9 @@ describe('CSV import of sensitive words', () => {
     await page.getByTestId('list-import').click();
     const dialog = page.getByTestId('import-dialog');
     await dialog.getByTestId('import-file').setInputFiles(file);
-    expect(await dialog.getByTestId('import-file-summary').textContent()).toBe('words.csv: 4 rows, separated by semicolons');
+    expect(await dialog.getByTestId('import-file-summary').textContent()).toBe(
+      'words.csv: 4 rows, separated by semicolons',
+    );
     expect(await dialog.getByTestId('import-counts').textContent()).toBe('3 ready, 1 invalid, 0 repeated in the file');
     const row = (line: number) => dialog.locator(`tr[data-line="${line}"]`);
     expect(await row(3).getAttribute('data-state')).toBe('ready');
@@ -206,9 +213,11 @@ describe('CSV import of sensitive words', () => {
     await page.goto('/sensitivewords');
     await page.getByTestId('list-import').click();
     const dialog = page.getByTestId('import-dialog');
-    await dialog
-      .getByTestId('import-file')
-      .setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from('word,category\nphonecoin,ads\n,ads\n') });
+    await dialog.getByTestId('import-file').setInputFiles({
+      name: 'more.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('word,category\nphonecoin,ads\n,ads\n'),
+    });
     expect(await dialog.getByTestId('import-counts').textContent()).toBe('1 ready, 1 invalid, 0 repeated in the file');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);

@@ -39,7 +39,9 @@ describe('values in the language of the page', () => {
     await page.reload();
     await expect.poll(() => row.locator('[data-col="packageSize"]').textContent()).toBe('1,5 MB');
     // Day before month, as Spanish writes it, and the time on a 24-hour clock.
-    expect(await row.locator('[data-col="publishTime"]').textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    expect(await row.locator('[data-col="publishTime"]').textContent()).toMatch(
+      /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/,
+    );
     expect(await table(page).textContent()).not.toMatch(ISO);
   }, 90_000);
 
@@ -59,7 +61,9 @@ describe('values in the language of the page', () => {
     // Signing in (above) logged an "auth" entry.
     expect(modules).toContain(ja['module.auth']);
     expect(modules).not.toContain('auth');
-    expect(await table(page).locator(`tbody tr[data-row-id="${log.id}"] [data-col="module"]`).textContent()).toBe('walletAudit');
+    expect(await table(page).locator(`tbody tr[data-row-id="${log.id}"] [data-col="module"]`).textContent()).toBe(
+      'walletAudit',
+    );
     // The time column, not the free-text details, which may quote a saved value as it was sent.
     const times = await table(page).locator('tbody [data-col="createTime"]').allTextContents();
     expect(times.filter((t) => ISO.test(t) || !/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/.test(t))).toEqual([]);

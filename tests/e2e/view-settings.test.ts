@@ -59,7 +59,11 @@ describe('console shell: search and view settings', () => {
     await schemes.getByRole('radio', { name: 'Dark' }).click();
     await expect.poll(isDark).toBe(true);
     // Drawn with a primary shade that reads on dark surfaces, and dark text on primary fills.
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-on-primary').trim())).toBe('#0f172a');
+    expect(
+      await page.evaluate(() =>
+        getComputedStyle(document.documentElement).getPropertyValue('--color-on-primary').trim(),
+      ),
+    ).toBe('#0f172a');
     await page.keyboard.press('Escape');
     await page.reload();
     await page.getByTestId('layout').waitFor();
@@ -95,9 +99,13 @@ describe('console shell: search and view settings', () => {
           await page.goto(path);
           await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
           const tall = await page
-            .locator('[data-testid="list-table"] tbody td span.rounded-full, [data-testid="list-table"] tbody td span.rounded')
+            .locator(
+              '[data-testid="list-table"] tbody td span.rounded-full, [data-testid="list-table"] tbody td span.rounded',
+            )
             .evaluateAll((els) =>
-              els.filter((e) => e.getBoundingClientRect().height > parseFloat(getComputedStyle(e).lineHeight) * 1.5).map((e) => e.textContent),
+              els
+                .filter((e) => e.getBoundingClientRect().height > parseFloat(getComputedStyle(e).lineHeight) * 1.5)
+                .map((e) => e.textContent),
             );
           expect(tall, `${path} in ${language} at ${width} px`).toEqual([]);
         }

@@ -18,10 +18,16 @@ export interface Run {
 /** Runs `docker ...args`; never throws on a non-zero exit (the test reads `code`). */
 export function docker(args: string[], timeoutMs = 60_000): Promise<Run> {
   return new Promise((resolve, reject) => {
-    execFile('docker', args, { timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(new Error(`docker ${args.join(' ')}: ${error.message}\n${stderr}`));
-      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
+    execFile(
+      'docker',
+      args,
+      { timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number')
+          return reject(new Error(`docker ${args.join(' ')}: ${error.message}\n${stderr}`));
+        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -34,9 +40,13 @@ export async function dockerOk(args: string[], timeoutMs?: number): Promise<stri
 
 /** Why the image cannot be tested here (no docker, no engine, no image), or null when it can. */
 export function imageMissing(): string | null {
-  const result = spawnSync('docker', ['image', 'inspect', '--format', '{{.Id}}', IMAGE], { encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync('docker', ['image', 'inspect', '--format', '{{.Id}}', IMAGE], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   if (result.error) return `the docker command (${result.error.message})`;
-  if (result.status !== 0) return `the image ${IMAGE} on the engine at ${process.env.DOCKER_HOST ?? 'the default socket'} (${result.stderr.trim()})`;
+  if (result.status !== 0)
+    return `the image ${IMAGE} on the engine at ${process.env.DOCKER_HOST ?? 'the default socket'} (${result.stderr.trim()})`;
   return null;
 }
 
@@ -79,7 +89,12 @@ export class DockerObjects {
 }
 
 /** Polls `read` until `done` holds for its value; the last value in the error otherwise. */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs: number): Promise<T> {
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -31,7 +31,12 @@ interface ImageInspect {
 }
 
 interface ContainerInspect {
-  State: { Running: boolean; ExitCode: number; OOMKilled: boolean; Health?: { Status: string; Log: Array<{ ExitCode: number; Output: string }> } };
+  State: {
+    Running: boolean;
+    ExitCode: number;
+    OOMKilled: boolean;
+    Health?: { Status: string; Log: Array<{ ExitCode: number; Output: string }> };
+  };
 }
 
 const objects = new DockerObjects();
@@ -54,7 +59,11 @@ async function logs(container: string): Promise<{ stdout: string; stderr: string
 }
 
 /** Resolves once the container's gateway (or sandbox) answers `probePath`; fails with its logs when it exits first. */
-async function waitAnswering(container: string, baseUrl: string, probePath: string = GATEWAY_PATHS.healthz): Promise<void> {
+async function waitAnswering(
+  container: string,
+  baseUrl: string,
+  probePath: string = GATEWAY_PATHS.healthz,
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -74,7 +83,10 @@ async function waitAnswering(container: string, baseUrl: string, probePath: stri
 }
 
 /** Runs a Node script in a throwaway container of the image, as its own user unless told otherwise. */
-async function nodeInImage(script: string, options: { user?: string; workdir?: string; module?: boolean } = {}): Promise<string> {
+async function nodeInImage(
+  script: string,
+  options: { user?: string; workdir?: string; module?: boolean } = {},
+): Promise<string> {
   return dockerOk([
     'run',
     '--rm',
@@ -148,7 +160,10 @@ describe.skipIf(skipWithout(missing ? [missing] : [], 'the image tests (build th
           data: attempt(() => fs.writeFileSync('/data/probe', 'x')),
           dataOwner: fs.statSync('/data').uid,
         }));`;
-        const seen = JSON.parse(await nodeInImage(script)) as Record<string, unknown> & { files: number; modules: string[] };
+        const seen = JSON.parse(await nodeInImage(script)) as Record<string, unknown> & {
+          files: number;
+          modules: string[];
+        };
         expect(seen).toMatchObject({
           uid: 1000,
           gid: 1000,
@@ -330,7 +345,14 @@ describe.skipIf(skipWithout(missing ? [missing] : [], 'the image tests (build th
       beforeAll(async () => {
         const backendPort = await freePort();
         backendUrl = `http://127.0.0.1:${backendPort}`;
-        backend = await objects.run('backend', ['-e', `PORT=${backendPort}`, '--entrypoint', 'node', IMAGE, 'dist/server/sandbox.js']);
+        backend = await objects.run('backend', [
+          '-e',
+          `PORT=${backendPort}`,
+          '--entrypoint',
+          'node',
+          IMAGE,
+          'dist/server/sandbox.js',
+        ]);
         await waitAnswering(backend, backendUrl, CALLS.siteConfig);
 
         const port = await freePort();
@@ -356,7 +378,9 @@ describe.skipIf(skipWithout(missing ? [missing] : [], 'the image tests (build th
         expect(JSON.stringify(readiness)).not.toContain(backendUrl);
 
         const cookie = await logIn(baseUrl);
-        expect(await (await fetch(`${baseUrl}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()).toMatchObject({ loggedIn: true, sandbox: false });
+        expect(await (await fetch(`${baseUrl}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()).toMatchObject(
+          { loggedIn: true, sandbox: false },
+        );
         for (const call of [CALLS.permission, CALLS.count]) {
           const body = (await (await fetch(`${baseUrl}${call}`, { headers: { cookie } })).json()) as { code: number };
           expect(body.code, call).toBe(200);

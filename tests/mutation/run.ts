@@ -17,13 +17,16 @@ interface Report {
   files: Record<string, { mutants: Mutant[] }>;
 }
 
-const modules = Object.keys(JSON.parse(readFileSync(path.join(REPO_ROOT, 'tests', 'mutation', 'modules.json'), 'utf8')) as object);
+const modules = Object.keys(
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'tests', 'mutation', 'modules.json'), 'utf8')) as object,
+);
 // Module names first, then Stryker's own flags with their values (`codec --concurrency 1`).
 const args = process.argv.slice(2);
 const firstFlag = args.findIndex((a) => a.startsWith('-'));
 const named = firstFlag === -1 ? args : args.slice(0, firstFlag);
 const flags = firstFlag === -1 ? [] : args.slice(firstFlag);
-for (const name of named) if (!modules.includes(name)) throw new Error(`no module "${name}"; one of ${modules.join(', ')}`);
+for (const name of named)
+  if (!modules.includes(name)) throw new Error(`no module "${name}"; one of ${modules.join(', ')}`);
 const chosen = named.length > 0 ? named : modules;
 
 let failed = false;
@@ -40,7 +43,8 @@ for (const name of chosen) {
 /** Stryker's score: killed and timed-out mutants over every mutant a test could have caught or did not reach. */
 function score(report: Report): { counts: Record<string, number>; score: number } {
   const counts: Record<string, number> = {};
-  for (const file of Object.values(report.files)) for (const m of file.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
+  for (const file of Object.values(report.files))
+    for (const m of file.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
   const detected = (counts.Killed ?? 0) + (counts.Timeout ?? 0);
   const undetected = (counts.Survived ?? 0) + (counts.NoCoverage ?? 0);
   return { counts, score: detected + undetected === 0 ? 100 : (100 * detected) / (detected + undetected) };
@@ -55,6 +59,8 @@ for (const name of chosen) {
   }
   const { counts, score: value } = score(JSON.parse(readFileSync(file, 'utf8')) as Report);
   const n = (status: string) => String(counts[status] ?? 0).padStart(7);
-  console.log(`${name.padEnd(12)} ${value.toFixed(1).padStart(6)}% ${n('Killed')} ${n('Timeout')}  ${n('Survived')}  ${n('NoCoverage')}`);
+  console.log(
+    `${name.padEnd(12)} ${value.toFixed(1).padStart(6)}% ${n('Killed')} ${n('Timeout')}  ${n('Survived')}  ${n('NoCoverage')}`,
+  );
 }
 process.exit(failed ? 1 : 0);

@@ -28,6 +28,17 @@ export default {
   htmlReporter: { fileName: `${reports}/mutation.html` },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
   tempDirName: 'node_modules/.cache/stryker-tmp',
-  ignorePatterns: ['dist', 'data', 'reports', 'docs', 'deploy', '.ci', 'tests/bench/results', 'tests/e2e', 'tests/image', 'tests/soak'],
+  ignorePatterns: [
+    'dist',
+    'data',
+    'reports',
+    'docs',
+    'deploy',
+    '.ci',
+    'tests/bench/results',
+    'tests/e2e',
+    'tests/image',
+    'tests/soak',
+  ],
   thresholds: { high: 90, low: 75, break: null },
 };

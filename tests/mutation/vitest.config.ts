@@ -9,9 +9,13 @@ import { defineConfig } from 'vitest/config';
  * gateway, whose code would not be the mutated copy.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const modules = JSON.parse(readFileSync(path.join(root, 'tests', 'mutation', 'modules.json'), 'utf8')) as Record<string, { tests: string[] }>;
+const modules = JSON.parse(readFileSync(path.join(root, 'tests', 'mutation', 'modules.json'), 'utf8')) as Record<
+  string,
+  { tests: string[] }
+>;
 const chosen = process.env.MUTATION_MODULE;
-if (chosen && !modules[chosen]) throw new Error(`MUTATION_MODULE must be one of ${Object.keys(modules).join(', ')}, got "${chosen}"`);
+if (chosen && !modules[chosen])
+  throw new Error(`MUTATION_MODULE must be one of ${Object.keys(modules).join(', ')}, got "${chosen}"`);
 const include = chosen ? modules[chosen]!.tests : [...new Set(Object.values(modules).flatMap((m) => m.tests))];
 
 export default defineConfig({

@@ -81,14 +81,21 @@ describe('operator files', () => {
       const [program, ...base] = compose!;
       // A clean environment, so a developer's .env-like shell variables do not decide the outcome.
       const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-      for (const extra of [{}, { CHAT_BACKEND_IMAGE: 'registry.example.com/chat/backend:1', RESPONSE_AES_KEY: 'base64:MDEyMzQ1Njc4OWFiY2RlZg==' }]) {
+      for (const extra of [
+        {},
+        {
+          CHAT_BACKEND_IMAGE: 'registry.example.com/chat/backend:1',
+          RESPONSE_AES_KEY: 'base64:MDEyMzQ1Njc4OWFiY2RlZg==',
+        },
+      ]) {
         const result = spawnSync(program!, [...base, '-f', 'docker-compose.yml', '--profile', 'sandbox', 'config'], {
           cwd: REPO_ROOT,
           env: { ...env, ...extra },
           encoding: 'utf8',
         });
         expect(result.status, result.stderr).toBe(0);
-        for (const service of ['chat-backend:', 'console:', 'console-sandbox:']) expect(result.stdout).toContain(service);
+        for (const service of ['chat-backend:', 'console:', 'console-sandbox:'])
+          expect(result.stdout).toContain(service);
         if ('CHAT_BACKEND_IMAGE' in extra) expect(result.stdout).toContain('registry.example.com/chat/backend:1');
       }
     },
@@ -99,12 +106,18 @@ describe('operator files', () => {
     () => {
       const [program, ...base] = compose!;
       const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-      const result = spawnSync(program!, [...base, '-f', 'docker-compose.yml', '--profile', 'replicas', 'config'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+      const result = spawnSync(program!, [...base, '-f', 'docker-compose.yml', '--profile', 'replicas', 'config'], {
+        cwd: REPO_ROOT,
+        env,
+        encoding: 'utf8',
+      });
       expect(result.status, result.stderr).toBe(0);
-      for (const service of ['redis:', 'console-replica-a:', 'console-replica-b:', 'console-balancer:']) expect(result.stdout).toContain(service);
+      for (const service of ['redis:', 'console-replica-a:', 'console-replica-b:', 'console-balancer:'])
+        expect(result.stdout).toContain(service);
       expect(result.stdout.match(/REDIS_URL: redis:\/\/redis:6379\/0/g)).toHaveLength(2);
       const site = read('deploy/nginx-replicas.conf');
-      for (const replica of ['console-replica-a:8080', 'console-replica-b:8080']) expect(site).toContain(`server ${replica}`);
+      for (const replica of ['console-replica-a:8080', 'console-replica-b:8080'])
+        expect(site).toContain(`server ${replica}`);
     },
   );
 });

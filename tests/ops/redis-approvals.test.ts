@@ -35,7 +35,12 @@ let a: ApprovalGateway;
 let b: ApprovalGateway;
 
 async function logInAs(app: FastifyInstance, account: string, password: string): Promise<Cookies> {
-  const res = await app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account, password, code: '' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: CALLS.login,
+    headers: SAME_ORIGIN,
+    payload: { account, password, code: '' },
+  });
   expect(res.json<{ code: number }>().code, res.body).toBe(200);
   return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
 }
@@ -66,9 +71,15 @@ describe.skipIf(skip)('holds shared by replicas through Redis', { timeout: 60_00
     const record = applyWithdrawal(sandbox, ABOVE * 2);
     const id = heldId(await approve(a.app, await logIn(a.app, 'admin'), record.id));
     const checker = await logIn(b.app, 'checker');
-    expect((await approvals(b.app, checker)).find((x) => x.id === id)).toMatchObject({ targets: [String(record.id)], mine: false });
+    expect((await approvals(b.app, checker)).find((x) => x.id === id)).toMatchObject({
+      targets: [String(record.id)],
+      mine: false,
+    });
     expect(withdrawal(sandbox, record.id).state).toBe('pending');
-    expect((await post(b.app, checker, APPROVAL_CALLS.confirm(id))).body).toMatchObject({ code: 200, data: { updated: 1 } });
+    expect((await post(b.app, checker, APPROVAL_CALLS.confirm(id))).body).toMatchObject({
+      code: 200,
+      data: { updated: 1 },
+    });
     expect(withdrawal(sandbox, record.id)).toMatchObject({ state: 'approved', reviewer: 'checker' });
     expect(b.events.map((e) => e.type)).toEqual(['confirm']);
     expect(a.events.map((e) => e.type)).toEqual(['hold']);
@@ -79,7 +90,10 @@ describe.skipIf(skip)('holds shared by replicas through Redis', { timeout: 60_00
     const record = applyWithdrawal(sandbox, ABOVE * 2);
     const first = heldId(await approve(a.app, await logIn(a.app, 'admin'), record.id));
     expect(heldId(await approve(b.app, await logIn(b.app, 'admin'), record.id))).toBe(first);
-    expect(await approve(b.app, await logIn(b.app, 'checker'), record.id)).toMatchObject({ status: 409, body: { error: 'APPROVAL_CONFLICT' } });
+    expect(await approve(b.app, await logIn(b.app, 'checker'), record.id)).toMatchObject({
+      status: 409,
+      body: { error: 'APPROVAL_CONFLICT' },
+    });
     await post(b.app, await logIn(b.app, 'checker'), APPROVAL_CALLS.decline(first), { reason: 'done with this test' });
   });
 
@@ -88,9 +102,15 @@ describe.skipIf(skip)('holds shared by replicas through Redis', { timeout: 60_00
     const id = heldId(await approve(a.app, await logIn(a.app, 'admin'), record.id));
     const checker = await logIn(a.app, 'checker');
     const finance = await logInAs(b.app, 'finance_li', 'finance-li-123');
-    const approveCalls = () => sandbox.app.sandboxCalls.filter((c) => c.method === 'POST' && c.path === '/manage/finance/cashWithdrawalCheck/approve').length;
+    const approveCalls = () =>
+      sandbox.app.sandboxCalls.filter(
+        (c) => c.method === 'POST' && c.path === '/manage/finance/cashWithdrawalCheck/approve',
+      ).length;
     const before = approveCalls();
-    const answers = await Promise.all([post(a.app, checker, APPROVAL_CALLS.confirm(id)), post(b.app, finance, APPROVAL_CALLS.confirm(id))]);
+    const answers = await Promise.all([
+      post(a.app, checker, APPROVAL_CALLS.confirm(id)),
+      post(b.app, finance, APPROVAL_CALLS.confirm(id)),
+    ]);
     const winners = answers.filter((x) => x.body.code === 200);
     const losers = answers.filter((x) => x.body.code !== 200);
     expect(winners).toHaveLength(1);
@@ -105,7 +125,10 @@ describe.skipIf(skip)('holds shared by replicas through Redis', { timeout: 60_00
     try {
       await waitUntil(() => !a.app.redis!.available, 'the gateway to notice Redis is gone');
       const large = applyWithdrawal(sandbox, ABOVE * 2);
-      expect(await approve(a.app, admin, large.id)).toMatchObject({ status: 503, body: { code: 503, error: 'APPROVALS_UNAVAILABLE' } });
+      expect(await approve(a.app, admin, large.id)).toMatchObject({
+        status: 503,
+        body: { code: 503, error: 'APPROVALS_UNAVAILABLE' },
+      });
       expect(withdrawal(sandbox, large.id).state).toBe('pending');
       expect((await a.app.inject({ method: 'GET', url: APPROVAL_CALLS.list, cookies: admin })).statusCode).toBe(503);
       const small = applyWithdrawal(sandbox, ABOVE);

@@ -5,7 +5,18 @@ import { removeTempDirs } from '../support/processes.js';
 import { RedisServer } from '../support/redis-server.js';
 import { SseClient } from '../support/sse-client.js';
 import { waitUntil } from '../support/wait.js';
-import { RedisRig, alone, listedMessages, logOut, metric, permissionStatus, postError, readyz, shared, type Replica } from './support/redis-rig.js';
+import {
+  RedisRig,
+  alone,
+  listedMessages,
+  logOut,
+  metric,
+  permissionStatus,
+  postError,
+  readyz,
+  shared,
+  type Replica,
+} from './support/redis-rig.js';
 
 /**
  * Losing Redis never stops the console: two replicas (the shipped bundle) sharing a real redis-server that the test
@@ -61,7 +72,9 @@ describe.skipIf(skip)('replicas losing their Redis', { timeout: 60_000 }, () => 
       // The error log falls back to the local file, and says so: a log line, a metric, /readyz.
       expect((await postError(a, 'written-while-redis-away')).status).toBe(200);
       expect(await listedMessages(a, session.cookie, 'written-while-redis-away')).toEqual(['written-while-redis-away']);
-      expect(a.logs().some((line) => String(line.msg).includes('the shared error log in Redis is unavailable'))).toBe(true);
+      expect(a.logs().some((line) => String(line.msg).includes('the shared error log in Redis is unavailable'))).toBe(
+        true,
+      );
       // As an operator's scraper reads them, by name from /metrics; the replica that wrote nothing locally says 0.
       expect(await metric(a, 'gateway_error_log_fallback_entries_total')).toBe(1);
       expect(await metric(b, 'gateway_error_log_fallback_entries_total')).toBe(0);
@@ -80,14 +93,22 @@ describe.skipIf(skip)('replicas losing their Redis', { timeout: 60_000 }, () => 
       expect(await permissionStatus(b, during.cookie)).toBe(401);
 
       await redis.start();
-      await waitUntil(async () => (await shared(a)) && (await shared(b)), 'both replicas to reconnect', { timeoutMs: 20_000 });
+      await waitUntil(async () => (await shared(a)) && (await shared(b)), 'both replicas to reconnect', {
+        timeoutMs: 20_000,
+      });
 
       // The Redis that came back is empty; the outage's logout was written back to it.
-      await waitUntil(async () => (await permissionStatus(a, during.cookie)) === 401, 'the outage logout refused everywhere');
+      await waitUntil(
+        async () => (await permissionStatus(a, during.cookie)) === 401,
+        'the outage logout refused everywhere',
+      );
       expect((await postError(b, 'shared-again')).status).toBe(200);
       expect(await listedMessages(a, session.cookie, 'shared-again')).toEqual(['shared-again']);
       // What a replica wrote locally during the outage joins the shared log.
-      await waitUntil(async () => (await listedMessages(b, session.cookie, 'written-while-redis-away')).length === 1, 'the outage entry shared');
+      await waitUntil(
+        async () => (await listedMessages(b, session.cookie, 'written-while-redis-away')).length === 1,
+        'the outage entry shared',
+      );
       expect(a.logs().some((line) => String(line.msg).includes('answers again'))).toBe(true);
       expect(await metric(a, 'gateway_redis_up')).toBe(1);
       expect(await metric(b, 'gateway_redis_up')).toBe(1);
@@ -112,7 +133,10 @@ describe.skipIf(skip)('replicas losing their Redis', { timeout: 60_000 }, () => 
       expect((await postError(replica, 'before-redis-came-up')).status).toBe(200);
       expect(await listedMessages(replica, cookie, 'before-redis-came-up')).toEqual(['before-redis-came-up']);
       expect(replica.logs().some((line) => String(line.msg).startsWith('Redis is not reachable yet'))).toBe(true);
-      expect(JSON.parse((await readyz(replica)).text)).toMatchObject({ status: 'ready', details: { redis: 'unavailable' } });
+      expect(JSON.parse((await readyz(replica)).text)).toMatchObject({
+        status: 'ready',
+        details: { redis: 'unavailable' },
+      });
 
       await late.start();
       await waitUntil(() => shared(replica), 'the replica to connect', { timeoutMs: 20_000 });
@@ -137,7 +161,10 @@ describe.skipIf(skip)('replicas losing their Redis', { timeout: 60_000 }, () => 
     await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
     try {
       const replica = await rig.startReplica(`redis://127.0.0.1:${(dropper.address() as AddressInfo).port}`);
-      await waitUntil(() => replica.logs().some((line) => String(line.msg).startsWith('Redis is not reachable yet')), 'the replica to notice');
+      await waitUntil(
+        () => replica.logs().some((line) => String(line.msg).startsWith('Redis is not reachable yet')),
+        'the replica to notice',
+      );
       await waitUntil(() => attempts >= 4, 'a few reconnection attempts', { timeoutMs: 20_000 });
       // A shutdown waiting for Redis (a quit() queued behind the reconnection) would end in the
       // shutdown time-out's failure exit, not in a clean 0: a state to reach, not a time to beat.

@@ -66,12 +66,18 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     expect((await postError(a, 'shared-error-one')).status).toBe(200);
     expect(await listedMessages(b, cookie, 'shared-error-one')).toEqual(['shared-error-one']);
     // Cleared through one replica, gone from the other.
-    const cleared = await fetch(`${b.origin}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, origin: b.origin } });
+    const cleared = await fetch(`${b.origin}${GATEWAY_PATHS.errorLog}`, {
+      method: 'DELETE',
+      headers: { cookie, origin: b.origin },
+    });
     expect(cleared.status).toBe(200);
     expect(await listedMessages(a, cookie, 'shared-error-one')).toEqual([]);
     const ready = await readyz(a);
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', details: { redis: 'connected', errorLog: 'shared in Redis', auditTrail: 'shared in Redis' } });
+    expect(JSON.parse(ready.text)).toEqual({
+      status: 'ready',
+      details: { redis: 'connected', errorLog: 'shared in Redis', auditTrail: 'shared in Redis' },
+    });
   });
 
   it('a logout on one replica is refused by the other at once', async () => {
@@ -106,13 +112,16 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     try {
       for (const stream of streams) await stream.waitFor(() => stream.counts().includes(3), 'a first count');
       // Both replicas schedule a poll of each session every period; the lock lets one of them poll.
-      for (const login of [one, two]) await waitUntil(() => locks.periodsClaimedByAll(login, 2) >= 5, 'five periods scheduled by both replicas');
+      for (const login of [one, two])
+        await waitUntil(() => locks.periodsClaimedByAll(login, 2) >= 5, 'five periods scheduled by both replicas');
       // A count one replica polled reaches the tabs of both.
       rig.counts.set(one.token, 9);
-      for (const stream of streams.slice(0, 2)) await stream.waitFor(() => stream.counts().includes(9), 'the new count');
+      for (const stream of streams.slice(0, 2))
+        await stream.waitFor(() => stream.counts().includes(9), 'the new count');
       // So does the backend's word that a session is over.
       rig.counts.set(two.token, 'ended');
-      for (const stream of streams.slice(2)) await stream.waitFor(() => stream.ended, 'the ended session to close its streams');
+      for (const stream of streams.slice(2))
+        await stream.waitFor(() => stream.ended, 'the ended session to close its streams');
     } finally {
       for (const stream of streams) stream.close();
     }
@@ -120,7 +129,10 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
     // period that was scheduled, by whichever replica took its lock, never one per replica.
     await waitUntil(async () => (await openStreams(a)) + (await openStreams(b)) === 0, 'the streams to close');
     for (const login of [one, two]) {
-      await waitUntil(() => rig.pollsOf(login.token) === locks.claimedPeriods(login), 'a poll for each scheduled period');
+      await waitUntil(
+        () => rig.pollsOf(login.token) === locks.claimedPeriods(login),
+        'a poll for each scheduled period',
+      );
       expect(rig.pollsOf(login.token)).toBe(locks.claimedPeriods(login));
     }
   });
@@ -152,7 +164,11 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
   it('EVENTS_MAX_PER_ACCOUNT holds across replicas and across the logins of one account', async () => {
     const first = await rig.logIn(a, 3, 'u-many-logins');
     const second = await rig.logIn(b, 3, 'u-many-logins');
-    const open = [await SseClient.open(a.port, first.cookie), await SseClient.open(b.port, first.cookie), await SseClient.open(b.port, second.cookie)];
+    const open = [
+      await SseClient.open(a.port, first.cookie),
+      await SseClient.open(b.port, first.cookie),
+      await SseClient.open(b.port, second.cookie),
+    ];
     try {
       expect(open.map((s) => s.status)).toEqual([200, 200, 200]);
       // The second login has a slot of its own left; the account, counted on both replicas, has none.
@@ -214,12 +230,17 @@ describe.skipIf(skip)('two replicas sharing one Redis', { timeout: 60_000 }, () 
       const streams = [await SseClient.open(port, cookie), await SseClient.open(a.port, cookie)];
       try {
         for (const stream of streams) await stream.waitFor(() => stream.counts().length > 0, 'a first count');
-        await waitUntil(() => locks.periodsClaimedByAll(login, 2) >= 5, 'five periods scheduled by the worker and the replica');
+        await waitUntil(
+          () => locks.periodsClaimedByAll(login, 2) >= 5,
+          'five periods scheduled by the worker and the replica',
+        );
       } finally {
         for (const stream of streams) stream.close();
       }
       await waitUntil(async () => (await openStreams(a)) === 0, 'the replica stream to close');
-      await waitUntil(() => rig.pollsOf(token) === locks.claimedPeriods(login), 'a poll for each scheduled period', { timeoutMs: 20_000 });
+      await waitUntil(() => rig.pollsOf(token) === locks.claimedPeriods(login), 'a poll for each scheduled period', {
+        timeoutMs: 20_000,
+      });
       expect(rig.pollsOf(token)).toBe(locks.claimedPeriods(login));
 
       // A logout through the workers is refused by the replica.

@@ -32,19 +32,31 @@ async function seeded(env: Record<string, string>): Promise<{ people: Person[]; 
   builtGatewayArgs(); // refuses a missing or stale build, as for the gateway
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const sandbox = new NodeProcess([path.join(REPO_ROOT, 'dist', 'server', 'sandbox.js')], { cwd: REPO_ROOT, env: { PORT: String(port), ...env } });
+  const sandbox = new NodeProcess([path.join(REPO_ROOT, 'dist', 'server', 'sandbox.js')], {
+    cwd: REPO_ROOT,
+    env: { PORT: String(port), ...env },
+  });
   running.push(sandbox);
-  await waitUntil(async () => (await fetch(`${origin}${CALLS.siteConfig}`).catch(() => null))?.ok === true, `the sandbox on ${port}`, { timeoutMs: 30_000 });
+  await waitUntil(
+    async () => (await fetch(`${origin}${CALLS.siteConfig}`).catch(() => null))?.ok === true,
+    `the sandbox on ${port}`,
+    { timeoutMs: 30_000 },
+  );
   const login = await fetch(`${origin}${CALLS.login}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ account: 'admin', password: 'admin123', code: '' }),
   });
   const { data } = (await login.json()) as { data: { token: string; userId: string | number } };
-  const answer = await fetch(`${origin}${users.list}?pageNum=1&pageSize=100&sort=id`, { headers: { 'w-token': data.token, 'w-userId': String(data.userId) } });
+  const answer = await fetch(`${origin}${users.list}?pageNum=1&pageSize=100&sort=id`, {
+    headers: { 'w-token': data.token, 'w-userId': String(data.userId) },
+  });
   const body = (await answer.json()) as { code: number; data: { list: Person[]; total: number } };
   expect(body.code).toBe(200);
-  return { people: body.data.list.map(({ account, nickname, balance }) => ({ account, nickname, balance })), total: body.data.total };
+  return {
+    people: body.data.list.map(({ account, nickname, balance }) => ({ account, nickname, balance })),
+    total: body.data.total,
+  };
 }
 
 describe('the sandbox settings', { timeout: 120_000 }, () => {

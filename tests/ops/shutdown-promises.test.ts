@@ -62,7 +62,11 @@ describe('during shutdown', { timeout: 120_000 }, () => {
     await probe.closed;
     expect(probe.status(), probe.answer).toBe(503);
     expect(probe.answer).toMatch(/\r\nconnection: close\r\n/i);
-    expect(JSON.parse(probe.body())).toEqual({ code: 503, msg: 'The gateway is shutting down', error: 'SHUTTING_DOWN' });
+    expect(JSON.parse(probe.body())).toEqual({
+      code: 503,
+      msg: 'The gateway is shutting down',
+      error: 'SHUTTING_DOWN',
+    });
 
     // The call in flight before the signal still finishes, and the process exits cleanly.
     rig.release();
@@ -90,7 +94,10 @@ describe('during shutdown', { timeout: 120_000 }, () => {
         () => 'refused' as const,
       ),
     );
-    await rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => l.method === 'POST' && l.url === '/api/error-log'), 'the burst to be answered');
+    await rig.gateway.waitFor(
+      () => rig.gateway.logLines().some((l) => l.method === 'POST' && l.url === '/api/error-log'),
+      'the burst to be answered',
+    );
 
     rig.gateway.signal('SIGTERM');
     await shutdownBegun(rig);

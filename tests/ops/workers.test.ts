@@ -4,7 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { SseClient } from '../support/sse-client.js';
-import { HELD_SESSION, expectSecondSignalExitsAtOnce, gatewayProcess, startHeldRig, startSlowCall, type HeldRig } from './support/held-backend.js';
+import {
+  HELD_SESSION,
+  expectSecondSignalExitsAtOnce,
+  gatewayProcess,
+  startHeldRig,
+  startSlowCall,
+  type HeldRig,
+} from './support/held-backend.js';
 import { FAKE_PASSWORD, fakeAccount } from '../support/fake-session.js';
 import { verifyFile } from '../../server/audit/verify.js';
 import { cleanupAfterEach, freshCall, tempDir, type Answer, type NodeProcess } from '../support/processes.js';
@@ -17,7 +24,11 @@ import { cleanupAfterEach, freshCall, tempDir, type Answer, type NodeProcess } f
 
 const defer = cleanupAfterEach();
 /** Pids of the processes that logged `msg` (optionally only lines passing `filter`). */
-function pidsLogging(gateway: NodeProcess, msg: string | RegExp, filter: (line: Record<string, unknown>) => boolean = () => true): Set<number> {
+function pidsLogging(
+  gateway: NodeProcess,
+  msg: string | RegExp,
+  filter: (line: Record<string, unknown>) => boolean = () => true,
+): Set<number> {
   const pids = new Set<number>();
   for (const line of gateway.logLines()) {
     const text = String(line.msg);
@@ -79,17 +90,26 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
       ids.push((JSON.parse(answer.body) as { data: { id: string } }).data.id);
     }
     expect(new Set(ids).size).toBe(POSTS);
-    await gateway.waitFor(() => pidsLogging(gateway, 'request completed', (l) => l.url === '/api/error-log').size === 2, 'error-log posts on both workers');
+    await gateway.waitFor(
+      () => pidsLogging(gateway, 'request completed', (l) => l.url === '/api/error-log').size === 2,
+      'error-log posts on both workers',
+    );
     for (let i = 0; i < 4; i++) {
-      const listed = await freshCall(rig.baseUrl, '/api/error-log?pageNum=1&pageSize=100', { headers: { cookie: rig.cookie } });
+      const listed = await freshCall(rig.baseUrl, '/api/error-log?pageNum=1&pageSize=100', {
+        headers: { cookie: rig.cookie },
+      });
       expect(listed.status, listed.body).toBe(200);
       const page = JSON.parse(listed.body) as { data: { total: number; list: Array<{ id: string; message: string }> } };
       expect(page.data.total).toBe(POSTS);
       expect(page.data.list.map((e) => e.id).sort()).toEqual([...ids].sort());
-      expect(page.data.list.map((e) => e.message).sort()).toEqual(Array.from({ length: POSTS }, (_, n) => `workers-test-${n}`).sort());
+      expect(page.data.list.map((e) => e.message).sort()).toEqual(
+        Array.from({ length: POSTS }, (_, n) => `workers-test-${n}`).sort(),
+      );
     }
     // Posted without a session: the anonymous lane's file holds them.
-    const fileLines = readFileSync(path.join(rig.dataDir, 'error-log-anonymous.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const fileLines = readFileSync(path.join(rig.dataDir, 'error-log-anonymous.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     expect(fileLines).toHaveLength(POSTS);
 
     // One audit chain for both workers, kept by the primary: every login, whichever worker took it.
@@ -102,15 +122,24 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
       });
       expect(login.status, login.body).toBe(200);
     }
-    await gateway.waitFor(() => pidsLogging(gateway, 'request completed', (l) => l.url === '/manage/logIn').size === 2, 'logins on both workers');
+    await gateway.waitFor(
+      () => pidsLogging(gateway, 'request completed', (l) => l.url === '/manage/logIn').size === 2,
+      'logins on both workers',
+    );
     expect(await verifyFile(rig.dataDir)).toMatchObject({ intact: true, entries: LOGINS + 1 });
 
     // Whichever worker answers /metrics, it shows the whole gateway, under the usual names.
     for (let i = 0; i < 4; i++) {
-      const answer = await freshCall(rig.baseUrl, '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const answer = await freshCall(rig.baseUrl, '/metrics', {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
       expect(answer.status).toBe(200);
-      expect(seriesValue(answer.body, 'gateway_http_requests_total{route="/api/session",method="GET",status="200"}')).toBe(SESSION_CALLS);
-      expect(seriesValue(answer.body, 'gateway_http_requests_total{route="/api/error-log",method="POST",status="200"}')).toBe(POSTS);
+      expect(
+        seriesValue(answer.body, 'gateway_http_requests_total{route="/api/session",method="GET",status="200"}'),
+      ).toBe(SESSION_CALLS);
+      expect(
+        seriesValue(answer.body, 'gateway_http_requests_total{route="/api/error-log",method="POST",status="200"}'),
+      ).toBe(POSTS);
       expect(seriesValue(answer.body, 'gateway_error_log_entries_total')).toBe(POSTS);
       expect(answer.body).toContain('gateway_process_resident_memory_bytes');
     }
@@ -122,7 +151,8 @@ describe('WORKERS=2', { timeout: 240_000 }, () => {
     const [victim, survivor] = [...listeningPids(gateway)];
     process.kill(victim!, 'SIGKILL');
     await gateway.waitFor(
-      () => gateway.logLines().some((l) => l.msg === 'worker exited unexpectedly; restarting it' && l.workerPid === victim),
+      () =>
+        gateway.logLines().some((l) => l.msg === 'worker exited unexpectedly; restarting it' && l.workerPid === victim),
       'the primary to notice the dead worker',
     );
     await gateway.waitFor(() => listeningPids(gateway).size === 3, 'a replacement worker to listen', 90_000);
@@ -176,14 +206,21 @@ describe('WORKERS in the configuration', () => {
 });
 
 describe('a bad WORKERS value', { timeout: 60_000 }, () => {
-  it.each(['many', '0', '65', '1.5'])('"%s" stops the process with one line naming WORKERS and exit code 78', async (value) => {
-    const gateway = gatewayProcess({ WORKERS: value, CHAT_BACKEND_URL: 'http://127.0.0.1:9', DATA_DIR: tempDir('ops-workers-bad-') });
-    defer(() => gateway.stop());
-    const exit = await gateway.exited;
-    expect(exit, gateway.output()).toEqual({ code: 78, signal: null });
-    const lines = gateway.stderr.split('\n').filter((line) => line.trim() !== '');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('WORKERS');
-    expect(gateway.stdout).toBe('');
-  });
+  it.each(['many', '0', '65', '1.5'])(
+    '"%s" stops the process with one line naming WORKERS and exit code 78',
+    async (value) => {
+      const gateway = gatewayProcess({
+        WORKERS: value,
+        CHAT_BACKEND_URL: 'http://127.0.0.1:9',
+        DATA_DIR: tempDir('ops-workers-bad-'),
+      });
+      defer(() => gateway.stop());
+      const exit = await gateway.exited;
+      expect(exit, gateway.output()).toEqual({ code: 78, signal: null });
+      const lines = gateway.stderr.split('\n').filter((line) => line.trim() !== '');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('WORKERS');
+      expect(gateway.stdout).toBe('');
+    },
+  );
 });

@@ -19,7 +19,9 @@ import { SAVE_PATH, callsSince, httpText, rawRequest, startRig, type Rig } from 
 const usersList = resourceCalls(RESOURCES.find((r) => r.id === 'users')!).list;
 const MAP: BackendMapFile = {
   answer: { code: '/code', message: '/message', success: [0] },
-  resources: { users: { calls: { list: { path: '/manage/user/page', answer: { list: '/data/records', total: '/data/total' } } } } },
+  resources: {
+    users: { calls: { list: { path: '/manage/user/page', answer: { list: '/data/records', total: '/data/total' } } } },
+  },
 };
 
 /** Every header name a call to the backend may carry, whichever of the gateway's paths sent it. */
@@ -86,7 +88,9 @@ describe('request headers the backend gets', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sec-map-'));
     writeFileSync(path.join(dir, 'map.json'), JSON.stringify(MAP));
     rig = await startRig({ BACKEND_MAP: path.join(dir, 'map.json') });
-    rig.backend.route('GET /manage/user/page', (_call, res) => sendJson(res, { code: 0, message: 'ok', data: { records: [], total: 0 } }));
+    rig.backend.route('GET /manage/user/page', (_call, res) =>
+      sendJson(res, { code: 0, message: 'ok', data: { records: [], total: 0 } }),
+    );
     rig.backend.route('GET /manage/plain', (_call, res) => sendJson(res, { code: 200, msg: 'ok' }));
     cookie = await fakeLogInOver(rig.url, { token: 'tok-a', userId: '3' });
   });
@@ -113,7 +117,13 @@ describe('request headers the backend gets', () => {
     ];
     for (const answer of sent) expect(answer.status, answer.url).toBe(200);
     const calls = callsSince(rig.backend, before);
-    expect(calls.map((c) => c.url.split('?')[0])).toEqual(['/manage/plain', SAVE_PATH, CALLS.login, '/manage/user/page', CALLS.siteConfig]);
+    expect(calls.map((c) => c.url.split('?')[0])).toEqual([
+      '/manage/plain',
+      SAVE_PATH,
+      CALLS.login,
+      '/manage/user/page',
+      CALLS.siteConfig,
+    ]);
     for (const call of calls) expectOnlyAllowed(call);
     expect(calls[1]!.headers['content-type']).toBe('application/json');
     expect(calls[1]!.headers['w-token']).toBe('tok-a');
@@ -124,7 +134,13 @@ describe('request headers the backend gets', () => {
     const before = rig.backend.calls.length;
     const answer = await rawRequest(
       rig.port,
-      httpText('GET /manage/plain HTTP/1.1', { cookie, X_Forwarded_For: '6.6.6.10', W_Token: 'forged', 'X-Real_IP': '6.6.6.11', accept_language: 'xx' }),
+      httpText('GET /manage/plain HTTP/1.1', {
+        cookie,
+        X_Forwarded_For: '6.6.6.10',
+        W_Token: 'forged',
+        'X-Real_IP': '6.6.6.11',
+        accept_language: 'xx',
+      }),
     );
     expect(answer.status).toBe(200);
     const [call] = callsSince(rig.backend, before);
@@ -142,7 +158,10 @@ describe('request headers the backend gets', () => {
       ['id\u00e9', false],
     ] as const) {
       const before = rig.backend.calls.length;
-      const answer = await rawRequest(rig.port, httpText('GET /manage/plain HTTP/1.1', { cookie, 'x-request-id': claimed }));
+      const answer = await rawRequest(
+        rig.port,
+        httpText('GET /manage/plain HTTP/1.1', { cookie, 'x-request-id': claimed }),
+      );
       const [call] = callsSince(rig.backend, before);
       expect(call!.headers['x-request-id'] === claimed, claimed).toBe(kept);
       expect(answer.headers['x-request-id']).toBe(call!.headers['x-request-id']);
@@ -173,7 +192,9 @@ describe('answer headers the browser gets', () => {
   beforeAll(async () => {
     rig = await startRig();
     rig.backend.route('GET /manage/hostile', (_call, res) => sendJson(res, { code: 200, msg: 'ok' }, 401, hostile));
-    rig.backend.route('GET /api/exclude/hostile', (_call, res) => sendJson(res, { code: 200, msg: 'ok' }, 200, hostile));
+    rig.backend.route('GET /api/exclude/hostile', (_call, res) =>
+      sendJson(res, { code: 200, msg: 'ok' }, 200, hostile),
+    );
     const redirect = (location: string) => (_call: ReceivedCall, res: import('node:http').ServerResponse) => {
       res.writeHead(302, { location, 'content-type': 'text/html' });
       res.end('<a href="elsewhere">moved</a>');
@@ -190,19 +211,30 @@ describe('answer headers the browser gets', () => {
     await rig.close();
   });
 
-  it.each(['/manage/hostile', '/api/exclude/hostile'])("on %s are the gateway's, whatever the backend answered", async (url) => {
-    const answer = await rawRequest(rig.port, httpText(`GET ${url} HTTP/1.1`, { cookie, 'x-request-id': 'mine-1' }));
-    expect(answer.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
-    expect(answer.headers['x-frame-options']).toBe('DENY');
-    expect(answer.headers['x-content-type-options']).toBe('nosniff');
-    expect(answer.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin');
-    expect(answer.headers['x-request-id']).toBe('mine-1');
-    for (const name of ['refresh', 'link', 'clear-site-data', 'www-authenticate', 'set-cookie', 'strict-transport-security', 'x-custom']) {
-      expect(answer.headers[name], name).toBeUndefined();
-    }
-    expect(answer.headers['content-type']).toContain('application/json');
-  });
+  it.each(['/manage/hostile', '/api/exclude/hostile'])(
+    "on %s are the gateway's, whatever the backend answered",
+    async (url) => {
+      const answer = await rawRequest(rig.port, httpText(`GET ${url} HTTP/1.1`, { cookie, 'x-request-id': 'mine-1' }));
+      expect(answer.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(answer.headers['x-request-id']).toBe('mine-1');
+      for (const name of [
+        'refresh',
+        'link',
+        'clear-site-data',
+        'www-authenticate',
+        'set-cookie',
+        'strict-transport-security',
+        'x-custom',
+      ]) {
+        expect(answer.headers[name], name).toBeUndefined();
+      }
+      expect(answer.headers['content-type']).toContain('application/json');
+    },
+  );
 
   it.each(['/manage/away', '/manage/away-relative', '/manage/to-backend', '/api/exclude/away', '/plate/away.png'])(
     'turn a redirect of %s to another origin into 502 UPSTREAM_BAD_ANSWER',

@@ -44,7 +44,11 @@ async function startCluster() {
   defer(() => gateway.stop());
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitHealthy(gateway, baseUrl, 90_000);
-  await gateway.waitFor(() => gateway.logLines().filter((l) => /^Server listening at /.test(String(l.msg))).length === 2, 'both workers to listen', 90_000);
+  await gateway.waitFor(
+    () => gateway.logLines().filter((l) => /^Server listening at /.test(String(l.msg))).length === 2,
+    'both workers to listen',
+    90_000,
+  );
   return { backend, gateway, port, baseUrl };
 }
 
@@ -63,10 +67,15 @@ describe('sessions across the workers of one gateway', { timeout: 180_000 }, () 
     const login = await fetch(`${baseUrl}${CALLS.login}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: baseUrl },
-      body: JSON.stringify({ account: fakeAccount({ token: 'tok-cluster', userId: '7' }), password: FAKE_PASSWORD, code: '' }),
+      body: JSON.stringify({
+        account: fakeAccount({ token: 'tok-cluster', userId: '7' }),
+        password: FAKE_PASSWORD,
+        code: '',
+      }),
     });
     const cookie = cookieHeader(setCookieValues(login.headers.getSetCookie()));
-    for (let i = 0; i < 6; i++) expect((await freshCall(baseUrl, CALLS.permission, { headers: { cookie } })).status).toBe(200);
+    for (let i = 0; i < 6; i++)
+      expect((await freshCall(baseUrl, CALLS.permission, { headers: { cookie } })).status).toBe(200);
     expect(pidsAnswering(gateway, (l) => l.url === CALLS.permission).size).toBe(2);
 
     const streams: SseClient[] = [];
@@ -79,7 +88,10 @@ describe('sessions across the workers of one gateway', { timeout: 180_000 }, () 
       expect(stream.status).toBe(200);
     }
 
-    const out = await freshCall(baseUrl, GATEWAY_PATHS.logout, { method: 'POST', headers: { cookie, origin: baseUrl } });
+    const out = await freshCall(baseUrl, GATEWAY_PATHS.logout, {
+      method: 'POST',
+      headers: { cookie, origin: baseUrl },
+    });
     expect(out.status).toBe(204);
 
     // Right after the logout's answer, every worker refuses the cookie.
@@ -94,13 +106,21 @@ describe('sessions across the workers of one gateway', { timeout: 180_000 }, () 
       expect(JSON.parse(replay.body)).toMatchObject({ error: 'NOT_LOGGED_IN' });
     }
     expect(backend.calls.slice(before)).toEqual([]);
-    await gateway.waitFor(() => pidsAnswering(gateway, (l) => l.url === SAVE_PATH && l.statusCode === 401).size === 2, 'refusals from both workers');
+    await gateway.waitFor(
+      () => pidsAnswering(gateway, (l) => l.url === SAVE_PATH && l.statusCode === 401).size === 2,
+      'refusals from both workers',
+    );
 
     for (const stream of streams) {
       await stream.waitFor(() => stream.ended, 'the stream of the logged-out session to end');
-      expect(stream.events.some((e) => e.event === SESSION_ENDED_EVENT && JSON.parse(e.data).reason === 'logged-out')).toBe(true);
+      expect(
+        stream.events.some((e) => e.event === SESSION_ENDED_EVENT && JSON.parse(e.data).reason === 'logged-out'),
+      ).toBe(true);
     }
-    await gateway.waitFor(() => pidsAnswering(gateway, (l) => l.url === GATEWAY_PATHS.events).size === 2, 'streams ended on both workers');
+    await gateway.waitFor(
+      () => pidsAnswering(gateway, (l) => l.url === GATEWAY_PATHS.events).size === 2,
+      'streams ended on both workers',
+    );
   });
 
   it('counts failed logins once for the whole gateway, whichever worker takes them', async () => {

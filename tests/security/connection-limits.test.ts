@@ -39,17 +39,22 @@ function holdSocket(port: number, localAddress: string): Held {
     });
     socket.once('close', () => resolve('closed'));
   });
-  socket.once('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n'));
+  socket.once('connect', () =>
+    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n'),
+  );
   return { socket, outcome, closed };
 }
 
 /** One GET from `localAddress` on a connection of its own; the status, or 0 when the socket closed without one. */
 function probe(port: number, path: string, localAddress: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, localAddress, agent: false, headers: { connection: 'close' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, localAddress, agent: false, headers: { connection: 'close' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end();
   });
@@ -69,11 +74,14 @@ describe('one address holding its cap of sockets', { timeout: 30_000 }, () => {
     const still = held.filter((h) => !h.socket.destroyed);
     expect(still).toHaveLength(4);
 
-    for (const path of ['/healthz', '/readyz', '/healthz', '/readyz']) expect(await probe(r.port, path, '127.0.0.2'), path).toBe(200);
+    for (const path of ['/healthz', '/readyz', '/healthz', '/readyz'])
+      expect(await probe(r.port, path, '127.0.0.2'), path).toBe(200);
     // Another address has a cap of its own, the first one's held sockets do not count against it.
     const other = Array.from({ length: 4 }, () => holdSocket(r.port, '127.0.0.3'));
     expect(await outcomes(other)).toEqual({ answered: 4, closed: 0 });
-    expect((await r.app.metrics.limited.get()).values).toContainEqual(expect.objectContaining({ labels: { limit: 'connections_per_address' }, value: 4 }));
+    expect((await r.app.metrics.limited.get()).values).toContainEqual(
+      expect.objectContaining({ labels: { limit: 'connections_per_address' }, value: 4 }),
+    );
 
     // Once the first address lets go, it gets its sockets back.
     for (const h of still) h.socket.destroy();

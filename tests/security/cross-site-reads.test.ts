@@ -38,19 +38,29 @@ describe('/manage calls another site started', () => {
     ['POST', SYNC, 'same-site'],
   ])('refuses %s %s marked %s with 403 CROSS_ORIGIN, and the backend hears nothing', async (method, url, site) => {
     const before = rig.backend.calls.length;
-    const answer = await rawRequest(rig.port, httpText(`${method} ${url} HTTP/1.1`, { cookie, 'sec-fetch-site': site, origin: 'http://127.0.0.1' }));
+    const answer = await rawRequest(
+      rig.port,
+      httpText(`${method} ${url} HTTP/1.1`, { cookie, 'sec-fetch-site': site, origin: 'http://127.0.0.1' }),
+    );
     expect([400, 403]).toContain(answer.status);
-    if (method !== 'HEAD') expect(JSON.parse(answer.body)).toMatchObject({ error: answer.status === 403 ? 'CROSS_ORIGIN' : 'BAD_REQUEST' });
+    if (method !== 'HEAD')
+      expect(JSON.parse(answer.body)).toMatchObject({ error: answer.status === 403 ? 'CROSS_ORIGIN' : 'BAD_REQUEST' });
     if (url.startsWith('/manage')) expect(answer.status).toBe(403);
     expect(callsSince(rig.backend, before)).toEqual([]);
   });
 
-  it.each([['same-origin'], ['none'], [undefined]])('serves a call marked %s (the console, a typed URL, a plain client)', async (site) => {
-    const before = rig.backend.calls.length;
-    const answer = await rawRequest(rig.port, httpText(`GET ${SYNC} HTTP/1.1`, { cookie, ...(site ? { 'sec-fetch-site': site } : {}) }));
-    expect(answer.status).toBe(200);
-    expect(callsSince(rig.backend, before, SYNC)).toHaveLength(1);
-  });
+  it.each([['same-origin'], ['none'], [undefined]])(
+    'serves a call marked %s (the console, a typed URL, a plain client)',
+    async (site) => {
+      const before = rig.backend.calls.length;
+      const answer = await rawRequest(
+        rig.port,
+        httpText(`GET ${SYNC} HTTP/1.1`, { cookie, ...(site ? { 'sec-fetch-site': site } : {}) }),
+      );
+      expect(answer.status).toBe(200);
+      expect(callsSince(rig.backend, before, SYNC)).toHaveLength(1);
+    },
+  );
 
   it('still serves /plate files to another site (the chat client shows avatars)', async () => {
     const answer = await rawRequest(rig.port, httpText('GET /plate/a.png HTTP/1.1', { 'sec-fetch-site': 'same-site' }));

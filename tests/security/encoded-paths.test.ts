@@ -37,7 +37,10 @@ describe('spellings of a path', () => {
     const before = rig.backend.calls.length;
     const answer = await rawRequest(rig.port, httpText(`POST ${path} HTTP/1.1`, { cookie, ...json, ...headers }, body));
     expect([400, 403]).toContain(answer.status);
-    expect(JSON.parse(answer.body)).toMatchObject({ code: answer.status, error: answer.status === 400 ? 'BAD_REQUEST' : 'CROSS_ORIGIN' });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      code: answer.status,
+      error: answer.status === 400 ? 'BAD_REQUEST' : 'CROSS_ORIGIN',
+    });
     expect(callsSince(rig.backend, before)).toEqual([]);
   });
 
@@ -49,24 +52,31 @@ describe('spellings of a path', () => {
       ['DELETE', '/anything'],
       ['POST', '/'],
     ]) {
-      const answer = await rawRequest(rig.port, httpText(`${method} ${path} HTTP/1.1`, { cookie, ...json, origin: 'https://evil.example' }, '{}'));
+      const answer = await rawRequest(
+        rig.port,
+        httpText(`${method} ${path} HTTP/1.1`, { cookie, ...json, origin: 'https://evil.example' }, '{}'),
+      );
       expect(answer.status, `${method} ${path}`).toBe(403);
       expect(JSON.parse(answer.body)).toMatchObject({ error: 'CROSS_ORIGIN' });
     }
     expect(callsSince(rig.backend, before)).toEqual([]);
   });
 
-  it.each([`http://127.0.0.1/manage/station/sensitiveWord/save`, `http://evil.example${SAVE_PATH}`, `https://127.0.0.1:1${SAVE_PATH}`])(
-    'refuses the absolute-form target %s with 400, even same-origin',
-    async (target) => {
-      const before = rig.backend.calls.length;
-      const sameOrigin = { origin: 'http://127.0.0.1' };
-      const answer = await rawRequest(rig.port, httpText(`POST ${target} HTTP/1.1`, { cookie, ...json, ...sameOrigin }, body));
-      expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.body)).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
-      expect(callsSince(rig.backend, before)).toEqual([]);
-    },
-  );
+  it.each([
+    `http://127.0.0.1/manage/station/sensitiveWord/save`,
+    `http://evil.example${SAVE_PATH}`,
+    `https://127.0.0.1:1${SAVE_PATH}`,
+  ])('refuses the absolute-form target %s with 400, even same-origin', async (target) => {
+    const before = rig.backend.calls.length;
+    const sameOrigin = { origin: 'http://127.0.0.1' };
+    const answer = await rawRequest(
+      rig.port,
+      httpText(`POST ${target} HTTP/1.1`, { cookie, ...json, ...sameOrigin }, body),
+    );
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
+    expect(callsSince(rig.backend, before)).toEqual([]);
+  });
 
   it.each([
     '/manage/./logIn',
@@ -96,7 +106,10 @@ describe('spellings of a path', () => {
     const before = rig.backend.calls.length;
     const login = JSON.stringify({ account: 'tok-stolen/1', password: 'pw', code: '' });
     // With a session, so nothing but the path's spelling stands between the call and the backend.
-    const answer = await rawRequest(rig.port, httpText(`POST ${path} HTTP/1.1`, { cookie, ...json, origin: 'http://127.0.0.1' }, login));
+    const answer = await rawRequest(
+      rig.port,
+      httpText(`POST ${path} HTTP/1.1`, { cookie, ...json, origin: 'http://127.0.0.1' }, login),
+    );
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
     expect(answer.body).not.toContain('tok-stolen');
@@ -115,7 +128,10 @@ describe('spellings of a path', () => {
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
       const answer = await rawRequest(
         rig.port,
-        httpText(`${method} ${CALLS.login}?account=tok-stolen/1&password=pw HTTP/1.1`, { cookie, origin: 'http://127.0.0.1' }),
+        httpText(`${method} ${CALLS.login}?account=tok-stolen/1&password=pw HTTP/1.1`, {
+          cookie,
+          origin: 'http://127.0.0.1',
+        }),
       );
       expect(answer.status, method).toBe(405);
       expect(JSON.parse(answer.body)).toMatchObject({ error: 'METHOD_NOT_ALLOWED' });
@@ -126,7 +142,10 @@ describe('spellings of a path', () => {
 
   it('lets the plain spelling through, with the session and a same-origin Origin', async () => {
     const before = rig.backend.calls.length;
-    const answer = await rawRequest(rig.port, httpText(`POST ${SAVE_PATH} HTTP/1.1`, { cookie, ...json, origin: 'http://127.0.0.1' }, body));
+    const answer = await rawRequest(
+      rig.port,
+      httpText(`POST ${SAVE_PATH} HTTP/1.1`, { cookie, ...json, origin: 'http://127.0.0.1' }, body),
+    );
     expect(answer.status).toBe(200);
     expect(callsSince(rig.backend, before, SAVE_PATH)).toHaveLength(1);
   });

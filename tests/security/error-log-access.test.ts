@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLS, GATEWAY_PATHS, PERMISSIONS, WITHDRAWAL_REVIEW_PERMISSION, type ErrorLogEntry } from '../../server/contract/index.js';
+import {
+  CALLS,
+  GATEWAY_PATHS,
+  PERMISSIONS,
+  WITHDRAWAL_REVIEW_PERMISSION,
+  type ErrorLogEntry,
+} from '../../server/contract/index.js';
 import { loadConfig } from '../../server/config.js';
 import { sendJson, type FakeBackend } from '../support/fake-backend.js';
 import { fakeLogInOver, logInOver } from '../support/fake-session.js';
@@ -51,7 +57,12 @@ class Console {
       method: 'POST',
       url: GATEWAY_PATHS.errorLog,
       remoteAddress: from.address ?? '127.0.0.1',
-      headers: { origin: 'http://localhost', host: 'localhost', 'content-type': 'application/json', ...(from.cookie ? { cookie: from.cookie } : {}) },
+      headers: {
+        origin: 'http://localhost',
+        host: 'localhost',
+        'content-type': 'application/json',
+        ...(from.cookie ? { cookie: from.cookie } : {}),
+      },
       payload: JSON.stringify({ message, url: '/flood', stack: 's'.repeat(message.startsWith('flood') ? 6_000 : 10) }),
     });
     return answer.statusCode;
@@ -68,14 +79,20 @@ class Console {
   }
 
   async clear(cookie: string): Promise<void> {
-    const answer = await fetch(`${this.url}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, origin: this.url } });
+    const answer = await fetch(`${this.url}${GATEWAY_PATHS.errorLog}`, {
+      method: 'DELETE',
+      headers: { cookie, origin: this.url },
+    });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ code: 200, msg: 'ok' });
   }
 
   /** A clear the caller has no right to: refused, and nothing is removed. */
   async clearRefused(cookie: string): Promise<void> {
-    const answer = await fetch(`${this.url}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, origin: this.url } });
+    const answer = await fetch(`${this.url}${GATEWAY_PATHS.errorLog}`, {
+      method: 'DELETE',
+      headers: { cookie, origin: this.url },
+    });
     expect(answer.status).toBe(403);
     expect(await answer.json()).toMatchObject({ code: 403, error: 'FORBIDDEN' });
   }
@@ -149,7 +166,9 @@ describe('error log access and the anonymous share', () => {
 
   it('has a configurable permission, the administrators page by default', () => {
     expect(loadConfig({}).errorLogAdminPermission).toBe('/manage/management/adminUser');
-    expect(loadConfig({ ERROR_LOG_ADMIN_PERMISSION: '/manage/system/errorLog' }).errorLogAdminPermission).toBe('/manage/system/errorLog');
+    expect(loadConfig({ ERROR_LOG_ADMIN_PERMISSION: '/manage/system/errorLog' }).errorLogAdminPermission).toBe(
+      '/manage/system/errorLog',
+    );
     expect(() => loadConfig({ ERROR_LOG_ADMIN_PERMISSION: 'two words' })).toThrow(/ERROR_LOG_ADMIN_PERMISSION/);
   });
 
@@ -236,11 +255,19 @@ describe('error log access and the anonymous share', () => {
   describe('against the sandbox backend, with its real accounts', () => {
     const sandbox = useSandboxGateway();
 
-    async function call(method: 'GET' | 'DELETE' | 'POST', cookie: string | null, body?: unknown): Promise<{ status: number; data: unknown }> {
+    async function call(
+      method: 'GET' | 'DELETE' | 'POST',
+      cookie: string | null,
+      body?: unknown,
+    ): Promise<{ status: number; data: unknown }> {
       const { url } = sandbox();
       const answer = await fetch(`${url}${GATEWAY_PATHS.errorLog}${method === 'GET' ? '?pageSize=100' : ''}`, {
         method,
-        headers: { origin: url, ...(cookie ? { cookie } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          origin: url,
+          ...(cookie ? { cookie } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
       return { status: answer.status, data: ((await answer.json()) as { data?: unknown }).data };

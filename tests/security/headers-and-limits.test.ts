@@ -56,7 +56,11 @@ describe('headers both ways', () => {
       'w-token': 'forged',
       'w-enable-mode': '1',
     };
-    await fetch(`${rig.url}${SAVE_PATH}`, { method: 'POST', headers: { cookie, origin: rig.url, 'content-type': 'application/json', ...sneaky }, body: '{}' });
+    await fetch(`${rig.url}${SAVE_PATH}`, {
+      method: 'POST',
+      headers: { cookie, origin: rig.url, 'content-type': 'application/json', ...sneaky },
+      body: '{}',
+    });
     await fetch(`${rig.url}${CALLS.siteConfig}`, { headers: { cookie, ...sneaky } });
     const calls = callsSince(rig.backend, before);
     expect(calls).toHaveLength(2);
@@ -71,8 +75,19 @@ describe('headers both ways', () => {
   });
 
   it.each([
-    ['Upgrade', { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' }],
-    ['Upgrade h2c', { upgrade: 'h2c', connection: 'Upgrade, HTTP2-Settings', 'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA' }],
+    [
+      'Upgrade',
+      {
+        upgrade: 'websocket',
+        connection: 'Upgrade',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'sec-websocket-version': '13',
+      },
+    ],
+    [
+      'Upgrade h2c',
+      { upgrade: 'h2c', connection: 'Upgrade, HTTP2-Settings', 'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA' },
+    ],
     ['Expect', { expect: '100-continue' }],
     ['an odd Expect', { expect: 'bananas' }],
   ])('refuses %s with a catalogue 400, not a 502, and counts no upstream error', async (_label, headers) => {
@@ -80,7 +95,11 @@ describe('headers both ways', () => {
     const before = rig.backend.calls.length;
     const answer = await rawRequest(
       rig.port,
-      httpText(`POST ${SAVE_PATH} HTTP/1.1`, { cookie, origin: 'http://127.0.0.1', 'content-type': 'application/json', ...headers }, '{}'),
+      httpText(
+        `POST ${SAVE_PATH} HTTP/1.1`,
+        { cookie, origin: 'http://127.0.0.1', 'content-type': 'application/json', ...headers },
+        '{}',
+      ),
     );
     expect(answer.status).toBe(400);
     expect(answer.closedByServer).toBe(true);
@@ -93,7 +112,13 @@ describe('headers both ways', () => {
   it("never show the browser the backend's Server, X-Powered-By, Keep-Alive or CORS grants", async () => {
     const answer = await rawRequest(rig.port, httpText('GET /manage/software HTTP/1.1', { cookie }));
     expect(answer.status).toBe(200);
-    for (const name of ['server', 'x-powered-by', 'x-aspnet-version', 'access-control-allow-origin', 'access-control-allow-credentials']) {
+    for (const name of [
+      'server',
+      'x-powered-by',
+      'x-aspnet-version',
+      'access-control-allow-origin',
+      'access-control-allow-credentials',
+    ]) {
       expect(answer.headers[name], name).toBeUndefined();
     }
     expect(answer.headers['keep-alive']).not.toBe('timeout=5');
@@ -120,7 +145,11 @@ describe('headers both ways', () => {
     const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
     const before = rig.backend.calls.length;
     for (const path of [SAVE_PATH, GATEWAY_PATHS.errorLog, CALLS.login]) {
-      const res = await fetch(`${rig.url}${path}`, { method: 'POST', headers: { cookie, origin: rig.url, 'content-type': 'application/json' }, body: deep });
+      const res = await fetch(`${rig.url}${path}`, {
+        method: 'POST',
+        headers: { cookie, origin: rig.url, 'content-type': 'application/json' },
+        body: deep,
+      });
       expect(res.status, path).toBe(400);
       expect(await res.json()).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
     }
@@ -200,7 +229,9 @@ describe('what the probes tell anyone', () => {
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
       expect(await anonymous.json()).toMatchObject({ code: 401, error: 'UNAUTHORIZED' });
-      expect((await fetch(metricsUrl, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+      expect((await fetch(metricsUrl, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(
+        401,
+      );
 
       const allowed = await fetch(metricsUrl, { headers: { authorization: `Bearer ${token}` } });
       expect(allowed.status).toBe(200);
@@ -292,7 +323,9 @@ describe('the log', () => {
       },
     });
     // The gateway's own logger options (level and redaction), writing where the test reads.
-    const options = loggerOptions(loadConfig({ CHAT_BACKEND_URL: 'http://127.0.0.1:9', RESPONSE_AES_KEY: '0123456789abcdef', LOG_LEVEL: 'trace' }));
+    const options = loggerOptions(
+      loadConfig({ CHAT_BACKEND_URL: 'http://127.0.0.1:9', RESPONSE_AES_KEY: '0123456789abcdef', LOG_LEVEL: 'trace' }),
+    );
     const rig = await startRig({ LOG_LEVEL: 'trace' }, { logger: { ...(options as object), stream } });
     let sealed: string;
     try {
@@ -308,15 +341,28 @@ describe('the log', () => {
         headers: { origin: rig.url, 'content-type': 'application/json' },
         body: JSON.stringify({ account: 'someone/1', password: 'PASSWORD-LOGGED?', code: '' }),
       });
-      await fetch(`${rig.url}${SAVE_PATH}`, { method: 'POST', headers: { cookie, origin: rig.url, 'content-type': 'application/json' }, body: '{}' });
-      await fetch(`${rig.url}${CALLS.permission}`, { headers: { cookie: 'token=FORGED-COOKIE-VALUE; userId=1', authorization: 'Bearer BEARER-VALUE' } });
+      await fetch(`${rig.url}${SAVE_PATH}`, {
+        method: 'POST',
+        headers: { cookie, origin: rig.url, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      await fetch(`${rig.url}${CALLS.permission}`, {
+        headers: { cookie: 'token=FORGED-COOKIE-VALUE; userId=1', authorization: 'Bearer BEARER-VALUE' },
+      });
       await fetch(`${rig.url}${GATEWAY_PATHS.logout}`, { method: 'POST', headers: { cookie, origin: rig.url } });
       await fetch(`${rig.url}${CALLS.permission}`, { headers: { cookie } });
       // No line above logs headers or bodies; a future one that does (a request's headers on an
       // error, a login answer) must still be censored, so the redaction itself is put to work.
       rig.app.log.warn(
         {
-          req: { headers: { cookie: `token=${sealed}`, authorization: 'Bearer BEARER-VALUE', 'w-token': 'LOGTOKEN-2', 'w-userid': '7' } },
+          req: {
+            headers: {
+              cookie: `token=${sealed}`,
+              authorization: 'Bearer BEARER-VALUE',
+              'w-token': 'LOGTOKEN-2',
+              'w-userid': '7',
+            },
+          },
           res: { headers: { 'set-cookie': `token=${sealed}` } },
           headers: { cookie: `token=${sealed}`, 'w-token': 'LOGTOKEN-3' },
           password: 'PASSWORD-LOGGED?',

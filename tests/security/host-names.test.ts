@@ -14,7 +14,11 @@ import { callsSince, rawRequest, startRig, type Rig } from './support/rig.js';
 const ATTACKER_HOST = 'rebind.attacker.example';
 
 function loginRequest(host: string): string {
-  const body = JSON.stringify({ account: fakeAccount({ token: 'tok-rebind', userId: '5' }), password: FAKE_PASSWORD, code: '' });
+  const body = JSON.stringify({
+    account: fakeAccount({ token: 'tok-rebind', userId: '5' }),
+    password: FAKE_PASSWORD,
+    code: '',
+  });
   return [
     `POST ${CALLS.login} HTTP/1.1`,
     `Host: ${host}`,
@@ -43,10 +47,19 @@ describe('host names', () => {
 
   it('refuses a login for a host name not in ALLOWED_HOSTS with 421, before the backend hears of it', async () => {
     const before = rig.backend.calls.length;
-    for (const host of [ATTACKER_HOST, `${ATTACKER_HOST}:${rig.port}`, 'admin.example.com.attacker.example', 'localhost']) {
+    for (const host of [
+      ATTACKER_HOST,
+      `${ATTACKER_HOST}:${rig.port}`,
+      'admin.example.com.attacker.example',
+      'localhost',
+    ]) {
       const answer = await rawRequest(rig.port, loginRequest(host));
       expect(answer.status, host).toBe(421);
-      expect(JSON.parse(answer.body)).toEqual({ code: 421, msg: 'This console does not answer for that host name', error: 'MISDIRECTED_REQUEST' });
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 421,
+        msg: 'This console does not answer for that host name',
+        error: 'MISDIRECTED_REQUEST',
+      });
       expect(answer.headers['set-cookie']).toBeUndefined();
     }
     for (const path of [GATEWAY_PATHS.session, GATEWAY_PATHS.errorLog, CALLS.permission, '/', '/users']) {

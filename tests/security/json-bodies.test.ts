@@ -48,17 +48,24 @@ describe('JSON bodies of every JSON type', () => {
   });
 
   const post = (url: string, contentType: string, body: string) =>
-    fetch(`${rig.url}${url}`, { method: 'POST', headers: { cookie, origin: rig.url, 'content-type': contentType }, body });
+    fetch(`${rig.url}${url}`, {
+      method: 'POST',
+      headers: { cookie, origin: rig.url, 'content-type': contentType },
+      body,
+    });
 
-  it.each(JSON_TYPES)('as %s: nested too deep, or with __proto__, is refused with 400 before the backend', async (type) => {
-    for (const body of [deep, poisoned, poisonedConstructor, '{"a":']) {
-      const before = rig.backend.calls.length;
-      const answer = await post(SAVE_PATH, type, body);
-      expect(answer.status, body.slice(0, 20)).toBe(400);
-      expect(await answer.json()).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
-      expect(callsSince(rig.backend, before)).toEqual([]);
-    }
-  });
+  it.each(JSON_TYPES)(
+    'as %s: nested too deep, or with __proto__, is refused with 400 before the backend',
+    async (type) => {
+      for (const body of [deep, poisoned, poisonedConstructor, '{"a":']) {
+        const before = rig.backend.calls.length;
+        const answer = await post(SAVE_PATH, type, body);
+        expect(answer.status, body.slice(0, 20)).toBe(400);
+        expect(await answer.json()).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
+        expect(callsSince(rig.backend, before)).toEqual([]);
+      }
+    },
+  );
 
   it.each(JSON_TYPES)('as %s: within bounds, reaches the backend with its content type', async (type) => {
     const before = rig.backend.calls.length;
@@ -103,7 +110,11 @@ describe('JSON bodies of every JSON type', () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
       for (const body of [poisoned, poisonedConstructor, ...poisonedElsewhere]) {
         const before = rig.backend.calls.length;
-        const answer = await fetch(`${rig.url}${SAVE_PATH}`, { method, headers: { cookie, origin: rig.url, 'content-type': 'application/json' }, body });
+        const answer = await fetch(`${rig.url}${SAVE_PATH}`, {
+          method,
+          headers: { cookie, origin: rig.url, 'content-type': 'application/json' },
+          body,
+        });
         expect(answer.status, `${method} ${body}`).toBe(400);
         expect(await answer.json()).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
         expect(callsSince(rig.backend, before)).toEqual([]);
@@ -144,7 +155,11 @@ describe('JSON bodies through a backend map', () => {
     for (const type of JSON_TYPES) {
       for (const body of [poisoned, poisonedConstructor, ...poisonedElsewhere]) {
         const before = rig.backend.calls.length;
-        const answer = await fetch(`${rig.url}${users.save}`, { method: 'POST', headers: { cookie, origin: rig.url, 'content-type': type }, body });
+        const answer = await fetch(`${rig.url}${users.save}`, {
+          method: 'POST',
+          headers: { cookie, origin: rig.url, 'content-type': type },
+          body,
+        });
         expect(answer.status, `${type} ${body}`).toBe(400);
         expect(await answer.json()).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
         expect(callsSince(rig.backend, before)).toEqual([]);

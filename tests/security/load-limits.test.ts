@@ -41,7 +41,9 @@ async function expectRefused(stream: SseClient, reason: RegExp): Promise<void> {
 describe('event streams per account and in all', { timeout: 30_000 }, () => {
   it('refuses the stream past EVENTS_MAX_PER_ACCOUNT, however many logins the account made; another account still gets one', async () => {
     const r = await rig({ EVENTS_MAX_PER_SESSION: '2', EVENTS_MAX_PER_ACCOUNT: '5', EVENTS_MAX_TOTAL: '100' });
-    const logins = await Promise.all(Array.from({ length: 4 }, (_, i) => fakeLogInOver(r.url, { token: `tok-acct-${i}`, userId: '7' })));
+    const logins = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => fakeLogInOver(r.url, { token: `tok-acct-${i}`, userId: '7' })),
+    );
     let open = 0;
     for (const cookie of logins) {
       for (let tab = 0; tab < 2 && open < 5; tab++, open++) expect((await openStream(r, cookie)).status).toBe(200);
@@ -99,7 +101,11 @@ describe('backend calls in flight per session', { timeout: 30_000 }, () => {
       const refused = await fetch(`${r.url}/manage/slow`, { headers: { cookie: a } });
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect(await refused.json()).toMatchObject({ code: 429, error: 'RATE_LIMITED', msg: expect.stringMatching(/16 calls waiting/) });
+      expect(await refused.json()).toMatchObject({
+        code: 429,
+        error: 'RATE_LIMITED',
+        msg: expect.stringMatching(/16 calls waiting/),
+      });
       expect(callsSince(r.backend, before)).toEqual([]);
 
       // Another session's call, and another user's login, go through meanwhile.
@@ -119,9 +125,14 @@ describe('backend calls in flight per session', { timeout: 30_000 }, () => {
     const { r, held, releaseAll } = await heldRig({ MAX_INFLIGHT_PER_SESSION: '2' });
     const a = await fakeLogInOver(r.url, { token: 'tok-hangup', userId: '43' });
     try {
-      const connections = () => new Promise<number>((resolve, reject) => r.app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+      const connections = () =>
+        new Promise<number>((resolve, reject) =>
+          r.app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+        );
       const before = await connections();
-      const calls = await Promise.all(Array.from({ length: 2 }, () => openSocket(r.port, httpText('GET /manage/slow HTTP/1.1', { cookie: a }))));
+      const calls = await Promise.all(
+        Array.from({ length: 2 }, () => openSocket(r.port, httpText('GET /manage/slow HTTP/1.1', { cookie: a }))),
+      );
       await expect.poll(() => held.length).toBe(2);
       for (const call of calls) call.socket.destroy();
       // The gateway has seen the browser go: those sockets are closed on its side too.
@@ -137,8 +148,14 @@ describe('backend calls in flight per session', { timeout: 30_000 }, () => {
 
   it('counts the calls the backend map translates the same way', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sec-inflight-map-'));
-    writeFileSync(path.join(dir, 'map.json'), JSON.stringify({ resources: { users: { calls: { list: { path: '/manage/slow' } } } } }));
-    const { r, held, releaseAll } = await heldRig({ MAX_INFLIGHT_PER_SESSION: '2', BACKEND_MAP: path.join(dir, 'map.json') });
+    writeFileSync(
+      path.join(dir, 'map.json'),
+      JSON.stringify({ resources: { users: { calls: { list: { path: '/manage/slow' } } } } }),
+    );
+    const { r, held, releaseAll } = await heldRig({
+      MAX_INFLIGHT_PER_SESSION: '2',
+      BACKEND_MAP: path.join(dir, 'map.json'),
+    });
     const list = resourceCalls(RESOURCES.find((resource) => resource.id === 'users')!).list;
     const a = await fakeLogInOver(r.url, { token: 'tok-mapped', userId: '44' });
     try {

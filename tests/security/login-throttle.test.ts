@@ -16,14 +16,23 @@ interface Attempt {
   retryAfter: number | null;
 }
 
-async function attempt(url: string, account: string, password: string, headers: Record<string, string> = {}): Promise<Attempt> {
+async function attempt(
+  url: string,
+  account: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<Attempt> {
   const res = await fetch(`${url}${CALLS.login}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: url, ...headers },
     body: JSON.stringify({ account, password, code: '' }),
   });
   const retry = res.headers.get('retry-after');
-  return { status: res.status, body: (await res.json()) as Attempt['body'], retryAfter: retry === null ? null : Number(retry) };
+  return {
+    status: res.status,
+    body: (await res.json()) as Attempt['body'],
+    retryAfter: retry === null ? null : Number(retry),
+  };
 }
 
 const loginCalls = (rig: Rig, since: number) => callsSince(rig.backend, since, CALLS.login);
@@ -159,7 +168,8 @@ describe('the client address', () => {
     const proxied = await startRig({ TRUST_PROXY: 'true', LOGIN_MAX_FAILURES: '3' });
     try {
       // nginx appends the address it saw to what the client sent: "<client's claim>, <real>".
-      for (let i = 0; i < 3; i++) await attempt(proxied.url, 'ivy/9', 'wrong', { 'x-forwarded-for': `10.0.0.${i}, 192.0.2.10` });
+      for (let i = 0; i < 3; i++)
+        await attempt(proxied.url, 'ivy/9', 'wrong', { 'x-forwarded-for': `10.0.0.${i}, 192.0.2.10` });
       const refused = await attempt(proxied.url, 'ivy/9', 'wrong', { 'x-forwarded-for': '10.7.7.7, 192.0.2.10' });
       expect(refused.status).toBe(429);
       const before = proxied.backend.calls.length;

@@ -27,7 +27,11 @@ describe('CONNECT', () => {
       expect(answer.status, target).toBe(405);
       expect(answer.headers['content-type']).toMatch(/^application\/json/);
       expect(answer.headers.allow).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
-      expect(JSON.parse(answer.body)).toEqual({ code: 405, msg: 'This method is not allowed here', error: 'METHOD_NOT_ALLOWED' });
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 405,
+        msg: 'This method is not allowed here',
+        error: 'METHOD_NOT_ALLOWED',
+      });
       expect(answer.closedByServer).toBe(true);
     }
     expect(callsSince(r.backend, before)).toEqual([]);
@@ -36,7 +40,10 @@ describe('CONNECT', () => {
 
   it('gets the same answer on METRICS_PORT', async () => {
     const r = await rig({ METRICS_PORT: '0' });
-    const answer = await rawRequest(r.app.metricsAddress()!.port, httpText('CONNECT example.com:443 HTTP/1.1', { host: 'example.com:443' }));
+    const answer = await rawRequest(
+      r.app.metricsAddress()!.port,
+      httpText('CONNECT example.com:443 HTTP/1.1', { host: 'example.com:443' }),
+    );
     expect(answer.status).toBe(405);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 405, error: 'METHOD_NOT_ALLOWED' });
   });
@@ -45,7 +52,14 @@ describe('CONNECT', () => {
 describe('client keys in the backend map', () => {
   const users = resourceCalls(RESOURCES.find((resource) => resource.id === 'users')!);
   const MAP: BackendMapFile = {
-    resources: { users: { calls: { list: { path: '/manage/user/page', params: { pageNum: 'current' } }, update: { path: '/manage/user/update' } } } },
+    resources: {
+      users: {
+        calls: {
+          list: { path: '/manage/user/page', params: { pageNum: 'current' } },
+          update: { path: '/manage/user/update' },
+        },
+      },
+    },
   };
 
   async function mappedRig(): Promise<{ r: Rig; cookie: string }> {
@@ -66,7 +80,13 @@ describe('client keys in the backend map', () => {
     expect(answer.status).toBe(200);
     const [sent] = callsSince(r.backend, before, '/manage/user/page');
     const params = new URLSearchParams(sent!.url.split('?')[1]);
-    expect(Object.fromEntries(params)).toEqual({ constructor: '1', toString: '2', hasOwnProperty: '3', valueOf: '4', current: '5' });
+    expect(Object.fromEntries(params)).toEqual({
+      constructor: '1',
+      toString: '2',
+      hasOwnProperty: '3',
+      valueOf: '4',
+      current: '5',
+    });
     expect(sent!.url).not.toContain('function');
   });
 

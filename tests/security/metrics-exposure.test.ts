@@ -13,7 +13,9 @@ describe('/metrics by default', () => {
   it('answers 404 in the envelope on the main port, to a scraper and to a browser alike', async () => {
     const r = await rig();
     for (const accept of ['text/plain', 'text/html,application/xhtml+xml']) {
-      const answer = await fetch(`${r.url}/metrics`, { headers: { accept, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' } });
+      const answer = await fetch(`${r.url}/metrics`, {
+        headers: { accept, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+      });
       expect(answer.status, accept).toBe(404);
       const text = await answer.text();
       expect(JSON.parse(text)).toMatchObject({ code: 404, error: 'NOT_FOUND' });

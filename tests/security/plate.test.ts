@@ -13,14 +13,21 @@ import { startGateway, startRecordingBackend } from './support/rig.js';
 const FILES: Record<string, { type?: string; body: string; extra?: Record<string, string> }> = {
   '/plate/evil.html': { type: 'text/html; charset=utf-8', body: '<script>parent.stolen = document.cookie</script>' },
   '/plate/evil.js': { type: 'application/javascript', body: 'window.pwned = true' },
-  '/plate/evil.svg': { type: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' },
+  '/plate/evil.svg': {
+    type: 'image/svg+xml',
+    body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+  },
   '/plate/untyped': { body: '<html><script>alert(1)</script></html>' },
   '/plate/avatar.png': { type: 'image/png', body: 'PNG', extra: { 'cache-control': 'public, max-age=3600' } },
   '/plate/voice.mp3': { type: 'audio/mpeg', body: 'ID3' },
   '/plate/clip.mp4': { type: 'video/mp4', body: 'MP4' },
   '/plate/app.apk': { type: 'application/vnd.android.package-archive', body: 'PK' },
   '/plate/inline.pdf': { type: 'application/pdf', body: '%PDF', extra: { 'content-disposition': 'inline' } },
-  '/plate/own-csp.html': { type: 'text/html', body: '<p>', extra: { 'content-security-policy': "script-src 'unsafe-inline'" } },
+  '/plate/own-csp.html': {
+    type: 'text/html',
+    body: '<p>',
+    extra: { 'content-security-policy': "script-src 'unsafe-inline'" },
+  },
 };
 
 describe('/plate answers', () => {
@@ -32,7 +39,12 @@ describe('/plate answers', () => {
     files = await startFakeBackend();
     for (const [path, file] of Object.entries(FILES)) {
       files.route(`GET ${path}`, (_call, res) => {
-        res.writeHead(200, { ...(file.type ? { 'content-type': file.type } : {}), ...file.extra, 'x-powered-by': 'FileServer/1.0', server: 'files' });
+        res.writeHead(200, {
+          ...(file.type ? { 'content-type': file.type } : {}),
+          ...file.extra,
+          'x-powered-by': 'FileServer/1.0',
+          server: 'files',
+        });
         res.end(file.body);
       });
     }
@@ -57,21 +69,28 @@ describe('/plate answers', () => {
     expect(PLATE_CONTENT_SECURITY_POLICY).toBe("sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'");
   });
 
-  it.each(['/plate/avatar.png', '/plate/evil.svg', '/plate/voice.mp3', '/plate/clip.mp4'])('serve the media %s inline with its own type', async (path) => {
-    const res = await fetch(`${gateway.url}${path}`);
-    expect(res.headers.get('content-type')).toBe(FILES[path]!.type);
-    expect(res.headers.get('content-disposition') ?? 'inline').toBe('inline');
-  });
-
-  it.each(['/plate/evil.html', '/plate/evil.js', '/plate/untyped', '/plate/app.apk', '/plate/inline.pdf', '/plate/own-csp.html'])(
-    'serve %s as an octet-stream attachment, which no browser renders or runs',
+  it.each(['/plate/avatar.png', '/plate/evil.svg', '/plate/voice.mp3', '/plate/clip.mp4'])(
+    'serve the media %s inline with its own type',
     async (path) => {
       const res = await fetch(`${gateway.url}${path}`);
-      expect(res.headers.get('content-type')).toBe('application/octet-stream');
-      expect(res.headers.get('content-disposition')).toBe('attachment');
-      expect(await res.text()).toBe(FILES[path]!.body); // the bytes themselves are untouched
+      expect(res.headers.get('content-type')).toBe(FILES[path]!.type);
+      expect(res.headers.get('content-disposition') ?? 'inline').toBe('inline');
     },
   );
+
+  it.each([
+    '/plate/evil.html',
+    '/plate/evil.js',
+    '/plate/untyped',
+    '/plate/app.apk',
+    '/plate/inline.pdf',
+    '/plate/own-csp.html',
+  ])('serve %s as an octet-stream attachment, which no browser renders or runs', async (path) => {
+    const res = await fetch(`${gateway.url}${path}`);
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(res.headers.get('content-disposition')).toBe('attachment');
+    expect(await res.text()).toBe(FILES[path]!.body); // the bytes themselves are untouched
+  });
 
   it("keep the file server's caching of media", async () => {
     const res = await fetch(`${gateway.url}/plate/avatar.png`);
@@ -80,7 +99,9 @@ describe('/plate answers', () => {
 
   it('send no credentials and no cookie to the file server', async () => {
     const before = files.calls.length;
-    await fetch(`${gateway.url}/plate/avatar.png`, { headers: { cookie: 'token=x; userId=1', authorization: 'Bearer leak' } });
+    await fetch(`${gateway.url}/plate/avatar.png`, {
+      headers: { cookie: 'token=x; userId=1', authorization: 'Bearer leak' },
+    });
     const [call] = files.calls.slice(before);
     expect(call!.headers.cookie).toBeUndefined();
     expect(call!.headers.authorization).toBeUndefined();

@@ -50,8 +50,10 @@ async function floodAndCheck(clock: { now: number }, login: Gateway, check: Gate
   for (const cookie of kept) expect(await save(check.url, cookie)).toBe(200);
   for (const cookie of loggedOut) await logout(login.url, cookie);
   // Twelve logouts in a list of ten: the first ones are forgotten, and must not come back.
-  for (const [i, cookie] of loggedOut.entries()) expect(await save(check.url, cookie), `logged-out session ${i}`).toBe(401);
-  for (const [i, cookie] of kept.entries()) expect(await save(check.url, cookie), `session ${i} logged in after them`).toBe(200);
+  for (const [i, cookie] of loggedOut.entries())
+    expect(await save(check.url, cookie), `logged-out session ${i}`).toBe(401);
+  for (const [i, cookie] of kept.entries())
+    expect(await save(check.url, cookie), `session ${i} logged in after them`).toBe(200);
 }
 
 describe('the logout list past its cap', () => {
@@ -115,7 +117,8 @@ describe('the logout list past its cap', () => {
         const second = await startGateway(backend.url, env, { now: () => clock.now });
         started.push(second);
         await waitUntil(() => second.app.redis!.available, 'the second replica to reach Redis');
-        for (const [i, cookie] of cookies.entries()) expect(await save(second.url, cookie), `logged-out session ${i}`).toBe(401);
+        for (const [i, cookie] of cookies.entries())
+          expect(await save(second.url, cookie), `logged-out session ${i}`).toBe(401);
 
         // And the same flood across the two: logins and logouts on one, calls on the other.
         await floodAndCheck(clock, first, second, 'across');

@@ -40,7 +40,14 @@ describe('the same-origin rule for unsafe calls', () => {
   it('passes an Origin equal to the console origin, and only that', () => {
     expect(isSameOriginRequest(request({ origin: 'http://console.example' }))).toBe(true);
     expect(isSameOriginRequest(request({ origin: 'http://console.example:80' }))).toBe(true);
-    for (const origin of ['https://console.example', 'http://console.example:8080', 'http://evil.example', 'null', 'not a url', '']) {
+    for (const origin of [
+      'https://console.example',
+      'http://console.example:8080',
+      'http://evil.example',
+      'null',
+      'not a url',
+      '',
+    ]) {
       expect(isSameOriginRequest(request({ origin })), origin).toBe(false);
     }
   });
@@ -49,7 +56,9 @@ describe('the same-origin rule for unsafe calls', () => {
     expect(isSameOriginRequest(request({ referer: 'http://console.example/finance?x=1' }))).toBe(true);
     expect(isSameOriginRequest(request({ referer: 'http://evil.example/console.example' }))).toBe(false);
     // An Origin, even a broken one, is what counts when there is one.
-    expect(isSameOriginRequest(request({ origin: 'http://evil.example', referer: 'http://console.example/' }))).toBe(false);
+    expect(isSameOriginRequest(request({ origin: 'http://evil.example', referer: 'http://console.example/' }))).toBe(
+      false,
+    );
     expect(isSameOriginRequest(request({ origin: 'garbage', referer: 'http://console.example/' }))).toBe(false);
     expect(isSameOriginRequest(request({}))).toBe(false);
     // A Host that makes no origin, and a call that claims none: nothing equals nothing here.
@@ -58,16 +67,21 @@ describe('the same-origin rule for unsafe calls', () => {
   });
 
   it('refuses a call the browser says another site started, whatever it claims as its origin', () => {
-    expect(isSameOriginRequest(request({ 'sec-fetch-site': 'cross-site', origin: 'http://console.example' }))).toBe(false);
+    expect(isSameOriginRequest(request({ 'sec-fetch-site': 'cross-site', origin: 'http://console.example' }))).toBe(
+      false,
+    );
     for (const site of ['same-origin', 'same-site', 'none']) {
-      expect(isSameOriginRequest(request({ 'sec-fetch-site': site, origin: 'http://console.example' })), site).toBe(true);
+      expect(isSameOriginRequest(request({ 'sec-fetch-site': site, origin: 'http://console.example' })), site).toBe(
+        true,
+      );
     }
   });
 
   it('counts cross-site and same-site fetches as another site, and nothing else', () => {
     expect(isOtherSiteFetch(request({ 'sec-fetch-site': 'cross-site' }))).toBe(true);
     expect(isOtherSiteFetch(request({ 'sec-fetch-site': 'same-site' }))).toBe(true);
-    for (const site of ['same-origin', 'none', '']) expect(isOtherSiteFetch(request({ 'sec-fetch-site': site })), site).toBe(false);
+    for (const site of ['same-origin', 'none', ''])
+      expect(isOtherSiteFetch(request({ 'sec-fetch-site': site })), site).toBe(false);
     expect(isOtherSiteFetch(request({}))).toBe(false);
   });
 });
@@ -107,8 +121,16 @@ describe('the headers', () => {
     let hstsOff: FastifyInstance;
     beforeAll(async () => {
       app = await buildTestGateway({ CHAT_BACKEND_URL: 'http://127.0.0.1:9' });
-      behindTls = await buildTestGateway({ CHAT_BACKEND_URL: 'http://127.0.0.1:9', TRUST_PROXY: 'true', HSTS_MAX_AGE: '600' });
-      hstsOff = await buildTestGateway({ CHAT_BACKEND_URL: 'http://127.0.0.1:9', TRUST_PROXY: 'true', HSTS_MAX_AGE: '0' });
+      behindTls = await buildTestGateway({
+        CHAT_BACKEND_URL: 'http://127.0.0.1:9',
+        TRUST_PROXY: 'true',
+        HSTS_MAX_AGE: '600',
+      });
+      hstsOff = await buildTestGateway({
+        CHAT_BACKEND_URL: 'http://127.0.0.1:9',
+        TRUST_PROXY: 'true',
+        HSTS_MAX_AGE: '0',
+      });
     });
     afterAll(async () => {
       for (const gateway of [app, behindTls, hstsOff]) await gateway?.close();
@@ -117,7 +139,8 @@ describe('the headers', () => {
     it('puts every security header and the request id on an answer of each kind', async () => {
       for (const url of ['/login', '/api/session', '/manage/permission', '/healthz', '/api/nowhere']) {
         const answer = await app.inject({ url, headers: { 'x-request-id': 'req-123' } });
-        for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(answer.headers[name], `${url} ${name}`).toBe(value);
+        for (const [name, value] of Object.entries(SECURITY_HEADERS))
+          expect(answer.headers[name], `${url} ${name}`).toBe(value);
         expect(answer.headers['x-request-id'], url).toBe('req-123');
       }
     });
@@ -138,11 +161,14 @@ describe('the headers', () => {
         for (const site of ['cross-site', 'same-site']) {
           const answer = await app.inject({ method, url: '/manage/permission', headers: { 'sec-fetch-site': site } });
           expect(answer.statusCode, `${method} ${site}`).toBe(403);
-          if (method !== 'HEAD') expect(answer.json(), `${method} ${site}`).toMatchObject({ code: 403, error: 'CROSS_ORIGIN' });
+          if (method !== 'HEAD')
+            expect(answer.json(), `${method} ${site}`).toMatchObject({ code: 403, error: 'CROSS_ORIGIN' });
         }
       }
       // The gateway's own reads answer their usual way (no session: 200 with loggedIn false).
-      expect((await app.inject({ url: '/api/session', headers: { 'sec-fetch-site': 'same-site' } })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/api/session', headers: { 'sec-fetch-site': 'same-site' } })).statusCode).toBe(
+        200,
+      );
       // Without a session the call is refused for that, not for where it came from.
       const own = await app.inject({ url: '/manage/permission', headers: { 'sec-fetch-site': 'same-origin' } });
       expect(own.json()).toMatchObject({ error: 'NOT_LOGGED_IN' });
@@ -150,10 +176,16 @@ describe('the headers', () => {
 
     it('sends HSTS only when the request came over HTTPS, with the configured max-age, and none when it is 0', async () => {
       const tls = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'console.example' };
-      expect((await behindTls.inject({ url: '/healthz', headers: tls })).headers['strict-transport-security']).toBe('max-age=600; includeSubDomains');
+      expect((await behindTls.inject({ url: '/healthz', headers: tls })).headers['strict-transport-security']).toBe(
+        'max-age=600; includeSubDomains',
+      );
       expect((await behindTls.inject({ url: '/healthz' })).headers['strict-transport-security']).toBeUndefined();
-      expect((await hstsOff.inject({ url: '/healthz', headers: tls })).headers['strict-transport-security']).toBeUndefined();
-      expect((await app.inject({ url: '/healthz', headers: tls })).headers['strict-transport-security']).toBeUndefined();
+      expect(
+        (await hstsOff.inject({ url: '/healthz', headers: tls })).headers['strict-transport-security'],
+      ).toBeUndefined();
+      expect(
+        (await app.inject({ url: '/healthz', headers: tls })).headers['strict-transport-security'],
+      ).toBeUndefined();
     });
   });
 });
@@ -163,7 +195,8 @@ describe('what a refusal tells the operator', () => {
     const lines: Array<Record<string, unknown>> = [];
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString('utf8').split('\n'))
+          if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });

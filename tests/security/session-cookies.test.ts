@@ -54,7 +54,11 @@ describe('session cookies', () => {
       const login = await fetch(`${rig.url}${CALLS.login}`, {
         method: 'POST',
         headers: { cookie, origin: rig.url, 'content-type': 'application/json' },
-        body: JSON.stringify({ account: fakeAccount({ token: 'tok-x', userId: '9' }), password: FAKE_PASSWORD, code: '' }),
+        body: JSON.stringify({
+          account: fakeAccount({ token: 'tok-x', userId: '9' }),
+          password: FAKE_PASSWORD,
+          code: '',
+        }),
       });
       expect(login.status).toBe(401);
       // The UI still learns it has no session, and no cookie is cleared (ours would be the one to go).
@@ -87,7 +91,11 @@ describe('session cookies', () => {
     const failed = await fetch(`${rig.url}${CALLS.login}`, {
       method: 'POST',
       headers: { cookie, origin: rig.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ account: fakeAccount({ token: 'tok-left-open', userId: '12' }), password: 'wrong', code: '' }),
+      body: JSON.stringify({
+        account: fakeAccount({ token: 'tok-left-open', userId: '12' }),
+        password: 'wrong',
+        code: '',
+      }),
     });
     expect(failed.status).toBe(200);
     expect(await failed.json()).toMatchObject({ code: 1001 });
@@ -114,7 +122,11 @@ describe('session cookies', () => {
     const login = await fetch(`${rig.url}${CALLS.login}`, {
       method: 'POST',
       headers: { cookie: first, origin: rig.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ account: fakeAccount({ token: 'tok-after', userId: '22' }), password: FAKE_PASSWORD, code: '' }),
+      body: JSON.stringify({
+        account: fakeAccount({ token: 'tok-after', userId: '22' }),
+        password: FAKE_PASSWORD,
+        code: '',
+      }),
     });
     expect(await login.json()).toMatchObject({ code: 200 });
     const fresh = setCookieValues(login.headers.getSetCookie());
@@ -134,7 +146,11 @@ describe('session cookies', () => {
     const relogin = await fetch(`${rig.url}${CALLS.login}`, {
       method: 'POST',
       headers: { cookie: again, origin: rig.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ account: fakeAccount({ token: 'tok-after', userId: '22' }), password: FAKE_PASSWORD, code: '' }),
+      body: JSON.stringify({
+        account: fakeAccount({ token: 'tok-after', userId: '22' }),
+        password: FAKE_PASSWORD,
+        code: '',
+      }),
     });
     expect(await relogin.json()).toMatchObject({ code: 200 });
     expect(callsSince(rig.backend, sameTokenBefore, LOGOUT_PATH)).toEqual([]);

@@ -77,7 +77,9 @@ describe('logout', () => {
     const reopened = await SseClient.open(rig.port, cookie);
     await reopened.waitFor(() => reopened.ended, 'the refusal');
     expect(reopened.status).toBe(401);
-    expect(await (await fetch(`${rig.url}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()).toMatchObject({ loggedIn: false });
+    expect(await (await fetch(`${rig.url}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()).toMatchObject({
+      loggedIn: false,
+    });
     expect(callsSince(rig.backend, afterLogout)).toEqual([]);
 
     // A second logout with the dead cookie does not call the backend again.
@@ -133,7 +135,9 @@ describe('idle and old sessions', () => {
   });
 
   const sessionOf = async (cookie: string) =>
-    (await (await fetch(`${rig.url}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()) as { loggedIn: boolean };
+    (await (await fetch(`${rig.url}${GATEWAY_PATHS.session}`, { headers: { cookie } })).json()) as {
+      loggedIn: boolean;
+    };
 
   it('re-seals last-seen at most about once a minute, and an active session lives on past the idle time', async () => {
     let cookie = await fakeLogInOver(rig.url, { token: 'tok-active', userId: '1' });
@@ -179,10 +183,16 @@ describe('idle and old sessions', () => {
 
   it('sends a navigation with an expired session to the login form with the page it wanted', async () => {
     const cookie = await fakeLogInOver(rig.url, { token: 'tok-nav', userId: '4' });
-    const fresh = await fetch(`${rig.url}/finance/OnlineRecharge`, { headers: { cookie, accept: 'text/html' }, redirect: 'manual' });
+    const fresh = await fetch(`${rig.url}/finance/OnlineRecharge`, {
+      headers: { cookie, accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(fresh.status).toBe(200);
     now += minutes(31);
-    const stale = await fetch(`${rig.url}/finance/OnlineRecharge`, { headers: { cookie, accept: 'text/html' }, redirect: 'manual' });
+    const stale = await fetch(`${rig.url}/finance/OnlineRecharge`, {
+      headers: { cookie, accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(stale.status).toBe(302);
     expect(stale.headers.get('location')).toBe('/login?redirect=%2Ffinance%2FOnlineRecharge');
   });

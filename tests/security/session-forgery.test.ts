@@ -21,7 +21,11 @@ describe('a cookie the gateway did not seal', () => {
     rig = await startRig({ SESSION_SECRET: SECRET });
     // The real session may read anonymous error-log entries (ERROR_LOG_ADMIN_PERMISSION).
     rig.backend.route(`GET ${CALLS.permission}`, (_call, res) =>
-      sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }] }),
+      sendJson(res, {
+        code: 200,
+        msg: 'ok',
+        data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }],
+      }),
     );
     real = await fakeLogInOver(rig.url, { token: 'tok-real', userId: '7' });
   });
@@ -61,7 +65,10 @@ describe('a cookie the gateway did not seal', () => {
       expect(read.status).toBe(401);
       expect(await read.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
 
-      const wipe = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}`, { method: 'DELETE', headers: { cookie, ...origin } });
+      const wipe = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}`, {
+        method: 'DELETE',
+        headers: { cookie, ...origin },
+      });
       expect(wipe.status).toBe(401);
       expect(await wipe.json()).toMatchObject({ code: 401, error: 'NOT_LOGGED_IN' });
 
@@ -96,7 +103,9 @@ describe('a cookie the gateway did not seal', () => {
       body: JSON.stringify({ message: 'forged author', url: '/x' }),
     });
     expect(posted.status).toBe(200);
-    const list = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}?keyword=forged%20author`, { headers: { cookie: real } });
+    const list = await fetch(`${rig.url}${GATEWAY_PATHS.errorLog}?keyword=forged%20author`, {
+      headers: { cookie: real },
+    });
     const entries = ((await list.json()) as { data: { list: Array<{ userId: string | null }> } }).data.list;
     expect(entries).toHaveLength(1);
     expect(entries[0]!.userId).toBeNull();

@@ -32,7 +32,11 @@ describe('requests that never finish arriving', { timeout: 60_000 }, () => {
     for (const s of sockets) {
       expect(s.received()).toMatch(/^HTTP\/1\.1 408 /);
       const body = s.received().slice(s.received().indexOf('\r\n\r\n') + 4);
-      expect(JSON.parse(body)).toEqual({ code: 408, msg: 'The request did not arrive in time', error: 'REQUEST_TIMEOUT' });
+      expect(JSON.parse(body)).toEqual({
+        code: 408,
+        msg: 'The request did not arrive in time',
+        error: 'REQUEST_TIMEOUT',
+      });
     }
     expect(callsSince(r.backend, before)).toEqual([]);
     // The gateway is still there.
@@ -84,10 +88,14 @@ function connectionsAre(server: Server, n: number): Promise<boolean> {
 describe('MAX_CONNECTIONS', { timeout: 60_000 }, () => {
   it('closes sockets past the cap at once, and serves again once they are gone', async () => {
     const r = await rig({ MAX_CONNECTIONS: '10', REQUEST_TIMEOUT_MS: '30000' });
-    const held = await Promise.all(Array.from({ length: 10 }, () => openSocket(r.port, 'GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n')));
+    const held = await Promise.all(
+      Array.from({ length: 10 }, () => openSocket(r.port, 'GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n')),
+    );
     // Once the server counts them all, try more.
     await waitUntil(() => connectionsAre(r.app.server, 10), 'the ten sockets to be counted');
-    const extra = await Promise.all(Array.from({ length: 5 }, () => rawRequest(r.port, httpText('GET /healthz HTTP/1.1'), 3_000)));
+    const extra = await Promise.all(
+      Array.from({ length: 5 }, () => rawRequest(r.port, httpText('GET /healthz HTTP/1.1'), 3_000)),
+    );
     for (const answer of extra) {
       expect(answer.status).toBe(0);
       expect(answer.closedByServer).toBe(true);

@@ -85,31 +85,42 @@ describe('TRUST_PROXY', () => {
     ['a hop count', '1'],
     ['a CIDR holding the proxy', '127.0.0.0/8'],
     ['a list of addresses and CIDRs', '10.0.0.0/8, 127.0.0.1'],
-  ])('as %s (%s): the scheme and host come from the proxy, so the login is same-origin and its cookies Secure', async (_what, value) => {
-    const app = await gateway({ TRUST_PROXY: value });
-    const login = await logIn(app, BEHIND_TLS_PROXY);
-    expect(login.statusCode, login.body).toBe(200);
-    expect(allSecure(login)).toBe(true);
-  });
+  ])(
+    'as %s (%s): the scheme and host come from the proxy, so the login is same-origin and its cookies Secure',
+    async (_what, value) => {
+      const app = await gateway({ TRUST_PROXY: value });
+      const login = await logIn(app, BEHIND_TLS_PROXY);
+      expect(login.statusCode, login.body).toBe(200);
+      expect(allSecure(login)).toBe(true);
+    },
+  );
 
   it.each([
     ['unset', undefined],
     ['a CIDR without the proxy', '10.0.0.0/8'],
     ['a hop count of 0', '0'],
-  ])('%s: X-Forwarded-* is not believed, so the HTTPS origin does not match and the login is refused', async (_what, value) => {
-    const app = await gateway(value === undefined ? {} : { TRUST_PROXY: value });
-    const login = await logIn(app, BEHIND_TLS_PROXY);
-    expect(login.statusCode).toBe(403);
-    expect(login.json()).toMatchObject({ error: 'CROSS_ORIGIN' });
-    expect(login.headers['set-cookie']).toBeUndefined();
-  });
+  ])(
+    '%s: X-Forwarded-* is not believed, so the HTTPS origin does not match and the login is refused',
+    async (_what, value) => {
+      const app = await gateway(value === undefined ? {} : { TRUST_PROXY: value });
+      const login = await logIn(app, BEHIND_TLS_PROXY);
+      expect(login.statusCode).toBe(403);
+      expect(login.json()).toMatchObject({ error: 'CROSS_ORIGIN' });
+      expect(login.headers['set-cookie']).toBeUndefined();
+    },
+  );
 
   it('as a hop count, takes the client address the trusted proxy saw, whatever the client claimed before it', async () => {
     // The error log's rate limit is kept per client address (a burst of 30, then one write per
     // 2 s), which makes the address the gateway settled on visible. Every post below claims a
     // different first hop behind the same proxy entry.
     const post = (app: FastifyInstance, forwardedFor: string) =>
-      app.inject({ method: 'POST', url: '/api/error-log', headers: { ...SAME_ORIGIN, 'x-forwarded-for': forwardedFor }, payload: { message: 'm', url: '/x' } });
+      app.inject({
+        method: 'POST',
+        url: '/api/error-log',
+        headers: { ...SAME_ORIGIN, 'x-forwarded-for': forwardedFor },
+        payload: { message: 'm', url: '/x' },
+      });
     const postsUntilLimited = async (app: FastifyInstance) => {
       for (let i = 1; i <= 100; i++) if ((await post(app, `10.9.${i}.1, 203.0.113.9`)).statusCode === 429) return i;
       return null;
@@ -163,17 +174,24 @@ describe('TRUST_PROXY takes one hop only', () => {
     ['an IPv6-mapped listing of the proxy', '::ffff:127.0.0.1'],
     ['a hop count', '1'],
     ['true', 'true'],
-  ])('as %s (%s): a client inside the trusted range cannot invent the address before it, so the login throttle holds', async (_what, value) => {
-    const app = await buildTestGateway({ CHAT_BACKEND_URL: refusing.url, TRUST_PROXY: value, LOGIN_MAX_FAILURES: '5' });
-    apps.push(app);
-    const before = refusing.calls.length;
-    // The client wrote "6.6.6.N, 127.0.0.1"; the proxy on 127.0.0.1 (inject's socket) passed it on.
-    const statuses: number[] = [];
-    for (let n = 1; n <= 8; n++) statuses.push((await wrongLogin(app, `6.6.6.${n}, 127.0.0.1`)).statusCode);
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-    const seen = refusing.calls.slice(before).map((call) => call.headers['x-forwarded-for']);
-    expect(seen).toEqual(Array(5).fill('127.0.0.1'));
-  });
+  ])(
+    'as %s (%s): a client inside the trusted range cannot invent the address before it, so the login throttle holds',
+    async (_what, value) => {
+      const app = await buildTestGateway({
+        CHAT_BACKEND_URL: refusing.url,
+        TRUST_PROXY: value,
+        LOGIN_MAX_FAILURES: '5',
+      });
+      apps.push(app);
+      const before = refusing.calls.length;
+      // The client wrote "6.6.6.N, 127.0.0.1"; the proxy on 127.0.0.1 (inject's socket) passed it on.
+      const statuses: number[] = [];
+      for (let n = 1; n <= 8; n++) statuses.push((await wrongLogin(app, `6.6.6.${n}, 127.0.0.1`)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+      const seen = refusing.calls.slice(before).map((call) => call.headers['x-forwarded-for']);
+      expect(seen).toEqual(Array(5).fill('127.0.0.1'));
+    },
+  );
 
   it.each([
     ['an address', '127.0.0.1'],

@@ -10,7 +10,17 @@ import { EXPIRED_KEPT_MS, type Hold } from '../../server/approvals/hold.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { SAME_ORIGIN } from './support/gateway.js';
-import { applyWithdrawal, approvalGateway, approvals, approve, heldId, logIn, post, tempDataDir, withdrawal } from './support/approvals-rig.js';
+import {
+  applyWithdrawal,
+  approvalGateway,
+  approvals,
+  approve,
+  heldId,
+  logIn,
+  post,
+  tempDataDir,
+  withdrawal,
+} from './support/approvals-rig.js';
 
 /** Where holds live: across a restart (DATA_DIR), behind a backend map, and the store's own rules. */
 
@@ -75,7 +85,10 @@ describe('the file store', () => {
     await first.open();
     await first.create(hold('a', '1', Date.now()), Date.now());
     await first.close();
-    expect(JSON.parse(readFileSync(path.join(dir, 'approvals.json'), 'utf8'))).toMatchObject({ version: 1, holds: [{ hold: { id: 'a' }, claim: null }] });
+    expect(JSON.parse(readFileSync(path.join(dir, 'approvals.json'), 'utf8'))).toMatchObject({
+      version: 1,
+      holds: [{ hold: { id: 'a' }, claim: null }],
+    });
     const second = new FileApprovalStore({ dir });
     expect((await second.list(Date.now())).map((s) => s.hold.id)).toEqual(['a']);
     await second.close();
@@ -101,13 +114,18 @@ describe('the cluster workers’ store (WORKERS > 1 without Redis)', () => {
     // What crosses IPC is structured-cloned: a JSON round trip stands for it here.
     const channel = {
       call: async (method: string, params: unknown) =>
-        JSON.parse(JSON.stringify((await primary.handlers[method]!(JSON.parse(JSON.stringify(params)), null as never)) ?? null)),
+        JSON.parse(
+          JSON.stringify((await primary.handlers[method]!(JSON.parse(JSON.stringify(params)), null as never)) ?? null),
+        ),
     } as unknown as PrimaryChannel;
     const one = new IpcApprovalStore(channel);
     const two = new IpcApprovalStore(channel);
     const now = Date.now();
     expect(await one.create(hold('a', '5', now), now)).toEqual({ created: true });
-    expect(await two.create(hold('b', '5', now), now)).toMatchObject({ created: false, existing: { hold: { id: 'a' } } });
+    expect(await two.create(hold('b', '5', now), now)).toMatchObject({
+      created: false,
+      existing: { hold: { id: 'a' } },
+    });
     expect((await two.list(now)).map((s) => s.hold.id)).toEqual(['a']);
     expect(await one.claim('a', 'worker-one', now)).toMatchObject({ claimed: true });
     expect(await two.claim('a', 'worker-two', now)).toEqual({ claimed: false, reason: 'busy' });
@@ -167,7 +185,9 @@ describe('behind a backend map (the legacy dialect)', () => {
       expect(withdrawal(sandbox, record.id).state).toBe('pending');
       const checker = await logIn(gw.app, 'checker');
       // The hold read the application through the map: its amount is back in the smallest unit.
-      expect((await approvals(gw.app, checker)).find((a) => a.id === id)?.records[0]).toMatchObject({ amount: 250_000 });
+      expect((await approvals(gw.app, checker)).find((a) => a.id === id)?.records[0]).toMatchObject({
+        amount: 250_000,
+      });
 
       const direct = await gw.app.inject({
         method: 'POST',

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVAL_CALLS, GATEWAY_PATHS, WITHDRAWAL_CONFIG, WITHDRAWAL_REVIEW, resourceCalls, type AuditEntry } from '../../server/contract/index.js';
+import {
+  APPROVAL_CALLS,
+  GATEWAY_PATHS,
+  WITHDRAWAL_CONFIG,
+  WITHDRAWAL_REVIEW,
+  resourceCalls,
+  type AuditEntry,
+} from '../../server/contract/index.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { SAME_ORIGIN } from './support/gateway.js';
 import {
@@ -62,7 +69,13 @@ describe('a withdrawal approval above DUAL_CONTROL_ABOVE', () => {
       state: 'pending',
       expired: false,
     });
-    expect(seen!.records[0]).toMatchObject({ id: record.id, amount: ABOVE + 1, fee: record.fee, currency: record.currency, userAccount: record.userAccount });
+    expect(seen!.records[0]).toMatchObject({
+      id: record.id,
+      amount: ABOVE + 1,
+      fee: record.fee,
+      currency: record.currency,
+      userAccount: record.userAccount,
+    });
     expect((await approvals(gw.app, admin)).find((a) => a.id === id)).toMatchObject({ mine: true });
     // Only holders of the review permission see it.
     expect((await approvals(gw.app, operator)).map((a) => a.id)).not.toContain(id);
@@ -83,42 +96,74 @@ describe('a withdrawal approval above DUAL_CONTROL_ABOVE', () => {
     expect(confirmed.body).toMatchObject({ code: 200, data: { updated: 1 } });
     expect(withdrawal(sandbox, record.id)).toMatchObject({ state: 'approved', reviewer: 'checker' });
     expect((await approvals(gw.app, checker)).map((a) => a.id)).not.toContain(id);
-    expect(gw.events.at(-1)).toMatchObject({ type: 'confirm', by: '3', requestedBy: '1', outcome: 'sent', backend: { code: 200 }, approval: { id } });
+    expect(gw.events.at(-1)).toMatchObject({
+      type: 'confirm',
+      by: '3',
+      requestedBy: '1',
+      outcome: 'sent',
+      backend: { code: 200 },
+      approval: { id },
+    });
     // Settled: nothing left to confirm.
-    expect(await post(gw.app, checker, APPROVAL_CALLS.confirm(id))).toMatchObject({ status: 404, body: { error: 'APPROVAL_NOT_FOUND' } });
+    expect(await post(gw.app, checker, APPROVAL_CALLS.confirm(id))).toMatchObject({
+      status: 404,
+      body: { error: 'APPROVAL_NOT_FOUND' },
+    });
   });
 
   it('refuses the first approver confirming their own hold (403 SAME_APPROVER)', async () => {
     const record = applyWithdrawal(sandbox, ABOVE * 2);
     const id = heldId(await approve(gw.app, admin, record.id));
-    expect(await post(gw.app, admin, APPROVAL_CALLS.confirm(id))).toMatchObject({ status: 403, body: { code: 403, error: 'SAME_APPROVER' } });
+    expect(await post(gw.app, admin, APPROVAL_CALLS.confirm(id))).toMatchObject({
+      status: 403,
+      body: { code: 403, error: 'SAME_APPROVER' },
+    });
     expect(withdrawal(sandbox, record.id).state).toBe('pending');
     // An administrator without the review permission may neither.
-    expect(await post(gw.app, operator, APPROVAL_CALLS.confirm(id))).toMatchObject({ status: 403, body: { error: 'FORBIDDEN' } });
+    expect(await post(gw.app, operator, APPROVAL_CALLS.confirm(id))).toMatchObject({
+      status: 403,
+      body: { error: 'FORBIDDEN' },
+    });
     await post(gw.app, checker, APPROVAL_CALLS.decline(id), { reason: 'test over' });
   });
 
   it('drops a declined hold with its reason; nothing reaches the backend', async () => {
     const record = applyWithdrawal(sandbox, ABOVE * 2);
     const id = heldId(await approve(gw.app, admin, record.id));
-    expect(await post(gw.app, checker, APPROVAL_CALLS.decline(id), {})).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST' } });
+    expect(await post(gw.app, checker, APPROVAL_CALLS.decline(id), {})).toMatchObject({
+      status: 400,
+      body: { error: 'BAD_REQUEST' },
+    });
     expect(await post(gw.app, checker, APPROVAL_CALLS.decline(id), { reason: '   ' })).toMatchObject({ status: 400 });
     const declined = await post(gw.app, checker, APPROVAL_CALLS.decline(id), { reason: 'Payee name does not match' });
     expect(declined).toMatchObject({ status: 200, body: { code: 200 } });
     expect(withdrawal(sandbox, record.id).state).toBe('pending');
     expect((await approvals(gw.app, admin)).map((a) => a.id)).not.toContain(id);
-    expect(gw.events.at(-1)).toMatchObject({ type: 'decline', by: '3', requestedBy: '1', reason: 'Payee name does not match' });
-    expect(await post(gw.app, checker, APPROVAL_CALLS.confirm(id))).toMatchObject({ status: 404, body: { error: 'APPROVAL_NOT_FOUND' } });
+    expect(gw.events.at(-1)).toMatchObject({
+      type: 'decline',
+      by: '3',
+      requestedBy: '1',
+      reason: 'Payee name does not match',
+    });
+    expect(await post(gw.app, checker, APPROVAL_CALLS.confirm(id))).toMatchObject({
+      status: 404,
+      body: { error: 'APPROVAL_NOT_FOUND' },
+    });
   });
 
   it('answers a withdrawal reviewed meanwhile with the backend’s own refusal, and settles the hold', async () => {
     const record = applyWithdrawal(sandbox, ABOVE * 2);
     const id = heldId(await approve(gw.app, admin, record.id));
     // Rejected by someone else in the meantime (a rejection is never held).
-    expect((await post(gw.app, admin, REVIEW.action('reject'), { id: record.id, reason: 'duplicate' })).body.code).toBe(200);
+    expect((await post(gw.app, admin, REVIEW.action('reject'), { id: record.id, reason: 'duplicate' })).body.code).toBe(
+      200,
+    );
     const confirmed = await post(gw.app, checker, APPROVAL_CALLS.confirm(id));
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body).toMatchObject({ code: 400, msg: `approve does not apply to withdrawalReview record ${record.id} (state is rejected)` });
+    expect(confirmed.body).toMatchObject({
+      code: 400,
+      msg: `approve does not apply to withdrawalReview record ${record.id} (state is rejected)`,
+    });
     expect(withdrawal(sandbox, record.id).state).toBe('rejected');
     expect((await approvals(gw.app, checker)).map((a) => a.id)).not.toContain(id);
     expect(gw.events.at(-1)).toMatchObject({ type: 'confirm', outcome: 'refused', backend: { code: 400 } });
@@ -128,7 +173,10 @@ describe('a withdrawal approval above DUAL_CONTROL_ABOVE', () => {
     const record = applyWithdrawal(sandbox, ABOVE * 2);
     const id = heldId(await approve(gw.app, admin, record.id));
     expect(heldId(await approve(gw.app, admin, record.id))).toBe(id);
-    expect(await approve(gw.app, checker, record.id)).toMatchObject({ status: 409, body: { error: 'APPROVAL_CONFLICT', data: { approvalId: id } } });
+    expect(await approve(gw.app, checker, record.id)).toMatchObject({
+      status: 409,
+      body: { error: 'APPROVAL_CONFLICT', data: { approvalId: id } },
+    });
     expect(withdrawal(sandbox, record.id).state).toBe('pending');
     await post(gw.app, admin, APPROVAL_CALLS.decline(id), { reason: 'withdrawn by the first approver' });
   });
@@ -169,15 +217,23 @@ describe('a withdrawal approval above DUAL_CONTROL_ABOVE', () => {
       [await send('POST', path, '{}'), 400, 'BAD_REQUEST'],
     ] as const;
     for (const [res, status, error] of refusals) {
-      expect({ status: res.statusCode, error: res.json<{ error: string }>().error }, res.body).toEqual({ status, error });
+      expect({ status: res.statusCode, error: res.json<{ error: string }>().error }, res.body).toEqual({
+        status,
+        error,
+      });
     }
     expect(withdrawal(sandbox, record.id).state).toBe('pending');
     expect((await approvals(gw.app, admin)).some((a) => a.targets.includes(String(record.id)))).toBe(false);
   });
 
   it('answers an unknown hold with 404 APPROVAL_NOT_FOUND', async () => {
-    expect(await post(gw.app, checker, APPROVAL_CALLS.confirm('no-such-hold'))).toMatchObject({ status: 404, body: { error: 'APPROVAL_NOT_FOUND' } });
-    expect(await post(gw.app, checker, APPROVAL_CALLS.decline('no-such-hold'), { reason: 'x' })).toMatchObject({ status: 404 });
+    expect(await post(gw.app, checker, APPROVAL_CALLS.confirm('no-such-hold'))).toMatchObject({
+      status: 404,
+      body: { error: 'APPROVAL_NOT_FOUND' },
+    });
+    expect(await post(gw.app, checker, APPROVAL_CALLS.decline('no-such-hold'), { reason: 'x' })).toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -187,7 +243,11 @@ describe('a settings save DUAL_CONTROL_SETTINGS names', () => {
 
   it('is held with each changed field before and after, and applied once confirmed', async () => {
     const before = { ...settings() };
-    const saved = await post(gw.app, admin, config, { ...before, feePercent: Number(before.feePercent) + 1, notice: 'Reviewed within a day' });
+    const saved = await post(gw.app, admin, config, {
+      ...before,
+      feePercent: Number(before.feePercent) + 1,
+      notice: 'Reviewed within a day',
+    });
     const id = heldId(saved);
     expect(settings()).toEqual(before);
     const seen = (await approvals(gw.app, checker)).find((a) => a.id === id)!;
@@ -197,7 +257,10 @@ describe('a settings save DUAL_CONTROL_SETTINGS names', () => {
       { key: 'notice', before: before.notice, after: 'Reviewed within a day', secret: false },
     ]);
     // Reading the settings is never held.
-    expect((await gw.app.inject({ method: 'GET', url: config, cookies: checker })).json()).toMatchObject({ code: 200, data: before });
+    expect((await gw.app.inject({ method: 'GET', url: config, cookies: checker })).json()).toMatchObject({
+      code: 200,
+      data: before,
+    });
 
     const confirmed = await post(gw.app, checker, APPROVAL_CALLS.confirm(id));
     expect(confirmed.body.code).toBe(200);
@@ -228,14 +291,21 @@ describe('a settings save DUAL_CONTROL_SETTINGS names', () => {
 describe('holds that waited too long', () => {
   it('are refused with 410 APPROVAL_EXPIRED after DUAL_CONTROL_TTL_HOURS, and stay listed as expired until declined', async () => {
     let clock = Date.now();
-    const timed = await approvalGateway(sandbox, { DUAL_CONTROL_ABOVE: String(ABOVE), DUAL_CONTROL_TTL_HOURS: '2' }, { now: () => clock });
+    const timed = await approvalGateway(
+      sandbox,
+      { DUAL_CONTROL_ABOVE: String(ABOVE), DUAL_CONTROL_TTL_HOURS: '2' },
+      { now: () => clock },
+    );
     try {
       const record = applyWithdrawal(sandbox, ABOVE * 2);
       const id = heldId(await approve(timed.app, await logIn(timed.app, 'admin'), record.id));
       clock += 2 * 3_600_000 + 1_000;
       // Sessions age by the same clock: the second approver logs in after the wait.
       const late = await logIn(timed.app, 'checker');
-      expect(await post(timed.app, late, APPROVAL_CALLS.confirm(id))).toMatchObject({ status: 410, body: { code: 410, error: 'APPROVAL_EXPIRED' } });
+      expect(await post(timed.app, late, APPROVAL_CALLS.confirm(id))).toMatchObject({
+        status: 410,
+        body: { code: 410, error: 'APPROVAL_EXPIRED' },
+      });
       expect(withdrawal(sandbox, record.id).state).toBe('pending');
       expect((await approvals(timed.app, late)).find((a) => a.id === id)).toMatchObject({ expired: true });
       expect((await post(timed.app, late, APPROVAL_CALLS.decline(id), { reason: 'expired' })).status).toBe(200);
@@ -253,7 +323,11 @@ describe('holds that waited too long', () => {
 describe('the audit trail of a held approval', () => {
   type Trail = { list: AuditEntry[]; total: number };
   const trail = async (target: number): Promise<AuditEntry[]> => {
-    const { status, body } = await get(gw.app, admin, `${GATEWAY_PATHS.audit}?target=${target}&resource=${WITHDRAWAL_REVIEW.id}&pageSize=50`);
+    const { status, body } = await get(
+      gw.app,
+      admin,
+      `${GATEWAY_PATHS.audit}?target=${target}&resource=${WITHDRAWAL_REVIEW.id}&pageSize=50`,
+    );
     expect(status).toBe(200);
     return (body.data as Trail).list;
   };
@@ -264,12 +338,21 @@ describe('the audit trail of a held approval', () => {
     const held = await trail(record.id);
     // Nothing reached the backend: the trail holds the hold and no change.
     expect(held.map((e) => e.kind)).toEqual(['hold']);
-    expect(held[0]).toMatchObject({ action: 'approve', targets: [String(record.id)], actor: { account: 'admin' }, detail: { approvalId: id } });
+    expect(held[0]).toMatchObject({
+      action: 'approve',
+      targets: [String(record.id)],
+      actor: { account: 'admin' },
+      detail: { approvalId: id },
+    });
 
     await post(gw.app, checker, APPROVAL_CALLS.confirm(id));
     const settled = await trail(record.id);
     expect(settled.map((e) => e.kind)).toEqual(['confirm', 'hold']);
-    expect(settled[0]).toMatchObject({ actor: { account: 'checker' }, outcome: { status: 200, code: 200 }, detail: { approvalId: id, requestedBy: '1' } });
+    expect(settled[0]).toMatchObject({
+      actor: { account: 'checker' },
+      outcome: { status: 200, code: 200 },
+      detail: { approvalId: id, requestedBy: '1' },
+    });
   });
 
   it('records a decline with the second administrator’s reason', async () => {

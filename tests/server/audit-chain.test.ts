@@ -51,7 +51,10 @@ async function filled(count: number): Promise<{ dir: string; store: AuditFileSto
 
 async function verifyCli(dir: string): Promise<{ code: number; out: string }> {
   try {
-    const { stdout } = await run('npm', ['run', '--silent', 'audit:verify', '--', dir], { cwd: REPO_ROOT, env: { ...process.env, REDIS_URL: '' } });
+    const { stdout } = await run('npm', ['run', '--silent', 'audit:verify', '--', dir], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, REDIS_URL: '' },
+    });
     return { code: 0, out: stdout.trim() };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -95,28 +98,38 @@ describe('the file store', () => {
     await again.close();
   });
 
-  it('removes entries past retention behind an anchor, and the chain still verifies', { timeout: 120_000 }, async () => {
-    const { dir, store } = await filled(40);
-    const cut = Date.parse((await store.query({ pageNum: 1, pageSize: 1, beforeSeq: 26 })).list[0]!.time);
-    // Entries 1..25 are older than the 26th's time.
-    expect(await store.prune(cut + 1)).toBe(25);
-    const anchor = store.anchorOf()!;
-    expect(anchor.seq).toBe(25);
-    expect((await store.query({ pageNum: 1, pageSize: 100 })).list.map((e) => e.seq)).toEqual(Array.from({ length: 15 }, (_, i) => 40 - i));
-    await store.append(draft());
-    expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 16, anchor: { seq: 25, hash: anchor.hash } });
-    // And after a restart, from the anchor.
-    await store.close();
-    const again = new AuditFileStore({ dir });
-    await again.open();
-    expect((await again.append(draft())).seq).toBe(42);
-    expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 17 });
-    await again.close();
-    const cli = await verifyCli(dir);
-    expect(cli.code).toBe(0);
-    expect(cli.out.split('\n')[0]).toBe('audit chain intact: 17 entries');
-    expect(cli.out).toContain('starts after entry 25');
-  });
+  it(
+    'removes entries past retention behind an anchor, and the chain still verifies',
+    { timeout: 120_000 },
+    async () => {
+      const { dir, store } = await filled(40);
+      const cut = Date.parse((await store.query({ pageNum: 1, pageSize: 1, beforeSeq: 26 })).list[0]!.time);
+      // Entries 1..25 are older than the 26th's time.
+      expect(await store.prune(cut + 1)).toBe(25);
+      const anchor = store.anchorOf()!;
+      expect(anchor.seq).toBe(25);
+      expect((await store.query({ pageNum: 1, pageSize: 100 })).list.map((e) => e.seq)).toEqual(
+        Array.from({ length: 15 }, (_, i) => 40 - i),
+      );
+      await store.append(draft());
+      expect(await verifyFile(dir)).toMatchObject({
+        intact: true,
+        entries: 16,
+        anchor: { seq: 25, hash: anchor.hash },
+      });
+      // And after a restart, from the anchor.
+      await store.close();
+      const again = new AuditFileStore({ dir });
+      await again.open();
+      expect((await again.append(draft())).seq).toBe(42);
+      expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 17 });
+      await again.close();
+      const cli = await verifyCli(dir);
+      expect(cli.code).toBe(0);
+      expect(cli.out.split('\n')[0]).toBe('audit chain intact: 17 entries');
+      expect(cli.out).toContain('starts after entry 25');
+    },
+  );
 });
 
 describe('npm run audit:verify', () => {
@@ -124,7 +137,10 @@ describe('npm run audit:verify', () => {
     const { dir, store } = await filled(12);
     const last = (await store.query({ pageNum: 1, pageSize: 1 })).list[0]!;
     await store.close();
-    expect(await verifyCli(dir)).toEqual({ code: 0, out: `audit chain intact: 12 entries\n  last entry 12: sha256 ${last.hash}` });
+    expect(await verifyCli(dir)).toEqual({
+      code: 0,
+      out: `audit chain intact: 12 entries\n  last entry 12: sha256 ${last.hash}`,
+    });
   });
 
   it('fails on one changed byte, naming the first entry it breaks', { timeout: 180_000 }, async () => {
@@ -134,21 +150,32 @@ describe('npm run audit:verify', () => {
     const original = await readFile(file);
     const lines = original.toString('utf8').split('\n');
     // One byte of the 7th entry's reason: "reason" -> "reasun".
-    const offset = lines.slice(0, 6).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) + Buffer.from(lines[6]!).indexOf('reason ') + 4;
+    const offset =
+      lines.slice(0, 6).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) +
+      Buffer.from(lines[6]!).indexOf('reason ') +
+      4;
     const changed = Buffer.from(original);
     changed[offset] = 'u'.charCodeAt(0);
     await writeFile(file, changed);
     const broken = await verifyCli(dir);
     expect(broken.code).toBe(1);
-    expect(broken.out).toMatch(/^audit chain broken at entry 7 \(line 7, id id-\d+\): the entry does not match its hash/);
+    expect(broken.out).toMatch(
+      /^audit chain broken at entry 7 \(line 7, id id-\d+\): the entry does not match its hash/,
+    );
 
     // A byte the JSON parser would forgive (an escaped letter) is a change too.
-    const escaped = Buffer.from(original.toString('utf8').replace(lines[2]!, lines[2]!.replace('"kind":"change"', '"kind":"\\u0063hange"')));
+    const escaped = Buffer.from(
+      original.toString('utf8').replace(lines[2]!, lines[2]!.replace('"kind":"change"', '"kind":"\\u0063hange"')),
+    );
     await writeFile(file, escaped);
-    expect((await verifyCli(dir)).out).toMatch(/^audit chain broken at entry 3 .*not written as the recorder writes entries/);
+    expect((await verifyCli(dir)).out).toMatch(
+      /^audit chain broken at entry 3 .*not written as the recorder writes entries/,
+    );
 
     // A removed entry breaks the link of the one after it.
     await writeFile(file, lines.filter((_, i) => i !== 4).join('\n'));
-    expect((await verifyCli(dir)).out).toMatch(/^audit chain broken at entry 6 \(line 5.*does not link to the entry before it/);
+    expect((await verifyCli(dir)).out).toMatch(
+      /^audit chain broken at entry 6 \(line 5.*does not link to the entry before it/,
+    );
   });
 });

@@ -1,13 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLS, GATEWAY_PATHS, PERMISSIONS, RESOURCES, resourceCalls, type ListResource } from '../../server/contract/index.js';
-import { AUDIT_SECRET_CHANGED, EXPORT_ROWS_HEADER, EXPORT_TOTAL_HEADER, type AuditEntry } from '../../server/contract/audit.js';
+import {
+  CALLS,
+  GATEWAY_PATHS,
+  PERMISSIONS,
+  RESOURCES,
+  resourceCalls,
+  type ListResource,
+} from '../../server/contract/index.js';
+import {
+  AUDIT_SECRET_CHANGED,
+  EXPORT_ROWS_HEADER,
+  EXPORT_TOTAL_HEADER,
+  type AuditEntry,
+} from '../../server/contract/audit.js';
 import { consoleCalls } from '../../server/backend-map/calls.js';
 import { SessionSealer } from '../../server/session/seal.js';
 import { verifyFile } from '../../server/audit/verify.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { removeTempDirs } from '../support/processes.js';
 import { parseCsv } from '../support/csv.js';
-import { auditGateway, call, fileText, logInAs, newest, trail, type AuditGateway, type Cookies } from './support/audit-rig.js';
+import {
+  auditGateway,
+  call,
+  fileText,
+  logInAs,
+  newest,
+  trail,
+  type AuditGateway,
+  type Cookies,
+} from './support/audit-rig.js';
 
 /**
  * The audit trail through buildApp in front of the sandbox backend: what each kind of call leaves
@@ -45,7 +66,9 @@ async function recorded(
 ): Promise<{ entry: AuditEntry; body: { code?: unknown } }> {
   const before = await total();
   const response = await call(gw.app, cookies, method, url, payload);
-  const body = String(response.headers['content-type'] ?? '').includes('json') ? (response.json() as { code?: unknown }) : {};
+  const body = String(response.headers['content-type'] ?? '').includes('json')
+    ? (response.json() as { code?: unknown })
+    : {};
   expect(await total(), `${method} ${url} adds one entry`).toBe(before + 1);
   return { entry: await newest(gw.app, admin), body };
 }
@@ -53,18 +76,55 @@ async function recorded(
 describe('what the trail records', () => {
   it('records every non-GET call of the contract, by its resource, call and action, with its outcome', async () => {
     const missing = 999_999_999;
-    const cases: { method: 'POST'; path: string; body: Record<string, unknown>; resource: string; call: string; action: string | null }[] = [];
+    const cases: {
+      method: 'POST';
+      path: string;
+      body: Record<string, unknown>;
+      resource: string;
+      call: string;
+      action: string | null;
+    }[] = [];
     for (const resource of RESOURCES) {
       for (const c of consoleCalls(resource)) {
         if (c.method === 'GET') continue;
-        if (c.kind === 'save') cases.push({ method: 'POST', path: c.path, body: { id: missing }, resource: resource.id, call: 'save', action: 'update' });
+        if (c.kind === 'save')
+          cases.push({
+            method: 'POST',
+            path: c.path,
+            body: { id: missing },
+            resource: resource.id,
+            call: 'save',
+            action: 'update',
+          });
         else if (c.kind === 'delete')
-          cases.push({ method: 'POST', path: c.path, body: { ids: [missing] }, resource: resource.id, call: 'delete', action: 'delete' });
-        else if (c.kind === 'saveConfig') cases.push({ method: 'POST', path: c.path, body: {}, resource: resource.id, call: 'config', action: 'saveConfig' });
+          cases.push({
+            method: 'POST',
+            path: c.path,
+            body: { ids: [missing] },
+            resource: resource.id,
+            call: 'delete',
+            action: 'delete',
+          });
+        else if (c.kind === 'saveConfig')
+          cases.push({
+            method: 'POST',
+            path: c.path,
+            body: {},
+            resource: resource.id,
+            call: 'config',
+            action: 'saveConfig',
+          });
         else {
           const run = resource.kind === 'operation' && resource.run === c.action;
           // A record that does not exist, so nothing changes: the call is refused, and recorded all the same.
-          cases.push({ method: 'POST', path: c.path, body: { id: missing }, resource: resource.id, call: run ? 'run' : 'action', action: c.action });
+          cases.push({
+            method: 'POST',
+            path: c.path,
+            body: { id: missing },
+            resource: resource.id,
+            call: run ? 'run' : 'action',
+            action: c.action,
+          });
         }
       }
     }
@@ -97,7 +157,11 @@ describe('what the trail records', () => {
         call: c.call,
         action: c.action,
       });
-      expect(entry).toMatchObject({ kind: 'change', actor: { account: 'admin', userId: expect.any(String) }, method: 'POST' });
+      expect(entry).toMatchObject({
+        kind: 'change',
+        actor: { account: 'admin', userId: expect.any(String) },
+        method: 'POST',
+      });
       expect(entry.outcome, c.path).toMatchObject({ status: 200, code: codes[i] });
       expect(entry.requestId).toEqual(expect.any(String));
     });
@@ -105,9 +169,20 @@ describe('what the trail records', () => {
 
   it('records the state-changing GET of the withdrawal sync, and no other GET', async () => {
     const { entry } = await recorded('GET', CALLS.syncCashWithdrawal);
-    expect(entry).toMatchObject({ resource: 'withdrawalReview', call: 'action', action: 'syncCashWithdrawal', method: 'GET', outcome: { code: 200 } });
+    expect(entry).toMatchObject({
+      resource: 'withdrawalReview',
+      call: 'action',
+      action: 'syncCashWithdrawal',
+      method: 'GET',
+      outcome: { code: 200 },
+    });
     const before = await total();
-    for (const path of [resourceCalls(RESOURCES[3]!).list, CALLS.count, CALLS.runner, `${PERMISSIONS.userProfile}/detail?id=1`]) {
+    for (const path of [
+      resourceCalls(RESOURCES[3]!).list,
+      CALLS.count,
+      CALLS.runner,
+      `${PERMISSIONS.userProfile}/detail?id=1`,
+    ]) {
       await call(gw.app, admin, 'GET', path);
     }
     expect(await total()).toBe(before);
@@ -115,7 +190,14 @@ describe('what the trail records', () => {
 
   it('records a call the contract does not know by its path, and a refusal by the backend with its code', async () => {
     const { entry } = await recorded('POST', '/manage/no/such/call', { id: 5, reason: 'why not' });
-    expect(entry).toMatchObject({ resource: null, call: null, action: null, path: '/manage/no/such/call', targets: ['5'], reason: 'why not' });
+    expect(entry).toMatchObject({
+      resource: null,
+      call: null,
+      action: null,
+      path: '/manage/no/such/call',
+      targets: ['5'],
+      reason: 'why not',
+    });
     expect(entry.outcome?.code).not.toBe(200);
   });
 
@@ -125,8 +207,17 @@ describe('what the trail records', () => {
       .filter((u) => u.status === 'normal')
       .slice(0, 3);
     const one = await recorded('POST', `${PERMISSIONS.userProfile}/ban`, { id: a!.id, reason: 'Spam links in groups' });
-    expect(one.entry).toMatchObject({ resource: 'users', action: 'ban', targets: [String(a!.id)], reason: 'Spam links in groups', outcome: { code: 200 } });
-    const bulk = await recorded('POST', `${PERMISSIONS.userProfile}/ban`, { ids: [b!.id, c!.id], reason: 'Fraud ring' });
+    expect(one.entry).toMatchObject({
+      resource: 'users',
+      action: 'ban',
+      targets: [String(a!.id)],
+      reason: 'Spam links in groups',
+      outcome: { code: 200 },
+    });
+    const bulk = await recorded('POST', `${PERMISSIONS.userProfile}/ban`, {
+      ids: [b!.id, c!.id],
+      reason: 'Fraud ring',
+    });
     expect(bulk.entry).toMatchObject({ action: 'ban', targets: [String(b!.id), String(c!.id)], reason: 'Fraud ring' });
   });
 
@@ -147,8 +238,17 @@ describe('what the trail records', () => {
     const path = resourceCalls(RESOURCES.find((r) => r.id === 'withdrawalConfig')!).config;
     const current = (await call(gw.app, admin, 'GET', path)).json() as { data: Record<string, unknown> };
     const oldFee = current.data.feePercent as number;
-    const { entry } = await recorded('POST', path, { ...current.data, feePercent: oldFee + 3, notice: 'Withdrawals take one day' });
-    expect(entry).toMatchObject({ resource: 'withdrawalConfig', call: 'config', action: 'saveConfig', outcome: { code: 200 } });
+    const { entry } = await recorded('POST', path, {
+      ...current.data,
+      feePercent: oldFee + 3,
+      notice: 'Withdrawals take one day',
+    });
+    expect(entry).toMatchObject({
+      resource: 'withdrawalConfig',
+      call: 'config',
+      action: 'saveConfig',
+      outcome: { code: 200 },
+    });
     expect(entry.before).toEqual({ feePercent: oldFee, notice: current.data.notice });
     expect(entry.after).toEqual({ feePercent: oldFee + 3, notice: 'Withdrawals take one day' });
   });
@@ -167,12 +267,25 @@ describe('what the trail records', () => {
 
   it('records logins, failed ones too, and logouts, by account', async () => {
     // Without the admin's cookies: a failed login ends the session it arrives with.
-    const failed = await recorded('POST', CALLS.login, { account: ' operator ', password: 'Wrong-pass-5150', code: '' }, {});
-    expect(failed.entry).toMatchObject({ kind: 'login', action: 'login', actor: { account: 'operator', userId: null } });
+    const failed = await recorded(
+      'POST',
+      CALLS.login,
+      { account: ' operator ', password: 'Wrong-pass-5150', code: '' },
+      {},
+    );
+    expect(failed.entry).toMatchObject({
+      kind: 'login',
+      action: 'login',
+      actor: { account: 'operator', userId: null },
+    });
     expect(failed.entry.outcome?.code).not.toBe(200);
     const cookies = await logInAs(gw.app, 'operator', 'operator123');
     const ok = await newest(gw.app, admin);
-    expect(ok).toMatchObject({ kind: 'login', actor: { account: 'operator', userId: expect.any(String) }, outcome: { code: 200 } });
+    expect(ok).toMatchObject({
+      kind: 'login',
+      actor: { account: 'operator', userId: expect.any(String) },
+      outcome: { code: 200 },
+    });
     const out = await recorded('POST', GATEWAY_PATHS.logout, undefined, cookies);
     expect(out.entry).toMatchObject({ kind: 'logout', actor: ok.actor });
   });
@@ -206,7 +319,11 @@ describe('exports', () => {
     // Every row of the filter, not the page named: paging is the export's own.
     expect(rows.map((r) => Number(r[0]))).toEqual(wanted.map((u) => u.id).sort((x, y) => x - y));
     const first = wanted.find((u) => u.id === Number(rows[0]![0]))!;
-    expect(rows[0]!.slice(1)).toEqual(['Normal', (first.balance / 100).toFixed(2), new Date(first.registerTime).toISOString()]);
+    expect(rows[0]!.slice(1)).toEqual([
+      'Normal',
+      (first.balance / 100).toFixed(2),
+      new Date(first.registerTime).toISOString(),
+    ]);
 
     const entry = await newest(gw.app, admin);
     expect(entry).toMatchObject({
@@ -241,7 +358,11 @@ describe('exports', () => {
     });
     expect(refused.headers['content-type']).toMatch(/json/);
     expect((refused.json() as { code: number }).code).not.toBe(200);
-    expect(await newest(gw.app, admin)).toMatchObject({ kind: 'export', resource: 'withdrawalReview', export: { rows: 0 } });
+    expect(await newest(gw.app, admin)).toMatchObject({
+      kind: 'export',
+      resource: 'withdrawalReview',
+      export: { rows: 0 },
+    });
     const unknown = await call(gw.app, admin, 'POST', GATEWAY_PATHS.export, {
       resource: 'nothing',
       query: {},
@@ -285,7 +406,11 @@ describe('GET /api/audit', () => {
   });
 
   it('answers the filtered trail as CSV with every entry, and records that export', async () => {
-    const response = await gw.app.inject({ method: 'GET', url: `${GATEWAY_PATHS.audit}?format=csv&resource=users&action=ban`, cookies: admin });
+    const response = await gw.app.inject({
+      method: 'GET',
+      url: `${GATEWAY_PATHS.audit}?format=csv&resource=users&action=ban`,
+      cookies: admin,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
     const [header, ...rows] = parseCsv(response.body.slice(1));
@@ -320,19 +445,39 @@ describe('GET /api/audit', () => {
       .users.all()
       .find((u) => u.status === 'normal')!;
     await call(gw.app, admin, 'POST', `${PERMISSIONS.userProfile}/ban`, { id: user.id, reason: 'History reason' });
-    const history = await gw.app.inject({ method: 'GET', url: `${GATEWAY_PATHS.auditHistory}?resource=users&targets=${user.id},1`, cookies: operator });
+    const history = await gw.app.inject({
+      method: 'GET',
+      url: `${GATEWAY_PATHS.auditHistory}?resource=users&targets=${user.id},1`,
+      cookies: operator,
+    });
     expect(history.statusCode).toBe(200);
     const list = (history.json() as { data: { list: AuditEntry[] } }).data.list;
-    expect(list[0]).toMatchObject({ action: 'ban', reason: 'History reason', actor: { account: 'admin' }, targets: [String(user.id)] });
+    expect(list[0]).toMatchObject({
+      action: 'ban',
+      reason: 'History reason',
+      actor: { account: 'admin' },
+      targets: [String(user.id)],
+    });
     expect(list.every((e) => e.resource === 'users')).toBe(true);
-    const other = await gw.app.inject({ method: 'GET', url: `${GATEWAY_PATHS.auditHistory}?resource=withdrawalReview&targets=1`, cookies: operator });
+    const other = await gw.app.inject({
+      method: 'GET',
+      url: `${GATEWAY_PATHS.auditHistory}?resource=withdrawalReview&targets=1`,
+      cookies: operator,
+    });
     expect(other.json()).toMatchObject({ error: 'FORBIDDEN' });
   });
 });
 
 describe('what the trail never holds', () => {
   it('keeps no password, token or one-time code, wherever it was sent', async () => {
-    const secrets = ['Admin-Pass-7731x', 'Reset-Pass-8842y', 'Wrong-Login-9953z', '918273', 'sms-Secret-Value-42', 'push-Master-Secret-77'];
+    const secrets = [
+      'Admin-Pass-7731x',
+      'Reset-Pass-8842y',
+      'Wrong-Login-9953z',
+      '918273',
+      'sms-Secret-Value-42',
+      'push-Master-Secret-77',
+    ];
     const admins = RESOURCES.find((r) => r.id === 'admins')! as ListResource;
     await call(gw.app, admin, 'POST', resourceCalls(admins).save, {
       account: 'audit_keeper',
@@ -344,7 +489,10 @@ describe('what the trail never holds', () => {
     const created = store()
       .accounts.all()
       .find((a) => a.account === 'audit_keeper')!;
-    await call(gw.app, admin, 'POST', resourceCalls(admins).action('resetPassword'), { id: created.id, password: secrets[1] });
+    await call(gw.app, admin, 'POST', resourceCalls(admins).action('resetPassword'), {
+      id: created.id,
+      password: secrets[1],
+    });
     await gw.app.inject({
       method: 'POST',
       url: CALLS.login,
@@ -353,7 +501,10 @@ describe('what the trail never holds', () => {
     });
     const google = RESOURCES.find((r) => r.id === 'googleVerify')! as ListResource;
     await call(gw.app, admin, 'POST', resourceCalls(google).action('bind'), { id: created.id });
-    await call(gw.app, admin, 'POST', resourceCalls(google).action('confirmBind'), { id: created.id, otpCode: secrets[3] });
+    await call(gw.app, admin, 'POST', resourceCalls(google).action('confirmBind'), {
+      id: created.id,
+      otpCode: secrets[3],
+    });
     const sms = resourceCalls(RESOURCES.find((r) => r.id === 'smsConfig')!).config;
     const smsNow = (await call(gw.app, admin, 'GET', sms)).json() as { data: Record<string, unknown> };
     await call(gw.app, admin, 'POST', sms, { ...smsNow.data, accessSecret: secrets[4] });

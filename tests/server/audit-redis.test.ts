@@ -26,8 +26,10 @@ let b: AuditGateway;
 let cookies: Cookies;
 
 const shared = (gw: AuditGateway) => gw.app.redis?.available === true;
-const ban = (gw: AuditGateway, id: number, reason: string) => call(gw.app, cookies, 'POST', `${PERMISSIONS.userProfile}/ban`, { id, reason });
-const unban = (gw: AuditGateway, id: number) => call(gw.app, cookies, 'POST', `${PERMISSIONS.userProfile}/unban`, { id });
+const ban = (gw: AuditGateway, id: number, reason: string) =>
+  call(gw.app, cookies, 'POST', `${PERMISSIONS.userProfile}/ban`, { id, reason });
+const unban = (gw: AuditGateway, id: number) =>
+  call(gw.app, cookies, 'POST', `${PERMISSIONS.userProfile}/unban`, { id });
 
 describe.skipIf(skip)('the audit trail shared through Redis', { timeout: 90_000 }, () => {
   beforeAll(async () => {
@@ -92,9 +94,16 @@ describe.skipIf(skip)('the audit trail shared through Redis', { timeout: 90_000 
     // The Redis that comes back is empty (no persistence): the outage's entry starts its chain again.
     await redis.start();
     await waitUntil(() => shared(a) && shared(b), 'both replicas to reconnect', { timeoutMs: 20_000 });
-    await waitUntil(async () => (await trail(b.app, cookies, `?target=${user.id}`)).total === 1, 'the outage entry in the shared trail');
+    await waitUntil(
+      async () => (await trail(b.app, cookies, `?target=${user.id}`)).total === 1,
+      'the outage entry in the shared trail',
+    );
     const sharedEntry = (await trail(b.app, cookies, `?target=${user.id}`)).list[0]!;
-    expect(sharedEntry).toMatchObject({ id: local.list[0]!.id, time: local.list[0]!.time, reason: 'while Redis was away' });
+    expect(sharedEntry).toMatchObject({
+      id: local.list[0]!.id,
+      time: local.list[0]!.time,
+      reason: 'while Redis was away',
+    });
     expect(a.app.audit.target()).toBe('redis');
     expect(await verifyRedis(b.app.redis!.command, (name) => b.app.redis!.key(name))).toMatchObject({ intact: true });
   });
@@ -114,8 +123,16 @@ describe.skipIf(skip)('the audit trail shared through Redis', { timeout: 90_000 
     await ban(b, user.id, 'after retention');
     const after = await trail(a.app, cookies, '?pageSize=10');
     expect(after.total).toBe(1);
-    expect(after.list[0]).toMatchObject({ reason: 'after retention', seq: before.list[0]!.seq + 1, prev: before.list[0]!.hash });
+    expect(after.list[0]).toMatchObject({
+      reason: 'after retention',
+      seq: before.list[0]!.seq + 1,
+      prev: before.list[0]!.hash,
+    });
     const verdict = await verifyRedis(a.app.redis!.command, (name) => a.app.redis!.key(name));
-    expect(verdict).toMatchObject({ intact: true, entries: 1, anchor: { seq: before.list[0]!.seq, hash: before.list[0]!.hash } });
+    expect(verdict).toMatchObject({
+      intact: true,
+      entries: 1,
+      anchor: { seq: before.list[0]!.seq, hash: before.list[0]!.hash },
+    });
   });
 });

@@ -27,33 +27,65 @@ describe('auth.login', () => {
     expect(sent).toEqual({
       method: 'POST',
       path: '/account/login',
-      body: { contentType: 'application/json', text: JSON.stringify({ version: '1', account: 'admin', password: '0192023a7bbd73250516f069df18b500' }) },
+      body: {
+        contentType: 'application/json',
+        text: JSON.stringify({ version: '1', account: 'admin', password: '0192023a7bbd73250516f069df18b500' }),
+      },
     });
   });
 
   it('sends a form or a query, under the backend’s names, sha256 or as typed', () => {
     const formLogin = new BackendAuth({
       ...OPENIM,
-      login: { ...OPENIM.login, in: 'form', fields: { account: 'u', password: 'p', code: 'googlecode' }, password: 'sha256', extra: {} },
+      login: {
+        ...OPENIM.login,
+        in: 'form',
+        fields: { account: 'u', password: 'p', code: 'googlecode' },
+        password: 'sha256',
+        extra: {},
+      },
     });
     expect(formLogin.loginRequest(form).body).toEqual({
       contentType: 'application/x-www-form-urlencoded',
       text: 'u=admin&p=240be518fabd2724ddb6f04eeb1da5967448d7e831c08c8fa822809f74c720a9&googlecode=654321',
     });
-    const queryLogin = new BackendAuth({ ...OPENIM, login: { ...OPENIM.login, method: 'GET', password: 'none', extra: {} } });
-    expect(queryLogin.loginRequest(form)).toEqual({ method: 'GET', path: '/account/login?account=admin&password=admin123' });
+    const queryLogin = new BackendAuth({
+      ...OPENIM,
+      login: { ...OPENIM.login, method: 'GET', password: 'none', extra: {} },
+    });
+    expect(queryLogin.loginRequest(form)).toEqual({
+      method: 'GET',
+      path: '/account/login?account=admin&password=admin123',
+    });
   });
 
   it('reads the token, user id and kept values; a refusal by the map’s envelope and refusal table', () => {
-    const auth = new BackendAuth(OPENIM, { code: '/errCode', message: '/errMsg', success: [0] }, new Map([['20001', 400]]));
+    const auth = new BackendAuth(
+      OPENIM,
+      { code: '/errCode', message: '/errMsg', success: [0] },
+      new Map([['20001', 400]]),
+    );
     expect(auth.readLogin({ errCode: 0, data: { adminToken: 'jwt', adminUserID: 'imAdmin', level: 100 } })).toEqual({
       ok: true,
       credentials: { token: 'jwt', userId: 'imAdmin', kept: { level: '100' } },
     });
-    expect(auth.readLogin({ errCode: 20001, errMsg: 'PasswordError' })).toEqual({ ok: false, code: 400, msg: 'PasswordError' });
-    expect(auth.readLogin({ errCode: 20002, errMsg: '' })).toEqual({ ok: false, code: 20002, msg: 'The chat backend refused the login (code 20002)' });
-    expect(auth.readLogin({ errCode: 0, data: { adminUserID: 'x' } })).toEqual({ ok: false, unusable: 'no token at /data/adminToken' });
-    expect(auth.readLogin({ errCode: 0, data: { adminToken: 't', adminUserID: 'x', level: 'a\nb' } })).toMatchObject({ ok: false });
+    expect(auth.readLogin({ errCode: 20001, errMsg: 'PasswordError' })).toEqual({
+      ok: false,
+      code: 400,
+      msg: 'PasswordError',
+    });
+    expect(auth.readLogin({ errCode: 20002, errMsg: '' })).toEqual({
+      ok: false,
+      code: 20002,
+      msg: 'The chat backend refused the login (code 20002)',
+    });
+    expect(auth.readLogin({ errCode: 0, data: { adminUserID: 'x' } })).toEqual({
+      ok: false,
+      unusable: 'no token at /data/adminToken',
+    });
+    expect(auth.readLogin({ errCode: 0, data: { adminToken: 't', adminUserID: 'x', level: 'a\nb' } })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('takes the login’s own envelope over the map’s', () => {
@@ -61,7 +93,10 @@ describe('auth.login', () => {
       { ...OPENIM, login: { ...OPENIM.login, answer: { ...OPENIM.login.answer, code: '/status', success: ['ok'] } } },
       { code: '/errCode' },
     );
-    expect(auth.readLogin({ status: 'ok', data: { adminToken: 't', adminUserID: 1 } })).toMatchObject({ ok: true, credentials: { userId: '1' } });
+    expect(auth.readLogin({ status: 'ok', data: { adminToken: 't', adminUserID: 1 } })).toMatchObject({
+      ok: true,
+      credentials: { userId: '1' },
+    });
   });
 });
 
@@ -109,11 +144,17 @@ describe('auth: what each call carries', () => {
       '/console/userList?page=1',
       1718000000_000,
     );
-    expect(signed.query).toEqual({ access_token: '5c1b7a2f0e9d4c3ba1f2e3d4c5b6a798', time: '1718000000', secret: '73b2f813e2086af5d477c37ce812d11e' });
+    expect(signed.query).toEqual({
+      access_token: '5c1b7a2f0e9d4c3ba1f2e3d4c5b6a798',
+      time: '1718000000',
+      secret: '73b2f813e2086af5d477c37ce812d11e',
+    });
   });
 
   it('sets query parameters over any of the same name and keeps the others as sent', () => {
-    expect(setQuery('q=a%20b&access_token=forged&x=1', { access_token: 't', time: '9' })).toBe('q=a%20b&x=1&access_token=t&time=9');
+    expect(setQuery('q=a%20b&access_token=forged&x=1', { access_token: 't', time: '9' })).toBe(
+      'q=a%20b&x=1&access_token=t&time=9',
+    );
     expect(setQuery('', { a: '1' })).toBe('a=1');
     expect(setQuery('q=1', {})).toBe('q=1');
     expect(withQuery('/p?acc%65ss_token=forged', { access_token: 't' })).toBe('/p?access_token=t');
@@ -123,7 +164,11 @@ describe('auth: what each call carries', () => {
 
 describe('permissions', () => {
   it('reads a table over a kept value, with a fallback, or all', () => {
-    const table = compilePermissions({ from: 'level', table: { '100': 'all', '80': [PERMISSIONS.userProfile] }, otherwise: [PERMISSIONS.push] });
+    const table = compilePermissions({
+      from: 'level',
+      table: { '100': 'all', '80': [PERMISSIONS.userProfile] },
+      otherwise: [PERMISSIONS.push],
+    });
     if (table.kind !== 'fixed') throw new Error('a table is fixed');
     expect(table.of({ level: '100' })).toEqual(ALL_PERMISSIONS);
     expect(table.of({ level: '80' })).toEqual([PERMISSIONS.userProfile]);
@@ -162,15 +207,31 @@ describe('checking auth and permissions at start', () => {
     [{ auth: { ...OPENIM, signer: { name: 'nope' } } }, '/auth/signer/name', 'no signer "nope" (known: shiku)'],
     [{ auth: { ...OPENIM, signer: { name: 'shiku' } } }, '/auth/signer', 'apiKey'],
     [{ auth: { login: OPENIM.login } }, '/auth', 'the token travels nowhere'],
-    [{ auth: { ...OPENIM, login: { ...OPENIM.login, extra: { password: 'x' } } } }, '/auth/login/extra/password', 'also the name of a form field'],
+    [
+      { auth: { ...OPENIM, login: { ...OPENIM.login, extra: { password: 'x' } } } },
+      '/auth/login/extra/password',
+      'also the name of a form field',
+    ],
     [{ auth: { ...OPENIM, login: { ...OPENIM.login, password: 'sha1' } } }, '/auth/login/password', 'must be one of'],
     [{ auth: { ...OPENIM, login: { ...OPENIM.login, answer: { token: '/t' } } } }, '/auth/login/answer', 'userId'],
     [{ auth: { ...OPENIM, token: { headers: ['bad header'] } } }, '/auth/token/headers/0', 'must match'],
     [{ auth: { ...OPENIM, generated: [{ value: 'uuid' }] } }, '/auth/generated/0', 'fewer than 2'],
-    [{ auth: OPENIM, permissions: { from: 'role', table: {} } }, '/permissions/from', '"role" is not a value the login keeps (auth.login.answer.keep: level)'],
+    [
+      { auth: OPENIM, permissions: { from: 'role', table: {} } },
+      '/permissions/from',
+      '"role" is not a value the login keeps (auth.login.answer.keep: level)',
+    ],
     [{ permissions: { from: 'level', table: {} } }, '/permissions/from', 'keep: none'],
-    [{ auth: OPENIM, permissions: { from: 'level', table: { '80': ['/manage/nope'] } } }, '/permissions/table/80/0', 'no permission "/manage/nope"'],
-    [{ auth: OPENIM, permissions: { from: 'level', table: {}, otherwise: ['/x'] } }, '/permissions/otherwise/0', 'no permission'],
+    [
+      { auth: OPENIM, permissions: { from: 'level', table: { '80': ['/manage/nope'] } } },
+      '/permissions/table/80/0',
+      'no permission "/manage/nope"',
+    ],
+    [
+      { auth: OPENIM, permissions: { from: 'level', table: {}, otherwise: ['/x'] } },
+      '/permissions/otherwise/0',
+      'no permission',
+    ],
     [{ permissions: 'some' }, '/permissions', 'must be "all", {call, list} or {from, table, otherwise?}'],
   ] as [unknown, string, string][])('refuses %j at %s', (map, at, reason) => {
     expect(() => parse(map as BackendMapFile)).toThrow(`map.json at ${at}: `);
@@ -183,7 +244,10 @@ describe('the sealed session with kept values', () => {
   const base = { token: 't', userId: 'u', id: 'i', issuedAt: 1_000_000, lastSeen: 2_000_000 };
 
   it('keeps them through the seal, and a session without them seals as before', () => {
-    expect(sealer.unseal(sealer.seal({ ...base, kept: { level: '100' } }))).toEqual({ ...base, kept: { level: '100' } });
+    expect(sealer.unseal(sealer.seal({ ...base, kept: { level: '100' } }))).toEqual({
+      ...base,
+      kept: { level: '100' },
+    });
     expect(sealer.unseal(sealer.seal(base))).toEqual(base);
     expect(sealer.unseal(sealer.seal({ ...base, kept: {} }))).toEqual(base);
   });

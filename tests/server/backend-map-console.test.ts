@@ -22,24 +22,46 @@ const MAP: BackendMapFile = {
     refusals: { '1030102': 401 },
     calls: {
       siteConfig: { path: '/config', fields: { chatRoomName: { name: 'app_name' }, webIconPath: { name: 'icon' } } },
-      count: { path: '/console/countNum', fields: { userCount: { name: 'userNum' }, rechargeToday: { money: 'yuan' } } },
+      count: {
+        path: '/console/countNum',
+        fields: { userCount: { name: 'userNum' }, rechargeToday: { money: 'yuan' } },
+      },
       dailyStatistics: {
         path: '/console/report',
         params: { startDate: 'begin', endDate: 'end' },
         dates: { format: 'epoch-seconds' },
-        answer: { relations: { list: { at: '/rows', fields: { date: { name: 'day' }, rechargeAmount: { money: 'yuan' } } } } },
+        answer: {
+          relations: { list: { at: '/rows', fields: { date: { name: 'day' }, rechargeAmount: { money: 'yuan' } } } },
+        },
       },
       financeData: { unsupported: true },
-      runnerSetMoment: { path: '/console/switch/moment', in: 'form', fields: { enabled: { name: 'on', values: { true: 1, false: 0 } } } },
-      runnerSaveConfig: { method: 'PUT', path: '/console/runner', template: { settings: { api: '{api_url}', workers: '{worker_count}' } } },
+      runnerSetMoment: {
+        path: '/console/switch/moment',
+        in: 'form',
+        fields: { enabled: { name: 'on', values: { true: 1, false: 0 } } },
+      },
+      runnerSaveConfig: {
+        method: 'PUT',
+        path: '/console/runner',
+        template: { settings: { api: '{api_url}', workers: '{worker_count}' } },
+      },
       monitoring: { unsupported: true },
-      withdrawalCount: { method: 'POST', path: '/console/systemRecharge', in: 'form', extra: { type: 2, page: 1, limit: 1 }, answer: { data: '/count' } },
+      withdrawalCount: {
+        method: 'POST',
+        path: '/console/systemRecharge',
+        in: 'form',
+        extra: { type: 2, page: 1, limit: 1 },
+        answer: { data: '/count' },
+      },
       logout: { path: '/console/logout' },
     },
   },
 };
 
-const map = new BackendMap(MAP, RESOURCES, { withdrawalCount: '/manage/finance/cashWithdrawalCheck/count', logout: null });
+const map = new BackendMap(MAP, RESOURCES, {
+  withdrawalCount: '/manage/finance/cashWithdrawalCheck/count',
+  logout: null,
+});
 const ready = (p: Prepared) => {
   if ('unsupported' in p) throw new Error(`unsupported ${p.unsupported}`);
   return p;
@@ -56,7 +78,11 @@ describe('backend map console section: requests', () => {
 
   it('sends a switch as a form with its value table, and a saved config through a template in snake_case', () => {
     const on = ready(map.prepareOwn('runnerSetMoment', 'POST', { enabled: true }));
-    expect(on.request).toEqual({ method: 'POST', path: '/console/switch/moment', body: { contentType: 'application/x-www-form-urlencoded', text: 'on=1' } });
+    expect(on.request).toEqual({
+      method: 'POST',
+      path: '/console/switch/moment',
+      body: { contentType: 'application/x-www-form-urlencoded', text: 'on=1' },
+    });
     const saved = ready(map.prepareOwn('runnerSaveConfig', 'POST', { apiUrl: 'https://api.example', workerCount: 4 }));
     expect(saved.request.method).toBe('PUT');
     expect(JSON.parse(saved.request.body!.text)).toEqual({ settings: { api: 'https://api.example', workers: 4 } });
@@ -73,7 +99,10 @@ describe('backend map console section: requests', () => {
   it('starts the count and the logout from the configured paths when the map gives none', () => {
     const paths = { withdrawalCount: '/custom/count', logout: '/custom/logout' };
     const own = new BackendMap({ console: { calls: { withdrawalCount: {}, logout: {} } } }, RESOURCES, paths);
-    expect(ready(own.prepareOwn('withdrawalCount', 'GET', {})).request).toEqual({ method: 'GET', path: '/custom/count' });
+    expect(ready(own.prepareOwn('withdrawalCount', 'GET', {})).request).toEqual({
+      method: 'GET',
+      path: '/custom/count',
+    });
     expect(ready(own.prepareOwn('logout', 'POST', {})).request).toEqual({
       method: 'POST',
       path: '/custom/logout',
@@ -100,8 +129,14 @@ describe('backend map console section: requests', () => {
 
 describe('backend map console section: answers', () => {
   it('reads the site configuration and a figure through their fields (renames, key case, yuan)', () => {
-    const site = answer(map.prepareOwn('siteConfig', 'GET', {}), { resultCode: 1, data: { app_name: 'Chat', icon: '/i.png', logo_icon_path: '/l.png' } });
-    expect(site).toEqual({ status: 200, body: { code: 200, msg: 'ok', data: { chatRoomName: 'Chat', webIconPath: '/i.png', logoIconPath: '/l.png' } } });
+    const site = answer(map.prepareOwn('siteConfig', 'GET', {}), {
+      resultCode: 1,
+      data: { app_name: 'Chat', icon: '/i.png', logo_icon_path: '/l.png' },
+    });
+    expect(site).toEqual({
+      status: 200,
+      body: { code: 200, msg: 'ok', data: { chatRoomName: 'Chat', webIconPath: '/i.png', logoIconPath: '/l.png' } },
+    });
     const count = answer(map.prepareOwn('count', 'GET', {}), {
       resultCode: 1,
       resultMsg: 'fine',
@@ -113,7 +148,11 @@ describe('backend map console section: answers', () => {
   it('reads a list inside a figure as a relation with its own fields', () => {
     const daily = answer(map.prepareOwn('dailyStatistics', 'GET', {}), {
       resultCode: 1,
-      data: { start_date: '2024-06-01', end_date: '2024-06-01', rows: [{ day: '2024-06-01', recharge_amount: '1.50', new_groups: 1 }] },
+      data: {
+        start_date: '2024-06-01',
+        end_date: '2024-06-01',
+        rows: [{ day: '2024-06-01', recharge_amount: '1.50', new_groups: 1 }],
+      },
     });
     expect(daily.body.data).toEqual({
       startDate: '2024-06-01',
@@ -124,12 +163,21 @@ describe('backend map console section: answers', () => {
 
   it('reads the withdrawal count where the map points, and a refusal with the section codes', () => {
     const poll = map.prepareOwn('withdrawalCount', 'GET', {});
-    expect(answer(poll, { resultCode: 1, data: [{ id: 1 }], count: 4 }).body).toEqual({ code: 200, msg: 'ok', data: 4 });
-    expect(answer(poll, { resultCode: 1030102, resultMsg: 'token expired' }).body).toEqual({ code: 401, msg: 'token expired' });
+    expect(answer(poll, { resultCode: 1, data: [{ id: 1 }], count: 4 }).body).toEqual({
+      code: 200,
+      msg: 'ok',
+      data: 4,
+    });
+    expect(answer(poll, { resultCode: 1030102, resultMsg: 'token expired' }).body).toEqual({
+      code: 401,
+      msg: 'token expired',
+    });
   });
 
   it('refuses money with a fraction of a fen in a figure as a bad answer', () => {
-    expect(() => answer(map.prepareOwn('count', 'GET', {}), { resultCode: 1, data: { recharge_today: '1.234' } })).toThrow(/rechargeToday/);
+    expect(() =>
+      answer(map.prepareOwn('count', 'GET', {}), { resultCode: 1, data: { recharge_today: '1.234' } }),
+    ).toThrow(/rechargeToday/);
   });
 });
 
@@ -145,23 +193,34 @@ describe('backend map console section: checks', () => {
   };
 
   it('names an unknown own call, the sync bound elsewhere, and members that clash', () => {
-    expect(problem({ console: { calls: { permissionList: {} } } })).toBe('map.json at /console/calls: unknown member "permissionList"');
+    expect(problem({ console: { calls: { permissionList: {} } } })).toBe(
+      'map.json at /console/calls: unknown member "permissionList"',
+    );
     expect(problem({ console: { calls: { syncCashWithdrawal: {} } } })).toMatch(
       /at \/console\/calls: .*\/resources\/withdrawalReview\/actions\/syncCashWithdrawal/,
     );
     expect(problem({ console: { calls: { count: { template: {}, in: 'query' } } } })).toMatch(
       /at \/console\/calls\/count\/template: a template is a JSON body/,
     );
-    expect(problem({ console: { calls: { count: { sort: { field: 'a', order: 'b' } } } } })).toBe('map.json at /console/calls/count: unknown member "sort"');
+    expect(problem({ console: { calls: { count: { sort: { field: 'a', order: 'b' } } } } })).toBe(
+      'map.json at /console/calls/count: unknown member "sort"',
+    );
   });
 
   it('stops the start when a bound logout has no path and BACKEND_LOGOUT_PATH is unset', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'map-console-'));
     const file = path.join(dir, 'map.json');
     writeFileSync(file, JSON.stringify({ console: { calls: { logout: {} } } }));
-    const env = { BACKEND_MAP: file, CHAT_BACKEND_URL: 'http://127.0.0.1:1', RESPONSE_AES_KEY: '0123456789abcdef', DATA_DIR: dir };
+    const env = {
+      BACKEND_MAP: file,
+      CHAT_BACKEND_URL: 'http://127.0.0.1:1',
+      RESPONSE_AES_KEY: '0123456789abcdef',
+      DATA_DIR: dir,
+    };
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(/console\/calls\/logout.*BACKEND_LOGOUT_PATH/);
-    expect(loadConfig({ ...env, BACKEND_LOGOUT_PATH: '/api/logout' }).backendMap?.map.console?.calls?.logout).toEqual({});
+    expect(loadConfig({ ...env, BACKEND_LOGOUT_PATH: '/api/logout' }).backendMap?.map.console?.calls?.logout).toEqual(
+      {},
+    );
   });
 });

@@ -36,7 +36,12 @@ const REST: BackendMapFile = {
         list: {
           method: 'POST',
           path: '/user/search',
-          template: { pagination: { pageNumber: '{pageNum}', showNumber: '{pageSize}' }, keyword: '{keyword}', status: '{status}', note: 'by {keyword}' },
+          template: {
+            pagination: { pageNumber: '{pageNum}', showNumber: '{pageSize}' },
+            keyword: '{keyword}',
+            status: '{status}',
+            note: 'by {keyword}',
+          },
           answer: { list: '/result/users', total: '/result/total' },
         },
         detail: {
@@ -46,8 +51,14 @@ const REST: BackendMapFile = {
             recordAs: '/user',
             relations: {
               wallet: { fields: { balance: { money: 'yuan' }, frozen: { money: 'yuan' } } },
-              recentLogins: { at: '/login_records', fields: { time: { name: 'login_at', time: 'epoch-seconds' }, ip: { name: 'login_ip' } } },
-              groups: { at: '/joined_groups', fields: { id: { id: 'string' }, role: { values: { owner: 1, admin: 2, member: 3 } } } },
+              recentLogins: {
+                at: '/login_records',
+                fields: { time: { name: 'login_at', time: 'epoch-seconds' }, ip: { name: 'login_ip' } },
+              },
+              groups: {
+                at: '/joined_groups',
+                fields: { id: { id: 'string' }, role: { values: { owner: 1, admin: 2, member: 3 } } },
+              },
             },
           },
         },
@@ -63,7 +74,12 @@ const REST: BackendMapFile = {
           answer: {
             record: '/group_info',
             recordAs: '/group',
-            relations: { members: { at: '/member_list', fields: { userId: { id: 'string' }, muted: { values: { true: 1, false: 0 } } } } },
+            relations: {
+              members: {
+                at: '/member_list',
+                fields: { userId: { id: 'string' }, muted: { values: { true: 1, false: 0 } } },
+              },
+            },
             refusals: { '40400': 404 },
           },
         },
@@ -99,8 +115,15 @@ describe('row and bulk variants of one action', () => {
 
   it('reads each variant answer back in the console envelope', () => {
     const bulk = ready(map.prepare(callOf(USERS, 'action', 'ban'), { ids: [1], reason: 'x' }));
-    expect(map.answer(bulk, 200, {}, ok({ banned_count: 1 })).body).toEqual({ code: 200, msg: 'success', data: { banned_count: 1 } });
-    expect(map.answer(bulk, 200, {}, { code: 40000, message: 'reason too long' }).body).toEqual({ code: 400, msg: 'reason too long' });
+    expect(map.answer(bulk, 200, {}, ok({ banned_count: 1 })).body).toEqual({
+      code: 200,
+      msg: 'success',
+      data: { banned_count: 1 },
+    });
+    expect(map.answer(bulk, 200, {}, { code: 40000, message: 'reason too long' }).body).toEqual({
+      code: 400,
+      msg: 'reason too long',
+    });
   });
 
   it('refuses a bulk call on an action the console never sends over a selection, naming the place', () => {
@@ -115,7 +138,12 @@ describe('request body templates', () => {
   it('fills a nested POST-for-read body, keeping a whole placeholder typed and dropping absent values', () => {
     const p = ready(map.prepare(callOf(USERS, 'list'), { pageNum: 2, pageSize: 20, keyword: 'ann', status: 'banned' }));
     expect(p.request).toMatchObject({ method: 'POST', path: '/user/search' });
-    expect(bodyOf(p)).toEqual({ pagination: { pageNumber: 2, showNumber: 20 }, keyword: 'ann', status: 2, note: 'by ann' });
+    expect(bodyOf(p)).toEqual({
+      pagination: { pageNumber: 2, showNumber: 20 },
+      keyword: 'ann',
+      status: 2,
+      note: 'by ann',
+    });
     // A GET's query is text: its page numbers are placed as numbers.
     const bare = ready(map.prepare(callOf(USERS, 'list'), { pageNum: '1', pageSize: '10', keyword: '007' }));
     expect(bodyOf(bare)).toEqual({ pagination: { pageNumber: 1, showNumber: 10 }, keyword: '007', note: 'by 007' });
@@ -127,13 +155,34 @@ describe('request body templates', () => {
       p,
       200,
       {},
-      ok({ users: [{ id: '10023', nickname: 'Ann', created_at: 1717200000, status: 2, balance: '12.30', last_login_ip: '1.2.3.4' }], total: '1' }),
+      ok({
+        users: [
+          {
+            id: '10023',
+            nickname: 'Ann',
+            created_at: 1717200000,
+            status: 2,
+            balance: '12.30',
+            last_login_ip: '1.2.3.4',
+          },
+        ],
+        total: '1',
+      }),
     );
     expect(answer.body).toEqual({
       code: 200,
       msg: 'success',
       data: {
-        list: [{ id: 10023, nickname: 'Ann', registerTime: '2024-06-01T00:00:00.000Z', status: 'banned', balance: 1230, lastLoginIp: '1.2.3.4' }],
+        list: [
+          {
+            id: 10023,
+            nickname: 'Ann',
+            registerTime: '2024-06-01T00:00:00.000Z',
+            status: 'banned',
+            balance: 1230,
+            lastLoginIp: '1.2.3.4',
+          },
+        ],
         total: 1,
       },
     });
@@ -141,7 +190,9 @@ describe('request body templates', () => {
 
   it('refuses a template on a query or beside a body', () => {
     const bad = { resources: { users: { calls: { list: { in: 'query', template: { a: '{pageNum}' } } } } } };
-    expect(() => parseBackendMap(JSON.stringify(bad), 'm.json')).toThrow('m.json at /resources/users/calls/list/template: a template is a JSON body');
+    expect(() => parseBackendMap(JSON.stringify(bad), 'm.json')).toThrow(
+      'm.json at /resources/users/calls/list/template: a template is a JSON body',
+    );
   });
 });
 
@@ -163,7 +214,12 @@ describe('one backend member as the id and a field of its own', () => {
 
   it('reads the member into both console keys, and sends the ids back as the member', () => {
     const list = ready(codes.prepare(callOf(INVITES, 'list'), { pageNum: 1, pageSize: 10 }));
-    const answer = codes.answer(list, 200, {}, { code: 200, msg: 'ok', data: { list: [{ invitationCode: 'K7Q2PX', createTime: 1 }], total: 1 } });
+    const answer = codes.answer(
+      list,
+      200,
+      {},
+      { code: 200, msg: 'ok', data: { list: [{ invitationCode: 'K7Q2PX', createTime: 1 }], total: 1 } },
+    );
     expect(answer.body.data).toEqual({ list: [{ id: 'K7Q2PX', code: 'K7Q2PX', createTime: 1 }], total: 1 });
     const remove = ready(codes.prepare(callOf(INVITES, 'delete'), { ids: ['K7Q2PX'] }));
     expect(bodyOf(remove)).toEqual({ codes: ['K7Q2PX'] });
@@ -176,8 +232,26 @@ describe('answers of Go backends', () => {
       JSON.stringify({
         answer: { code: '/errCode', message: '/errMsg', data: '/data', success: [0] },
         resources: {
-          users: { calls: { list: { method: 'POST', path: '/user/search', template: {}, answer: { list: '/data/users', total: '/data/total' } } } },
-          siteFunctions: { calls: { config: { method: 'POST', path: '/client_config/get', template: {}, answer: { record: '/config', recordAs: '' } } } },
+          users: {
+            calls: {
+              list: {
+                method: 'POST',
+                path: '/user/search',
+                template: {},
+                answer: { list: '/data/users', total: '/data/total' },
+              },
+            },
+          },
+          siteFunctions: {
+            calls: {
+              config: {
+                method: 'POST',
+                path: '/client_config/get',
+                template: {},
+                answer: { record: '/config', recordAs: '' },
+              },
+            },
+          },
         },
       }),
       'go-map.json',
@@ -186,7 +260,10 @@ describe('answers of Go backends', () => {
 
   it('reads a null list (an empty page) as no rows', () => {
     const p = ready(go.prepare(callOf(USERS, 'list'), { pageNum: 9, pageSize: 10 }));
-    expect(go.answer(p, 200, {}, { errCode: 0, errMsg: '', data: { total: 3, users: null } }).body.data).toEqual({ list: [], total: 3 });
+    expect(go.answer(p, 200, {}, { errCode: 0, errMsg: '', data: { total: 3, users: null } }).body.data).toEqual({
+      list: [],
+      total: 3,
+    });
   });
 
   it('lifts a settings object nested in data to the top with an empty recordAs', () => {
@@ -223,18 +300,26 @@ describe('relations and flat details', () => {
   it('moves a nested record to the console key and maps a list of members; a group refusal code of its own', () => {
     const p = ready(map.prepare(callOf(GROUPS, 'detail'), { id: 5 }));
     expect(p.request.path).toBe('/group/5');
-    const answer = ok({ group_info: { id: '5', member_count: 2, muted: false }, member_list: [{ user_id: '10023', account: 'ann', muted: 1 }] });
+    const answer = ok({
+      group_info: { id: '5', member_count: 2, muted: false },
+      member_list: [{ user_id: '10023', account: 'ann', muted: 1 }],
+    });
     expect(map.answer(p, 200, {}, answer).body.data).toEqual({
       group: { id: 5, memberCount: 2, muted: false },
       members: [{ userId: 10023, account: 'ann', muted: true }],
     });
-    expect(map.answer(p, 200, {}, { code: 40400, message: 'no such group' }).body).toEqual({ code: 404, msg: 'no such group' });
+    expect(map.answer(p, 200, {}, { code: 40400, message: 'no such group' }).body).toEqual({
+      code: 404,
+      msg: 'no such group',
+    });
     expect(map.answer(p, 200, {}, { code: 40300, message: 'denied' }).body).toEqual({ code: 403, msg: 'denied' });
   });
 
   it('refuses relations on a list call', () => {
     const bad = { resources: { users: { calls: { list: { answer: { relations: { x: {} } } } } } } };
-    expect(() => parseBackendMap(JSON.stringify(bad), 'm.json')).toThrow('m.json at /resources/users/calls/list/answer: a list answer has rows');
+    expect(() => parseBackendMap(JSON.stringify(bad), 'm.json')).toThrow(
+      'm.json at /resources/users/calls/list/answer: a list answer has rows',
+    );
   });
 });
 
@@ -244,14 +329,20 @@ describe('action and preview answers through the fields', () => {
     expect(p.request.path).toBe('/sensitive_word/test');
     expect(bodyOf(p)).toEqual({ text: 'buy now' });
     const answer = ok({ hits: [{ word: 'buy', category: 3, index: 0 }], hit_count: 1 });
-    expect(map.answer(p, 200, {}, answer).body.data).toEqual({ hits: [{ word: 'buy', category: 'ad', index: 0 }], hitCount: 1 });
+    expect(map.answer(p, 200, {}, answer).body.data).toEqual({
+      hits: [{ word: 'buy', category: 'ad', index: 0 }],
+      hitCount: 1,
+    });
   });
 });
 
 describe('refusal codes', () => {
   it('turns the backend codes of the table into the console codes; others keep their number', () => {
     const p = ready(map.prepare(callOf(USERS, 'detail'), { id: 1 }));
-    expect(map.answer(p, 200, {}, { code: 40100, message: 'login expired' }).body).toEqual({ code: 401, msg: 'login expired' });
+    expect(map.answer(p, 200, {}, { code: 40100, message: 'login expired' }).body).toEqual({
+      code: 401,
+      msg: 'login expired',
+    });
     expect(map.answer(p, 200, {}, { code: '40000', message: 'bad', result: { field: 'last_login_ip' } }).body).toEqual({
       code: 400,
       msg: 'bad',
@@ -263,16 +354,33 @@ describe('refusal codes', () => {
 
 describe('key case', () => {
   it('writes every key in the backend case, declared or not, an explicit name and rename winning', () => {
-    const save = ready(map.prepare(callOf(USERS, 'save'), { id: 3, nickname: 'Ann', lastLoginIp: '1.1.1.1', extraInfo: { shoeSize: 9 } }));
+    const save = ready(
+      map.prepare(callOf(USERS, 'save'), {
+        id: 3,
+        nickname: 'Ann',
+        lastLoginIp: '1.1.1.1',
+        extraInfo: { shoeSize: 9 },
+      }),
+    );
     expect(bodyOf(save)).toEqual({ id: '3', nickname: 'Ann', last_login_ip: '1.1.1.1', extra_info: { shoe_size: 9 } });
     const list = ready(map.prepare(callOf(WITHDRAWALS, 'list'), { pageNum: 1, pageSize: 10, sort: '-applyTime' }));
-    expect(Object.fromEntries(new URL(list.request.path, 'http://b').searchParams)).toEqual({ page_num: '1', page_size: '10', sort: '-apply_time' });
+    expect(Object.fromEntries(new URL(list.request.path, 'http://b').searchParams)).toEqual({
+      page_num: '1',
+      page_size: '10',
+      sort: '-apply_time',
+    });
   });
 
   it('reads every backend key back in the console case', () => {
     const list = ready(map.prepare(callOf(WITHDRAWALS, 'list'), {}));
-    const json = { code: 0, result: { list: [{ user_account: 'ann', amount: 1230, pay_info: { bank_name: 'X' } }], total: 1 } };
-    expect(map.answer(list, 200, {}, json).body.data).toEqual({ list: [{ userAccount: 'ann', amount: 1230, payInfo: { bankName: 'X' } }], total: 1 });
+    const json = {
+      code: 0,
+      result: { list: [{ user_account: 'ann', amount: 1230, pay_info: { bank_name: 'X' } }], total: 1 },
+    };
+    expect(map.answer(list, 200, {}, json).body.data).toEqual({
+      list: [{ userAccount: 'ann', amount: 1230, payInfo: { bankName: 'X' } }],
+      total: 1,
+    });
   });
 
   it('converts camel, kebab and pascal keys', () => {
@@ -296,7 +404,10 @@ describe('string ids', () => {
     expect(bodyOf(del)).toEqual({ ids: ['1', '2'] });
     const list = ready(map.prepare(callOf(USERS, 'list'), {}));
     const json = ok({ users: [{ id: '10023' }, { id: '123456789012345678' }], total: 2 });
-    expect((map.answer(list, 200, {}, json).body.data as { list: unknown[] }).list).toEqual([{ id: 10023 }, { id: '123456789012345678' }]);
+    expect((map.answer(list, 200, {}, json).body.data as { list: unknown[] }).list).toEqual([
+      { id: 10023 },
+      { id: '123456789012345678' },
+    ]);
   });
 });
 
@@ -306,7 +417,9 @@ describe('money: a fraction of the smallest unit', () => {
 
   it('is a bad answer, never a rounded amount', () => {
     expect(() => map.answer(detail, 200, {}, ok({ balance: '12.345' }))).toThrow(GatewayError);
-    expect(() => map.answer(detail, 200, {}, ok({ balance: 12.345 }))).toThrow(/balance is 12.345, a fraction of the smallest unit \(yuan\)/);
+    expect(() => map.answer(detail, 200, {}, ok({ balance: 12.345 }))).toThrow(
+      /balance is 12.345, a fraction of the smallest unit \(yuan\)/,
+    );
     expect(() => map.answer(list, 200, {}, { code: 0, result: { list: [{ amount: 12.5 }], total: 1 } })).toThrow(
       expect.objectContaining({ errorName: 'UPSTREAM_BAD_ANSWER' }),
     );
@@ -316,8 +429,12 @@ describe('money: a fraction of the smallest unit', () => {
   });
 
   it('is refused on the way out too', () => {
-    expect(() => map.prepare(callOf(USERS, 'save'), { id: 1, balance: 12.5 })).toThrow(expect.objectContaining({ errorName: 'BAD_REQUEST' }));
-    expect(bodyOf(ready(map.prepare(callOf(USERS, 'save'), { id: 1, balance: 1999 })))).toMatchObject({ balance: 19.99 });
+    expect(() => map.prepare(callOf(USERS, 'save'), { id: 1, balance: 12.5 })).toThrow(
+      expect.objectContaining({ errorName: 'BAD_REQUEST' }),
+    );
+    expect(bodyOf(ready(map.prepare(callOf(USERS, 'save'), { id: 1, balance: 1999 })))).toMatchObject({
+      balance: 19.99,
+    });
   });
 });
 
@@ -340,10 +457,16 @@ describe('zero-based pages and writes answered with a redirect', () => {
   );
 
   it('sends the console’s page 1 as page 0, and page 3 as 2, whether the query held text or a number', () => {
-    expect(ready(zero.prepare(callOf(WORDS, 'list'), { pageNum: '1', pageSize: '10' })).request.path).toBe('/console/keywordfilter?pageIndex=0&pageSize=10');
-    expect(ready(zero.prepare(callOf(WORDS, 'list'), { pageNum: 3, pageSize: 10 })).request.path).toBe('/console/keywordfilter?pageIndex=2&pageSize=10');
+    expect(ready(zero.prepare(callOf(WORDS, 'list'), { pageNum: '1', pageSize: '10' })).request.path).toBe(
+      '/console/keywordfilter?pageIndex=0&pageSize=10',
+    );
+    expect(ready(zero.prepare(callOf(WORDS, 'list'), { pageNum: 3, pageSize: 10 })).request.path).toBe(
+      '/console/keywordfilter?pageIndex=2&pageSize=10',
+    );
     // Without firstPage the page number goes out as the console's.
-    expect(ready(map.prepare(callOf(WORDS, 'list'), { pageNum: '1', pageSize: '10' })).request.path).toContain('page_num=1');
+    expect(ready(map.prepare(callOf(WORDS, 'list'), { pageNum: '1', pageSize: '10' })).request.path).toContain(
+      'page_num=1',
+    );
   });
 
   it('reads a redirect as success only where the map says so', () => {

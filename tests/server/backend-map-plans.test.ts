@@ -24,15 +24,29 @@ const SESSION = { userId: '1000', kept: { adminId: '861000', role: '6' } };
 const MAP: BackendMapFile = {
   answer: { code: '/resultCode', message: '/resultMsg', data: '/data', success: [1] },
   auth: {
-    login: { path: '/login', answer: { token: '/data/token', userId: '/data/account', keep: { adminId: '/data/adminId', role: '/data/role' } } },
+    login: {
+      path: '/login',
+      answer: { token: '/data/token', userId: '/data/account', keep: { adminId: '/data/adminId', role: '/data/role' } },
+    },
     token: { query: 'access_token' },
   },
   resources: {
     admins: {
       fields: { id: { name: 'userId' } },
       calls: {
-        list: { path: '/adminList', session: { adminId: 'adminId', userId: 'userId' }, answer: { list: '/data', total: '/count' } },
-        delete: { method: 'POST', path: '/delAdmin', in: 'form', params: { id: 'adminId' }, extra: { type: 5 }, each: true },
+        list: {
+          path: '/adminList',
+          session: { adminId: 'adminId', userId: 'userId' },
+          answer: { list: '/data', total: '/count' },
+        },
+        delete: {
+          method: 'POST',
+          path: '/delAdmin',
+          in: 'form',
+          params: { id: 'adminId' },
+          extra: { type: 5 },
+          each: true,
+        },
       },
     },
     groups: {
@@ -40,7 +54,12 @@ const MAP: BackendMapFile = {
       fields: { muted: { name: 'talkTime', future: 'epoch-seconds' } },
       calls: {
         list: { path: '/roomList', answer: { list: '/data', total: '/count' } },
-        update: { method: 'POST', path: '/room/{id}', template: { name: '{name}', by: '{operator}' }, session: { operator: 'userId' } },
+        update: {
+          method: 'POST',
+          path: '/room/{id}',
+          template: { name: '{name}', by: '{operator}' },
+          session: { operator: 'userId' },
+        },
       },
       actions: {
         muteAll: {
@@ -55,7 +74,16 @@ const MAP: BackendMapFile = {
       },
     },
     users: {
-      actions: { ban: { method: 'POST', path: '/changeStatus', in: 'form', params: { id: 'userId' }, extra: { status: -1 }, bulk: { each: true } } },
+      actions: {
+        ban: {
+          method: 'POST',
+          path: '/changeStatus',
+          in: 'form',
+          params: { id: 'userId' },
+          extra: { status: -1 },
+          bulk: { each: true },
+        },
+      },
     },
     inviteCodes: {
       id: 'string',
@@ -71,8 +99,15 @@ const MAP: BackendMapFile = {
       },
     },
     siteFunctions: {
-      fields: { maxGroupMembers: { name: 'maxUserSize' }, customerServiceUrl: { name: 'helpUrl' }, chatRoomName: { absent: true } },
-      calls: { config: { path: '/config' }, saveConfig: { method: 'POST', path: '/config/set', in: 'form', merge: 'config' } },
+      fields: {
+        maxGroupMembers: { name: 'maxUserSize' },
+        customerServiceUrl: { name: 'helpUrl' },
+        chatRoomName: { absent: true },
+      },
+      calls: {
+        config: { path: '/config' },
+        saveConfig: { method: 'POST', path: '/config/set', in: 'form', merge: 'config' },
+      },
     },
   },
 };
@@ -82,7 +117,8 @@ const ready = (p: Planned) => {
   if ('unsupported' in p) throw new Error(p.unsupported);
   return p;
 };
-const form = (p: { request: { body?: { text: string } } }) => Object.fromEntries(new URLSearchParams(p.request.body!.text));
+const form = (p: { request: { body?: { text: string } } }) =>
+  Object.fromEntries(new URLSearchParams(p.request.body!.text));
 
 function refuses(file: BackendMapFile, at: string, reason: RegExp): void {
   try {
@@ -102,7 +138,9 @@ describe('session values in a call', () => {
     const query = new URLSearchParams(list.request.path.split('?')[1]);
     expect(query.get('adminId')).toBe('861000');
     expect(query.get('userId')).toBe('1000');
-    const muted = ready(map.prepare(callOf('groups', 'action', 'muteAll'), { id: 'abc' }, { session: SESSION, now: NOW }));
+    const muted = ready(
+      map.prepare(callOf('groups', 'action', 'muteAll'), { id: 'abc' }, { session: SESSION, now: NOW }),
+    );
     expect(form(muted)).toMatchObject({ roomId: 'abc', userId: '1000' });
     const update = ready(map.prepare(callOf('groups', 'save'), { id: 'abc', name: 'Team' }, { session: SESSION }));
     expect(update.request).toMatchObject({ method: 'POST', path: '/room/abc' });
@@ -110,7 +148,9 @@ describe('session values in a call', () => {
   });
 
   it('refuses a call whose session lacks the value, and a map naming a value the login does not keep', () => {
-    expect(() => map.prepare(callOf('admins', 'list'), {}, { session: { userId: '1000', kept: {} } })).toThrow(GatewayError);
+    expect(() => map.prepare(callOf('admins', 'list'), {}, { session: { userId: '1000', kept: {} } })).toThrow(
+      GatewayError,
+    );
     expect(() => map.prepare(callOf('admins', 'list'), {}, {})).toThrow(/needs adminId, the session's adminId/);
     const unknown = structuredClone(MAP);
     unknown.resources!.admins!.calls!.list!.session = { adminId: 'telephone' };
@@ -126,9 +166,13 @@ describe('session values in a call', () => {
 
 describe('the clock in a call and a time read as a switch', () => {
   it('sends the time of the call in the named format, plus seconds', () => {
-    const muted = ready(map.prepare(callOf('groups', 'action', 'muteAll'), { id: 'abc' }, { session: SESSION, now: NOW }));
+    const muted = ready(
+      map.prepare(callOf('groups', 'action', 'muteAll'), { id: 'abc' }, { session: SESSION, now: NOW }),
+    );
     expect(form(muted).talkTime).toBe(String(Math.floor(NOW / 1000) + 3600));
-    const dissolved = ready(map.prepare(callOf('groups', 'action', 'dissolve'), { id: 'abc' }, { session: SESSION, now: NOW }));
+    const dissolved = ready(
+      map.prepare(callOf('groups', 'action', 'dissolve'), { id: 'abc' }, { session: SESSION, now: NOW }),
+    );
     expect(JSON.parse(dissolved.request.body!.text).at).toBe('2026-01-02 03:04:05');
   });
 
@@ -145,7 +189,13 @@ describe('the clock in a call and a time read as a switch', () => {
       { id: 'e', talkTime: null },
     ];
     const answer = map.answer(list, 200, {}, { resultCode: 1, data: rows, count: rows.length });
-    expect((answer.body.data as { list: { muted: boolean }[] }).list.map((r) => r.muted)).toEqual([true, false, false, false, false]);
+    expect((answer.body.data as { list: { muted: boolean }[] }).list.map((r) => r.muted)).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -191,19 +241,27 @@ describe('a repeated call with generated codes', () => {
     expect(plan.kind).toBe('repeat');
     expect(plan.codes).toHaveLength(5);
     for (const code of plan.codes) expect(code).toMatch(/^[A-HJK]{8}$/);
-    expect(plan.requests.map((r) => Object.fromEntries(new URLSearchParams(r.body!.text)))).toEqual(plan.codes.map((inviteCode) => ({ desc: '', inviteCode })));
+    expect(plan.requests.map((r) => Object.fromEntries(new URLSearchParams(r.body!.text)))).toEqual(
+      plan.codes.map((inviteCode) => ({ desc: '', inviteCode })),
+    );
   });
 
   it('refuses a count outside 1 to max', () => {
     for (const count of [0, 21, 'x', 2.5])
-      expect(() => map.prepare(callOf('inviteCodes', 'action', 'generate'), { count })).toThrow(/count must be a whole number from 1 to 20/);
+      expect(() => map.prepare(callOf('inviteCodes', 'action', 'generate'), { count })).toThrow(
+        /count must be a whole number from 1 to 20/,
+      );
   });
 });
 
 describe('a merged settings save', () => {
   it('reads the settings first and sends the backend’s record with the console’s changes over it', () => {
     const save = ready(
-      map.prepare(callOf('siteFunctions', 'saveConfig'), { maxGroupMembers: 300, chatRoomName: 'ignored', customerServiceUrl: 'https://h.example' }),
+      map.prepare(callOf('siteFunctions', 'saveConfig'), {
+        maxGroupMembers: 300,
+        chatRoomName: 'ignored',
+        customerServiceUrl: 'https://h.example',
+      }),
     );
     const plan = save.plan as {
       kind: string;
@@ -212,7 +270,15 @@ describe('a merged settings save', () => {
     };
     expect(plan.kind).toBe('merge');
     expect(plan.read.request).toEqual({ method: 'GET', path: '/config' });
-    const record = { id: 10000, maxUserSize: 1000, helpUrl: null, isKeyWord: 1, language: 'zh', nested: { a: 1 }, list: [1] };
+    const record = {
+      id: 10000,
+      maxUserSize: 1000,
+      helpUrl: null,
+      isKeyWord: 1,
+      language: 'zh',
+      nested: { a: 1 },
+      list: [1],
+    };
     expect(Object.fromEntries(new URLSearchParams(plan.request(record).body!.text))).toEqual({
       id: '10000',
       maxUserSize: '300',
@@ -234,7 +300,11 @@ describe('a merged settings save', () => {
 
 describe('the answer of several requests', () => {
   const ok: OneAnswer = { status: 200, body: { code: 200, msg: 'ok' }, json: { resultCode: 1 } };
-  const refused = (msg: string): OneAnswer => ({ status: 200, body: { code: 400, msg }, json: { resultCode: 0, resultMsg: msg } });
+  const refused = (msg: string): OneAnswer => ({
+    status: 200,
+    body: { code: 400, msg },
+    json: { resultCode: 0, resultMsg: msg },
+  });
 
   it('answers every id done, or each refusal by id with the first one’s code', async () => {
     const call = ready(map.prepare(callOf('users', 'action', 'ban'), { ids: [1, 2, 3], reason: 'r' }));
@@ -242,10 +312,16 @@ describe('the answer of several requests', () => {
     const all = await sendPlanned(call, async (one) => (sent.push(one.request.body!.text), ok));
     expect(sent).toHaveLength(3);
     expect(all).toEqual({ status: 200, body: { code: 200, msg: 'ok', data: { done: [1, 2, 3] } } });
-    const some = await sendPlanned(call, async (one) => (one.request.body!.text.includes('userId=2') ? refused('权限不足') : ok));
+    const some = await sendPlanned(call, async (one) =>
+      one.request.body!.text.includes('userId=2') ? refused('权限不足') : ok,
+    );
     expect(some).toEqual({
       status: 200,
-      body: { code: 400, msg: '1 of 3 refused: 权限不足', data: { done: [1, 3], refused: [{ id: 2, code: 400, msg: '权限不足' }] } },
+      body: {
+        code: 400,
+        msg: '1 of 3 refused: 权限不足',
+        data: { done: [1, 3], refused: [{ id: 2, code: 400, msg: '权限不足' }] },
+      },
     });
   });
 
@@ -255,7 +331,10 @@ describe('the answer of several requests', () => {
     await expect(sendPlanned(call, async () => Promise.reject(down))).rejects.toBe(down);
     let n = 0;
     const later = await sendPlanned(call, async () => (n++ === 0 ? ok : Promise.reject(down)));
-    expect(later.body).toMatchObject({ code: down.status, data: { done: [1], refused: [{ id: 2, code: down.status }] } });
+    expect(later.body).toMatchObject({
+      code: down.status,
+      data: { done: [1], refused: [{ id: 2, code: down.status }] },
+    });
   });
 
   it('answers the generated codes made, stopping at the first refusal', async () => {
@@ -280,7 +359,9 @@ describe('the answer of several requests', () => {
     const sent: string[] = [];
     const saved = await sendPlanned(call, async (one) => {
       sent.push(`${one.request.method} ${one.request.path} ${one.request.body?.text ?? ''}`.trim());
-      return one.request.path === '/config' ? { ...ok, json: { resultCode: 1, data: { maxUserSize: 1000, isKeyWord: 1 } } } : ok;
+      return one.request.path === '/config'
+        ? { ...ok, json: { resultCode: 1, data: { maxUserSize: 1000, isKeyWord: 1 } } }
+        : ok;
     });
     expect(saved.body.code).toBe(200);
     expect(sent).toEqual(['GET /config', 'POST /config/set maxUserSize=300&isKeyWord=1']);
@@ -288,6 +369,8 @@ describe('the answer of several requests', () => {
     const unread = await sendPlanned(call, async (one) => (sent.push(one.request.path), refused('权限不足')));
     expect(unread.body).toEqual({ code: 400, msg: '权限不足' });
     expect(sent).toEqual(['/config']);
-    await expect(sendPlanned(call, async () => ({ ...ok, json: { resultCode: 1, data: null } }))).rejects.toThrow(/no settings record/);
+    await expect(sendPlanned(call, async () => ({ ...ok, json: { resultCode: 1, data: null } }))).rejects.toThrow(
+      /no settings record/,
+    );
   });
 });

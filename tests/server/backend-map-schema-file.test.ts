@@ -21,7 +21,10 @@ describe('backend-map.schema.json', () => {
   });
 
   it('lists every screen call and every own call of the console, from their one list', () => {
-    const definitions = backendMapJsonSchema().definitions as Record<string, { properties: Record<string, { properties?: object }> }>;
+    const definitions = backendMapJsonSchema().definitions as Record<
+      string,
+      { properties: Record<string, { properties?: object }> }
+    >;
     expect(Object.keys(definitions.resource!.properties.calls!.properties!)).toEqual([...CALL_NAMES]);
     expect(Object.keys(definitions.console!.properties.calls!.properties!)).toEqual([...OWN_CALLS]);
   });

@@ -42,7 +42,10 @@ const MAP: BackendMapFile = {
         update: { method: 'PUT', path: '/manage/user/{userId}', params: { id: 'userId' }, in: 'form' },
         create: { unsupported: true },
       },
-      actions: { ban: { path: '/manage/user/{id}/ban', params: { reason: 'remark' } }, resetPassword: { unsupported: true } },
+      actions: {
+        ban: { path: '/manage/user/{id}/ban', params: { reason: 'remark' } },
+        resetPassword: { unsupported: true },
+      },
     },
     withdrawalReview: {
       calls: { list: { answer: { list: '/data/rows', totalHeader: 'X-Total-Count', totals: '/data/sum' } } },
@@ -96,14 +99,26 @@ describe('backend map: requests', () => {
   });
 
   it('puts an id into the path, sends a form body with renamed fields in the backend units, drops absent fields', () => {
-    const p = ready(map.prepare(callOf(USERS, 'save'), { id: 7, nickname: 'Ann', balance: 1999, avatar: '/plate/a.png', privileged: false }));
+    const p = ready(
+      map.prepare(callOf(USERS, 'save'), {
+        id: 7,
+        nickname: 'Ann',
+        balance: 1999,
+        avatar: '/plate/a.png',
+        privileged: false,
+      }),
+    );
     expect(p.request).toEqual({
       method: 'PUT',
       path: '/manage/user/7',
       body: { contentType: 'application/x-www-form-urlencoded', text: 'nickname=Ann&balance=19.99&vip=N' },
     });
     const ban = ready(map.prepare(callOf(USERS, 'action', 'ban'), { id: 7, reason: 'spam' }));
-    expect(ban.request).toEqual({ method: 'POST', path: '/manage/user/7/ban', body: { contentType: 'application/json', text: '{"remark":"spam"}' } });
+    expect(ban.request).toEqual({
+      method: 'POST',
+      path: '/manage/user/7/ban',
+      body: { contentType: 'application/json', text: '{"remark":"spam"}' },
+    });
   });
 
   it('formats a statistics range in the declared format, whole days in the backend zone', () => {
@@ -115,7 +130,9 @@ describe('backend map: requests', () => {
 
   it('reports unsupported resources, calls and actions, and tells the UI', () => {
     expect(map.prepare(callOf(USERS, 'save'), { nickname: 'new' })).toEqual({ unsupported: 'users.create' });
-    expect(map.prepare(callOf(USERS, 'action', 'resetPassword'), { id: 1 })).toEqual({ unsupported: 'users.resetPassword' });
+    expect(map.prepare(callOf(USERS, 'action', 'resetPassword'), { id: 1 })).toEqual({
+      unsupported: 'users.resetPassword',
+    });
     const google = RESOURCES.find((r) => r.id === 'googleVerify')!;
     expect(map.prepare(callOf(google, 'list'), {})).toEqual({ unsupported: 'googleVerify.list' });
     expect(map.offer().unsupported).toEqual({
@@ -133,7 +150,11 @@ describe('backend map: requests', () => {
 
   it('leaves an unnamed call as the console makes it', () => {
     const p = ready(map.prepare(callOf(USERS, 'delete'), { ids: [1, 2] }));
-    expect(p.request).toEqual({ method: 'POST', path: resourceCalls(USERS).remove, body: { contentType: 'application/json', text: '{"ids":[1,2]}' } });
+    expect(p.request).toEqual({
+      method: 'POST',
+      path: resourceCalls(USERS).remove,
+      body: { contentType: 'application/json', text: '{"ids":[1,2]}' },
+    });
   });
 });
 
@@ -150,7 +171,15 @@ describe('backend map: answers', () => {
         message: 'success',
         data: {
           records: [
-            { id: 1, createTime: '2024-06-01 08:00:00', lastLoginTime: 1717200000, balance: '12.30', status: 1, vip: 'Y', extra: 'kept' },
+            {
+              id: 1,
+              createTime: '2024-06-01 08:00:00',
+              lastLoginTime: 1717200000,
+              balance: '12.30',
+              status: 1,
+              vip: 'Y',
+              extra: 'kept',
+            },
             { id: 2, createTime: null, balance: 0.1, status: 9, vip: 'N' },
           ],
           total: '42',
@@ -184,28 +213,57 @@ describe('backend map: answers', () => {
 
   it('reads a total from a header and maps the totals', () => {
     const p = ready(map.prepare(callOf(WITHDRAWALS, 'list'), {}));
-    const answer = map.answer(p, 200, { 'x-total-count': '3' }, { code: 0, data: { rows: [{ id: 1, amount: 5.5 }], sum: { amount: '105.25', fee: 100 } } });
+    const answer = map.answer(
+      p,
+      200,
+      { 'x-total-count': '3' },
+      { code: 0, data: { rows: [{ id: 1, amount: 5.5 }], sum: { amount: '105.25', fee: 100 } } },
+    );
     expect(answer.body.data).toEqual({ list: [{ id: 1, amount: 550 }], total: 3, totals: { amount: 10525, fee: 100 } });
   });
 
   it('maps a nested record of a detail in place', () => {
     const p = ready(map.prepare(callOf(USERS, 'detail'), { id: 1 }));
-    const answer = map.answer(p, 200, {}, { code: '0000', data: { user: { id: 1, balance: 1, status: 0 }, wallet: { balance: 100 } } });
-    expect(answer.body).toEqual({ code: 200, msg: 'ok', data: { user: { id: 1, balance: 100, status: 'normal' }, wallet: { balance: 100 } } });
+    const answer = map.answer(
+      p,
+      200,
+      {},
+      { code: '0000', data: { user: { id: 1, balance: 1, status: 0 }, wallet: { balance: 100 } } },
+    );
+    expect(answer.body).toEqual({
+      code: 200,
+      msg: 'ok',
+      data: { user: { id: 1, balance: 100, status: 'normal' }, wallet: { balance: 100 } },
+    });
   });
 
   it('turns a refusal into the console envelope and a missing path into BACKEND_NO_SUCH_CALL', () => {
-    expect(map.answer(list, 200, {}, { code: 401, message: 'Login expired' })).toEqual({ status: 200, body: { code: 401, msg: 'Login expired' } });
-    expect(map.answer(list, 200, {}, { code: 'A0400', message: 'bad' })).toEqual({ status: 200, body: { code: 500, msg: 'bad' } });
+    expect(map.answer(list, 200, {}, { code: 401, message: 'Login expired' })).toEqual({
+      status: 200,
+      body: { code: 401, msg: 'Login expired' },
+    });
+    expect(map.answer(list, 200, {}, { code: 'A0400', message: 'bad' })).toEqual({
+      status: 200,
+      body: { code: 500, msg: 'bad' },
+    });
     expect(() => map.answer(list, 200, {}, { code: 404, message: 'No such interface: GET /manage/user/page' })).toThrow(
-      expect.objectContaining({ errorName: 'BACKEND_NO_SUCH_CALL', data: { method: 'GET', path: '/manage/user/page' } }),
+      expect.objectContaining({
+        errorName: 'BACKEND_NO_SUCH_CALL',
+        data: { method: 'GET', path: '/manage/user/page' },
+      }),
     );
-    expect(() => map.answer(list, 404, {}, { status: 404, error: 'Not Found' })).toThrow(expect.objectContaining({ errorName: 'BACKEND_NO_SUCH_CALL' }));
+    expect(() => map.answer(list, 404, {}, { status: 404, error: 'Not Found' })).toThrow(
+      expect.objectContaining({ errorName: 'BACKEND_NO_SUCH_CALL' }),
+    );
   });
 
   it('says where the answer does not fit', () => {
-    expect(() => map.answer(list, 200, {}, { code: 0, data: { list: [] } })).toThrow(/list at \/data\/records is not an array/);
-    expect(() => map.answer(list, 200, {}, { code: 0, data: { records: [], total: 'many' } })).toThrow(/total at \/data\/total is not a number/);
+    expect(() => map.answer(list, 200, {}, { code: 0, data: { list: [] } })).toThrow(
+      /list at \/data\/records is not an array/,
+    );
+    expect(() => map.answer(list, 200, {}, { code: 0, data: { records: [], total: 'many' } })).toThrow(
+      /total at \/data\/total is not a number/,
+    );
   });
 
   it('maps every row of a 100-row list answer (its cost is measured by npm run bench -- --only map)', () => {
@@ -224,7 +282,9 @@ describe('backend map: answers', () => {
     }));
     const json = { code: 0, data: { records, total: 100 } };
     // Wall-clock limits belong to the bench, where the machine and its load are written down.
-    const { body } = map.answer(list, 200, {}, json) as unknown as { body: { data: { list: Record<string, unknown>[]; total: number } } };
+    const { body } = map.answer(list, 200, {}, json) as unknown as {
+      body: { data: { list: Record<string, unknown>[]; total: number } };
+    };
     expect(body.data.total).toBe(100);
     expect(body.data.list.map((r) => r.account)).toEqual(records.map((r) => r.account));
     expect(body.data.list[1]).toMatchObject({ id: 1, balance: 1230, status: 'banned' });
@@ -251,9 +311,14 @@ describe('backend map: bad maps', () => {
     writeFileSync(file, JSON.stringify({ resources: { users: { calls: { list: { method: 'FETCH' } } } } }));
     const base = { CHAT_BACKEND_URL: 'http://127.0.0.1:9' };
     expect(() => loadConfig({ ...base, BACKEND_MAP: file })).toThrow(
-      new ConfigError('BACKEND_MAP', `${file} at /resources/users/calls/list/method: must be one of "GET", "POST", "PUT", "PATCH", "DELETE"`),
+      new ConfigError(
+        'BACKEND_MAP',
+        `${file} at /resources/users/calls/list/method: must be one of "GET", "POST", "PUT", "PATCH", "DELETE"`,
+      ),
     );
-    expect(() => loadConfig({ ...base, BACKEND_MAP: path.join(dir, 'none.json') })).toThrow(/BACKEND_MAP: .*none\.json at \/: no such file/);
+    expect(() => loadConfig({ ...base, BACKEND_MAP: path.join(dir, 'none.json') })).toThrow(
+      /BACKEND_MAP: .*none\.json at \/: no such file/,
+    );
     expect(loadConfig(base).backendMap).toBeNull();
   });
 
@@ -275,13 +340,17 @@ describe('backend map: bad maps', () => {
     expect(bad({ resources: { users: { calls: { list: { answer: { list: 'data.records' } } } } } })).toMatch(
       /^map\.json at \/resources\/users\/calls\/list\/answer\/list: must match pattern/,
     );
-    expect(bad({ resources: { users: { calls: { lsit: {} } } } })).toBe('map.json at /resources/users/calls: unknown member "lsit"');
+    expect(bad({ resources: { users: { calls: { lsit: {} } } } })).toBe(
+      'map.json at /resources/users/calls: unknown member "lsit"',
+    );
     expect(bad({ resources: { usres: {} } })).toMatch(/^map\.json at \/resources\/usres: no resource "usres"/);
     expect(bad({ resources: { users: { fields: { createTime: { name: 'x' } } } } })).toMatch(
       /^map\.json at \/resources\/users\/fields\/createTime: users has no field/,
     );
     expect(bad({ resources: { users: { actions: { explode: {} } } } })).toMatch(/users has no action "explode"/);
-    expect(bad({ resources: { siteFunctions: { calls: { list: {} } } } })).toMatch(/a settings screen makes no "list" call/);
+    expect(bad({ resources: { siteFunctions: { calls: { list: {} } } } })).toMatch(
+      /a settings screen makes no "list" call/,
+    );
     expect(bad({ timeZone: 'Asia/Shanghai' })).toMatch(/^map\.json at \/timeZone: must match pattern/);
   });
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { createCipheriv } from 'node:crypto';
-import { BodyDecoder, DecodeError, decodeBody, detectCompression, encodeBody, parseEnableMode, type CodecKey } from '../../server/codec/index.js';
+import {
+  BodyDecoder,
+  DecodeError,
+  decodeBody,
+  detectCompression,
+  encodeBody,
+  parseEnableMode,
+  type CodecKey,
+} from '../../server/codec/index.js';
 import { checkJson } from '../../server/codec/body.js';
 
 const key256: CodecKey = { key: Buffer.from('0123456789abcdef0123456789abcdef'), iv: Buffer.alloc(16), mode: 'cbc' };
@@ -80,7 +88,9 @@ describe('codec', () => {
   });
 
   it('refuses a ciphertext that is not whole blocks', async () => {
-    expect(await reason(decodeBody(Buffer.from(Buffer.alloc(20).toString('base64')), 1, key256, limit))).toBe('bad_ciphertext');
+    expect(await reason(decodeBody(Buffer.from(Buffer.alloc(20).toString('base64')), 1, key256, limit))).toBe(
+      'bad_ciphertext',
+    );
   });
 
   it('refuses a wrong key as a padding error', async () => {
@@ -103,7 +113,9 @@ describe('codec', () => {
 
   it('stops a compression bomb at the cap instead of inflating it', async () => {
     // 64 MiB of spaces inside a JSON string compresses to about 64 KiB.
-    const bomb = gzipSync(Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(64 * 1024 * 1024, 0x20), Buffer.from('"}')]));
+    const bomb = gzipSync(
+      Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(64 * 1024 * 1024, 0x20), Buffer.from('"}')]),
+    );
     const cipher = createCipheriv('aes-256-cbc', key256.key, key256.iv);
     const body = Buffer.from(Buffer.concat([cipher.update(bomb), cipher.final()]).toString('base64'));
     expect(await reason(decodeBody(body, 3, key256, { maxBytes: 1024 * 1024 }))).toBe('too_large');

@@ -38,7 +38,10 @@ async function sandbox(options: { codec?: CodecKey; withdrawalCountPath?: string
 }
 
 /** A gateway built from `env` as the process environment, listening on a loopback port. */
-async function gateway(backend: StartedSandbox, env: Record<string, string>): Promise<{ app: FastifyInstance; url: string; port: number }> {
+async function gateway(
+  backend: StartedSandbox,
+  env: Record<string, string>,
+): Promise<{ app: FastifyInstance; url: string; port: number }> {
   const config = loadConfig({
     CHAT_BACKEND_URL: backend.url,
     RESPONSE_AES_KEY: SANDBOX_AES_KEY_TEXT,
@@ -54,12 +57,18 @@ async function gateway(backend: StartedSandbox, env: Record<string, string>): Pr
 }
 
 /** The permission list (an answer the sandbox encrypts, mode 1) and the dashboard counts (mode 3) through the gateway. */
-async function encodedAnswers(url: string): Promise<Array<{ status: number; body: Record<string, unknown>; mode: string | null }>> {
+async function encodedAnswers(
+  url: string,
+): Promise<Array<{ status: number; body: Record<string, unknown>; mode: string | null }>> {
   const cookie = await logIn(url);
   const answers = [];
   for (const call of [CALLS.permission, CALLS.count]) {
     const res = await fetch(`${url}${call}`, { headers: { cookie } });
-    answers.push({ status: res.status, body: (await res.json()) as Record<string, unknown>, mode: res.headers.get(ENABLE_MODE_HEADER) });
+    answers.push({
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+      mode: res.headers.get(ENABLE_MODE_HEADER),
+    });
   }
   return answers;
 }
@@ -70,11 +79,14 @@ describe('RESPONSE_AES_IV', () => {
     const matching = await gateway(backend, { RESPONSE_AES_IV: IV_TEXT });
     const [permission, count] = await encodedAnswers(matching.url);
     expect(permission).toMatchObject({ status: 200, mode: null, body: { code: 200 } });
-    expect((permission!.body.data as Array<{ permission: string }>).map((p) => p.permission)).toContain(WITHDRAWAL_REVIEW_PERMISSION);
+    expect((permission!.body.data as Array<{ permission: string }>).map((p) => p.permission)).toContain(
+      WITHDRAWAL_REVIEW_PERMISSION,
+    );
     expect(count).toMatchObject({ status: 200, mode: null, body: { code: 200 } });
 
     const defaults = await gateway(backend, {});
-    for (const answer of await encodedAnswers(defaults.url)) expect(answer).toMatchObject({ status: 502, body: { error: 'DECODE_FAILED' } });
+    for (const answer of await encodedAnswers(defaults.url))
+      expect(answer).toMatchObject({ status: 502, body: { error: 'DECODE_FAILED' } });
   });
 });
 
@@ -82,16 +94,19 @@ describe('RESPONSE_AES_MODE', () => {
   it('ecb decodes a backend that encrypts in ECB, which the default cbc cannot', async () => {
     const backend = await sandbox({ codec: { key: KEY, iv: Buffer.alloc(16), mode: 'ecb' } });
     const matching = await gateway(backend, { RESPONSE_AES_MODE: 'ecb' });
-    for (const answer of await encodedAnswers(matching.url)) expect(answer).toMatchObject({ status: 200, mode: null, body: { code: 200 } });
+    for (const answer of await encodedAnswers(matching.url))
+      expect(answer).toMatchObject({ status: 200, mode: null, body: { code: 200 } });
 
     const defaults = await gateway(backend, {});
-    for (const answer of await encodedAnswers(defaults.url)) expect(answer).toMatchObject({ status: 502, body: { error: 'DECODE_FAILED' } });
+    for (const answer of await encodedAnswers(defaults.url))
+      expect(answer).toMatchObject({ status: 502, body: { error: 'DECODE_FAILED' } });
   });
 
   it('ecb ignores RESPONSE_AES_IV, as ECB has none', async () => {
     const backend = await sandbox({ codec: { key: KEY, iv: Buffer.alloc(16), mode: 'ecb' } });
     const withIv = await gateway(backend, { RESPONSE_AES_MODE: 'ECB', RESPONSE_AES_IV: IV_TEXT });
-    for (const answer of await encodedAnswers(withIv.url)) expect(answer).toMatchObject({ status: 200, body: { code: 200 } });
+    for (const answer of await encodedAnswers(withIv.url))
+      expect(answer).toMatchObject({ status: 200, body: { code: 200 } });
   });
 });
 

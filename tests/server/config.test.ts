@@ -53,11 +53,19 @@ describe('configuration', () => {
     expect(text.sessionSecret.toString()).toBe('a-session-secret-of-thirty-two-b');
     expect(text.sessionSecretGenerated).toBe(false);
     const bytes = Buffer.alloc(48, 9);
-    expect(loadConfig({ CHAT_BACKEND_URL: 'http://x', SESSION_SECRET: `base64:${bytes.toString('base64')}` }).sessionSecret.equals(bytes)).toBe(true);
+    expect(
+      loadConfig({
+        CHAT_BACKEND_URL: 'http://x',
+        SESSION_SECRET: `base64:${bytes.toString('base64')}`,
+      }).sessionSecret.equals(bytes),
+    ).toBe(true);
   });
 
   it('uses no sandbox key when a real backend is named', () => {
-    const config = loadConfig({ CHAT_BACKEND_URL: 'http://chat:8081/' }, { sandboxKey: 'sandbox-key-sandbox-key-sandbox!' });
+    const config = loadConfig(
+      { CHAT_BACKEND_URL: 'http://chat:8081/' },
+      { sandboxKey: 'sandbox-key-sandbox-key-sandbox!' },
+    );
     expect(config.chatBackendUrl).toBe('http://chat:8081');
     expect(config.fileServerUrl).toBe('http://chat:8081');
     expect(config.aes.key).toBeNull();
@@ -65,7 +73,11 @@ describe('configuration', () => {
 
   it('reads base64 keys and picks the AES size from the length', () => {
     const key = Buffer.alloc(24, 5);
-    const config = loadConfig({ CHAT_BACKEND_URL: 'http://x', RESPONSE_AES_KEY: `base64:${key.toString('base64')}`, RESPONSE_AES_MODE: 'ECB' });
+    const config = loadConfig({
+      CHAT_BACKEND_URL: 'http://x',
+      RESPONSE_AES_KEY: `base64:${key.toString('base64')}`,
+      RESPONSE_AES_MODE: 'ECB',
+    });
     expect(config.aes.key?.equals(key)).toBe(true);
     expect(config.aes.mode).toBe('ecb');
   });
@@ -123,12 +135,18 @@ describe('configuration', () => {
 
   it('masks the session secret and the metrics token when describing the configuration', () => {
     const secret = 'a-session-secret-of-thirty-two-b';
-    const config = loadConfig({ CHAT_BACKEND_URL: 'http://x', SESSION_SECRET: secret, METRICS_TOKEN: 'metrics-token-0123456789' });
+    const config = loadConfig({
+      CHAT_BACKEND_URL: 'http://x',
+      SESSION_SECRET: secret,
+      METRICS_TOKEN: 'metrics-token-0123456789',
+    });
     const text = JSON.stringify(describeConfig(config));
     expect(text).not.toContain(secret);
     expect(text).not.toContain(JSON.stringify([...Buffer.from(secret)]).slice(1, 20));
     expect(text).not.toContain('metrics-token-0123456789');
-    expect(JSON.stringify(describeConfig(loadConfig({ CHAT_BACKEND_URL: 'http://x' })))).toContain('"sessionSecret":"<generated>"');
+    expect(JSON.stringify(describeConfig(loadConfig({ CHAT_BACKEND_URL: 'http://x' })))).toContain(
+      '"sessionSecret":"<generated>"',
+    );
   });
 
   it('reads REDIS_URL with its password, database and TLS, and never shows the password', () => {
@@ -137,7 +155,10 @@ describe('configuration', () => {
     for (const url of ['redis://redis:6379', 'redis://:pw@redis:6379/2', 'rediss://user:pw@redis.example.com:6380/0']) {
       expect(loadConfig({ REDIS_URL: url }).redisUrl).toBe(url);
     }
-    const config = loadConfig({ REDIS_URL: 'rediss://:hush-redis-password@redis.example.com:6380/1', ERROR_LOG_MAX_ENTRIES: '500' });
+    const config = loadConfig({
+      REDIS_URL: 'rediss://:hush-redis-password@redis.example.com:6380/1',
+      ERROR_LOG_MAX_ENTRIES: '500',
+    });
     expect(config.errorLogMaxEntries).toBe(500);
     const text = JSON.stringify(describeConfig(config));
     expect(text).not.toContain('hush-redis-password');
@@ -149,7 +170,11 @@ describe('configuration', () => {
 
 describe('dual control', () => {
   it('is off by default, with a day for a hold to wait', () => {
-    expect(loadConfig({ CHAT_BACKEND_URL: 'http://x' }).dualControl).toEqual({ above: null, ttlHours: 24, settings: [] });
+    expect(loadConfig({ CHAT_BACKEND_URL: 'http://x' }).dualControl).toEqual({
+      above: null,
+      ttlHours: 24,
+      settings: [],
+    });
   });
 
   it('reads the threshold in the smallest unit, the wait in hours, and settings screens by resource id', () => {

@@ -45,7 +45,10 @@ async function call(path: string, options: { query?: Record<string, string | num
   return answer.envelope;
 }
 
-async function expectOk(path: string, options: { query?: Record<string, string | number>; body?: unknown } = {}): Promise<unknown> {
+async function expectOk(
+  path: string,
+  options: { query?: Record<string, string | number>; body?: unknown } = {},
+): Promise<unknown> {
   const envelope = await call(path, options);
   expect(envelope.code, `${path}: ${envelope.msg}`).toBe(200);
   return envelope.data;
@@ -104,7 +107,13 @@ function sampleRecord(resource: Resource, fields: readonly FieldDef[]): Row {
 function emptied(fields: readonly FieldDef[]): { key: string; msg: string } | null {
   const field = fields.find((f) => f.required && f.kind !== 'switch');
   if (!field) return null;
-  return { key: field.key, msg: field.kind === 'link' && field.download ? VALIDATION_MESSAGES_ZH.downloadLinkEmpty : VALIDATION_MESSAGES_ZH.required };
+  return {
+    key: field.key,
+    msg:
+      field.kind === 'link' && field.download
+        ? VALIDATION_MESSAGES_ZH.downloadLinkEmpty
+        : VALIDATION_MESSAGES_ZH.required,
+  };
 }
 
 function filterQuery(resource: ListResource): Record<string, string> {
@@ -122,12 +131,18 @@ function sortText(resource: ListResource): string {
 }
 
 /** A row the action applies to, the given one first, else searched over the list. */
-async function targetRows(resource: ListResource, action: ActionDef, preferred: Row | null, count: number): Promise<Row[]> {
+async function targetRows(
+  resource: ListResource,
+  action: ActionDef,
+  preferred: Row | null,
+  count: number,
+): Promise<Row[]> {
   const applies = (row: Row) => !action.when || action.when.in.some((v) => v === row[action.when!.field]);
   const picked: Row[] = preferred && applies(preferred) ? [preferred] : [];
   for (let page = 1; picked.length < count && page <= 20; page++) {
     const answer = await list(resource, { pageSize: 200, pageNum: page, sort: '-id' });
-    for (const row of answer.list) if (applies(row) && !picked.some((p) => p.id === row.id) && picked.length < count) picked.push(row);
+    for (const row of answer.list)
+      if (applies(row) && !picked.some((p) => p.id === row.id) && picked.length < count) picked.push(row);
     if (answer.list.length < 200) break;
   }
   return picked;
@@ -145,7 +160,8 @@ async function checkActions(resource: Resource, preferred: Row | null): Promise<
     }
     // The one input no sample can make up: the code an authenticator would show for the secret
     // the backend handed out (the test acts as the administrator's phone).
-    if (action.name === 'confirmBind') body.otpCode = totp(sandbox.app.sandbox.accounts.get(Number(body.id))!.googlePendingSecret!, Date.now());
+    if (action.name === 'confirmBind')
+      body.otpCode = totp(sandbox.app.sandbox.accounts.get(Number(body.id))!.googlePendingSecret!, Date.now());
     const data = await expectOk(calls.action(action.name), { body });
     if (action.showsResult) expect(data, `${resource.id}.${action.name} shows a result`).toBeTypeOf('object');
   }
@@ -156,11 +172,14 @@ async function checkList(resource: ListResource): Promise<void> {
   const filtered = await list(resource, { ...filterQuery(resource), sort: sortText(resource), pageSize: 5 });
   expect(Array.isArray(filtered.list)).toBe(true);
   expect(filtered.total).toBeTypeOf('number');
-  if (resource.totals) for (const key of resource.totals) expect(filtered.totals?.[key], `${resource.id} totals.${key}`).toBeTypeOf('number');
+  if (resource.totals)
+    for (const key of resource.totals)
+      expect(filtered.totals?.[key], `${resource.id} totals.${key}`).toBeTypeOf('number');
   const all = await list(resource, { pageSize: 5 });
   expect(all.total, `${resource.id} has seeded rows`).toBeGreaterThan(0);
   const first = all.list[0]!;
-  for (const field of resource.fields.filter((f) => f.column)) expect(first, `${resource.id}.${field.key}`).toHaveProperty(field.key);
+  for (const field of resource.fields.filter((f) => f.column))
+    expect(first, `${resource.id}.${field.key}`).toHaveProperty(field.key);
 
   if (resource.detail) await expectOk(calls.detail, { query: { id: Number(first.id) } });
 
@@ -225,9 +244,12 @@ describe('contract parity: the sandbox answers every declared call', () => {
       const plain = (await expectOk(calls.list, { query })) as ListAnswer<Row>;
       expect(plain.list.length).toBeGreaterThanOrEqual(31);
       expect(plain.total).toBe(plain.list.length);
-      for (const series of resource.series) expect(plain.list[0], `${resource.id}.${series.key}`).toHaveProperty(series.key);
+      for (const series of resource.series)
+        expect(plain.list[0], `${resource.id}.${series.key}`).toHaveProperty(series.key);
       if (resource.dimension) {
-        const one = (await expectOk(calls.list, { query: { ...query, [resource.dimension.key]: resource.dimension.options[0]! } })) as ListAnswer<Row>;
+        const one = (await expectOk(calls.list, {
+          query: { ...query, [resource.dimension.key]: resource.dimension.options[0]! },
+        })) as ListAnswer<Row>;
         expect(one.list).toHaveLength(31);
         expect(one.list.every((row) => row[resource.dimension!.key] === resource.dimension!.options[0])).toBe(true);
       }

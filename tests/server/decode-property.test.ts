@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aesEncrypt } from '../../server/codec/aes.js';
 import { compress } from '../../server/codec/compression.js';
-import { DecodeError, decodeBody, encodeBody, type CodecKey, type CompressionFormat, type EncodedMode } from '../../server/codec/index.js';
+import {
+  DecodeError,
+  decodeBody,
+  encodeBody,
+  type CodecKey,
+  type CompressionFormat,
+  type EncodedMode,
+} from '../../server/codec/index.js';
 
 /*
  * Property tests of the gateway's decoder (issue 7, item 5). Whatever arrives from the backend,
@@ -70,7 +77,11 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 24 }) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 24 }),
+  }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 24 }) }),
 );
 
@@ -103,7 +114,14 @@ function mutate(data: Buffer, mutations: readonly Mutation[]): Buffer {
 type Layer = 'text' | 'ciphertext' | 'compressed' | 'plain';
 
 /** Encodes JSON like the backend, applying the mutations at the chosen layer. */
-function encodeMutated(plain: Buffer, mode: EncodedMode, key: CodecKey, format: CompressionFormat, layer: Layer, mutations: readonly Mutation[]): Buffer {
+function encodeMutated(
+  plain: Buffer,
+  mode: EncodedMode,
+  key: CodecKey,
+  format: CompressionFormat,
+  layer: Layer,
+  mutations: readonly Mutation[],
+): Buffer {
   const plainBytes = layer === 'plain' ? mutate(plain, mutations) : plain;
   let payload = mode === 3 ? compress(plainBytes, format) : plainBytes;
   if (layer === 'compressed') payload = mutate(payload, mutations);
@@ -122,25 +140,38 @@ describe('decodeBody properties', () => {
       fc.string({ maxLength: 256 }).map((text) => Buffer.from(`"${text}"`, 'utf8')),
     );
     await fc.assert(
-      fc.asyncProperty(bodyArb, modeArb, fc.option(keyArb, { freq: 10 }), fc.integer({ min: 1, max: 4096 }), async (body, mode, key, maxBytes) => {
-        const outcome = await decodeOutcome(body, mode, key, maxBytes);
-        if (outcome.ok) expectValidResult(outcome.json, maxBytes);
-        else if (key === null) expect(outcome.error.reason).toBe('no_key');
-      }),
+      fc.asyncProperty(
+        bodyArb,
+        modeArb,
+        fc.option(keyArb, { freq: 10 }),
+        fc.integer({ min: 1, max: 4096 }),
+        async (body, mode, key, maxBytes) => {
+          const outcome = await decodeOutcome(body, mode, key, maxBytes);
+          if (outcome.ok) expectValidResult(outcome.json, maxBytes);
+          else if (key === null) expect(outcome.error.reason).toBe('no_key');
+        },
+      ),
       { numRuns: 4000 },
     );
   });
 
   it('decodes what encodeBody made back to the same JSON text', async () => {
     await fc.assert(
-      fc.asyncProperty(jsonArb, modeArb, keyArb, formatArb, fc.constantFrom('', ' ', '\n', '"'), async (value, mode, key, format, wrap) => {
-        const text = JSON.stringify(value);
-        const encoded = encodeBody(text, mode, key, format);
-        // The backend may quote the base64 text or surround it with white space.
-        const body = Buffer.from(wrap === '"' ? `"${encoded}"` : `${wrap}${encoded}${wrap}`, 'latin1');
-        const json = await decodeBody(body, mode, key, { maxBytes: 1024 * 1024 });
-        expect(json.toString('utf8')).toBe(text);
-      }),
+      fc.asyncProperty(
+        jsonArb,
+        modeArb,
+        keyArb,
+        formatArb,
+        fc.constantFrom('', ' ', '\n', '"'),
+        async (value, mode, key, format, wrap) => {
+          const text = JSON.stringify(value);
+          const encoded = encodeBody(text, mode, key, format);
+          // The backend may quote the base64 text or surround it with white space.
+          const body = Buffer.from(wrap === '"' ? `"${encoded}"` : `${wrap}${encoded}${wrap}`, 'latin1');
+          const json = await decodeBody(body, mode, key, { maxBytes: 1024 * 1024 });
+          expect(json.toString('utf8')).toBe(text);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -168,12 +199,23 @@ describe('decodeBody properties', () => {
 
   it('answers a body encoded with another key, IV or mode with a DecodeError or JSON, never a crash', async () => {
     await fc.assert(
-      fc.asyncProperty(jsonArb, modeArb, keyArb, keyArb, formatArb, async (value, mode, encodeKey, decodeKey, format) => {
-        fc.pre(!encodeKey.key.equals(decodeKey.key) || !encodeKey.iv.equals(decodeKey.iv) || encodeKey.mode !== decodeKey.mode);
-        const body = Buffer.from(encodeBody(JSON.stringify(value), mode, encodeKey, format), 'latin1');
-        const outcome = await decodeOutcome(body, mode, decodeKey, 1024 * 1024);
-        if (outcome.ok) expectValidResult(outcome.json, 1024 * 1024);
-      }),
+      fc.asyncProperty(
+        jsonArb,
+        modeArb,
+        keyArb,
+        keyArb,
+        formatArb,
+        async (value, mode, encodeKey, decodeKey, format) => {
+          fc.pre(
+            !encodeKey.key.equals(decodeKey.key) ||
+              !encodeKey.iv.equals(decodeKey.iv) ||
+              encodeKey.mode !== decodeKey.mode,
+          );
+          const body = Buffer.from(encodeBody(JSON.stringify(value), mode, encodeKey, format), 'latin1');
+          const outcome = await decodeOutcome(body, mode, decodeKey, 1024 * 1024);
+          if (outcome.ok) expectValidResult(outcome.json, 1024 * 1024);
+        },
+      ),
       { numRuns: 1500 },
     );
   });

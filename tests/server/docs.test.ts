@@ -67,7 +67,10 @@ function relativeLinks(file: string): Link[] {
 /** Why `link` leads nowhere, or null when it reaches its file (and heading). */
 function brokenBecause({ from, target }: Link): string | null {
   const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
-  const file = pathPart === '' ? from : path.posix.normalize(path.posix.join(path.posix.dirname(from), decodeURIComponent(pathPart)));
+  const file =
+    pathPart === ''
+      ? from
+      : path.posix.normalize(path.posix.join(path.posix.dirname(from), decodeURIComponent(pathPart)));
   if (file.startsWith('..')) return 'points outside the repository';
   if (!existsSync(path.join(REPO_ROOT, file))) return `${file} does not exist`;
   if (anchor === undefined || anchor === '') return null;
@@ -140,7 +143,9 @@ describe('links between the documents', () => {
   });
 
   it('the anchor check knows headings from other text', () => {
-    const anchors = anchorsOf('# Operating it\n\n```sh\n# a comment\n```\n\n## Behind a reverse proxy (TLS)\n## Configuration\n### Configuration\n');
+    const anchors = anchorsOf(
+      '# Operating it\n\n```sh\n# a comment\n```\n\n## Behind a reverse proxy (TLS)\n## Configuration\n### Configuration\n',
+    );
     expect([...anchors]).toEqual(['operating-it', 'behind-a-reverse-proxy-tls', 'configuration', 'configuration-1']);
     expect(brokenBecause({ from: 'README.md', target: 'docs/operators.md#no-such-heading' })).toMatch(/no heading/);
     expect(brokenBecause({ from: 'docs/gateway.md', target: 'no-such-file.md' })).toMatch(/does not exist/);
@@ -153,7 +158,14 @@ describe('environment variables', () => {
 
   it('finds the variables the server reads', () => {
     expect(variables.length).toBeGreaterThan(40);
-    for (const name of ['CHAT_BACKEND_URL', 'SANDBOX_USERS', 'NODE_ENV', 'OPENIM_CHAT_API_URL', 'GATEWAY_CLUSTER_WORKER']) expect(variables).toContain(name);
+    for (const name of [
+      'CHAT_BACKEND_URL',
+      'SANDBOX_USERS',
+      'NODE_ENV',
+      'OPENIM_CHAT_API_URL',
+      'GATEWAY_CLUSTER_WORKER',
+    ])
+      expect(variables).toContain(name);
   });
 
   it('are each named, in code, somewhere under docs/', () => {

@@ -52,7 +52,9 @@ beforeAll(async () => {
   await mkdir(uiDir);
   backend = await startFakeBackend();
   routeFakeLogin(backend);
-  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: '/manage/management/adminUser' }] }));
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: '/manage/management/adminUser' }] }),
+  );
 });
 
 afterAll(async () => {
@@ -191,7 +193,11 @@ describe('error log under SIGKILL', () => {
     });
     expect(after.statusCode).toBe(200);
     await after.body.dump();
-    const first = await reader.request({ path: '/api/error-log?pageNum=1&pageSize=1', method: 'GET', headers: { cookie: SESSION_COOKIE } });
+    const first = await reader.request({
+      path: '/api/error-log?pageNum=1&pageSize=1',
+      method: 'GET',
+      headers: { cookie: SESSION_COOKIE },
+    });
     const firstBody = (await first.body.json()) as { data: { list: ErrorLogEntry[]; total: number } };
     expect(firstBody.data.list[0]?.message).toBe('after restart');
     expect(firstBody.data.total).toBe(stored.size + 1);

@@ -77,7 +77,10 @@ describe('ErrorLogStore', () => {
     const since = Date.UTC(2024, 0, 1, 0, 0, 5);
     const until = Date.UTC(2024, 0, 1, 0, 0, 8);
     const byTime = await store.list({ pageNum: 1, pageSize: 10, since, until });
-    expect(byTime).toEqual({ total: 4, list: [8, 7, 6, 5].map((i) => entry(i, i % 3 === 0 ? { message: `TypeError in chart ${i}` } : {})) });
+    expect(byTime).toEqual({
+      total: 4,
+      list: [8, 7, 6, 5].map((i) => entry(i, i % 3 === 0 ? { message: `TypeError in chart ${i}` } : {})),
+    });
 
     const both = await store.list({ pageNum: 1, pageSize: 10, keyword: 'chart', since });
     expect(both.list.map((e) => e.id)).toEqual(['e12', 'e9', 'e6']);
@@ -107,7 +110,9 @@ describe('ErrorLogStore', () => {
     const store = makeStore();
     await store.append(entry(0));
     await store.close();
-    await writeFile(store.pathOf(0), '{"hello":1}\n[1,2]\nnot json\n\n' + JSON.stringify(entry(1)) + '\n', { flag: 'a' });
+    await writeFile(store.pathOf(0), '{"hello":1}\n[1,2]\nnot json\n\n' + JSON.stringify(entry(1)) + '\n', {
+      flag: 'a',
+    });
     const reopened = makeStore();
     expect(await reopened.list({ pageNum: 1, pageSize: 10 })).toEqual({ total: 2, list: [entry(1), entry(0)] });
   });
@@ -123,7 +128,12 @@ describe('ErrorLogStore', () => {
     for (const file of files) expect((await stat(join(dir, file))).size).toBeLessThanOrEqual(maxFileBytes);
     // 30 entries, 4 per file: the current file holds the last 2, each rotated one 4, the oldest 12 are gone.
     expect(await fileLines(store.pathOf(0))).toHaveLength(2);
-    expect((await fileLines(store.pathOf(3))).map((line) => parseEntry(line)?.id)).toEqual(['e26', 'e27', 'e28', 'e29']);
+    expect((await fileLines(store.pathOf(3))).map((line) => parseEntry(line)?.id)).toEqual([
+      'e26',
+      'e27',
+      'e28',
+      'e29',
+    ]);
 
     const all = await store.list({ pageNum: 1, pageSize: 100 });
     const expected = Array.from({ length: 14 }, (_, k) => `e${39 - k}`);
@@ -137,7 +147,10 @@ describe('ErrorLogStore', () => {
     // A fresh process counts the rotated files from disk and agrees.
     await store.close();
     const reopened = makeStore({ maxFileBytes, generations: 3 });
-    expect(await reopened.list({ pageNum: 2, pageSize: 5 })).toEqual({ total: 14, list: [34, 33, 32, 31, 30].map((i) => entry(i)) });
+    expect(await reopened.list({ pageNum: 2, pageSize: 5 })).toEqual({
+      total: 14,
+      list: [34, 33, 32, 31, 30].map((i) => entry(i)),
+    });
     const filtered = await reopened.list({ pageNum: 1, pageSize: 100, keyword: 'message 2' });
     expect(filtered.list.map((e) => e.id)).toEqual(['e29', 'e28', 'e27', 'e26']);
   });

@@ -25,7 +25,9 @@ beforeAll(async () => {
   // read what: tests/security/error-log-access.test.ts).
   backend = await startFakeBackend();
   routeFakeLogin(backend);
-  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: '/manage/management/adminUser' }] }));
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: '/manage/management/adminUser' }] }),
+  );
 });
 
 afterAll(async () => {
@@ -66,7 +68,12 @@ async function storedLines(name = 'error-log'): Promise<string[]> {
 describe('POST /api/error-log', () => {
   it('stores an entry with the time, user and user agent the gateway adds, and lists it', async () => {
     const stored = await post(
-      { message: 'TypeError: x is undefined', stack: 'at render (main.js:1:2)', url: '/userpage/userset', info: 'render' },
+      {
+        message: 'TypeError: x is undefined',
+        stack: 'at render (main.js:1:2)',
+        url: '/userpage/userset',
+        info: 'render',
+      },
       { headers: { ...SESSION, 'user-agent': 'TestBrowser/1.0' } },
     );
     expect(stored.statusCode).toBe(200);
@@ -74,7 +81,10 @@ describe('POST /api/error-log', () => {
     expect({ code, msg }).toEqual({ code: 200, msg: 'ok' });
     expect(data.id).toMatch(/^[0-9a-f-]{36}$/);
 
-    const anonymous = await post({ message: 'login page failed', url: '/login' }, { headers: { 'user-agent': 'U'.repeat(2000) } });
+    const anonymous = await post(
+      { message: 'login page failed', url: '/login' },
+      { headers: { 'user-agent': 'U'.repeat(2000) } },
+    );
     expect(anonymous.statusCode).toBe(200);
 
     const listed = await list();
@@ -192,7 +202,12 @@ describe('GET and DELETE /api/error-log', () => {
   });
 
   it('refuses bad paging and time parameters with 400', async () => {
-    for (const query of [`?pageSize=${ERROR_LOG_LIMITS.pageSizeMax + 1}`, '?pageNum=0', '?pageNum=abc', '?since=yesterday']) {
+    for (const query of [
+      `?pageSize=${ERROR_LOG_LIMITS.pageSizeMax + 1}`,
+      '?pageNum=0',
+      '?pageNum=abc',
+      '?since=yesterday',
+    ]) {
       const response = await list(query);
       expect(response.statusCode, query).toBe(400);
       expect(response.json()).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
@@ -209,7 +224,10 @@ describe('GET and DELETE /api/error-log', () => {
     expect(cleared.json()).toEqual({ code: 200, msg: 'ok' });
     expect((await list()).json().data).toEqual({ list: [], total: 0, scope: 'all' });
     // The log's own two files stay, emptied (the audit trail keeps its file beside them: a clear is a change it records).
-    expect((await readdir(dataDir)).filter((name) => name.startsWith('error-log')).sort()).toEqual(['error-log-anonymous.jsonl', 'error-log.jsonl']);
+    expect((await readdir(dataDir)).filter((name) => name.startsWith('error-log')).sort()).toEqual([
+      'error-log-anonymous.jsonl',
+      'error-log.jsonl',
+    ]);
 
     expect((await post({ message: 'three', url: '/' })).statusCode).toBe(200);
     expect((await list()).json().data.list.map((e: ErrorLogEntry) => e.message)).toEqual(['three']);
@@ -220,7 +238,11 @@ describe('error-log logging', () => {
   it('keeps entry contents out of info-level logs', async () => {
     const lines: string[] = [];
     const stream = { write: (line: string) => void lines.push(line) };
-    const config = loadConfig({ DATA_DIR: join(dataDir, 'logged'), CHAT_BACKEND_URL: 'http://127.0.0.1:1', UI_DIR: writeFakeUi() });
+    const config = loadConfig({
+      DATA_DIR: join(dataDir, 'logged'),
+      CHAT_BACKEND_URL: 'http://127.0.0.1:1',
+      UI_DIR: writeFakeUi(),
+    });
     const logged = await buildApp({ config, logger: { level: 'info', stream } });
     try {
       const response = await logged.inject({

@@ -26,7 +26,9 @@ let port: number;
 beforeAll(async () => {
   backend = await startFakeBackend();
   answerLogins(backend, 'tok-heartbeat');
-  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }));
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
+  );
   backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 6 }));
   const config = loadConfig({
     CHAT_BACKEND_URL: backend.url,

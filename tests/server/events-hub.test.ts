@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WithdrawalHub, type HubSubscriber, type PollOutcome, type PollShare } from '../../server/events/withdrawal-hub.js';
+import {
+  WithdrawalHub,
+  type HubSubscriber,
+  type PollOutcome,
+  type PollShare,
+} from '../../server/events/withdrawal-hub.js';
 import { waitUntil } from '../support/wait.js';
 
 interface FakeSession {
@@ -18,7 +23,8 @@ class Recorder implements HubSubscriber {
 }
 
 /** The parts under test run on periods of milliseconds: check every 5 ms, give up after 5 s. */
-const waitFor = (condition: () => boolean, what: string) => waitUntil(condition, what, { timeoutMs: 5_000, intervalMs: 5 });
+const waitFor = (condition: () => boolean, what: string) =>
+  waitUntil(condition, what, { timeoutMs: 5_000, intervalMs: 5 });
 
 /** A poll function whose answers the test scripts, recording every call per session. */
 function scriptedPoll(answers: Array<PollOutcome | Error>) {
@@ -146,7 +152,15 @@ describe('WithdrawalHub', () => {
   it('keeps the last count and keeps polling through failures, reporting each streak once', async () => {
     const failures: unknown[] = [];
     let recovered = 0;
-    const { poll, calls } = scriptedPoll([count(5), new Error('down'), new Error('down'), new Error('down'), count(5), new Error('down again'), count(6)]);
+    const { poll, calls } = scriptedPoll([
+      count(5),
+      new Error('down'),
+      new Error('down'),
+      new Error('down'),
+      count(5),
+      new Error('down again'),
+      count(6),
+    ]);
     const hub = makeHub({
       pollMs: 10,
       poll,

@@ -5,7 +5,8 @@ import { HEARTBEAT_CHUNK, SseStreams, eventChunk, retryChunk, type SseSink } fro
 import { waitUntil } from '../support/wait.js';
 
 /** The parts under test run on periods of milliseconds: check every 5 ms, give up after 5 s. */
-const waitFor = (condition: () => boolean, what: string) => waitUntil(condition, what, { timeoutMs: 5_000, intervalMs: 5 });
+const waitFor = (condition: () => boolean, what: string) =>
+  waitUntil(condition, what, { timeoutMs: 5_000, intervalMs: 5 });
 
 /** Records what a stream was sent; `stuck` simulates a client that stopped reading. */
 class FakeSink implements SseSink {
@@ -30,7 +31,10 @@ class FakeSink implements SseSink {
 
 describe('answers', () => {
   it('reads permission lists of objects or strings and ignores junk', () => {
-    expect(heldPermissions([{ permission: '/manage/a' }, '/manage/b', { id: 3 }, null, 7])).toEqual(['/manage/a', '/manage/b']);
+    expect(heldPermissions([{ permission: '/manage/a' }, '/manage/b', { id: 3 }, null, 7])).toEqual([
+      '/manage/a',
+      '/manage/b',
+    ]);
     expect(heldPermissions(null)).toEqual([]);
     expect(heldPermissions({ permission: '/manage/a' })).toEqual([]);
   });

@@ -33,7 +33,8 @@ async function startBackend(): Promise<{ backend: FakeBackend; state: BackendSta
   });
   backend.route(`GET ${COUNT_PATH}`, (call, res) => {
     const count = state.counts.get(String(call.headers['w-token']));
-    if (count === undefined || count === 'unauthorized') return sendJson(res, { code: 401, msg: 'Please log in again' });
+    if (count === undefined || count === 'unauthorized')
+      return sendJson(res, { code: 401, msg: 'Please log in again' });
     if (count === 'broken') {
       res.writeHead(500, { 'content-type': 'text/html' });
       return void res.end('<html>Internal Server Error</html>');
@@ -150,7 +151,11 @@ describe('GET /api/events', () => {
     state.permissions.set('single', REVIEWER_PERMISSIONS);
     state.counts.set('multi', 1);
     state.counts.set('single', 1);
-    const multi = await Promise.all([openTab(reviewer('multi')), openTab(reviewer('multi')), openTab(reviewer('multi'))]);
+    const multi = await Promise.all([
+      openTab(reviewer('multi')),
+      openTab(reviewer('multi')),
+      openTab(reviewer('multi')),
+    ]);
     const single = await openTab(reviewer('single'));
     for (const tab of [...multi, single]) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
     expect(multi.map((t) => t.counts())).toEqual([[1], [1], [1]]);
@@ -178,7 +183,10 @@ describe('GET /api/events', () => {
     pair[0]!.close();
     await waitUntil(async () => (await openStreamsGauge(app)) === 1, 'one stream to close');
     const whileOneLeft = callsFor(backend, COUNT_PATH, 'leaver');
-    await waitUntil(() => callsFor(backend, COUNT_PATH, 'leaver') >= whileOneLeft + 2, 'polling to go on for the other tab');
+    await waitUntil(
+      () => callsFor(backend, COUNT_PATH, 'leaver') >= whileOneLeft + 2,
+      'polling to go on for the other tab',
+    );
     state.counts.set('leaver', 5);
     await pair[1]!.waitFor(() => pair[1]!.counts().includes(5), 'the remaining tab to hear the change');
   });
@@ -230,7 +238,10 @@ describe('GET /api/events, counted in polls', () => {
   let port: number;
   const tabs: SseClient[] = [];
   const openTab = async (token: string) => {
-    const tab = await SseClient.open(port, await fakeLogInOver(`http://127.0.0.1:${port}`, { token, userId: `u-${token}` }));
+    const tab = await SseClient.open(
+      port,
+      await fakeLogInOver(`http://127.0.0.1:${port}`, { token, userId: `u-${token}` }),
+    );
     tabs.push(tab);
     await tab.waitFor(() => tab.counts().length > 0, 'the first count');
     return tab;
@@ -304,7 +315,10 @@ describe('GET /api/events during shutdown', () => {
     const app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, WITHDRAWAL_POLL_MS: String(POLL_MS) });
     const port = await listen(app);
     gatewayPort = port;
-    const open = [await SseClient.open(port, await reviewer('late')), await SseClient.open(port, await reviewer('late'))];
+    const open = [
+      await SseClient.open(port, await reviewer('late')),
+      await SseClient.open(port, await reviewer('late')),
+    ];
     for (const tab of open) await tab.waitFor(() => tab.counts().length > 0, 'the first count');
 
     // Logged in before the shutdown begins: from then on the gateway takes no new call at all.

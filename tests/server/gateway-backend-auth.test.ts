@@ -42,7 +42,12 @@ const OPENIM_MAP: BackendMapFile = {
           service: 'chat',
           method: 'POST',
           path: '/user/search/full',
-          template: { pagination: { pageNumber: '{pageNum}', showNumber: '{pageSize}' }, keyword: '{keyword}', genders: 0, normal: 0 },
+          template: {
+            pagination: { pageNumber: '{pageNum}', showNumber: '{pageSize}' },
+            keyword: '{keyword}',
+            genders: 0,
+            normal: 0,
+          },
           answer: { list: '/data/users', total: '/data/total' },
         },
       },
@@ -59,7 +64,11 @@ const SHIKU_MAP: BackendMapFile = {
       in: 'form',
       fields: { code: 'googlecode' },
       password: 'md5',
-      answer: { token: '/data/access_Token', userId: '/data/account', keep: { role: '/data/role', apiKey: '/data/apiKey' } },
+      answer: {
+        token: '/data/access_Token',
+        userId: '/data/account',
+        keep: { role: '/data/role', apiKey: '/data/apiKey' },
+      },
     },
     signer: { name: 'shiku', options: { apiKey: 'mihuanim' } },
   },
@@ -71,7 +80,11 @@ const SHIKU_MAP: BackendMapFile = {
   resources: {
     users: {
       calls: {
-        list: { path: '/console/userList', params: { pageNum: 'page', pageSize: 'limit' }, answer: { list: '/data', total: '/count' } },
+        list: {
+          path: '/console/userList',
+          params: { pageNum: 'page', pageSize: 'limit' },
+          answer: { list: '/data', total: '/count' },
+        },
       },
     },
   },
@@ -84,17 +97,31 @@ function writeMap(map: BackendMapFile): string {
 }
 
 async function logIn(app: FastifyInstance, account: string, password: string) {
-  const res = await app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account, password } });
+  const res = await app.inject({
+    method: 'POST',
+    url: CALLS.login,
+    headers: SAME_ORIGIN,
+    payload: { account, password },
+  });
   return { res, cookies: Object.fromEntries(res.cookies.map((c) => [c.name, c.value])) };
 }
 
 describe.each([
-  { dialect: 'openim' as const, map: OPENIM_MAP, userId: 'imAdmin', limited: { account: 'operator', password: 'operator123', held: OPENIM_LIMITED } },
+  {
+    dialect: 'openim' as const,
+    map: OPENIM_MAP,
+    userId: 'imAdmin',
+    limited: { account: 'operator', password: 'operator123', held: OPENIM_LIMITED },
+  },
   {
     dialect: 'shiku' as const,
     map: SHIKU_MAP,
     userId: null,
-    limited: { account: 'operator', password: 'operator123', held: [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.sensitiveWord] },
+    limited: {
+      account: 'operator',
+      password: 'operator123',
+      held: [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.sensitiveWord],
+    },
   },
 ])('a backend map with auth, against the $dialect dialect', ({ dialect, map, userId, limited }) => {
   let sandbox: StartedSandbox;
@@ -102,8 +129,15 @@ describe.each([
 
   beforeAll(async () => {
     sandbox = await startSandbox({ dialect, port: 0, seed: 11, withdrawalTickMs: 0 });
-    const services: Record<string, string> = sandbox.services.chat ? { OPENIM_CHAT_API_URL: sandbox.services.chat } : {};
-    app = await buildTestGateway({ CHAT_BACKEND_URL: sandbox.url, UPSTREAM_TIMEOUT_MS: '5000', BACKEND_MAP: writeMap(map), ...services });
+    const services: Record<string, string> = sandbox.services.chat
+      ? { OPENIM_CHAT_API_URL: sandbox.services.chat }
+      : {};
+    app = await buildTestGateway({
+      CHAT_BACKEND_URL: sandbox.url,
+      UPSTREAM_TIMEOUT_MS: '5000',
+      BACKEND_MAP: writeMap(map),
+      ...services,
+    });
   });
 
   afterAll(async () => {
@@ -186,14 +220,22 @@ describe('the proxy and the gateway’s own calls with a map’s auth', () => {
     backend = await startFakeBackend();
     backend.route('POST /auth/sign-in', (call, res) => {
       const sent = JSON.parse(call.body) as Record<string, string>;
-      if (sent.pwd !== '240be518fabd2724ddb6f04eeb1da5967448d7e831c08c8fa822809f74c720a9') return sendJson(res, { code: 4001, message: 'bad password' });
+      if (sent.pwd !== '240be518fabd2724ddb6f04eeb1da5967448d7e831c08c8fa822809f74c720a9')
+        return sendJson(res, { code: 4001, message: 'bad password' });
       sendJson(res, { code: 0, data: { jwt: 'jwt-1', uid: 42, scope: 'x' } });
     });
     backend.route('GET /auth/perms', (_call, res) =>
       sendJson(res, { code: 0, data: { items: [PERMISSIONS.cashWithdrawalCheck, { permission: PERMISSIONS.push }] } }),
     );
-    backend.route('GET /manage/anything', (call, res) => sendJson(res, { code: 200, msg: 'ok', data: { url: call.url } }));
-    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '2000', BACKEND_MAP: writeMap(MAP), LOGIN_MAX_FAILURES: '3' });
+    backend.route('GET /manage/anything', (call, res) =>
+      sendJson(res, { code: 200, msg: 'ok', data: { url: call.url } }),
+    );
+    app = await buildTestGateway({
+      CHAT_BACKEND_URL: backend.url,
+      UPSTREAM_TIMEOUT_MS: '2000',
+      BACKEND_MAP: writeMap(MAP),
+      LOGIN_MAX_FAILURES: '3',
+    });
   });
 
   afterAll(async () => {
@@ -202,7 +244,12 @@ describe('the proxy and the gateway’s own calls with a map’s auth', () => {
   });
 
   it('sends the login as the map says (names, sha256, the code) and refuses what the backend refuses', async () => {
-    const refused = await app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account: 'a', password: 'nope', code: '123' } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: CALLS.login,
+      headers: SAME_ORIGIN,
+      payload: { account: 'a', password: 'nope', code: '123' },
+    });
     expect(refused.json()).toEqual({ code: 4001, msg: 'bad password' });
     const sent = JSON.parse(backend.calls.at(-1)!.body) as Record<string, string>;
     expect(sent).toEqual({ username: 'a', pwd: expect.stringMatching(/^[0-9a-f]{64}$/), otp: '123' });
@@ -231,13 +278,23 @@ describe('the proxy and the gateway’s own calls with a map’s auth', () => {
   it('reads the permissions from the map’s call, for the UI and the gateway alike', async () => {
     const { cookies } = await logIn(app, 'a', 'admin123');
     const res = await app.inject({ method: 'GET', url: CALLS.permission, cookies });
-    expect(res.json()).toEqual({ code: 200, msg: 'ok', data: [{ permission: PERMISSIONS.cashWithdrawalCheck }, { permission: PERMISSIONS.push }] });
+    expect(res.json()).toEqual({
+      code: 200,
+      msg: 'ok',
+      data: [{ permission: PERMISSIONS.cashWithdrawalCheck }, { permission: PERMISSIONS.push }],
+    });
     const asked = backend.calls.filter((c) => c.url.startsWith('/auth/perms')).at(-1)!;
     expect(asked.headers.authorization).toBe('Bearer jwt-1');
   });
 
   it('counts the backend’s refusals against the login throttle, as for the contract’s login', async () => {
-    const attempt = () => app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account: 'throttled', password: 'nope' } });
+    const attempt = () =>
+      app.inject({
+        method: 'POST',
+        url: CALLS.login,
+        headers: SAME_ORIGIN,
+        payload: { account: 'throttled', password: 'nope' },
+      });
     for (let i = 0; i < 3; i += 1) expect((await attempt()).json()).toMatchObject({ code: 4001 });
     const before = backend.calls.length;
     const throttled = await attempt();

@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { CALLS, GATEWAY_PATHS, RESOURCES, WITHDRAWAL_REVIEW_PERMISSION, resourceCalls } from '../../server/contract/index.js';
+import {
+  CALLS,
+  GATEWAY_PATHS,
+  RESOURCES,
+  WITHDRAWAL_REVIEW_PERMISSION,
+  resourceCalls,
+} from '../../server/contract/index.js';
 import type { BackendMapFile } from '../../server/backend-map/types.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
@@ -27,14 +33,31 @@ const BOUND: BackendMapFile = {
     keyCase: 'snake',
     calls: {
       siteConfig: { path: '/config', fields: { chatRoomName: { name: 'app_name' }, webIconPath: { name: 'icon' } } },
-      count: { path: '/console/countNum', fields: { userCount: { name: 'userNum' }, rechargeToday: { money: 'yuan' } } },
-      runnerSetMoment: { path: '/console/switch/moment', in: 'form', fields: { enabled: { name: 'on', values: { true: 1, false: 0 } } } },
-      withdrawalCount: { method: 'POST', path: '/console/systemRecharge', in: 'form', extra: { type: 2 }, answer: { data: '/count' } },
+      count: {
+        path: '/console/countNum',
+        fields: { userCount: { name: 'userNum' }, rechargeToday: { money: 'yuan' } },
+      },
+      runnerSetMoment: {
+        path: '/console/switch/moment',
+        in: 'form',
+        fields: { enabled: { name: 'on', values: { true: 1, false: 0 } } },
+      },
+      withdrawalCount: {
+        method: 'POST',
+        path: '/console/systemRecharge',
+        in: 'form',
+        extra: { type: 2 },
+        answer: { data: '/count' },
+      },
       logout: { path: '/console/logout' },
     },
   },
   resources: {
-    withdrawalReview: { actions: { syncCashWithdrawal: { path: '/console/trade/sync', answer: { relations: { synced: { at: '/synced_count' } } } } } },
+    withdrawalReview: {
+      actions: {
+        syncCashWithdrawal: { path: '/console/trade/sync', answer: { relations: { synced: { at: '/synced_count' } } } },
+      },
+    },
   },
 };
 
@@ -62,14 +85,28 @@ async function startBackend(): Promise<{ backend: FakeBackend; pending: { count:
   const backend = await startFakeBackend();
   const pending = { count: 3 };
   routeFakeLogin(backend);
-  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }));
-  backend.route('GET /config', (_call, res) => sendJson(res, { resultCode: 1, data: { app_name: 'Shiku chat', icon: '/icon.png' } }));
-  backend.route('GET /console/countNum', (_call, res) => sendJson(res, { resultCode: 1, data: { userNum: 12, recharge_today: '45.60', online_users: 2 } }));
-  backend.route('POST /console/switch/moment', (call, res) => sendJson(res, { resultCode: 1, resultMsg: 'set', data: { moment: call.body === 'on=1' } }));
-  backend.route('POST /console/systemRecharge', (_call, res) => sendJson(res, { resultCode: 1, data: [], count: pending.count }));
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
+  );
+  backend.route('GET /config', (_call, res) =>
+    sendJson(res, { resultCode: 1, data: { app_name: 'Shiku chat', icon: '/icon.png' } }),
+  );
+  backend.route('GET /console/countNum', (_call, res) =>
+    sendJson(res, { resultCode: 1, data: { userNum: 12, recharge_today: '45.60', online_users: 2 } }),
+  );
+  backend.route('POST /console/switch/moment', (call, res) =>
+    sendJson(res, { resultCode: 1, resultMsg: 'set', data: { moment: call.body === 'on=1' } }),
+  );
+  backend.route('POST /console/systemRecharge', (_call, res) =>
+    sendJson(res, { resultCode: 1, data: [], count: pending.count }),
+  );
   backend.route('POST /console/logout', (_call, res) => sendJson(res, { resultCode: 1 }));
-  backend.route('POST /console/trade/sync', (_call, res) => sendJson(res, { resultCode: 1, data: { synced_count: 2 } }));
-  backend.route(`GET ${CALLS.dailyStatistics}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { startDate: 'a', endDate: 'b', list: [] } }));
+  backend.route('POST /console/trade/sync', (_call, res) =>
+    sendJson(res, { resultCode: 1, data: { synced_count: 2 } }),
+  );
+  backend.route(`GET ${CALLS.dailyStatistics}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: { startDate: 'a', endDate: 'b', list: [] } }),
+  );
   return { backend, pending };
 }
 
@@ -81,7 +118,11 @@ describe('the gateway with a map binding the console own calls', () => {
 
   beforeAll(async () => {
     ({ backend, pending } = await startBackend());
-    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, BACKEND_MAP: writeMap(BOUND), WITHDRAWAL_POLL_MS: String(POLL_MS) });
+    app = await buildTestGateway({
+      CHAT_BACKEND_URL: backend.url,
+      BACKEND_MAP: writeMap(BOUND),
+      WITHDRAWAL_POLL_MS: String(POLL_MS),
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     session = await fakeLogIn(app, { token: 'tok-own', userId: '8' });
   });
@@ -96,7 +137,11 @@ describe('the gateway with a map binding the console own calls', () => {
   it('reads the site configuration in the backend dialect, without credentials even when logged in', async () => {
     const res = await app.inject({ method: 'GET', url: CALLS.siteConfig, cookies: session });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ code: 200, msg: 'ok', data: { chatRoomName: 'Shiku chat', webIconPath: '/icon.png' } });
+    expect(res.json()).toEqual({
+      code: 200,
+      msg: 'ok',
+      data: { chatRoomName: 'Shiku chat', webIconPath: '/icon.png' },
+    });
     expect(last('/config')!.headers['w-token']).toBeUndefined();
     const guest = await app.inject({ method: 'GET', url: CALLS.siteConfig });
     expect(guest.json()).toMatchObject({ data: { chatRoomName: 'Shiku chat' } });
@@ -110,19 +155,35 @@ describe('the gateway with a map binding the console own calls', () => {
   });
 
   it('sends a deployment switch as the backend form', async () => {
-    const res = await app.inject({ method: 'POST', url: CALLS.runnerSetMoment, cookies: session, headers: SAME_ORIGIN, payload: { enabled: true } });
+    const res = await app.inject({
+      method: 'POST',
+      url: CALLS.runnerSetMoment,
+      cookies: session,
+      headers: SAME_ORIGIN,
+      payload: { enabled: true },
+    });
     expect(res.json()).toEqual({ code: 200, msg: 'set', data: { moment: true } });
     expect(last('/console/switch/moment')!.body).toBe('on=1');
   });
 
   it('passes a call the section does not name through the proxy unchanged', async () => {
-    const res = await app.inject({ method: 'GET', url: `${CALLS.dailyStatistics}?startDate=2024-06-01`, cookies: session });
+    const res = await app.inject({
+      method: 'GET',
+      url: `${CALLS.dailyStatistics}?startDate=2024-06-01`,
+      cookies: session,
+    });
     expect(res.json()).toMatchObject({ code: 200, data: { list: [] } });
     expect(last(CALLS.dailyStatistics)!.url).toBe(`${CALLS.dailyStatistics}?startDate=2024-06-01`);
   });
 
   it('binds the sync as the withdrawal review action', async () => {
-    const res = await app.inject({ method: 'POST', url: SYNC_PATH, cookies: session, headers: SAME_ORIGIN, payload: {} });
+    const res = await app.inject({
+      method: 'POST',
+      url: SYNC_PATH,
+      cookies: session,
+      headers: SAME_ORIGIN,
+      payload: {},
+    });
     expect(res.json()).toEqual({ code: 200, msg: 'ok', data: { synced: 2 } });
   });
 
@@ -179,7 +240,12 @@ describe('the gateway with a map marking the console own calls unsupported', () 
     ['GET', GATEWAY_PATHS.events, 'console.withdrawalCount'],
   ] as const)('refuses %s %s with 404 UNSUPPORTED_BY_BACKEND and no backend call', async (method, url, call) => {
     const before = backend.calls.length;
-    const res = await app.inject({ method, url, cookies: session, ...(method === 'POST' ? { headers: SAME_ORIGIN, payload: {} } : {}) });
+    const res = await app.inject({
+      method,
+      url,
+      cookies: session,
+      ...(method === 'POST' ? { headers: SAME_ORIGIN, payload: {} } : {}),
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 404, error: 'UNSUPPORTED_BY_BACKEND', data: { call } });
     expect(backend.calls.length).toBe(before);
@@ -191,7 +257,9 @@ describe('the gateway with a map marking the console own calls unsupported', () 
     const res = await app.inject({ method: 'POST', url: GATEWAY_PATHS.logout, cookies: own, headers: SAME_ORIGIN });
     expect(res.statusCode).toBe(204);
     expect(backend.calls.length).toBe(before);
-    expect((await app.inject({ method: 'GET', url: GATEWAY_PATHS.session, cookies: own })).json()).toMatchObject({ loggedIn: false });
+    expect((await app.inject({ method: 'GET', url: GATEWAY_PATHS.session, cookies: own })).json()).toMatchObject({
+      loggedIn: false,
+    });
   });
 
   it('says in the offer what is left out', async () => {

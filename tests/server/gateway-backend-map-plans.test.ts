@@ -25,7 +25,12 @@ function writeMap(map: BackendMapFile): string {
 }
 
 async function logIn(app: FastifyInstance): Promise<Record<string, string>> {
-  const res = await app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account: 'admin', password: 'admin123' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: CALLS.login,
+    headers: SAME_ORIGIN,
+    payload: { account: 'admin', password: 'admin123' },
+  });
   expect(res.json()).toMatchObject({ code: 200 });
   return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
 }
@@ -36,7 +41,11 @@ describe('a delete sent once per id, through the gateway', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ dialect: 'shiku', port: 0, seed: 21, withdrawalTickMs: 0 });
-    app = await buildTestGateway({ CHAT_BACKEND_URL: sandbox.url, UPSTREAM_TIMEOUT_MS: '5000', BACKEND_MAP: SHIKU_MAP });
+    app = await buildTestGateway({
+      CHAT_BACKEND_URL: sandbox.url,
+      UPSTREAM_TIMEOUT_MS: '5000',
+      BACKEND_MAP: SHIKU_MAP,
+    });
   });
 
   afterAll(async () => {
@@ -46,7 +55,11 @@ describe('a delete sent once per id, through the gateway', () => {
 
   it('deletes every word the backend takes and names the one it refuses', async () => {
     const cookies = await logIn(app);
-    const listed = await app.inject({ method: 'GET', url: `${calls('sensitiveWords').list}?pageNum=1&pageSize=3`, cookies });
+    const listed = await app.inject({
+      method: 'GET',
+      url: `${calls('sensitiveWords').list}?pageNum=1&pageSize=3`,
+      cookies,
+    });
     const words = (listed.json() as { data: { list: { id: string; word: string }[] } }).data.list;
     const ids = words.map((w) => w.id);
     expect(ids).toHaveLength(3);
@@ -56,9 +69,19 @@ describe('a delete sent once per id, through the gateway', () => {
     const before = store.sensitiveWords.all().length;
     store.sensitiveWords.remove([store.sensitiveWords.find((w) => w.word === words[1]!.word)!.id]);
 
-    const res = await app.inject({ method: 'POST', url: calls('sensitiveWords').remove, cookies, headers: SAME_ORIGIN, payload: { ids } });
+    const res = await app.inject({
+      method: 'POST',
+      url: calls('sensitiveWords').remove,
+      cookies,
+      headers: SAME_ORIGIN,
+      payload: { ids },
+    });
     expect(res.statusCode).toBe(200);
-    const body = res.json() as { code: number; msg: string; data: { done: string[]; refused: { id: string; code: number; msg: string }[] } };
+    const body = res.json() as {
+      code: number;
+      msg: string;
+      data: { done: string[]; refused: { id: string; code: number; msg: string }[] };
+    };
     expect(body.code).not.toBe(200);
     expect(body.msg).toMatch(/^1 of 3 refused: /);
     expect(body.data.done).toEqual([ids[0], ids[2]]);
@@ -73,11 +96,25 @@ describe('the clock correction, against a backend ten minutes ahead', () => {
   let uncorrected: FastifyInstance;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ dialect: 'shiku', port: 0, seed: 22, withdrawalTickMs: 0, clock: () => Date.now() + 600_000 });
-    corrected = await buildTestGateway({ CHAT_BACKEND_URL: sandbox.url, UPSTREAM_TIMEOUT_MS: '5000', BACKEND_MAP: SHIKU_MAP });
+    sandbox = await startSandbox({
+      dialect: 'shiku',
+      port: 0,
+      seed: 22,
+      withdrawalTickMs: 0,
+      clock: () => Date.now() + 600_000,
+    });
+    corrected = await buildTestGateway({
+      CHAT_BACKEND_URL: sandbox.url,
+      UPSTREAM_TIMEOUT_MS: '5000',
+      BACKEND_MAP: SHIKU_MAP,
+    });
     const without = JSON.parse(readFileSync(SHIKU_MAP, 'utf8')) as BackendMapFile;
     delete without.auth!.clock;
-    uncorrected = await buildTestGateway({ CHAT_BACKEND_URL: sandbox.url, UPSTREAM_TIMEOUT_MS: '5000', BACKEND_MAP: writeMap(without) });
+    uncorrected = await buildTestGateway({
+      CHAT_BACKEND_URL: sandbox.url,
+      UPSTREAM_TIMEOUT_MS: '5000',
+      BACKEND_MAP: writeMap(without),
+    });
   });
 
   afterAll(async () => {

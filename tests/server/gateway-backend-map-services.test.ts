@@ -24,7 +24,13 @@ const MAP: BackendMapFile = {
   resources: {
     users: {
       calls: {
-        list: { service: 'chat', method: 'POST', path: '/user/search', template: { page: '{pageNum}' }, answer: { list: '/data/users', total: '/data/total' } },
+        list: {
+          service: 'chat',
+          method: 'POST',
+          path: '/user/search',
+          template: { page: '{pageNum}' },
+          answer: { list: '/data/users', total: '/data/total' },
+        },
       },
     },
     siteFunctions: {
@@ -93,27 +99,41 @@ describe('a backend map over two services', () => {
     admin = await startFakeBackend();
     chat = await startFakeBackend();
     routeFakeLogin(admin);
-    chat.route('POST /user/search', (_call, res) => sendJson(res, { errCode: 0, errMsg: '', data: { users: [{ id: 7 }], total: 1 } }));
-    for (const backend of [admin, chat]) backend.route('POST /config/get', (_call, res) => sendJson(res, { errCode: 0, errMsg: '', data: { config } }));
+    chat.route('POST /user/search', (_call, res) =>
+      sendJson(res, { errCode: 0, errMsg: '', data: { users: [{ id: 7 }], total: 1 } }),
+    );
+    for (const backend of [admin, chat])
+      backend.route('POST /config/get', (_call, res) => sendJson(res, { errCode: 0, errMsg: '', data: { config } }));
     admin.route('POST /config/set', (call, res) => {
       Object.assign(config, (JSON.parse(call.body) as { config: Record<string, string> }).config);
       sendJson(res, { errCode: 0, errMsg: '' });
     });
-    admin.route('POST /register/get', (_call, res) => sendJson(res, { errCode: 0, errMsg: '', data: { allowRegister } }));
+    admin.route('POST /register/get', (_call, res) =>
+      sendJson(res, { errCode: 0, errMsg: '', data: { allowRegister } }),
+    );
     admin.route('POST /register/set', (call, res) => {
       if (refuseRegister) return sendJson(res, { errCode: 1002, errMsg: 'NoPermissionError' });
       allowRegister = (JSON.parse(call.body) as { allowRegister: boolean }).allowRegister;
       sendJson(res, { errCode: 0, errMsg: '' });
     });
-    admin.route('POST /stats/new', (_call, res) => sendJson(res, { errCode: 0, errMsg: '', data: { total: 9, date_count: { '2024-06-02': 4 } } }));
+    admin.route('POST /stats/new', (_call, res) =>
+      sendJson(res, { errCode: 0, errMsg: '', data: { total: 9, date_count: { '2024-06-02': 4 } } }),
+    );
     chat.route('POST /word/del', (call, res) => {
       deleted.push((JSON.parse(call.body) as { id: string }).id);
       sendJson(res, { errCode: 0, errMsg: '' });
     });
-    chat.route('POST /stats/login', (_call, res) => sendJson(res, { errCode: 0, errMsg: '', data: { count: { '2024-06-01': 2, '2024-06-02': 3 } } }));
+    chat.route('POST /stats/login', (_call, res) =>
+      sendJson(res, { errCode: 0, errMsg: '', data: { count: { '2024-06-01': 2, '2024-06-02': 3 } } }),
+    );
     const dir = mkdtempSync(path.join(tmpdir(), 'gw-services-'));
     writeFileSync(path.join(dir, 'map.json'), JSON.stringify(MAP));
-    app = await buildTestGateway({ CHAT_BACKEND_URL: admin.url, CHAT_API_URL: chat.url, UPSTREAM_TIMEOUT_MS: '2000', BACKEND_MAP: path.join(dir, 'map.json') });
+    app = await buildTestGateway({
+      CHAT_BACKEND_URL: admin.url,
+      CHAT_API_URL: chat.url,
+      UPSTREAM_TIMEOUT_MS: '2000',
+      BACKEND_MAP: path.join(dir, 'map.json'),
+    });
     session = await fakeLogIn(app, { token: 'tok-split', userId: '5' });
   });
 
@@ -130,7 +150,11 @@ describe('a backend map over two services', () => {
 
   it('sends a call naming a service to that service’s address, with the session’s credentials', async () => {
     const [onAdmin, onChat] = [since(admin), since(chat)];
-    const res = await app.inject({ method: 'GET', url: `${calls('users').list}?pageNum=1&pageSize=5`, cookies: session });
+    const res = await app.inject({
+      method: 'GET',
+      url: `${calls('users').list}?pageNum=1&pageSize=5`,
+      cookies: session,
+    });
     expect(res.json()).toEqual({ code: 200, msg: '', data: { list: [{ id: 7 }], total: 1 } });
     expect(onChat()).toEqual(['/user/search']);
     expect(onAdmin()).toEqual([]);
@@ -148,7 +172,11 @@ describe('a backend map over two services', () => {
   it('reads one settings form from two calls, merged', async () => {
     const onAdmin = since(admin);
     const res = await app.inject({ method: 'GET', url: calls('siteFunctions').config, cookies: session });
-    expect(res.json()).toEqual({ code: 200, msg: '', data: { chatRoomName: 'Two Services', maxGroupMembers: 500, registerEnabled: true } });
+    expect(res.json()).toEqual({
+      code: 200,
+      msg: '',
+      data: { chatRoomName: 'Two Services', maxGroupMembers: 500, registerEnabled: true },
+    });
     expect(onAdmin()).toEqual(['/config/get', '/register/get']);
   });
 
@@ -203,7 +231,11 @@ describe('a backend map over two services', () => {
 
   it('merges statistics from calls to two services into one row per day', async () => {
     const [onAdmin, onChat] = [since(admin), since(chat)];
-    const res = await app.inject({ method: 'GET', url: `${calls('dailyStatistics').list}?startDate=2024-06-01&endDate=2024-06-03`, cookies: session });
+    const res = await app.inject({
+      method: 'GET',
+      url: `${calls('dailyStatistics').list}?startDate=2024-06-01&endDate=2024-06-03`,
+      cookies: session,
+    });
     expect(res.json()).toEqual({
       code: 200,
       msg: '',

@@ -23,9 +23,17 @@ const MAP: BackendMapFile = {
   answer: { code: '/code', message: '/message', success: [0] },
   resources: {
     users: {
-      fields: { registerTime: { name: 'createTime', time: 'yyyy-MM-dd HH:mm:ss' }, balance: { money: 'yuan' }, status: { values: { normal: 0, banned: 1 } } },
+      fields: {
+        registerTime: { name: 'createTime', time: 'yyyy-MM-dd HH:mm:ss' },
+        balance: { money: 'yuan' },
+        status: { values: { normal: 0, banned: 1 } },
+      },
       calls: {
-        list: { path: '/manage/user/page', params: { pageNum: 'current', pageSize: 'size' }, answer: { list: '/data/records', total: '/data/total' } },
+        list: {
+          path: '/manage/user/page',
+          params: { pageNum: 'current', pageSize: 'size' },
+          answer: { list: '/data/records', total: '/data/total' },
+        },
         update: { path: '/manage/user/update', in: 'form' },
         detail: { path: '/manage/user/{id}' },
       },
@@ -56,12 +64,20 @@ describe('the gateway with a backend map', () => {
       sendJson(res, { code: 0, message: 'saved', data: Object.fromEntries(new URLSearchParams(call.body)) }),
     );
     backend.route('GET /manage/user/9', (_call, res) => sendJson(res, { code: 0, data: { id: 9, status: 0 } }));
-    backend.route('GET /manage/user/10', (_call, res) => sendJson(res, { code: 404, message: 'No such interface: GET /manage/user/10' }));
+    backend.route('GET /manage/user/10', (_call, res) =>
+      sendJson(res, { code: 404, message: 'No such interface: GET /manage/user/10' }),
+    );
     backend.route('GET /manage/user/11', (_call, res) => sendJson(res, { code: 401, message: 'Login expired' }));
-    backend.route(`GET ${calls('groups').list}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { list: [{ id: 1 }], total: 1 } }));
+    backend.route(`GET ${calls('groups').list}`, (_call, res) =>
+      sendJson(res, { code: 200, msg: 'ok', data: { list: [{ id: 1 }], total: 1 } }),
+    );
     const dir = mkdtempSync(path.join(tmpdir(), 'gw-map-'));
     writeFileSync(path.join(dir, 'map.json'), JSON.stringify(MAP));
-    app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, UPSTREAM_TIMEOUT_MS: '2000', BACKEND_MAP: path.join(dir, 'map.json') });
+    app = await buildTestGateway({
+      CHAT_BACKEND_URL: backend.url,
+      UPSTREAM_TIMEOUT_MS: '2000',
+      BACKEND_MAP: path.join(dir, 'map.json'),
+    });
     session = await fakeLogIn(app, { token: 'tok-map', userId: '5' });
   });
 
@@ -73,7 +89,11 @@ describe('the gateway with a backend map', () => {
   const reached = (prefix: string) => backend.calls.filter((c) => c.url.startsWith(prefix));
 
   it('sends the backend its own list call with the session, decodes the answer, and maps it back', async () => {
-    const res = await app.inject({ method: 'GET', url: `${calls('users').list}?pageNum=2&pageSize=10`, cookies: session });
+    const res = await app.inject({
+      method: 'GET',
+      url: `${calls('users').list}?pageNum=2&pageSize=10`,
+      cookies: session,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({
@@ -103,17 +123,28 @@ describe('the gateway with a backend map', () => {
   });
 
   it('passes refusals on in the console envelope and names a call the backend lacks', async () => {
-    expect((await app.inject({ method: 'GET', url: `${calls('users').detail}?id=9`, cookies: session })).json()).toEqual({
+    expect(
+      (await app.inject({ method: 'GET', url: `${calls('users').detail}?id=9`, cookies: session })).json(),
+    ).toEqual({
       code: 200,
       msg: 'ok',
       data: { id: 9, status: 'normal' },
     });
-    expect((await app.inject({ method: 'GET', url: `${calls('users').detail}?id=11`, cookies: session })).json()).toEqual({ code: 401, msg: 'Login expired' });
+    expect(
+      (await app.inject({ method: 'GET', url: `${calls('users').detail}?id=11`, cookies: session })).json(),
+    ).toEqual({ code: 401, msg: 'Login expired' });
     const missing = await app.inject({ method: 'GET', url: `${calls('users').detail}?id=10`, cookies: session });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toMatchObject({ code: 404, error: 'BACKEND_NO_SUCH_CALL', data: { method: 'GET', path: '/manage/user/10' } });
+    expect(missing.json()).toMatchObject({
+      code: 404,
+      error: 'BACKEND_NO_SUCH_CALL',
+      data: { method: 'GET', path: '/manage/user/10' },
+    });
     const preview = await app.inject({ method: 'GET', url: calls('users').preview, cookies: session });
-    expect(preview.json()).toMatchObject({ error: 'BACKEND_NO_SUCH_CALL', data: { method: 'GET', path: calls('users').preview } });
+    expect(preview.json()).toMatchObject({
+      error: 'BACKEND_NO_SUCH_CALL',
+      data: { method: 'GET', path: calls('users').preview },
+    });
   });
 
   it('refuses what the map marks unsupported without calling the backend, and tells the UI', async () => {
@@ -131,7 +162,15 @@ describe('the gateway with a backend map', () => {
     expect(google.json()).toMatchObject({ error: 'UNSUPPORTED_BY_BACKEND', data: { call: 'googleVerify.list' } });
     expect(backend.calls.length).toBe(before);
     const offer = await app.inject({ method: 'GET', url: GATEWAY_PATHS.backendOffer, cookies: session });
-    expect(offer.json()).toEqual({ unsupported: { resources: ['googleVerify'], calls: {}, actions: { users: ['resetPassword'] }, fields: {}, console: [] } });
+    expect(offer.json()).toEqual({
+      unsupported: {
+        resources: ['googleVerify'],
+        calls: {},
+        actions: { users: ['resetPassword'] },
+        fields: {},
+        console: [],
+      },
+    });
   });
 
   it('reads bodies as the proxy does: an empty one as none, one it cannot translate refused', async () => {

@@ -51,7 +51,9 @@ beforeAll(async () => {
     res.end('not base64 at all!');
   });
   backend.route('GET /manage/plain', (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [] }));
-  backend.route('GET /api/exclude/siteConfig/webSiteConfig', (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: {} }));
+  backend.route('GET /api/exclude/siteConfig/webSiteConfig', (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: {} }),
+  );
 });
 
 afterAll(async () => {
@@ -84,14 +86,20 @@ async function gatewayLoggingTo(lines: string[], level: string): Promise<Fastify
 
 /** Logs in through the gateway as a browser would and returns the cookies it set. */
 async function logIn(app: FastifyInstance, password = SECRETS.password): Promise<Record<string, string>> {
-  const response = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'admin', password } });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/manage/logIn',
+    headers: SAME_ORIGIN,
+    payload: { account: 'admin', password },
+  });
   expect(response.statusCode).toBe(200);
   const cookies = Object.fromEntries(response.cookies.map((c) => [c.name, c.value]));
   expect(Object.keys(cookies).sort()).toEqual(['token', 'userId']);
   return cookies;
 }
 
-const requestLines = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request completed');
+const requestLines = (lines: string[]) =>
+  lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request completed');
 
 describe('logs, with the production logger options', () => {
   it('never contain a token, password, cookie or body, decoded or not, even at trace level', async () => {
@@ -101,7 +109,12 @@ describe('logs, with the production logger options', () => {
     try {
       const cookies = await logIn(app);
       cookieValues = Object.values(cookies).filter((value) => value.length > 3);
-      const decoded = await app.inject({ method: 'GET', url: '/manage/decoded', cookies, headers: { authorization: `Bearer ${SECRETS.bearer}` } });
+      const decoded = await app.inject({
+        method: 'GET',
+        url: '/manage/decoded',
+        cookies,
+        headers: { authorization: `Bearer ${SECRETS.bearer}` },
+      });
       // The answer was decoded for the browser: the text the log must not hold really passed.
       expect(decoded.json()).toMatchObject({ data: { note: SECRETS.decoded } });
       const garbage = await app.inject({ method: 'GET', url: '/manage/decodes-to-garbage', cookies });
@@ -124,7 +137,11 @@ describe('logs, with the production logger options', () => {
     // Each decode failure is logged once, with its path.
     const decodeLines = lines.filter((line) => line.includes('decode'));
     expect(decodeLines.filter((line) => line.includes('could not decode an encoded answer'))).toHaveLength(2);
-    expect(decodeLines.filter((line) => line.includes('"/manage/decodes-to-garbage"') && !line.includes('request completed'))).toHaveLength(1);
+    expect(
+      decodeLines.filter(
+        (line) => line.includes('"/manage/decodes-to-garbage"') && !line.includes('request completed'),
+      ),
+    ).toHaveLength(1);
     for (const secret of [...Object.values(SECRETS), ...cookieValues]) expect(text).not.toContain(secret);
   });
 
@@ -137,7 +154,16 @@ describe('logs, with the production logger options', () => {
         expect((await app.inject({ method: 'GET', url: probe, headers })).statusCode, probe).toBe(200);
       }
       const cookies = await logIn(app);
-      expect((await app.inject({ method: 'GET', url: '/manage/plain?pageNum=1', cookies, headers: { 'x-request-id': 'log-test-1' } })).statusCode).toBe(200);
+      expect(
+        (
+          await app.inject({
+            method: 'GET',
+            url: '/manage/plain?pageNum=1',
+            cookies,
+            headers: { 'x-request-id': 'log-test-1' },
+          })
+        ).statusCode,
+      ).toBe(200);
       expect((await app.inject({ method: 'GET', url: '/api/session', cookies })).statusCode).toBe(200);
     } finally {
       await app.close();

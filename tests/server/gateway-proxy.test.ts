@@ -32,24 +32,38 @@ describe('the /manage proxy', () => {
     backend = await startFakeBackend();
     routeFakeLogin(backend);
     backend.route('GET /manage/plain', (_call, res) => sendJson(res, answer));
-    backend.route('POST /manage/echo', (call, res) => sendJson(res, { code: 200, msg: 'ok', data: JSON.parse(call.body || 'null') }));
+    backend.route('POST /manage/echo', (call, res) =>
+      sendJson(res, { code: 200, msg: 'ok', data: JSON.parse(call.body || 'null') }),
+    );
     backend.route('POST /manage/upload', (_call, res) => sendJson(res, { code: 200, msg: 'ok' }));
-    backend.route('GET /manage/mode1', (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 1, key), '1'));
+    backend.route('GET /manage/mode1', (_call, res) =>
+      sendEncoded(res, encodeBody(JSON.stringify(answer), 1, key), '1'),
+    );
     for (const format of ['gzip', 'zlib', 'deflate-raw'] as const) {
-      backend.route(`GET /manage/mode3-${format}`, (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 3, key, format), '3'));
+      backend.route(`GET /manage/mode3-${format}`, (_call, res) =>
+        sendEncoded(res, encodeBody(JSON.stringify(answer), 3, key, format), '3'),
+      );
     }
     backend.route('GET /manage/mode2', (_call, res) => sendEncoded(res, JSON.stringify(answer), '2'));
-    backend.route('GET /manage/truncated', (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 1, key).slice(0, -5), '1'));
-    backend.route('GET /manage/wrong-key', (_call, res) => sendEncoded(res, encodeBody(JSON.stringify(answer), 1, { ...key, key: Buffer.alloc(32, 1) }), '1'));
+    backend.route('GET /manage/truncated', (_call, res) =>
+      sendEncoded(res, encodeBody(JSON.stringify(answer), 1, key).slice(0, -5), '1'),
+    );
+    backend.route('GET /manage/wrong-key', (_call, res) =>
+      sendEncoded(res, encodeBody(JSON.stringify(answer), 1, { ...key, key: Buffer.alloc(32, 1) }), '1'),
+    );
     backend.route('GET /manage/bad-padding', (_call, res) => {
       // A valid-length ciphertext whose last block decrypts to garbage padding.
       const good = Buffer.from(encodeBody(JSON.stringify(answer), 1, key), 'base64');
       good[good.length - 1] = good[good.length - 1]! ^ 0xff;
       sendEncoded(res, good.toString('base64'), '1');
     });
-    backend.route('GET /manage/not-json', (_call, res) => sendEncoded(res, encodeBody('<html>500</html>', 1, key), '1'));
+    backend.route('GET /manage/not-json', (_call, res) =>
+      sendEncoded(res, encodeBody('<html>500</html>', 1, key), '1'),
+    );
     backend.route('GET /manage/bomb', (_call, res) => {
-      const bomb = gzipSync(Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(8 * 1024 * 1024, 0x20), Buffer.from('"}')]));
+      const bomb = gzipSync(
+        Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(8 * 1024 * 1024, 0x20), Buffer.from('"}')]),
+      );
       sendEncoded(res, encryptRaw(bomb), '3');
     });
     backend.route('GET /manage/slow', async (_call, res) => {
@@ -107,7 +121,13 @@ describe('the /manage proxy', () => {
   });
 
   it('passes JSON bodies of same-origin posts through', async () => {
-    const response = await app.inject({ method: 'POST', url: '/manage/echo', cookies: session, headers: SAME_ORIGIN, payload: { ids: [1, 2] } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/manage/echo',
+      cookies: session,
+      headers: SAME_ORIGIN,
+      payload: { ids: [1, 2] },
+    });
     expect(response.json()).toEqual({ code: 200, msg: 'ok', data: { ids: [1, 2] } });
   });
 
@@ -129,7 +149,9 @@ describe('the /manage proxy', () => {
     const call = backend.calls.at(-1)!;
     expect(call.url).toBe('/manage/upload');
     expect(call.headers['content-type']).toBe(contentType);
-    const parts = await new Response(call.body, { headers: { 'content-type': call.headers['content-type']! } }).formData();
+    const parts = await new Response(call.body, {
+      headers: { 'content-type': call.headers['content-type']! },
+    }).formData();
     expect(parts.get('title')).toBe('公告');
     const file = parts.get('file') as File;
     expect(file.name).toBe('notes.txt');
@@ -220,7 +242,11 @@ describe('the /manage proxy', () => {
   });
 
   it('counts decode failures and upstream errors in /metrics', async () => {
-    const metrics = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const metrics = await app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(metrics.statusCode).toBe(200);
     expect(metrics.body).toMatch(/gateway_decode_failures_total\{reason="bad_padding"\} [1-9]/);
     expect(metrics.body).toMatch(/gateway_upstream_errors_total\{kind="timeout"\} [1-9]/);
@@ -242,7 +268,12 @@ describe('a backend that is down', () => {
       const call = await app.inject({ method: 'GET', url: '/manage/plain', cookies: session });
       expect(call.statusCode).toBe(502);
       expect(call.json()).toMatchObject({ code: 502, error: 'UPSTREAM_UNREACHABLE' });
-      const login = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'a', password: 'b' } });
+      const login = await app.inject({
+        method: 'POST',
+        url: '/manage/logIn',
+        headers: SAME_ORIGIN,
+        payload: { account: 'a', password: 'b' },
+      });
       expect(login.statusCode).toBe(502);
       expect(login.headers['set-cookie']).toBeUndefined();
       const ready = await app.inject({ method: 'GET', url: '/readyz' });

@@ -19,13 +19,16 @@ async function gateway(env: Record<string, string> = {}): Promise<FastifyInstanc
   return app;
 }
 
-const reached = (path: string, method: string) => backend.calls.filter((c) => c.url.split('?')[0] === path && c.method === method).length;
+const reached = (path: string, method: string) =>
+  backend.calls.filter((c) => c.url.split('?')[0] === path && c.method === method).length;
 
 beforeAll(async () => {
   backend = await startFakeBackend();
   answerLogins(backend);
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'GET']) {
-    backend.route(`${method} /manage/thing`, (call, res) => sendJson(res, { code: 200, msg: 'ok', data: { method: call.method, bytes: call.body.length } }));
+    backend.route(`${method} /manage/thing`, (call, res) =>
+      sendJson(res, { code: 200, msg: 'ok', data: { method: call.method, bytes: call.body.length } }),
+    );
   }
   backend.route('GET /plate/icons/logo.svg', (_call, res) => {
     res.writeHead(200, { 'content-type': 'image/svg+xml' });
@@ -121,7 +124,10 @@ describe('CROSS_ORIGIN', () => {
       }
       expect(reached('/manage/thing', method)).toBe(before);
 
-      for (const headers of [SAME_ORIGIN, { referer: 'http://localhost:80/WithDrawMoneyCheck', host: 'localhost:80' }]) {
+      for (const headers of [
+        SAME_ORIGIN,
+        { referer: 'http://localhost:80/WithDrawMoneyCheck', host: 'localhost:80' },
+      ]) {
         const response = await app.inject({
           method,
           url: '/manage/thing',
@@ -140,9 +146,20 @@ describe('CROSS_ORIGIN', () => {
     const app = await gateway();
     const cookies = await logInThrough(app);
     // Posted by the session itself: it reads its own entries (anonymous ones need ERROR_LOG_ADMIN_PERMISSION).
-    const posted = await app.inject({ method: 'POST', url: '/api/error-log', cookies, headers: SAME_ORIGIN, payload: { message: 'kept', url: '/x' } });
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/api/error-log',
+      cookies,
+      headers: SAME_ORIGIN,
+      payload: { message: 'kept', url: '/x' },
+    });
     expect(posted.statusCode).toBe(200);
-    const refused = await app.inject({ method: 'DELETE', url: '/api/error-log', cookies, headers: { origin: 'https://evil.example', host: 'localhost:80' } });
+    const refused = await app.inject({
+      method: 'DELETE',
+      url: '/api/error-log',
+      cookies,
+      headers: { origin: 'https://evil.example', host: 'localhost:80' },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: 'CROSS_ORIGIN' });
     const listed = await app.inject({ method: 'GET', url: '/api/error-log', cookies });
@@ -186,6 +203,8 @@ describe('FILE_SERVER_URL', () => {
 
     // Unset, /plate follows the backend.
     const byDefault = await gateway();
-    expect((await byDefault.inject({ method: 'GET', url: '/plate/icons/logo.svg' })).body).toBe('<svg id="from-the-backend"/>');
+    expect((await byDefault.inject({ method: 'GET', url: '/plate/icons/logo.svg' })).body).toBe(
+      '<svg id="from-the-backend"/>',
+    );
   });
 });

@@ -35,7 +35,13 @@ describe('security rules', () => {
   ])('refuses an unsafe call from %s with 403 JSON', async (_label, headers) => {
     const before = backend.calls.length;
     for (const url of ['/manage/user/userProfile/save', '/api/logout', '/api/error-log']) {
-      const response = await app.inject({ method: 'POST', url, cookies: session, headers: { host: 'localhost:80', ...headers }, payload: {} });
+      const response = await app.inject({
+        method: 'POST',
+        url,
+        cookies: session,
+        headers: { host: 'localhost:80', ...headers },
+        payload: {},
+      });
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 403, error: 'CROSS_ORIGIN' });
     }
@@ -77,7 +83,12 @@ describe('security rules', () => {
   });
 
   it('answers unknown /api paths with a JSON 404, never the UI', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/nothing-here', headers: { accept: 'text/html' }, cookies: session });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/nothing-here',
+      headers: { accept: 'text/html' },
+      cookies: session,
+    });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 404, error: 'NOT_FOUND' });
   });
@@ -98,17 +109,30 @@ describe('serving the UI', () => {
   });
 
   it('redirects an HTML navigation without a session to the login page with the path', async () => {
-    const response = await app.inject({ method: 'GET', url: '/finance/OnlineRecharge?tab=2', headers: { accept: 'text/html' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/finance/OnlineRecharge?tab=2',
+      headers: { accept: 'text/html' },
+    });
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe(`/login?redirect=${encodeURIComponent('/finance/OnlineRecharge?tab=2')}`);
   });
 
   it("serves a record's page at any depth as the console, and sends a visitor to it through the login form", async () => {
     for (const url of ['/userpage/userset/10023', '/groupset/800001', '/WithDrawMoneyCheck/459?from=search']) {
-      const anonymous = await app.inject({ method: 'GET', url, headers: { 'sec-fetch-mode': 'navigate', accept: 'text/html' } });
+      const anonymous = await app.inject({
+        method: 'GET',
+        url,
+        headers: { 'sec-fetch-mode': 'navigate', accept: 'text/html' },
+      });
       expect(anonymous.statusCode, url).toBe(302);
       expect(anonymous.headers.location).toBe(`/login?redirect=${encodeURIComponent(url)}`);
-      const logged = await app.inject({ method: 'GET', url, headers: { 'sec-fetch-mode': 'navigate', accept: 'text/html' }, cookies: session });
+      const logged = await app.inject({
+        method: 'GET',
+        url,
+        headers: { 'sec-fetch-mode': 'navigate', accept: 'text/html' },
+        cookies: session,
+      });
       expect(logged.statusCode, url).toBe(200);
       expect(logged.headers['content-type']).toContain('text/html');
       // Assets by absolute paths: the page works however deep its address.
@@ -148,16 +172,29 @@ describe('serving the UI', () => {
     const plain = await app.inject({ method: 'GET', url: '/assets/main-ABC123.js' });
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const br = await app.inject({ method: 'GET', url: '/assets/main-ABC123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    const br = await app.inject({
+      method: 'GET',
+      url: '/assets/main-ABC123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
-    const gz = await app.inject({ method: 'GET', url: '/assets/main-ABC123.js', headers: { 'accept-encoding': 'gzip' } });
+    const gz = await app.inject({
+      method: 'GET',
+      url: '/assets/main-ABC123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(gz.headers['content-encoding']).toBe('gzip');
   });
 
   it('sends the root address to the login page, or serves the console, whatever encodings or types the client accepts', async () => {
     // Plain clients (curl, monitoring probes, scripts) send no Accept-Encoding and often Accept: */*.
-    for (const headers of [{}, { accept: '*/*' }, { 'accept-encoding': 'identity' }, { accept: 'text/html', 'accept-encoding': 'gzip, br' }]) {
+    for (const headers of [
+      {},
+      { accept: '*/*' },
+      { 'accept-encoding': 'identity' },
+      { accept: 'text/html', 'accept-encoding': 'gzip, br' },
+    ]) {
       for (const method of ['GET', 'HEAD'] as const) {
         const anonymous = await app.inject({ method, url: '/', headers });
         expect(anonymous.statusCode, `${method} ${JSON.stringify(headers)}`).toBe(302);
@@ -197,7 +234,9 @@ describe('the error catalogue', () => {
     const doc = readFileSync(new URL('../../docs/gateway.md', import.meta.url), 'utf8');
     const catalogue = doc.slice(doc.indexOf('\n## Gateway errors'));
     for (const name of Object.keys(GATEWAY_ERRORS)) {
-      expect(catalogue, `docs/gateway.md's catalogue lacks the gateway error ${name}`).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
+      expect(catalogue, `docs/gateway.md's catalogue lacks the gateway error ${name}`).toMatch(
+        new RegExp(`^\\| \`${name}\` \\|`, 'm'),
+      );
     }
   });
 });

@@ -19,14 +19,22 @@ describe('session: login, logout and /api/session', () => {
         return sendJson(res, { code: 200, msg: 'ok', data: { token: 'tok-admin-1', userId: 7 } });
       }
       if (body.account === 'encoded' && body.password === 'pw') {
-        const text = encodeBody(JSON.stringify({ code: 200, msg: 'ok', data: { token: 'tok-enc', userId: '9' } }), 1, key);
+        const text = encodeBody(
+          JSON.stringify({ code: 200, msg: 'ok', data: { token: 'tok-enc', userId: '9' } }),
+          1,
+          key,
+        );
         res.writeHead(200, { 'content-type': 'text/plain', 'w-enable-mode': '1' });
         return void res.end(text);
       }
       return sendJson(res, { code: 1001, msg: 'Wrong account or password' });
     });
     backend.route('GET /manage/whoami', (call, res) =>
-      sendJson(res, { code: 200, msg: 'ok', data: { token: call.headers['w-token'], userId: call.headers['w-userid'] } }),
+      sendJson(res, {
+        code: 200,
+        msg: 'ok',
+        data: { token: call.headers['w-token'], userId: call.headers['w-userid'] },
+      }),
     );
     app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url });
   });
@@ -61,12 +69,21 @@ describe('session: login, logout and /api/session', () => {
     // The token cookie is sealed: the browser never holds the backend's token in the clear.
     expect(cookies.get('token')!.value).not.toContain('tok-admin-1');
     expect(cookies.get('userId')!.value).toBe('7');
-    const whoami = await app.inject({ method: 'GET', url: '/manage/whoami', cookies: { token: cookies.get('token')!.value } });
+    const whoami = await app.inject({
+      method: 'GET',
+      url: '/manage/whoami',
+      cookies: { token: cookies.get('token')!.value },
+    });
     expect(whoami.json()).toMatchObject({ data: { token: 'tok-admin-1', userId: '7' } });
   });
 
   it('decodes an encoded login answer before reading the token', async () => {
-    const response = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'encoded', password: 'pw' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/manage/logIn',
+      headers: SAME_ORIGIN,
+      payload: { account: 'encoded', password: 'pw' },
+    });
     expect(response.json()).toEqual({ code: 200, msg: 'ok', data: { userId: '9' } });
     const sealed = parseSetCookies(response.headers['set-cookie']).get('token')!.value;
     const whoami = await app.inject({ method: 'GET', url: '/manage/whoami', cookies: { token: sealed } });
@@ -74,7 +91,12 @@ describe('session: login, logout and /api/session', () => {
   });
 
   it('sets no cookie when the backend refuses the login', async () => {
-    const response = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'admin', password: 'nope' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/manage/logIn',
+      headers: SAME_ORIGIN,
+      payload: { account: 'admin', password: 'nope' },
+    });
     expect(response.json()).toMatchObject({ code: 1001, msg: 'Wrong account or password' });
     expect(response.headers['set-cookie']).toBeUndefined();
   });
@@ -88,7 +110,12 @@ describe('session: login, logout and /api/session', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 400, error: 'BAD_REQUEST' });
-    const missing = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'admin' } });
+    const missing = await app.inject({
+      method: 'POST',
+      url: '/manage/logIn',
+      headers: SAME_ORIGIN,
+      payload: { account: 'admin' },
+    });
     expect(missing.statusCode).toBe(400);
   });
 
@@ -104,15 +131,34 @@ describe('session: login, logout and /api/session', () => {
       currency: 'CNY',
     });
     const forged = await app.inject({ method: 'GET', url: '/api/session', cookies: { token: 'abc', userId: '7' } });
-    expect(forged.json()).toEqual({ loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null, currency: 'CNY' });
+    expect(forged.json()).toEqual({
+      loggedIn: false,
+      userId: null,
+      name: 'Admin',
+      sandbox: false,
+      webClientUrl: null,
+      sandboxDialect: null,
+      currency: 'CNY',
+    });
     const cookies = await logInInject(app, { account: 'admin', password: 'admin123' });
     // The userId cookie is not what the gateway believes: the sealed value is.
     const known = await app.inject({ method: 'GET', url: '/api/session', cookies: { ...cookies, userId: '999' } });
-    expect(known.json()).toEqual({ loggedIn: true, userId: '7', name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null, currency: 'CNY' });
+    expect(known.json()).toEqual({
+      loggedIn: true,
+      userId: '7',
+      name: 'Admin',
+      sandbox: false,
+      webClientUrl: null,
+      sandboxDialect: null,
+      currency: 'CNY',
+    });
   });
 
   it("tells the UI the web client's address when WEB_CLIENT_URL sets it", async () => {
-    const configured = await buildTestGateway({ CHAT_BACKEND_URL: backend.url, WEB_CLIENT_URL: 'https://im.chat.example.com/' });
+    const configured = await buildTestGateway({
+      CHAT_BACKEND_URL: backend.url,
+      WEB_CLIENT_URL: 'https://im.chat.example.com/',
+    });
     try {
       const answer = await configured.inject({ method: 'GET', url: '/api/session' });
       expect(answer.json()).toMatchObject({ loggedIn: false, webClientUrl: 'https://im.chat.example.com' });
@@ -148,7 +194,12 @@ describe('session: login, logout and /api/session', () => {
       const response = await proxied.inject({
         method: 'POST',
         url: '/manage/logIn',
-        headers: { origin: 'https://console.example', host: 'console.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'console.example' },
+        headers: {
+          origin: 'https://console.example',
+          host: 'console.example',
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': 'console.example',
+        },
         payload: { account: 'admin', password: 'admin123' },
       });
       expect(response.statusCode).toBe(200);

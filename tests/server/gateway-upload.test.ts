@@ -24,7 +24,12 @@ const IMAGE_MAX = 64 * 1024;
 const PACKAGE_MAX = 256 * 1024;
 
 /** A 16 px square: each row a filter byte (0) and 16 palette indices. */
-const png = () => squarePng(16, Buffer.concat(Array.from({ length: 16 }, () => Buffer.from([0, ...Array(16).fill(1)]))), Buffer.from([0, 0, 0, 64, 158, 255]));
+const png = () =>
+  squarePng(
+    16,
+    Buffer.concat(Array.from({ length: 16 }, () => Buffer.from([0, ...Array(16).fill(1)]))),
+    Buffer.from([0, 0, 0, 64, 158, 255]),
+  );
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 /** A ZIP's local file header and some bytes: what an .apk starts with. */
 const apk = (size: number) => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(size - 4, 7)]);
@@ -60,7 +65,9 @@ function upload(gateway: Gateway, query: string, body: Buffer | Readable, header
 function storedFiles(dataDir: string): string[] {
   const root = path.join(dataDir, 'uploads');
   if (!existsSync(root)) return [];
-  return (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.[a-z]+$/.test(f) && !f.endsWith('.part'));
+  return (readdirSync(root, { recursive: true }) as string[]).filter(
+    (f) => /\.[a-z]+$/.test(f) && !f.endsWith('.part'),
+  );
 }
 
 describe('uploads through the gateway to the sandbox', () => {
@@ -84,7 +91,11 @@ describe('uploads through the gateway to the sandbox', () => {
   it('tells the UI its limits', async () => {
     const res = await request(`${gateway.url}${GATEWAY_PATHS.upload}`, { headers: { cookie: gateway.cookie } });
     expect(res.statusCode).toBe(200);
-    expect(await res.body.json()).toEqual({ code: 200, msg: 'ok', data: { maxBytes: { image: IMAGE_MAX, package: PACKAGE_MAX } } });
+    expect(await res.body.json()).toEqual({
+      code: 200,
+      msg: 'ok',
+      data: { maxBytes: { image: IMAGE_MAX, package: PACKAGE_MAX } },
+    });
   });
 
   it('stores an image under the sandbox data folder and serves it back at /plate/', async () => {
@@ -93,7 +104,13 @@ describe('uploads through the gateway to the sandbox', () => {
     expect(res.statusCode).toBe(200);
     const body = (await res.body.json()) as { code: number; data: UploadAnswer };
     expect(body.code).toBe(200);
-    expect(body.data).toMatchObject({ name: 'logo.png', size: bytes.length, md5: md5(bytes), contentType: 'image/png', url: null });
+    expect(body.data).toMatchObject({
+      name: 'logo.png',
+      size: bytes.length,
+      md5: md5(bytes),
+      contentType: 'image/png',
+      url: null,
+    });
     expect(body.data.path).toMatch(/^uploads\/images\/\d{4}\/\d{2}\/[0-9a-f]{32}\.png$/);
     expect(readFileSync(path.join(dataDir, body.data.path)).equals(bytes)).toBe(true);
 
@@ -107,10 +124,18 @@ describe('uploads through the gateway to the sandbox', () => {
   it('streams a package of unknown length and measures its size and MD5 on the way', async () => {
     const bytes = apk(200 * 1024);
     // Chunked: no Content-Length, so the limit is enforced as the bytes pass.
-    const res = await upload(gateway, 'kind=package&name=chat-2.4.0.apk', Readable.from([bytes.subarray(0, 70_000), bytes.subarray(70_000)]));
+    const res = await upload(
+      gateway,
+      'kind=package&name=chat-2.4.0.apk',
+      Readable.from([bytes.subarray(0, 70_000), bytes.subarray(70_000)]),
+    );
     expect(res.statusCode).toBe(200);
     const { data } = (await res.body.json()) as { data: UploadAnswer };
-    expect(data).toMatchObject({ size: bytes.length, md5: md5(bytes), contentType: 'application/vnd.android.package-archive' });
+    expect(data).toMatchObject({
+      size: bytes.length,
+      md5: md5(bytes),
+      contentType: 'application/vnd.android.package-archive',
+    });
     expect(data.path).toMatch(/^uploads\/packages\/.+\.apk$/);
     const served = await request(`${gateway.url}/plate/${data.path}`);
     // Not an image: the file server's answer goes out as an attachment that never renders.
@@ -123,7 +148,11 @@ describe('uploads through the gateway to the sandbox', () => {
     const before = uploadCalls();
     const stored = storedFiles(dataDir).length;
     const cases: [string, Buffer, Record<string, unknown>][] = [
-      ['kind=image&name=logo.png', Buffer.from('<html><script>alert(1)</script></html>'), { reason: 'contents', detected: null }],
+      [
+        'kind=image&name=logo.png',
+        Buffer.from('<html><script>alert(1)</script></html>'),
+        { reason: 'contents', detected: null },
+      ],
       ['kind=image&name=logo.jpg', png(), { reason: 'contents', detected: 'png' }],
       ['kind=image&name=logo.txt', png(), { reason: 'extension' }],
       ['kind=package&name=app.apk', png(), { reason: 'contents', detected: 'png' }],
@@ -132,8 +161,17 @@ describe('uploads through the gateway to the sandbox', () => {
     for (const [query, bytes, data] of cases) {
       const res = await upload(gateway, query, bytes);
       expect(res.statusCode, query).toBe(415);
-      const body = (await res.body.json()) as { code: number; error: string; msg: string; data: Record<string, unknown> };
-      expect(body, query).toMatchObject({ code: 415, error: 'UPLOAD_TYPE_REFUSED', data: { kind: query.includes('package') ? 'package' : 'image', ...data } });
+      const body = (await res.body.json()) as {
+        code: number;
+        error: string;
+        msg: string;
+        data: Record<string, unknown>;
+      };
+      expect(body, query).toMatchObject({
+        code: 415,
+        error: 'UPLOAD_TYPE_REFUSED',
+        data: { kind: query.includes('package') ? 'package' : 'image', ...data },
+      });
       expect(body.msg).toMatch(/not of a type this console accepts/);
     }
     expect(uploadCalls()).toBe(before);
@@ -169,7 +207,11 @@ describe('uploads through the gateway to the sandbox', () => {
 
     const stored = storedFiles(dataDir).length;
     const head = png();
-    const streamed = await upload(gateway, 'kind=image&name=big.png', Readable.from([head, Buffer.alloc(IMAGE_MAX / 2), Buffer.alloc(IMAGE_MAX / 2)]));
+    const streamed = await upload(
+      gateway,
+      'kind=image&name=big.png',
+      Readable.from([head, Buffer.alloc(IMAGE_MAX / 2), Buffer.alloc(IMAGE_MAX / 2)]),
+    );
     expect(streamed.statusCode).toBe(413);
     expect(await streamed.body.json()).toMatchObject({ error: 'UPLOAD_TOO_LARGE', data: { maxBytes: IMAGE_MAX } });
     await expect.poll(() => readdirSync(path.join(dataDir, 'uploads', 'incoming'))).toEqual([]);
@@ -219,7 +261,10 @@ describe('uploads bound by a backend map', () => {
   it('sends the legacy dialect its own upload call and reads its answer back', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'upload-legacy-'));
     const sandbox = await startSandbox({ withdrawalTickMs: 0, dialect: 'legacy', dataDir });
-    const gateway = await startGateway({ CHAT_BACKEND_URL: sandbox.url, BACKEND_MAP: path.resolve('server/sandbox/legacy-map.json') }, sandbox);
+    const gateway = await startGateway(
+      { CHAT_BACKEND_URL: sandbox.url, BACKEND_MAP: path.resolve('server/sandbox/legacy-map.json') },
+      sandbox,
+    );
     try {
       const bytes = png();
       const res = await upload(gateway, 'kind=image&name=avatar.png', bytes);
@@ -238,16 +283,29 @@ describe('uploads bound by a backend map', () => {
 
   it('refuses an upload the map marks unsupported without reaching the backend', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'upload-map-'));
-    writeFileSync(path.join(dir, 'map.json'), JSON.stringify({ console: { calls: { upload: { unsupported: true } } } }));
+    writeFileSync(
+      path.join(dir, 'map.json'),
+      JSON.stringify({ console: { calls: { upload: { unsupported: true } } } }),
+    );
     const sandbox = await startSandbox({ withdrawalTickMs: 0 });
-    const gateway = await startGateway({ CHAT_BACKEND_URL: sandbox.url, BACKEND_MAP: path.join(dir, 'map.json') }, sandbox);
+    const gateway = await startGateway(
+      { CHAT_BACKEND_URL: sandbox.url, BACKEND_MAP: path.join(dir, 'map.json') },
+      sandbox,
+    );
     try {
       const res = await upload(gateway, 'kind=image&name=logo.png', png());
       expect(res.statusCode).toBe(404);
-      expect(await res.body.json()).toMatchObject({ error: 'UNSUPPORTED_BY_BACKEND', data: { call: 'console.upload' } });
+      expect(await res.body.json()).toMatchObject({
+        error: 'UNSUPPORTED_BY_BACKEND',
+        data: { call: 'console.upload' },
+      });
       expect(sandbox.app.sandboxCalls.some((c) => c.path === '/manage/upload')).toBe(false);
-      const offer = await request(`${gateway.url}${GATEWAY_PATHS.backendOffer}`, { headers: { cookie: gateway.cookie } });
-      expect(((await offer.body.json()) as { unsupported: { console: string[] } }).unsupported.console).toContain('upload');
+      const offer = await request(`${gateway.url}${GATEWAY_PATHS.backendOffer}`, {
+        headers: { cookie: gateway.cookie },
+      });
+      expect(((await offer.body.json()) as { unsupported: { console: string[] } }).unsupported.console).toContain(
+        'upload',
+      );
     } finally {
       await gateway.app.close();
       await sandbox.close();

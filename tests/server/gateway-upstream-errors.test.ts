@@ -38,7 +38,8 @@ async function gateway(env: Record<string, string>): Promise<Gateway> {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of String(chunk).split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -63,9 +64,12 @@ const METRICS_TOKEN = 'upstream-errors-metrics-token';
 
 /** gateway_upstream_errors_total by kind, read from /metrics as a scraper would. */
 async function upstreamErrors(app: FastifyInstance): Promise<Record<string, number>> {
-  const text = (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+  const text = (
+    await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).body;
   const out: Record<string, number> = {};
-  for (const [, kind, value] of text.matchAll(/^gateway_upstream_errors_total\{kind="([a-z_]+)"\} (\d+)$/gm)) out[kind!] = Number(value);
+  for (const [, kind, value] of text.matchAll(/^gateway_upstream_errors_total\{kind="([a-z_]+)"\} (\d+)$/gm))
+    out[kind!] = Number(value);
   return out;
 }
 
@@ -114,7 +118,11 @@ beforeAll(async () => {
       return void res.end('{"code": 200, "data": [');
     }
     // The administrators page's permission too: the INTERNAL case below clears the error log, which only its holders may.
-    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }] });
+    sendJson(res, {
+      code: 200,
+      msg: 'ok',
+      data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }],
+    });
   });
   backend.route(`GET ${CALLS.withdrawalCount}`, (call, res) => {
     if (call.headers['w-token'] === 'tok-codeless') return sendJson(res, { msg: 'ok', data: 3 });
@@ -164,7 +172,10 @@ describe('UPSTREAM_BAD_ANSWER', () => {
     const cookie = await sessionOf(app, 'codeless');
     await app.listen({ port: 0, host: '127.0.0.1' });
     const stream = await SseClient.open((app.server.address() as AddressInfo).port, cookie);
-    await waitUntil(() => lines.some((l) => l.msg === 'withdrawal count poll failed; keeping the last count'), 'the poll failure in the log');
+    await waitUntil(
+      () => lines.some((l) => l.msg === 'withdrawal count poll failed; keeping the last count'),
+      'the poll failure in the log',
+    );
     const failure = lines.find((l) => l.msg === 'withdrawal count poll failed; keeping the last count')!;
     expect(failure.reason).toContain('envelope');
     expect(stream.counts()).toEqual([]);

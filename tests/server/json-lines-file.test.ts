@@ -2,7 +2,13 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppendFile, OperationQueue, readLinesBackward, readLinesForward, replaceFile } from '../../server/lib/json-lines-file.js';
+import {
+  AppendFile,
+  OperationQueue,
+  readLinesBackward,
+  readLinesForward,
+  replaceFile,
+} from '../../server/lib/json-lines-file.js';
 import { streamField } from '../../server/lib/redis-stream-pages.js';
 
 let dir: string;

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import { GATEWAY_PATHS, RESOURCES, resourceCalls, type ListAnswer, type Resource } from '../../server/contract/index.js';
+import {
+  GATEWAY_PATHS,
+  RESOURCES,
+  resourceCalls,
+  type ListAnswer,
+  type Resource,
+} from '../../server/contract/index.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
@@ -41,7 +47,12 @@ async function gateway(backend: string, map: string | null): Promise<FastifyInst
 }
 
 async function login(app: FastifyInstance): Promise<Record<string, string>> {
-  const res = await app.inject({ method: 'POST', url: '/manage/logIn', headers: SAME_ORIGIN, payload: { account: 'admin', password: 'admin123', code: '' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/manage/logIn',
+    headers: SAME_ORIGIN,
+    payload: { account: 'admin', password: 'admin123', code: '' },
+  });
   expect(res.json().code).toBe(200);
   return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
 }
@@ -80,9 +91,11 @@ async function post(app: FastifyInstance, url: string, payload: unknown) {
 
 /** The dialect writes whole seconds: compare times at that precision. */
 function seconds(value: unknown): unknown {
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return `${value.slice(0, 19)}Z`;
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value))
+    return `${value.slice(0, 19)}Z`;
   if (Array.isArray(value)) return value.map(seconds);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, seconds(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, seconds(v)]));
   return value;
 }
 
@@ -91,32 +104,41 @@ const byId = (id: string) => RESOURCES.find((r) => r.id === id)!;
 
 /** Only what the contract declares: undeclared extras of a record may read otherwise in a dialect. */
 function declared(resource: Resource, row: Row): Row {
-  const keys = resource.kind === 'list' || resource.kind === 'settings' ? resource.fields.map((f) => f.key) : Object.keys(row);
+  const keys =
+    resource.kind === 'list' || resource.kind === 'settings' ? resource.fields.map((f) => f.key) : Object.keys(row);
   // The two sandboxes saw this test's logins at slightly different moments.
   const skipped = resource.id === 'admins' ? ['lastLoginTime'] : [];
   return Object.fromEntries(keys.filter((k) => k in row && !skipped.includes(k)).map((k) => [k, row[k]]));
 }
 
 describe('the legacy dialect through its map', () => {
-  it.each(offered.filter((r) => r.kind === 'list').map((r) => [r.id, r] as const))('%s lists the same rows, sorted and paged', async (_id, resource) => {
-    const list = resourceCalls(resource).list;
-    const field = resource.kind === 'list' ? resource.defaultSort.replace(/^-/, '') : 'id';
-    const query = `?pageNum=2&pageSize=5&sort=${encodeURIComponent(`-${field}`)}`;
-    const [a, b] = await Promise.all([get(mapped, list + query), get(direct, list + query)]);
-    expect(a.code, a.msg).toBe(200);
-    const ours = a.data as ListAnswer<Row>;
-    const theirs = b.data as ListAnswer<Row>;
-    expect(ours.total).toBe(theirs.total);
-    expect(ours.list.map((r) => seconds(declared(resource, r)))).toEqual(theirs.list.map((r) => seconds(declared(resource, r))));
-    if (theirs.totals) expect(ours.totals).toEqual(theirs.totals);
-  });
+  it.each(offered.filter((r) => r.kind === 'list').map((r) => [r.id, r] as const))(
+    '%s lists the same rows, sorted and paged',
+    async (_id, resource) => {
+      const list = resourceCalls(resource).list;
+      const field = resource.kind === 'list' ? resource.defaultSort.replace(/^-/, '') : 'id';
+      const query = `?pageNum=2&pageSize=5&sort=${encodeURIComponent(`-${field}`)}`;
+      const [a, b] = await Promise.all([get(mapped, list + query), get(direct, list + query)]);
+      expect(a.code, a.msg).toBe(200);
+      const ours = a.data as ListAnswer<Row>;
+      const theirs = b.data as ListAnswer<Row>;
+      expect(ours.total).toBe(theirs.total);
+      expect(ours.list.map((r) => seconds(declared(resource, r)))).toEqual(
+        theirs.list.map((r) => seconds(declared(resource, r))),
+      );
+      if (theirs.totals) expect(ours.totals).toEqual(theirs.totals);
+    },
+  );
 
-  it.each(offered.filter((r) => r.kind === 'settings').map((r) => [r.id, r] as const))('%s reads the same settings', async (_id, resource) => {
-    const config = resourceCalls(resource).config;
-    const [a, b] = await Promise.all([get(mapped, config), get(direct, config)]);
-    expect(a.code, a.msg).toBe(200);
-    expect(a.data).toEqual(b.data);
-  });
+  it.each(offered.filter((r) => r.kind === 'settings').map((r) => [r.id, r] as const))(
+    '%s reads the same settings',
+    async (_id, resource) => {
+      const config = resourceCalls(resource).config;
+      const [a, b] = await Promise.all([get(mapped, config), get(direct, config)]);
+      expect(a.code, a.msg).toBe(200);
+      expect(a.data).toEqual(b.data);
+    },
+  );
 
   it('reads statistics for a range, in the console units', async () => {
     const resource = byId('dailyStatistics');
@@ -129,20 +151,32 @@ describe('the legacy dialect through its map', () => {
 
   it('filters by status, switch and date range as the console sends them', async () => {
     const users = resourceCalls(byId('users')).list;
-    for (const query of ['status=banned', 'privileged=true', 'registerTimeFrom=2026-01-01&registerTimeTo=2026-02-01', 'keyword=a&channel=web']) {
+    for (const query of [
+      'status=banned',
+      'privileged=true',
+      'registerTimeFrom=2026-01-01&registerTimeTo=2026-02-01',
+      'keyword=a&channel=web',
+    ]) {
       const [a, b] = await Promise.all([get(mapped, `${users}?${query}`), get(direct, `${users}?${query}`)]);
       expect(a.code, `${query}: ${a.msg}`).toBe(200);
       expect((a.data as ListAnswer).total, query).toBe((b.data as ListAnswer).total);
-      expect((a.data as ListAnswer<Row>).list.map((r) => r.id)).toEqual((b.data as ListAnswer<Row>).list.map((r) => r.id));
+      expect((a.data as ListAnswer<Row>).list.map((r) => r.id)).toEqual(
+        (b.data as ListAnswer<Row>).list.map((r) => r.id),
+      );
     }
   });
 
   it('opens a user with the nested record in the console names', async () => {
     const users = resourceCalls(byId('users'));
     const first = ((await get(direct, `${users.list}?pageSize=1`)).data as ListAnswer<Row>).list[0]!;
-    const [a, b] = await Promise.all([get(mapped, `${users.detail}?id=${String(first.id)}`), get(direct, `${users.detail}?id=${String(first.id)}`)]);
+    const [a, b] = await Promise.all([
+      get(mapped, `${users.detail}?id=${String(first.id)}`),
+      get(direct, `${users.detail}?id=${String(first.id)}`),
+    ]);
     expect(a.code, a.msg).toBe(200);
-    expect(seconds(declared(byId('users'), (a.data as { user: Row }).user))).toEqual(seconds(declared(byId('users'), (b.data as { user: Row }).user)));
+    expect(seconds(declared(byId('users'), (a.data as { user: Row }).user))).toEqual(
+      seconds(declared(byId('users'), (b.data as { user: Row }).user)),
+    );
   });
 
   it('creates, edits and deletes, runs actions with inputs, and saves settings', async () => {
@@ -156,7 +190,11 @@ describe('the legacy dialect through its map', () => {
     });
     expect(created.code, created.msg).toBe(200);
     const id = (created.data as Row).id as number;
-    expect(created.data).toMatchObject({ title: 'Maintenance', published: true, publishTime: '2026-03-03T02:00:00.000Z' });
+    expect(created.data).toMatchObject({
+      title: 'Maintenance',
+      published: true,
+      publishTime: '2026-03-03T02:00:00.000Z',
+    });
     const edited = await post(mapped, announcements.save, {
       id,
       title: 'Maintenance moved',
@@ -175,7 +213,8 @@ describe('the legacy dialect through its map', () => {
     const target = ((await get(mapped, `${users.list}?status=normal&pageSize=2`)).data as ListAnswer<Row>).list;
     expect((await post(mapped, users.action('ban'), { id: target[0]!.id, reason: 'Spam' })).code).toBe(200);
     expect((await post(mapped, users.action('ban'), { ids: [target[1]!.id], reason: 'Spam' })).code).toBe(200);
-    const banned = (await get(mapped, `${users.list}?status=banned&keyword=${String(target[0]!.id)}`)).data as ListAnswer<Row>;
+    const banned = (await get(mapped, `${users.list}?status=banned&keyword=${String(target[0]!.id)}`))
+      .data as ListAnswer<Row>;
     expect(banned.list[0]).toMatchObject({ id: target[0]!.id, status: 'banned' });
     // The reason arrived under the dialect's name and was kept: the operation log shows it.
     const log = (await get(mapped, `${resourceCalls(byId('operationLog')).list}?action=ban`)).data as ListAnswer<Row>;
@@ -199,7 +238,9 @@ describe('the legacy dialect through its map', () => {
       const answer = await get(mapped, resourceCalls(byId(id)).list);
       expect(answer).toMatchObject({ code: 404, error: 'UNSUPPORTED_BY_BACKEND' });
     }
-    const offer = (await mapped.inject({ method: 'GET', url: GATEWAY_PATHS.backendOffer, cookies: cookies.mapped })).json();
+    const offer = (
+      await mapped.inject({ method: 'GET', url: GATEWAY_PATHS.backendOffer, cookies: cookies.mapped })
+    ).json();
     expect(offer.unsupported.resources.sort()).toEqual([...LEGACY_UNOFFERED].sort());
   });
 
@@ -207,7 +248,10 @@ describe('the legacy dialect through its map', () => {
     const client = new BackendClient(legacy.url);
     const session = await client.login('admin', 'admin123');
     const users = resourceCalls(byId('users')).list;
-    expect((await client.call(users, { session })).envelope).toEqual({ code: 404, msg: `No such interface: GET ${users}` });
+    expect((await client.call(users, { session })).envelope).toEqual({
+      code: 404,
+      msg: `No such interface: GET ${users}`,
+    });
     // Screens it serves unchanged keep the contract's paths.
     expect((await client.call(resourceCalls(byId('appInterface')).config, { session })).envelope.code).toBe(200);
   });

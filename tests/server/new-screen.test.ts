@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import { PERMISSIONS, RESOURCES, resourceCalls, type ListAnswer, type ListResource } from '../../server/contract/index.js';
+import {
+  PERMISSIONS,
+  RESOURCES,
+  resourceCalls,
+  type ListAnswer,
+  type ListResource,
+} from '../../server/contract/index.js';
 import { ENABLED, ID, shown } from '../../server/contract/resources/common-fields.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
@@ -50,12 +56,26 @@ const GADGETS = {
 
 /** The record type follows from the declaration: no interface was written for it. */
 type Gadget = RecordOf<typeof GADGETS>;
-const typed: Gadget = { id: 1, name: 'Lamp', colour: 'red', weight: 3, enabled: true, createTime: '2026-01-01T00:00:00.000Z' };
+const typed: Gadget = {
+  id: 1,
+  name: 'Lamp',
+  colour: 'red',
+  weight: 3,
+  enabled: true,
+  createTime: '2026-01-01T00:00:00.000Z',
+};
 
 const SEEDS: Record<string, Seed> = {
   [GADGETS.id]: ({ now }) => [
     { ...typed, createTime: new Date(now - 2_000).toISOString() },
-    { id: 2, name: 'Kettle', colour: 'blue', weight: 12, enabled: false, createTime: new Date(now - 1_000).toISOString() },
+    {
+      id: 2,
+      name: 'Kettle',
+      colour: 'blue',
+      weight: 12,
+      enabled: false,
+      createTime: new Date(now - 1_000).toISOString(),
+    },
   ],
 };
 
@@ -87,7 +107,10 @@ for (const dialect of ['default', 'legacy'] as const) {
 
     beforeAll(async () => {
       sandbox = await startSandbox({ seed: 5, withdrawalTickMs: 0, dialect, resources, seeds: SEEDS });
-      app = await gateway(sandbox.url, dialect === 'legacy' ? path.join(REPO_ROOT, 'server/sandbox/legacy-map.json') : null);
+      app = await gateway(
+        sandbox.url,
+        dialect === 'legacy' ? path.join(REPO_ROOT, 'server/sandbox/legacy-map.json') : null,
+      );
       const res = await app.inject({
         method: 'POST',
         url: '/manage/logIn',
@@ -137,7 +160,9 @@ for (const dialect of ['default', 'legacy'] as const) {
       expect(row).toMatchObject({ id, name: 'Fan', colour: 'green', weight: 4, enabled: true });
       expect(typeof row.createTime).toBe('string');
 
-      expect((await post(calls.save, { id, name: 'Desk fan', colour: 'green', weight: 5, enabled: false })).code).toBe(200);
+      expect((await post(calls.save, { id, name: 'Desk fan', colour: 'green', weight: 5, enabled: false })).code).toBe(
+        200,
+      );
       expect((await list({ id: String(id) })).list[0]).toMatchObject({ name: 'Desk fan', weight: 5, enabled: false });
 
       const painted = await post(calls.action('paint'), { ids: [1, id], colour: 'blue' });
@@ -153,7 +178,11 @@ for (const dialect of ['default', 'legacy'] as const) {
 
 describe('a declared list resource without a seed', () => {
   it('starts empty rather than failing', async () => {
-    const bare = { ...GADGETS, id: 'testBare', path: `${PERMISSIONS.frequencyLimit}/test-bare` } as const satisfies ListResource;
+    const bare = {
+      ...GADGETS,
+      id: 'testBare',
+      path: `${PERMISSIONS.frequencyLimit}/test-bare`,
+    } as const satisfies ListResource;
     const sandbox = await startSandbox({ seed: 5, withdrawalTickMs: 0, resources: [...RESOURCES, bare], seeds: {} });
     try {
       expect(sandbox.app.sandbox.table(bare).size).toBe(0);

@@ -76,8 +76,22 @@ describe('login and tokens', () => {
   it('logs the seeded admin in with the md5 of its password and answers OpenIM login fields', async () => {
     const answer = await login('admin', 'admin123');
     expect(answer).toMatchObject({ errCode: 0, errMsg: '', errDlt: '' });
-    expect(Object.keys(answer.data!)).toEqual(['adminAccount', 'adminToken', 'nickname', 'faceURL', 'level', 'adminUserID', 'imUserID', 'imToken']);
-    expect(answer.data).toMatchObject({ adminAccount: 'admin', level: 100, adminUserID: 'imAdmin', imUserID: 'imAdmin' });
+    expect(Object.keys(answer.data!)).toEqual([
+      'adminAccount',
+      'adminToken',
+      'nickname',
+      'faceURL',
+      'level',
+      'adminUserID',
+      'imUserID',
+      'imToken',
+    ]);
+    expect(answer.data).toMatchObject({
+      adminAccount: 'admin',
+      level: 100,
+      adminUserID: 'imAdmin',
+      imUserID: 'imAdmin',
+    });
     expect(String(answer.data!.adminToken).split('.')).toHaveLength(3);
     const operator = await login('operator', 'operator123');
     expect(operator.data).toMatchObject({ adminAccount: 'operator', level: 80 });
@@ -91,11 +105,18 @@ describe('login and tokens', () => {
       errDlt: 'PasswordError',
     });
     // The plain text is not what OpenIM stores: it compares the md5 hex verbatim.
-    expect((await post('/account/login', { account: 'admin', password: 'admin123', version: '1' })).answer.errCode).toBe(20001);
-    expect((await post('/account/login', { account: 'ghost', password: md5('x'), version: '1' })).answer.errCode).toBe(20002);
+    expect(
+      (await post('/account/login', { account: 'admin', password: 'admin123', version: '1' })).answer.errCode,
+    ).toBe(20001);
+    expect((await post('/account/login', { account: 'ghost', password: md5('x'), version: '1' })).answer.errCode).toBe(
+      20002,
+    );
     const noVersion = await post('/account/login', { account: 'admin', password: md5('admin123') });
     expect(noVersion.status).toBe(200);
-    expect(noVersion.answer).toMatchObject({ errCode: 500, errMsg: 'openim-admin-front version too old, please use new version' });
+    expect(noVersion.answer).toMatchObject({
+      errCode: 500,
+      errMsg: 'openim-admin-front version too old, please use new version',
+    });
     expect(noVersion.answer.data).toBeUndefined();
     expect((await post('/account/login', { account: '', password: md5('x'), version: '1' })).answer).toMatchObject({
       errCode: 1001,
@@ -123,8 +144,13 @@ describe('login and tokens', () => {
       errDlt: 'token is empty',
     });
     const [head, claims] = adminToken.split('.');
-    expect((await call('/block/search', { pagination: { pageNumber: 1, showNumber: 10 } }, `${head}.${claims}.forged`)).errCode).toBe(1505);
-    expect((await call('/block/search', { pagination: { pageNumber: 1, showNumber: 10 } }, 'not-a-jwt')).errCode).toBe(1503);
+    expect(
+      (await call('/block/search', { pagination: { pageNumber: 1, showNumber: 10 } }, `${head}.${claims}.forged`))
+        .errCode,
+    ).toBe(1505);
+    expect((await call('/block/search', { pagination: { pageNumber: 1, showNumber: 10 } }, 'not-a-jwt')).errCode).toBe(
+      1503,
+    );
   });
 
   it('keeps older tokens alive across a new login', async () => {
@@ -164,7 +190,11 @@ describe('transport', () => {
     expect(onChat.status).toBe(404);
     // Both serve /client_config/get: the chat API to anyone, the admin API behind CheckAdmin.
     expect((await post('/client_config/get', {}, {}, chatUrl)).answer.errCode).toBe(0);
-    expect((await post('/client_config/get', {})).answer).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'token is empty' });
+    expect((await post('/client_config/get', {})).answer).toEqual({
+      errCode: 1001,
+      errMsg: 'ArgsError',
+      errDlt: 'token is empty',
+    });
     expect((await call('/client_config/get', {})).errCode).toBe(0);
     // Both serve the application versions without a token.
     expect((await post('/application/page_versions', page, {}, chatUrl)).answer.errCode).toBe(0);
@@ -191,7 +221,12 @@ describe('transport', () => {
 
 describe('users (chat API search with the admin token)', () => {
   it('pages users with nested 1-based paging and OpenIM field names', async () => {
-    const first = await chat('/user/search/full', { keyword: '', normal: 0, genders: 0, pagination: { pageNumber: 1, showNumber: 20 } });
+    const first = await chat('/user/search/full', {
+      keyword: '',
+      normal: 0,
+      genders: 0,
+      pagination: { pageNumber: 1, showNumber: 20 },
+    });
     expect(first.errCode).toBe(0);
     const users = first.data!.users as Row[];
     expect(first.data!.total).toBe(sandbox.app.sandbox.users.size);
@@ -223,16 +258,27 @@ describe('users (chat API search with the admin token)', () => {
   });
 
   it('refuses a search without pagination or with page 0', async () => {
-    expect(await chat('/user/search/full', {})).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'pagination is empty' });
-    expect((await chat('/user/search/full', { pagination: { pageNumber: 0, showNumber: 10 } })).errDlt).toBe('pageNumber is invalid');
+    expect(await chat('/user/search/full', {})).toEqual({
+      errCode: 1001,
+      errMsg: 'ArgsError',
+      errDlt: 'pagination is empty',
+    });
+    expect((await chat('/user/search/full', { pagination: { pageNumber: 0, showNumber: 10 } })).errDlt).toBe(
+      'pageNumber is invalid',
+    );
   });
 
   it('searches the keyword as a case-insensitive, unescaped regex', async () => {
     const user = sandbox.app.sandbox.users.all().find((u) => /^[a-z][a-z0-9_]*$/.test(u.account))!;
-    const answer = await chat('/user/search/full', { keyword: `^${user.account.toUpperCase()}$`, pagination: { pageNumber: 1, showNumber: 10 } });
+    const answer = await chat('/user/search/full', {
+      keyword: `^${user.account.toUpperCase()}$`,
+      pagination: { pageNumber: 1, showNumber: 10 },
+    });
     expect((answer.data!.users as Row[]).map((u) => u.userID)).toContain(String(user.id));
     // A phone-number account's "+" is a regex operator: OpenIM does not escape it, and Mongo refuses the pattern.
-    expect((await chat('/user/search/full', { keyword: '+34', pagination: { pageNumber: 1, showNumber: 10 } })).errCode).toBe(500);
+    expect(
+      (await chat('/user/search/full', { keyword: '+34', pagination: { pageNumber: 1, showNumber: 10 } })).errCode,
+    ).toBe(500);
   });
 
   it('answers the phone as OpenIM writes it: area code and number apart', async () => {
@@ -256,12 +302,20 @@ describe('users (chat API search with the admin token)', () => {
     const id = String(user.id);
     const blocked = await call('/block/add', { userID: id, reason: 'spam' });
     expect(blocked).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
-    expect(sandbox.app.sandbox.users.get(user.id)).toMatchObject({ status: 'banned', banReason: 'spam', online: false });
+    expect(sandbox.app.sandbox.users.get(user.id)).toMatchObject({
+      status: 'banned',
+      banReason: 'spam',
+      online: false,
+    });
     expect((await call('/block/add', { userID: id, reason: 'again' })).errDlt).toBe('user already blocked');
     const list = await call('/block/search', { keyword: id, pagination: { pageNumber: 1, showNumber: 50 } });
     const row = (list.data!.users as Row[]).find((u) => u.userID === id);
     expect(row).toMatchObject({ account: user.account, reason: 'spam', opUserID: 'imAdmin' });
-    const normalOnly = await chat('/user/search/full', { keyword: `^${id}$`, normal: 1, pagination: { pageNumber: 1, showNumber: 10 } });
+    const normalOnly = await chat('/user/search/full', {
+      keyword: `^${id}$`,
+      normal: 1,
+      pagination: { pageNumber: 1, showNumber: 10 },
+    });
     expect(normalOnly.data).toEqual({ total: 0, users: null });
     expect(await call('/block/del', { userIDs: [id] })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
     expect(sandbox.app.sandbox.users.get(user.id)!.status).toBe('normal');
@@ -288,8 +342,23 @@ describe('administrators and levels', () => {
     // Seconds here, not milliseconds.
     expect(Number(rows[0]!.createTime)).toBeLessThan(10_000_000_000);
 
-    expect((await call('/account/add_admin', { account: 'ops_new', password: md5('pw-123456'), nickname: 'New' }, operatorToken)).errCode).toBe(1002);
-    expect(await call('/account/add_admin', { account: 'ops_new', password: md5('pw-123456'), nickname: 'New', faceURL: '' })).toEqual({
+    expect(
+      (
+        await call(
+          '/account/add_admin',
+          { account: 'ops_new', password: md5('pw-123456'), nickname: 'New' },
+          operatorToken,
+        )
+      ).errCode,
+    ).toBe(1002);
+    expect(
+      await call('/account/add_admin', {
+        account: 'ops_new',
+        password: md5('pw-123456'),
+        nickname: 'New',
+        faceURL: '',
+      }),
+    ).toEqual({
       errCode: 0,
       errMsg: '',
       errDlt: '',
@@ -302,7 +371,11 @@ describe('administrators and levels', () => {
     const created = (after.data!.adminAccounts as Row[])[0]!;
     expect(created.account).toBe('ops_new');
     expect((await call('/account/del_admin', { userIDs: ['imAdmin'] })).errCode).toBe(1002);
-    expect(await call('/account/del_admin', { userIDs: [created.userID] })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
+    expect(await call('/account/del_admin', { userIDs: [created.userID] })).toEqual({
+      errCode: 0,
+      errMsg: '',
+      errDlt: '',
+    });
     expect(sandbox.app.sandbox.accounts.find((a) => a.account === 'ops_new')).toBeUndefined();
   });
 });
@@ -318,13 +391,24 @@ describe('site settings and lists', () => {
     // The registration switch is the chat RPC's AllowRegister, not a client-config key.
     expect(values).not.toHaveProperty('registerEnabled');
     expect((await call('/client_config/get', {})).data).toEqual(config.answer.data);
-    expect(await call('/client_config/set', { config: { customerServiceUrl: 'https://help.example.org', maxGroupMembers: '800' } })).toEqual({
+    expect(
+      await call('/client_config/set', {
+        config: { customerServiceUrl: 'https://help.example.org', maxGroupMembers: '800' },
+      }),
+    ).toEqual({
       errCode: 0,
       errMsg: '',
       errDlt: '',
     });
-    expect(sandbox.app.sandbox.settings.siteFunctions).toMatchObject({ customerServiceUrl: 'https://help.example.org', maxGroupMembers: 800 });
-    expect(await call('/user/allow_register/set', { allowRegister: false })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
+    expect(sandbox.app.sandbox.settings.siteFunctions).toMatchObject({
+      customerServiceUrl: 'https://help.example.org',
+      maxGroupMembers: 800,
+    });
+    expect(await call('/user/allow_register/set', { allowRegister: false })).toEqual({
+      errCode: 0,
+      errMsg: '',
+      errDlt: '',
+    });
     expect(sandbox.app.sandbox.settings.siteFunctions!.registerEnabled).toBe(false);
     expect((await call('/user/allow_register/get', {})).data).toEqual({ allowRegister: false });
     // A client-config key of that name is a key like another: it does not touch the switch.
@@ -332,36 +416,72 @@ describe('site settings and lists', () => {
     expect(sandbox.app.sandbox.settings.siteFunctions!.registerEnabled).toBe(false);
     expect(((await call('/client_config/get', {})).data!.config as Row).registerEnabled).toBe('true');
     expect((await call('/client_config/del', { keys: ['registerEnabled'] })).errCode).toBe(0);
-    expect(await call('/user/allow_register/set', { allowRegister: true })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
+    expect(await call('/user/allow_register/set', { allowRegister: true })).toEqual({
+      errCode: 0,
+      errMsg: '',
+      errDlt: '',
+    });
   });
 
   it('adds, finds and deletes invitation codes (list)', async () => {
     expect((await call('/invitation_code/gen', { len: 6, num: 2 })).errDlt).toBe('chars is in invalid');
     const before = sandbox.app.sandbox.inviteCodes.size;
-    expect(await call('/invitation_code/gen', { len: 8, num: 3, chars: 'ABCDEFGH23456789' })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
+    expect(await call('/invitation_code/gen', { len: 8, num: 3, chars: 'ABCDEFGH23456789' })).toEqual({
+      errCode: 0,
+      errMsg: '',
+      errDlt: '',
+    });
     expect(sandbox.app.sandbox.inviteCodes.size).toBe(before + 3);
     expect((await call('/invitation_code/add', { codes: ['OPENIM-1'] })).errCode).toBe(0);
-    const found = await call('/invitation_code/search', { status: 2, keyword: 'openim-1', pagination: { pageNumber: 1, showNumber: 10 } });
-    expect(found.data).toMatchObject({ total: 1, list: [{ invitationCode: 'OPENIM-1', usedUserID: '', usedUser: null }] });
+    const found = await call('/invitation_code/search', {
+      status: 2,
+      keyword: 'openim-1',
+      pagination: { pageNumber: 1, showNumber: 10 },
+    });
+    expect(found.data).toMatchObject({
+      total: 1,
+      list: [{ invitationCode: 'OPENIM-1', usedUserID: '', usedUser: null }],
+    });
     expect((await call('/invitation_code/add', { codes: ['OPENIM-1'] })).errCode).toBe(1001);
     expect((await call('/invitation_code/del', { codes: ['OPENIM-1'] })).errCode).toBe(0);
     expect(sandbox.app.sandbox.inviteCodes.find((c) => c.code === 'OPENIM-1')).toBeUndefined();
   });
 
   it('lists, adds and deletes forbidden IPs', async () => {
-    expect((await call('/forbidden/ip/add', { forbiddens: [{ ip: '198.51.100.7', limitRegister: true, limitLogin: false }] })).errCode).toBe(0);
-    const list = await call('/forbidden/ip/search', { keyword: '198\\.51\\.100\\.7', status: 0, pagination: { pageNumber: 1, showNumber: 10 } });
-    expect(list.data).toMatchObject({ total: 1, forbiddens: [{ ip: '198.51.100.7', limitRegister: true, limitLogin: false }] });
+    expect(
+      (
+        await call('/forbidden/ip/add', {
+          forbiddens: [{ ip: '198.51.100.7', limitRegister: true, limitLogin: false }],
+        })
+      ).errCode,
+    ).toBe(0);
+    const list = await call('/forbidden/ip/search', {
+      keyword: '198\\.51\\.100\\.7',
+      status: 0,
+      pagination: { pageNumber: 1, showNumber: 10 },
+    });
+    expect(list.data).toMatchObject({
+      total: 1,
+      forbiddens: [{ ip: '198.51.100.7', limitRegister: true, limitLogin: false }],
+    });
     expect(sandbox.app.sandbox.ipBlacklist.find((r) => r.ip === '198.51.100.7')).toBeDefined();
     expect((await call('/forbidden/ip/del', { ips: ['198.51.100.7'] })).errCode).toBe(0);
     expect(sandbox.app.sandbox.ipBlacklist.find((r) => r.ip === '198.51.100.7')).toBeUndefined();
   });
 
   it('lists default friends with the user nested, and adds one', async () => {
-    const user = sandbox.app.sandbox.users.all().find((u) => !sandbox.app.sandbox.defaultFriends.find((d) => d.userId === u.id))!;
+    const user = sandbox.app.sandbox.users
+      .all()
+      .find((u) => !sandbox.app.sandbox.defaultFriends.find((d) => d.userId === u.id))!;
     expect((await call('/default/user/add', { userIDs: [String(user.id)] })).errCode).toBe(0);
-    const list = await call('/default/user/search', { keyword: `^${user.id}$`, pagination: { pageNumber: 1, showNumber: 10 } });
-    expect(list.data).toMatchObject({ total: 1, users: [{ userID: String(user.id), user: { userID: String(user.id), account: user.account } }] });
+    const list = await call('/default/user/search', {
+      keyword: `^${user.id}$`,
+      pagination: { pageNumber: 1, showNumber: 10 },
+    });
+    expect(list.data).toMatchObject({
+      total: 1,
+      users: [{ userID: String(user.id), user: { userID: String(user.id), account: user.account } }],
+    });
     expect(sandbox.app.sandbox.defaultFriends.find((d) => d.userId === user.id)).toBeDefined();
   });
 });
@@ -382,12 +502,20 @@ describe('statistics', () => {
     expect(Object.keys(days).every((day) => /^\d{4}-\d{2}-\d{2}$/.test(day))).toBe(true);
     // The end is left out: the last registration's own millisecond is not counted.
     const before = await call('/statistic/new_user_count', { start, end: end - 1 });
-    expect(Object.values(before.data!.date_count as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(store.users.size - 1);
+    expect(Object.values(before.data!.date_count as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(
+      store.users.size - 1,
+    );
   });
 
   it('answers an empty range with a null map, and refuses start after end', async () => {
-    expect((await call('/statistic/new_user_count', { start: 1000, end: 2000 })).data).toMatchObject({ date_count: null });
-    expect(await call('/statistic/new_user_count', { start: 2, end: 1 })).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'start > end' });
+    expect((await call('/statistic/new_user_count', { start: 1000, end: 2000 })).data).toMatchObject({
+      date_count: null,
+    });
+    expect(await call('/statistic/new_user_count', { start: 2, end: 1 })).toEqual({
+      errCode: 1001,
+      errMsg: 'ArgsError',
+      errDlt: 'start > end',
+    });
     expect((await call('/statistic/login_user_count', { start: 2, end: 1 })).errDlt).toBe('start > end');
   });
 
@@ -424,7 +552,12 @@ describe('app versions', () => {
     };
     expect(await call('/application/add_version', add)).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
     const record = store.appVersions.find((r) => r.version === '9.9.9-openim')!;
-    expect(record).toMatchObject({ platform: 'android', downloadUrl: add.url, releaseNotes: 'notes', forceUpdate: true });
+    expect(record).toMatchObject({
+      platform: 'android',
+      downloadUrl: add.url,
+      releaseNotes: 'notes',
+      forceUpdate: true,
+    });
     expect(store.appVersions.size).toBe(before + 1);
     // A second (platform, version) breaks the unique index.
     expect((await call('/application/add_version', add)).errCode).toBe(500);
@@ -434,8 +567,26 @@ describe('app versions', () => {
     const versions = listed.data!.versions as Row[];
     expect(listed.data!.total).toBe(store.appVersions.count((r) => r.platform === 'android'));
     // `latest` sorts first.
-    expect(versions[0]).toMatchObject({ platform: 'android', version: '9.9.9-openim', latest: true, hot: false, force: true, url: add.url, text: 'notes' });
-    expect(Object.keys(versions[0]!)).toEqual(['id', 'platform', 'version', 'url', 'text', 'force', 'latest', 'hot', 'createTime']);
+    expect(versions[0]).toMatchObject({
+      platform: 'android',
+      version: '9.9.9-openim',
+      latest: true,
+      hot: false,
+      force: true,
+      url: add.url,
+      text: 'notes',
+    });
+    expect(Object.keys(versions[0]!)).toEqual([
+      'id',
+      'platform',
+      'version',
+      'url',
+      'text',
+      'force',
+      'latest',
+      'hot',
+      'createTime',
+    ]);
     const id = String(versions[0]!.id);
     expect(id).toMatch(/^[0-9a-f]{24}$/);
     const latest = (await post('/application/latest_version', { platform: 'android' })).answer;
@@ -445,7 +596,9 @@ describe('app versions', () => {
     expect((await call('/application/update_version', { id, text: 'better notes', hot: true })).errCode).toBe(0);
     expect(record.releaseNotes).toBe('better notes');
     expect((await call('/application/update_version', { id: 'nope', text: 'x' })).errCode).toBe(1001);
-    expect((await call('/application/update_version', { id: '0123456789abcdef01234567', text: 'x' })).errCode).toBe(500);
+    expect((await call('/application/update_version', { id: '0123456789abcdef01234567', text: 'x' })).errCode).toBe(
+      500,
+    );
     expect((await call('/application/delete_version', { id: [id] })).errCode).toBe(0);
     expect(store.appVersions.find((r) => r.version === '9.9.9-openim')).toBeUndefined();
   });
@@ -475,14 +628,21 @@ describe('default groups', () => {
 
     const found = await call('/default/group/find', {});
     expect(found.data!.groupIDs).toContain(id);
-    const list = await call('/default/group/search', { keyword: `^${id}$`, pagination: { pageNumber: 1, showNumber: 10 } });
+    const list = await call('/default/group/search', {
+      keyword: `^${id}$`,
+      pagination: { pageNumber: 1, showNumber: 10 },
+    });
     expect(list.data).toMatchObject({
       total: 1,
-      groups: [{ groupID: id, groupName: group.name, ownerUserID: String(group.ownerId), memberCount: group.memberCount }],
+      groups: [
+        { groupID: id, groupName: group.name, ownerUserID: String(group.ownerId), memberCount: group.memberCount },
+      ],
     });
     expect(Object.keys((list.data!.groups as Row[])[0]!)).toHaveLength(17);
     // The API builds this answer itself from a made slice: an empty page is [], not null.
-    expect((await call('/default/group/search', { keyword: '^none$', pagination: { pageNumber: 1, showNumber: 10 } })).data).toEqual({ total: 0, groups: [] });
+    expect(
+      (await call('/default/group/search', { keyword: '^none$', pagination: { pageNumber: 1, showNumber: 10 } })).data,
+    ).toEqual({ total: 0, groups: [] });
 
     expect((await call('/default/group/del', { groupIDs: ['999999999'] })).errCode).toBe(1004);
     expect((await call('/default/group/del', { groupIDs: [id] })).errCode).toBe(0);
@@ -509,13 +669,36 @@ describe('applets', () => {
     const listed = await call('/applet/search', { pagination: page });
     expect(listed.data!.total).toBe(store.discover.size);
     const first = (listed.data!.applets as Row[])[0]!;
-    expect(Object.keys(first)).toEqual(['id', 'name', 'appID', 'icon', 'url', 'md5', 'size', 'version', 'priority', 'status', 'createTime']);
-    expect(first).toMatchObject({ name: store.discover.all()[0]!.title, status: store.discover.all()[0]!.enabled ? 1 : 2 });
+    expect(Object.keys(first)).toEqual([
+      'id',
+      'name',
+      'appID',
+      'icon',
+      'url',
+      'md5',
+      'size',
+      'version',
+      'priority',
+      'status',
+      'createTime',
+    ]);
+    expect(first).toMatchObject({
+      name: store.discover.all()[0]!.title,
+      status: store.discover.all()[0]!.enabled ? 1 : 2,
+    });
 
     expect((await call('/applet/add', { ...applet, size: 0 })).errDlt).toBe('size is invalid');
     expect((await call('/applet/add', { ...applet, status: 3 })).errDlt).toBe('status is invalid');
-    expect(await call('/applet/add', { ...applet, id: 'applet-wallet' })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
-    expect(store.discover.find((d) => d.title === 'Openim Applet Wallet')).toMatchObject({ url: applet.url, enabled: true, sort: 5 });
+    expect(await call('/applet/add', { ...applet, id: 'applet-wallet' })).toEqual({
+      errCode: 0,
+      errMsg: '',
+      errDlt: '',
+    });
+    expect(store.discover.find((d) => d.title === 'Openim Applet Wallet')).toMatchObject({
+      url: applet.url,
+      enabled: true,
+      sort: 5,
+    });
     expect((await call('/applet/add', { ...applet, id: 'applet-wallet' })).errCode).toBe(500);
 
     const found = await call('/applet/search', { keyword: 'WALLET0', pagination: page });
@@ -530,13 +713,18 @@ describe('applets', () => {
     expect((await call('/applet/update', { id: 'applet-wallet' })).errDlt).toBe('no update info');
     expect((await call('/applet/update', { id: 'applet-wallet', md5: 'zz' })).errDlt).toBe('md5 is invalid');
     expect((await call('/applet/update', { id: 'no-such-applet', name: 'x' })).errCode).toBe(1004);
-    expect((await call('/applet/update', { id: 'applet-wallet', name: 'Openim Applet Wallet 2', status: 2 })).errCode).toBe(0);
+    expect(
+      (await call('/applet/update', { id: 'applet-wallet', name: 'Openim Applet Wallet 2', status: 2 })).errCode,
+    ).toBe(0);
     expect(store.discover.find((d) => d.title === 'Openim Applet Wallet 2')).toMatchObject({ enabled: false });
     expect((await call('/applet/del', { appletIds: ['applet-wallet', 'ghost'] })).errDlt).toBe('ids not found: ghost');
     expect((await call('/applet/del', { appletIds: [] })).errDlt).toBe('appletIds is empty');
     expect((await call('/applet/del', { appletIds: ['applet-wallet'] })).errCode).toBe(0);
     expect(store.discover.find((d) => d.title === 'Openim Applet Wallet 2')).toBeUndefined();
-    expect((await call('/applet/search', { keyword: '^nothing$', pagination: page })).data).toEqual({ total: 0, applets: null });
+    expect((await call('/applet/search', { keyword: '^nothing$', pagination: page })).data).toEqual({
+      total: 0,
+      applets: null,
+    });
   });
 });
 
@@ -576,26 +764,45 @@ describe('user–IP login limits', () => {
       ).errCode,
     ).toBe(500);
     expect((await call('/forbidden/user/search', { keyword: '203\\.0\\.113', pagination: page })).data!.total).toBe(3);
-    expect((await call('/forbidden/user/del', { limits: [{ userID: id, ip: '' }] })).errDlt).toBe('user_id or ip is empty');
+    expect((await call('/forbidden/user/del', { limits: [{ userID: id, ip: '' }] })).errDlt).toBe(
+      'user_id or ip is empty',
+    );
     const all = [
       { userID: id, ip: '203.0.113.9' },
       { userID: id, ip: '203.0.113.11' },
       { userID: 'ghost', ip: '203.0.113.10' },
     ];
     expect((await call('/forbidden/user/del', { limits: all })).errCode).toBe(0);
-    expect((await call('/forbidden/user/search', { keyword: '203\\.0\\.113', pagination: page })).data).toEqual({ total: 0, limits: null });
+    expect((await call('/forbidden/user/search', { keyword: '203\\.0\\.113', pagination: page })).data).toEqual({
+      total: 0,
+      limits: null,
+    });
   });
 });
 
 describe('users an admin registers', () => {
   it('adds a user into the store, and answers a failed add_user with an empty body', async () => {
     const store = sandbox.app.sandbox;
-    const user = { nickname: 'Openim Newcomer', areaCode: '86', phoneNumber: '13900001111', account: 'openimnew1', password: md5('pw'), gender: 1 };
+    const user = {
+      nickname: 'Openim Newcomer',
+      areaCode: '86',
+      phoneNumber: '13900001111',
+      account: 'openimnew1',
+      password: md5('pw'),
+      gender: 1,
+    };
     expect(await call('/account/add_user', { user })).toEqual({ errCode: 0, errMsg: '', errDlt: '' });
     const record = store.userByAccount('openimnew1')!;
-    expect(record).toMatchObject({ nickname: 'Openim Newcomer', phone: '+8613900001111', gender: 'male', status: 'normal' });
+    expect(record).toMatchObject({
+      nickname: 'Openim Newcomer',
+      phone: '+8613900001111',
+      gender: 'male',
+      status: 'normal',
+    });
     const full = await chat('/user/find/full', { userIDs: [String(record.id)] });
-    expect(full.data!.users).toMatchObject([{ account: 'openimnew1', areaCode: '+86', phoneNumber: '13900001111', registerType: 0 }]);
+    expect(full.data!.users).toMatchObject([
+      { account: 'openimnew1', areaCode: '+86', phoneNumber: '13900001111', registerType: 0 },
+    ]);
 
     // The phone is taken now: OpenIM's handler returns without writing.
     const failed = await post('/account/add_user', { user }, { token: adminToken });
@@ -607,20 +814,31 @@ describe('users an admin registers', () => {
 
   it('imports users from JSON one by one, answering the first failure', async () => {
     const store = sandbox.app.sandbox;
-    expect(await call('/user/import/json', { users: [] })).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'users is empty' });
+    expect(await call('/user/import/json', { users: [] })).toEqual({
+      errCode: 1001,
+      errMsg: 'ArgsError',
+      errDlt: 'users is empty',
+    });
     const users = [
       { nickname: 'Imported One', email: 'one@example.org', password: md5('a') },
       { nickname: 'Imported Two', areaCode: '+1', phoneNumber: '5550001' },
       { nickname: '', areaCode: '+1', phoneNumber: '5550002' },
       { nickname: 'Imported Four', areaCode: '+1', phoneNumber: '5550003' },
     ];
-    expect(await call('/user/import/json', { users })).toEqual({ errCode: 1001, errMsg: 'ArgsError', errDlt: 'Nickname is nil' });
+    expect(await call('/user/import/json', { users })).toEqual({
+      errCode: 1001,
+      errMsg: 'ArgsError',
+      errDlt: 'Nickname is nil',
+    });
     expect(store.users.find((u) => u.nickname === 'Imported One')).toBeDefined();
     expect(store.users.find((u) => u.nickname === 'Imported Two')).toMatchObject({ phone: '+15550001' });
     expect(store.users.find((u) => u.nickname === 'Imported Four')).toBeUndefined();
     const one = store.users.find((u) => u.nickname === 'Imported One')!;
     const full = await chat('/user/find/full', { userIDs: [String(one.id)] });
     expect(full.data!.users).toMatchObject([{ account: '', email: 'one@example.org', registerType: 1 }]);
-    expect((await call('/user/import/json', { users: [{ nickname: 'Again', areaCode: '+1', phoneNumber: '5550001' }] })).errCode).toBe(20003);
+    expect(
+      (await call('/user/import/json', { users: [{ nickname: 'Again', areaCode: '+1', phoneNumber: '5550001' }] }))
+        .errCode,
+    ).toBe(20003);
   });
 });

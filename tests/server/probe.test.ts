@@ -150,7 +150,9 @@ describe('the probe', () => {
         'users',
         'withdrawalReview',
       ]);
-      expect(formatReport(report).at(-1)).toBe('12 of 12 screens answered as the console expects; 29 unsupported, not asked');
+      expect(formatReport(report).at(-1)).toBe(
+        '12 of 12 screens answered as the console expects; 29 unsupported, not asked',
+      );
       // Reads only: Shiku's login is the one POST.
       expect(shiku.app.sandboxCalls.filter((c) => c.method !== 'GET' && c.path !== '/console/login')).toEqual([]);
     } finally {
@@ -174,11 +176,17 @@ describe('the probe', () => {
     // sits at the contract's path, and neither has a detail call. Everything else is missing.
     const backend = await startFakeBackend();
     try {
-      backend.route(`POST ${CALLS.login}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { token: 't', userId: 1 } }));
+      backend.route(`POST ${CALLS.login}`, (_call, res) =>
+        sendJson(res, { code: 200, msg: 'ok', data: { token: 't', userId: 1 } }),
+      );
       backend.route('POST /user/search', (call, res) => {
         const body = JSON.parse(call.body) as { pagination?: { page_size?: unknown } };
         if (body.pagination?.page_size !== 1) return sendJson(res, { code: 40000, message: 'bad paging' });
-        sendJson(res, { code: 0, message: 'ok', result: { users: [{ id: '10023', account: 'ann', nickname: 'Ann' }], total: 1 } });
+        sendJson(res, {
+          code: 0,
+          message: 'ok',
+          result: { users: [{ id: '10023', account: 'ann', nickname: 'Ann' }], total: 1 },
+        });
       });
       backend.route('GET /manage/user/groupProfile/list', (_call, res) =>
         sendJson(res, { code: 200, msg: 'ok', data: { list: [{ id: 5, name: 'Fans' }], total: 1 } }),
@@ -209,10 +217,14 @@ describe('the probe', () => {
         calls: { tried: ['list', 'detail'], missing: ['detail'] },
       });
       expect(backend.calls.some((c) => c.method === 'POST' && c.url === '/user/search')).toBe(true);
-      expect(backend.calls.filter((c) => c.method !== 'GET' && c.url !== '/user/search' && c.url !== CALLS.login)).toEqual([]);
+      expect(
+        backend.calls.filter((c) => c.method !== 'GET' && c.url !== '/user/search' && c.url !== CALLS.login),
+      ).toEqual([]);
 
       const start = startingMap(report) as { resources: Record<string, unknown> };
-      expect(start.resources.users).toMatchObject({ calls: { detail: { unsupported: true }, list: { answer: { list: '/result/users' } } } });
+      expect(start.resources.users).toMatchObject({
+        calls: { detail: { unsupported: true }, list: { answer: { list: '/result/users' } } },
+      });
       expect(start.resources.groups).toMatchObject({ calls: { detail: { unsupported: true } } });
       expect(start.resources.withdrawalReview).toEqual({ unsupported: true });
       // The frame's own reads are no resources: a map naming them would not load.
@@ -235,7 +247,19 @@ describe('the probe', () => {
     const written = path.join(mkdtempSync(path.join(tmpdir(), 'probe-')), 'map.json');
     const ran = await run(
       tsx,
-      ['server/probe/main.ts', '--backend', legacy.url, '--account', 'admin', '--password', 'admin123', '--map', LEGACY_MAP, '--write-map', written],
+      [
+        'server/probe/main.ts',
+        '--backend',
+        legacy.url,
+        '--account',
+        'admin',
+        '--password',
+        'admin123',
+        '--map',
+        LEGACY_MAP,
+        '--write-map',
+        written,
+      ],
       {
         cwd: REPO_ROOT,
         env,
@@ -246,13 +270,19 @@ describe('the probe', () => {
     const lines = ran.stdout.trim().split('\n');
     expect(lines).toContain('38 of 38 screens answered as the console expects; 3 unsupported, not asked');
     expect(lines.filter((l) => /^(OK|MISSING|REFUSED|MISMATCH|UNSUPPORTED) /.test(l))).toHaveLength(41);
-    expect(JSON.parse(readFileSync(written, 'utf8'))).toMatchObject({ resources: { googleVerify: { unsupported: true } } });
-
-    const refused = await run(tsx, ['server/probe/main.ts', '--backend', legacy.url, '--account', 'admin', '--password', 'nope'], {
-      cwd: REPO_ROOT,
-      env,
-      encoding: 'utf8',
+    expect(JSON.parse(readFileSync(written, 'utf8'))).toMatchObject({
+      resources: { googleVerify: { unsupported: true } },
     });
+
+    const refused = await run(
+      tsx,
+      ['server/probe/main.ts', '--backend', legacy.url, '--account', 'admin', '--password', 'nope'],
+      {
+        cwd: REPO_ROOT,
+        env,
+        encoding: 'utf8',
+      },
+    );
     expect(refused.status).toBe(2);
     expect(refused.stderr.trim()).toBe('Login failed: Wrong account or password');
   });
@@ -288,7 +318,11 @@ describe('the probe against OpenIM Chat through the shipped binding', () => {
     };
     const since = openim.app.sandboxCalls.length;
     // The admin API at the backend's address, the chat API at its service's (the users' reads go there).
-    const report = await probe(connect(openim.url), { ...account, map, services: { chat: connect(openim.services.chat!) } });
+    const report = await probe(connect(openim.url), {
+      ...account,
+      map,
+      services: { chat: connect(openim.services.chat!) },
+    });
     expect(report.screens.filter((s) => s.verdict !== 'OK' && s.verdict !== 'UNSUPPORTED')).toEqual([]);
     expect(report.screens.filter((s) => s.verdict === 'OK').map((s) => s.id)).toEqual([
       'admins',
@@ -304,12 +338,17 @@ describe('the probe against OpenIM Chat through the shipped binding', () => {
       'dashboard',
       'menuAndBadge',
     ]);
-    expect(formatReport(report).at(-1)).toBe('12 of 12 screens answered as the console expects; 29 unsupported, not asked');
+    expect(formatReport(report).at(-1)).toBe(
+      '12 of 12 screens answered as the console expects; 29 unsupported, not asked',
+    );
     // OpenIM reads are POSTs: every call was the login or a search, find, get, page or count read.
     const calls = openim.app.sandboxCalls.slice(since).map((c) => c.path);
     expect(
       calls.filter(
-        (p) => !/^\/(account\/login|account\/search|.*\/(search(\/full)?|find(\/full)?|get|page_versions)|statistic\/(new|login)_user_count)$/.test(p),
+        (p) =>
+          !/^\/(account\/login|account\/search|.*\/(search(\/full)?|find(\/full)?|get|page_versions)|statistic\/(new|login)_user_count)$/.test(
+            p,
+          ),
       ),
     ).toEqual([]);
     expect(calls).toContain('/statistic/login_user_count');

@@ -11,7 +11,10 @@ describe('the resource contract', () => {
       ids.add(resource.id);
       paths.add(resource.path);
       expect(ALL_PERMISSIONS).toContain(resource.permission);
-      expect(resource.path === resource.permission || resource.path.startsWith(`${resource.permission}/`), resource.path).toBe(true);
+      expect(
+        resource.path === resource.permission || resource.path.startsWith(`${resource.permission}/`),
+        resource.path,
+      ).toBe(true);
     }
   });
 
@@ -20,9 +23,12 @@ describe('the resource contract', () => {
       const keys = new Set(resource.fields.map((f) => f.key));
       for (const key of resource.keywordFields) expect(keys.has(key), `${resource.id}.${key}`).toBe(true);
       expect(keys.has(resource.defaultSort.replace(/^-/, '')), `${resource.id} sort`).toBe(true);
-      for (const key of resource.totals ?? []) expect(resource.fields.find((f) => f.key === key)?.kind, `${resource.id}.${key}`).toBe('money');
-      for (const action of resource.actions ?? []) if (action.when) expect(keys.has(action.when.field), `${resource.id}.${action.name}`).toBe(true);
-      for (const field of resource.fields) if (field.kind === 'select') expect(field.options?.length, `${resource.id}.${field.key}`).toBeGreaterThan(0);
+      for (const key of resource.totals ?? [])
+        expect(resource.fields.find((f) => f.key === key)?.kind, `${resource.id}.${key}`).toBe('money');
+      for (const action of resource.actions ?? [])
+        if (action.when) expect(keys.has(action.when.field), `${resource.id}.${action.name}`).toBe(true);
+      for (const field of resource.fields)
+        if (field.kind === 'select') expect(field.options?.length, `${resource.id}.${field.key}`).toBeGreaterThan(0);
     }
   });
 

@@ -54,7 +54,9 @@ describe('seeded data', () => {
     expect(store.bills.size).toBeGreaterThan(1000);
     const names = store.users.all().map((u) => u.realName);
     expect(names.some((n) => /\p{Script=Han}/u.test(n))).toBe(true);
-    expect(names.some((n) => /\p{Script=Hiragana}|\p{Script=Katakana}/u.test(n) || /^(佐藤|鈴木|高橋|田中)/.test(n))).toBe(true);
+    expect(
+      names.some((n) => /\p{Script=Hiragana}|\p{Script=Katakana}/u.test(n) || /^(佐藤|鈴木|高橋|田中)/.test(n)),
+    ).toBe(true);
     expect(names.some((n) => /[áéíóúñ]/.test(n))).toBe(true);
     expect(store.pendingWithdrawalCount()).toBeGreaterThan(0);
     expect(store.withdrawals.count((w) => w.state === 'approved')).toBeGreaterThan(0);
@@ -90,7 +92,9 @@ describe('dashboard calls', () => {
   it('answers a chosen range and refuses bad ones', async () => {
     const end = dayKey(startOfDay(Date.now()) - 3 * DAY);
     const start = dayKey(startOfDay(Date.now()) - 9 * DAY);
-    const stats = await data<DailyStatisticsAnswer>(CALLS.dailyStatistics, { query: { startDate: start, endDate: end } });
+    const stats = await data<DailyStatisticsAnswer>(CALLS.dailyStatistics, {
+      query: { startDate: start, endDate: end },
+    });
     expect(stats.list.map((r) => r.date)[0]).toBe(start);
     expect(stats.list).toHaveLength(7);
 
@@ -109,12 +113,15 @@ describe('dashboard calls', () => {
   it('agrees with itself: statistics, KPI cards and finance totals come from the same records', async () => {
     const today = startOfDay(Date.now());
     const [stats, count, finance, pending] = await Promise.all([
-      data<DailyStatisticsAnswer>(CALLS.dailyStatistics, { query: { startDate: dayKey(today - 365 * DAY), endDate: dayKey(today) } }),
+      data<DailyStatisticsAnswer>(CALLS.dailyStatistics, {
+        query: { startDate: dayKey(today - 365 * DAY), endDate: dayKey(today) },
+      }),
       data<CountAnswer>(CALLS.count),
       data<FinanceData>(CALLS.financeData),
       data<number>(CALLS.withdrawalCount),
     ]);
-    const sum = (pick: (r: DailyStatisticsAnswer['list'][number]) => number) => stats.list.reduce((n, r) => n + pick(r), 0);
+    const sum = (pick: (r: DailyStatisticsAnswer['list'][number]) => number) =>
+      stats.list.reduce((n, r) => n + pick(r), 0);
     expect(sum((r) => r.rechargeAmount)).toBe(finance.totalRecharge);
     expect(sum((r) => r.withdrawalAmount)).toBe(finance.totalWithdrawal);
     expect(sum((r) => r.registrations)).toBe(count.userCount);
@@ -138,9 +145,14 @@ describe('deployment calls', () => {
   });
 
   it('saves the runner config partially and refuses a bad link or number without saving anything', async () => {
-    const saved = await data<RunnerState['config']>(CALLS.runnerSaveConfig, { body: { workerCount: 6, apiUrl: 'https://api.example.org' } });
+    const saved = await data<RunnerState['config']>(CALLS.runnerSaveConfig, {
+      body: { workerCount: 6, apiUrl: 'https://api.example.org' },
+    });
     expect(saved).toMatchObject({ workerCount: 6, apiUrl: 'https://api.example.org' });
-    const badLink = await client.call(CALLS.runnerSaveConfig, { session: admin, body: { workerCount: 8, fileServerUrl: 'files.example.org' } });
+    const badLink = await client.call(CALLS.runnerSaveConfig, {
+      session: admin,
+      body: { workerCount: 8, fileServerUrl: 'files.example.org' },
+    });
     expect(badLink.envelope).toEqual({ code: 400, msg: '链接格式错误' });
     const badNumber = await client.call(CALLS.runnerSaveConfig, { session: admin, body: { maxUploadMb: -1 } });
     expect(badNumber.envelope.code).toBe(400);
@@ -157,17 +169,27 @@ describe('deployment calls', () => {
       expect(snapshot.host.cpu.usagePercent).toBeLessThanOrEqual(100);
       expect(snapshot.services.length).toBeGreaterThan(3);
     }
-    expect(second.host.cpu.usagePercent === first.host.cpu.usagePercent && second.host.network.rxBytesPerSecond === first.host.network.rxBytesPerSecond).toBe(
-      false,
-    );
+    expect(
+      second.host.cpu.usagePercent === first.host.cpu.usagePercent &&
+        second.host.network.rxBytesPerSecond === first.host.network.rxBytesPerSecond,
+    ).toBe(false);
   });
 
   it('imports from a link and refuses a text that is not one', async () => {
-    const result = await data<ImportDatabaseResult>(CALLS.importDatabase, { body: { url: 'https://backup.example.com/chat.sql.gz' } });
+    const result = await data<ImportDatabaseResult>(CALLS.importDatabase, {
+      body: { url: 'https://backup.example.com/chat.sql.gz' },
+    });
     expect(result.url).toBe('https://backup.example.com/chat.sql.gz');
     expect(result.importedUsers).toBeGreaterThan(0);
     // A dump is fetched over HTTP(S): other schemes are refused like any malformed link.
-    for (const url of ['db.example.com/chat', 'http:/x', '', 42, 'mysql://db.example.com:3306/chat', 'ftp://backup.example.com/chat.sql.gz']) {
+    for (const url of [
+      'db.example.com/chat',
+      'http:/x',
+      '',
+      42,
+      'mysql://db.example.com:3306/chat',
+      'ftp://backup.example.com/chat.sql.gz',
+    ]) {
       const answer = await client.call(CALLS.importDatabase, { session: admin, body: { url } });
       expect(answer.envelope).toEqual({ code: 400, msg: '链接格式错误' });
     }

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListAnswer, ListResource } from '../../server/contract/index.js';
-import { BILLING_RECORDS, GROUPS, LOGIN_RECORDS, RECORD_ID_FILTER, RESOURCES, USERS, WITHDRAWAL_REVIEW, resourceCalls } from '../../server/contract/index.js';
+import {
+  BILLING_RECORDS,
+  GROUPS,
+  LOGIN_RECORDS,
+  RECORD_ID_FILTER,
+  RESOURCES,
+  USERS,
+  WITHDRAWAL_REVIEW,
+  resourceCalls,
+} from '../../server/contract/index.js';
 import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 
@@ -26,7 +35,10 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function list(resource: Pick<ListResource, 'path'>, query: Record<string, string | number>): Promise<ListAnswer<Row>> {
+async function list(
+  resource: Pick<ListResource, 'path'>,
+  query: Record<string, string | number>,
+): Promise<ListAnswer<Row>> {
   const { envelope } = await client.call<ListAnswer<Row>>(resourceCalls(resource).list, { session: admin, query });
   expect(envelope.code, envelope.msg).toBe(200);
   return envelope.data!;

@@ -27,11 +27,17 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function send(path: string, options: { query?: Record<string, string | number>; body?: unknown; session?: BackendSession } = {}) {
+async function send(
+  path: string,
+  options: { query?: Record<string, string | number>; body?: unknown; session?: BackendSession } = {},
+) {
   return (await client.call<unknown>(path, { session: admin, ...options })).envelope;
 }
 
-async function data<T>(path: string, options: { query?: Record<string, string | number>; body?: unknown; session?: BackendSession } = {}): Promise<T> {
+async function data<T>(
+  path: string,
+  options: { query?: Record<string, string | number>; body?: unknown; session?: BackendSession } = {},
+): Promise<T> {
   const envelope = await send(path, options);
   expect(envelope.code, `${path}: ${envelope.msg}`).toBe(200);
   return envelope.data as T;
@@ -44,17 +50,24 @@ describe('users', () => {
     const bannedBefore = (await data<ListAnswer<Row>>(users.list, { query: { status: 'banned' } })).total;
 
     await data(users.action('ban'), { body: { id: target.id, reason: 'Spam links in groups' } });
-    const banned = await data<ListAnswer<Row>>(users.list, { query: { status: 'banned', keyword: String(target.id), pageSize: 50 } });
+    const banned = await data<ListAnswer<Row>>(users.list, {
+      query: { status: 'banned', keyword: String(target.id), pageSize: 50 },
+    });
     expect(banned.list.map((u) => u.id)).toContain(target.id);
     expect((await data<ListAnswer<Row>>(users.list, { query: { status: 'banned' } })).total).toBe(bannedBefore + 1);
     // Banning a banned user is not offered, and the reason is required.
     expect((await send(users.action('ban'), { body: { id: target.id, reason: 'again' } })).code).toBe(400);
-    expect(await send(users.action('ban'), { body: { id: target.id } })).toMatchObject({ code: 400, msg: '此项不能为空' });
+    expect(await send(users.action('ban'), { body: { id: target.id } })).toMatchObject({
+      code: 400,
+      msg: '此项不能为空',
+    });
 
     await data(users.action('unban'), { body: { id: target.id } });
     expect((await data<ListAnswer<Row>>(users.list, { query: { status: 'banned' } })).total).toBe(bannedBefore);
 
-    const log = await data<ListAnswer<Row>>(calls('operationLog').list, { query: { action: 'ban', keyword: String(target.id) } });
+    const log = await data<ListAnswer<Row>>(calls('operationLog').list, {
+      query: { action: 'ban', keyword: String(target.id) },
+    });
     expect(log.list[0]).toMatchObject({ adminAccount: 'admin', action: 'ban', module: 'users' });
     expect(String(log.list[0]!.detail)).toContain('Spam links in groups');
   });
@@ -64,14 +77,19 @@ describe('users', () => {
     const page = await data<ListAnswer<Row>>(users.list, { query: { status: 'normal', pageSize: 3, sort: 'id' } });
     const ids = page.list.map((u) => u.id);
     expect(await data(users.action('ban'), { body: { ids, reason: 'bot wave' } })).toEqual({ updated: 3 });
-    for (const id of ids) expect((await data<UserDetail>(users.detail, { query: { id: Number(id) } })).user.status).toBe('banned');
+    for (const id of ids)
+      expect((await data<UserDetail>(users.detail, { query: { id: Number(id) } })).user.status).toBe('banned');
 
     const reset = await data<{ password: string }>(users.action('resetPassword'), { body: { id: ids[0] } });
     expect(reset.password).toMatch(/^[A-Za-z0-9]{10}$/);
 
-    const plain = (await data<ListAnswer<Row>>(users.list, { query: { pageSize: 200 } })).list.find((u) => u.privileged === false)!;
+    const plain = (await data<ListAnswer<Row>>(users.list, { query: { pageSize: 200 } })).list.find(
+      (u) => u.privileged === false,
+    )!;
     await data(users.action('setPrivileged'), { body: { id: plain.id } });
-    const privileged = await data<ListAnswer<Row>>(calls('privilegedUsers').list, { query: { keyword: String(plain.account) } });
+    const privileged = await data<ListAnswer<Row>>(calls('privilegedUsers').list, {
+      query: { keyword: String(plain.account) },
+    });
     expect(privileged.list.map((p) => p.userAccount)).toContain(plain.account);
     await data(users.action('unsetPrivileged'), { body: { id: plain.id } });
     expect((await data<UserDetail>(users.detail, { query: { id: Number(plain.id) } })).user.privileged).toBe(false);
@@ -83,14 +101,18 @@ describe('users', () => {
     const detail = await data<UserDetail>(users.detail, { query: { id: Number(rich.id) } });
     expect(detail.user.id).toBe(rich.id);
     expect(detail.wallet.balance).toBe(rich.balance);
-    const bills = await data<ListAnswer<Row>>(calls('billingRecords').list, { query: { userId: Number(rich.id), type: 'recharge', pageSize: 1 } });
+    const bills = await data<ListAnswer<Row>>(calls('billingRecords').list, {
+      query: { userId: Number(rich.id), type: 'recharge', pageSize: 1 },
+    });
     expect(detail.wallet.totalRecharge).toBe(bills.totals?.amount);
     expect(detail.recentLogins.length).toBeGreaterThan(0);
     expect(Array.isArray(detail.moments) && Array.isArray(detail.groups)).toBe(true);
 
     const groups = calls('groups');
     const big = (await data<ListAnswer<Row>>(groups.list, { query: { sort: '-memberCount', pageSize: 1 } })).list[0]!;
-    const members = await data<{ members: { userId: number; role: string }[] }>(groups.detail, { query: { id: Number(big.id) } });
+    const members = await data<{ members: { userId: number; role: string }[] }>(groups.detail, {
+      query: { id: Number(big.id) },
+    });
     expect(members.members).toHaveLength(Number(big.memberCount));
     expect(members.members.filter((m) => m.role === 'owner')).toHaveLength(1);
     const member = members.members.find((m) => m.role !== 'owner')!;
@@ -100,9 +122,15 @@ describe('users', () => {
 
   it('mutes, unmutes and dissolves a group', async () => {
     const groups = calls('groups');
-    const target = (await data<ListAnswer<Row>>(groups.list, { query: { status: 'normal', muted: 'false', pageSize: 1 } })).list[0]!;
+    const target = (
+      await data<ListAnswer<Row>>(groups.list, { query: { status: 'normal', muted: 'false', pageSize: 1 } })
+    ).list[0]!;
     await data(groups.action('muteAll'), { body: { id: target.id } });
-    expect((await data<ListAnswer<Row>>(groups.list, { query: { muted: 'true', keyword: String(target.id) } })).list.map((g) => g.id)).toContain(target.id);
+    expect(
+      (await data<ListAnswer<Row>>(groups.list, { query: { muted: 'true', keyword: String(target.id) } })).list.map(
+        (g) => g.id,
+      ),
+    ).toContain(target.id);
     await data(groups.action('dissolve'), { body: { id: target.id } });
     const after = await data<{ group: Row; members: unknown[] }>(groups.detail, { query: { id: Number(target.id) } });
     expect(after.group.status).toBe('dissolved');
@@ -116,7 +144,13 @@ describe('administrators', () => {
   it('creates an admin who logs in with exactly the given permissions, and disables one who then cannot', async () => {
     const permissions = [PERMISSIONS.userProfile, PERMISSIONS.massMessage];
     const created = await data<Row>(admins.save, {
-      body: { account: 'night_shift', nickname: 'Night shift', password: 'moonlight-42', permissions, status: 'enabled' },
+      body: {
+        account: 'night_shift',
+        nickname: 'Night shift',
+        password: 'moonlight-42',
+        permissions,
+        status: 'enabled',
+      },
     });
     expect(created).not.toHaveProperty('password');
     expect(created).not.toHaveProperty('passwordHash');
@@ -135,7 +169,9 @@ describe('administrators', () => {
     await expect(client.login('night_shift', 'moonlight-42')).rejects.toThrow();
     await client.login('night_shift', 'sunrise-77');
 
-    const logins = await data<ListAnswer<Row>>(calls('operationLog').list, { query: { adminAccount: 'night_shift', action: 'login' } });
+    const logins = await data<ListAnswer<Row>>(calls('operationLog').list, {
+      query: { adminAccount: 'night_shift', action: 'login' },
+    });
     expect(logins.total).toBeGreaterThanOrEqual(2);
   });
 
@@ -153,11 +189,14 @@ describe('administrators', () => {
   it('binds an authenticator only once a code proves the secret, then resets and unbinds', async () => {
     const google = calls('googleVerify');
     const row = (await data<ListAnswer<Row>>(google.list, { query: { googleBound: 'false', pageSize: 1 } })).list[0]!;
-    const bound = await data<{ id: number; secret: string; otpauthUrl: string }>(google.action('bind'), { body: { id: row.id } });
+    const bound = await data<{ id: number; secret: string; otpauthUrl: string }>(google.action('bind'), {
+      body: { id: row.id },
+    });
     expect(bound.id).toBe(row.id);
     expect(bound.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(bound.otpauthUrl).toMatch(new RegExp(`^otpauth://totp/.+\\?secret=${bound.secret}&`));
-    const listed = async () => (await data<ListAnswer<Row>>(google.list, { query: { keyword: String(row.account) } })).list[0];
+    const listed = async () =>
+      (await data<ListAnswer<Row>>(google.list, { query: { keyword: String(row.account) } })).list[0];
     expect(await listed()).toMatchObject({ googleBound: false, googlePending: true });
     const wrong = totp(bound.secret, Date.now() + 10 * 60_000);
     expect((await send(google.action('confirmBind'), { body: { id: row.id, otpCode: wrong } })).code).toBe(400);
@@ -191,17 +230,24 @@ describe('site configuration', () => {
     });
     // The blank line is dropped; the repeat is counted as skipped.
     expect(first).toEqual({ added: 2, skipped: 1 });
-    expect(await data(words.action('batchAdd'), { body: { words: ['Pyramid Scheme'], category: 'ads' } })).toEqual({ added: 0, skipped: 1 });
+    expect(await data(words.action('batchAdd'), { body: { words: ['Pyramid Scheme'], category: 'ads' } })).toEqual({
+      added: 0,
+      skipped: 1,
+    });
     const found = await data<{ hits: { word: string; category: string; index: number }[] }>(words.action('test'), {
       body: { text: 'Join my pyramid scheme, 加微信 for details' },
     });
     expect(found.hits).toContainEqual({ word: 'pyramid scheme', category: 'ads', index: 8 });
     expect(found.hits.map((h) => h.word)).toContain('加微信');
-    expect((await data<{ hits: unknown[] }>(words.action('test'), { body: { text: 'good morning' } })).hits).toEqual([]);
+    expect((await data<{ hits: unknown[] }>(words.action('test'), { body: { text: 'good morning' } })).hits).toEqual(
+      [],
+    );
   });
 
   it('refuses a bad link with 链接格式错误 and an empty download link with 下载链接不能为空', async () => {
-    const badLink = await send(calls('discover').save, { body: { title: 'Docs', url: 'docs.example.com', enabled: true } });
+    const badLink = await send(calls('discover').save, {
+      body: { title: 'Docs', url: 'docs.example.com', enabled: true },
+    });
     expect(badLink).toMatchObject({ code: 400, msg: '链接格式错误' });
     const versions = calls('appVersions');
     const release = {
@@ -213,13 +259,24 @@ describe('site configuration', () => {
       releaseNotes: '',
       publishTime: new Date().toISOString(),
     };
-    expect(await send(versions.save, { body: { ...release, downloadUrl: '' } })).toMatchObject({ code: 400, msg: '下载链接不能为空' });
-    expect(await send(versions.save, { body: { ...release, downloadUrl: 'https://x.example/a.apk', mirrorUrl: 'mirror' } })).toMatchObject({
+    expect(await send(versions.save, { body: { ...release, downloadUrl: '' } })).toMatchObject({
+      code: 400,
+      msg: '下载链接不能为空',
+    });
+    expect(
+      await send(versions.save, { body: { ...release, downloadUrl: 'https://x.example/a.apk', mirrorUrl: 'mirror' } }),
+    ).toMatchObject({
       code: 400,
       msg: '链接格式错误',
     });
     const saved = await data<Row>(versions.save, { body: { ...release, downloadUrl: 'https://x.example/a.apk' } });
-    expect((await data<ListAnswer<Row>>(versions.list, { query: { platform: 'android', sort: '-buildNumber', pageSize: 1 } })).list[0]!.id).toBe(saved.id);
+    expect(
+      (
+        await data<ListAnswer<Row>>(versions.list, {
+          query: { platform: 'android', sort: '-buildNumber', pageSize: 1 },
+        })
+      ).list[0]!.id,
+    ).toBe(saved.id);
   });
 
   it('keeps a write-only secret when a settings form is saved with it empty', async () => {
@@ -260,7 +317,9 @@ describe('operations', () => {
     const mass = calls('massMessages');
     const preview = await data<{ targetCount: number }>(mass.preview, { query: { segment: 'ios' } });
     expect(preview.targetCount).toBeGreaterThan(0);
-    const sent = await data<Row>(mass.action('send'), { body: { segment: 'ios', title: 'Update', content: 'Please update' } });
+    const sent = await data<Row>(mass.action('send'), {
+      body: { segment: 'ios', title: 'Update', content: 'Please update' },
+    });
     expect(sent).toMatchObject({ targetCount: preview.targetCount, state: 'sending', deliveredCount: 0 });
     const listed = (await data<ListAnswer<Row>>(mass.list, { query: { sort: '-createTime', pageSize: 1 } })).list[0]!;
     expect(listed.id).toBe(sent.id);
@@ -270,25 +329,34 @@ describe('operations', () => {
   it('refuses a data clean-up without the typed confirmation, and a confirmed one leaves less to find', async () => {
     const clean = calls('dataClean');
     const inputs = { target: 'loginRecords', olderThanDays: 30 };
-    const before = await data<{ count: number; bytes: number; oldest: string | null }>(clean.preview, { query: inputs });
+    const before = await data<{ count: number; bytes: number; oldest: string | null }>(clean.preview, {
+      query: inputs,
+    });
     expect(before.count).toBeGreaterThan(0);
     expect((await send(clean.action('clean'), { body: inputs })).code).toBe(400);
     expect((await send(clean.action('clean'), { body: { ...inputs, confirm: 'delete' } })).code).toBe(400);
     expect((await data<{ count: number }>(clean.preview, { query: inputs })).count).toBe(before.count);
-    const done = await data<{ removed: number }>(clean.action('clean'), { body: { ...inputs, confirm: CLEAN_CONFIRM_TEXT } });
+    const done = await data<{ removed: number }>(clean.action('clean'), {
+      body: { ...inputs, confirm: CLEAN_CONFIRM_TEXT },
+    });
     expect(done.removed).toBe(before.count);
     expect((await data<{ count: number }>(clean.preview, { query: inputs })).count).toBe(0);
     const messages = { target: 'chatMessages', olderThanDays: 90 };
     const chat = await data<{ count: number }>(clean.preview, { query: messages });
     await data(clean.action('clean'), { body: { ...messages, confirm: CLEAN_CONFIRM_TEXT } });
-    expect((await data<{ count: number }>(clean.preview, { query: { target: 'chatMessages', olderThanDays: 60 } })).count).toBeLessThan(chat.count);
+    expect(
+      (await data<{ count: number }>(clean.preview, { query: { target: 'chatMessages', olderThanDays: 60 } })).count,
+    ).toBeLessThan(chat.count);
   });
 
   it('marks suggestions handled and replies', async () => {
     const suggestions = calls('suggestions');
     const row = (await data<ListAnswer<Row>>(suggestions.list, { query: { state: 'pending', pageSize: 1 } })).list[0]!;
     await data(suggestions.action('reply'), { body: { id: row.id, reply: '已处理，谢谢反馈' } });
-    expect(await data<Row>(suggestions.detail, { query: { id: Number(row.id) } })).toMatchObject({ state: 'handled', reply: '已处理，谢谢反馈' });
+    expect(await data<Row>(suggestions.detail, { query: { id: Number(row.id) } })).toMatchObject({
+      state: 'handled',
+      reply: '已处理，谢谢反馈',
+    });
   });
 });
 
@@ -309,11 +377,13 @@ describe('a 100,000-user sandbox', () => {
       expect(first.total).toBe(100_000);
       const collator = new Intl.Collator();
       const accounts = [...first.list, ...second.list].map((u) => String(u.account));
-      for (let i = 1; i < accounts.length; i++) expect(collator.compare(accounts[i - 1]!, accounts[i]!)).toBeLessThanOrEqual(0);
+      for (let i = 1; i < accounts.length; i++)
+        expect(collator.compare(accounts[i - 1]!, accounts[i]!)).toBeLessThanOrEqual(0);
       const last = await page({ sort: '-registerTime', pageSize: 100, pageNum: 1000 });
       expect(last.list).toHaveLength(100);
       const richest = await page({ sort: '-balance', pageSize: 10, status: 'normal' });
-      for (let i = 1; i < richest.list.length; i++) expect(Number(richest.list[i - 1]!.balance)).toBeGreaterThanOrEqual(Number(richest.list[i]!.balance));
+      for (let i = 1; i < richest.list.length; i++)
+        expect(Number(richest.list[i - 1]!.balance)).toBeGreaterThanOrEqual(Number(richest.list[i]!.balance));
       // A ban changes the order's filter at once, on the cached order.
       await bigClient.call(users.action('ban'), { session, body: { id: richest.list[0]!.id, reason: 'test' } });
       expect((await page({ sort: '-balance', pageSize: 1, status: 'normal' })).list[0]!.id).toBe(richest.list[1]!.id);

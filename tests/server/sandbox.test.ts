@@ -37,7 +37,10 @@ async function pendingCount(session: BackendSession = admin): Promise<number> {
 }
 
 async function firstPending(): Promise<WithdrawalRecord> {
-  const answer = await client.call<WithdrawalListAnswer>(`${REVIEW}/list`, { session: admin, query: { state: 'pending', pageSize: 1 } });
+  const answer = await client.call<WithdrawalListAnswer>(`${REVIEW}/list`, {
+    session: admin,
+    query: { state: 'pending', pageSize: 1 },
+  });
   const record = answer.envelope.data?.list[0];
   if (!record) throw new Error('no pending withdrawal');
   return record;
@@ -57,7 +60,13 @@ describe('login and permissions', () => {
     const operatorPermissions = operatorList.envelope.data!.map((e) => e.permission);
     expect([...adminPermissions].sort()).toEqual([...ALL_PERMISSIONS].sort());
     expect([...operatorPermissions].sort()).toEqual(
-      [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.sensitiveWord, PERMISSIONS.onlineStatistics, PERMISSIONS.billRecord].sort(),
+      [
+        PERMISSIONS.userProfile,
+        PERMISSIONS.groupProfile,
+        PERMISSIONS.sensitiveWord,
+        PERMISSIONS.onlineStatistics,
+        PERMISSIONS.billRecord,
+      ].sort(),
     );
   });
 
@@ -104,7 +113,9 @@ describe('login and permissions', () => {
       expect(answer.envelope.code).toBe(401);
       expect(answer.envelope.msg).toBe('No permission for this operation');
     }
-    const bills = await client.call<{ list: unknown[]; total: number }>(`${PERMISSIONS.billRecord}/list`, { session: operator });
+    const bills = await client.call<{ list: unknown[]; total: number }>(`${PERMISSIONS.billRecord}/list`, {
+      session: operator,
+    });
     expect(bills.envelope.code).toBe(200);
     expect(bills.envelope.data!.total).toBeGreaterThan(100);
     // Calls outside every permission need only a login.
@@ -162,7 +173,10 @@ describe('withdrawal review', () => {
   it('lists pending withdrawals consistently with the count', async () => {
     const count = await pendingCount();
     expect(count).toBeGreaterThan(0);
-    const page = await client.call<WithdrawalListAnswer>(`${REVIEW}/list`, { session: admin, query: { state: 'pending', pageSize: 5, pageNum: 1 } });
+    const page = await client.call<WithdrawalListAnswer>(`${REVIEW}/list`, {
+      session: admin,
+      query: { state: 'pending', pageSize: 5, pageNum: 1 },
+    });
     expect(page.envelope.data!.total).toBe(count);
     expect(page.envelope.data!.list.length).toBe(Math.min(5, count));
     for (const row of page.envelope.data!.list) expect(row.state).toBe('pending');
@@ -181,11 +195,18 @@ describe('withdrawal review', () => {
     const next = await firstPending();
     const noReason = await client.call(`${REVIEW}/reject`, { session: admin, body: { id: next.id } });
     expect(noReason.envelope.code).toBe(400);
-    const rejected = await client.call(`${REVIEW}/reject`, { session: admin, body: { id: next.id, reason: 'Payee name mismatch' } });
+    const rejected = await client.call(`${REVIEW}/reject`, {
+      session: admin,
+      body: { id: next.id, reason: 'Payee name mismatch' },
+    });
     expect(rejected.envelope.code).toBe(200);
     expect(await pendingCount()).toBe(before - 2);
 
-    expect(sandbox.app.sandbox.withdrawals.get(Number(next.id))).toMatchObject({ state: 'rejected', reason: 'Payee name mismatch', reviewer: 'admin' });
+    expect(sandbox.app.sandbox.withdrawals.get(Number(next.id))).toMatchObject({
+      state: 'rejected',
+      reason: 'Payee name mismatch',
+      reviewer: 'admin',
+    });
   });
 
   it('raises the count when a test adds an application or sync pulls waiting ones in', async () => {
@@ -217,7 +238,8 @@ describe('withdrawal timer', () => {
     try {
       const tickClient = new BackendClient(ticking.url);
       const session = await tickClient.login('admin', 'admin123');
-      const read = async () => (await tickClient.call<number>(CALLS.withdrawalCount, { session })).envelope.data as number;
+      const read = async () =>
+        (await tickClient.call<number>(CALLS.withdrawalCount, { session })).envelope.data as number;
       const start = await read();
       await expect.poll(read, { timeout: 10_000, interval: 25 }).toBeGreaterThan(start);
     } finally {
@@ -231,7 +253,9 @@ describe('withdrawal timer', () => {
 
 describe('site configuration and file server', () => {
   it('serves the site config without a login, with icon paths relative to the file server', async () => {
-    const answer = await client.call<{ webIconPath: string; chatRoomName: string; logoIconPath: string }>(CALLS.siteConfig);
+    const answer = await client.call<{ webIconPath: string; chatRoomName: string; logoIconPath: string }>(
+      CALLS.siteConfig,
+    );
     expect(answer.envelope.code).toBe(200);
     const config = answer.envelope.data!;
     expect(config.chatRoomName.length).toBeGreaterThan(0);
@@ -258,7 +282,13 @@ describe('site configuration and file server', () => {
     // The SVG form of the same avatar, with the name's initial.
     const svg = await fetch(new URL(`/plate/${store.users.all()[0]!.avatar.replace(/\.png$/, '.svg')}`, sandbox.url));
     expect(await svg.text()).toContain('<text');
-    for (const path of ['/plate/icons/nope.svg', '/plate/avatars/999999.svg', '/plate/icons/', '/plate/avatars/999999.png', '/plate/avatars/1.gif']) {
+    for (const path of [
+      '/plate/icons/nope.svg',
+      '/plate/avatars/999999.svg',
+      '/plate/icons/',
+      '/plate/avatars/999999.png',
+      '/plate/avatars/1.gif',
+    ]) {
       const missing = await fetch(new URL(path, sandbox.url));
       expect(missing.status, path).toBe(404);
     }

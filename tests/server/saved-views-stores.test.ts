@@ -17,11 +17,16 @@ describe('the cluster workers’ store (WORKERS > 1 without Redis)', () => {
     // What crosses IPC is structured-cloned: a JSON round trip stands for it here.
     const channel = {
       call: async (method: string, params: unknown) =>
-        JSON.parse(JSON.stringify((await primary.handlers[method]!(JSON.parse(JSON.stringify(params)), null as never)) ?? null)),
+        JSON.parse(
+          JSON.stringify((await primary.handlers[method]!(JSON.parse(JSON.stringify(params)), null as never)) ?? null),
+        ),
     } as unknown as PrimaryChannel;
     const one = new IpcSavedViewStore(channel);
     const two = new IpcSavedViewStore(channel);
-    expect(await one.put('11', 'users', { name: 'A', query: 'a=1' }, 2)).toEqual({ saved: true, list: [{ name: 'A', query: 'a=1' }] });
+    expect(await one.put('11', 'users', { name: 'A', query: 'a=1' }, 2)).toEqual({
+      saved: true,
+      list: [{ name: 'A', query: 'a=1' }],
+    });
     expect(await two.put('11', 'users', { name: 'B', query: 'b=1' }, 2)).toMatchObject({ saved: true });
     expect(await one.put('11', 'users', { name: 'C', query: '' }, 2)).toEqual({ saved: false, reason: 'full' });
     expect(await two.list('11', 'users')).toEqual([
@@ -53,7 +58,12 @@ describe('the file store', () => {
     const other = tempDir();
     writeFileSync(
       path.join(other, 'saved-views.json'),
-      JSON.stringify({ version: 1, users: { '11': { users: [{ name: 'ok', query: 'a=1' }, { name: 5 }, 'x', { name: 'long', query: 'q'.repeat(5000) }] } } }),
+      JSON.stringify({
+        version: 1,
+        users: {
+          '11': { users: [{ name: 'ok', query: 'a=1' }, { name: 5 }, 'x', { name: 'long', query: 'q'.repeat(5000) }] },
+        },
+      }),
     );
     const reread = new FileSavedViewStore({ dir: other });
     expect(await reread.list('11', 'users')).toEqual([{ name: 'ok', query: 'a=1' }]);

@@ -20,20 +20,41 @@ import { waitUntil } from '../support/wait.js';
 type Cookies = Record<string, string>;
 
 function calls(app: FastifyInstance) {
-  const headers = (cookies: Cookies | null) => ({ ...SAME_ORIGIN, ...(cookies ? { cookie: cookieHeader(cookies) } : {}) });
+  const headers = (cookies: Cookies | null) => ({
+    ...SAME_ORIGIN,
+    ...(cookies ? { cookie: cookieHeader(cookies) } : {}),
+  });
   return {
-    list: (cookies: Cookies | null, resource = 'users') => app.inject({ method: 'GET', url: SAVED_VIEW_CALLS.list(resource), headers: headers(cookies) }),
+    list: (cookies: Cookies | null, resource = 'users') =>
+      app.inject({ method: 'GET', url: SAVED_VIEW_CALLS.list(resource), headers: headers(cookies) }),
     put: (cookies: Cookies | null, body: unknown, resource = 'users') =>
-      app.inject({ method: 'PUT', url: SAVED_VIEW_CALLS.list(resource), headers: headers(cookies), payload: body as object }),
+      app.inject({
+        method: 'PUT',
+        url: SAVED_VIEW_CALLS.list(resource),
+        headers: headers(cookies),
+        payload: body as object,
+      }),
     putRaw: (cookies: Cookies, payload: string, contentType = 'application/json') =>
-      app.inject({ method: 'PUT', url: SAVED_VIEW_CALLS.list('users'), headers: { ...headers(cookies), 'content-type': contentType }, payload }),
+      app.inject({
+        method: 'PUT',
+        url: SAVED_VIEW_CALLS.list('users'),
+        headers: { ...headers(cookies), 'content-type': contentType },
+        payload,
+      }),
     remove: (cookies: Cookies | null, name: string, resource = 'users') =>
       app.inject({ method: 'DELETE', url: SAVED_VIEW_CALLS.one(resource, name), headers: headers(cookies) }),
   };
 }
 
 /** The behaviour every store must show; `fresh` builds a gateway on the same store (a restart, or another replica). */
-function behaves(setup: () => { app: () => FastifyInstance; fresh: () => Promise<FastifyInstance>; alice: () => Cookies; bob: () => Cookies }) {
+function behaves(
+  setup: () => {
+    app: () => FastifyInstance;
+    fresh: () => Promise<FastifyInstance>;
+    alice: () => Cookies;
+    bob: () => Cookies;
+  },
+) {
   it('keeps each administrator’s views apart, in their order, a save of the same name replacing in place', async () => {
     const { app, alice, bob } = setup();
     const c = calls(app());
@@ -85,7 +106,11 @@ function behaves(setup: () => { app: () => FastifyInstance; fresh: () => Promise
     }
     const full = await c.put(bob(), { name: 'one more', query: '' }, 'groups');
     expect(full.statusCode).toBe(409);
-    expect(full.json()).toMatchObject({ code: 409, error: 'SAVED_VIEWS_FULL', data: { max: SAVED_VIEW_LIMITS.maxPerResource } });
+    expect(full.json()).toMatchObject({
+      code: 409,
+      error: 'SAVED_VIEWS_FULL',
+      data: { max: SAVED_VIEW_LIMITS.maxPerResource },
+    });
     expect((await c.put(bob(), { name: 'v0', query: 'pageSize=100' }, 'groups')).statusCode).toBe(200);
     const list = (await c.list(bob(), 'groups')).json().data.list as { name: string; query: string }[];
     expect(list).toHaveLength(SAVED_VIEW_LIMITS.maxPerResource);
@@ -141,7 +166,10 @@ describe('saved views: requests every store refuses alike', () => {
     const form = await c.putRaw(alice, 'name=x&query=', 'application/x-www-form-urlencoded');
     expect(form.statusCode).toBe(415);
     expect(form.json()).toMatchObject({ error: 'UNSUPPORTED_MEDIA_TYPE' });
-    const huge = await c.putRaw(alice, JSON.stringify({ name: 'x', query: '', pad: 'p'.repeat(SAVED_VIEW_LIMITS.maxBodyBytes) }));
+    const huge = await c.putRaw(
+      alice,
+      JSON.stringify({ name: 'x', query: '', pad: 'p'.repeat(SAVED_VIEW_LIMITS.maxBodyBytes) }),
+    );
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toMatchObject({ code: 413, error: 'BODY_TOO_LARGE' });
     const badResource = await c.list(alice, 'users:other');
@@ -166,7 +194,11 @@ describe('saved views in DATA_DIR', () => {
   let alice: Cookies;
   let bob: Cookies;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-views-'));
-  const env = () => ({ CHAT_BACKEND_URL: backend.url, DATA_DIR: dataDir, SESSION_SECRET: 'saved-views-test-secret-0123456789abcdef' });
+  const env = () => ({
+    CHAT_BACKEND_URL: backend.url,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'saved-views-test-secret-0123456789abcdef',
+  });
 
   beforeAll(async () => {
     backend = await startFakeBackend();
@@ -183,7 +215,10 @@ describe('saved views in DATA_DIR', () => {
   behaves(() => ({ app: () => app, fresh: () => buildTestGateway(env()), alice: () => alice, bob: () => bob }));
 
   it('writes them to saved-views.json, by backend user id', () => {
-    const file = JSON.parse(readFileSync(path.join(dataDir, 'saved-views.json'), 'utf8')) as { version: number; users: Record<string, unknown> };
+    const file = JSON.parse(readFileSync(path.join(dataDir, 'saved-views.json'), 'utf8')) as {
+      version: number;
+      users: Record<string, unknown>;
+    };
     expect(file.version).toBe(1);
     expect(Object.keys(file.users).sort()).toEqual(['11', '12']);
   });
@@ -197,7 +232,11 @@ describe.skipIf(noRedis)('saved views in Redis', { timeout: 60_000 }, () => {
   let app: FastifyInstance;
   let alice: Cookies;
   let bob: Cookies;
-  const env = () => ({ CHAT_BACKEND_URL: backend.url, REDIS_URL: redis.url, SESSION_SECRET: 'saved-views-test-secret-0123456789abcdef' });
+  const env = () => ({
+    CHAT_BACKEND_URL: backend.url,
+    REDIS_URL: redis.url,
+    SESSION_SECRET: 'saved-views-test-secret-0123456789abcdef',
+  });
   const connected = async (gateway: FastifyInstance) => {
     await waitUntil(() => gateway.redis?.available === true, 'the gateway connected to Redis');
     return gateway;
@@ -218,7 +257,12 @@ describe.skipIf(noRedis)('saved views in Redis', { timeout: 60_000 }, () => {
   });
 
   // Another replica: its own DATA_DIR, the same Redis.
-  behaves(() => ({ app: () => app, fresh: async () => connected(await buildTestGateway(env())), alice: () => alice, bob: () => bob }));
+  behaves(() => ({
+    app: () => app,
+    fresh: async () => connected(await buildTestGateway(env())),
+    alice: () => alice,
+    bob: () => bob,
+  }));
 
   it('answers 503 SAVED_VIEWS_UNAVAILABLE while Redis is away, and works again once it is back', async () => {
     await redis.stop();
@@ -228,6 +272,8 @@ describe.skipIf(noRedis)('saved views in Redis', { timeout: 60_000 }, () => {
     expect(away.json()).toMatchObject({ code: 503, error: 'SAVED_VIEWS_UNAVAILABLE' });
     await redis.start();
     await waitUntil(() => app.redis?.available === true, 'the gateway reconnected', { timeoutMs: 30_000 });
-    expect((await calls(app).put(alice, { name: 'after', query: '' })).json().data.list).toEqual([{ name: 'after', query: '' }]);
+    expect((await calls(app).put(alice, { name: 'after', query: '' })).json().data.list).toEqual([
+      { name: 'after', query: '' },
+    ]);
   });
 });

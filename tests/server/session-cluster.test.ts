@@ -1,7 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { PrimaryChannel, type RpcHandler } from '../../server/cluster/ipc.js';
-import { ClusterRevocations, IpcAttemptCounter, SESSION_CALLS, sessionPrimaryHandlers } from '../../server/session/cluster.js';
+import {
+  ClusterRevocations,
+  IpcAttemptCounter,
+  SESSION_CALLS,
+  sessionPrimaryHandlers,
+} from '../../server/session/cluster.js';
 import type { ThrottleRule } from '../../server/session/login-throttle.js';
 import { MemoryRevocations } from '../../server/session/revocations.js';
 
@@ -46,7 +51,10 @@ class Pipe extends EventEmitter {
   }
 }
 
-function worker(handlers: Record<string, RpcHandler>, now?: () => number): { pipe: Pipe; revocations: ClusterRevocations; counter: IpcAttemptCounter } {
+function worker(
+  handlers: Record<string, RpcHandler>,
+  now?: () => number,
+): { pipe: Pipe; revocations: ClusterRevocations; counter: IpcAttemptCounter } {
   const pipe = new Pipe(handlers);
   const channel = new PrimaryChannel(pipe as unknown as NodeJS.Process, 5_000);
   return { pipe, revocations: new ClusterRevocations(channel, now), counter: new IpcAttemptCounter(channel) };

@@ -1,21 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { SessionSealer, newSessionId, type SealedSession } from '../../server/session/seal.js';
 import { MemoryRevocations } from '../../server/session/revocations.js';
-import { LoginThrottle, MemoryAttemptCounter, accountKey, throttleDelayMs, type ThrottleRule } from '../../server/session/login-throttle.js';
+import {
+  LoginThrottle,
+  MemoryAttemptCounter,
+  accountKey,
+  throttleDelayMs,
+  type ThrottleRule,
+} from '../../server/session/login-throttle.js';
 import { ambiguousPathReason, areaOf } from '../../server/lib/request-path.js';
 import { jsonNestsDeeperThan } from '../../server/lib/json-body.js';
 import { isInlineFileType, plateAnswerHeaders } from '../../server/lib/plate-headers.js';
 import { requestIdOf } from '../../server/lib/forwarded.js';
 
 const SECRET = Buffer.from('unit-test-session-secret-0123456789abcdef');
-const session: SealedSession = { token: 'tok-é-1', userId: '42', id: newSessionId(), issuedAt: 1_700_000_000_000, lastSeen: 1_700_000_060_000 };
+const session: SealedSession = {
+  token: 'tok-é-1',
+  userId: '42',
+  id: newSessionId(),
+  issuedAt: 1_700_000_000_000,
+  lastSeen: 1_700_000_060_000,
+};
 
 describe('the session seal', () => {
   const sealer = new SessionSealer(SECRET);
 
   it('opens what it sealed, to the second', () => {
     expect(sealer.unseal(sealer.seal(session))).toEqual(session);
-    expect(sealer.unseal(sealer.seal({ ...session, lastSeen: session.lastSeen + 999 }))?.lastSeen).toBe(session.lastSeen);
+    expect(sealer.unseal(sealer.seal({ ...session, lastSeen: session.lastSeen + 999 }))?.lastSeen).toBe(
+      session.lastSeen,
+    );
   });
 
   it('keeps the account typed at login, beside the kept values of a backend map or without them', () => {
@@ -24,7 +38,10 @@ describe('the session seal', () => {
     const kept = { ...named, kept: { role: 'finance' } };
     expect(sealer.unseal(sealer.seal(kept))).toEqual(kept);
     // A session sealed before accounts were kept still opens, without one.
-    expect(sealer.unseal(sealer.seal({ ...session, kept: { role: 'finance' } }))).toEqual({ ...session, kept: { role: 'finance' } });
+    expect(sealer.unseal(sealer.seal({ ...session, kept: { role: 'finance' } }))).toEqual({
+      ...session,
+      kept: { role: 'finance' },
+    });
     expect(sealer.seal(named)).not.toContain('operator');
   });
 
@@ -42,7 +59,15 @@ describe('the session seal', () => {
       expect(sealer.unseal(changed), `changed at ${i}`).toBeNull();
     }
     expect(new SessionSealer(Buffer.from('another-session-secret-0123456789abcdef')).unseal(value)).toBeNull();
-    for (const junk of ['tok-1', '', 'v1.', 'v1.AAAA', `v2.${value.slice(3)}`, value.slice(0, -4), `v1.${'A'.repeat(5000)}`]) {
+    for (const junk of [
+      'tok-1',
+      '',
+      'v1.',
+      'v1.AAAA',
+      `v2.${value.slice(3)}`,
+      value.slice(0, -4),
+      `v1.${'A'.repeat(5000)}`,
+    ]) {
       expect(sealer.unseal(junk), junk.slice(0, 20)).toBeNull();
     }
   });
@@ -55,7 +80,8 @@ describe('the session seal', () => {
   it('opens a cookie sealed by an earlier run of the gateway with the same secret', () => {
     // Sealed once and kept here: the key derivation, the bound label and the payload layout must
     // not change, or an upgrade (or replicas of two versions) would log every administrator out.
-    const sealedEarlier = 'v1.bkxTplFVekhW05X-_cGDuaDdENW4hZxJyF2S20WjUtY2xtpaVyVMpBz3UpTiHa30WpWC85KCAUrgnCaVIJXaf3lhGVMc94zmbB77kq2MF6y1';
+    const sealedEarlier =
+      'v1.bkxTplFVekhW05X-_cGDuaDdENW4hZxJyF2S20WjUtY2xtpaVyVMpBz3UpTiHa30WpWC85KCAUrgnCaVIJXaf3lhGVMc94zmbB77kq2MF6y1';
     expect(sealer.unseal(sealedEarlier)).toEqual({
       token: 'tok-golden',
       userId: '42',
@@ -75,8 +101,15 @@ describe('the session seal', () => {
 
   it('refuses a sealed value whose content is not a session, though the seal itself holds', () => {
     // What a bug elsewhere, or an older version, might have sealed: never taken for a session.
-    const odd = (change: Record<string, unknown>) => sealer.unseal(sealer.seal({ ...session, ...change } as unknown as SealedSession));
-    for (const change of [{ token: 5 }, { userId: null }, { id: ['x'] }, { issuedAt: Number.NaN }, { lastSeen: Number.POSITIVE_INFINITY }]) {
+    const odd = (change: Record<string, unknown>) =>
+      sealer.unseal(sealer.seal({ ...session, ...change } as unknown as SealedSession));
+    for (const change of [
+      { token: 5 },
+      { userId: null },
+      { id: ['x'] },
+      { issuedAt: Number.NaN },
+      { lastSeen: Number.POSITIVE_INFINITY },
+    ]) {
       expect(odd(change), JSON.stringify(change)).toBeNull();
     }
     for (const kept of [{ role: 1 }, ['role'], { role: null }]) expect(odd({ kept }), JSON.stringify(kept)).toBeNull();
@@ -138,7 +171,9 @@ describe('login throttling', () => {
   const rule: ThrottleRule = { limit: 3, windowMs: 60_000, baseDelayMs: 1_000, maxDelayMs: 10_000 };
 
   it('doubles the wait with every failure past the limit, up to the cap', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 50].map((count) => throttleDelayMs(count, rule))).toEqual([0, 0, 0, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 50].map((count) => throttleDelayMs(count, rule))).toEqual([
+      0, 0, 0, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000,
+    ]);
   });
 
   it('counts attempts as they start, refuses while waiting without counting, and forgets after the window', () => {
@@ -166,7 +201,13 @@ describe('login throttling', () => {
     expect(accountKey('  Admin ')).toBe('admin');
     expect(accountKey('ＡＤＭＩＮ')).toBe('admin');
     let now = 0;
-    const throttle = new LoginThrottle({ counter: new MemoryAttemptCounter(), perAccount: 2, perAddress: 3, baseDelayMs: 1_000, now: () => now });
+    const throttle = new LoginThrottle({
+      counter: new MemoryAttemptCounter(),
+      perAccount: 2,
+      perAddress: 3,
+      baseDelayMs: 1_000,
+      now: () => now,
+    });
     for (let i = 0; i < 2; i++) {
       const verdict = await throttle.begin('Admin', '10.0.0.1');
       if (!verdict.allowed) throw new Error('allowed expected');
@@ -253,7 +294,11 @@ describe('/plate answer headers', () => {
       expect(isInlineFileType(type), String(type)).toBe(false);
     }
     const html = plateAnswerHeaders({ 'content-type': 'text/html', 'content-disposition': 'inline' });
-    expect(html).toMatchObject({ 'content-type': 'application/octet-stream', 'content-disposition': 'attachment', 'x-content-type-options': 'nosniff' });
+    expect(html).toMatchObject({
+      'content-type': 'application/octet-stream',
+      'content-disposition': 'attachment',
+      'x-content-type-options': 'nosniff',
+    });
   });
 });
 
@@ -261,9 +306,12 @@ describe('the request id a client may bring', () => {
   it.each(['abc', 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'req-1.2_3', 'x'.repeat(64)])('keeps %s', (id) => {
     expect(requestIdOf({ 'x-request-id': id })).toBe(id);
   });
-  it.each(['', 'x'.repeat(65), 'a b', 'a,b', 'é', '<script>', 'x'.repeat(8192)])('replaces %j with a fresh one', (id) => {
-    const made = requestIdOf({ 'x-request-id': id });
-    expect(made).not.toBe(id);
-    expect(made).toMatch(/^[0-9a-f-]{36}$/);
-  });
+  it.each(['', 'x'.repeat(65), 'a b', 'a,b', 'é', '<script>', 'x'.repeat(8192)])(
+    'replaces %j with a fresh one',
+    (id) => {
+      const made = requestIdOf({ 'x-request-id': id });
+      expect(made).not.toBe(id);
+      expect(made).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
 });

@@ -68,7 +68,13 @@ describe('the shiku dialect: login', () => {
   it('answers the login with Shiku fields: a 32-hex token, the user id as account, the apiKey and the role', async () => {
     const answer = await login('admin', 'admin123', '');
     expect(answer).toMatchObject({ resultCode: 1, currentTime: now });
-    expect(answer.data).toMatchObject({ account: admin.account, adminId: '86admin', apiKey: 'mihuanim', role: '6', nickname: 'Administrator' });
+    expect(answer.data).toMatchObject({
+      account: admin.account,
+      adminId: '86admin',
+      apiKey: 'mihuanim',
+      role: '6',
+      nickname: 'Administrator',
+    });
     expect((answer.data as Login).access_Token).toMatch(/^[0-9a-f]{32}$/);
     // A login within the 30 minutes gets the same token again.
     expect((answer.data as Login).access_Token).toBe(admin.access_Token);
@@ -79,7 +85,9 @@ describe('the shiku dialect: login', () => {
   it('refuses a wrong password, an unknown account, a missing or non-numeric code, and a bad code for a bound account', async () => {
     expect(await login('admin', 'wrong', '')).toMatchObject({ resultCode: 0, resultMsg: '帐号或密码错误！' });
     expect(await login('nobody', 'x', '')).toMatchObject({ resultCode: 0, resultMsg: '账号不存在' });
-    const missing = (await (await form('/console/login', { account: 'admin', password: md5('admin123') })).json()) as Row;
+    const missing = (await (
+      await form('/console/login', { account: 'admin', password: md5('admin123') })
+    ).json()) as Row;
     expect(missing).toMatchObject({ resultCode: 1010101, resultMsg: '请求参数验证失败，缺少必填参数或参数错误' });
     expect(await login('admin', 'admin123', 'abc')).toMatchObject({ resultCode: 1020101, resultMsg: '接口内部异常' });
 
@@ -118,11 +126,19 @@ describe('the shiku dialect: the AuthorizationFilter', () => {
     expect(unknown).toEqual({ resultCode: 1030102, resultMsg: '访问令牌过期或无效' });
     const badSecret = signed(admin, { page: '1' });
     badSecret.set('secret', md5('wrong'));
-    expect(await (await fetch(`${sandbox.url}/console/userList?${badSecret.toString()}`)).json()).toEqual({ resultCode: 0, resultMsg: '授权认证失败' });
+    expect(await (await fetch(`${sandbox.url}/console/userList?${badSecret.toString()}`)).json()).toEqual({
+      resultCode: 0,
+      resultMsg: '授权认证失败',
+    });
     const stale = signed(admin, { page: '1' }, Math.floor(now / 1000) - 180);
-    expect(await (await fetch(`${sandbox.url}/console/userList?${stale.toString()}`)).json()).toEqual({ resultCode: 0, resultMsg: '授权认证失败' });
+    expect(await (await fetch(`${sandbox.url}/console/userList?${stale.toString()}`)).json()).toEqual({
+      resultCode: 0,
+      resultMsg: '授权认证失败',
+    });
     const fresh = signed(admin, { page: '1' }, Math.floor(now / 1000) - 179);
-    expect(((await (await fetch(`${sandbox.url}/console/userList?${fresh.toString()}`)).json()) as Row).resultCode).toBe(1);
+    expect(
+      ((await (await fetch(`${sandbox.url}/console/userList?${fresh.toString()}`)).json()) as Row).resultCode,
+    ).toBe(1);
   });
 
   it('takes the signature from a form body as well as the query', async () => {
@@ -155,12 +171,21 @@ describe('the shiku dialect: the AuthorizationFilter', () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ status: 404, error: 'Not Found', path: '/console/noSuchCall' });
     // Outside /console the app API's filter stands first: no app session is ever valid here.
-    expect(await (await fetch(`${sandbox.url}/manage/user/userProfile/list`)).json()).toEqual({ resultCode: 1030101, resultMsg: '缺少访问令牌' });
-    expect(await (await fetch(`${sandbox.url}/manage/logIn?access_token=${admin.access_Token}`, { method: 'POST' })).json()).toEqual({
+    expect(await (await fetch(`${sandbox.url}/manage/user/userProfile/list`)).json()).toEqual({
+      resultCode: 1030101,
+      resultMsg: '缺少访问令牌',
+    });
+    expect(
+      await (await fetch(`${sandbox.url}/manage/logIn?access_token=${admin.access_Token}`, { method: 'POST' })).json(),
+    ).toEqual({
       resultCode: 1030102,
       resultMsg: '访问令牌过期或无效',
     });
-    expect(await (await fetch(`${sandbox.url}/getCurrentTime`)).json()).toEqual({ resultCode: 1, data: now, currentTime: now });
+    expect(await (await fetch(`${sandbox.url}/getCurrentTime`)).json()).toEqual({
+      resultCode: 1,
+      data: now,
+      currentTime: now,
+    });
   });
 });
 
@@ -174,7 +199,11 @@ describe('the shiku dialect: data', () => {
     expect(Number(rows[0]!.createTime)).toBeGreaterThanOrEqual(Number(rows[2]!.createTime));
     expect((second.data as Row[])[0]!.userId).not.toBe(rows[0]!.userId);
     const stored = sandbox.app.sandbox.users.get(rows[0]!.userId as number)!;
-    expect(rows[0]).toMatchObject({ nickname: stored.nickname, balance: stored.balance / 100, createTime: Math.floor(Date.parse(stored.registerTime) / 1000) });
+    expect(rows[0]).toMatchObject({
+      nickname: stored.nickname,
+      balance: stored.balance / 100,
+      createTime: Math.floor(Date.parse(stored.registerTime) / 1000),
+    });
     expect(rows[0]).not.toHaveProperty('password');
     const byId = await get('/console/userList', admin, { page: '1', limit: '5', keyWorld: String(stored.id) });
     expect((byId.data as Row[]).map((r) => r.userId)).toContain(stored.id);
@@ -195,7 +224,9 @@ describe('the shiku dialect: data', () => {
     expect(waiting.length).toBeGreaterThanOrEqual(2);
     expect(waiting[0]!.id).toMatch(/^[0-9a-f]{24}$/);
 
-    const approve = (await (await post('/console/recharge/audit', admin, { rechargeId: String(waiting[0]!.id), auditStatus: '0' })).json()) as Row;
+    const approve = (await (
+      await post('/console/recharge/audit', admin, { rechargeId: String(waiting[0]!.id), auditStatus: '0' })
+    ).json()) as Row;
     expect(approve).toMatchObject({ resultCode: 1, resultMsg: '操作成功' });
     const approved = sandbox.app.sandbox.withdrawals.find((w) => w.orderNo === waiting[0]!.tradeNo)!;
     expect(approved).toMatchObject({ state: 'approved', reviewer: 'admin' });
@@ -204,24 +235,40 @@ describe('the shiku dialect: data', () => {
     const user = sandbox.app.sandbox.users.get(rejected.userId)!;
     const before = user.balance;
     const reject = (await (
-      await post('/console/recharge/audit', admin, { rechargeId: String(waiting[1]!.id), auditStatus: '2', desc: '收款人不符' })
+      await post('/console/recharge/audit', admin, {
+        rechargeId: String(waiting[1]!.id),
+        auditStatus: '2',
+        desc: '收款人不符',
+      })
     ).json()) as Row;
     expect(reject).toMatchObject({ resultCode: 1, resultMsg: '操作成功' });
     expect(rejected).toMatchObject({ state: 'rejected', reason: '收款人不符' });
     expect(user.balance).toBe(before + rejected.amount);
-    const again = (await (await post('/console/recharge/audit', admin, { rechargeId: String(waiting[1]!.id), auditStatus: '0' })).json()) as Row;
+    const again = (await (
+      await post('/console/recharge/audit', admin, { rechargeId: String(waiting[1]!.id), auditStatus: '0' })
+    ).json()) as Row;
     expect(again).toMatchObject({ resultCode: 0, resultMsg: '审核已拒绝，无法再次审核' });
 
-    const after = await get('/console/systemRecharge', admin, { type: '2', page: '1', limit: '50', tradeNo: String(waiting[1]!.tradeNo) });
+    const after = await get('/console/systemRecharge', admin, {
+      type: '2',
+      page: '1',
+      limit: '50',
+      tradeNo: String(waiting[1]!.tradeNo),
+    });
     expect(after.data).toEqual([expect.objectContaining({ auditStatus: 2, desc: '审核拒绝:收款人不符' })]);
   });
 
   it('keeps the withdrawal list to super admins and finance, but lets any role audit', async () => {
     const operator = (await login('operator', 'operator123')).data as Login;
-    expect(await get('/console/systemRecharge', operator, { type: '2', page: '1' })).toMatchObject({ resultCode: 0, resultMsg: '权限不足' });
+    expect(await get('/console/systemRecharge', operator, { type: '2', page: '1' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '权限不足',
+    });
     const pending = sandbox.app.sandbox.withdrawals.find((w) => w.state === 'pending')!;
     const id = `${Math.floor(Date.parse(pending.createTime) / 1000).toString(16)}a1c00002${pending.id.toString(16).padStart(8, '0')}`;
-    const audit = (await (await post('/console/recharge/audit', operator, { rechargeId: id, auditStatus: '0' })).json()) as Row;
+    const audit = (await (
+      await post('/console/recharge/audit', operator, { rechargeId: id, auditStatus: '0' })
+    ).json()) as Row;
     expect(audit).toMatchObject({ resultCode: 1 });
     expect(pending.state).toBe('approved');
   });
@@ -234,12 +281,16 @@ describe('the shiku dialect: data', () => {
     const page = found.data as { pageData: Row[]; total: number; pageIndex: number };
     expect(page).toMatchObject({ total: 1, pageIndex: 0 });
     expect(page.pageData[0]).toMatchObject({ word: '刷单返利群', createTime: Math.floor(now / 1000) });
-    const removed = (await (await post('/console/deletekeyword', admin, { id: String(page.pageData[0]!.id) })).json()) as Row;
+    const removed = (await (
+      await post('/console/deletekeyword', admin, { id: String(page.pageData[0]!.id) })
+    ).json()) as Row;
     expect(removed.resultCode).toBe(1);
     expect(sandbox.app.sandbox.sensitiveWords.find((w) => w.word === '刷单返利群')).toBeUndefined();
     // A role below admin (customer service) gets an empty answer and nothing changes.
     const support = sandbox.app.sandbox.accounts.find((a) => a.account === 'support_tanaka')!;
-    const reset = (await (await post('/console/updateUserPassword', admin, { userId: support.userId, password: md5('support123') })).json()) as Row;
+    const reset = (await (
+      await post('/console/updateUserPassword', admin, { userId: support.userId, password: md5('support123') })
+    ).json()) as Row;
     expect(reset.resultCode).toBe(1);
     const session = (await login('support_tanaka', 'support123')).data as Login;
     expect(session.role).toBe('4');
@@ -251,21 +302,38 @@ describe('the shiku dialect: data', () => {
 
   it('bans and restores a user (admin roles only) and refuses user deletion outright', async () => {
     const target = sandbox.app.sandbox.users.find((u) => u.status === 'normal')!;
-    expect(await get('/console/changeStatus', admin, { userId: String(target.id), status: '-1' })).toMatchObject({ resultCode: 1 });
+    expect(await get('/console/changeStatus', admin, { userId: String(target.id), status: '-1' })).toMatchObject({
+      resultCode: 1,
+    });
     expect(target.status).toBe('banned');
-    expect(((await get('/console/userList', admin, { page: '1', limit: '1', keyWorld: String(target.id) })).data as Row[])[0]).toMatchObject({ status: -1 });
-    expect(await get('/console/changeStatus', admin, { userId: String(target.id), status: '1' })).toMatchObject({ resultCode: 1 });
+    expect(
+      (
+        (await get('/console/userList', admin, { page: '1', limit: '1', keyWorld: String(target.id) })).data as Row[]
+      )[0],
+    ).toMatchObject({ status: -1 });
+    expect(await get('/console/changeStatus', admin, { userId: String(target.id), status: '1' })).toMatchObject({
+      resultCode: 1,
+    });
     expect(target.status).toBe('normal');
-    expect(await get('/console/deleteUser', admin, { userId: String(target.id) })).toMatchObject({ resultCode: 0, resultMsg: '权限不足,请联系技术删除' });
+    expect(await get('/console/deleteUser', admin, { userId: String(target.id) })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '权限不足,请联系技术删除',
+    });
   });
 
   it('reads and sets the system config, super admin only, and the site functions follow', async () => {
     const config = (await get('/console/config', admin)).data as Row;
     expect(config).toMatchObject({ isAuthApi: 1, maxUserSize: 2000 });
     const operator = (await login('operator', 'operator123')).data as Login;
-    expect(await (await post('/console/config/set', operator, { maxUserSize: '500' })).json()).toMatchObject({ resultCode: 0, resultMsg: '权限不足' });
+    expect(await (await post('/console/config/set', operator, { maxUserSize: '500' })).json()).toMatchObject({
+      resultCode: 0,
+      resultMsg: '权限不足',
+    });
     const saved = (await (
-      await post('/console/config/set', admin, { ...Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)])), maxUserSize: '500' })
+      await post('/console/config/set', admin, {
+        ...Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)])),
+        maxUserSize: '500',
+      })
     ).json()) as Row;
     expect(saved.resultCode).toBe(1);
     expect(sandbox.app.sandbox.settings.siteFunctions!.maxGroupMembers).toBe(500);
@@ -278,7 +346,11 @@ const chinaDay = (isoText: string) => new Date(Date.parse(isoText) + 8 * 3_600_0
 
 describe('the shiku dialect: dashboard statistics', () => {
   it('counts registrations per China-time day as one-key objects, end day excluded', async () => {
-    const answer = await get('/console/getUserRegisterCount', admin, { startDate: '2026-01-01', endDate: '2026-03-01', timeUnit: '2' });
+    const answer = await get('/console/getUserRegisterCount', admin, {
+      startDate: '2026-01-01',
+      endDate: '2026-03-01',
+      timeUnit: '2',
+    });
     expect(answer.resultCode).toBe(1);
     const rows = answer.data as Row[];
     const expected = new Map<string, number>();
@@ -291,33 +363,61 @@ describe('the shiku dialect: dashboard statistics', () => {
     }
     expect(rows.map((r) => Object.keys(r)[0])).toEqual([...expected.keys()].sort());
     expect(Object.fromEntries(rows.map((r) => Object.entries(r)[0]!))).toEqual(Object.fromEntries(expected));
-    const months = (await get('/console/getUserRegisterCount', admin, { startDate: '2026-01-01', endDate: '2026-03-01', timeUnit: '1' })).data as Row[];
+    const months = (
+      await get('/console/getUserRegisterCount', admin, {
+        startDate: '2026-01-01',
+        endDate: '2026-03-01',
+        timeUnit: '1',
+      })
+    ).data as Row[];
     expect(months.map((r) => Object.keys(r)[0])).toEqual(['2026-01', '2026-02']);
     // A timeUnit outside 1–4 breaks the map function: the handler answers data 0.
-    expect((await get('/console/addRoomsCount', admin, { startDate: '2025-01-01', endDate: '2026-03-01', timeUnit: '5' })).data).toBe(0);
-    expect(await get('/console/chatMsgCount', admin, { startDate: 'soon', timeUnit: '2' })).toMatchObject({ resultCode: 1020101 });
+    expect(
+      (await get('/console/addRoomsCount', admin, { startDate: '2025-01-01', endDate: '2026-03-01', timeUnit: '5' }))
+        .data,
+    ).toBe(0);
+    expect(await get('/console/chatMsgCount', admin, { startDate: 'soon', timeUnit: '2' })).toMatchObject({
+      resultCode: 1020101,
+    });
   });
 
   it('answers the message, friend, room and online series, and refuses a room without messages', async () => {
-    const messages = (await get('/console/chatMsgCount', admin, { startDate: '2026-02-01', endDate: '2026-02-08' })).data as Row[];
+    const messages = (await get('/console/chatMsgCount', admin, { startDate: '2026-02-01', endDate: '2026-02-08' }))
+      .data as Row[];
     expect(messages).toHaveLength(7);
     expect(Object.keys(messages[0]!)[0]).toBe('2026-02-01');
     expect(Number(Object.values(messages[0]!)[0])).toBeGreaterThan(0);
-    const friends = (await get('/console/addFriendsCount', admin, { startDate: '2026-01-01', endDate: '2026-03-01', timeUnit: '1' })).data as Row[];
-    const users = (await get('/console/getUserRegisterCount', admin, { startDate: '2026-01-01', endDate: '2026-03-01', timeUnit: '1' })).data as Row[];
+    const friends = (
+      await get('/console/addFriendsCount', admin, { startDate: '2026-01-01', endDate: '2026-03-01', timeUnit: '1' })
+    ).data as Row[];
+    const users = (
+      await get('/console/getUserRegisterCount', admin, {
+        startDate: '2026-01-01',
+        endDate: '2026-03-01',
+        timeUnit: '1',
+      })
+    ).data as Row[];
     expect(friends.map((r) => Number(Object.values(r)[0]))).toEqual(users.map((r) => 12 * Number(Object.values(r)[0])));
     const online = await get('/console/getUserStatusCount', admin, { startDate: '2026-02-01', endDate: '2026-02-03' });
     expect((online.data as Row[]).map((r) => Object.keys(r)[0])).toEqual(['2026-02-01', '2026-02-02']);
     // Hours and minutes need samples the sandbox does not keep.
     expect((await get('/console/getUserStatusCount', admin, { timeUnit: '3' })).data).toEqual([]);
     expect(await get('/console/groupMsgCount', admin, { timeUnit: '2' })).toMatchObject({ resultCode: 1010101 });
-    expect(await get('/console/groupMsgCount', admin, { roomId: 'x' })).toMatchObject({ resultCode: 0, resultMsg: '暂无数据' });
+    expect(await get('/console/groupMsgCount', admin, { roomId: 'x' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '暂无数据',
+    });
   });
 
   it('pages the newest users in a PageVO', async () => {
     const answer = await get('/console/newRegisterUser', admin, { pageIndex: '0', pageSize: '4' });
     const page = answer.data as { pageData: Row[]; total: number; pageCount: number };
-    expect(page).toMatchObject({ total: sandbox.app.sandbox.users.size, pageIndex: 0, pageSize: 4, pageCount: Math.ceil(sandbox.app.sandbox.users.size / 4) });
+    expect(page).toMatchObject({
+      total: sandbox.app.sandbox.users.size,
+      pageIndex: 0,
+      pageSize: 4,
+      pageCount: Math.ceil(sandbox.app.sandbox.users.size / 4),
+    });
     const newest = [...sandbox.app.sandbox.users.all()].sort((a, b) => (a.registerTime < b.registerTime ? 1 : -1))[0]!;
     expect(page.pageData[0]).toMatchObject({ userId: newest.id });
     expect(page).not.toHaveProperty('allPageCount');
@@ -327,47 +427,87 @@ describe('the shiku dialect: dashboard statistics', () => {
 describe('the shiku dialect: administrators', () => {
   it('grants a role to a chat user by telephone, lists it, disables it and deletes it', async () => {
     const store = sandbox.app.sandbox;
-    const user = store.users.find((u) => u.phone.startsWith('+86') && !store.accounts.find((a) => a.userId === String(u.id)))!;
+    const user = store.users.find(
+      (u) => u.phone.startsWith('+86') && !store.accounts.find((a) => a.userId === String(u.id)),
+    )!;
     const telePhone = user.phone.replace(/\D/g, '').slice(2);
     const operator = (await login('operator', 'operator123')).data as Login;
-    expect(await get('/console/addAdmin', { ...admin }, { telePhone: '19999999999', role: '4' })).toMatchObject({ resultCode: 0, resultMsg: '用户不存在' });
+    expect(await get('/console/addAdmin', { ...admin }, { telePhone: '19999999999', role: '4' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '用户不存在',
+    });
     expect(await get('/console/addAdmin', admin, { telePhone, role: '7', type: '0' })).toMatchObject({ resultCode: 1 });
     const account = store.accounts.find((a) => a.userId === String(user.id))!;
     expect(account).toMatchObject({ account: telePhone, nickname: user.nickname, status: 'enabled' });
-    expect(await get('/console/addAdmin', operator, { telePhone, role: '5' })).toMatchObject({ resultCode: 0, resultMsg: '该账号已经是有其他身份' });
+    expect(await get('/console/addAdmin', operator, { telePhone, role: '5' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '该账号已经是有其他身份',
+    });
 
     const finance = await get('/console/adminList', admin, { adminId: '86admin', type: '7', page: '1', limit: '20' });
-    expect((finance.data as Row[]).find((r) => r.userId === user.id)).toMatchObject({ role: 7, status: 1, phone: telePhone });
+    expect((finance.data as Row[]).find((r) => r.userId === user.id)).toMatchObject({
+      role: 7,
+      status: 1,
+      phone: telePhone,
+    });
     // The caller may not list its own role, and only admins list at all.
-    expect(await get('/console/adminList', admin, { adminId: '86admin', type: '6', page: '1' })).toMatchObject({ resultCode: 0, resultMsg: '权限不足' });
+    expect(await get('/console/adminList', admin, { adminId: '86admin', type: '6', page: '1' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '权限不足',
+    });
 
     // modifyAdmin matches userId and role together: the wrong role changes nothing.
-    expect(await get('/console/modifyAdmin', admin, { adminId: admin.account, userId: String(user.id), role: '5', status: '-1' })).toEqual({
+    expect(
+      await get('/console/modifyAdmin', admin, {
+        adminId: admin.account,
+        userId: String(user.id),
+        role: '5',
+        status: '-1',
+      }),
+    ).toEqual({
       resultCode: 1,
       currentTime: now,
     });
     expect(account.status).toBe('enabled');
-    const disabled = await get('/console/modifyAdmin', admin, { adminId: admin.account, userId: String(user.id), role: '7', status: '-1' });
+    const disabled = await get('/console/modifyAdmin', admin, {
+      adminId: admin.account,
+      userId: String(user.id),
+      role: '7',
+      status: '-1',
+    });
     expect(disabled).toMatchObject({ resultCode: 1, data: { userId: user.id, role: 7, status: -1 } });
     expect(account.status).toBe('disabled');
     expect(
-      await get('/console/modifyAdmin', admin, { adminId: admin.account, password: md5('wrong'), userId: String(user.id), role: '7', status: '1' }),
+      await get('/console/modifyAdmin', admin, {
+        adminId: admin.account,
+        password: md5('wrong'),
+        userId: String(user.id),
+        role: '7',
+        status: '1',
+      }),
     ).toMatchObject({
       resultCode: 0,
       resultMsg: '密码有误',
     });
 
     const support = (await login('support_tanaka', 'support123')).data as Login;
-    expect(await get('/console/delAdmin', support, { adminId: String(user.id), type: '7' })).toMatchObject({ resultCode: 0, resultMsg: '权限不足' });
+    expect(await get('/console/delAdmin', support, { adminId: String(user.id), type: '7' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '权限不足',
+    });
     expect(await get('/console/delAdmin', admin, { adminId: String(user.id) })).toMatchObject({ resultCode: 1010101 });
-    expect(await get('/console/delAdmin', admin, { adminId: String(user.id), type: '1' })).toMatchObject({ resultCode: 1 });
+    expect(await get('/console/delAdmin', admin, { adminId: String(user.id), type: '1' })).toMatchObject({
+      resultCode: 1,
+    });
     expect(store.accounts.find((a) => a.userId === String(user.id))).toBeUndefined();
   });
 
   it('binds a Google secret at once and answers the QR code as a PNG, GET only', async () => {
     const store = sandbox.app.sandbox;
     const operatorAccount = store.accounts.find((a) => a.account === 'operator')!;
-    const png = await fetch(`${sandbox.url}/console/google/qrcreate?${signed(admin, { nickName: 'operator' }).toString()}`);
+    const png = await fetch(
+      `${sandbox.url}/console/google/qrcreate?${signed(admin, { nickName: 'operator' }).toString()}`,
+    );
     expect(png.status).toBe(200);
     expect(png.headers.get('content-type')).toBe('image/png');
     expect([...new Uint8Array(await png.arrayBuffer()).slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
@@ -379,8 +519,12 @@ describe('the shiku dialect: administrators', () => {
     try {
       expect(await login('operator', 'operator123', '')).toMatchObject({ resultCode: 0, resultMsg: '谷歌验证失败' });
       expect(await login('operator', 'operator123', totp(secret, now))).toMatchObject({ resultCode: 1 });
-      expect((await (await post('/console/google/qrcreate', admin, { nickName: 'operator' })).json()) as Row).toMatchObject({ resultCode: 1020101 });
-      expect(await get('/console/google/qrcreate', admin, { nickName: 'nobody' })).toMatchObject({ resultCode: 1020101 });
+      expect(
+        (await (await post('/console/google/qrcreate', admin, { nickName: 'operator' })).json()) as Row,
+      ).toMatchObject({ resultCode: 1020101 });
+      expect(await get('/console/google/qrcreate', admin, { nickName: 'nobody' })).toMatchObject({
+        resultCode: 1020101,
+      });
     } finally {
       Object.assign(operatorAccount, { googleBound: false, googleSecret: null });
     }
@@ -391,30 +535,50 @@ describe('the shiku dialect: users, rooms and invitation codes', () => {
   it('edits a user through updateUser and creates one with userId 0', async () => {
     const store = sandbox.app.sandbox;
     const user = store.users.find((u) => u.status === 'normal')!;
-    expect(await get('/console/updateUser', admin, { userId: String(user.id), nickname: '改过的名字', sex: '0' })).toMatchObject({
+    expect(
+      await get('/console/updateUser', admin, { userId: String(user.id), nickname: '改过的名字', sex: '0' }),
+    ).toMatchObject({
       resultCode: 1,
       data: user.id,
     });
     expect(user).toMatchObject({ nickname: '改过的名字', gender: 'female' });
     const taken = user.phone.replace(/\D/g, '');
-    expect(await get('/console/updateUser', admin, { userId: '0', telephone: taken.slice(2), areaCode: taken.slice(0, 2), nickname: 'x' })).toMatchObject({
+    expect(
+      await get('/console/updateUser', admin, {
+        userId: '0',
+        telephone: taken.slice(2),
+        areaCode: taken.slice(0, 2),
+        nickname: 'x',
+      }),
+    ).toMatchObject({
       resultCode: 0,
       resultMsg: '手机号已被注册',
     });
-    const created = await get('/console/updateUser', admin, { userId: '0', telephone: '13900001111', nickname: '后台注册', password: '123456' });
+    const created = await get('/console/updateUser', admin, {
+      userId: '0',
+      telephone: '13900001111',
+      nickname: '后台注册',
+      password: '123456',
+    });
     expect(created.resultCode).toBe(1);
     expect(store.users.get(created.data as number)).toMatchObject({ nickname: '后台注册', phone: '+8613900001111' });
     const operator = (await login('operator', 'operator123')).data as Login;
     const finance = store.accounts.find((a) => a.account === 'finance_li')!;
-    expect((await (await post('/console/updateUserPassword', admin, { userId: finance.userId, password: md5('finance123') })).json()) as Row).toMatchObject({
+    expect(
+      (await (
+        await post('/console/updateUserPassword', admin, { userId: finance.userId, password: md5('finance123') })
+      ).json()) as Row,
+    ).toMatchObject({
       resultCode: 1,
     });
     const financeSession = (await login('finance_li', 'finance123', totp(finance.googleSecret!, now))).data as Login;
     expect(financeSession.role).toBe('7');
-    expect(await get('/console/updateUser', financeSession, { userId: String(user.id), nickname: 'no' })).toMatchObject({
-      resultCode: 0,
-      resultMsg: '权限不足',
-    });
+    expect(await get('/console/updateUser', financeSession, { userId: String(user.id), nickname: 'no' })).toMatchObject(
+      {
+        resultCode: 0,
+        resultMsg: '权限不足',
+      },
+    );
     expect(operator.role).toBe('5');
   });
 
@@ -425,11 +589,18 @@ describe('the shiku dialect: users, rooms and invitation codes', () => {
       .toString(16)
       .padStart(8, '0')}a1c00001${group.id.toString(16).padStart(8, '0')}`;
     const room = async () => (await get('/console/getRoomMember', admin, { roomId })).data as Row;
-    expect(await get('/console/updateRoom', admin, { roomId, roomName: '新群名' })).toMatchObject({ resultCode: 0, resultMsg: '操作失败' });
-    expect(await get('/console/updateRoom', admin, { userId: admin.account, roomId, roomName: '新群名' })).toMatchObject({ resultCode: 1 });
+    expect(await get('/console/updateRoom', admin, { roomId, roomName: '新群名' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '操作失败',
+    });
+    expect(
+      await get('/console/updateRoom', admin, { userId: admin.account, roomId, roomName: '新群名' }),
+    ).toMatchObject({ resultCode: 1 });
     expect(group.name).toBe('新群名');
     const until = Math.floor(now / 1000) + 600;
-    expect(await get('/console/updateRoom', admin, { userId: admin.account, roomId, talkTime: String(until) })).toMatchObject({ resultCode: 1 });
+    expect(
+      await get('/console/updateRoom', admin, { userId: admin.account, roomId, talkTime: String(until) }),
+    ).toMatchObject({ resultCode: 1 });
     expect(group.muted).toBe(true);
     expect(await room()).toMatchObject({ talkTime: until, s: 1 });
     now += 601_000;
@@ -441,26 +612,36 @@ describe('the shiku dialect: users, rooms and invitation codes', () => {
       resultMsg: '群成员上限不能低于当前群成员人数',
     });
     // Config.maxUserSize (set to 500 above) caps it.
-    expect(await get('/console/updateRoom', admin, { userId: admin.account, roomId, maxUserSize: '100000' })).toMatchObject({
+    expect(
+      await get('/console/updateRoom', admin, { userId: admin.account, roomId, maxUserSize: '100000' }),
+    ).toMatchObject({
       resultCode: 0,
       resultMsg: '当前群成员人数上限500',
     });
     const size = String(group.memberCount + 1);
-    expect(await get('/console/updateRoom', admin, { userId: admin.account, roomId, maxUserSize: size, s: '-1' })).toMatchObject({ resultCode: 1 });
+    expect(
+      await get('/console/updateRoom', admin, { userId: admin.account, roomId, maxUserSize: size, s: '-1' }),
+    ).toMatchObject({ resultCode: 1 });
     expect(group.maxMembers).toBe(Number(size));
     expect(await room()).toMatchObject({ s: -1, maxUserSize: Number(size) });
 
     const owner = (store.members.get(group.id) ?? []).find((m) => m.role === 'owner')!;
     const member = (store.members.get(group.id) ?? []).find((m) => m.role === 'member')!;
-    expect(await get('/console/deleteRoom', admin, { roomId, userId: String(member.userId) })).toMatchObject({ resultCode: 0, resultMsg: '暂无权限解散群组' });
-    expect(await get('/console/deleteRoom', admin, { roomId, userId: String(owner.userId) })).toMatchObject({ resultCode: 1 });
+    expect(await get('/console/deleteRoom', admin, { roomId, userId: String(member.userId) })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '暂无权限解散群组',
+    });
+    expect(await get('/console/deleteRoom', admin, { roomId, userId: String(owner.userId) })).toMatchObject({
+      resultCode: 1,
+    });
     expect(group.status).toBe('dissolved');
   });
 
   it('creates an invitation code only in the one-code-per-user mode, and a code once', async () => {
     const site = sandbox.app.sandbox.settings.siteFunctions!;
     site.inviteCodeRequired = false;
-    const create = (inviteCode: string) => get('/console/create/inviteCode', admin, { inviteCode, defaultfriend: '', desc: '' });
+    const create = (inviteCode: string) =>
+      get('/console/create/inviteCode', admin, { inviteCode, defaultfriend: '', desc: '' });
     expect(await create('SHIKU00')).toMatchObject({ resultCode: 0, resultMsg: '系统当前没有开启邀请码' });
     site.inviteCodeRequired = true;
     expect(await create('SHIKU00')).toMatchObject({ resultCode: 1 });
@@ -472,16 +653,29 @@ describe('the shiku dialect: users, rooms and invitation codes', () => {
     await get('/console/create/inviteCode', admin, { inviteCode: 'SHIKU01', defaultfriend: '10001', desc: '渠道一' });
     const listed = (await get('/console/inviteCodeList', admin, { keyworld: 'SHIKU01', page: '1' })).data as Row[];
     expect(listed).toHaveLength(1);
-    expect(await get('/console/update/updateInviteCode', admin, { id: String(listed[0]!.id), inviteCode: 'SHIKU02', defaultfriend: '10002' })).toMatchObject({
+    expect(
+      await get('/console/update/updateInviteCode', admin, {
+        id: String(listed[0]!.id),
+        inviteCode: 'SHIKU02',
+        defaultfriend: '10002',
+      }),
+    ).toMatchObject({
       resultCode: 1010101,
     });
     expect(
-      await get('/console/update/updateInviteCode', admin, { id: String(listed[0]!.id), inviteCode: 'SHIKU02', defaultfriend: '10002', desc: '渠道二' }),
+      await get('/console/update/updateInviteCode', admin, {
+        id: String(listed[0]!.id),
+        inviteCode: 'SHIKU02',
+        defaultfriend: '10002',
+        desc: '渠道二',
+      }),
     ).toMatchObject({
       resultCode: 1,
     });
     expect(sandbox.app.sandbox.inviteCodes.find((c) => c.code === 'SHIKU02')).toBeDefined();
-    expect(((await get('/console/inviteCodeList', admin, { keyworld: 'SHIKU02', page: '1' })).data as Row[])[0]).toMatchObject({
+    expect(
+      ((await get('/console/inviteCodeList', admin, { keyworld: 'SHIKU02', page: '1' })).data as Row[])[0],
+    ).toMatchObject({
       id: listed[0]!.id,
       defaultfriend: '10002',
       desc: '渠道二',
@@ -495,14 +689,26 @@ describe('the shiku dialect: money and client config', () => {
     const user = store.users.find((u) => u.status === 'normal')!;
     const before = user.balance;
     const operator = (await login('operator', 'operator123')).data as Login;
-    expect(await get('/console/Recharge', operator, { userId: String(user.id), money: '12.34' })).toMatchObject({ resultCode: 0, resultMsg: '权限不足' });
+    expect(await get('/console/Recharge', operator, { userId: String(user.id), money: '12.34' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '权限不足',
+    });
     expect(await get('/console/Recharge', admin, { money: '1' })).toMatchObject({ resultCode: 1020101 });
-    expect(await get('/console/Recharge', admin, { userId: '1', money: '1' })).toMatchObject({ resultCode: 0, resultMsg: '充值失败, 用户不存在!' });
+    expect(await get('/console/Recharge', admin, { userId: '1', money: '1' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '充值失败, 用户不存在!',
+    });
     const answer = await get('/console/Recharge', admin, { userId: String(user.id), money: '12.34' });
     expect(answer).toMatchObject({ resultCode: 1, data: (before + 1234) / 100 });
     expect(user.balance).toBe(before + 1234);
     const listed = await get('/console/systemRecharge', admin, { userId: String(user.id), page: '1', limit: '5' });
-    expect((listed.data as Row[])[0]).toMatchObject({ money: 12.34, type: 3, payType: 4, desc: '后台余额充值', time: Math.floor(now / 1000) });
+    expect((listed.data as Row[])[0]).toMatchObject({
+      money: 12.34,
+      type: 3,
+      payType: 4,
+      desc: '后台余额充值',
+      time: Math.floor(now / 1000),
+    });
   });
 
   it('answers a withdrawal card and red packet receipts', async () => {
@@ -511,17 +717,31 @@ describe('the shiku dialect: money and client config', () => {
     const rows = (await get('/console/systemRecharge', admin, { type: '2', page: '1', limit: '500' })).data as Row[];
     const row = rows.find((r) => r.tradeNo === w.orderNo)!;
     const card = await get('/console/recharge/audit/bankCardInfo', admin, { bankCardId: String(row.bankCardId) });
-    expect(card.data).toMatchObject({ id: row.bankCardId, uid: w.userId, cardNo: w.payeeAccount, userName: w.payeeName, isDeleted: 0 });
+    expect(card.data).toMatchObject({
+      id: row.bankCardId,
+      uid: w.userId,
+      cardNo: w.payeeAccount,
+      userName: w.payeeName,
+      isDeleted: 0,
+    });
     expect(await get('/console/recharge/audit/bankCardInfo', admin, {})).toMatchObject({ resultCode: 1010101 });
 
     const received = store.personalRedEnvelopes.find((p) => p.state === 'received')!;
     const packets = (await get('/console/redPacketList', admin, { page: '1', limit: '100000' })).data as Row[];
     const packet = packets.find(
-      (p) => p.type === 1 && p.status === 2 && p.sendTime === Math.floor(Date.parse(received.createTime) / 1000) && p.userId === received.senderId,
+      (p) =>
+        p.type === 1 &&
+        p.status === 2 &&
+        p.sendTime === Math.floor(Date.parse(received.createTime) / 1000) &&
+        p.userId === received.senderId,
     )!;
     const water = await get('/console/receiveWater', admin, { redId: String(packet.id), page: '1' });
     expect(water).toMatchObject({ resultCode: 1, count: 1 });
-    expect((water.data as Row[])[0]).toMatchObject({ redId: packet.id, money: packet.money, sendId: received.senderId });
+    expect((water.data as Row[])[0]).toMatchObject({
+      redId: packet.id,
+      money: packet.money,
+      sendId: received.senderId,
+    });
     const group = packets.find((p) => p.type === 2 && Number(p.receiveCount) > 1)!;
     const groupWater = await get('/console/receiveWater', admin, { redId: String(group.id), page: '1', limit: '50' });
     expect(groupWater.count).toBeLessThanOrEqual(Number(group.receiveCount));
@@ -529,11 +749,23 @@ describe('the shiku dialect: money and client config', () => {
   });
 
   it('reads and sets the client config, super admin only; unsent fields go back to their defaults', async () => {
-    expect((await get('/console/clientConfig', admin)).data).toMatchObject({ id: 10000, isOpenRegister: 1, displayRedPacket: 1 });
+    expect((await get('/console/clientConfig', admin)).data).toMatchObject({
+      id: 10000,
+      isOpenRegister: 1,
+      displayRedPacket: 1,
+    });
     const operator = (await login('operator', 'operator123')).data as Login;
-    expect(await get('/console/clientConfig/set', operator, { isOpenRegister: '0' })).toMatchObject({ resultCode: 0, resultMsg: '权限不足' });
-    expect(await get('/console/clientConfig/set', admin, { isOpenRegister: '0', companyName: '示例公司' })).toMatchObject({ resultCode: 1 });
-    expect((await get('/console/clientConfig', admin)).data).toMatchObject({ isOpenRegister: 0, companyName: '示例公司' });
+    expect(await get('/console/clientConfig/set', operator, { isOpenRegister: '0' })).toMatchObject({
+      resultCode: 0,
+      resultMsg: '权限不足',
+    });
+    expect(
+      await get('/console/clientConfig/set', admin, { isOpenRegister: '0', companyName: '示例公司' }),
+    ).toMatchObject({ resultCode: 1 });
+    expect((await get('/console/clientConfig', admin)).data).toMatchObject({
+      isOpenRegister: 0,
+      companyName: '示例公司',
+    });
     await get('/console/clientConfig/set', admin, { displayRedPacket: '0' });
     const after = (await get('/console/clientConfig', admin)).data as Row;
     expect(after).toMatchObject({ isOpenRegister: 1, displayRedPacket: 0 });

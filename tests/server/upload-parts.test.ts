@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { checkUploadHead, checkUploadTail, claimedFileType, cleanFileName, detectedFileType, uploadExtensions } from '../../server/contract/index.js';
+import {
+  checkUploadHead,
+  checkUploadTail,
+  claimedFileType,
+  cleanFileName,
+  detectedFileType,
+  uploadExtensions,
+} from '../../server/contract/index.js';
 import { TailWindow } from '../../server/uploads/file-stream.js';
 import { multipartFrame } from '../../server/uploads/multipart.js';
 import { storedPath } from '../../server/uploads/stored-path.js';
 import { MultipartError, boundaryOf, readMultipart } from '../../server/sandbox/lib/multipart.js';
 
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 
 describe('telling a file’s type by its own bytes', () => {
   const heads: Record<string, Buffer> = {
@@ -23,7 +31,14 @@ describe('telling a file’s type by its own bytes', () => {
   };
 
   it('accepts each type under its own extension', () => {
-    const names: Record<string, string> = { png: 'a.PNG', jpeg: 'a.jpeg', gif: 'a.gif', webp: 'a.webp', ico: 'favicon.ico', svg: 'a.svg' };
+    const names: Record<string, string> = {
+      png: 'a.PNG',
+      jpeg: 'a.jpeg',
+      gif: 'a.gif',
+      webp: 'a.webp',
+      ico: 'favicon.ico',
+      svg: 'a.svg',
+    };
     for (const [id, head] of Object.entries(heads)) {
       const kind = ['apk', 'exe', 'msi', 'pkg'].includes(id) ? 'package' : 'image';
       const name = names[id] ?? `setup.${id}`;
@@ -35,7 +50,10 @@ describe('telling a file’s type by its own bytes', () => {
   it('refuses a renamed file, saying what it looks like', () => {
     expect(checkUploadHead('image', 'logo.png', heads.jpeg!)).toEqual({ reason: 'contents', detected: 'jpeg' });
     expect(checkUploadHead('package', 'chat.apk', heads.exe!)).toEqual({ reason: 'contents', detected: 'exe' });
-    expect(checkUploadHead('image', 'page.svg', bytes('<!doctype html><html><svg></svg></html>'))).toEqual({ reason: 'contents', detected: null });
+    expect(checkUploadHead('image', 'page.svg', bytes('<!doctype html><html><svg></svg></html>'))).toEqual({
+      reason: 'contents',
+      detected: null,
+    });
     expect(checkUploadHead('image', 'notes.txt', heads.png!)).toEqual({ reason: 'extension' });
     expect(checkUploadHead('image', 'chat.apk', heads.apk!)).toEqual({ reason: 'extension' });
     expect(checkUploadHead('image', 'noextension', heads.png!)).toEqual({ reason: 'extension' });
@@ -112,36 +130,46 @@ async function read(body: Buffer, boundary: string, cuts: number[]) {
 describe('multipart bodies, written by the gateway and read by the sandbox', () => {
   it('round-trip text parts and a file, whatever the chunks and whatever the file holds', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), fc.array(fc.integer({ min: 1, max: 97 }), { maxLength: 60 }), async (data, cuts) => {
-        const frame = multipartFrame(
-          [
-            ['kind', 'image'],
-            ['name', '标志 "1".png'],
-          ],
-          { part: 'file', name: '标志 "1".png', contentType: 'image/png' },
-        );
-        // The file may hold the boundary's own bytes but a CRLF and dashes: the delimiter is what counts.
-        const file = Buffer.concat([Buffer.from(`--${frame.boundary}`), Buffer.from(data)]);
-        const body = Buffer.concat([frame.head, file, frame.tail]);
-        const parsed = await read(body, boundaryOf(frame.contentType)!, cuts);
-        expect(parsed.fields).toEqual({ kind: 'image', name: '标志 "1".png' });
-        expect(parsed.files).toHaveLength(1);
-        expect(parsed.files[0]).toMatchObject({ name: 'file', filename: '标志 "1".png', contentType: 'image/png' });
-        expect(parsed.files[0]!.data.equals(file)).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.array(fc.integer({ min: 1, max: 97 }), { maxLength: 60 }),
+        async (data, cuts) => {
+          const frame = multipartFrame(
+            [
+              ['kind', 'image'],
+              ['name', '标志 "1".png'],
+            ],
+            { part: 'file', name: '标志 "1".png', contentType: 'image/png' },
+          );
+          // The file may hold the boundary's own bytes but a CRLF and dashes: the delimiter is what counts.
+          const file = Buffer.concat([Buffer.from(`--${frame.boundary}`), Buffer.from(data)]);
+          const body = Buffer.concat([frame.head, file, frame.tail]);
+          const parsed = await read(body, boundaryOf(frame.contentType)!, cuts);
+          expect(parsed.fields).toEqual({ kind: 'image', name: '标志 "1".png' });
+          expect(parsed.files).toHaveLength(1);
+          expect(parsed.files[0]).toMatchObject({ name: 'file', filename: '标志 "1".png', contentType: 'image/png' });
+          expect(parsed.files[0]!.data.equals(file)).toBe(true);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('reads a browser’s body: a preamble, a quoted boundary, transport padding', async () => {
-    const body = Buffer.from('ignored preamble\r\n--XyZ  \r\nContent-Disposition: form-data; name="kind"\r\n\r\npackage\r\n--XyZ--\r\nepilogue');
+    const body = Buffer.from(
+      'ignored preamble\r\n--XyZ  \r\nContent-Disposition: form-data; name="kind"\r\n\r\npackage\r\n--XyZ--\r\nepilogue',
+    );
     expect(boundaryOf('multipart/form-data; charset=utf-8; boundary="XyZ"')).toBe('XyZ');
     expect((await read(body, 'XyZ', [5, 5, 5])).fields).toEqual({ kind: 'package' });
   });
 
   it('refuses a body that breaks off or is not multipart', async () => {
-    await expect(read(Buffer.from('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nhalf'), 'b', [])).rejects.toBeInstanceOf(MultipartError);
-    await expect(read(Buffer.from('--b\r\nX-Other: 1\r\n\r\nv\r\n--b--'), 'b', [])).rejects.toThrow(/Content-Disposition/);
+    await expect(
+      read(Buffer.from('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nhalf'), 'b', []),
+    ).rejects.toBeInstanceOf(MultipartError);
+    await expect(read(Buffer.from('--b\r\nX-Other: 1\r\n\r\nv\r\n--b--'), 'b', [])).rejects.toThrow(
+      /Content-Disposition/,
+    );
     expect(boundaryOf('application/json')).toBeNull();
     expect(boundaryOf(undefined)).toBeNull();
   });

@@ -38,7 +38,8 @@ describe('shared validation', () => {
     const account: FieldDef = { key: 'account', kind: 'text', required: true, maxLength: 32, policy: 'account' };
     const password: FieldDef = { key: 'password', kind: 'password', required: true, policy: 'password' };
     for (const ok of ['ops_lead', 'a.b-c', 'abc', 'x'.repeat(32)]) expect(validateField(account, ok)).toBeNull();
-    for (const bad of ['ab', 'Ops', 'ops lead', 'ops@lead', '运维']) expect(validateField(account, bad)).toBe('accountFormat');
+    for (const bad of ['ab', 'Ops', 'ops lead', 'ops@lead', '运维'])
+      expect(validateField(account, bad)).toBe('accountFormat');
     expect(validateField(password, 'correct-horse-7')).toBeNull();
     expect(validateField(password, 'short-1')).toBe('passwordWeak');
     expect(validateField(password, 'onlyletters-here')).toBe('passwordWeak');
@@ -61,14 +62,27 @@ describe('shared validation', () => {
     expect(validateField({ key: 'name', kind: 'text', required: true }, '')).toBe('required');
   });
 
-  it.each(['10.0.0.1', '192.168.0.0/16', '0.0.0.0/0', '::1', '2001:db8::/32', 'fe80::1:2:3:4', '::ffff:10.0.0.1', '1:2:3:4:5:6:7:8'])(
-    'accepts the address %s',
-    (v) => expect(isIpOrCidr(v)).toBe(true),
-  );
-  it.each(['256.0.0.1', '10.0.0', '10.0.0.1/33', '2001:db8::/129', '1:2:3:4:5:6:7:8:9', '1::2::3', 'abc', '10.0.0.1/', '01.2.3.4'])(
-    'refuses the address %s',
-    (v) => expect(isIpOrCidr(v)).toBe(false),
-  );
+  it.each([
+    '10.0.0.1',
+    '192.168.0.0/16',
+    '0.0.0.0/0',
+    '::1',
+    '2001:db8::/32',
+    'fe80::1:2:3:4',
+    '::ffff:10.0.0.1',
+    '1:2:3:4:5:6:7:8',
+  ])('accepts the address %s', (v) => expect(isIpOrCidr(v)).toBe(true));
+  it.each([
+    '256.0.0.1',
+    '10.0.0',
+    '10.0.0.1/33',
+    '2001:db8::/129',
+    '1:2:3:4:5:6:7:8:9',
+    '1::2::3',
+    'abc',
+    '10.0.0.1/',
+    '01.2.3.4',
+  ])('refuses the address %s', (v) => expect(isIpOrCidr(v)).toBe(false));
 
   it('checks numbers, money, options and lengths', () => {
     expect(validateField({ key: 'n', kind: 'number', min: 1, max: 10 }, 0)).toBe('tooSmall');

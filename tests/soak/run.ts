@@ -125,7 +125,9 @@ try {
   await traffic.stop();
   await sleep(1_500);
   const start = await measure();
-  log(`after warm-up: RSS ${mib(start.rss)}, heap ${mib(start.heapUsed)}, fds ${start.fds.total} (${upstreamFds(start.fds)} upstream)`);
+  log(
+    `after warm-up: RSS ${mib(start.rss)}, heap ${mib(start.heapUsed)}, fds ${start.fds.total} (${upstreamFds(start.fds)} upstream)`,
+  );
 
   await during('normal', 15_000);
   await killBackend();
@@ -148,15 +150,22 @@ try {
   phase = 'at rest after the run';
   await traffic.stop();
   log('traffic stopped; waiting for client sockets and event streams to close');
-  const fdsBack = await pollUntil(() => restFds(countFds(gateway.pid)) <= restFds(start.fds) + FD_SLACK, { timeoutMs: 15_000, intervalMs: 250 });
+  const fdsBack = await pollUntil(() => restFds(countFds(gateway.pid)) <= restFds(start.fds) + FD_SLACK, {
+    timeoutMs: 15_000,
+    intervalMs: 250,
+  });
   const end = await measure();
 
   const { counts, violations } = traffic;
   console.log('\nsoak figures');
-  console.log(`  requests ${counts.requests}, logins ${counts.logins}, event streams ${counts.streamsOpened} (${counts.streamEvents} events)`);
+  console.log(
+    `  requests ${counts.requests}, logins ${counts.logins}, event streams ${counts.streamsOpened} (${counts.streamEvents} events)`,
+  );
   console.log(`  by status: ${JSON.stringify(counts.byStatus)}`);
   console.log(`  gateway errors: ${JSON.stringify(counts.byError)}`);
-  console.log(`  memory after warm-up: RSS ${mib(start.rss)}, heap ${mib(start.heapUsed)}; after the run: RSS ${mib(end.rss)}, heap ${mib(end.heapUsed)}`);
+  console.log(
+    `  memory after warm-up: RSS ${mib(start.rss)}, heap ${mib(start.heapUsed)}; after the run: RSS ${mib(end.rss)}, heap ${mib(end.heapUsed)}`,
+  );
   console.log(
     `  fds after warm-up: ${start.fds.total} (${upstreamFds(start.fds)} upstream); after the run: ${end.fds.total} (${upstreamFds(end.fds)} upstream)`,
   );
@@ -164,14 +173,19 @@ try {
   for (const v of violations.slice(0, 20)) broken.push(`[${v.at}] ${v.what}`);
   if (violations.length > 20) broken.push(`... and ${violations.length - 20} more violations`);
   // The faults must have been seen, or the run proved nothing about them.
-  if (!counts.byError.UPSTREAM_UNREACHABLE) broken.push('no 502 UPSTREAM_UNREACHABLE was seen while the backend was down');
+  if (!counts.byError.UPSTREAM_UNREACHABLE)
+    broken.push('no 502 UPSTREAM_UNREACHABLE was seen while the backend was down');
   if (!counts.byError.UPSTREAM_TIMEOUT) broken.push('no 504 UPSTREAM_TIMEOUT was seen while the backend was slow');
-  if (end.rss > start.rss * (1 + MEMORY_SLACK)) broken.push(`RSS grew from ${mib(start.rss)} to ${mib(end.rss)} (> ${MEMORY_SLACK * 100}%)`);
+  if (end.rss > start.rss * (1 + MEMORY_SLACK))
+    broken.push(`RSS grew from ${mib(start.rss)} to ${mib(end.rss)} (> ${MEMORY_SLACK * 100}%)`);
   if (end.heapUsed > start.heapUsed * (1 + MEMORY_SLACK))
     broken.push(`heap grew from ${mib(start.heapUsed)} to ${mib(end.heapUsed)} (> ${MEMORY_SLACK * 100}%)`);
   if (!fdsBack)
-    broken.push(`open descriptors (upstream sockets aside) went from ${restFds(start.fds)} to ${restFds(end.fds)} and did not come back within 15 s`);
-  if (upstreamFds(end.fds) > UPSTREAM_POOL) broken.push(`more upstream sockets than the pool allows: ${upstreamFds(end.fds)}`);
+    broken.push(
+      `open descriptors (upstream sockets aside) went from ${restFds(start.fds)} to ${restFds(end.fds)} and did not come back within 15 s`,
+    );
+  if (upstreamFds(end.fds) > UPSTREAM_POOL)
+    broken.push(`more upstream sockets than the pool allows: ${upstreamFds(end.fds)}`);
 } catch (error) {
   broken.push(`the soak itself failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {

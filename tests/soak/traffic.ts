@@ -20,7 +20,10 @@ export interface TrafficCounts {
 }
 
 const ENCODED_CALLS = [CALLS.count, CALLS.dailyStatistics, CALLS.financeData, CALLS.monitoring, CALLS.permission];
-const LIST_CALLS = [`${PERMISSIONS.billRecord}/list?pageNum=1&pageSize=20`, `${PERMISSIONS.cashWithdrawalCheck}/list?pageNum=1&pageSize=50`];
+const LIST_CALLS = [
+  `${PERMISSIONS.billRecord}/list?pageNum=1&pageSize=20`,
+  `${PERMISSIONS.cashWithdrawalCheck}/list?pageNum=1&pageSize=50`,
+];
 
 /**
  * Mixed console traffic against one gateway: logins, list pages, encoded dashboard calls and
@@ -28,7 +31,14 @@ const LIST_CALLS = [`${PERMISSIONS.billRecord}/list?pageNum=1&pageSize=20`, `${P
  * {code, msg, error} envelope, and the gateway must never drop a connection without answering.
  */
 export class Traffic {
-  readonly counts: TrafficCounts = { requests: 0, byStatus: {}, byError: {}, logins: 0, streamsOpened: 0, streamEvents: 0 };
+  readonly counts: TrafficCounts = {
+    requests: 0,
+    byStatus: {},
+    byError: {},
+    logins: 0,
+    streamsOpened: 0,
+    streamEvents: 0,
+  };
   readonly violations: Violation[] = [];
   private pool!: Pool;
   private streamPool!: Pool;
@@ -57,8 +67,12 @@ export class Traffic {
         }
       })();
     this.workers = [
-      ...Array.from({ length: 3 }, () => loop(() => this.call('GET', LIST_CALLS[Math.floor(Math.random() * LIST_CALLS.length)]!), 30)),
-      ...Array.from({ length: 3 }, () => loop(() => this.call('GET', ENCODED_CALLS[Math.floor(Math.random() * ENCODED_CALLS.length)]!), 30)),
+      ...Array.from({ length: 3 }, () =>
+        loop(() => this.call('GET', LIST_CALLS[Math.floor(Math.random() * LIST_CALLS.length)]!), 30),
+      ),
+      ...Array.from({ length: 3 }, () =>
+        loop(() => this.call('GET', ENCODED_CALLS[Math.floor(Math.random() * ENCODED_CALLS.length)]!), 30),
+      ),
       // The operator account, so these logins do not replace the admin session the others use.
       loop(() => this.login('operator').then(() => undefined), 400),
       ...Array.from({ length: 4 }, () => loop(() => this.stream(), 100)),
@@ -80,7 +94,12 @@ export class Traffic {
   }
 
   /** Records the status and checks the failure rule; returns the parsed JSON body when there is one. */
-  private async check(label: string, status: number, headers: Dispatcher.ResponseData['headers'], text: string): Promise<unknown> {
+  private async check(
+    label: string,
+    status: number,
+    headers: Dispatcher.ResponseData['headers'],
+    text: string,
+  ): Promise<unknown> {
     this.counts.requests++;
     this.counts.byStatus[status] = (this.counts.byStatus[status] ?? 0) + 1;
     const type = String(headers['content-type'] ?? '');
@@ -113,7 +132,8 @@ export class Traffic {
         body: JSON.stringify({ ...ACCOUNTS[who], code: '' }),
       });
       const text = await answer.body.text();
-      const json = (await this.check('POST logIn', answer.statusCode, answer.headers, text)) as { code?: number } | undefined;
+      const json = (await this.check('POST logIn', answer.statusCode, answer.headers, text)) as
+        { code?: number } | undefined;
       if (answer.statusCode !== 200 || json?.code !== 200) return null;
       this.counts.logins++;
       const setCookie = answer.headers['set-cookie'];
@@ -143,7 +163,8 @@ export class Traffic {
     try {
       const answer = await this.pool.request({ path, method, headers: { cookie } });
       const text = await answer.body.text();
-      const json = (await this.check(`${method} ${path.split('?')[0]}`, answer.statusCode, answer.headers, text)) as { code?: number } | undefined;
+      const json = (await this.check(`${method} ${path.split('?')[0]}`, answer.statusCode, answer.headers, text)) as
+        { code?: number } | undefined;
       // A restarted backend forgot every session: log in again.
       if (answer.statusCode === 401 || json?.code === 401) this.cookie = null;
     } catch (error) {

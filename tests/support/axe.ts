@@ -24,8 +24,13 @@ export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
   return page.evaluate(async () => {
     type Node = { target: unknown[]; failureSummary?: string; any: Array<{ data?: unknown }> };
     type Violation = { id: string; impact: string | null; nodes: Node[] };
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'], rules: { 'target-size': { enabled: true } } });
+    const axe = (
+      window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }
+    ).axe;
+    const result = await axe.run(document, {
+      resultTypes: ['violations'],
+      rules: { 'target-size': { enabled: true } },
+    });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .flatMap((v) =>

@@ -69,7 +69,11 @@ export class Child {
     return this.exitStatus === null;
   }
 
-  static async start(name: string, script: string, options: SpawnOptions = {}): Promise<{ child: Child; ready: ReadyMessage }> {
+  static async start(
+    name: string,
+    script: string,
+    options: SpawnOptions = {},
+  ): Promise<{ child: Child; ready: ReadyMessage }> {
     const fd = options.logFile ? openSync(options.logFile, 'a') : null;
     const out = fd ?? 'inherit';
     const nodeArgs = [...(options.nodeArgs ?? []), ...(options.plainNode ? [] : ['--import', 'tsx']), script];
@@ -99,7 +103,11 @@ export class Child {
       child.listeners.add(onMessage);
       void child.exited.then(({ code, signal }) => {
         clearTimeout(timer);
-        reject(new Error(`${name} exited before it was ready (${code ?? signal})${options.logFile ? `; see ${options.logFile}` : ''}`));
+        reject(
+          new Error(
+            `${name} exited before it was ready (${code ?? signal})${options.logFile ? `; see ${options.logFile}` : ''}`,
+          ),
+        );
       });
     });
     return { child, ready };

@@ -20,6 +20,14 @@ type ContextOptions = NonNullable<Parameters<typeof chromium.launchPersistentCon
  * A Chromium of its own on a fresh profile folder: Playwright takes a user data directory only
  * through a persistent context, which also keeps cookies apart per browser.
  */
-export function launchChromium(userDataDir: string, options: Omit<ContextOptions, 'executablePath' | 'headless' | 'args'> = {}): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(userDataDir, { ...options, executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+export function launchChromium(
+  userDataDir: string,
+  options: Omit<ContextOptions, 'executablePath' | 'headless' | 'args'> = {},
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, {
+    ...options,
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
 }

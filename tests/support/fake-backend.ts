@@ -38,7 +38,12 @@ export async function startFakeBackend(port = 0): Promise<FakeBackend> {
   const routes = new Map<string, FakeHandler>();
   const calls: ReceivedCall[] = [];
   const server = createServer(async (req, res) => {
-    const call: ReceivedCall = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: await readBody(req) };
+    const call: ReceivedCall = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      body: await readBody(req),
+    };
     calls.push(call);
     const handler = routes.get(`${call.method} ${call.url.split('?')[0]}`);
     if (!handler) return sendJson(res, { code: 404, msg: 'no such fake route' }, 404);

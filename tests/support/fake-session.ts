@@ -34,7 +34,11 @@ export function routeFakeLogin(backend: FakeBackend): void {
     if (body.password !== FAKE_PASSWORD || !body.account || slash <= 0) {
       return sendJson(res, { code: 1001, msg: 'Wrong account or password' });
     }
-    sendJson(res, { code: 200, msg: 'ok', data: { token: body.account.slice(0, slash), userId: body.account.slice(slash + 1) } });
+    sendJson(res, {
+      code: 200,
+      msg: 'ok',
+      data: { token: body.account.slice(0, slash), userId: body.account.slice(slash + 1) },
+    });
   });
 }
 
@@ -63,7 +67,12 @@ export async function logInInject(
   credentials: { account: string; password: string },
   headers: Record<string, string> = { origin: 'http://localhost:80', host: 'localhost:80' },
 ): Promise<Record<string, string>> {
-  const response = await app.inject({ method: 'POST', url: CALLS.login, headers, payload: { ...credentials, code: '' } });
+  const response = await app.inject({
+    method: 'POST',
+    url: CALLS.login,
+    headers,
+    payload: { ...credentials, code: '' },
+  });
   expect(response.statusCode, response.body).toBe(200);
   expect(response.json()).toMatchObject({ code: 200 });
   const cookies = setCookieValues(response.headers['set-cookie']);

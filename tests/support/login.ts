@@ -31,10 +31,12 @@ export function postLogin(baseUrl: string, who: Account): Promise<Response> {
 export async function logIn(baseUrl: string, who: Account = 'admin'): Promise<string> {
   const res = await postLogin(baseUrl, who);
   const body = (await res.json()) as { code?: number; data?: Record<string, unknown> };
-  if (res.status !== 200 || body.code !== 200) throw new Error(`logging in as ${who} answered HTTP ${res.status}, code ${String(body.code)}`);
+  if (res.status !== 200 || body.code !== 200)
+    throw new Error(`logging in as ${who} answered HTTP ${res.status}, code ${String(body.code)}`);
   if (body.data && 'token' in body.data) throw new Error('the login answer carried the token to the browser');
   const cookie = cookieHeader(res.headers.getSetCookie());
-  if (!/(^|; )token=[^;]+/.test(cookie) || !/(^|; )userId=[^;]+/.test(cookie)) throw new Error(`the login set no session cookies: ${cookie}`);
+  if (!/(^|; )token=[^;]+/.test(cookie) || !/(^|; )userId=[^;]+/.test(cookie))
+    throw new Error(`the login set no session cookies: ${cookie}`);
   return cookie;
 }
 

@@ -37,8 +37,16 @@ export class NodeProcess {
   /** Runs the Node running the tests, or `options.program` (nginx, say). */
   constructor(args: string[], options: { cwd: string; env: Record<string, string>; program?: string }) {
     // A clean environment: the developer's own CHAT_BACKEND_URL or PORT must not leak in.
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env };
-    this.child = spawn(options.program ?? process.execPath, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      ...options.env,
+    };
+    this.child = spawn(options.program ?? process.execPath, args, {
+      cwd: options.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       this.stdout += chunk;
       this.notify();
@@ -83,7 +91,10 @@ export class NodeProcess {
     return this.waiters.until(condition, {
       timeoutMs,
       timedOut: () => new Error(`timed out waiting for ${what}\n${this.output()}`),
-      hopeless: () => (this.exit ? new Error(`the process exited (${JSON.stringify(this.exit)}) before ${what}\n${this.output()}`) : null),
+      hopeless: () =>
+        this.exit
+          ? new Error(`the process exited (${JSON.stringify(this.exit)}) before ${what}\n${this.output()}`)
+          : null,
     });
   }
 
@@ -107,7 +118,8 @@ export class NodeProcess {
 export async function waitHealthy(gateway: NodeProcess, baseUrl: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (gateway.exit) throw new Error(`the gateway exited (${JSON.stringify(gateway.exit)}) before it answered\n${gateway.output()}`);
+    if (gateway.exit)
+      throw new Error(`the gateway exited (${JSON.stringify(gateway.exit)}) before it answered\n${gateway.output()}`);
     try {
       const res = await fetch(`${baseUrl}/healthz`);
       if (res.ok) return;

@@ -46,9 +46,32 @@ export class RedisServer {
   async start(): Promise<void> {
     if (this.child) return;
     const ports = this.tls
-      ? ['--port', '0', '--tls-port', String(this.port), '--tls-cert-file', this.tls.certFile, '--tls-key-file', this.tls.keyFile, '--tls-auth-clients', 'no']
+      ? [
+          '--port',
+          '0',
+          '--tls-port',
+          String(this.port),
+          '--tls-cert-file',
+          this.tls.certFile,
+          '--tls-key-file',
+          this.tls.keyFile,
+          '--tls-auth-clients',
+          'no',
+        ]
       : ['--port', String(this.port)];
-    const args = [...ports, '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+    const args = [
+      ...ports,
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+    ];
     if (this.password !== null) args.push('--requirepass', this.password);
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
@@ -84,7 +107,9 @@ export class RedisServer {
   private answers(): Promise<boolean> {
     return new Promise((resolve) => {
       // The probe only asks whether the server is up; the certificate is the client's business.
-      const socket: Socket = this.tls ? connectTls({ port: this.port, host: '127.0.0.1', rejectUnauthorized: false }) : connect(this.port, '127.0.0.1');
+      const socket: Socket = this.tls
+        ? connectTls({ port: this.port, host: '127.0.0.1', rejectUnauthorized: false })
+        : connect(this.port, '127.0.0.1');
       let text = '';
       const done = (ok: boolean) => {
         socket.destroy();

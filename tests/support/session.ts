@@ -12,12 +12,22 @@ import { SAME_ORIGIN } from '../server/support/gateway.js';
 
 /** Makes a fake backend answer every login with `token` and `userId`. */
 export function answerLogins(backend: FakeBackend, token = 'tok-session-1', userId: number | string = 7): void {
-  backend.route(`POST ${CALLS.login}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { token, userId } }));
+  backend.route(`POST ${CALLS.login}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: { token, userId } }),
+  );
 }
 
 /** Logs in through `app` (inject) and returns the cookies it set, ready for `inject({ cookies })`. */
-export async function logInThrough(app: FastifyInstance, headers: Record<string, string> = SAME_ORIGIN): Promise<Record<string, string>> {
-  const response = await app.inject({ method: 'POST', url: CALLS.login, headers, payload: { account: 'admin', password: 'admin123' } });
+export async function logInThrough(
+  app: FastifyInstance,
+  headers: Record<string, string> = SAME_ORIGIN,
+): Promise<Record<string, string>> {
+  const response = await app.inject({
+    method: 'POST',
+    url: CALLS.login,
+    headers,
+    payload: { account: 'admin', password: 'admin123' },
+  });
   expect(response.statusCode, response.body).toBe(200);
   const cookies = Object.fromEntries(response.cookies.map((cookie) => [cookie.name, cookie.value]));
   expect(Object.keys(cookies).length, 'the login set cookies').toBeGreaterThan(0);

@@ -75,7 +75,11 @@ export class SseClient {
   /** Resolves once the answer's head is in; `cookie` null sends no cookie (a guest). */
   static open(port: number, cookie: string | null, options: SseOpenOptions = {}): Promise<SseClient> {
     const client = new SseClient(options.timeoutMs ?? 10_000);
-    const headers: Record<string, string> = { ...(cookie ? { cookie } : {}), accept: 'text/event-stream', ...options.headers };
+    const headers: Record<string, string> = {
+      ...(cookie ? { cookie } : {}),
+      accept: 'text/event-stream',
+      ...options.headers,
+    };
     const target = { host: '127.0.0.1', port, path: options.path ?? GATEWAY_PATHS.events, headers };
     return new Promise((resolve, reject) => {
       const onResponse = (res: IncomingMessage) => {
@@ -88,7 +92,9 @@ export class SseClient {
         res.on('error', () => client.finish());
         resolve(client);
       };
-      const req = options.tls ? httpsRequest({ ...target, ...options.tls }, onResponse) : httpRequest(target, onResponse);
+      const req = options.tls
+        ? httpsRequest({ ...target, ...options.tls }, onResponse)
+        : httpRequest(target, onResponse);
       req.on('error', (error) => (client.status === 0 ? reject(error) : client.finish()));
       req.end();
       client.req = req;
@@ -111,7 +117,9 @@ export class SseClient {
 
   /** The counts of the withdrawal events so far, in order. */
   counts(): number[] {
-    return this.events.filter((e) => e.event === WITHDRAWAL_EVENT).map((e) => (JSON.parse(e.data) as { count: number }).count);
+    return this.events
+      .filter((e) => e.event === WITHDRAWAL_EVENT)
+      .map((e) => (JSON.parse(e.data) as { count: number }).count);
   }
 
   /** Resolves when the condition holds; rejects when the stream ends first or time runs out. */

@@ -8,7 +8,10 @@ export interface PollOptions {
 }
 
 /** Checks `condition` every `intervalMs` until it holds or `timeoutMs` passed; resolves whether it held. */
-export async function pollUntil(condition: () => boolean | Promise<boolean>, { timeoutMs = 10_000, intervalMs = 10 }: PollOptions = {}): Promise<boolean> {
+export async function pollUntil(
+  condition: () => boolean | Promise<boolean>,
+  { timeoutMs = 10_000, intervalMs = 10 }: PollOptions = {},
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return true;
@@ -18,7 +21,11 @@ export async function pollUntil(condition: () => boolean | Promise<boolean>, { t
 }
 
 /** pollUntil that throws `timed out waiting for <what>` when the condition never held. */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, options: PollOptions = {}): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  options: PollOptions = {},
+): Promise<void> {
   if (!(await pollUntil(condition, options))) throw new Error(`timed out waiting for ${what}`);
 }
 

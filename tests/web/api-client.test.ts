@@ -19,9 +19,13 @@ describe('envelope handling', () => {
     expect(classifyEnvelope({ code: 401, msg: '没有权限' }).kind).toBe('silent');
   });
   it("sends the gateway's NOT_LOGGED_IN to the login form, not to the 'logged in elsewhere' dialog", () => {
-    expect(classifyEnvelope({ code: 401, msg: 'Not logged in', error: 'NOT_LOGGED_IN' } as never).kind).toBe('session-lost');
+    expect(classifyEnvelope({ code: 401, msg: 'Not logged in', error: 'NOT_LOGGED_IN' } as never).kind).toBe(
+      'session-lost',
+    );
     // A backend 401 that happens to carry another error name is still the backend's.
-    expect(classifyEnvelope({ code: 401, msg: 'token expired', error: 'SOMETHING' } as never).kind).toBe('logged-elsewhere');
+    expect(classifyEnvelope({ code: 401, msg: 'token expired', error: 'SOMETHING' } as never).kind).toBe(
+      'logged-elsewhere',
+    );
   });
   it('treats any other 401 as logged in elsewhere', () => {
     expect(classifyEnvelope({ code: 401, msg: 'token expired' }).kind).toBe('logged-elsewhere');
@@ -44,7 +48,10 @@ describe('envelope handling', () => {
 
 describe('permission list', () => {
   it('reads the permission field of each entry', () => {
-    expect(parsePermissionList([{ permission: '/manage/push' }, { permission: '/manage/page' }])).toEqual(['/manage/push', '/manage/page']);
+    expect(parsePermissionList([{ permission: '/manage/push' }, { permission: '/manage/page' }])).toEqual([
+      '/manage/push',
+      '/manage/page',
+    ]);
   });
   it('tells a missing list from an empty one', () => {
     expect(() => parsePermissionList(null)).toThrow(PermissionError);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, PERMISSIONS as P, RESOURCES, type BackendOffer, type ListResource, type OwnCallName } from '../../server/contract/index.js';
+import {
+  ALL_PERMISSIONS,
+  PERMISSIONS as P,
+  RESOURCES,
+  type BackendOffer,
+  type ListResource,
+  type OwnCallName,
+} from '../../server/contract/index.js';
 import { missingCallOf } from '../../web/api/client.js';
 import { buildMenu } from '../../web/app/menu.js';
 import { decide } from '../../web/app/navigation.js';
@@ -38,7 +45,10 @@ describe('screens the backend does not offer', () => {
     const google = LEAF_ROUTES.find((r) => r.screen?.id === 'googleVerify')!;
     expect(decide(google.path, '', state)).toEqual({ kind: 'unoffered', route: google });
     // Without the permission it stays a permission matter.
-    expect(decide(google.path, '', { ...state, permissions: [P.userProfile] })).toEqual({ kind: 'forbidden', route: google });
+    expect(decide(google.path, '', { ...state, permissions: [P.userProfile] })).toEqual({
+      kind: 'forbidden',
+      route: google,
+    });
     expect(decide(pathOf('users'), '', state)).toMatchObject({ kind: 'page' });
     if (google.group && google.group.children[0] === google) {
       const next = google.group.children.find((c) => !UNOFFERED.has(c.screen?.id ?? ''))!;
@@ -53,10 +63,16 @@ describe('own calls the backend does not offer', () => {
   const deployment = LEAF_ROUTES.filter((r) => r.needs?.some((n) => noDeployment.has(n)));
 
   it('take the deployment pages that need them out of the menu, the search and their group', () => {
-    expect(deployment.map((r) => r.path)).toEqual(['/deployconfig/monitor', '/deployconfig/switch', '/deployconfig/migration']);
+    expect(deployment.map((r) => r.path)).toEqual([
+      '/deployconfig/monitor',
+      '/deployconfig/switch',
+      '/deployconfig/migration',
+    ]);
     const menu = buildMenu(ALL_PERMISSIONS, undefined, unoffered);
     expect(menu.find((m) => m.path === '/deployconfig')).toBeUndefined();
-    expect(searchEntries(ALL_PERMISSIONS, (k) => k, undefined, unoffered).map((e) => e.path)).not.toContain('/deployconfig/switch');
+    expect(searchEntries(ALL_PERMISSIONS, (k) => k, undefined, unoffered).map((e) => e.path)).not.toContain(
+      '/deployconfig/switch',
+    );
     const state = { loggedIn: true, permissions: ALL_PERMISSIONS, unoffered };
     expect(decide('/deployconfig/switch', '', state)).toEqual({ kind: 'unoffered', route: deployment[1] });
   });
@@ -100,7 +116,10 @@ describe('offeredResource', () => {
     const ban = offered.actions!.find((a) => a.name === 'ban' && a.target === 'row')!;
     expect(ban.when).toBeUndefined();
     // A condition on a field the backend has stays.
-    expect(offered.actions!.find((a) => a.name === 'setPrivileged')!.when).toEqual({ field: 'privileged', in: [false] });
+    expect(offered.actions!.find((a) => a.name === 'setPrivileged')!.when).toEqual({
+      field: 'privileged',
+      in: [false],
+    });
   });
 
   it('keeps a resource the map leaves whole as it is', () => {
@@ -113,12 +132,20 @@ describe('missing calls', () => {
   it("name the gateway's call after mapping, or the UI's own when a backend says it has no such path", () => {
     expect(
       missingCallOf(
-        { code: 404, msg: 'x', error: 'BACKEND_NO_SUCH_CALL', data: { method: 'GET', path: '/manage/user/page' } } as never,
+        {
+          code: 404,
+          msg: 'x',
+          error: 'BACKEND_NO_SUCH_CALL',
+          data: { method: 'GET', path: '/manage/user/page' },
+        } as never,
         'GET',
         '/manage/user/userProfile/list',
       ),
     ).toEqual({ method: 'GET', path: '/manage/user/page' });
-    expect(missingCallOf({ code: 404, msg: 'No such interface: GET /manage/x' }, 'GET', '/manage/x')).toEqual({ method: 'GET', path: '/manage/x' });
+    expect(missingCallOf({ code: 404, msg: 'No such interface: GET /manage/x' }, 'GET', '/manage/x')).toEqual({
+      method: 'GET',
+      path: '/manage/x',
+    });
     // A record that is not there is not a missing call.
     expect(missingCallOf({ code: 404, msg: 'users record 3 not found' }, 'GET', '/manage/x')).toBeNull();
     expect(missingCallOf({ code: 200, msg: 'ok' }, 'GET', '/manage/x')).toBeNull();

@@ -38,12 +38,16 @@ describe('contrast', () => {
 
   it('finds a passing pair for any colour an administrator picks, in both schemes', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 0xffffff }), fc.constantFrom('light' as const, 'dark' as const), (n, scheme) => {
-        const { primary, onPrimary } = primaryShades(`#${n.toString(16).padStart(6, '0')}`, scheme);
-        const surface = scheme === 'dark' ? rgb('#1e293b') : rgb('#f1f5f9');
-        expect(contrast(rgb(primary), surface)).toBeGreaterThanOrEqual(4.5);
-        expect(contrast(rgb(primary), rgb(onPrimary))).toBeGreaterThanOrEqual(4.5);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 0xffffff }),
+        fc.constantFrom('light' as const, 'dark' as const),
+        (n, scheme) => {
+          const { primary, onPrimary } = primaryShades(`#${n.toString(16).padStart(6, '0')}`, scheme);
+          const surface = scheme === 'dark' ? rgb('#1e293b') : rgb('#f1f5f9');
+          expect(contrast(rgb(primary), surface)).toBeGreaterThanOrEqual(4.5);
+          expect(contrast(rgb(primary), rgb(onPrimary))).toBeGreaterThanOrEqual(4.5);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type uPlot from 'uplot';
-import { CHART_FONT_PX, buildChartOptions, niceMax, xFormatter, type ChartSpec } from '../../web/ui/chart/chart-spec.js';
+import {
+  CHART_FONT_PX,
+  buildChartOptions,
+  niceMax,
+  xFormatter,
+  type ChartSpec,
+} from '../../web/ui/chart/chart-spec.js';
 
 const spec: ChartSpec = {
   xKind: 'day',
@@ -47,7 +53,10 @@ describe('chart options', () => {
   });
 
   it('keeps a fixed range when one is given (percentages)', () => {
-    const o = buildChartOptions({ ...spec, right: undefined, left: { ...spec.left, range: [0, 100] } }, { width: 400, height: 200, fontPx: 12 });
+    const o = buildChartOptions(
+      { ...spec, right: undefined, left: { ...spec.left, range: [0, 100] } },
+      { width: 400, height: 200, fontPx: 12 },
+    );
     expect(o.scales?.left?.range).toEqual([0, 100]);
     expect(o.axes).toHaveLength(2);
   });

@@ -110,7 +110,13 @@ describe('runner config form', () => {
 });
 
 describe('optimistic start switch', () => {
-  const STATE: RunnerState = { moment: true, wallet: true, momentPublic: false, automaticRegister: true, config: CONFIG };
+  const STATE: RunnerState = {
+    moment: true,
+    wallet: true,
+    momentPublic: false,
+    automaticRegister: true,
+    config: CONFIG,
+  };
 
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -118,7 +124,9 @@ describe('optimistic start switch', () => {
   });
 
   function answer(body: unknown) {
-    return vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
+    return vi.fn(
+      async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
   }
 
   it('shows the new position at once and keeps it when the backend agrees', async () => {
@@ -128,7 +136,9 @@ describe('optimistic start switch', () => {
     const gate = new Promise<void>((r) => (release = r));
     const fetch = vi.fn(async (_url: string, _init?: RequestInit) => {
       await gate;
-      return new Response(JSON.stringify({ code: 200, msg: 'ok', data: { ...STATE, wallet: false, moment: false } }), { status: 200 });
+      return new Response(JSON.stringify({ code: 200, msg: 'ok', data: { ...STATE, wallet: false, moment: false } }), {
+        status: 200,
+      });
     });
     vi.stubGlobal('fetch', fetch);
     const observer = new MutationObserver(client, setSwitchMutationOptions(client));

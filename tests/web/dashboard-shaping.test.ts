@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { DailyStatisticsRow } from '../../server/contract/index.js';
-import { MAX_RANGE_DAYS, lastDays, matchingPreset, parseDayKey, rangeDays, rangeProblem } from '../../web/dashboard/date-range.js';
-import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, exactValue, shortValue } from '../../web/dashboard/shaping.js';
+import {
+  MAX_RANGE_DAYS,
+  lastDays,
+  matchingPreset,
+  parseDayKey,
+  rangeDays,
+  rangeProblem,
+} from '../../web/dashboard/date-range.js';
+import {
+  COUNT_SERIES,
+  MONEY_SERIES,
+  columnTotals,
+  dailyColumns,
+  exactValue,
+  shortValue,
+} from '../../web/dashboard/shaping.js';
 
 function row(date: string, over: Partial<DailyStatisticsRow> = {}): DailyStatisticsRow {
   return {
@@ -59,7 +73,10 @@ describe('dashboard figures', () => {
 
 describe('daily chart columns', () => {
   it('puts days in order as Unix seconds and divides money by 100', () => {
-    const data = dailyColumns([row('2024-03-02', { rechargeAmount: 250 }), row('2024-03-01')], [...COUNT_SERIES, ...MONEY_SERIES]);
+    const data = dailyColumns(
+      [row('2024-03-02', { rechargeAmount: 250 }), row('2024-03-01')],
+      [...COUNT_SERIES, ...MONEY_SERIES],
+    );
     expect(data[0]).toEqual([Date.UTC(2024, 2, 1) / 1000, Date.UTC(2024, 2, 2) / 1000]);
     expect(data[1]).toEqual([3, 3]);
     expect(data[3]).toEqual([1200, 1200]);

@@ -44,7 +44,10 @@ describe('figures in tables', () => {
       const grouped = new Intl.NumberFormat(localeOf(lang)).format(19040);
       expect(valueText(labelT, quantity, 19040)).toBe(grouped);
       expect(valueText(labelT, id, 19040)).toBe('19040');
-      const money = new Intl.NumberFormat(localeOf(lang), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(1904050.25);
+      const money = new Intl.NumberFormat(localeOf(lang), {
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      }).format(1904050.25);
       expect(valueText(labelT, amount, 190405025)).toBe(money);
     });
   }
@@ -121,13 +124,23 @@ describe('what action dialogs say', () => {
     nameOf: (row) => recordName(labelT, USERS, row),
     money: (cents) => formatCurrency(cents, language.value, 'CNY'),
   };
-  const reviews: WordingContext = { ...users, described: WITHDRAWAL_REVIEW, nameOf: (row) => recordName(labelT, WITHDRAWAL_REVIEW, row) };
+  const reviews: WordingContext = {
+    ...users,
+    described: WITHDRAWAL_REVIEW,
+    nameOf: (row) => recordName(labelT, WITHDRAWAL_REVIEW, row),
+  };
   const ban = USERS.actions.find((a) => a.name === 'ban' && a.target === 'row')!;
   const approve = WITHDRAWAL_REVIEW.actions.find((a) => a.name === 'approve')!;
   const reject = WITHDRAWAL_REVIEW.actions.find((a) => a.name === 'reject')!;
   const sakura = { id: 1, account: 'sakura2825' };
   const many = [sakura, { id: 2, account: 'jose4171' }, { id: 3, account: 'li221' }];
-  const payout = { id: 9, userAccount: '+34612345678', amount: 120000, method: 'bankCard', accountInfo: 'CaixaBank 6499' };
+  const payout = {
+    id: 9,
+    userAccount: '+34612345678',
+    amount: 120000,
+    method: 'bankCard',
+    accountInfo: 'CaixaBank 6499',
+  };
 
   it('titles a dialog with the records it acts on', async () => {
     await use('en');
@@ -140,14 +153,28 @@ describe('what action dialogs say', () => {
 
   it('asks about money as a person would, in each language', async () => {
     await use('en');
-    expect(actionQuestion(reviews, approve, { id: 9 }, [payout])).toBe('Approve ¥1,200.00 to +34612345678 (Bank card)?');
-    expect(actionQuestion(reviews, reject, { id: 9 }, [payout])).toBe('Reject the withdrawal of ¥1,200.00 to +34612345678 (Bank card)?');
-    const three = [payout, { ...payout, id: 10, userAccount: 'li221' }, { ...payout, id: 11, userAccount: 'jose4171', amount: 30000 }];
-    expect(actionQuestion(reviews, approve, { ids: [9, 10, 11] }, three)).toBe('Approve 3 withdrawals totalling ¥2,700.00: +34612345678, li221, jose4171?');
+    expect(actionQuestion(reviews, approve, { id: 9 }, [payout])).toBe(
+      'Approve ¥1,200.00 to +34612345678 (Bank card)?',
+    );
+    expect(actionQuestion(reviews, reject, { id: 9 }, [payout])).toBe(
+      'Reject the withdrawal of ¥1,200.00 to +34612345678 (Bank card)?',
+    );
+    const three = [
+      payout,
+      { ...payout, id: 10, userAccount: 'li221' },
+      { ...payout, id: 11, userAccount: 'jose4171', amount: 30000 },
+    ];
+    expect(actionQuestion(reviews, approve, { ids: [9, 10, 11] }, three)).toBe(
+      'Approve 3 withdrawals totalling ¥2,700.00: +34612345678, li221, jose4171?',
+    );
     await use('es');
-    expect(actionQuestion(reviews, approve, { id: 9 }, [payout])).toBe('¿Aprobar 1200,00\u00a0¥ a +34612345678 (Tarjeta bancaria)?');
+    expect(actionQuestion(reviews, approve, { id: 9 }, [payout])).toBe(
+      '¿Aprobar 1200,00\u00a0¥ a +34612345678 (Tarjeta bancaria)?',
+    );
     await use('zh');
-    expect(actionQuestion(reviews, approve, { id: 9 }, [payout])).toBe('确定向 +34612345678 支付 ¥1,200.00（银行卡）吗？');
+    expect(actionQuestion(reviews, approve, { id: 9 }, [payout])).toBe(
+      '确定向 +34612345678 支付 ¥1,200.00（银行卡）吗？',
+    );
     await use('ja');
     expect(actionQuestion(reviews, approve, { id: 9 }, [payout])).toContain('+34612345678 への');
     for (const lang of LANGUAGES) {
@@ -158,7 +185,9 @@ describe('what action dialogs say', () => {
 
   it('falls back to naming the action and its records where it has no wording of its own', async () => {
     await use('en');
-    expect(actionQuestion(users, { name: 'resetPassword' }, { id: 1 }, [sakura])).toBe('Run “Reset password” on sakura2825?');
+    expect(actionQuestion(users, { name: 'resetPassword' }, { id: 1 }, [sakura])).toBe(
+      'Run “Reset password” on sakura2825?',
+    );
   });
 });
 

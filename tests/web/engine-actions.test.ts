@@ -6,8 +6,16 @@ const names = (list: { name: string }[]) => list.map((a) => a.name);
 
 describe('actions offered by `when`', () => {
   it('offers ban to a normal user and unban to a banned one', () => {
-    expect(names(rowActions(USERS, { status: 'normal', privileged: false }))).toEqual(['ban', 'resetPassword', 'setPrivileged']);
-    expect(names(rowActions(USERS, { status: 'banned', privileged: true }))).toEqual(['unban', 'resetPassword', 'unsetPrivileged']);
+    expect(names(rowActions(USERS, { status: 'normal', privileged: false }))).toEqual([
+      'ban',
+      'resetPassword',
+      'setPrivileged',
+    ]);
+    expect(names(rowActions(USERS, { status: 'banned', privileged: true }))).toEqual([
+      'unban',
+      'resetPassword',
+      'unsetPrivileged',
+    ]);
   });
 
   it('reviews only pending withdrawals', () => {
@@ -17,7 +25,10 @@ describe('actions offered by `when`', () => {
 
   it('compares by value and type: the string "false" is not false', () => {
     expect(names(rowActions(GOOGLE_VERIFY, { googleBound: false, googlePending: false }))).toEqual(['bind']);
-    expect(names(rowActions(GOOGLE_VERIFY, { googleBound: false, googlePending: true }))).toEqual(['bind', 'confirmBind']);
+    expect(names(rowActions(GOOGLE_VERIFY, { googleBound: false, googlePending: true }))).toEqual([
+      'bind',
+      'confirmBind',
+    ]);
     expect(rowActions(GOOGLE_VERIFY, { googleBound: 'false' })).toEqual([]);
   });
 

@@ -61,14 +61,20 @@ describe('column choice', () => {
   });
 
   it('turns a URL list back into a choice with the hidden columns after it', () => {
-    expect(choiceFromVisible(ALL, ['status', 'id'])).toEqual({ order: ['status', 'id', 'account', 'balance'], hidden: ['account', 'balance'] });
+    expect(choiceFromVisible(ALL, ['status', 'id'])).toEqual({
+      order: ['status', 'id', 'account', 'balance'],
+      hidden: ['account', 'balance'],
+    });
   });
 
   it('follows the URL over the browser, but keeps the browser’s place for hidden columns when they agree', () => {
     const stored = { order: ['status', 'id', 'account', 'balance'], hidden: ['id'] };
     expect(currentChoice(ALL, undefined, stored)).toEqual(stored);
     expect(currentChoice(ALL, ['status', 'account', 'balance'], stored)).toEqual(stored);
-    expect(currentChoice(ALL, ['balance', 'id'], stored)).toEqual({ order: ['balance', 'id', 'account', 'status'], hidden: ['account', 'status'] });
+    expect(currentChoice(ALL, ['balance', 'id'], stored)).toEqual({
+      order: ['balance', 'id', 'account', 'status'],
+      hidden: ['account', 'status'],
+    });
     expect(currentChoice(ALL, undefined, null)).toEqual({ order: ALL, hidden: [] });
   });
 
@@ -124,7 +130,12 @@ describe('saved views', () => {
 
   it('applies a stored query through the URL parser, so what the resource lost is left out', () => {
     const view = { name: 'Old', query: 'pageNum=9&sort=nickname&status=deleted&channel=huawei&cols=gone,balance' };
-    expect(viewState(view, USERS)).toMatchObject({ pageNum: 1, sort: '-registerTime', filters: { channel: 'huawei' }, columns: ['balance'] });
+    expect(viewState(view, USERS)).toMatchObject({
+      pageNum: 1,
+      sort: '-registerTime',
+      filters: { channel: 'huawei' },
+      columns: ['balance'],
+    });
     expect(normalisedQuery(view, USERS)).toBe('channel=huawei&cols=balance');
   });
 });

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { INVITE_CODES, IP_BLACKLIST, SENSITIVE_WORDS, USERS, type FieldDef, type ListResource } from '../../server/contract/index.js';
+import {
+  INVITE_CODES,
+  IP_BLACKLIST,
+  SENSITIVE_WORDS,
+  USERS,
+  type FieldDef,
+  type ListResource,
+} from '../../server/contract/index.js';
 import { detectSeparator, parseCsv } from '../../web/engine/import/csv-read.js';
-import { foldKey, importSpec, matchHeader, readRows, type CellContext, type ImportSpec } from '../../web/engine/import/import-rows.js';
+import {
+  foldKey,
+  importSpec,
+  matchHeader,
+  readRows,
+  type CellContext,
+  type ImportSpec,
+} from '../../web/engine/import/import-rows.js';
 import { toCsv } from '../../server/contract/csv.js';
 
 const cells = (text: string) => parseCsv(text).records.map((r) => r.cells);
@@ -73,7 +87,14 @@ describe('reading CSV', () => {
   });
 });
 
-const labels: Record<string, string> = { word: 'Word', category: 'Category', ip: 'IP', reason: 'Reason', expireTime: 'Expires at', account: 'Account' };
+const labels: Record<string, string> = {
+  word: 'Word',
+  category: 'Category',
+  ip: 'IP',
+  reason: 'Reason',
+  expireTime: 'Expires at',
+  account: 'Account',
+};
 const namesOf = (f: FieldDef) => [labels[f.key] ?? f.key];
 const ctx: CellContext = { lang: 'en', optionNames: (_f, o) => (o === 'ads' ? ['Advertising'] : []) };
 const spec = (resource: ListResource, decl: Parameters<typeof importSpec>[1]) => importSpec(resource, decl)!;
@@ -99,7 +120,9 @@ describe('an import declaration', () => {
   it('is not offered when the backend lacks the create or the action', () => {
     expect(importSpec({ ...SENSITIVE_WORDS, create: false }, { columns: ['word'], key: 'word' })).toBeNull();
     expect(importSpec({ ...USERS, actions: [] }, { columns: ['account'], key: 'account', action: 'ban' })).toBeNull();
-    expect(importSpec(INVITE_CODES, { columns: ['code', 'maxUses', 'expireTime'], key: 'code' })?.columns).toHaveLength(3);
+    expect(importSpec(INVITE_CODES, { columns: ['code', 'maxUses', 'expireTime'], key: 'code' })?.columns).toHaveLength(
+      3,
+    );
   });
 });
 
@@ -152,7 +175,10 @@ describe('checking each row', () => {
 
   it('checks addresses, and reads dates as spreadsheets write them', () => {
     const blacklist = spec(IP_BLACKLIST, { columns: ['ip', 'reason', 'expireTime'], key: 'ip' });
-    const { rows } = rowsOf(blacklist, 'ip;reason;expireTime\n10.0.0.0/8;spam;2030-01-02 09:30\n300.1.1.1;x;\n2001:db8::1;y;2030/1/2\n10.0.0.9;z;tomorrow\n');
+    const { rows } = rowsOf(
+      blacklist,
+      'ip;reason;expireTime\n10.0.0.0/8;spam;2030-01-02 09:30\n300.1.1.1;x;\n2001:db8::1;y;2030/1/2\n10.0.0.9;z;tomorrow\n',
+    );
     expect(rows.map((r) => r.status)).toEqual(['ready', 'invalid', 'ready', 'invalid']);
     expect(rows[0]!.values.expireTime).toBe(new Date('2030-01-02T09:30').toISOString());
     expect(rows[1]!.problems).toEqual([{ field: 'ip', code: 'ipFormat' }]);

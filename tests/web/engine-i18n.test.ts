@@ -4,7 +4,15 @@ import en from '../../web/i18n/resources/en.js';
 import zh from '../../web/i18n/resources/zh.js';
 import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
-import { actionKey, actionLabel, fieldKey, fieldLabel, optionKey, resourceKey, resourceTitle } from '../../web/engine/shared/labels.js';
+import {
+  actionKey,
+  actionLabel,
+  fieldKey,
+  fieldLabel,
+  optionKey,
+  resourceKey,
+  resourceTitle,
+} from '../../web/engine/shared/labels.js';
 import type { LabelT } from '../../web/i18n/resources/index.js';
 import { humanise } from '../../web/lib/humanise.js';
 import { ROW_ANNOTATIONS } from '../../web/screens/views.js';
@@ -47,7 +55,9 @@ describe('screen labels', () => {
     // A label left out is shown humanised (see below), so a new screen works before it is translated;
     // one written in any language must then be written in all (the next test).
     it(`${lang} writes no empty label`, () => {
-      const empty = [...RESOURCES.flatMap(labelsOf), ...ANNOTATION_LABELS].filter((k) => k in messages && !messages[k]?.trim());
+      const empty = [...RESOURCES.flatMap(labelsOf), ...ANNOTATION_LABELS].filter(
+        (k) => k in messages && !messages[k]?.trim(),
+      );
       expect(empty).toEqual([]);
     });
     it(`${lang} has exactly the keys of every other language`, () => {
@@ -56,7 +66,9 @@ describe('screen labels', () => {
     });
     it(`${lang} keeps the interpolation variables of English`, () => {
       const vars = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
-      const wrong = Object.keys(en).filter((k) => JSON.stringify(vars(messages[k] ?? '')) !== JSON.stringify(vars((en as Record<string, string>)[k]!)));
+      const wrong = Object.keys(en).filter(
+        (k) => JSON.stringify(vars(messages[k] ?? '')) !== JSON.stringify(vars((en as Record<string, string>)[k]!)),
+      );
       expect(wrong).toEqual([]);
     });
   }

@@ -8,12 +8,17 @@ import { findByKey, runImport, type ImportCalls } from '../../web/engine/import/
 type Row = Record<string, unknown>;
 
 /** A list held in memory behind the screen's three calls, searched as the sandbox searches (substring, any case). */
-function memoryList(rows: Row[], key: string, options: { refuse?: (values: Row) => string | null; failAfter?: number } = {}) {
+function memoryList(
+  rows: Row[],
+  key: string,
+  options: { refuse?: (values: Row) => string | null; failAfter?: number } = {},
+) {
   const sent: { call: string; body: Row }[] = [];
   let calls = 0;
   const count = () => {
     calls++;
-    if (options.failAfter !== undefined && calls > options.failAfter) throw new ApiError('The server connection is abnormal', 0, true);
+    if (options.failAfter !== undefined && calls > options.failAfter)
+      throw new ApiError('The server connection is abnormal', 0, true);
   };
   const api: ImportCalls = {
     async search(keyword, pageNum, pageSize) {
@@ -55,7 +60,11 @@ describe('running an import', () => {
     const list = memoryList([{ id: 1, word: 'Spam', category: 'ads' }], 'word');
     const csv = 'word,category\nspam,ads\nscam,other\ngift,ads\n';
     const first = await run(words, list.api, csv);
-    expect(Object.fromEntries([...first].map(([line, o]) => [line, o.status]))).toEqual({ 2: 'skipped', 3: 'added', 4: 'added' });
+    expect(Object.fromEntries([...first].map(([line, o]) => [line, o.status]))).toEqual({
+      2: 'skipped',
+      3: 'added',
+      4: 'added',
+    });
     expect(first.get(2)!.reason).toEqual({ kind: 'present' });
     expect(list.sent.map((s) => s.body.word)).toEqual(['scam', 'gift']);
     const second = await run(words, list.api, csv);
@@ -75,7 +84,10 @@ describe('running an import', () => {
   it('reports the backend’s own refusal on its row and goes on', async () => {
     const list = memoryList([], 'word', { refuse: (v) => (v.word === 'bad' ? 'That word is reserved' : null) });
     const outcomes = await run(words, list.api, 'word,category\nbad,ads\ngood,ads\n');
-    expect(outcomes.get(2)).toEqual({ status: 'refused', reason: { kind: 'backend', message: 'That word is reserved' } });
+    expect(outcomes.get(2)).toEqual({
+      status: 'refused',
+      reason: { kind: 'backend', message: 'That word is reserved' },
+    });
     expect(outcomes.get(3)).toEqual({ status: 'added' });
   });
 

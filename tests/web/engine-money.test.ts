@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_CONFIG, PUSH_CONFIG, ADMINS } from '../../server/contract/index.js';
-import { formatCurrencyIn, formatMoney, formatMoneyIn, moneyInputText, parseMoney, readMoney } from '../../web/engine/shared/money.js';
+import {
+  formatCurrencyIn,
+  formatMoney,
+  formatMoneyIn,
+  moneyInputText,
+  parseMoney,
+  readMoney,
+} from '../../web/engine/shared/money.js';
 import { LANGUAGES } from '../../web/lib/language.js';
 import { draftFromRecord, recordFromDraft, sameDraft } from '../../web/engine/form/form-values.js';
 
@@ -70,8 +77,10 @@ describe('amounts as each language writes them', () => {
 
   it('refuses text that could mean two amounts instead of guessing', () => {
     // A group mark in the wrong place, two decimal marks, a group mark among the decimals.
-    for (const text of ['1,50,0', '12,34,567', '1.2.3', '1.500,25', ',5']) expect(readMoney(text, 'en'), text).toEqual({ problem: 'moneyAmbiguous' });
-    for (const text of ['1.50.0', '1,2,3', '1,500.25', '12.34.567']) expect(readMoney(text, 'es'), text).toEqual({ problem: 'moneyAmbiguous' });
+    for (const text of ['1,50,0', '12,34,567', '1.2.3', '1.500,25', ',5'])
+      expect(readMoney(text, 'en'), text).toEqual({ problem: 'moneyAmbiguous' });
+    for (const text of ['1.50.0', '1,2,3', '1,500.25', '12.34.567'])
+      expect(readMoney(text, 'es'), text).toEqual({ problem: 'moneyAmbiguous' });
   });
 
   it('tells too many decimals and text that is no amount apart', () => {
@@ -114,7 +123,8 @@ describe('amounts as each language writes them', () => {
   it('refuses an amount too large to hold in whole cents, and never formats one', () => {
     expect(readMoney('123456789012345678', 'en')).toEqual({ problem: 'notNumber' });
     expect(parseMoney('90071992547409.92')).toBeNull();
-    for (const cents of [Number.NaN, 1.5, 2 ** 53, Number.POSITIVE_INFINITY]) expect(formatMoneyIn(cents, 'en'), String(cents)).toBe('');
+    for (const cents of [Number.NaN, 1.5, 2 ** 53, Number.POSITIVE_INFINITY])
+      expect(formatMoneyIn(cents, 'en'), String(cents)).toBe('');
   });
 
   it('writes zero without a sign and a negative amount under one unit with one', () => {
@@ -147,28 +157,56 @@ describe('form values', () => {
   });
 
   it("reads and writes amounts the reader's way", () => {
-    const draft = draftFromRecord(SIGN_IN_CONFIG.fields, { dailyReward: 150, streakDays: 7, streakBonus: 123456, monthlyCap: 1 }, 'es');
+    const draft = draftFromRecord(
+      SIGN_IN_CONFIG.fields,
+      { dailyReward: 150, streakDays: 7, streakBonus: 123456, monthlyCap: 1 },
+      'es',
+    );
     expect(draft.dailyReward).toBe('1,50');
     expect(draft.streakBonus).toBe('1234,56');
     const out = recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '2,5', streakBonus: '1.234,56' }, 'es');
     expect(out.errors).toEqual({});
     expect(out.values).toMatchObject({ dailyReward: 250, streakBonus: 123456 });
-    const english = draftFromRecord(SIGN_IN_CONFIG.fields, { dailyReward: 150, streakDays: 7, streakBonus: 1, monthlyCap: 1 });
-    const refused = recordFromDraft(SIGN_IN_CONFIG.fields, { ...english, dailyReward: '2,50', streakBonus: '1.500,25' });
+    const english = draftFromRecord(SIGN_IN_CONFIG.fields, {
+      dailyReward: 150,
+      streakDays: 7,
+      streakBonus: 1,
+      monthlyCap: 1,
+    });
+    const refused = recordFromDraft(SIGN_IN_CONFIG.fields, {
+      ...english,
+      dailyReward: '2,50',
+      streakBonus: '1.500,25',
+    });
     expect(refused.errors).toEqual({ dailyReward: 'moneyDecimalMark', streakBonus: 'moneyAmbiguous' });
   });
 
   it('reports a bad amount and a range error with the shared codes', () => {
-    const draft = draftFromRecord(SIGN_IN_CONFIG.fields, { dailyReward: 1, streakDays: 7, streakBonus: 1, monthlyCap: 1 });
+    const draft = draftFromRecord(SIGN_IN_CONFIG.fields, {
+      dailyReward: 1,
+      streakDays: 7,
+      streakBonus: 1,
+      monthlyCap: 1,
+    });
     const out = recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '1.234', streakDays: '1' });
     // Too many decimals says so; text that is no amount at all is another mistake.
     expect(out.errors).toEqual({ dailyReward: 'moneyDecimals', streakDays: 'tooSmall' });
-    expect(recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '1,000.001' }).errors).toEqual({ dailyReward: 'moneyDecimals' });
-    expect(recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: 'ten' }).errors).toEqual({ dailyReward: 'notNumber' });
+    expect(recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: '1,000.001' }).errors).toEqual({
+      dailyReward: 'moneyDecimals',
+    });
+    expect(recordFromDraft(SIGN_IN_CONFIG.fields, { ...draft, dailyReward: 'ten' }).errors).toEqual({
+      dailyReward: 'notNumber',
+    });
   });
 
   it('never shows a stored secret and keeps it when left empty', () => {
-    const draft = draftFromRecord(PUSH_CONFIG.fields, { enabled: true, provider: 'jpush', appKey: 'k', masterSecret: 'old', apnsProduction: false });
+    const draft = draftFromRecord(PUSH_CONFIG.fields, {
+      enabled: true,
+      provider: 'jpush',
+      appKey: 'k',
+      masterSecret: 'old',
+      apnsProduction: false,
+    });
     expect(draft.masterSecret).toBe('');
     const kept = recordFromDraft(PUSH_CONFIG.fields, draft);
     expect(kept.errors).toEqual({});

@@ -1,6 +1,14 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMINS, GROUPS, INVITE_CODES, ONLINE_USERS, RESOURCES, USERS, WITHDRAWAL_REVIEW } from '../../server/contract/index.js';
+import {
+  ADMINS,
+  GROUPS,
+  INVITE_CODES,
+  ONLINE_USERS,
+  RESOURCES,
+  USERS,
+  WITHDRAWAL_REVIEW,
+} from '../../server/contract/index.js';
 import type { ActionDef } from '../../server/contract/index.js';
 import en from '../../web/i18n/resources/en.js';
 import es from '../../web/i18n/resources/es.js';
@@ -56,7 +64,9 @@ describe('undo pairing', () => {
   it('names in every declared undo an action of the same resource that the undo can run', () => {
     const wrong = RESOURCES.flatMap((r) =>
       'actions' in r && r.actions
-        ? r.actions.filter((a) => a.undo && !undoAction(r as { actions: readonly ActionDef[] }, a, false)).map((a) => `${r.id}.${a.name}`)
+        ? r.actions
+            .filter((a) => a.undo && !undoAction(r as { actions: readonly ActionDef[] }, a, false))
+            .map((a) => `${r.id}.${a.name}`)
         : [],
     );
     expect(wrong).toEqual([]);
@@ -86,7 +96,9 @@ describe('naming records', () => {
     await inLanguage('en');
     expect(deleteQuestion(t, ['spam'])).toBe('Delete spam? This cannot be undone.');
     expect(deleteQuestion(t, ['a', 'b', 'c'])).toBe('Delete 3 records: a, b, c? This cannot be undone.');
-    expect(deleteQuestion(t, ['a', 'b', 'c', 'd', 'e'])).toBe('Delete 5 records: a, b, c and 2 more? This cannot be undone.');
+    expect(deleteQuestion(t, ['a', 'b', 'c', 'd', 'e'])).toBe(
+      'Delete 5 records: a, b, c and 2 more? This cannot be undone.',
+    );
     await inLanguage('es');
     expect(deleteQuestion(t, ['a', 'b'])).toBe('¿Eliminar 2 registros: a, b? No se puede deshacer.');
   });
@@ -106,11 +118,15 @@ describe('naming records', () => {
       const missing = bases.flatMap((b) => [`${b}_one`, `${b}_other`]).filter((k) => !(k in messages));
       expect(missing, lang).toEqual([]);
     }
-    const actions = new Set(RESOURCES.flatMap((r) => ('actions' in r && r.actions ? r.actions.map((a) => a.name) : [])));
+    const actions = new Set(
+      RESOURCES.flatMap((r) => ('actions' in r && r.actions ? r.actions.map((a) => a.name) : [])),
+    );
     const stray = Object.keys(en).filter((k) => k.startsWith('done.') && !actions.has(k.slice('done.'.length)));
     expect(stray).toEqual([]);
     // Every action that can be undone reads as what happened, in every language.
-    const undoable = RESOURCES.flatMap((r) => ('actions' in r && r.actions ? r.actions.filter((a) => a.undo).flatMap((a) => [a.name, a.undo!]) : []));
+    const undoable = RESOURCES.flatMap((r) =>
+      'actions' in r && r.actions ? r.actions.filter((a) => a.undo).flatMap((a) => [a.name, a.undo!]) : [],
+    );
     for (const messages of Object.values(LANGS)) {
       expect(undoable.filter((n) => !(doneKey(n) in messages))).toEqual([]);
       expect(undoable.filter((n) => !(actionKey(n) in messages))).toEqual([]);
@@ -137,7 +153,12 @@ describe('bulk over every matching record', () => {
       return { list: all.slice((n - 1) * MATCHING_PAGE_SIZE, n * MATCHING_PAGE_SIZE), total: all.length };
     };
     const seen: number[] = [];
-    const got = await collectMatching(read, { status: 'normal', pageNum: 3, pageSize: 20 }, new AbortController().signal, (c) => seen.push(c));
+    const got = await collectMatching(
+      read,
+      { status: 'normal', pageNum: 3, pageSize: 20 },
+      new AbortController().signal,
+      (c) => seen.push(c),
+    );
     expect(got.map((r) => r.id)).toEqual(all.map((r) => r.id));
     expect(asked).toEqual([1, 2, 3].map((pageNum) => ({ status: 'normal', pageNum, pageSize: 100 })));
     expect(seen).toEqual([100, 200, 250]);
@@ -172,7 +193,10 @@ describe('bulk over every matching record', () => {
       action: { target: 'bulk' },
       rows: rows(4).map((r) => ({ ...r, status: 'normal' })),
       send: async () => {
-        throw new ApiError('1 of 4 refused: 权限不足', 400, true, { done: [1, 2, 4], refused: [{ id: 3, code: 400, msg: '权限不足' }] });
+        throw new ApiError('1 of 4 refused: 权限不足', 400, true, {
+          done: [1, 2, 4],
+          refused: [{ id: 3, code: 400, msg: '权限不足' }],
+        });
       },
       nameOf: (r) => String(r.account),
       fallbackMessage: 'failed',
@@ -209,7 +233,12 @@ describe('bulk over every matching record', () => {
 describe('bulk summary', () => {
   it('gives a reason once for every row it refused, in the order the reasons came', () => {
     const r = (id: string, message: string) => ({ id, name: `user${id}`, message });
-    const groups = groupRefusals([r('1', 'chunk refused'), r('2', 'banned already'), r('3', 'chunk refused'), r('4', 'chunk refused')]);
+    const groups = groupRefusals([
+      r('1', 'chunk refused'),
+      r('2', 'banned already'),
+      r('3', 'chunk refused'),
+      r('4', 'chunk refused'),
+    ]);
     expect(groups.map((g) => [g.message, g.rows.map((x) => x.id)])).toEqual([
       ['chunk refused', ['1', '3', '4']],
       ['banned already', ['2']],

@@ -4,14 +4,18 @@ import { UploadFailure, readUploadAnswer } from '../../web/api/upload.js';
 import { precheckUpload } from '../../web/engine/form/upload-check.js';
 import { uploadOf, uploadedValue } from '../../web/engine/form/upload-fields.js';
 
-const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])], { type: 'image/png' });
+const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])], {
+  type: 'image/png',
+});
 
 describe('checking a file in the browser before it is sent', () => {
   it('refuses a file past the limit, a wrong extension and renamed contents, in that order', async () => {
     expect(await precheckUpload(png, 'logo.png', 'image', 8)).toEqual({ reason: 'tooLarge', maxBytes: 8 });
     expect(await precheckUpload(png, 'logo.bmp', 'image', null)).toEqual({ reason: 'extension' });
     expect(await precheckUpload(png, 'logo.gif', 'image', null)).toEqual({ reason: 'contents', detected: 'png' });
-    expect(await precheckUpload(png, 'logo.png', 'image', 1024)).toMatchObject({ type: { id: 'png', mediaType: 'image/png' } });
+    expect(await precheckUpload(png, 'logo.png', 'image', 1024)).toMatchObject({
+      type: { id: 'png', mediaType: 'image/png' },
+    });
   });
 
   it('reads a disk image’s trailer from the end of the file', async () => {
@@ -19,7 +23,9 @@ describe('checking a file in the browser before it is sent', () => {
     trailer.set([0x6b, 0x6f, 0x6c, 0x79]);
     const dmg = new Blob([new Uint8Array(4096).fill(1), trailer]);
     expect(await precheckUpload(dmg, 'Chat.dmg', 'package', null)).toMatchObject({ type: { id: 'dmg' } });
-    expect(await precheckUpload(new Blob([new Uint8Array(4096)]), 'Chat.dmg', 'package', null)).toMatchObject({ reason: 'contents' });
+    expect(await precheckUpload(new Blob([new Uint8Array(4096)]), 'Chat.dmg', 'package', null)).toMatchObject({
+      reason: 'contents',
+    });
   });
 });
 
@@ -32,11 +38,20 @@ describe('the gateway’s answer to an upload', () => {
       reason: 'tooLarge',
       detail: { maxBytes: 5 },
     });
-    expect(failure(415, { code: 415, error: 'UPLOAD_TYPE_REFUSED', msg: 'm', data: { reason: 'contents', detected: 'jpeg' } })).toMatchObject({
+    expect(
+      failure(415, {
+        code: 415,
+        error: 'UPLOAD_TYPE_REFUSED',
+        msg: 'm',
+        data: { reason: 'contents', detected: 'jpeg' },
+      }),
+    ).toMatchObject({
       reason: 'contents',
       detail: { detected: 'jpeg' },
     });
-    expect(failure(415, { code: 415, error: 'UPLOAD_TYPE_REFUSED', msg: 'm', data: { reason: 'extension' } }).reason).toBe('extension');
+    expect(
+      failure(415, { code: 415, error: 'UPLOAD_TYPE_REFUSED', msg: 'm', data: { reason: 'extension' } }).reason,
+    ).toBe('extension');
     expect(failure(404, { code: 404, error: 'UNSUPPORTED_BY_BACKEND', msg: 'm' }).reason).toBe('unsupported');
     expect(failure(401, { code: 401, error: 'NOT_LOGGED_IN', msg: 'm' }).reason).toBe('session');
     expect(failure(502, { code: 502, error: 'UPSTREAM_UNREACHABLE', msg: 'm' }).reason).toBe('connection');
@@ -51,7 +66,8 @@ describe('the gateway’s answer to an upload', () => {
 
 describe('fields that take an upload', () => {
   it('are the image fields, and the package link that fills in its size', () => {
-    const field = (resource: { fields: readonly { key: string }[] }, key: string) => resource.fields.find((f) => f.key === key) as never;
+    const field = (resource: { fields: readonly { key: string }[] }, key: string) =>
+      resource.fields.find((f) => f.key === key) as never;
     expect(uploadOf(field(SITE_FUNCTIONS, 'logoIconPath'))).toEqual({ kind: 'image' });
     expect(uploadOf(field(SITE_FUNCTIONS, 'chatRoomName'))).toBeNull();
     expect(uploadOf(field(APP_VERSIONS, 'downloadUrl'))).toEqual({ kind: 'package', sizeField: 'packageSize' });
@@ -61,7 +77,11 @@ describe('fields that take an upload', () => {
   it('get a path, or for a link an address a phone can download from', () => {
     const answer = { path: 'uploads/packages/a.apk', url: null };
     expect(uploadedValue({ kind: 'image' }, answer)).toBe('uploads/packages/a.apk');
-    expect(uploadedValue({ kind: 'link' }, answer, 'https://admin.example.com')).toBe('https://admin.example.com/plate/uploads/packages/a.apk');
-    expect(uploadedValue({ kind: 'link' }, { ...answer, url: 'https://cdn.example.com/a.apk' })).toBe('https://cdn.example.com/a.apk');
+    expect(uploadedValue({ kind: 'link' }, answer, 'https://admin.example.com')).toBe(
+      'https://admin.example.com/plate/uploads/packages/a.apk',
+    );
+    expect(uploadedValue({ kind: 'link' }, { ...answer, url: 'https://cdn.example.com/a.apk' })).toBe(
+      'https://cdn.example.com/a.apk',
+    );
   });
 });

@@ -35,7 +35,10 @@ describe('list URL state', () => {
   });
 
   it('drops what the resource does not allow', () => {
-    const state = parseListState('pageNum=-2&pageSize=7&sort=nickname&status=deleted&registerTimeFrom=yesterday&evil=1&privileged=true', USERS);
+    const state = parseListState(
+      'pageNum=-2&pageSize=7&sort=nickname&status=deleted&registerTimeFrom=yesterday&evil=1&privileged=true',
+      USERS,
+    );
     expect(state.pageNum).toBe(1);
     expect(state.pageSize).toBe(DEFAULT_PAGE_SIZE);
     // nickname is a column but not sortable.
@@ -116,6 +119,8 @@ describe('a screen that opens on default filters', () => {
     const pendingUsdt = withChange(parseListState('', queue), { filters: { state: 'pending', method: 'usdt' } });
     expect(serialiseListState(pendingUsdt, queue)).toBe('method=usdt&state=pending');
     expect(parseListState('method=usdt&state=pending', queue).filters).toEqual({ method: 'usdt', state: 'pending' });
-    expect(parseListState(serialiseListState(withChange(approved, { filters: {} }), queue), queue).filters).toEqual({ state: 'pending' });
+    expect(parseListState(serialiseListState(withChange(approved, { filters: {} }), queue), queue).filters).toEqual({
+      state: 'pending',
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { APP_VERSIONS, DISCOVER_ENTRIES, VALIDATION_MESSAGES_ZH, type ValidationCode } from '../../server/contract/index.js';
+import {
+  APP_VERSIONS,
+  DISCOVER_ENTRIES,
+  VALIDATION_MESSAGES_ZH,
+  type ValidationCode,
+} from '../../server/contract/index.js';
 import en from '../../web/i18n/resources/en.js';
 import zh from '../../web/i18n/resources/zh.js';
 import es from '../../web/i18n/resources/es.js';
@@ -27,9 +32,16 @@ describe('validation messages', () => {
 
   it('turns a bad link into linkFormat and an empty required download link into downloadLinkEmpty', () => {
     const fields = APP_VERSIONS.fields.filter((f) => !('readOnly' in f));
-    const base = draftFromRecord(fields, { platform: 'android', version: '1.0.0', buildNumber: 1, publishTime: '2024-05-01T10:00:00Z' });
+    const base = draftFromRecord(fields, {
+      platform: 'android',
+      version: '1.0.0',
+      buildNumber: 1,
+      publishTime: '2024-05-01T10:00:00Z',
+    });
     expect(recordFromDraft(fields, { ...base, downloadUrl: '' }).errors).toEqual({ downloadUrl: 'downloadLinkEmpty' });
-    expect(recordFromDraft(fields, { ...base, downloadUrl: 'example.com/app.apk' }).errors).toEqual({ downloadUrl: 'linkFormat' });
+    expect(recordFromDraft(fields, { ...base, downloadUrl: 'example.com/app.apk' }).errors).toEqual({
+      downloadUrl: 'linkFormat',
+    });
     // The mirror link is optional: empty passes, a malformed one does not.
     const ok = { ...base, downloadUrl: 'https://dl.example.com/app.apk' };
     expect(recordFromDraft(fields, ok).errors).toEqual({});
@@ -38,7 +50,11 @@ describe('validation messages', () => {
 
   it('trims a link before checking it', () => {
     const fields = DISCOVER_ENTRIES.fields.filter((f) => !('readOnly' in f));
-    const out = recordFromDraft(fields, { ...draftFromRecord(fields), title: 'News', url: '  https://news.example.com  ' });
+    const out = recordFromDraft(fields, {
+      ...draftFromRecord(fields),
+      title: 'News',
+      url: '  https://news.example.com  ',
+    });
     expect(out.errors).toEqual({});
     expect(out.values.url).toBe('https://news.example.com');
   });
@@ -49,7 +65,12 @@ describe('validation messages', () => {
 
   it('marks the fields a refusal names, ignoring unknown fields and codes', () => {
     const fields = APP_VERSIONS.fields;
-    expect(serverFieldErrors({ field: 'downloadUrl', errors: { downloadUrl: 'linkFormat', nope: 'required', version: 'bogus' } }, fields)).toEqual({
+    expect(
+      serverFieldErrors(
+        { field: 'downloadUrl', errors: { downloadUrl: 'linkFormat', nope: 'required', version: 'bogus' } },
+        fields,
+      ),
+    ).toEqual({
       downloadUrl: 'linkFormat',
     });
     expect(serverFieldErrors(undefined, fields)).toEqual({});

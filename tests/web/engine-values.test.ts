@@ -60,9 +60,17 @@ describe('the CSV export', () => {
     await use('es');
     // The screen names the columns in the reader's language; the gateway writes the values.
     const columns = exportColumns(labelT, [field('publishTime'), field('packageSize'), field('module')]);
-    const row: Record<string, unknown> = { publishTime: moment.toISOString(), packageSize: 58_350_123, module: 'users' };
+    const row: Record<string, unknown> = {
+      publishTime: moment.toISOString(),
+      packageSize: 58_350_123,
+      module: 'users',
+    };
     expect(columns.map((c) => c.label)).toEqual([es['field.publishTime'], es['field.packageSize'], es['field.module']]);
-    expect(columns.map((c) => csvValue(c, row[c.key]))).toEqual([moment.toISOString(), '58350123', es['resource.users']]);
+    expect(columns.map((c) => csvValue(c, row[c.key]))).toEqual([
+      moment.toISOString(),
+      '58350123',
+      es['resource.users'],
+    ]);
   });
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { dateTimeParts, formatBytes, formatCount, formatDateTime, formatDay, localInputDateTime } from '../../web/lib/format.js';
+import {
+  dateTimeParts,
+  formatBytes,
+  formatCount,
+  formatDateTime,
+  formatDay,
+  localInputDateTime,
+} from '../../web/lib/format.js';
 
 /*
  * Values written the way each language writes them. Times are built from local parts so the

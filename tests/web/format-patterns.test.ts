@@ -27,11 +27,21 @@ describe('dates written from the language pattern', () => {
   for (const lang of LANGUAGES) {
     it(`matches Intl in ${lang}`, () => {
       const date = new Intl.DateTimeFormat(localeOf(lang), { year: 'numeric', month: '2-digit', day: '2-digit' });
-      const time = new Intl.DateTimeFormat(localeOf(lang), { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+      const time = new Intl.DateTimeFormat(localeOf(lang), {
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      });
       for (const d of moments) expect(dateTimeParts(d, lang)).toEqual({ date: date.format(d), time: time.format(d) });
     });
     it(`writes calendar days as Intl does in ${lang}`, () => {
-      const day = new Intl.DateTimeFormat(localeOf(lang), { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' });
+      const day = new Intl.DateTimeFormat(localeOf(lang), {
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        timeZone: 'UTC',
+      });
       for (const d of moments) {
         const text = d.toISOString().slice(0, 10);
         expect(formatDay(text, lang)).toBe(day.format(new Date(`${text}T00:00:00Z`)));
@@ -41,7 +51,9 @@ describe('dates written from the language pattern', () => {
   it('leaves years of other than four digits to Intl', () => {
     const early = new Date(Date.UTC(999, 5, 15));
     expect(formatDay('0999-06-15', 'en')).toBe(
-      new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).format(early),
+      new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).format(
+        early,
+      ),
     );
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { badgeText, webClientUrl, formatAmount, shortNumber, shortTimeLabel, shortTimeParts } from '../../web/lib/format.js';
+import {
+  badgeText,
+  webClientUrl,
+  formatAmount,
+  shortNumber,
+  shortTimeLabel,
+  shortTimeParts,
+} from '../../web/lib/format.js';
 
 describe('short time label', () => {
   it('uses minutes under an hour', () => {
@@ -63,7 +70,11 @@ describe('chat host', () => {
     // No "admin" in the host: the rule gives the console itself, so there is no link.
     expect(webClientUrl({ protocol: 'http:', host: 'localhost:8080' }, null)).toBeNull();
     // WEB_CLIENT_URL wins over the rule.
-    expect(webClientUrl({ protocol: 'http:', host: 'localhost:8080' }, 'https://chat.example.com/')).toBe('https://chat.example.com/');
-    expect(webClientUrl({ protocol: 'https:', host: 'admin.example.com' }, 'https://web.example.com')).toBe('https://web.example.com');
+    expect(webClientUrl({ protocol: 'http:', host: 'localhost:8080' }, 'https://chat.example.com/')).toBe(
+      'https://chat.example.com/',
+    );
+    expect(webClientUrl({ protocol: 'https:', host: 'admin.example.com' }, 'https://web.example.com')).toBe(
+      'https://web.example.com',
+    );
   });
 });

@@ -22,7 +22,14 @@ describe('buildMenu', () => {
 
   it('hides groups with no permitted child and flattens one-child groups', () => {
     const menu = buildMenu(OPERATOR);
-    expect(menu.map((m) => m.key)).toEqual(['/dashboard', '/userpage', '/sensitivewords', '/operation', '/BillingRecords', '/error-log/log']);
+    expect(menu.map((m) => m.key)).toEqual([
+      '/dashboard',
+      '/userpage',
+      '/sensitivewords',
+      '/operation',
+      '/BillingRecords',
+      '/error-log/log',
+    ]);
     const users = menu.find((m) => m.key === '/userpage')!;
     expect(users.children!.map((c) => c.path)).toEqual(['/userpage/userset', '/groupset']);
     // Online statistics opens both the IP blacklist and online users: the group stays a group.
@@ -70,6 +77,9 @@ describe('breadcrumb', () => {
     ]);
   });
   it('does not repeat a one-child group', () => {
-    expect(breadcrumbFor('/push/pushconfig')).toEqual([{ title: 'route.dashboard', path: '/dashboard' }, { title: 'route.push' }]);
+    expect(breadcrumbFor('/push/pushconfig')).toEqual([
+      { title: 'route.dashboard', path: '/dashboard' },
+      { title: 'route.push' },
+    ]);
   });
 });

@@ -20,7 +20,10 @@ import { RELATED_LISTS } from '../../web/screens/views.js';
 /** The pure parts of record pages: their paths, the guard and the breadcrumb, links, related lists. */
 
 const admin = { loggedIn: true, permissions: ALL_PERMISSIONS };
-const operator = { loggedIn: true, permissions: [P.userProfile, P.groupProfile, P.sensitiveWord, P.onlineStatistics, P.billRecord] };
+const operator = {
+  loggedIn: true,
+  permissions: [P.userProfile, P.groupProfile, P.sensitiveWord, P.onlineStatistics, P.billRecord],
+};
 const lists = new Map(RESOURCES.filter((r): r is ListResource => r.kind === 'list').map((r) => [r.id, r]));
 
 describe('record paths', () => {
@@ -31,7 +34,8 @@ describe('record paths', () => {
   });
 
   it('has none for an id a path cannot carry', () => {
-    for (const id of ['', 'a.b', 'a/b', '../x', 'x y', null, undefined, {}, 'x'.repeat(65)]) expect(recordPath('/groupset', id), String(id)).toBeNull();
+    for (const id of ['', 'a.b', 'a/b', '../x', 'x y', null, undefined, {}, 'x'.repeat(65)])
+      expect(recordPath('/groupset', id), String(id)).toBeNull();
   });
 
   it('makes links by the rule the route guard reads them with', () => {
@@ -56,15 +60,24 @@ describe('guard decisions for record pages', () => {
     expect(decide('/userpage/userset/10023', '', admin)).toEqual({ kind: 'page', route: users, recordId: '10023' });
     expect(decide('/userpage/userset/10023/', '', operator)).toEqual({ kind: 'page', route: users, recordId: '10023' });
     expect(decide('/WithDrawMoneyCheck/459', '', admin)).toMatchObject({ kind: 'page', recordId: '459' });
-    expect(decide('/WithDrawMoneyCheck/459', '', operator)).toEqual({ kind: 'forbidden', route: findRoute('/WithDrawMoneyCheck') });
+    expect(decide('/WithDrawMoneyCheck/459', '', operator)).toEqual({
+      kind: 'forbidden',
+      route: findRoute('/WithDrawMoneyCheck'),
+    });
   });
 
   it('treats it as not offered when the backend lacks its list', () => {
-    expect(decide('/groupset/5', '', { ...admin, unoffered: new Set(['groups']) })).toEqual({ kind: 'unoffered', route: findRoute('/groupset') });
+    expect(decide('/groupset/5', '', { ...admin, unoffered: new Set(['groups']) })).toEqual({
+      kind: 'unoffered',
+      route: findRoute('/groupset'),
+    });
   });
 
   it("redirects another case of the list's path to its spelling, keeping the query", () => {
-    expect(decide('/UserPage/UserSet/10023', '?x=1', admin)).toEqual({ kind: 'redirect', to: '/userpage/userset/10023?x=1' });
+    expect(decide('/UserPage/UserSet/10023', '?x=1', admin)).toEqual({
+      kind: 'redirect',
+      to: '/userpage/userset/10023?x=1',
+    });
     expect(decide('/withdrawmoneycheck/7', '', admin)).toEqual({ kind: 'redirect', to: '/WithDrawMoneyCheck/7' });
   });
 
@@ -76,7 +89,13 @@ describe('guard decisions for record pages', () => {
   });
 
   it('is a 404 under a screen that has no records, or for an id a path cannot carry', () => {
-    for (const path of ['/dashboard/3', '/siteconfig/function/3', '/operation/statistics/3', '/userpage/userset/a.b', '/userpage/userset/1/2']) {
+    for (const path of [
+      '/dashboard/3',
+      '/siteconfig/function/3',
+      '/operation/statistics/3',
+      '/userpage/userset/a.b',
+      '/userpage/userset/1/2',
+    ]) {
       expect(decide(path, '', admin), path).toEqual({ kind: 'redirect', to: `/404?from=${encodeURIComponent(path)}` });
     }
   });
@@ -122,14 +141,19 @@ describe('related lists', () => {
     // A filter the resource (as the backend offers it) does not have: never a list of everyone's.
     expect(
       relatedFilters(
-        { resource: { ...WITHDRAWAL_REVIEW, fields: WITHDRAWAL_REVIEW.fields.filter((f) => f.key !== 'userAccount') }, filter: withdrawals.filter },
+        {
+          resource: { ...WITHDRAWAL_REVIEW, fields: WITHDRAWAL_REVIEW.fields.filter((f) => f.key !== 'userAccount') },
+          filter: withdrawals.filter,
+        },
         user,
       ),
     ).toBeNull();
   });
 
   it('open their whole list with the same filters', () => {
-    expect(relatedListUrl('/WithDrawMoneyCheck', WITHDRAWAL_REVIEW, { userAccount: 'sakura2825' })).toBe('/WithDrawMoneyCheck?userAccount=sakura2825');
+    expect(relatedListUrl('/WithDrawMoneyCheck', WITHDRAWAL_REVIEW, { userAccount: 'sakura2825' })).toBe(
+      '/WithDrawMoneyCheck?userAccount=sakura2825',
+    );
     expect(relatedListUrl('/loginuser', LOGIN_RECORDS, { account: 'a b&c' })).toBe('/loginuser?account=a+b%26c');
   });
 
@@ -139,8 +163,19 @@ describe('related lists', () => {
   });
 
   it('show the id, what names a row beside the filter, its status and its time', () => {
-    expect(relatedColumns(WITHDRAWAL_REVIEW, ['userAccount']).map((f) => f.key)).toEqual(['id', 'amount', 'method', 'state', 'createTime']);
-    expect(relatedColumns(BILLING_RECORDS, ['userAccount']).map((f) => f.key)).toEqual(['id', 'type', 'amount', 'createTime']);
+    expect(relatedColumns(WITHDRAWAL_REVIEW, ['userAccount']).map((f) => f.key)).toEqual([
+      'id',
+      'amount',
+      'method',
+      'state',
+      'createTime',
+    ]);
+    expect(relatedColumns(BILLING_RECORDS, ['userAccount']).map((f) => f.key)).toEqual([
+      'id',
+      'type',
+      'amount',
+      'createTime',
+    ]);
     expect(relatedColumns(LOGIN_RECORDS, ['account']).map((f) => f.key)).toEqual(['id', 'time', 'result']);
   });
 

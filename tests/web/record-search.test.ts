@@ -1,10 +1,22 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, GROUPS, PERMISSIONS as P, USERS, WITHDRAWAL_REVIEW, type ListResource } from '../../server/contract/index.js';
+import {
+  ALL_PERMISSIONS,
+  GROUPS,
+  PERMISSIONS as P,
+  USERS,
+  WITHDRAWAL_REVIEW,
+  type ListResource,
+} from '../../server/contract/index.js';
 import en from '../../web/i18n/resources/en.js';
 import { labelT } from '../../web/i18n/resources/index.js';
 import { groupResults, searchSources, settled, SEARCH_MAX_PAGES, type SearchGroup } from '../../web/app/search.js';
-import { RECORD_SEARCH_DEBOUNCE_MS, rankHits, recordKeyword, searchDelay } from '../../web/engine/record/record-search.js';
+import {
+  RECORD_SEARCH_DEBOUNCE_MS,
+  rankHits,
+  recordKeyword,
+  searchDelay,
+} from '../../web/engine/record/record-search.js';
 
 /** The pure parts of the header search's records: what is searched, where, how hits rank and group. */
 
@@ -45,7 +57,10 @@ describe('where it searches', () => {
   it('never in a list the administrator may not open, or the backend does not offer', () => {
     expect(searchSources(operator, resolve).map((s) => s.source)).toEqual(['users', 'groups']);
     expect(searchSources([P.cashWithdrawalCheck], resolve).map((s) => s.source)).toEqual(['withdrawalReview']);
-    expect(searchSources(ALL_PERMISSIONS, resolve, undefined, new Set(['groups'])).map((s) => s.source)).toEqual(['users', 'withdrawalReview']);
+    expect(searchSources(ALL_PERMISSIONS, resolve, undefined, new Set(['groups'])).map((s) => s.source)).toEqual([
+      'users',
+      'withdrawalReview',
+    ]);
     expect(searchSources([], resolve)).toEqual([]);
   });
 });
@@ -64,7 +79,13 @@ describe('ranked hits', () => {
 
   it('name the record, show its other searched values and open its page', () => {
     const [hit] = rankHits([rows[1]!], USERS as ListResource, '/userpage/userset', 'wang', labelT);
-    expect(hit).toEqual({ id: '13800', path: '/userpage/userset/13800', name: 'wang', detail: '#13800 · Wang · +8613900000000', row: rows[1] });
+    expect(hit).toEqual({
+      id: '13800',
+      path: '/userpage/userset/13800',
+      name: 'wang',
+      detail: '#13800 · Wang · +8613900000000',
+      row: rows[1],
+    });
   });
 
   it('show a withdrawal by its applicant, with its id and payee account', () => {
@@ -75,7 +96,11 @@ describe('ranked hits', () => {
       '459',
       labelT,
     );
-    expect(hit).toMatchObject({ path: '/WithDrawMoneyCheck/459', name: 'kaito1', detail: '#459 · みずほ銀行 6215012512055065' });
+    expect(hit).toMatchObject({
+      path: '/WithDrawMoneyCheck/459',
+      name: 'kaito1',
+      detail: '#459 · みずほ銀行 6215012512055065',
+    });
   });
 
   it('leave out a row whose id no page can carry', () => {
@@ -85,7 +110,12 @@ describe('ranked hits', () => {
 
 describe('grouped results', () => {
   const pages = Array.from({ length: 12 }, (_, i) => ({ title: `Page ${i}`, path: `/p${i}` }));
-  const users: SearchGroup = { key: 'users', title: 'Users', status: 'done', options: [{ key: 'users:1', path: '/u/1', title: 'a', kind: 'record' }] };
+  const users: SearchGroup = {
+    key: 'users',
+    title: 'Users',
+    status: 'done',
+    options: [{ key: 'users:1', path: '/u/1', title: 'a', kind: 'record' }],
+  };
   const groups: SearchGroup = { key: 'groups', title: 'Groups', status: 'done', options: [] };
   const withdrawals: SearchGroup = { key: 'withdrawalReview', title: 'Withdrawals', status: 'loading', options: [] };
 
@@ -93,7 +123,13 @@ describe('grouped results', () => {
     const grouped = groupResults('Pages', pages, [users, groups, withdrawals]);
     expect(grouped.map((g) => g.key)).toEqual(['pages', 'users', 'withdrawalReview']);
     expect(grouped[0]!.options).toHaveLength(SEARCH_MAX_PAGES);
-    expect(grouped[0]!.options[0]).toEqual({ key: 'page:/p0', path: '/p0', title: 'Page 0', detail: '/p0', kind: 'page' });
+    expect(grouped[0]!.options[0]).toEqual({
+      key: 'page:/p0',
+      path: '/p0',
+      title: 'Page 0',
+      detail: '/p0',
+      kind: 'page',
+    });
   });
 
   it('are settled once no resource is still searching', () => {

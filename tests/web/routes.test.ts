@@ -6,7 +6,10 @@ import { GROUP_ROUTES, LEAF_ROUTES, findRoute } from '../../web/app/routes.js';
 import { AUDIT_TRAIL_PATH, activityPath } from '../../web/api/audit.js';
 
 const admin = { loggedIn: true, permissions: ALL_PERMISSIONS };
-const operator = { loggedIn: true, permissions: [P.userProfile, P.groupProfile, P.sensitiveWord, P.onlineStatistics, P.billRecord] };
+const operator = {
+  loggedIn: true,
+  permissions: [P.userProfile, P.groupProfile, P.sensitiveWord, P.onlineStatistics, P.billRecord],
+};
 const guest = { loggedIn: false, permissions: null };
 
 describe('route table', () => {
@@ -74,7 +77,8 @@ describe('guard decisions', () => {
     });
   });
   it('lets anyone see the public routes and sends a logged-in user away from /login', () => {
-    for (const p of ['/login', '/auth-redirect', '/404', '/401']) expect(decide(p, '', guest)).toEqual({ kind: 'public', path: p });
+    for (const p of ['/login', '/auth-redirect', '/404', '/401'])
+      expect(decide(p, '', guest)).toEqual({ kind: 'public', path: p });
     expect(decide('/login', '', admin)).toEqual({ kind: 'redirect', to: '/' });
   });
   it('loads the permissions on the first navigation after login', () => {
@@ -82,11 +86,17 @@ describe('guard decisions', () => {
   });
   it('sends unknown paths to 404', () => {
     expect(decide('/no/such/page', '', admin)).toEqual({ kind: 'redirect', to: '/404?from=%2Fno%2Fsuch%2Fpage' });
-    expect(decide('/no/such/page', '?a=1', admin)).toEqual({ kind: 'redirect', to: '/404?from=%2Fno%2Fsuch%2Fpage%3Fa%3D1' });
+    expect(decide('/no/such/page', '?a=1', admin)).toEqual({
+      kind: 'redirect',
+      to: '/404?from=%2Fno%2Fsuch%2Fpage%3Fa%3D1',
+    });
   });
   it('matches case-sensitively and redirects another case to the known path', () => {
     expect(decide('/withdrawmoneycheck', '', admin)).toEqual({ kind: 'redirect', to: '/WithDrawMoneyCheck' });
-    expect(decide('/FINANCE/onlinerecharge', '?x=1', guest)).toEqual({ kind: 'redirect', to: '/finance/OnlineRecharge?x=1' });
+    expect(decide('/FINANCE/onlinerecharge', '?x=1', guest)).toEqual({
+      kind: 'redirect',
+      to: '/finance/OnlineRecharge?x=1',
+    });
     expect(decide('/Login', '', guest)).toEqual({ kind: 'redirect', to: '/login' });
     expect(decide('/WithDrawMoneyCheck', '', admin)).toMatchObject({ kind: 'page' });
   });
@@ -99,7 +109,10 @@ describe('guard decisions', () => {
     expect(decide('/deployconfig', '', operator)).toEqual({ kind: 'redirect', to: '/401' });
   });
   it('refreshes through /redirect only to a same-origin path', () => {
-    expect(decide('/redirect/finance/OnlineRecharge', 'x=1', admin)).toEqual({ kind: 'refresh', to: '/finance/OnlineRecharge?x=1' });
+    expect(decide('/redirect/finance/OnlineRecharge', 'x=1', admin)).toEqual({
+      kind: 'refresh',
+      to: '/finance/OnlineRecharge?x=1',
+    });
     expect(decide('/redirect//evil.example', '', admin)).toEqual({ kind: 'refresh', to: '/' });
   });
   it('ignores a trailing slash', () => {

@@ -25,7 +25,12 @@ afterEach(() => {
   delete (globalThis as { localStorage?: unknown }).localStorage;
 });
 
-const OLD = [{ name: 'Banned', query: 'status=banned' }, { name: '', query: 'x' }, 'junk', { name: 'Rich', query: 'sort=-balance' }];
+const OLD = [
+  { name: 'Banned', query: 'status=banned' },
+  { name: '', query: 'x' },
+  'junk',
+  { name: 'Rich', query: 'sort=-balance' },
+];
 
 describe('uploading the browser’s old views', () => {
   it('offers the valid ones when the gateway has none, and nothing once they are uploaded', () => {

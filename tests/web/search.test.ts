@@ -13,7 +13,9 @@ describe('header search', () => {
     expect(entries.map((e) => e.path)).not.toContain('/finance/OnlineRecharge');
     expect(entries.find((e) => e.path === '/BillingRecords')?.title).toBe('Finance > Billing records');
     expect(searchEntries([P.push], t).find((e) => e.path === '/push/pushconfig')?.title).toBe('Push config');
-    expect(searchEntries(ALL_PERMISSIONS, t).find((e) => e.path === '/WithDrawMoneyCheck')?.title).toBe('Finance > Withdrawal review');
+    expect(searchEntries(ALL_PERMISSIONS, t).find((e) => e.path === '/WithDrawMoneyCheck')?.title).toBe(
+      'Finance > Withdrawal review',
+    );
   });
   it('finds by title with typos and by path', () => {
     const search = createSearch(searchEntries(ALL_PERMISSIONS, t));

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { VOICE_EXPIRED_TEXT, VoicePlayer, claimPlayback, playingAudio, voiceSeconds, voiceUrl } from '../../web/ui/voice-player.js';
+import {
+  VOICE_EXPIRED_TEXT,
+  VoicePlayer,
+  claimPlayback,
+  playingAudio,
+  voiceSeconds,
+  voiceUrl,
+} from '../../web/ui/voice-player.js';
 
 /*
  * No screen mounts the voice-message player yet (the user detail with moments will), so it has
@@ -77,7 +84,9 @@ describe('voice player: what it renders', () => {
   it('shows 语音失效 with no source, or the caller’s own text', () => {
     expect(VOICE_EXPIRED_TEXT).toBe('语音失效');
     expect(renderToStaticMarkup(createElement(VoicePlayer, { src: null, duration: 5 }))).toContain('语音失效');
-    expect(renderToStaticMarkup(createElement(VoicePlayer, { src: '', expiredText: 'Voice expired' }))).toContain('Voice expired');
+    expect(renderToStaticMarkup(createElement(VoicePlayer, { src: '', expiredText: 'Voice expired' }))).toContain(
+      'Voice expired',
+    );
   });
   it('shows a play button with the length in seconds and the audio under /plate/', () => {
     const html = renderToStaticMarkup(createElement(VoicePlayer, { src: 'voice/a.amr', duration: 7.2 }));

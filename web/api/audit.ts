@@ -18,9 +18,17 @@ export function auditCsvUrl(filters: AuditFilters): string {
 }
 
 /** What happened to these records of a resource, newest first; quiet: a screen shows its own message. */
-export async function fetchHistory(resource: string, targets: readonly (string | number)[], signal?: AbortSignal): Promise<AuditEntry[]> {
+export async function fetchHistory(
+  resource: string,
+  targets: readonly (string | number)[],
+  signal?: AbortSignal,
+): Promise<AuditEntry[]> {
   if (targets.length === 0) return [];
-  const answer = await api.get<AuditPage>(GATEWAY_PATHS.auditHistory, { resource, targets: targets.map(String).join(',') }, { signal, quiet: true });
+  const answer = await api.get<AuditPage>(
+    GATEWAY_PATHS.auditHistory,
+    { resource, targets: targets.map(String).join(',') },
+    { signal, quiet: true },
+  );
   return answer.data?.list ?? [];
 }
 

@@ -59,10 +59,12 @@ const NO_SUCH_PATH = /no such (interface|path|api|endpoint|handler)|接口不存
 export function missingCallOf(env: Envelope & { error?: unknown }, method: string, path: string): MissingCall | null {
   if (env.error === 'BACKEND_NO_SUCH_CALL') {
     const data = env.data as Partial<MissingCall> | undefined;
-    if (typeof data?.method === 'string' && typeof data.path === 'string') return { method: data.method, path: data.path };
+    if (typeof data?.method === 'string' && typeof data.path === 'string')
+      return { method: data.method, path: data.path };
     return { method, path };
   }
-  if (env.code === 404 && env.error === undefined && typeof env.msg === 'string' && NO_SUCH_PATH.test(env.msg)) return { method, path };
+  if (env.code === 404 && env.error === undefined && typeof env.msg === 'string' && NO_SUCH_PATH.test(env.msg))
+    return { method, path };
   return null;
 }
 
@@ -91,7 +93,12 @@ export function mentionsPermission(msg: unknown): boolean {
   return typeof msg === 'string' && (/permission/i.test(msg) || msg.includes('权限'));
 }
 
-export type Outcome = { kind: 'ok' } | { kind: 'silent' } | { kind: 'session-lost' } | { kind: 'logged-elsewhere' } | { kind: 'toast'; text: string };
+export type Outcome =
+  | { kind: 'ok' }
+  | { kind: 'silent' }
+  | { kind: 'session-lost' }
+  | { kind: 'logged-elsewhere' }
+  | { kind: 'toast'; text: string };
 
 /**
  * What one envelope means for the user: nothing, a toast, or the end of the session. The
@@ -124,7 +131,11 @@ function connectionFailure(quiet: boolean | undefined, detail: string): never {
   throw new ApiError(detail || t('api.connectionError'), 0, !quiet);
 }
 
-export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
+export async function request<T = unknown>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Envelope<T>> {
   const { quiet } = options;
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -137,7 +148,13 @@ export async function request<T = unknown>(method: string, path: string, options
 
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query), { method, headers, body, signal, credentials: 'same-origin' });
+    response = await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      body,
+      signal,
+      credentials: 'same-origin',
+    });
   } catch (error) {
     // The caller cancelled (navigation, query superseded): nobody needs a toast.
     if (options.signal?.aborted) throw error;
@@ -160,7 +177,13 @@ export async function request<T = unknown>(method: string, path: string, options
 }
 
 /** What an answer's envelope means: the envelope itself when it succeeded, else the failure shown (or not) and thrown. */
-export function settle<T>(payload: unknown, status: number, method: string, path: string, quiet: boolean | undefined): Envelope<T> {
+export function settle<T>(
+  payload: unknown,
+  status: number,
+  method: string,
+  path: string,
+  quiet: boolean | undefined,
+): Envelope<T> {
   // Gateway failures (502 unreachable, 504 time-out) and non-JSON answers are connection trouble.
   if (!isEnvelope(payload) || status >= 500) {
     return connectionFailure(quiet, `HTTP ${status}`);
@@ -194,7 +217,10 @@ export function settle<T>(payload: unknown, status: number, method: string, path
 }
 
 export const api = {
-  get: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) => request<T>('GET', path, { ...options, query }),
-  post: <T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) => request<T>('POST', path, { ...options, body: body ?? {} }),
-  delete: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) => request<T>('DELETE', path, { ...options, query }),
+  get: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) =>
+    request<T>('GET', path, { ...options, query }),
+  post: <T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('POST', path, { ...options, body: body ?? {} }),
+  delete: <T = unknown>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>) =>
+    request<T>('DELETE', path, { ...options, query }),
 };

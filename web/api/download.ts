@@ -14,7 +14,12 @@ export interface FileAnswer {
  * progress count). An answer in the envelope instead of a file is a refusal, shown and thrown as
  * any call's would be.
  */
-export async function postForFile(path: string, body: unknown, onChunk?: (text: string) => void, signal?: AbortSignal): Promise<FileAnswer> {
+export async function postForFile(
+  path: string,
+  body: unknown,
+  onChunk?: (text: string) => void,
+  signal?: AbortSignal,
+): Promise<FileAnswer> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -50,5 +55,8 @@ export async function postForFile(path: string, body: unknown, onChunk?: (text: 
     if (signal?.aborted) throw error;
     return broken(path);
   }
-  return { blob: new Blob(parts, { type: response.headers.get('content-type') ?? 'application/octet-stream' }), headers: response.headers };
+  return {
+    blob: new Blob(parts, { type: response.headers.get('content-type') ?? 'application/octet-stream' }),
+    headers: response.headers,
+  };
 }

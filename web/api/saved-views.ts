@@ -13,7 +13,9 @@ export const savedViewKeys = {
 };
 
 export async function fetchSavedViews(resource: string, signal?: AbortSignal): Promise<SavedView[]> {
-  return (await api.get<SavedViewList>(SAVED_VIEW_CALLS.list(resource), undefined, { signal, quiet: true })).data?.list ?? [];
+  return (
+    (await api.get<SavedViewList>(SAVED_VIEW_CALLS.list(resource), undefined, { signal, quiet: true })).data?.list ?? []
+  );
 }
 
 export function savedViewsQueryOptions(resource: string) {
@@ -28,7 +30,9 @@ export function savedViewsQueryOptions(resource: string) {
 
 /** Saves one view (replacing one of that name in its place); answers the list as it now is. */
 export async function saveView(resource: string, view: SavedView): Promise<SavedView[]> {
-  return (await request<SavedViewList>('PUT', SAVED_VIEW_CALLS.list(resource), { body: view, quiet: true })).data?.list ?? [];
+  return (
+    (await request<SavedViewList>('PUT', SAVED_VIEW_CALLS.list(resource), { body: view, quiet: true })).data?.list ?? []
+  );
 }
 
 export async function deleteView(resource: string, name: string): Promise<void> {

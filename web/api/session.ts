@@ -42,7 +42,8 @@ export const backendOffer = signal<BackendOffer>(NOTHING_LEFT_OUT);
 function lists(value: unknown): Record<string, string[]> {
   if (typeof value !== 'object' || value === null) return {};
   const out: Record<string, string[]> = {};
-  for (const [key, list] of Object.entries(value)) if (Array.isArray(list)) out[key] = list.filter((x): x is string => typeof x === 'string');
+  for (const [key, list] of Object.entries(value))
+    if (Array.isArray(list)) out[key] = list.filter((x): x is string => typeof x === 'string');
   return out;
 }
 
@@ -63,7 +64,11 @@ function names(value: unknown): string[] {
  * which take the pages that cannot work without them (routes.ts `needs`) out the same way.
  */
 export const unofferedScreens = computed<ReadonlySet<string>>(
-  () => new Set([...backendOffer.value.unsupported.resources, ...backendOffer.value.unsupported.console.map((n) => ownCallKey(n as OwnCallName))]),
+  () =>
+    new Set([
+      ...backendOffer.value.unsupported.resources,
+      ...backendOffer.value.unsupported.console.map((n) => ownCallKey(n as OwnCallName)),
+    ]),
 );
 
 /** Whether the backend offers one of the console's own calls (a dashboard figure, the badge's count). */
@@ -89,7 +94,10 @@ const figureSets = new WeakMap<BackendOffer, Map<OwnCallName, ReadonlySet<string
 /** Read leniently: a gateway that cannot say leaves every screen in place, as without a map. */
 export async function loadBackendOffer(): Promise<BackendOffer> {
   try {
-    const res = await fetch(GATEWAY_PATHS.backendOffer, { credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(GATEWAY_PATHS.backendOffer, {
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(60_000),
+    });
     const body = (await res.json()) as Partial<BackendOffer>;
     const raw = res.ok && body.unsupported ? body.unsupported : null;
     if (raw) {
@@ -127,7 +135,15 @@ async function fetchSession(): Promise<SessionInfo> {
       currency: typeof raw.currency === 'string' && /^[A-Z]{3}$/.test(raw.currency) ? raw.currency : '',
     };
   } catch {
-    info = { loggedIn: false, userId: null, name: 'Admin', sandbox: false, webClientUrl: null, sandboxDialect: null, currency: '' };
+    info = {
+      loggedIn: false,
+      userId: null,
+      name: 'Admin',
+      sandbox: false,
+      webClientUrl: null,
+      sandboxDialect: null,
+      currency: '',
+    };
   }
   return info;
 }
@@ -153,7 +169,12 @@ function throttledSeconds(error: unknown): number | null {
  * Returns the new session without publishing it, so the caller can navigate and publish in the
  * same tick (otherwise the guard would first see "logged in on /login" and go to the root).
  */
-export async function login(account: string, password: string, code: string, options: { keepPermissions?: boolean } = {}): Promise<SessionInfo> {
+export async function login(
+  account: string,
+  password: string,
+  code: string,
+  options: { keepPermissions?: boolean } = {},
+): Promise<SessionInfo> {
   const body: LoginBody = { account: account.trim(), password, code: code.trim() };
   try {
     const env = await api.post<LoginAnswer>(CALLS.login, body, { quiet: true });
@@ -204,7 +225,11 @@ export class PermissionError extends Error {
 
 /** A missing result and an empty list are distinct errors, with their own messages. */
 export function parsePermissionList(data: unknown): string[] {
-  if (data === null || data === undefined || (typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 0)) {
+  if (
+    data === null ||
+    data === undefined ||
+    (typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 0)
+  ) {
     throw new PermissionError('api.noPermissionList', t('api.noPermissionList'));
   }
   if (!Array.isArray(data)) throw new PermissionError('api.noPermissionList', t('api.noPermissionList'));

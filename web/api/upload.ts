@@ -66,7 +66,12 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-export function uploadFile(file: Blob, name: string, kind: UploadKind, options: UploadOptions = {}): Promise<UploadAnswer> {
+export function uploadFile(
+  file: Blob,
+  name: string,
+  kind: UploadKind,
+  options: UploadOptions = {},
+): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const query = new URLSearchParams({ kind, name });
@@ -74,7 +79,8 @@ export function uploadFile(file: Blob, name: string, kind: UploadKind, options: 
     xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     xhr.setRequestHeader('accept', 'application/json');
     xhr.responseType = 'text';
-    xhr.upload.onprogress = (event) => options.onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
+    xhr.upload.onprogress = (event) =>
+      options.onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
     const abort = () => xhr.abort();
     options.signal?.addEventListener('abort', abort, { once: true });
     const settle = () => options.signal?.removeEventListener('abort', abort);

@@ -1,5 +1,11 @@
 import { signal } from '@preact/signals-react';
-import { GATEWAY_PATHS, SESSION_ENDED_EVENT, WITHDRAWAL_EVENT, type SessionEndedEvent, type WithdrawalCountEvent } from '#contract/gateway';
+import {
+  GATEWAY_PATHS,
+  SESSION_ENDED_EVENT,
+  WITHDRAWAL_EVENT,
+  type SessionEndedEvent,
+  type WithdrawalCountEvent,
+} from '#contract/gateway';
 
 /** Pending withdrawal reviews, fed by the gateway's event stream. */
 export const withdrawalCount = signal(0);

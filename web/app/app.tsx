@@ -73,7 +73,9 @@ export function App() {
   const info = session.value;
   const held = permissions.value;
 
-  const decision: Decision | null = info ? decide(pathname, search, { loggedIn: info.loggedIn, permissions: held, unoffered: unofferedScreens.value }) : null;
+  const decision: Decision | null = info
+    ? decide(pathname, search, { loggedIn: info.loggedIn, permissions: held, unoffered: unofferedScreens.value })
+    : null;
   const wanted = pathname + (search ? `?${search}` : '');
 
   useEffect(() => {
@@ -92,12 +94,18 @@ export function App() {
       {/* One column of the window's height: the banner takes its line and the screen the rest, so the banner adds no scroll. */}
       <div className="flex min-h-dvh flex-col">
         {info?.sandbox && (
-          <div role="note" data-testid="sandbox-banner" className="shrink-0 bg-amber-400 px-3 py-1 text-center text-sm font-medium text-amber-950">
+          <div
+            role="note"
+            data-testid="sandbox-banner"
+            className="shrink-0 bg-amber-400 px-3 py-1 text-center text-sm font-medium text-amber-950"
+          >
             {tr('app.sandboxBanner')} {tr('app.sandboxDialect', { dialect: info.sandboxDialect ?? 'default' })}
           </div>
         )}
         <ErrorBoundary>
-          <Suspense fallback={<Splash />}>{decision ? <Screen decision={decision} search={search} /> : <Splash />}</Suspense>
+          <Suspense fallback={<Splash />}>
+            {decision ? <Screen decision={decision} search={search} /> : <Splash />}
+          </Suspense>
         </ErrorBoundary>
       </div>
       <Toaster />

@@ -53,7 +53,9 @@ export function reportError(error: unknown, info?: string): void {
  *   exceeded"): a resize callback changed layout and the browser postponed the rest to the next
  *   frame, which it then delivers. Charts and tables that fit their width cause it routinely.
  */
-export const BENIGN_BROWSER_WARNINGS: readonly RegExp[] = [/^ResizeObserver loop (completed with undelivered notifications|limit exceeded)/];
+export const BENIGN_BROWSER_WARNINGS: readonly RegExp[] = [
+  /^ResizeObserver loop (completed with undelivered notifications|limit exceeded)/,
+];
 
 export function isBenignWarning(message: string): boolean {
   return BENIGN_BROWSER_WARNINGS.some((pattern) => pattern.test(message));

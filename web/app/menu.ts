@@ -3,7 +3,17 @@ import type { MessageKey } from '../i18n/index.js';
 import type { IconName } from '../ui/icons.js';
 import type { RecordLinks } from '../engine/record/record-links.js';
 import { recordRoute } from './navigation.js';
-import { ALL_OFFERED, HOME_PATH, LEAF_ROUTES, ROUTES, findRoute, isUnoffered, type LeafRoute, type RouteEntry, type Unoffered } from './routes.js';
+import {
+  ALL_OFFERED,
+  HOME_PATH,
+  LEAF_ROUTES,
+  ROUTES,
+  findRoute,
+  isUnoffered,
+  type LeafRoute,
+  type RouteEntry,
+  type Unoffered,
+} from './routes.js';
 
 export interface MenuItem {
   key: string;
@@ -16,7 +26,13 @@ export interface MenuItem {
 }
 
 function leafItem(route: LeafRoute, fallbackIcon?: IconName): MenuItem {
-  return { key: route.path, title: route.meta.title, icon: route.meta.icon ?? fallbackIcon, path: route.path, badge: route.meta.badge };
+  return {
+    key: route.path,
+    title: route.meta.title,
+    icon: route.meta.icon ?? fallbackIcon,
+    path: route.path,
+    badge: route.meta.badge,
+  };
 }
 
 /**
@@ -24,7 +40,11 @@ function leafItem(route: LeafRoute, fallbackIcon?: IconName): MenuItem {
  * permitted): a group with no permitted child disappears, and a
  * group with one permitted child shows that child directly unless it asks to stay a group.
  */
-export function buildMenu(held: readonly string[], routes: readonly RouteEntry[] = ROUTES, unoffered: Unoffered = ALL_OFFERED): MenuItem[] {
+export function buildMenu(
+  held: readonly string[],
+  routes: readonly RouteEntry[] = ROUTES,
+  unoffered: Unoffered = ALL_OFFERED,
+): MenuItem[] {
   const items: MenuItem[] = [];
   for (const r of routes) {
     if (r.meta.hidden) continue;
@@ -32,7 +52,9 @@ export function buildMenu(held: readonly string[], routes: readonly RouteEntry[]
       if (isAllowed(r.meta.permission, held) && !isUnoffered(r, unoffered)) items.push(leafItem(r));
       continue;
     }
-    const visible = r.children.filter((c) => !c.meta.hidden && isAllowed(c.meta.permission, held) && !isUnoffered(c, unoffered));
+    const visible = r.children.filter(
+      (c) => !c.meta.hidden && isAllowed(c.meta.permission, held) && !isUnoffered(c, unoffered),
+    );
     if (visible.length === 0) continue;
     if (visible.length === 1 && !r.alwaysShow) {
       items.push(leafItem(visible[0]!, r.meta.icon));
@@ -77,7 +99,8 @@ export function breadcrumbFor(path: string): Crumb[] {
       // A one-child group repeats its child's title; showing it twice says nothing.
       if (route.group.children.length > 1) crumbs.push({ title: route.group.meta.title, path: route.group.path });
     }
-    if (route.meta.breadcrumb !== false) crumbs.push({ title: route.meta.title, path: route.path, ...(record ? { list: true } : {}) });
+    if (route.meta.breadcrumb !== false)
+      crumbs.push({ title: route.meta.title, path: route.path, ...(record ? { list: true } : {}) });
     if (record) crumbs.push({ title: route.meta.title, record: record.id });
   }
   if (crumbs.length > 0) {
@@ -91,10 +114,15 @@ export function breadcrumbFor(path: string): Crumb[] {
  * Where each resource's records have their pages: the list screen showing it, when the
  * administrator may open it and the backend offers it (else its records get no links).
  */
-export function recordLinks(held: readonly string[], unoffered: Unoffered = ALL_OFFERED, routes: readonly LeafRoute[] = LEAF_ROUTES): RecordLinks {
+export function recordLinks(
+  held: readonly string[],
+  unoffered: Unoffered = ALL_OFFERED,
+  routes: readonly LeafRoute[] = LEAF_ROUTES,
+): RecordLinks {
   const paths = new Map<string, string>();
   for (const r of routes) {
-    if (r.screen?.kind === 'list' && isAllowed(r.meta.permission, held) && !isUnoffered(r, unoffered)) paths.set(r.screen.id, r.path);
+    if (r.screen?.kind === 'list' && isAllowed(r.meta.permission, held) && !isUnoffered(r, unoffered))
+      paths.set(r.screen.id, r.path);
   }
   return { listPath: (id) => paths.get(id) };
 }

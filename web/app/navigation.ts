@@ -1,7 +1,16 @@
 import { PUBLIC_ROUTES, safeRedirectPath } from '#contract/gateway';
 import { isAllowed } from '#contract/permissions';
 import { loginUrl } from '../lib/login-redirect.js';
-import { ALL_OFFERED, HOME_PATH, findRoute, findRouteIgnoringCase, isUnoffered, type GroupRoute, type LeafRoute, type Unoffered } from './routes.js';
+import {
+  ALL_OFFERED,
+  HOME_PATH,
+  findRoute,
+  findRouteIgnoringCase,
+  isUnoffered,
+  type GroupRoute,
+  type LeafRoute,
+  type Unoffered,
+} from './routes.js';
 
 export type Decision =
   | { kind: 'redirect'; to: string }
@@ -30,7 +39,11 @@ export function normalizePath(pathname: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
-export function firstAllowedChild(group: GroupRoute, held: readonly string[], unoffered: Unoffered = ALL_OFFERED): LeafRoute | undefined {
+export function firstAllowedChild(
+  group: GroupRoute,
+  held: readonly string[],
+  unoffered: Unoffered = ALL_OFFERED,
+): LeafRoute | undefined {
   return group.children.find((c) => isAllowed(c.meta.permission, held) && !isUnoffered(c, unoffered));
 }
 

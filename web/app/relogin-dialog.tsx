@@ -33,9 +33,9 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
     return;
   }
   if (event.key !== 'Tab') return;
-  const controls = [...event.currentTarget.querySelectorAll<HTMLElement>('input, button, select, textarea, a[href]')].filter(
-    (el) => !el.hasAttribute('disabled') && el.tabIndex >= 0,
-  );
+  const controls = [
+    ...event.currentTarget.querySelectorAll<HTMLElement>('input, button, select, textarea, a[href]'),
+  ].filter((el) => !el.hasAttribute('disabled') && el.tabIndex >= 0);
   const first = controls[0];
   const last = controls.at(-1);
   if (!first || !last) return;
@@ -113,7 +113,12 @@ function ReloginForm() {
   });
 
   return (
-    <form onSubmit={(e) => void form.onSubmit(e)} noValidate aria-label={lt('relogin.title')} data-testid="relogin-form">
+    <form
+      onSubmit={(e) => void form.onSubmit(e)}
+      noValidate
+      aria-label={lt('relogin.title')}
+      data-testid="relogin-form"
+    >
       <h2 id="relogin-title" className="text-lg font-semibold">
         {t('api.loggedElsewhereTitle')}
       </h2>
@@ -127,7 +132,12 @@ function ReloginForm() {
         <button type="button" className="btn" onClick={() => void resetSessionAndReload()} data-testid="relogin-close">
           {t('api.close')}
         </button>
-        <button type="submit" disabled={form.busy || form.waiting} className="btn btn-primary" data-testid="relogin-submit">
+        <button
+          type="submit"
+          disabled={form.busy || form.waiting}
+          className="btn btn-primary"
+          data-testid="relogin-submit"
+        >
           {form.busy ? t('login.submitting') : lt('relogin.submit')}
         </button>
       </div>

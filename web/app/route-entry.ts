@@ -49,7 +49,14 @@ interface EntryBase {
 type MetaFields = Omit<RouteMeta, 'title' | 'icon'>;
 
 /** A management screen: allowed to whoever holds its resource's permission. */
-export function screen({ path, name, title, icon, screen: decl, ...meta }: EntryBase & MetaFields & { screen: ScreenDecl }): LeafRoute {
+export function screen({
+  path,
+  name,
+  title,
+  icon,
+  screen: decl,
+  ...meta
+}: EntryBase & MetaFields & { screen: ScreenDecl }): LeafRoute {
   return { kind: 'leaf', path, name, meta: { title, icon, permission: [decl.permission], ...meta }, screen: decl };
 }
 
@@ -66,7 +73,14 @@ export function page({
   return { kind: 'leaf', path, name, meta: { title, icon, ...meta }, page: component, ...(needs ? { needs } : {}) };
 }
 
-export function group({ path, name, title, icon, children, alwaysShow = false }: EntryBase & { children: LeafRoute[]; alwaysShow?: boolean }): GroupRoute {
+export function group({
+  path,
+  name,
+  title,
+  icon,
+  children,
+  alwaysShow = false,
+}: EntryBase & { children: LeafRoute[]; alwaysShow?: boolean }): GroupRoute {
   const g: GroupRoute = { kind: 'group', path, name, meta: { title, icon }, children, alwaysShow };
   for (const c of children) c.group = g;
   return g;

@@ -72,17 +72,38 @@ export const ROUTES: readonly RouteEntry[] = [
     title: 'route.system',
     icon: 'system',
     children: [
-      screen({ path: '/system/admins', name: 'AdminList', title: 'route.admins', icon: 'admin', screen: listScreen('admins', P.adminUser) }),
-      screen({ path: '/system/record', name: 'OperationLog', title: 'route.record', icon: 'log', screen: listScreen('operationLog', P.record) }),
+      screen({
+        path: '/system/admins',
+        name: 'AdminList',
+        title: 'route.admins',
+        icon: 'admin',
+        screen: listScreen('admins', P.adminUser),
+      }),
+      screen({
+        path: '/system/record',
+        name: 'OperationLog',
+        title: 'route.record',
+        icon: 'log',
+        screen: listScreen('operationLog', P.record),
+      }),
       // The gateway's own trail of every change made through the console, beside the backend's log
       // (the path is AUDIT_TRAIL_PATH of api/audit.ts, which this table does not load with the login page).
-      page({ path: '/system/audit', name: 'AuditTrail', title: 'route.audit', icon: 'log', page: AuditPage, permission: [P.record] }),
+      page({
+        path: '/system/audit',
+        name: 'AuditTrail',
+        title: 'route.audit',
+        icon: 'log',
+        page: AuditPage,
+        permission: [P.record],
+      }),
       screen({
         path: '/system/googleverify',
         name: 'GoogleVerify',
         title: 'route.googleverify',
         icon: 'key',
-        screen: listScreen('googleVerify', P.googleGenerator, { results: { bind: 'authenticator', reset: 'authenticator' } }),
+        screen: listScreen('googleVerify', P.googleGenerator, {
+          results: { bind: 'authenticator', reset: 'authenticator' },
+        }),
       }),
     ],
   }),
@@ -135,7 +156,13 @@ export const ROUTES: readonly RouteEntry[] = [
         icon: 'friend',
         screen: listScreen('defaultFriends', P.defaultFriend),
       }),
-      screen({ path: '/defaultgroup', name: 'DefaultGroup', title: 'route.defaultgroup', icon: 'group', screen: listScreen('defaultGroups', P.defaultGroup) }),
+      screen({
+        path: '/defaultgroup',
+        name: 'DefaultGroup',
+        title: 'route.defaultgroup',
+        icon: 'group',
+        screen: listScreen('defaultGroups', P.defaultGroup),
+      }),
       screen({
         path: '/defaultavatar',
         name: 'DefaultAvatar',
@@ -157,7 +184,13 @@ export const ROUTES: readonly RouteEntry[] = [
         icon: 'shield',
         screen: listScreen('securityQuestions', P.secretProtection),
       }),
-      screen({ path: '/homelist', name: 'HomeList', title: 'route.homelist', icon: 'list', screen: listScreen('discover', P.discover) }),
+      screen({
+        path: '/homelist',
+        name: 'HomeList',
+        title: 'route.homelist',
+        icon: 'list',
+        screen: listScreen('discover', P.discover),
+      }),
       screen({
         path: '/siteannouncement',
         name: 'SiteAnnouncement',
@@ -180,7 +213,10 @@ export const ROUTES: readonly RouteEntry[] = [
         name: 'SensitiveWords',
         title: 'route.sensitivewords',
         icon: 'words',
-        screen: listScreen('sensitiveWords', P.sensitiveWord, { results: { test: 'sensitiveHits' }, import: { columns: ['word', 'category'], key: 'word' } }),
+        screen: listScreen('sensitiveWords', P.sensitiveWord, {
+          results: { test: 'sensitiveHits' },
+          import: { columns: ['word', 'category'], key: 'word' },
+        }),
       }),
       screen({
         path: '/privilegeduser',
@@ -223,13 +259,45 @@ export const ROUTES: readonly RouteEntry[] = [
         name: 'BlackList',
         title: 'route.blacklist',
         icon: 'ban',
-        screen: listScreen('ipBlacklist', P.onlineStatistics, { import: { columns: ['ip', 'reason', 'expireTime'], key: 'ip' } }),
+        screen: listScreen('ipBlacklist', P.onlineStatistics, {
+          import: { columns: ['ip', 'reason', 'expireTime'], key: 'ip' },
+        }),
       }),
-      screen({ path: '/dataclean', name: 'DataClean', title: 'route.dataclean', icon: 'clean', screen: operationScreen('dataClean', P.dataClean) }),
-      screen({ path: '/frequency', name: 'Frequency', title: 'route.frequency', icon: 'speed', screen: listScreen('frequencyLimits', P.frequencyLimit) }),
-      screen({ path: '/onlineuser', name: 'OnlineUser', title: 'route.onlineuser', icon: 'online', screen: listScreen('onlineUsers', P.onlineStatistics) }),
-      screen({ path: '/loginuser', name: 'LoginUser', title: 'route.loginuser', icon: 'login', screen: listScreen('loginRecords', P.loginStatistics) }),
-      screen({ path: '/masshelper', name: 'MassHelper', title: 'route.masshelper', icon: 'message', screen: listScreen('massMessages', P.massMessage) }),
+      screen({
+        path: '/dataclean',
+        name: 'DataClean',
+        title: 'route.dataclean',
+        icon: 'clean',
+        screen: operationScreen('dataClean', P.dataClean),
+      }),
+      screen({
+        path: '/frequency',
+        name: 'Frequency',
+        title: 'route.frequency',
+        icon: 'speed',
+        screen: listScreen('frequencyLimits', P.frequencyLimit),
+      }),
+      screen({
+        path: '/onlineuser',
+        name: 'OnlineUser',
+        title: 'route.onlineuser',
+        icon: 'online',
+        screen: listScreen('onlineUsers', P.onlineStatistics),
+      }),
+      screen({
+        path: '/loginuser',
+        name: 'LoginUser',
+        title: 'route.loginuser',
+        icon: 'login',
+        screen: listScreen('loginRecords', P.loginStatistics),
+      }),
+      screen({
+        path: '/masshelper',
+        name: 'MassHelper',
+        title: 'route.masshelper',
+        icon: 'message',
+        screen: listScreen('massMessages', P.massMessage),
+      }),
       screen({
         path: '/distribution',
         name: 'Distribution',
@@ -333,7 +401,15 @@ export const ROUTES: readonly RouteEntry[] = [
     name: 'Push',
     title: 'route.push',
     icon: 'push',
-    children: [screen({ path: '/push/pushconfig', name: 'PushConfig', title: 'route.push', icon: 'push', screen: settingsScreen('pushConfig', P.push) })],
+    children: [
+      screen({
+        path: '/push/pushconfig',
+        name: 'PushConfig',
+        title: 'route.push',
+        icon: 'push',
+        screen: settingsScreen('pushConfig', P.push),
+      }),
+    ],
   }),
   group({
     path: '/shortmessage',
@@ -372,8 +448,24 @@ export const ROUTES: readonly RouteEntry[] = [
     icon: 'error',
     children: [
       // Reached by address (a link, a redirect), never a destination anyone picks from the menu.
-      page({ path: '/error/401', name: 'Page401', title: 'route.page401', icon: 'error', page: ErrorInLayout, noCache: true, hidden: true }),
-      page({ path: '/error/404', name: 'Page404', title: 'route.page404', icon: 'error', page: ErrorInLayout, noCache: true, hidden: true }),
+      page({
+        path: '/error/401',
+        name: 'Page401',
+        title: 'route.page401',
+        icon: 'error',
+        page: ErrorInLayout,
+        noCache: true,
+        hidden: true,
+      }),
+      page({
+        path: '/error/404',
+        name: 'Page404',
+        title: 'route.page404',
+        icon: 'error',
+        page: ErrorInLayout,
+        noCache: true,
+        hidden: true,
+      }),
     ],
     alwaysShow: true,
   }),
@@ -382,7 +474,9 @@ export const ROUTES: readonly RouteEntry[] = [
     name: 'ErrorLog',
     title: 'route.errorLog',
     icon: 'bug',
-    children: [page({ path: '/error-log/log', name: 'ErrorLogList', title: 'route.errorLog', icon: 'bug', page: ErrorLogPage })],
+    children: [
+      page({ path: '/error-log/log', name: 'ErrorLogList', title: 'route.errorLog', icon: 'bug', page: ErrorLogPage }),
+    ],
   }),
 ];
 

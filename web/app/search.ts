@@ -20,7 +20,8 @@ export function searchEntries(
   return routes
     .filter((r) => !r.meta.hidden && isAllowed(r.meta.permission, held) && !isUnoffered(r, unoffered))
     .map((r) => {
-      const parts = r.group && r.group.children.length > 1 ? [t(r.group.meta.title), t(r.meta.title)] : [t(r.meta.title)];
+      const parts =
+        r.group && r.group.children.length > 1 ? [t(r.group.meta.title), t(r.meta.title)] : [t(r.meta.title)];
       return { title: parts.join(' > '), path: r.path };
     });
 }
@@ -83,12 +84,20 @@ export interface SearchGroup {
 }
 
 /** The results by kind: pages first, then each searched resource in menu order; a resource that found nothing is left out. */
-export function groupResults(pagesTitle: string, pages: readonly SearchEntry[], records: readonly SearchGroup[]): SearchGroup[] {
+export function groupResults(
+  pagesTitle: string,
+  pages: readonly SearchEntry[],
+  records: readonly SearchGroup[],
+): SearchGroup[] {
   const groups: SearchGroup[] = [];
   if (pages.length > 0) {
-    const options = pages
-      .slice(0, SEARCH_MAX_PAGES)
-      .map((p): SearchOption => ({ key: `page:${p.path}`, path: p.path, title: p.title, detail: p.path, kind: 'page' }));
+    const options = pages.slice(0, SEARCH_MAX_PAGES).map((p): SearchOption => ({
+      key: `page:${p.path}`,
+      path: p.path,
+      title: p.title,
+      detail: p.path,
+      kind: 'page',
+    }));
     groups.push({ key: 'pages', title: pagesTitle, status: 'done', options });
   }
   for (const g of records) if (g.status !== 'done' || g.options.length > 0) groups.push(g);

@@ -8,7 +8,15 @@ import { SplitChart, type SplitChartSpec } from '../ui/chart/split-chart.js';
 import { MAX_RANGE_DAYS, RANGE_PRESETS, lastDays, matchingPreset, rangeProblem, type DateRange } from './date-range.js';
 import { Panel, PanelError, PanelSkeleton, Skeleton, useLocale } from '../ui/panel.js';
 import { dailyStatisticsQueryOptions } from './queries.js';
-import { COUNT_SERIES, MONEY_SERIES, columnTotals, dailyColumns, type AlignedSeries, type DailySeriesKey, type FigureFormat } from './shaping.js';
+import {
+  COUNT_SERIES,
+  MONEY_SERIES,
+  columnTotals,
+  dailyColumns,
+  type AlignedSeries,
+  type DailySeriesKey,
+  type FigureFormat,
+} from './shaping.js';
 import { useFigureFormat } from './figure-format.js';
 
 const SERIES_LABEL: Record<DailySeriesKey, Parameters<TFunction>[0]> = {
@@ -38,11 +46,19 @@ function specs(
     counts: {
       ...base,
       axes: { count: { label: t('dashboard.axis.users'), format: (v) => shortNumber(v) } },
-      series: countKeys.map((key, i) => ({ key, unit: 'count', label: t(SERIES_LABEL[key]), color: PALETTE[i % PALETTE.length]!, format: count })),
+      series: countKeys.map((key, i) => ({
+        key,
+        unit: 'count',
+        label: t(SERIES_LABEL[key]),
+        color: PALETTE[i % PALETTE.length]!,
+        format: count,
+      })),
     },
     money: {
       ...base,
-      axes: { money: { label: t('dashboard.axis.amount'), format: (v) => currencyTick(v, format.lang, format.currency) } },
+      axes: {
+        money: { label: t('dashboard.axis.amount'), format: (v) => currencyTick(v, format.lang, format.currency) },
+      },
       series: moneyKeys.map((key, i) => ({
         key,
         unit: 'money',
@@ -54,7 +70,15 @@ function specs(
   };
 }
 
-function Totals({ keys, data, format }: { keys: readonly DailySeriesKey[]; data: AlignedSeries; format: (v: number) => string }) {
+function Totals({
+  keys,
+  data,
+  format,
+}: {
+  keys: readonly DailySeriesKey[];
+  data: AlignedSeries;
+  format: (v: number) => string;
+}) {
   const t = useT();
   const totals = columnTotals(data);
   return (
@@ -85,7 +109,10 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
   const { lang, currency } = useFigureFormat();
   const countKeys = useMemo(() => COUNT_SERIES.filter((k) => !absent.has(k)), [absent]);
   const moneyKeys = useMemo(() => MONEY_SERIES.filter((k) => !absent.has(k)), [absent]);
-  const chartSpecs = useMemo(() => specs(t, locale, { lang, currency }, countKeys, moneyKeys), [t, locale, lang, currency, countKeys, moneyKeys]);
+  const chartSpecs = useMemo(
+    () => specs(t, locale, { lang, currency }, countKeys, moneyKeys),
+    [t, locale, lang, currency, countKeys, moneyKeys],
+  );
   const rows = query.data?.list;
   const counts = useMemo(() => dailyColumns(rows ?? [], countKeys), [rows, countKeys]);
   const amounts = useMemo(() => dailyColumns(rows ?? [], moneyKeys), [rows, moneyKeys]);
@@ -96,7 +123,12 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
     if (!rangeProblem(next)) setRange(next);
   };
 
-  const problemText = problem === 'tooLong' ? t('dashboard.rangeTooLong', { days: MAX_RANGE_DAYS }) : problem ? t('dashboard.rangeInvalid') : '';
+  const problemText =
+    problem === 'tooLong'
+      ? t('dashboard.rangeTooLong', { days: MAX_RANGE_DAYS })
+      : problem
+        ? t('dashboard.rangeInvalid')
+        : '';
 
   return (
     <Panel id="dashboard-daily" title={t('dashboard.daily')} testId="daily-panel">
@@ -128,7 +160,13 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
           />
         </label>
         {RANGE_PRESETS.map((days) => (
-          <button key={days} type="button" className="btn" aria-pressed={preset === days} onClick={() => change(lastDays(Date.now(), days))}>
+          <button
+            key={days}
+            type="button"
+            className="btn"
+            aria-pressed={preset === days}
+            onClick={() => change(lastDays(Date.now(), days))}
+          >
             {t('dashboard.lastDays', { days })}
           </button>
         ))}
@@ -157,7 +195,11 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
                 spec={chartSpecs.counts}
                 data={counts}
                 testId="daily-chart"
-                label={t('dashboard.chartSummary', { title: t('dashboard.dailyActivity'), start: range.startDate, end: range.endDate })}
+                label={t('dashboard.chartSummary', {
+                  title: t('dashboard.dailyActivity'),
+                  start: range.startDate,
+                  end: range.endDate,
+                })}
               />
               <Totals keys={countKeys} data={counts} format={(v) => formatCount(v, lang)} />
             </div>
@@ -169,7 +211,11 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
                 spec={chartSpecs.money}
                 data={amounts}
                 testId="money-chart"
-                label={t('dashboard.chartSummary', { title: t('dashboard.dailyMoney'), start: range.startDate, end: range.endDate })}
+                label={t('dashboard.chartSummary', {
+                  title: t('dashboard.dailyMoney'),
+                  start: range.startDate,
+                  end: range.endDate,
+                })}
               />
               <Totals keys={moneyKeys} data={amounts} format={(v) => formatCurrency(cents(v), lang, currency)} />
             </div>

@@ -18,7 +18,12 @@ export function FinancePanel() {
   const data = query.data;
 
   return (
-    <Panel id="dashboard-finance" title={t('dashboard.finance')} testId="finance-panel" actions={<UpdatedAt at={query.dataUpdatedAt} />}>
+    <Panel
+      id="dashboard-finance"
+      title={t('dashboard.finance')}
+      testId="finance-panel"
+      actions={<UpdatedAt at={query.dataUpdatedAt} />}
+    >
       {query.isError && !data ? (
         <PanelError onRetry={() => void query.refetch()} retrying={query.isFetching} />
       ) : !data ? (
@@ -34,9 +39,15 @@ export function FinancePanel() {
           {FINANCE_FIGURES.map((f) => {
             const value = data[f.key];
             return (
-              <div key={f.key} className="flex items-baseline justify-between gap-3 border-b border-slate-100 py-2" data-testid={`finance-${f.key}`}>
+              <div
+                key={f.key}
+                className="flex items-baseline justify-between gap-3 border-b border-slate-100 py-2"
+                data-testid={`finance-${f.key}`}
+              >
                 <dt className="text-sm text-slate-600">{t(f.label)}</dt>
-                <dd className="text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">{exactValue(value, f.kind, format)}</dd>
+                <dd className="text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">
+                  {exactValue(value, f.kind, format)}
+                </dd>
               </div>
             );
           })}

@@ -54,7 +54,11 @@ export function KpiCards({ absent = NONE }: { absent?: ReadonlySet<string> }) {
             {cards.map((c) => {
               const value = data[c.key];
               return (
-                <div key={c.key} className="rounded-md border border-slate-100 bg-slate-50 p-3" data-testid={`kpi-${c.key}`}>
+                <div
+                  key={c.key}
+                  className="rounded-md border border-slate-100 bg-slate-50 p-3"
+                  data-testid={`kpi-${c.key}`}
+                >
                   <dt className="text-sm text-slate-600">{t(c.label)}</dt>
                   <dd className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums">
                     <ShortFigure short={shortValue(value, c.kind, format)} exact={exactValue(value, c.kind, format)} />

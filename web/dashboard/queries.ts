@@ -24,7 +24,8 @@ function required<T>(data: T | undefined, path: string): T {
 export function countQueryOptions() {
   return queryOptions({
     queryKey: dashboardKeys.count(),
-    queryFn: async ({ signal }) => required((await api.get<CountAnswer>(CALLS.count, undefined, { signal })).data, CALLS.count),
+    queryFn: async ({ signal }) =>
+      required((await api.get<CountAnswer>(CALLS.count, undefined, { signal })).data, CALLS.count),
     refetchInterval: KPI_REFRESH_MS,
   });
 }
@@ -33,7 +34,10 @@ export function dailyStatisticsQueryOptions(range: DateRange) {
   return queryOptions({
     queryKey: dashboardKeys.daily(range),
     queryFn: async ({ signal }) =>
-      required((await api.get<DailyStatisticsAnswer>(CALLS.dailyStatistics, { ...range }, { signal })).data, CALLS.dailyStatistics),
+      required(
+        (await api.get<DailyStatisticsAnswer>(CALLS.dailyStatistics, { ...range }, { signal })).data,
+        CALLS.dailyStatistics,
+      ),
     // The previous range stays drawn while the next one loads.
     placeholderData: keepPreviousData,
   });
@@ -42,6 +46,7 @@ export function dailyStatisticsQueryOptions(range: DateRange) {
 export function financeDataQueryOptions() {
   return queryOptions({
     queryKey: dashboardKeys.finance(),
-    queryFn: async ({ signal }) => required((await api.get<FinanceData>(CALLS.financeData, undefined, { signal })).data, CALLS.financeData),
+    queryFn: async ({ signal }) =>
+      required((await api.get<FinanceData>(CALLS.financeData, undefined, { signal })).data, CALLS.financeData),
   });
 }

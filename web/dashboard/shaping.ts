@@ -54,14 +54,16 @@ export const WHOLE_COUNT_BELOW = 100_000;
  * (exactValue) wherever it is shortened.
  */
 export function shortValue(value: number, kind: ValueKind, format: FigureFormat): string {
-  if (kind === 'money') return shortCurrency(Number.isFinite(value) ? Math.round(value) : 0, format.lang, format.currency);
+  if (kind === 'money')
+    return shortCurrency(Number.isFinite(value) ? Math.round(value) : 0, format.lang, format.currency);
   if (!Number.isFinite(value) || Math.abs(value) < WHOLE_COUNT_BELOW) return formatCount(value, format.lang);
   return shortNumber(value).replace('.', countDecimal(format.lang));
 }
 
 /** The exact figure, for the tooltip and screen readers behind a shortened card, and the finance panel. */
 export function exactValue(value: number, kind: ValueKind, format: FigureFormat): string {
-  if (kind === 'money') return formatCurrency(Number.isFinite(value) ? Math.round(value) : 0, format.lang, format.currency);
+  if (kind === 'money')
+    return formatCurrency(Number.isFinite(value) ? Math.round(value) : 0, format.lang, format.currency);
   return formatCount(value, format.lang);
 }
 
@@ -75,7 +77,8 @@ function countDecimal(lang: Language): string {
   return mark;
 }
 
-export type DailySeriesKey = 'registrations' | 'activeUsers' | 'messages' | 'rechargeAmount' | 'withdrawalAmount' | 'redPacketAmount';
+export type DailySeriesKey =
+  'registrations' | 'activeUsers' | 'messages' | 'rechargeAmount' | 'withdrawalAmount' | 'redPacketAmount';
 
 export const COUNT_SERIES: readonly DailySeriesKey[] = ['registrations', 'activeUsers', 'messages'];
 export const MONEY_SERIES: readonly DailySeriesKey[] = ['rechargeAmount', 'withdrawalAmount', 'redPacketAmount'];

@@ -35,7 +35,11 @@ export function sampleOf(answer: MonitoringAnswer): Sample | null {
  * Adds a sample, keeping time order and the last `max` samples. The same snapshot seen twice
  * (cache re-read, remount) is not counted again; one older than the newest replaces nothing.
  */
-export function appendSample(history: readonly Sample[], sample: Sample, max: number = HISTORY_SIZE): readonly Sample[] {
+export function appendSample(
+  history: readonly Sample[],
+  sample: Sample,
+  max: number = HISTORY_SIZE,
+): readonly Sample[] {
   const last = history[history.length - 1];
   if (last && sample.t <= last.t) {
     if (history.some((s) => s.t === sample.t)) return history;

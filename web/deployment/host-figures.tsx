@@ -24,7 +24,19 @@ function Gauge({ value, label }: { value: number; label: string }) {
   );
 }
 
-function Figure({ title, value, detail, gauge, testId }: { title: string; value: string; detail: string; gauge?: number; testId: string }) {
+function Figure({
+  title,
+  value,
+  detail,
+  gauge,
+  testId,
+}: {
+  title: string;
+  value: string;
+  detail: string;
+  gauge?: number;
+  testId: string;
+}) {
   return (
     <div className="rounded-md border border-slate-100 bg-slate-50 p-3" data-testid={testId}>
       <dt className="text-sm text-slate-600">{title}</dt>
@@ -59,7 +71,10 @@ export function HostFigures({ host }: { host: MonitoringAnswer['host'] }) {
           testId="host-memory"
           title={t('deploy.memory')}
           value={formatPercent(memory)}
-          detail={t('deploy.usedOf', { used: hostSize(host.memory.usedBytes), total: hostSize(host.memory.totalBytes) })}
+          detail={t('deploy.usedOf', {
+            used: hostSize(host.memory.usedBytes),
+            total: hostSize(host.memory.totalBytes),
+          })}
           gauge={memory}
         />
         <Figure
@@ -73,9 +88,17 @@ export function HostFigures({ host }: { host: MonitoringAnswer['host'] }) {
           testId="host-network"
           title={t('deploy.network')}
           value={`${hostSize(host.network.rxBytesPerSecond)}/s`}
-          detail={t('deploy.netValue', { rx: hostSize(host.network.rxBytesPerSecond), tx: hostSize(host.network.txBytesPerSecond) })}
+          detail={t('deploy.netValue', {
+            rx: hostSize(host.network.rxBytesPerSecond),
+            tx: hostSize(host.network.txBytesPerSecond),
+          })}
         />
-        <Figure testId="host-uptime" title={t('deploy.uptime')} value={t('deploy.uptimeValue', { days: up.days, hours: up.hours })} detail={host.os} />
+        <Figure
+          testId="host-uptime"
+          title={t('deploy.uptime')}
+          value={t('deploy.uptimeValue', { days: up.days, hours: up.hours })}
+          detail={host.os}
+        />
       </dl>
     </>
   );

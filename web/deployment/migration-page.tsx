@@ -31,7 +31,9 @@ function ImportResult({ result }: { result: ImportDatabaseResult }) {
     [
       'durationMs',
       t('deploy.migration.duration'),
-      t('deploy.migration.seconds', { seconds: (result.durationMs / 1000).toLocaleString(locale, { maximumFractionDigits: 1 }) }),
+      t('deploy.migration.seconds', {
+        seconds: (result.durationMs / 1000).toLocaleString(locale, { maximumFractionDigits: 1 }),
+      }),
     ],
     ['finishedAt', t('deploy.migration.finishedAt'), formatDateTime(result.finishedAt, language.value)],
   ];
@@ -105,11 +107,21 @@ export default function MigrationPage({ route }: PageProps) {
             {t('deploy.migration.hint')}
           </p>
           {shownProblem && (
-            <p id="migration-url-error" role="alert" className="mt-1 text-sm text-red-700" data-testid="migration-url-error">
+            <p
+              id="migration-url-error"
+              role="alert"
+              className="mt-1 text-sm text-red-700"
+              data-testid="migration-url-error"
+            >
               {shownProblem === 'linkFormat' ? t('deploy.error.linkFormat') : t('deploy.error.required')}
             </p>
           )}
-          <button type="submit" className="btn btn-primary mt-4" disabled={importDb.isPending} data-testid="migration-submit">
+          <button
+            type="submit"
+            className="btn btn-primary mt-4"
+            disabled={importDb.isPending}
+            data-testid="migration-submit"
+          >
             {importDb.isPending ? t('deploy.migration.importing') : t('deploy.migration.start')}
           </button>
         </form>
@@ -121,7 +133,12 @@ export default function MigrationPage({ route }: PageProps) {
         </Panel>
       )}
 
-      <ConfirmDialog open={confirming} text={t('deploy.migration.confirm', { url: url.trim() })} onCancel={() => setConfirming(false)} onConfirm={start} />
+      <ConfirmDialog
+        open={confirming}
+        text={t('deploy.migration.confirm', { url: url.trim() })}
+        onCancel={() => setConfirming(false)}
+        onConfirm={start}
+      />
     </div>
   );
 }

@@ -61,9 +61,17 @@ export default function MonitorPage({ route }: PageProps) {
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
         <div className="ml-auto flex flex-wrap items-center gap-3 text-sm text-slate-600">
-          <span data-testid="refresh-state">{paused ? t('deploy.paused') : t('deploy.refreshEvery', { seconds: MONITOR_REFRESH_MS / 1000 })}</span>
+          <span data-testid="refresh-state">
+            {paused ? t('deploy.paused') : t('deploy.refreshEvery', { seconds: MONITOR_REFRESH_MS / 1000 })}
+          </span>
           <UpdatedAt at={query.dataUpdatedAt} />
-          <button type="button" className="btn" aria-pressed={paused} onClick={() => setPaused((p) => !p)} data-testid="monitor-pause">
+          <button
+            type="button"
+            className="btn"
+            aria-pressed={paused}
+            onClick={() => setPaused((p) => !p)}
+            data-testid="monitor-pause"
+          >
             {paused ? t('deploy.resume') : t('deploy.pause')}
           </button>
           <button type="button" className="btn" onClick={retry} disabled={query.isFetching}>
@@ -74,7 +82,11 @@ export default function MonitorPage({ route }: PageProps) {
 
       {query.isError && data && <PanelError onRetry={retry} retrying={query.isFetching} />}
 
-      <Panel id="deploy-host" title={data ? `${t('deploy.host')}: ${data.host.hostname}` : t('deploy.host')} testId="host-panel">
+      <Panel
+        id="deploy-host"
+        title={data ? `${t('deploy.host')}: ${data.host.hostname}` : t('deploy.host')}
+        testId="host-panel"
+      >
         {query.isError && !data ? (
           <PanelError onRetry={retry} retrying={query.isFetching} />
         ) : data ? (
@@ -90,7 +102,11 @@ export default function MonitorPage({ route }: PageProps) {
         )}
       </Panel>
 
-      <Panel id="deploy-history" title={t('deploy.history', { count: history.length, max: HISTORY_SIZE })} testId="history-panel">
+      <Panel
+        id="deploy-history"
+        title={t('deploy.history', { count: history.length, max: HISTORY_SIZE })}
+        testId="history-panel"
+      >
         {history.length === 0 ? (
           query.isError ? (
             <PanelError onRetry={retry} retrying={query.isFetching} />

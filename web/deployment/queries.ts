@@ -36,7 +36,8 @@ function required<T>(data: T | undefined, path: string): T {
 export function runnerQueryOptions() {
   return queryOptions({
     queryKey: deploymentKeys.runner(),
-    queryFn: async ({ signal }) => required((await api.get<RunnerState>(CALLS.runner, undefined, { signal })).data, CALLS.runner),
+    queryFn: async ({ signal }) =>
+      required((await api.get<RunnerState>(CALLS.runner, undefined, { signal })).data, CALLS.runner),
     // Switches and the config form must start from what the server holds now.
     staleTime: 0,
   });
@@ -45,7 +46,8 @@ export function runnerQueryOptions() {
 export function monitoringQueryOptions(paused: boolean) {
   return queryOptions({
     queryKey: deploymentKeys.monitoring(),
-    queryFn: async ({ signal }) => required((await api.get<MonitoringAnswer>(CALLS.monitoring, undefined, { signal })).data, CALLS.monitoring),
+    queryFn: async ({ signal }) =>
+      required((await api.get<MonitoringAnswer>(CALLS.monitoring, undefined, { signal })).data, CALLS.monitoring),
     refetchInterval: paused ? false : MONITOR_REFRESH_MS,
     staleTime: 0,
   });
@@ -62,7 +64,8 @@ export interface SwitchChange {
  */
 export function setSwitchMutationOptions(client: QueryClient) {
   return mutationOptions<RunnerState | undefined, Error, SwitchChange, { previous: boolean | undefined }>({
-    mutationFn: async ({ name, enabled }) => (await api.post<RunnerState>(SWITCH_CALLS[name], { enabled } satisfies SwitchBody)).data,
+    mutationFn: async ({ name, enabled }) =>
+      (await api.post<RunnerState>(SWITCH_CALLS[name], { enabled } satisfies SwitchBody)).data,
     onMutate: async ({ name, enabled }) => {
       // A runner read in flight must not land after this and undo the optimistic value.
       await client.cancelQueries({ queryKey: deploymentKeys.runner() });
@@ -72,12 +75,16 @@ export function setSwitchMutationOptions(client: QueryClient) {
     },
     onError: (_error, { name }, context) => {
       if (context?.previous === undefined) return;
-      client.setQueryData<RunnerState>(deploymentKeys.runner(), (old) => (old ? { ...old, [name]: context.previous! } : old));
+      client.setQueryData<RunnerState>(deploymentKeys.runner(), (old) =>
+        old ? { ...old, [name]: context.previous! } : old,
+      );
     },
     onSuccess: (answer, { name }) => {
       // Only this switch is taken from the answer: another switch may still be on its way.
       if (!answer || typeof answer[name] !== 'boolean') return;
-      client.setQueryData<RunnerState>(deploymentKeys.runner(), (old) => (old ? { ...old, [name]: answer[name] } : old));
+      client.setQueryData<RunnerState>(deploymentKeys.runner(), (old) =>
+        old ? { ...old, [name]: answer[name] } : old,
+      );
     },
   });
 }
@@ -94,6 +101,7 @@ export function saveRunnerConfigMutationOptions(client: QueryClient) {
 
 export function importDatabaseMutationOptions() {
   return mutationOptions<ImportDatabaseResult, Error, ImportDatabaseBody>({
-    mutationFn: async (body) => required((await api.post<ImportDatabaseResult>(CALLS.importDatabase, body)).data, CALLS.importDatabase),
+    mutationFn: async (body) =>
+      required((await api.post<ImportDatabaseResult>(CALLS.importDatabase, body)).data, CALLS.importDatabase),
   });
 }

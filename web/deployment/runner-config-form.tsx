@@ -97,7 +97,9 @@ export function RunnerConfigForm({ config }: { config: RunnerConfig }) {
   const fieldError = (field: ConfigField) => {
     const code = submitted ? errors[field] : undefined;
     if (!code) return null;
-    const limits = (NUMBER_FIELDS as readonly string[]).includes(field) ? NUMBER_LIMITS[field as NumberField] : undefined;
+    const limits = (NUMBER_FIELDS as readonly string[]).includes(field)
+      ? NUMBER_LIMITS[field as NumberField]
+      : undefined;
     return (
       <p id={`runner-${field}-error`} className="mt-1 text-sm text-red-700" data-testid={`error-${field}`}>
         {validationText(t, code, limits)}
@@ -122,7 +124,13 @@ export function RunnerConfigForm({ config }: { config: RunnerConfig }) {
             <label htmlFor={`runner-${field}`} className="text-sm font-medium text-slate-700">
               {t(FIELD_LABELS[field])}
             </label>
-            <input type="url" inputMode="url" spellCheck={false} {...inputProps(field)} onChange={(e) => set(field, e.target.value)} />
+            <input
+              type="url"
+              inputMode="url"
+              spellCheck={false}
+              {...inputProps(field)}
+              onChange={(e) => set(field, e.target.value)}
+            />
             {fieldError(field)}
           </div>
         ))}
@@ -133,7 +141,15 @@ export function RunnerConfigForm({ config }: { config: RunnerConfig }) {
               <label htmlFor={`runner-${field}`} className="text-sm font-medium text-slate-700">
                 {t(FIELD_LABELS[field])}
               </label>
-              <input type="number" inputMode="numeric" step={1} min={min} max={max} {...inputProps(field)} onChange={(e) => set(field, e.target.value)} />
+              <input
+                type="number"
+                inputMode="numeric"
+                step={1}
+                min={min}
+                max={max}
+                {...inputProps(field)}
+                onChange={(e) => set(field, e.target.value)}
+              />
               {fieldError(field)}
             </div>
           );
@@ -172,7 +188,9 @@ export function RunnerConfigForm({ config }: { config: RunnerConfig }) {
           {dirty ? (
             <span className="text-amber-700">{t('deploy.unsaved', { count: changed.length })}</span>
           ) : savedAt ? (
-            <span className="text-green-700">{t('deploy.savedAt', { time: new Date(savedAt).toLocaleTimeString(locale, { hour12: false }) })}</span>
+            <span className="text-green-700">
+              {t('deploy.savedAt', { time: new Date(savedAt).toLocaleTimeString(locale, { hour12: false }) })}
+            </span>
           ) : null}
         </span>
       </div>

@@ -69,7 +69,9 @@ export function changedFields(draft: ConfigDraft, saved: ConfigDraft): ConfigFie
 export function changesToSave(draft: ConfigDraft, saved: ConfigDraft): Partial<RunnerConfig> {
   const body: Partial<Record<ConfigField, string | number>> = {};
   for (const field of changedFields(draft, saved)) {
-    body[field] = (NUMBER_FIELDS as readonly string[]).includes(field) ? Number(draft[field].trim()) : draft[field].trim();
+    body[field] = (NUMBER_FIELDS as readonly string[]).includes(field)
+      ? Number(draft[field].trim())
+      : draft[field].trim();
   }
   return body as Partial<RunnerConfig>;
 }

@@ -21,7 +21,10 @@ function RunnerSwitchRow({ name, state }: { name: RunnerSwitch; state: RunnerSta
   const checked = state[name];
 
   return (
-    <Field className="flex items-start justify-between gap-4 border-b border-slate-100 py-3 last:border-b-0" data-testid={`switch-row-${name}`}>
+    <Field
+      className="flex items-start justify-between gap-4 border-b border-slate-100 py-3 last:border-b-0"
+      data-testid={`switch-row-${name}`}
+    >
       <div>
         <Label className="font-medium text-slate-800">{t(LABELS[name].label)}</Label>
         <Description className="text-sm text-slate-500">{t(LABELS[name].hint)}</Description>
@@ -33,7 +36,10 @@ function RunnerSwitchRow({ name, state }: { name: RunnerSwitch; state: RunnerSta
         onChange={(enabled) =>
           mutation.mutate(
             { name, enabled },
-            { onSuccess: () => toast.success(t(enabled ? 'deploy.switchedOn' : 'deploy.switchedOff', { name: t(LABELS[name].label) })) },
+            {
+              onSuccess: () =>
+                toast.success(t(enabled ? 'deploy.switchedOn' : 'deploy.switchedOff', { name: t(LABELS[name].label) })),
+            },
           )
         }
         data-testid={`switch-${name}`}

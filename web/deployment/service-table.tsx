@@ -15,7 +15,10 @@ export function StatusBadge({ status }: { status: ServiceStatus }) {
   const s = STATUS[status] ?? STATUS.stopped;
   // The dot repeats the colour for readers who cannot tell green from amber; the text says it.
   return (
-    <span className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${s.className}`} data-status={status}>
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${s.className}`}
+      data-status={status}
+    >
       <span className="h-1.5 w-1.5 rounded-full bg-current" aria-hidden="true" />
       {t(s.label)}
     </span>
@@ -49,6 +52,12 @@ export function ServiceTable({ services }: { services: readonly ServiceMetrics[]
     },
   ];
   return (
-    <DataView columns={columns} rows={services} rowKey={(s) => s.name} rowProps={(s) => ({ 'data-testid': `service-${s.name}` })} testId="service-table" />
+    <DataView
+      columns={columns}
+      rows={services}
+      rowKey={(s) => s.name}
+      rowProps={(s) => ({ 'data-testid': `service-${s.name}` })}
+      testId="service-table"
+    />
   );
 }

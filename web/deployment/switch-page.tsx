@@ -17,7 +17,8 @@ export default function SwitchPage({ route }: PageProps) {
   const t = useT();
   const query = useQuery(runnerQueryOptions());
   const state = query.data;
-  const failed = query.isError && !state ? <PanelError onRetry={() => void query.refetch()} retrying={query.isFetching} /> : null;
+  const failed =
+    query.isError && !state ? <PanelError onRetry={() => void query.refetch()} retrying={query.isFetching} /> : null;
 
   return (
     <div className="space-y-6 p-6" data-testid="switch-page">

@@ -120,7 +120,8 @@ const en = {
 
   'api.connectionError': 'Server connection abnormal',
 
-  'api.missingCall': 'The chat backend has no call {{method}} {{path}} (see “Binding to your backend” in docs/binding.md).',
+  'api.missingCall':
+    'The chat backend has no call {{method}} {{path}} (see “Binding to your backend” in docs/binding.md).',
   'api.loggedElsewhereTitle': 'Logged out',
   'api.loggedElsewhere': 'Your account has logged in elsewhere. Please log in again.',
   'api.close': 'Close',

@@ -118,7 +118,8 @@ const es = {
 
   'api.connectionError': 'Conexión con el servidor anómala',
 
-  'api.missingCall': 'El backend de chat no tiene la llamada {{method}} {{path}} (consulta «Binding to your backend» en docs/binding.md).',
+  'api.missingCall':
+    'El backend de chat no tiene la llamada {{method}} {{path}} (consulta «Binding to your backend» en docs/binding.md).',
   'api.loggedElsewhereTitle': 'Sesión cerrada',
   'api.loggedElsewhere': 'Tu cuenta ha iniciado sesión en otro lugar. Vuelve a iniciar sesión.',
   'api.close': 'Cerrar',

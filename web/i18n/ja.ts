@@ -3,7 +3,8 @@ import type { Messages } from './en.js';
 const ja = {
   'app.backend': '管理画面',
   'app.defaultTitle': '管理画面',
-  'app.sandboxBanner': 'サンドボックスモード：このコンソールは実際のチャットバックエンドではなく、模擬データで動作しています。',
+  'app.sandboxBanner':
+    'サンドボックスモード：このコンソールは実際のチャットバックエンドではなく、模擬データで動作しています。',
   'app.sandboxDialect': 'バックエンドの方言：{{dialect}}。',
   'app.loading': '読み込み中…',
   'app.skipToContent': '本文へスキップ',
@@ -118,7 +119,8 @@ const ja = {
 
   'api.connectionError': 'サーバー接続に異常があります',
 
-  'api.missingCall': 'チャットバックエンドに呼び出し {{method}} {{path}} がありません（docs/binding.md の「Binding to your backend」を参照）。',
+  'api.missingCall':
+    'チャットバックエンドに呼び出し {{method}} {{path}} がありません（docs/binding.md の「Binding to your backend」を参照）。',
   'api.loggedElsewhereTitle': 'ログアウトされました',
   'api.loggedElsewhere': 'このアカウントは別の場所でログインされました。もう一度ログインしてください。',
   'api.close': '閉じる',

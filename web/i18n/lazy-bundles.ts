@@ -7,7 +7,10 @@ import type { Language } from '../lib/language.js';
  * loaded too. `ready()` hands out the same promise per language, because React's `use` needs a
  * stable one to suspend on; a failed chunk load is forgotten, so the next ask tries again.
  */
-export function lazyBundles(loaders: Record<Language, () => Promise<{ default: object }>>, onLoaded: () => void = () => {}) {
+export function lazyBundles(
+  loaders: Record<Language, () => Promise<{ default: object }>>,
+  onLoaded: () => void = () => {},
+) {
   const loading = new Map<string, Promise<void>>();
   const ready = new Map<string, Promise<void>>();
 

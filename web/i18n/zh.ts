@@ -132,7 +132,8 @@ const zh = {
   'error.404Text': '您要找的页面不存在或已被移动。',
   'error.404Address': '请求的地址：{{address}}',
   'error.notOfferedTitle': '此后端不提供该功能',
-  'error.notOfferedText': '此控制台所连接的聊天后端不提供“{{screen}}”：后端映射将其标记为不支持。请参阅 docs/binding.md 中的“Binding to your backend”一节。',
+  'error.notOfferedText':
+    '此控制台所连接的聊天后端不提供“{{screen}}”：后端映射将其标记为不支持。请参阅 docs/binding.md 中的“Binding to your backend”一节。',
   'error.backHome': '返回首页',
   'error.back': '返回',
   'error.boundaryTitle': '此页面出现错误',

@@ -1,4 +1,7 @@
-export function readCookie(name: string, source = typeof document === 'undefined' ? '' : document.cookie): string | null {
+export function readCookie(
+  name: string,
+  source = typeof document === 'undefined' ? '' : document.cookie,
+): string | null {
   for (const part of source.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;

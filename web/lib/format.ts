@@ -138,7 +138,10 @@ function writeDate(d: Date, lang: Language, part: DatePart): string {
  * A moment in the reader's zone, written the language's way, as two parts so a narrow cell may put
  * them on two lines without ever breaking either. Null for a missing or bad value.
  */
-export function dateTimeParts(value: string | number | Date | null | undefined, lang: Language): { date: string; time: string } | null {
+export function dateTimeParts(
+  value: string | number | Date | null | undefined,
+  lang: Language,
+): { date: string; time: string } | null {
   const d = toDate(value);
   if (!d) return null;
   return { date: writeDate(d, lang, 'date'), time: writeDate(d, lang, 'time') };
@@ -185,7 +188,8 @@ const numberFormatters = new Map<string, Intl.NumberFormat>();
 function numberFormatter(lang: Language, digits: number): Intl.NumberFormat {
   const key = `${lang}:${digits}`;
   let format = numberFormatters.get(key);
-  if (!format) numberFormatters.set(key, (format = new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: digits })));
+  if (!format)
+    numberFormatters.set(key, (format = new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: digits })));
   return format;
 }
 

@@ -32,15 +32,23 @@ export const size = persistedSignal<Size>('size', 'medium', isSize);
 export const fixedHeader = persistedSignal('fixedHeader', true, isBoolean);
 export const sidebarLogo = persistedSignal('sidebarLogo', true, isBoolean);
 export const tagsView = persistedSignal('tagsView', false, isBoolean);
-export const theme = persistedSignal('theme', DEFAULT_THEME, (v): v is string => isString(v) && /^#[0-9a-fA-F]{6}$/.test(v));
+export const theme = persistedSignal(
+  'theme',
+  DEFAULT_THEME,
+  (v): v is string => isString(v) && /^#[0-9a-fA-F]{6}$/.test(v),
+);
 
 export const COLOR_SCHEMES = ['light', 'dark', 'system'] as const;
 export type ColorScheme = (typeof COLOR_SCHEMES)[number];
-const isColorScheme = (v: unknown): v is ColorScheme => typeof v === 'string' && (COLOR_SCHEMES as readonly string[]).includes(v);
+const isColorScheme = (v: unknown): v is ColorScheme =>
+  typeof v === 'string' && (COLOR_SCHEMES as readonly string[]).includes(v);
 /** Light, dark, or whatever the operating system prefers (the default). */
 export const colorScheme = persistedSignal<ColorScheme>('colorScheme', 'system', isColorScheme);
 
-const darkQuery = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+const darkQuery =
+  typeof window !== 'undefined' && typeof window.matchMedia === 'function'
+    ? window.matchMedia('(prefers-color-scheme: dark)')
+    : null;
 const systemPrefersDark = signal(darkQuery?.matches ?? false);
 darkQuery?.addEventListener('change', (event) => (systemPrefersDark.value = event.matches));
 
@@ -67,7 +75,9 @@ export const showSettings = signal(false);
 
 /** Sidebar open unless a saved "0"; a width under the breakpoint closes it without saving. */
 export const sidebarOpened = signal(readCookie(SIDEBAR_COOKIE) !== '0');
-export const device = signal<'desktop' | 'mobile'>(typeof window !== 'undefined' && window.innerWidth < MOBILE_BREAKPOINT ? 'mobile' : 'desktop');
+export const device = signal<'desktop' | 'mobile'>(
+  typeof window !== 'undefined' && window.innerWidth < MOBILE_BREAKPOINT ? 'mobile' : 'desktop',
+);
 if (device.value === 'mobile') sidebarOpened.value = false;
 
 export function toggleSidebar(): void {

@@ -49,7 +49,12 @@ export function releaseToast(id: number): void {
   if (timer && !timer.handle) arm(id, timer.ms);
 }
 
-export function showToast(kind: ToastKind, text: string, ms = kind === 'error' ? ERROR_TOAST_MS : 3000, action?: ToastAction): void {
+export function showToast(
+  kind: ToastKind,
+  text: string,
+  ms = kind === 'error' ? ERROR_TOAST_MS : 3000,
+  action?: ToastAction,
+): void {
   // The same message arriving twice at once (parallel calls failing together) is shown once.
   if (toasts.value.some((x) => x.kind === kind && x.text === text)) return;
   const id = nextId++;
@@ -58,7 +63,8 @@ export function showToast(kind: ToastKind, text: string, ms = kind === 'error' ?
 }
 
 export const toast = {
-  success: (text: string, action?: ToastAction) => showToast('success', text, action ? UNDO_TOAST_MS : undefined, action),
+  success: (text: string, action?: ToastAction) =>
+    showToast('success', text, action ? UNDO_TOAST_MS : undefined, action),
   error: (text: string) => showToast('error', text),
   warning: (text: string) => showToast('warning', text),
   info: (text: string) => showToast('info', text),

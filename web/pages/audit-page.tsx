@@ -76,7 +76,9 @@ function Details({ entry, t, lt }: { entry: AuditEntry; t: TFunction; lt: LabelT
     [t('audit.userId'), entry.actor.userId ?? ''],
     [
       t('audit.outcome'),
-      entry.outcome ? `HTTP ${entry.outcome.status} · ${String(entry.outcome.code ?? '')}${entry.outcome.msg ? ` · ${entry.outcome.msg}` : ''}` : '',
+      entry.outcome
+        ? `HTTP ${entry.outcome.status} · ${String(entry.outcome.code ?? '')}${entry.outcome.msg ? ` · ${entry.outcome.msg}` : ''}`
+        : '',
     ],
     [t('audit.seq'), String(entry.seq)],
     [t('audit.hash'), entry.hash],
@@ -91,8 +93,10 @@ function Details({ entry, t, lt }: { entry: AuditEntry; t: TFunction; lt: LabelT
         .join(', ') || '—',
     ]);
   }
-  for (const [key, value] of Object.entries(entry.inputs ?? {})) facts.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
-  for (const [key, value] of Object.entries(entry.detail ?? {})) facts.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
+  for (const [key, value] of Object.entries(entry.inputs ?? {}))
+    facts.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
+  for (const [key, value] of Object.entries(entry.detail ?? {}))
+    facts.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
   return (
     <div className="flex flex-col gap-2" data-testid="audit-details">
       {entry.after && <Changes t={lt} resource={resource} before={entry.before} after={entry.after} />}
@@ -160,14 +164,29 @@ export default function AuditPage({ route }: PageProps) {
   return (
     <section className="p-4 sm:p-6" data-testid="audit-page">
       <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
-      <form onSubmit={onSearch} className="mb-4 flex flex-wrap items-end gap-3 text-sm text-slate-700" role="search" aria-label={t('audit.filters')}>
+      <form
+        onSubmit={onSearch}
+        className="mb-4 flex flex-wrap items-end gap-3 text-sm text-slate-700"
+        role="search"
+        aria-label={t('audit.filters')}
+      >
         <label className="flex flex-col">
           {t('audit.actor')}
-          <input className={input} value={draft.actor} onChange={(e) => set('actor')(e.target.value)} data-filter="actor" />
+          <input
+            className={input}
+            value={draft.actor}
+            onChange={(e) => set('actor')(e.target.value)}
+            data-filter="actor"
+          />
         </label>
         <label className="flex flex-col">
           {t('audit.resource')}
-          <select className={input} value={draft.resource} onChange={(e) => set('resource')(e.target.value)} data-filter="resource">
+          <select
+            className={input}
+            value={draft.resource}
+            onChange={(e) => set('resource')(e.target.value)}
+            data-filter="resource"
+          >
             <option value="">{t('audit.all')}</option>
             {[...RESOURCES.map((r) => r.id), ...OWN_RESOURCES].map((id) => (
               <option key={id} value={id}>
@@ -178,11 +197,22 @@ export default function AuditPage({ route }: PageProps) {
         </label>
         <label className="flex flex-col">
           {t('audit.action')}
-          <input className={input} value={draft.action} onChange={(e) => set('action')(e.target.value)} data-filter="action" placeholder="ban" />
+          <input
+            className={input}
+            value={draft.action}
+            onChange={(e) => set('action')(e.target.value)}
+            data-filter="action"
+            placeholder="ban"
+          />
         </label>
         <label className="flex flex-col">
           {t('audit.target')}
-          <input className={`${input} w-28`} value={draft.target} onChange={(e) => set('target')(e.target.value)} data-filter="target" />
+          <input
+            className={`${input} w-28`}
+            value={draft.target}
+            onChange={(e) => set('target')(e.target.value)}
+            data-filter="target"
+          />
         </label>
         <label className="flex flex-col">
           {t('audit.kind')}
@@ -197,16 +227,32 @@ export default function AuditPage({ route }: PageProps) {
         </label>
         <label className="flex flex-col">
           {t('audit.since')}
-          <input type="date" className={input} value={draft.since} onChange={(e) => set('since')(e.target.value)} data-filter="since" />
+          <input
+            type="date"
+            className={input}
+            value={draft.since}
+            onChange={(e) => set('since')(e.target.value)}
+            data-filter="since"
+          />
         </label>
         <label className="flex flex-col">
           {t('audit.until')}
-          <input type="date" className={input} value={draft.until} onChange={(e) => set('until')(e.target.value)} data-filter="until" />
+          <input
+            type="date"
+            className={input}
+            value={draft.until}
+            onChange={(e) => set('until')(e.target.value)}
+            data-filter="until"
+          />
         </label>
         <button type="submit" className="btn btn-primary">
           {t('audit.search')}
         </button>
-        <button type="button" className="btn" onClick={() => go({ draft: Object.fromEntries(FILTERS.map((n) => [n, ''])) as Draft, pageNum: 1 })}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => go({ draft: Object.fromEntries(FILTERS.map((n) => [n, ''])) as Draft, pageNum: 1 })}
+        >
           {t('audit.reset')}
         </button>
         <a className="btn ml-auto" href={auditCsvUrl(asked)} download data-testid="audit-csv">
@@ -226,7 +272,10 @@ export default function AuditPage({ route }: PageProps) {
           </button>
         </div>
       ) : !data || data.list.length === 0 ? (
-        <p className="rounded-md border border-dashed border-slate-300 bg-white p-6 text-center text-slate-500" data-testid="audit-empty">
+        <p
+          className="rounded-md border border-dashed border-slate-300 bg-white p-6 text-center text-slate-500"
+          data-testid="audit-empty"
+        >
           {t('audit.empty')}
         </p>
       ) : (
@@ -234,7 +283,9 @@ export default function AuditPage({ route }: PageProps) {
           <table className={`w-full text-left ${density.text}`} data-testid="audit-table">
             <thead className="bg-slate-100 text-slate-600">
               <tr>
-                {(['audit.time', 'audit.actor', 'audit.what', 'audit.records', 'audit.reason', 'audit.outcome'] as const).map((key) => (
+                {(
+                  ['audit.time', 'audit.actor', 'audit.what', 'audit.records', 'audit.reason', 'audit.outcome'] as const
+                ).map((key) => (
                   <th key={key} scope="col" className={density.cell}>
                     {t(key)}
                   </th>
@@ -251,8 +302,14 @@ export default function AuditPage({ route }: PageProps) {
                 const actor = auditActorText(entry);
                 return (
                   <Fragment key={entry.id}>
-                    <tr className="border-t border-slate-100 align-top" data-audit-seq={entry.seq} data-audit-action={entry.action ?? ''}>
-                      <td className={`${density.cell} whitespace-nowrap`}>{formatDateTime(entry.time, language.value)}</td>
+                    <tr
+                      className="border-t border-slate-100 align-top"
+                      data-audit-seq={entry.seq}
+                      data-audit-action={entry.action ?? ''}
+                    >
+                      <td className={`${density.cell} whitespace-nowrap`}>
+                        {formatDateTime(entry.time, language.value)}
+                      </td>
                       <td className={density.cell}>
                         {actor && (
                           <button
@@ -275,11 +332,18 @@ export default function AuditPage({ route }: PageProps) {
                         {entry.targets.length > 5 ? ` ${t('audit.more', { count: entry.targets.length - 5 })}` : ''}
                       </td>
                       <td className={`${density.cell} max-w-xs break-words`}>{entry.reason ?? ''}</td>
-                      <td className={`${density.cell} whitespace-nowrap ${refused ? 'text-red-700' : 'text-green-700'}`}>
+                      <td
+                        className={`${density.cell} whitespace-nowrap ${refused ? 'text-red-700' : 'text-green-700'}`}
+                      >
                         {refused ? t('audit.refused', { code: String(entry.outcome?.code ?? '') }) : t('audit.ok')}
                       </td>
                       <td className={density.cell}>
-                        <button type="button" className="btn px-2 py-0.5 text-xs" aria-expanded={open} onClick={() => setExpanded(open ? null : entry.id)}>
+                        <button
+                          type="button"
+                          className="btn px-2 py-0.5 text-xs"
+                          aria-expanded={open}
+                          onClick={() => setExpanded(open ? null : entry.id)}
+                        >
                           {t('audit.details')}
                         </button>
                       </td>

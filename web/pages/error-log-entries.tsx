@@ -11,7 +11,10 @@ import { DataView, type DataColumn } from '../ui/data-table.js';
  * the backend's id still names the reader's own account when the id is theirs; someone else's is
  * shown by id, which is all that is known of it.
  */
-export function entryUser(entry: Pick<ErrorLogEntry, 'userId' | 'account'>, own: { userId: string | null; account: string }): string | null {
+export function entryUser(
+  entry: Pick<ErrorLogEntry, 'userId' | 'account'>,
+  own: { userId: string | null; account: string },
+): string | null {
   if (entry.account) return entry.account;
   if (entry.userId === null) return null;
   if (entry.userId === own.userId && own.account) return own.account;
@@ -34,7 +37,10 @@ function useUserOf() {
 /** What an entry carries beyond its message: the stack, what the UI added, the browser. */
 function Details({ entry }: { entry: ErrorLogEntry }) {
   return (
-    <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs break-words whitespace-pre-wrap text-slate-700" data-testid="error-details">
+    <pre
+      className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs break-words whitespace-pre-wrap text-slate-700"
+      data-testid="error-details"
+    >
       {[entry.stack, entry.info, entry.userAgent].filter(Boolean).join('\n\n')}
     </pre>
   );
@@ -50,7 +56,13 @@ export function ErrorLogEntries({ entries, expanded, onToggle }: EntriesProps) {
   const t = useT();
   const userOf = useUserOf();
   const columns: DataColumn<ErrorLogEntry>[] = [
-    { key: 'time', header: t('errorLog.time'), rowHeader: true, wrap: 'none', cell: (e) => formatDateTime(e.time, language.value) },
+    {
+      key: 'time',
+      header: t('errorLog.time'),
+      rowHeader: true,
+      wrap: 'none',
+      cell: (e) => formatDateTime(e.time, language.value),
+    },
     { key: 'message', header: t('errorLog.message'), wrap: 'words', className: 'font-normal', cell: (e) => e.message },
     { key: 'url', header: t('errorLog.url'), wrap: 'anywhere', className: 'text-slate-600', cell: (e) => e.url },
     { key: 'user', header: t('errorLog.user'), wrap: 'none', cell: userOf },

@@ -32,7 +32,10 @@ export default function ErrorLogPage({ route }: PageProps) {
   const query = useQuery({
     queryKey: ['error-log', keyword, pageNum],
     queryFn: async ({ signal }) =>
-      (await api.get<LogPage>(GATEWAY_PATHS.errorLog, { pageNum, pageSize: PAGE_SIZE, keyword }, { signal })).data ?? { list: [], total: 0 },
+      (await api.get<LogPage>(GATEWAY_PATHS.errorLog, { pageNum, pageSize: PAGE_SIZE, keyword }, { signal })).data ?? {
+        list: [],
+        total: 0,
+      },
     placeholderData: keepPreviousData,
   });
   const clear = useMutation({
@@ -65,10 +68,19 @@ export default function ErrorLogPage({ route }: PageProps) {
     <section className="p-4 sm:p-6">
       <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
       <div className="mb-4 flex flex-wrap items-end gap-3">
-        <form onSubmit={onSearch} className="flex min-w-0 flex-1 items-end gap-2 sm:flex-none" role="search" aria-label={t('audit.filters')}>
+        <form
+          onSubmit={onSearch}
+          className="flex min-w-0 flex-1 items-end gap-2 sm:flex-none"
+          role="search"
+          aria-label={t('audit.filters')}
+        >
           <label className="flex min-w-0 flex-1 flex-col text-sm text-slate-700">
             {t('errorLog.keyword')}
-            <input value={draft} onChange={(e) => setDraft(e.target.value)} className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1" />
+            <input
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1"
+            />
           </label>
           <button type="submit" className="btn btn-primary">
             {t('errorLog.search')}
@@ -76,7 +88,12 @@ export default function ErrorLogPage({ route }: PageProps) {
         </form>
         {/* Clearing is for whoever reads everyone's entries; the gateway refuses it to anyone else. */}
         {data?.scope === 'all' && (
-          <button type="button" className="btn btn-danger ml-auto" disabled={!data.total || clear.isPending} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            className="btn btn-danger ml-auto"
+            disabled={!data.total || clear.isPending}
+            onClick={() => setConfirming(true)}
+          >
             {t('errorLog.clear')}
           </button>
         )}
@@ -94,7 +111,9 @@ export default function ErrorLogPage({ route }: PageProps) {
           </button>
         </div>
       ) : data && data.list.length === 0 ? (
-        <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-slate-500">{t('errorLog.empty')}</p>
+        <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-slate-500">
+          {t('errorLog.empty')}
+        </p>
       ) : (
         <ErrorLogEntries entries={data?.list ?? []} expanded={expanded} onToggle={toggle} />
       )}

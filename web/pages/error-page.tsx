@@ -16,9 +16,14 @@ export default function ErrorPage({ code, route }: { code?: 401 | 404 } & Partia
   const search = useSearch();
   const asked = which === 404 ? askedAddress(search) : null;
   return (
-    <section className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-8 text-center" data-testid={`error-${which}`}>
+    <section
+      className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-8 text-center"
+      data-testid={`error-${which}`}
+    >
       <p className="text-7xl font-bold text-primary">{which}</p>
-      <h1 className="text-2xl font-semibold text-slate-800">{which === 401 ? t('error.401Title') : t('error.404Title')}</h1>
+      <h1 className="text-2xl font-semibold text-slate-800">
+        {which === 401 ? t('error.401Title') : t('error.404Title')}
+      </h1>
       <p className="text-slate-600">{which === 401 ? t('error.401Text') : t('error.404Text')}</p>
       {asked && (
         <p className="max-w-full text-sm break-all text-slate-600" data-testid="error-404-address">

@@ -52,7 +52,12 @@ export default function LoginPage({ next }: { next: string }) {
             </select>
           </label>
         </div>
-        <form onSubmit={(e) => void form.onSubmit(e)} noValidate className="rounded-lg bg-white p-8 shadow-xl" aria-labelledby={`${id}-title`}>
+        <form
+          onSubmit={(e) => void form.onSubmit(e)}
+          noValidate
+          className="rounded-lg bg-white p-8 shadow-xl"
+          aria-labelledby={`${id}-title`}
+        >
           <div className="mb-6 flex flex-col items-center gap-2 text-center">
             <Logo path={config?.logoIconPath ?? config?.webIconPath} alt="" className="h-14 w-14" />
             {config?.chatRoomName && <p className="text-lg font-semibold text-slate-800">{config.chatRoomName}</p>}
@@ -64,7 +69,11 @@ export default function LoginPage({ next }: { next: string }) {
           <LoginFields form={form} id={id} />
 
           {sessionEnded && !failure && !waiting && (
-            <p role="status" data-testid="login-session-ended" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <p
+              role="status"
+              data-testid="login-session-ended"
+              className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            >
               {t('login.sessionEnded')}
             </p>
           )}

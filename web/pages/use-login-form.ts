@@ -5,7 +5,11 @@ import type { MessageKey } from '../i18n/index.js';
 
 export type LoginField = 'account' | 'password' | 'code';
 
-export function validateLogin(account: string, password: string, code: string): Partial<Record<LoginField, MessageKey>> {
+export function validateLogin(
+  account: string,
+  password: string,
+  code: string,
+): Partial<Record<LoginField, MessageKey>> {
   const errors: Partial<Record<LoginField, MessageKey>> = {};
   if (!account.trim()) errors.account = 'login.accountRequired';
   if (!password) errors.password = 'login.passwordRequired';

@@ -44,7 +44,8 @@ export function AuthenticatorResult({ data, t }: ResultRendererProps) {
   const confirm = useActionMutation(GOOGLE_VERIFY);
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState('');
-  if (typeof secret !== 'string' || typeof otpauthUrl !== 'string' || typeof id !== 'number') return <GenericResult data={data} t={t} />;
+  if (typeof secret !== 'string' || typeof otpauthUrl !== 'string' || typeof id !== 'number')
+    return <GenericResult data={data} t={t} />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -69,7 +70,10 @@ export function AuthenticatorResult({ data, t }: ResultRendererProps) {
       <div className="flex flex-col gap-1">
         <span className="text-slate-500">{resultLabel(t, 'secret')}</span>
         <div className="flex items-center">
-          <code className="flex-1 rounded bg-slate-100 px-2 py-1 font-mono text-base break-all" data-result-key="secret">
+          <code
+            className="flex-1 rounded bg-slate-100 px-2 py-1 font-mono text-base break-all"
+            data-result-key="secret"
+          >
             {secret}
           </code>
           <CopyButton text={secret} t={t} />
@@ -80,7 +84,12 @@ export function AuthenticatorResult({ data, t }: ResultRendererProps) {
           {t('result.confirmed')}
         </p>
       ) : (
-        <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-2" data-testid="authenticator-confirm">
+        <form
+          onSubmit={submit}
+          noValidate
+          className="flex flex-wrap items-end gap-2"
+          data-testid="authenticator-confirm"
+        >
           <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
             {fieldLabel(t, 'otpCode')}
             <input

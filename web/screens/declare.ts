@@ -1,6 +1,13 @@
 import type { Permission } from '#contract/permissions';
 import type { ImportDecl } from '../engine/shared/types.js';
-import type { ACTION_CONTEXTS, AFTER_ACTIONS, DETAIL_VIEWS, RELATED_LISTS, RESULT_VIEWS, WATCHED_COUNTS } from './views.js';
+import type {
+  ACTION_CONTEXTS,
+  AFTER_ACTIONS,
+  DETAIL_VIEWS,
+  RELATED_LISTS,
+  RESULT_VIEWS,
+  WATCHED_COUNTS,
+} from './views.js';
 
 /**
  * Screen declarations for the route table: a resource of the contract by id, the kind of engine
@@ -53,12 +60,25 @@ export type ScreenDecl =
   | (ScreenOf & { kind: 'statistics' })
   | (ScreenOf & { kind: 'operation'; options?: { result?: ResultViewName; preview?: ResultViewName } });
 
-export const listScreen = (id: string, permission: Permission, options?: ListScreenDecl): ScreenDecl => ({ kind: 'list', id, permission, options });
+export const listScreen = (id: string, permission: Permission, options?: ListScreenDecl): ScreenDecl => ({
+  kind: 'list',
+  id,
+  permission,
+  options,
+});
 export const settingsScreen = (id: string, permission: Permission, options?: { results?: Results }): ScreenDecl => ({
   kind: 'settings',
   id,
   permission,
   options,
 });
-export const statisticsScreen = (id: string, permission: Permission): ScreenDecl => ({ kind: 'statistics', id, permission });
-export const operationScreen = (id: string, permission: Permission): ScreenDecl => ({ kind: 'operation', id, permission });
+export const statisticsScreen = (id: string, permission: Permission): ScreenDecl => ({
+  kind: 'statistics',
+  id,
+  permission,
+});
+export const operationScreen = (id: string, permission: Permission): ScreenDecl => ({
+  kind: 'operation',
+  id,
+  permission,
+});

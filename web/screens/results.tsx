@@ -83,7 +83,9 @@ export function CodesResult({ data, t }: ResultRendererProps) {
   const record = asRecord(data);
   const list = Array.isArray(data) ? data : Array.isArray(record.codes) ? record.codes : null;
   if (!list) return <GenericResult data={data} t={t} />;
-  const codes = list.map((c) => (c && typeof c === 'object' ? String((c as Record<string, unknown>).code ?? '') : String(c)));
+  const codes = list.map((c) =>
+    c && typeof c === 'object' ? String((c as Record<string, unknown>).code ?? '') : String(c),
+  );
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-center justify-between">

@@ -33,7 +33,9 @@ export interface ScreenPageProps extends PageProps {
   recordId?: string;
 }
 
-function resultViews(names: Readonly<Record<string, ResultViewName>> | undefined): Record<string, ResultRenderer> | undefined {
+function resultViews(
+  names: Readonly<Record<string, ResultViewName>> | undefined,
+): Record<string, ResultRenderer> | undefined {
   if (!names) return undefined;
   return Object.fromEntries(Object.entries(names).map(([action, name]) => [action, RESULT_VIEWS[name]]));
 }
@@ -41,7 +43,9 @@ function resultViews(names: Readonly<Record<string, ResultViewName>> | undefined
 const RESOURCE_BY_ID = new Map(RESOURCES.map((r) => [r.id, r]));
 
 /** A declaration with the resource it names: what the engine screens take. */
-type Resolved = { [K in ScreenDecl['kind']]: Extract<ScreenDecl, { kind: K }> & { resource: Extract<Resource, { kind: K }> } }[ScreenDecl['kind']];
+type Resolved = {
+  [K in ScreenDecl['kind']]: Extract<ScreenDecl, { kind: K }> & { resource: Extract<Resource, { kind: K }> };
+}[ScreenDecl['kind']];
 
 /** The contract's resource a route names; a name that is not one, or of another kind, is a broken route table. */
 export function resolveScreen(decl: ScreenDecl): Resolved {
@@ -56,12 +60,19 @@ function relatedLists(name: ListScreenDecl['related'], offer: BackendOffer): Rel
   const related: Readonly<Record<string, Readonly<Record<string, string>>>> = name ? RELATED_LISTS[name] : {};
   return Object.entries(related).map(([id, filter]) => {
     const resource = RESOURCE_BY_ID.get(id);
-    if (resource?.kind !== 'list') throw new Error(`a screen relates list resource "${id}", which the contract does not declare`);
+    if (resource?.kind !== 'list')
+      throw new Error(`a screen relates list resource "${id}", which the contract does not declare`);
     return { resource: offeredResource(resource, offer), filter };
   });
 }
 
-function Body({ decl: declared, record }: { decl: ScreenDecl; record?: { id: string; listPath: string; listTitle: string } }) {
+function Body({
+  decl: declared,
+  record,
+}: {
+  decl: ScreenDecl;
+  record?: { id: string; listPath: string; listTitle: string };
+}) {
   useSignals();
   const offer = backendOffer.value;
   const held = permissions.value;
@@ -101,7 +112,16 @@ function Body({ decl: declared, record }: { decl: ScreenDecl; record?: { id: str
   }, [decl, held, offer]);
   switch (decl.kind) {
     case 'list':
-      if (record) return <RecordPage resource={decl.resource} id={record.id} listPath={record.listPath} listTitle={record.listTitle} options={options} />;
+      if (record)
+        return (
+          <RecordPage
+            resource={decl.resource}
+            id={record.id}
+            listPath={record.listPath}
+            listTitle={record.listTitle}
+            options={options}
+          />
+        );
       return <ListScreen resource={decl.resource} options={options} />;
     case 'settings':
       return <SettingsScreen resource={decl.resource} options={options} />;
@@ -121,7 +141,11 @@ export default function ScreenPage({ route, screen, recordId }: ScreenPageProps)
     // The record's page names the record in its own heading, under the way back to its list.
     return (
       <section className="p-4 sm:p-6" data-screen={route.path}>
-        <Body key={`${route.path}/${recordId}`} decl={screen} record={{ id: recordId, listPath: route.path, listTitle: t(route.meta.title) }} />
+        <Body
+          key={`${route.path}/${recordId}`}
+          decl={screen}
+          record={{ id: recordId, listPath: route.path, listTitle: t(route.meta.title) }}
+        />
       </section>
     );
   }

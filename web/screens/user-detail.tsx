@@ -114,7 +114,10 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
           t={t}
           rows={detail.groups ?? []}
           columns={[
-            { label: fieldLabel(t, 'groupName'), value: (g) => <Linked href={recordHref(links, 'groups', g.id)}>{g.name}</Linked> },
+            {
+              label: fieldLabel(t, 'groupName'),
+              value: (g) => <Linked href={recordHref(links, 'groups', g.id)}>{g.name}</Linked>,
+            },
             { label: t('detail.role'), value: (g) => role(t, g.role) },
             { label: t('detail.joinTime'), value: (g) => formatDateTime(g.joinTime, language.value) },
           ]}
@@ -129,7 +132,8 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
               <li key={m.id} className="rounded-md border border-slate-200 p-3 text-sm">
                 <p className="break-words whitespace-pre-wrap">{m.content}</p>
                 <p className="mt-1 text-xs text-slate-500">
-                  {formatDateTime(m.createTime, language.value)} · {t('detail.likes')} {m.likes} · {t('detail.comments')} {m.comments}
+                  {formatDateTime(m.createTime, language.value)} · {t('detail.likes')} {m.likes} ·{' '}
+                  {t('detail.comments')} {m.comments}
                 </p>
               </li>
             ))}
@@ -169,7 +173,10 @@ export function GroupDetailView({ data, t }: DetailRendererProps) {
         t={t}
         rows={all ? members : members.slice(0, MEMBERS_SHOWN)}
         columns={[
-          { label: fieldLabel(t, 'account'), value: (m) => <Linked href={recordHref(links, 'users', m.userId)}>{m.account}</Linked> },
+          {
+            label: fieldLabel(t, 'account'),
+            value: (m) => <Linked href={recordHref(links, 'users', m.userId)}>{m.account}</Linked>,
+          },
           { label: fieldLabel(t, 'nickname'), value: (m) => m.nickname },
           { label: t('detail.role'), value: (m) => role(t, m.role) },
           { label: t('detail.joinTime'), value: (m) => formatDateTime(m.joinTime, language.value) },

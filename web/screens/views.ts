@@ -31,7 +31,8 @@ export const RESULT_VIEWS = {
 
 /** A reviewed application leaves the queue now; the badge follows at once, the event stream confirms. */
 function withdrawalReviewed(action: ActionDef): void {
-  if (action.name === 'approve' || action.name === 'reject') withdrawalCount.value = Math.max(0, withdrawalCount.value - 1);
+  if (action.name === 'approve' || action.name === 'reject')
+    withdrawalCount.value = Math.max(0, withdrawalCount.value - 1);
 }
 
 export const AFTER_ACTIONS = {
@@ -86,7 +87,11 @@ export const ROW_LINKS: Readonly<Record<string, readonly { permission: Permissio
   admins: [
     {
       permission: PERMISSIONS.record,
-      link: { key: 'activity', label: (t) => t('link.activity'), href: (row) => activityPath(String(row.account ?? '')) },
+      link: {
+        key: 'activity',
+        label: (t) => t('link.activity'),
+        href: (row) => activityPath(String(row.account ?? '')),
+      },
     },
   ],
 };

@@ -26,17 +26,20 @@ const DAY_MS = 86_400_000;
 const PAYEE_PAGE = 100;
 
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const net = (row: Row): number | null => num(row.actualAmount) ?? (num(row.amount) !== null ? num(row.amount)! - (num(row.fee) ?? 0) : null);
+const net = (row: Row): number | null =>
+  num(row.actualAmount) ?? (num(row.amount) !== null ? num(row.amount)! - (num(row.fee) ?? 0) : null);
 
 /** Quiet reads: a reviewer's dialog shows "could not be read" in place, never a toast over it. */
 async function quietList(params: Record<string, string | number>, signal: AbortSignal): Promise<ListAnswer<Row>> {
-  const data = (await api.get<ListAnswer<Row>>(resourceCalls(WITHDRAWAL_REVIEW).list, params, { signal, quiet: true })).data;
+  const data = (await api.get<ListAnswer<Row>>(resourceCalls(WITHDRAWAL_REVIEW).list, params, { signal, quiet: true }))
+    .data;
   return data && Array.isArray(data.list) ? data : { list: [], total: 0 };
 }
 
 /** "14 days", "5 months", "3 years", in the reader's language. */
 function ageText(days: number, lang: Language): string {
-  const [value, unit] = days < 60 ? [days, 'day'] : days < 730 ? [Math.floor(days / 30), 'month'] : [Math.floor(days / 365), 'year'];
+  const [value, unit] =
+    days < 60 ? [days, 'day'] : days < 730 ? [Math.floor(days / 30), 'month'] : [Math.floor(days / 365), 'year'];
   return new Intl.NumberFormat(localeOf(lang), { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }
 
@@ -92,13 +95,19 @@ function UserFacts({ row, resource, t, lang }: { row: Row; resource: Described; 
   const filters = new Set(resource.fields.filter((f) => f.filter).map((f) => f.key));
   const held = permissions.value ?? [];
   const usersAllowed =
-    unofferedScreens.value.has(USERS.id) || userId === undefined ? 'unoffered' : held.includes(PERMISSIONS.userProfile) ? 'yes' : 'forbidden';
+    unofferedScreens.value.has(USERS.id) || userId === undefined
+      ? 'unoffered'
+      : held.includes(PERMISSIONS.userProfile)
+        ? 'yes'
+        : 'forbidden';
   const historyAllowed = filters.has('userAccount') && account ? 'yes' : 'unoffered';
   const payeeAllowed = filters.has('payeeAccount') && payee ? 'yes' : 'unoffered';
 
   const user = useQuery({
     queryKey: resourceKeys.detail(USERS, userId),
-    queryFn: async ({ signal }) => (await api.get<UserDetail>(resourceCalls(USERS).detail, { id: String(userId) }, { signal, quiet: true })).data as UserDetail,
+    queryFn: async ({ signal }) =>
+      (await api.get<UserDetail>(resourceCalls(USERS).detail, { id: String(userId) }, { signal, quiet: true }))
+        .data as UserDetail,
     enabled: usersAllowed === 'yes',
     retry: false,
   });
@@ -106,7 +115,8 @@ function UserFacts({ row, resource, t, lang }: { row: Row; resource: Described; 
   const since = new Date(Date.now() - 30 * DAY_MS).toISOString().slice(0, 10);
   const history = useQuery({
     queryKey: resourceKeys.list(WITHDRAWAL_REVIEW, { review: 'history', userAccount: account, createTimeFrom: since }),
-    queryFn: ({ signal }) => quietList({ pageNum: 1, pageSize: 1, userAccount: account, createTimeFrom: since }, signal),
+    queryFn: ({ signal }) =>
+      quietList({ pageNum: 1, pageSize: 1, userAccount: account, createTimeFrom: since }, signal),
     enabled: historyAllowed === 'yes',
     retry: false,
   });
@@ -121,16 +131,22 @@ function UserFacts({ row, resource, t, lang }: { row: Row; resource: Described; 
     const time = typeof detail.user.registerTime === 'string' ? Date.parse(detail.user.registerTime) : Number.NaN;
     if (Number.isNaN(time)) return '—';
     const days = Math.max(0, Math.floor((Date.now() - time) / DAY_MS));
-    return t('review.accountAgeValue', { age: ageText(days, lang), date: formatDay(new Date(time).toISOString().slice(0, 10), lang) });
+    return t('review.accountAgeValue', {
+      age: ageText(days, lang),
+      date: formatDay(new Date(time).toISOString().slice(0, 10), lang),
+    });
   };
   const others = (answer: ListAnswer<Row>) => {
-    const names = [...new Set(answer.list.map((r) => String(r.userAccount ?? '')).filter((name) => name !== '' && name !== account))];
+    const names = [
+      ...new Set(answer.list.map((r) => String(r.userAccount ?? '')).filter((name) => name !== '' && name !== account)),
+    ];
     if (names.length === 0) return t('review.samePayeeNone');
     const shown = namesText(t, names);
     // A page short of the whole list may not name everyone.
     return (
       <strong className="text-amber-800">
-        {formatCount(names.length, lang)}: {answer.total > answer.list.length ? t('review.samePayeeMore', { names: shown }) : shown}
+        {formatCount(names.length, lang)}:{' '}
+        {answer.total > answer.list.length ? t('review.samePayeeMore', { names: shown }) : shown}
       </strong>
     );
   };
@@ -142,11 +158,16 @@ function UserFacts({ row, resource, t, lang }: { row: Row; resource: Described; 
       </Fact>
       <Fact label={t('review.last30')} name="last-30-days">
         {lookUp(t, history, historyAllowed, (answer) =>
-          t('review.last30Value', { count: answer.total, sum: formatCurrencyIn(num(answer.totals?.amount) ?? 0, row.currency, lang) }),
+          t('review.last30Value', {
+            count: answer.total,
+            sum: formatCurrencyIn(num(answer.totals?.amount) ?? 0, row.currency, lang),
+          }),
         )}
       </Fact>
       <Fact label={t('review.balance')} name="balance">
-        {lookUp(t, user, usersAllowed, (detail) => formatCurrencyIn(num(detail.wallet?.balance) ?? 0, row.currency, lang))}
+        {lookUp(t, user, usersAllowed, (detail) =>
+          formatCurrencyIn(num(detail.wallet?.balance) ?? 0, row.currency, lang),
+        )}
       </Fact>
       <Fact label={t('review.samePayee')} name="same-payee">
         {lookUp(t, samePayee, payeeAllowed, others)}
@@ -167,7 +188,11 @@ function Totals({ rows, t, lang }: { rows: readonly Row[]; t: LabelT; lang: Lang
     sums.set(currency, sum);
   }
   return (
-    <section className="rounded-md border border-slate-200 px-3 py-2 text-sm" aria-label={t('review.total', { count: rows.length })} data-testid="review-total">
+    <section
+      className="rounded-md border border-slate-200 px-3 py-2 text-sm"
+      aria-label={t('review.total', { count: rows.length })}
+      data-testid="review-total"
+    >
       {/* Not a heading: the dialog's question is the one heading it has. */}
       <p className="mb-1 font-medium text-slate-800">{t('review.total', { count: rows.length })}</p>
       {[...sums].map(([currency, sum]) => (

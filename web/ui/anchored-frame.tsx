@@ -93,7 +93,15 @@ export function useAnchorPlacement(open: boolean, anchor: Anchor | undefined): P
  * in the room above or below it; otherwise it is `fallback`'s usual frame (a bottom sheet or a full
  * screen on a phone, centred on wider screens).
  */
-export function DialogFrame({ placement, fallback, children }: { placement: Placement | null; fallback: string; children: ReactNode }) {
+export function DialogFrame({
+  placement,
+  fallback,
+  children,
+}: {
+  placement: Placement | null;
+  fallback: string;
+  children: ReactNode;
+}) {
   if (!placement) {
     return (
       <>
@@ -111,8 +119,16 @@ export function DialogFrame({ placement, fallback, children }: { placement: Plac
       <div className="fixed inset-0" aria-hidden="true" />
       <div className={`${dim} inset-x-0 top-0`} style={{ height: Math.max(0, band.top) }} aria-hidden="true" />
       <div className={`${dim} inset-x-0 bottom-0`} style={{ top: band.bottom }} aria-hidden="true" />
-      <div className={`${dim} left-0`} style={{ top: band.top, height: band.bottom - band.top, width: band.left }} aria-hidden="true" />
-      <div className={`${dim} right-0`} style={{ top: band.top, height: band.bottom - band.top, left: band.right }} aria-hidden="true" />
+      <div
+        className={`${dim} left-0`}
+        style={{ top: band.top, height: band.bottom - band.top, width: band.left }}
+        aria-hidden="true"
+      />
+      <div
+        className={`${dim} right-0`}
+        style={{ top: band.top, height: band.bottom - band.top, left: band.right }}
+        aria-hidden="true"
+      />
       <div
         className="pointer-events-none fixed rounded-sm ring-2 ring-primary"
         style={{ top: band.top, left: band.left, width: band.right - band.left, height: band.bottom - band.top }}

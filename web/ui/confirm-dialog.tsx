@@ -27,7 +27,18 @@ export interface ConfirmDialogProps {
  * `anchor` it sits above or below that record instead, as high as the room there allows.
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { open, text, onConfirm, onCancel, children, busy = false, confirmLabel, busyLabel, tone = 'danger', anchor } = props;
+  const {
+    open,
+    text,
+    onConfirm,
+    onCancel,
+    children,
+    busy = false,
+    confirmLabel,
+    busyLabel,
+    tone = 'danger',
+    anchor,
+  } = props;
   const t = useT();
   const placement = useAnchorPlacement(open, anchor);
   return (
@@ -45,7 +56,10 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         >
           {/* A tab stop: when the question and the reviewer's facts overflow (a dialog placed beside
               its row has little height), the keyboard must be able to scroll them. */}
-          <div className="min-h-0 overflow-y-auto px-6 pt-6 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary" tabIndex={0}>
+          <div
+            className="min-h-0 overflow-y-auto px-6 pt-6 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary"
+            tabIndex={0}
+          >
             <DialogTitle className="text-base text-slate-800">{text}</DialogTitle>
             {children && <div className="mt-3">{children}</div>}
           </div>

@@ -56,7 +56,13 @@ interface TableProps<T> {
 }
 
 function cellClass<T>(c: DataColumn<T>, cell: string) {
-  return [cell, c.numeric ? tableStyle.numeric : '', c.wrap ? WRAP[c.wrap] : '', c.commands ? tableStyle.stickyEnd : '', c.className ?? '']
+  return [
+    cell,
+    c.numeric ? tableStyle.numeric : '',
+    c.wrap ? WRAP[c.wrap] : '',
+    c.commands ? tableStyle.stickyEnd : '',
+    c.className ?? '',
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -75,7 +81,9 @@ export function DataTable<T>({ columns, rows, rowKey, rowProps, below, testId, l
               <th
                 key={c.key}
                 scope="col"
-                className={[density.cell, c.numeric ? 'text-right' : '', c.commands ? tableStyle.stickyEndHead : ''].filter(Boolean).join(' ')}
+                className={[density.cell, c.numeric ? 'text-right' : '', c.commands ? tableStyle.stickyEndHead : '']
+                  .filter(Boolean)
+                  .join(' ')}
               >
                 {c.headerHidden ? <span className="sr-only">{c.header}</span> : c.header}
               </th>
@@ -89,7 +97,12 @@ export function DataTable<T>({ columns, rows, rowKey, rowProps, below, testId, l
               <tr key={rowKey(row, index)} className={tableStyle.row} {...rowProps?.(row)}>
                 {columns.map((c, i) =>
                   c.rowHeader ? (
-                    <th key={c.key} scope="row" className={`${cellClass(c, density.cell)} font-medium text-slate-800`} data-col={c.key}>
+                    <th
+                      key={c.key}
+                      scope="row"
+                      className={`${cellClass(c, density.cell)} font-medium text-slate-800`}
+                      data-col={c.key}
+                    >
                       {c.cell(row)}
                     </th>
                   ) : (
@@ -142,7 +155,10 @@ export function DataCards<T>({ columns, rows, rowKey, rowProps, below, testId, l
               // Prose gets the card's whole width under its label: beside it, a word would have to break.
               <div key={c.key} className={c.wrap === 'words' ? 'min-w-0' : 'flex min-w-0 items-baseline gap-2'}>
                 <dt className="shrink-0 text-xs text-slate-500">{c.header}</dt>
-                <dd className={`min-w-0 text-slate-800 ${c.wrap ? WRAP[c.wrap] : 'wrap-anywhere'} ${c.numeric ? 'tabular-nums' : ''}`} data-col={c.key}>
+                <dd
+                  className={`min-w-0 text-slate-800 ${c.wrap ? WRAP[c.wrap] : 'wrap-anywhere'} ${c.numeric ? 'tabular-nums' : ''}`}
+                  data-col={c.key}
+                >
                   {c.cell(row)}
                 </dd>
               </div>

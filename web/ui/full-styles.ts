@@ -8,7 +8,8 @@ let ready: Promise<void> | null = null;
 export function fullStylesReady(): Promise<void> {
   if (ready) return ready;
   const href = document.querySelector<HTMLMetaElement>('meta[name="full-styles"]')?.content;
-  if (!href || document.querySelector(`link[rel="stylesheet"][href="${CSS.escape(href)}"]`)) return (ready = Promise.resolve());
+  if (!href || document.querySelector(`link[rel="stylesheet"][href="${CSS.escape(href)}"]`))
+    return (ready = Promise.resolve());
   ready = new Promise<void>((resolve) => {
     const link = document.createElement('link');
     link.rel = 'stylesheet';

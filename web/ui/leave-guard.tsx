@@ -83,7 +83,15 @@ export function LeaveGuard({ dirty }: { dirty: boolean }) {
   return <LeaveDialog open={asking} onAnswer={(leave) => answer.current?.(leave)} t={t} />;
 }
 
-function LeaveDialog({ open, onAnswer, t }: { open: boolean; onAnswer: (leave: boolean) => void; t: ReturnType<typeof useT> }) {
+function LeaveDialog({
+  open,
+  onAnswer,
+  t,
+}: {
+  open: boolean;
+  onAnswer: (leave: boolean) => void;
+  t: ReturnType<typeof useT>;
+}) {
   return (
     <Dialog open={open} onClose={() => onAnswer(false)} className="relative z-50">
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />

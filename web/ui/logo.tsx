@@ -11,7 +11,15 @@ export function DefaultLogo({ className = '' }: { className?: string }) {
   );
 }
 
-export function Logo({ path, alt, className = '' }: { path: string | null | undefined; alt: string; className?: string }) {
+export function Logo({
+  path,
+  alt,
+  className = '',
+}: {
+  path: string | null | undefined;
+  alt: string;
+  className?: string;
+}) {
   const src = fileUrl(path);
   const [failed, setFailed] = useState<string | null>(null);
   if (!src || failed === src) return <DefaultLogo className={className} />;

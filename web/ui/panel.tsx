@@ -31,7 +31,11 @@ export function Panel({
   className?: string;
 }) {
   return (
-    <section aria-labelledby={id} data-testid={testId} className={`rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`}>
+    <section
+      aria-labelledby={id}
+      data-testid={testId}
+      className={`rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`}
+    >
       <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-2">
         <h2 id={id} className="text-lg font-semibold text-slate-800">
           {title}
@@ -79,6 +83,11 @@ export function UpdatedAt({ at }: { at: number }) {
   const t = useT();
   const locale = useLocale();
   if (!at) return null;
-  const time = new Date(at).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  const time = new Date(at).toLocaleTimeString(locale, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
   return <span data-testid="updated-at">{t('dashboard.updatedAt', { time })}</span>;
 }

@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { createPortal } from 'react-dom';
 
 export interface PopupMenuItem {
@@ -66,7 +75,17 @@ export function PopupMenu({ items, buttonLabel, buttonContent, buttonClassName, 
       >
         {buttonContent}
       </button>
-      {open !== null && <MenuList id={menuId} anchor={button} items={items} start={open} testId={menuTestId} label={buttonLabel} onClose={close} />}
+      {open !== null && (
+        <MenuList
+          id={menuId}
+          anchor={button}
+          items={items}
+          start={open}
+          testId={menuTestId}
+          label={buttonLabel}
+          onClose={close}
+        />
+      )}
     </>
   );
 }
@@ -91,7 +110,9 @@ function MenuList({
   const list = useRef<HTMLDivElement>(null);
   const [place, setPlace] = useState<{ top: number; left: number } | null>(null);
 
-  const entries = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? [])];
+  const entries = () => [
+    ...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? []),
+  ];
 
   // Placed under the button's end edge, flipped above or moved in when the window has no room.
   useLayoutEffect(() => {
@@ -158,7 +179,12 @@ function MenuList({
       aria-label={label}
       tabIndex={-1}
       data-testid={testId}
-      style={{ position: 'fixed', top: place?.top ?? 0, left: place?.left ?? 0, visibility: place ? 'visible' : 'hidden' }}
+      style={{
+        position: 'fixed',
+        top: place?.top ?? 0,
+        left: place?.left ?? 0,
+        visibility: place ? 'visible' : 'hidden',
+      }}
       className="z-50 min-w-40 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none"
       onKeyDown={(e) => {
         const keys: Record<string, number | 'home' | 'end'> = { ArrowDown: 1, ArrowUp: -1, Home: 'home', End: 'end' };

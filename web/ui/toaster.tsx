@@ -12,7 +12,10 @@ export function Toaster() {
   useSignals();
   const list = toasts.value;
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-3 z-[100] flex flex-col items-center gap-2 px-3" aria-live="polite">
+    <div
+      className="pointer-events-none fixed inset-x-0 top-3 z-[100] flex flex-col items-center gap-2 px-3"
+      aria-live="polite"
+    >
       {list.map((x) => (
         <div
           key={x.id}
@@ -40,7 +43,12 @@ export function Toaster() {
               {x.action.label}
             </button>
           )}
-          <button type="button" className="ml-auto opacity-60 hover:opacity-100" aria-label="×" onClick={() => dismissToast(x.id)}>
+          <button
+            type="button"
+            className="ml-auto opacity-60 hover:opacity-100"
+            aria-label="×"
+            onClick={() => dismissToast(x.id)}
+          >
             ×
           </button>
         </div>

@@ -3,7 +3,8 @@ import { useSyncExternalStore } from 'react';
 /** Below Tailwind's `sm` breakpoint: a phone held upright. */
 const NARROW = '(max-width: 639.98px)';
 
-const query = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(NARROW) : null;
+const query =
+  typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(NARROW) : null;
 
 function subscribe(onChange: () => void): () => void {
   query?.addEventListener('change', onChange);

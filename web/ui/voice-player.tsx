@@ -36,7 +36,15 @@ export function claimPlayback(el: Pausable): void {
 }
 
 /** Voice message: play/pause with its length in seconds, or 语音失效 when there is nothing to play. */
-export function VoicePlayer({ src, duration, expiredText = VOICE_EXPIRED_TEXT }: { src?: string | null; duration?: number | null; expiredText?: string }) {
+export function VoicePlayer({
+  src,
+  duration,
+  expiredText = VOICE_EXPIRED_TEXT,
+}: {
+  src?: string | null;
+  duration?: number | null;
+  expiredText?: string;
+}) {
   const t = useT();
   const ref = useRef<HTMLAudioElement>(null);
   const [playing, setPlaying] = useState(false);
@@ -66,7 +74,13 @@ export function VoicePlayer({ src, duration, expiredText = VOICE_EXPIRED_TEXT }:
   const seconds = voiceSeconds(duration);
   return (
     <span className="inline-flex items-center gap-2">
-      <button type="button" className="btn px-2 py-1" onClick={toggle} aria-label={playing ? t('voice.pause') : t('voice.play')} aria-pressed={playing}>
+      <button
+        type="button"
+        className="btn px-2 py-1"
+        onClick={toggle}
+        aria-label={playing ? t('voice.pause') : t('voice.play')}
+        aria-pressed={playing}
+      >
         <UiIcon name={playing ? 'pause' : 'play'} className="h-4 w-4" />
         <span className="ml-1 tabular-nums">{seconds}″</span>
       </button>

@@ -64,7 +64,14 @@ export const SMS_CONFIG = {
     { key: 'templateCode', kind: 'text', required: true, maxLength: 64 },
     { key: 'dailyLimitPerPhone', kind: 'number', required: true, min: 1, max: 100 },
   ],
-  actions: [{ name: 'testMessage', target: 'page', showsResult: true, inputs: [{ key: 'phone', kind: 'text', required: true, maxLength: 20 }] }],
+  actions: [
+    {
+      name: 'testMessage',
+      target: 'page',
+      showsResult: true,
+      inputs: [{ key: 'phone', kind: 'text', required: true, maxLength: 20 }],
+    },
+  ],
 } as const satisfies SettingsResource;
 
 export const APP_PLATFORMS = ['android', 'ios', 'windows', 'mac'] as const;
@@ -83,7 +90,14 @@ export const APP_VERSIONS = {
     { key: 'version', kind: 'text', required: true, maxLength: 20, column: true },
     { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true, identifier: true },
     // The package can be uploaded: its address fills the link, its size packageSize.
-    { key: 'downloadUrl', kind: 'link', required: true, download: true, column: true, upload: { kind: 'package', sizeField: 'packageSize' } },
+    {
+      key: 'downloadUrl',
+      kind: 'link',
+      required: true,
+      download: true,
+      column: true,
+      upload: { kind: 'package', sizeField: 'packageSize' },
+    },
     { key: 'mirrorUrl', kind: 'link' },
     { key: 'packageSize', kind: 'bytes', min: 0, column: true, sortable: true },
     { key: 'forceUpdate', kind: 'switch', column: true, filter: true },

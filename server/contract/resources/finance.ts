@@ -146,7 +146,16 @@ export const GROUP_RED_ENVELOPES = {
   ],
 } as const satisfies ListResource;
 
-export const BILL_TYPES = ['recharge', 'withdraw', 'redPackSend', 'redPackReceive', 'refund', 'signIn', 'transfer', 'adjust'] as const;
+export const BILL_TYPES = [
+  'recharge',
+  'withdraw',
+  'redPackSend',
+  'redPackReceive',
+  'refund',
+  'signIn',
+  'transfer',
+  'adjust',
+] as const;
 
 export const BILLING_RECORDS = {
   kind: 'list',

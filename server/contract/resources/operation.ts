@@ -66,7 +66,14 @@ export const DATA_CLEAN = {
   ],
 } as const satisfies OperationResource;
 
-export const LIMITED_ACTIONS = ['sendMessage', 'addFriend', 'createGroup', 'login', 'register', 'sendRedPacket'] as const;
+export const LIMITED_ACTIONS = [
+  'sendMessage',
+  'addFriend',
+  'createGroup',
+  'login',
+  'register',
+  'sendRedPacket',
+] as const;
 export const LIMIT_SCOPES = ['user', 'ip', 'device'] as const;
 
 export const FREQUENCY_LIMITS = {

@@ -53,7 +53,13 @@ export const DEFAULT_GROUPS = {
   defaultSort: 'sort',
   recordFields: ['groupName', 'groupId'],
   ...EDITABLE,
-  fields: [ID, { key: 'groupId', kind: 'number', required: true, min: 1, column: true, identifier: true }, shown('groupName', 'text'), SORT_ORDER, createTime],
+  fields: [
+    ID,
+    { key: 'groupId', kind: 'number', required: true, min: 1, column: true, identifier: true },
+    shown('groupName', 'text'),
+    SORT_ORDER,
+    createTime,
+  ],
 } as const satisfies ListResource;
 
 export const DEFAULT_AVATARS = {
@@ -214,7 +220,12 @@ export const SENSITIVE_WORDS = {
       ],
     },
     // Answers {hits: [{word, category, index}]}: which words a text contains.
-    { name: 'test', target: 'page', showsResult: true, inputs: [{ key: 'text', kind: 'longtext', required: true, maxLength: 5000 }] },
+    {
+      name: 'test',
+      target: 'page',
+      showsResult: true,
+      inputs: [{ key: 'text', kind: 'longtext', required: true, maxLength: 5000 }],
+    },
   ],
 } as const satisfies ListResource;
 

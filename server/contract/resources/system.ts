@@ -36,7 +36,18 @@ export const ADMINS = {
   ],
 } as const satisfies ListResource;
 
-export const OPERATION_ACTIONS = ['login', 'create', 'update', 'delete', 'ban', 'unban', 'approve', 'reject', 'config', 'export'] as const;
+export const OPERATION_ACTIONS = [
+  'login',
+  'create',
+  'update',
+  'delete',
+  'ban',
+  'unban',
+  'approve',
+  'reject',
+  'config',
+  'export',
+] as const;
 
 export const OPERATION_LOG = {
   kind: 'list',
@@ -63,7 +74,13 @@ export const GOOGLE_VERIFY = {
   keywordFields: ['account'],
   defaultSort: 'id',
   recordFields: ['account'],
-  fields: [ID, shown('account', 'text'), shown('googleBound', 'switch', { filter: true }), shown('googlePending', 'switch'), shown('boundTime', 'datetime')],
+  fields: [
+    ID,
+    shown('account', 'text'),
+    shown('googleBound', 'switch', { filter: true }),
+    shown('googlePending', 'switch'),
+    shown('boundTime', 'datetime'),
+  ],
   actions: [
     // Answers {id, secret, otpauthUrl} once; the administrator scans it into an authenticator,
     // and the binding takes effect when confirmBind proves it with one code.

@@ -91,5 +91,12 @@ export const GROUPS = {
 
 export interface GroupDetail {
   group: Record<string, unknown>;
-  members: { userId: number; account: string; nickname: string; role: 'owner' | 'admin' | 'member'; joinTime: string; muted: boolean }[];
+  members: {
+    userId: number;
+    account: string;
+    nickname: string;
+    role: 'owner' | 'admin' | 'member';
+    joinTime: string;
+    muted: boolean;
+  }[];
 }

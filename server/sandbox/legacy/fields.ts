@@ -73,7 +73,12 @@ export class LegacyFields {
       const renamed = RENAMES[f.key];
       // Never onto a name the resource already uses for another field.
       const name = renamed && !keys.has(renamed) ? renamed : f.key;
-      const field: LegacyField = { key: f.key, name, kind: f.kind, codes: f.key === 'status' && f.kind === 'select' && f.options ? f.options : null };
+      const field: LegacyField = {
+        key: f.key,
+        name,
+        kind: f.kind,
+        codes: f.key === 'status' && f.kind === 'select' && f.options ? f.options : null,
+      };
       this.byKey.set(f.key, field);
       this.byName.set(name, field);
     }
@@ -111,7 +116,8 @@ export class LegacyFields {
   decode(name: string, value: unknown): unknown {
     const field = this.byName.get(name);
     if (!field || value === null || value === undefined) return value;
-    if (field.codes && (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)))) return field.codes[Number(value)] ?? value;
+    if (field.codes && (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))))
+      return field.codes[Number(value)] ?? value;
     switch (field.kind) {
       case 'money': {
         const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;

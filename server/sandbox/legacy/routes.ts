@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
-import { CALLS, RESOURCES, TOKEN_HEADER, USER_ID_HEADER, resourceCalls, type Envelope, type Resource } from '../../contract/index.js';
+import {
+  CALLS,
+  RESOURCES,
+  TOKEN_HEADER,
+  USER_ID_HEADER,
+  resourceCalls,
+  type Envelope,
+  type Resource,
+} from '../../contract/index.js';
 import { SandboxError } from '../errors.js';
 import { bodyObject, queryObject } from '../routes/common.js';
 import type { UploadStore } from '../routes/uploads.js';
@@ -56,34 +64,53 @@ export function registerLegacyDialect(
     let payload: string | undefined;
     if (method === 'GET') {
       const search = new URLSearchParams();
-      for (const [key, value] of Object.entries(input)) if (value !== undefined && value !== null) search.append(key, String(value));
+      for (const [key, value] of Object.entries(input))
+        if (value !== undefined && value !== null) search.append(key, String(value));
       const query = search.toString();
       if (query) url += `?${query}`;
     } else {
       payload = JSON.stringify(input);
       headers['content-type'] = 'application/json';
     }
-    const res = await app.inject({ method, url, headers, remoteAddress: request.ip, ...(payload === undefined ? {} : { payload }) });
+    const res = await app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: request.ip,
+      ...(payload === undefined ? {} : { payload }),
+    });
     return res.json() as Envelope;
   }
 
   /** A refusal keeps its code and message; a form field it names gets the dialect's name. */
   const plain = (answer: Envelope, fields: LegacyFields, data: (inner: unknown) => unknown = (d) => d): Row => {
     if (answer.code !== 200) {
-      const detail = isRow(answer.data) && typeof answer.data.field === 'string' ? { data: { field: fields.nameOf(answer.data.field) } } : {};
+      const detail =
+        isRow(answer.data) && typeof answer.data.field === 'string'
+          ? { data: { field: fields.nameOf(answer.data.field) } }
+          : {};
       return { code: answer.code, msg: answer.msg, ...detail };
     }
     return { code: 200, msg: answer.msg, data: data(answer.data) };
   };
 
-  const route = (method: HTTPMethods, url: string, handler: (request: FastifyRequest, params: Record<string, string>) => Promise<Row>) =>
-    app.route({ method, url: url.replace(/\{(\w+)\}/g, ':$1'), handler: async (request) => handler(request, request.params as Record<string, string>) });
+  const route = (
+    method: HTTPMethods,
+    url: string,
+    handler: (request: FastifyRequest, params: Record<string, string>) => Promise<Row>,
+  ) =>
+    app.route({
+      method,
+      url: url.replace(/\{(\w+)\}/g, ':$1'),
+      handler: async (request) => handler(request, request.params as Record<string, string>),
+    });
 
   for (const resource of resources) {
     if (servedUnchanged(resource)) continue;
     const own = resourceCalls(resource);
     for (const path of Object.values(own)) if (typeof path === 'string') hidden.add(path);
-    if (resource.kind !== 'statistics' && resource.kind !== 'operation') for (const a of resource.actions ?? []) hidden.add(own.action(a.name));
+    if (resource.kind !== 'statistics' && resource.kind !== 'operation')
+      for (const a of resource.actions ?? []) hidden.add(own.action(a.name));
     if (resource.kind === 'operation') hidden.add(own.action(resource.run));
     if (LEGACY_UNOFFERED.has(resource.id)) continue;
     registerResource(resource);
@@ -115,7 +142,8 @@ export function registerLegacyDialect(
     const calls = legacyCalls(resource);
     const fields = new LegacyFields(resource);
     const row = (value: unknown) => (isRow(value) ? fields.toLegacy(value) : value);
-    const body = (request: FastifyRequest): Row => (request.body === undefined || request.body === null ? {} : bodyObject(request.body));
+    const body = (request: FastifyRequest): Row =>
+      request.body === undefined || request.body === null ? {} : bodyObject(request.body);
 
     if (resource.kind === 'list') {
       route('GET', calls.page, async (request) => {
@@ -136,7 +164,9 @@ export function registerLegacyDialect(
           nested && isRow(data) ? { ...data, [nested]: row(data[nested]) } : row(data),
         ),
       );
-      route('POST', calls.add, async (request) => plain(await inner(request, 'POST', own.save, fields.fromLegacy(body(request))), fields, row));
+      route('POST', calls.add, async (request) =>
+        plain(await inner(request, 'POST', own.save, fields.fromLegacy(body(request))), fields, row),
+      );
       route('POST', calls.update, async (request) => {
         const input = fields.fromLegacy(body(request));
         if (input.id === undefined) return { code: 400, msg: 'id is required' };
@@ -148,10 +178,14 @@ export function registerLegacyDialect(
           .map((id) => (/^\d+$/.test(id) ? Number(id) : id));
         return plain(await inner(request, 'POST', own.remove, { ids }), fields);
       });
-      route('GET', calls.preview, async (request) => plain(await inner(request, 'GET', own.preview, fields.fromLegacy(queryObject(request))), fields));
+      route('GET', calls.preview, async (request) =>
+        plain(await inner(request, 'GET', own.preview, fields.fromLegacy(queryObject(request))), fields),
+      );
     } else if (resource.kind === 'settings') {
       route('GET', calls.info, async (request) => plain(await inner(request, 'GET', own.config, {}), fields, row));
-      route('POST', calls.edit, async (request) => plain(await inner(request, 'POST', own.config, fields.fromLegacy(body(request))), fields, row));
+      route('POST', calls.edit, async (request) =>
+        plain(await inner(request, 'POST', own.config, fields.fromLegacy(body(request))), fields, row),
+      );
     } else if (resource.kind === 'statistics') {
       route('GET', calls.report, async (request) => {
         const query = queryObject(request);
@@ -187,8 +221,17 @@ export function registerLegacyDialect(
   app.post(LEGACY_UPLOAD_PATH, async (request) => {
     const kinds: Record<string, string> = { '1': 'image', '2': 'package' };
     try {
-      const stored = await uploads.receive(request, { kind: 'fileType', file: 'uploadFile' }, Date.now(), (value) => kinds[value] ?? value);
-      return { code: 0, message: 'success', data: { fileUrl: `/plate/${stored.path}`, fileSize: stored.size, fileName: stored.name } };
+      const stored = await uploads.receive(
+        request,
+        { kind: 'fileType', file: 'uploadFile' },
+        Date.now(),
+        (value) => kinds[value] ?? value,
+      );
+      return {
+        code: 0,
+        message: 'success',
+        data: { fileUrl: `/plate/${stored.path}`, fileSize: stored.size, fileName: stored.name },
+      };
     } catch (error) {
       if (error instanceof SandboxError) return { code: error.code, message: error.message };
       throw error;

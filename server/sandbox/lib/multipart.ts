@@ -51,7 +51,9 @@ function parseHeaders(text: string): PartInfo {
   }
   if (!/^form-data\b/i.test(disposition)) throw new MultipartError('a part without Content-Disposition: form-data');
   const param = (key: string) => {
-    const match = new RegExp(`;\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(disposition) ?? new RegExp(`;\\s*${key}=([^;\\s]+)`, 'i').exec(disposition);
+    const match =
+      new RegExp(`;\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(disposition) ??
+      new RegExp(`;\\s*${key}=([^;\\s]+)`, 'i').exec(disposition);
     return match ? match[1]!.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n') : null;
   };
   const name = param('name');
@@ -61,7 +63,11 @@ function parseHeaders(text: string): PartInfo {
 
 type State = 'preamble' | 'headers' | 'body' | 'after-delimiter' | 'done';
 
-export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary: string, handlers: MultipartHandlers): Promise<void> {
+export async function readMultipart(
+  source: AsyncIterable<Uint8Array>,
+  boundary: string,
+  handlers: MultipartHandlers,
+): Promise<void> {
   // Every delimiter, the first included, is read as CRLF "--" boundary: the body is taken to start with a CRLF.
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   let buffer: Buffer = Buffer.from('\r\n');
@@ -119,7 +125,8 @@ export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary:
         if (buffer.length > 256) throw new MultipartError('a delimiter line that does not end');
         return false;
       }
-      if (!/^[ \t]*$/.test(buffer.subarray(0, lineEnd).toString('latin1'))) throw new MultipartError('text after a delimiter');
+      if (!/^[ \t]*$/.test(buffer.subarray(0, lineEnd).toString('latin1')))
+        throw new MultipartError('text after a delimiter');
       buffer = buffer.subarray(lineEnd + 2);
       state = 'headers';
       return true;

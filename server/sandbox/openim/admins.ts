@@ -41,7 +41,8 @@ export function login(state: OpenImState, body: OpenImBody, now: number): Row {
   if (account === '') throw argsError('account is empty');
   if (password === '') throw argsError('password is empty');
   // A plain error, not a CodeError: OpenIM answers it as 500 with the text in errMsg.
-  if (version === '') throw new OpenImError(OPENIM_CODES.internal, 'openim-admin-front version too old, please use new version', true);
+  if (version === '')
+    throw new OpenImError(OPENIM_CODES.internal, 'openim-admin-front version too old, please use new version', true);
   const admin = state.adminByAccount(account);
   if (!admin) throw new OpenImError(OPENIM_CODES.accountNotFound, '');
   const profile = state.profile(admin);
@@ -91,7 +92,12 @@ export function adminInfo(state: OpenImState, userID: string): Row {
 export function searchAdmins(state: OpenImState, body: OpenImBody, userID: string): Row {
   const nested = body.obj('pagination');
   // The Check() dereferences pagination unguarded: a missing one is a nil-pointer panic in the RPC.
-  if (!nested) throw new OpenImError(OPENIM_CODES.internal, 'runtime error: invalid memory address or nil pointer dereference', true);
+  if (!nested)
+    throw new OpenImError(
+      OPENIM_CODES.internal,
+      'runtime error: invalid memory address or nil pointer dereference',
+      true,
+    );
   const showNumber = nested.int('showNumber');
   const pageNumber = nested.int('pageNumber');
   if (showNumber === 0) throw argsError('showNumber is empty');
@@ -133,7 +139,13 @@ export function addAdmin(state: OpenImState, body: OpenImBody, userID: string, n
   // The store hashes what it is given; the md5 text is this dialect's plain password.
   const created = createAdmin(
     state.store.accounts,
-    { account, nickname: body.str('nickname'), password, permissions: [...NORMAL_ADMIN_PERMISSIONS], status: 'enabled' },
+    {
+      account,
+      nickname: body.str('nickname'),
+      password,
+      permissions: [...NORMAL_ADMIN_PERMISSIONS],
+      status: 'enabled',
+    },
     now,
   );
   state.setProfile(created, { userID: genUserID(), password, level: NORMAL_ADMIN_LEVEL, faceURL: body.str('faceURL') });

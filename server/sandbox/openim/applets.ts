@@ -38,7 +38,14 @@ function extrasOf(state: OpenImState, record: DiscoverRecord): AppletExtras {
   if (!map) extras.set(state, (map = new Map()));
   let row = map.get(record.id);
   if (!row) {
-    row = { id: `00000000-0000-4000-8000-${record.id.toString(16).padStart(12, '0')}`, appID: '', md5: '', size: 0, version: '', createTime: 0 };
+    row = {
+      id: `00000000-0000-4000-8000-${record.id.toString(16).padStart(12, '0')}`,
+      appID: '',
+      md5: '',
+      size: 0,
+      version: '',
+      createTime: 0,
+    };
     map.set(record.id, row);
   }
   return row;
@@ -96,7 +103,9 @@ function addApplet(state: OpenImState, body: OpenImBody, now: number): undefined
   checkNewApplet(body);
   const id = body.str('id') || randomUUID();
   if (byAppletId(state, id)) {
-    throw mongoError(`E11000 duplicate key error collection: openim_enterprise.applet index: id_1 dup key: { id: "${id}" }`);
+    throw mongoError(
+      `E11000 duplicate key error collection: openim_enterprise.applet index: id_1 dup key: { id: "${id}" }`,
+    );
   }
   const record = state.store.discover.insert({
     icon: body.str('icon'),
@@ -153,7 +162,8 @@ function updateApplet(state: OpenImState, body: OpenImBody): undefined {
   if (md5 !== undefined && !/^[0-9a-fA-F]{32}$/.test(md5)) throw argsError('md5 is invalid');
   if (size !== undefined && size <= 0) throw argsError('size is invalid');
   if (version === '') throw argsError('version is empty');
-  if ([name, appID, icon, url, md5, size, version, priority, status].every((v) => v === undefined)) throw argsError('no update info');
+  if ([name, appID, icon, url, md5, size, version, priority, status].every((v) => v === undefined))
+    throw argsError('no update info');
   const more = extrasOf(state, record);
   if (name !== undefined) record.title = name;
   if (appID !== undefined) more.appID = appID;

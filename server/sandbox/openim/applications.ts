@@ -114,7 +114,9 @@ function pageVersions(state: OpenImState, body: OpenImBody): Row {
 }
 
 function duplicateVersion(state: OpenImState, platform: string, version: string, except?: number): void {
-  if (state.store.appVersions.find((r) => r.id !== except && platformOf(state, r) === platform && r.version === version)) {
+  if (
+    state.store.appVersions.find((r) => r.id !== except && platformOf(state, r) === platform && r.version === version)
+  ) {
     throw mongoError(
       `E11000 duplicate key error collection: openim_enterprise.application index: platform_1_version_1 dup key: { platform: "${platform}", version: "${version}" }`,
     );
@@ -199,7 +201,11 @@ function deleteVersions(state: OpenImState, body: OpenImBody): undefined {
 
 export function applicationRoutes(): OpenImRoute[] {
   return [
-    { path: '/application/add_version', guard: 'admin', handle: ({ state, body, now }) => addVersion(state, body, now) },
+    {
+      path: '/application/add_version',
+      guard: 'admin',
+      handle: ({ state, body, now }) => addVersion(state, body, now),
+    },
     { path: '/application/update_version', guard: 'admin', handle: ({ state, body }) => updateVersion(state, body) },
     { path: '/application/delete_version', guard: 'admin', handle: ({ state, body }) => deleteVersions(state, body) },
     // Registered without mw.CheckAdmin: the apps themselves ask for updates.

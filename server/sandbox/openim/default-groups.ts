@@ -93,7 +93,12 @@ function addDefaultGroups(state: OpenImState, body: OpenImBody, now: number): un
   ids.forEach((id, i) => {
     const group = groups.get(id)!;
     // OpenIM keeps no order: new rows go after the store's own.
-    state.store.defaultGroups.insert({ groupId: group.id, groupName: group.name, sort: last + (i + 1) * 10, createTime: new Date(now).toISOString() });
+    state.store.defaultGroups.insert({
+      groupId: group.id,
+      groupName: group.name,
+      sort: last + (i + 1) * 10,
+      createTime: new Date(now).toISOString(),
+    });
   });
   return undefined;
 }
@@ -138,7 +143,11 @@ function searchDefaultGroups(state: OpenImState, body: OpenImBody): Row {
 
 export function defaultGroupRoutes(): OpenImRoute[] {
   return [
-    { path: '/default/group/add', guard: 'admin', handle: ({ state, body, now }) => addDefaultGroups(state, body, now) },
+    {
+      path: '/default/group/add',
+      guard: 'admin',
+      handle: ({ state, body, now }) => addDefaultGroups(state, body, now),
+    },
     { path: '/default/group/del', guard: 'admin', handle: ({ state, body }) => delDefaultGroups(state, body) },
     { path: '/default/group/find', guard: 'admin', handle: ({ state }) => findDefaultGroups(state) },
     { path: '/default/group/search', guard: 'admin', handle: ({ state, body }) => searchDefaultGroups(state, body) },

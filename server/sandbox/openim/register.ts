@@ -66,7 +66,8 @@ function checkRegisterInfo(state: OpenImState, info: RegisterInfo): void {
     if (!info.areaCode.startsWith('+')) info.areaCode = `+${info.areaCode}`;
     if (!DIGITS.test(info.areaCode.slice(1))) throw argsError('area code must be number');
     if (!DIGITS.test(info.phoneNumber)) throw argsError('phone number must be number');
-    if (state.store.users.find((u) => u.phone === info.areaCode + info.phoneNumber)) throw new OpenImError(OPENIM_CODES.phoneAlreadyRegister, '');
+    if (state.store.users.find((u) => u.phone === info.areaCode + info.phoneNumber))
+      throw new OpenImError(OPENIM_CODES.phoneAlreadyRegister, '');
   }
   if (info.account !== '') {
     if (!ALPHANUMERIC.test(info.account)) throw argsError('account must be alphanumeric');
@@ -79,7 +80,8 @@ function checkRegisterInfo(state: OpenImState, info: RegisterInfo): void {
   }
 }
 
-const localeOf = (areaCode: string): Locale => (Object.entries(AREA_CODES).find(([, code]) => code === areaCode)?.[0] as Locale | undefined) ?? 'en';
+const localeOf = (areaCode: string): Locale =>
+  (Object.entries(AREA_CODES).find(([, code]) => code === areaCode)?.[0] as Locale | undefined) ?? 'en';
 
 /**
  * `RegisterUser` for an admin caller: checks, then the user. A chosen `userID` already taken is
@@ -121,7 +123,8 @@ function register(state: OpenImState, info: RegisterInfo, ip: string, now: numbe
   if (info.email !== '') more.email = info.email;
   if (info.birth !== 0) more.birth = info.birth;
   // The last kind given wins, in OpenIM's order: phone, account, e-mail.
-  more.registerType = info.email !== '' ? REGISTER_TYPE.email : info.account !== '' ? REGISTER_TYPE.account : REGISTER_TYPE.phone;
+  more.registerType =
+    info.email !== '' ? REGISTER_TYPE.email : info.account !== '' ? REGISTER_TYPE.account : REGISTER_TYPE.phone;
   state.userPasswords.set(String(user.id), info.password);
   return user;
 }
@@ -155,6 +158,10 @@ function importUsers(state: OpenImState, body: OpenImBody, ip: string, now: numb
 export function registerRoutes(): OpenImRoute[] {
   return [
     { path: '/account/add_user', guard: 'admin', handle: ({ state, body, ip, now }) => addUser(state, body, ip, now) },
-    { path: '/user/import/json', guard: 'admin', handle: ({ state, body, ip, now }) => importUsers(state, body, ip, now) },
+    {
+      path: '/user/import/json',
+      guard: 'admin',
+      handle: ({ state, body, ip, now }) => importUsers(state, body, ip, now),
+    },
   ];
 }

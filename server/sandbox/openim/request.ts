@@ -15,7 +15,9 @@ export interface Pagination {
 }
 
 const typeError = (name: string, want: string, value: unknown) =>
-  argsError(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value} into Go struct field .${name} of type ${want}`);
+  argsError(
+    `json: cannot unmarshal ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value} into Go struct field .${name} of type ${want}`,
+  );
 
 export class OpenImBody {
   private constructor(private readonly row: Row) {}
@@ -98,7 +100,8 @@ export class OpenImBody {
   list(name: string): OpenImBody[] | null {
     const value = this.raw(name);
     if (value === undefined || value === null) return null;
-    if (!Array.isArray(value) || value.some((v) => v !== null && (typeof v !== 'object' || Array.isArray(v)))) throw typeError(name, '[]object', value);
+    if (!Array.isArray(value) || value.some((v) => v !== null && (typeof v !== 'object' || Array.isArray(v))))
+      throw typeError(name, '[]object', value);
     return value.map((v) => new OpenImBody((v ?? {}) as Row));
   }
 

@@ -63,7 +63,12 @@ export function openImRoutes(api: OpenImApi = 'admin'): OpenImRoute[] {
   const all = allRoutes();
   if (api === 'chat') return all.filter((route) => CHAT_API_PATHS.has(route.path));
   return all
-    .filter((route) => !CHAT_API_PATHS.has(route.path) || route.path.startsWith('/application/') || route.path === '/client_config/get')
+    .filter(
+      (route) =>
+        !CHAT_API_PATHS.has(route.path) ||
+        route.path.startsWith('/application/') ||
+        route.path === '/client_config/get',
+    )
     .map((route) => (route.path === '/client_config/get' ? { ...route, guard: 'admin' as const } : route));
 }
 
@@ -74,11 +79,19 @@ function allRoutes(): OpenImRoute[] {
     { path: '/account/info', guard: 'admin', handle: ({ state, userID }) => adminInfo(state, userID) },
     { path: '/account/update', guard: 'admin', handle: ({ state, body, userID }) => updateSelf(state, body, userID) },
     { path: '/account/change_password', guard: 'admin', handle: ({ state, body }) => changeAdminPassword(state, body) },
-    { path: '/account/add_admin', guard: 'admin', handle: ({ state, body, userID, now }) => addAdmin(state, body, userID, now) },
+    {
+      path: '/account/add_admin',
+      guard: 'admin',
+      handle: ({ state, body, userID, now }) => addAdmin(state, body, userID, now),
+    },
     { path: '/account/del_admin', guard: 'admin', handle: ({ state, body, userID }) => delAdmins(state, body, userID) },
     { path: '/account/search', guard: 'admin', handle: ({ state, body, userID }) => searchAdmins(state, body, userID) },
     // Admin API: users.
-    { path: '/block/add', guard: 'admin', handle: ({ state, body, userID, now }) => blockUser(state, body, userID, now) },
+    {
+      path: '/block/add',
+      guard: 'admin',
+      handle: ({ state, body, userID, now }) => blockUser(state, body, userID, now),
+    },
     { path: '/block/del', guard: 'admin', handle: ({ state, body }) => unblockUsers(state, body) },
     { path: '/block/search', guard: 'admin', handle: ({ state, body }) => searchBlocked(state, body) },
     { path: '/user/password/reset', guard: 'admin', handle: ({ state, body }) => resetPassword(state, body) },
@@ -131,7 +144,8 @@ function registerApi(app: FastifyInstance, state: OpenImState, api: OpenImApi): 
       try {
         if (route.guard !== 'none') {
           const owner = state.tokens.parse(header(request, 'token'));
-          if (route.guard === 'admin' && owner.userType !== ADMIN_USER_TYPE) throw new OpenImError(OPENIM_CODES.args, 'token type error');
+          if (route.guard === 'admin' && owner.userType !== ADMIN_USER_TYPE)
+            throw new OpenImError(OPENIM_CODES.args, 'token type error');
           userID = owner.userID;
         }
         const body = OpenImBody.parse(request.body);

@@ -34,7 +34,10 @@ function typed(previous: unknown, text: string): unknown {
 
 function getClientConfig(state: OpenImState): Row {
   const stored = Object.entries(siteFunctions(state)).filter(([key]) => !NOT_CLIENT_CONFIG.has(key));
-  const config = Object.fromEntries([...stored.map(([key, value]) => [key, String(value)]), ...state.clientConfigApart]);
+  const config = Object.fromEntries([
+    ...stored.map(([key, value]) => [key, String(value)]),
+    ...state.clientConfigApart,
+  ]);
   // A Go map is written with its keys sorted.
   return { config: Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
 }
@@ -122,11 +125,20 @@ function searchInvitationCodes(state: OpenImState, body: OpenImBody): Row {
 function insertCodes(state: OpenImState, codes: readonly string[], now: number): void {
   for (const code of codes) {
     // One use, no expiry: what an OpenIM code is, in the store's terms.
-    state.store.inviteCodes.insert({ code, status: 'unused', usedCount: 0, maxUses: 1, usedBy: '', expireTime: null, createTime: new Date(now).toISOString() });
+    state.store.inviteCodes.insert({
+      code,
+      status: 'unused',
+      usedCount: 0,
+      maxUses: 1,
+      usedBy: '',
+      expireTime: null,
+      createTime: new Date(now).toISOString(),
+    });
   }
 }
 
-const existingCodes = (state: OpenImState, codes: readonly string[]) => codes.filter((c) => state.store.inviteCodes.find((row) => row.code === c));
+const existingCodes = (state: OpenImState, codes: readonly string[]) =>
+  codes.filter((c) => state.store.inviteCodes.find((row) => row.code === c));
 
 /** `/invitation_code/add`: the codes given; duplicates or codes already stored → 1001. */
 function addInvitationCodes(state: OpenImState, body: OpenImBody, now: number): undefined {
@@ -186,7 +198,9 @@ function searchForbiddenIPs(state: OpenImState, body: OpenImBody): Row {
   const page = pageOf(rows, pagination);
   return {
     total: page.total,
-    forbiddens: listOrNull(page.list.map((row) => ({ ip: row.ip, ...limitsOf(state, row.ip), createTime: Date.parse(row.createTime) }))),
+    forbiddens: listOrNull(
+      page.list.map((row) => ({ ip: row.ip, ...limitsOf(state, row.ip), createTime: Date.parse(row.createTime) })),
+    ),
   };
 }
 
@@ -200,7 +214,13 @@ function addForbiddenIPs(state: OpenImState, body: OpenImBody, userID: string, n
     const flags = { limitRegister: item.bool('limitRegister'), limitLogin: item.bool('limitLogin') };
     if (!state.store.ipBlacklist.find((row) => row.ip === ip)) {
       // OpenIM records no reason or expiry; the store's operator column gets the admin's account.
-      state.store.ipBlacklist.insert({ ip, reason: '', expireTime: null, createdBy: admin?.account ?? userID, createTime: new Date(now).toISOString() });
+      state.store.ipBlacklist.insert({
+        ip,
+        reason: '',
+        expireTime: null,
+        createdBy: admin?.account ?? userID,
+        createTime: new Date(now).toISOString(),
+      });
     }
     state.ipLimits.set(ip, flags);
   }
@@ -228,7 +248,10 @@ function searchDefaultFriends(state: OpenImState, body: OpenImBody): Row {
   const match = keywordMatcher(body.str('keyword'));
   const rows = state.store.defaultFriends.all().filter((row) => match(String(row.userId)));
   const page = pageOf(rows, pagination);
-  return { total: page.total, users: listOrNull(page.list.map((row) => defaultFriendRow(state, row.userId, row.createTime))) };
+  return {
+    total: page.total,
+    users: listOrNull(page.list.map((row) => defaultFriendRow(state, row.userId, row.createTime))),
+  };
 }
 
 function findDefaultFriends(state: OpenImState): Row {
@@ -243,7 +266,8 @@ function addDefaultFriends(state: OpenImState, body: OpenImBody, now: number): u
   const users = ids.map((id) => {
     const user = state.userByID(id);
     if (!user) throw argsError(`user not found ${id}`);
-    if (state.store.defaultFriends.find((row) => row.userId === user.id)) throw argsError(`user ${id} already default friend`);
+    if (state.store.defaultFriends.find((row) => row.userId === user.id))
+      throw argsError(`user ${id} already default friend`);
     return user;
   });
   const last = state.store.defaultFriends.all().reduce((max, row) => Math.max(max, row.sort), 0);
@@ -278,16 +302,36 @@ export function siteRoutes(): OpenImRoute[] {
     { path: '/client_config/del', guard: 'admin', handle: ({ state, body }) => delClientConfig(state, body) },
     { path: '/user/allow_register/get', guard: 'admin', handle: ({ state }) => getAllowRegister(state) },
     { path: '/user/allow_register/set', guard: 'admin', handle: ({ state, body }) => setAllowRegister(state, body) },
-    { path: '/invitation_code/search', guard: 'admin', handle: ({ state, body }) => searchInvitationCodes(state, body) },
-    { path: '/invitation_code/add', guard: 'admin', handle: ({ state, body, now }) => addInvitationCodes(state, body, now) },
-    { path: '/invitation_code/gen', guard: 'admin', handle: ({ state, body, now }) => genInvitationCodes(state, body, now) },
+    {
+      path: '/invitation_code/search',
+      guard: 'admin',
+      handle: ({ state, body }) => searchInvitationCodes(state, body),
+    },
+    {
+      path: '/invitation_code/add',
+      guard: 'admin',
+      handle: ({ state, body, now }) => addInvitationCodes(state, body, now),
+    },
+    {
+      path: '/invitation_code/gen',
+      guard: 'admin',
+      handle: ({ state, body, now }) => genInvitationCodes(state, body, now),
+    },
     { path: '/invitation_code/del', guard: 'admin', handle: ({ state, body }) => delInvitationCodes(state, body) },
     { path: '/forbidden/ip/search', guard: 'admin', handle: ({ state, body }) => searchForbiddenIPs(state, body) },
-    { path: '/forbidden/ip/add', guard: 'admin', handle: ({ state, body, userID, now }) => addForbiddenIPs(state, body, userID, now) },
+    {
+      path: '/forbidden/ip/add',
+      guard: 'admin',
+      handle: ({ state, body, userID, now }) => addForbiddenIPs(state, body, userID, now),
+    },
     { path: '/forbidden/ip/del', guard: 'admin', handle: ({ state, body }) => delForbiddenIPs(state, body) },
     { path: '/default/user/search', guard: 'admin', handle: ({ state, body }) => searchDefaultFriends(state, body) },
     { path: '/default/user/find', guard: 'admin', handle: ({ state }) => findDefaultFriends(state) },
-    { path: '/default/user/add', guard: 'admin', handle: ({ state, body, now }) => addDefaultFriends(state, body, now) },
+    {
+      path: '/default/user/add',
+      guard: 'admin',
+      handle: ({ state, body, now }) => addDefaultFriends(state, body, now),
+    },
     { path: '/default/user/del', guard: 'admin', handle: ({ state, body }) => delDefaultFriends(state, body) },
   ];
 }

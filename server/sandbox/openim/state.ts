@@ -58,7 +58,10 @@ export class OpenImState {
       const super_ = ALL_PERMISSIONS.every((p) => account.permissions.includes(p));
       const known = SANDBOX_ACCOUNTS.find((a) => a.account === account.account);
       profile = {
-        userID: super_ && account.builtIn ? IM_ADMIN_USER_ID : String(1_000_000_000 + ((account.id * 2_654_435_761) % 8_999_999_999)),
+        userID:
+          super_ && account.builtIn
+            ? IM_ADMIN_USER_ID
+            : String(1_000_000_000 + ((account.id * 2_654_435_761) % 8_999_999_999)),
         password: known ? md5hex(known.password) : randomBytes(16).toString('hex'),
         level: super_ ? SUPER_ADMIN_LEVEL : NORMAL_ADMIN_LEVEL,
         faceURL: '',

@@ -22,7 +22,14 @@ const sign = (text: string, secret = SECRET) => createHmac('sha256', secret).upd
 export function signToken(userID: string, userType: number, nowMs: number, secret = SECRET): string {
   const now = Math.floor(nowMs / 1000);
   // Key order as Go's encoder writes the claims struct: its own fields, then RegisteredClaims.
-  const claims = { UserID: userID, UserType: userType, PlatformID: 0, exp: now + LIFETIME_SECONDS, nbf: now - 60, iat: now };
+  const claims = {
+    UserID: userID,
+    UserType: userType,
+    PlatformID: 0,
+    exp: now + LIFETIME_SECONDS,
+    nbf: now - 60,
+    iat: now,
+  };
   const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
   return `${head}.${sign(head, secret).toString('base64url')}`;
 }
@@ -60,14 +67,17 @@ export class OpenImTokens {
     if (!claims || decode(parts[0]!) === null) throw new OpenImError(OPENIM_CODES.tokenMalformed, '');
     const expected = sign(`${parts[0]}.${parts[1]}`);
     const given = Buffer.from(parts[2]!, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new OpenImError(OPENIM_CODES.tokenUnknown, '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw new OpenImError(OPENIM_CODES.tokenUnknown, '');
     const now = Math.floor(nowMs / 1000);
     if (typeof claims.exp === 'number' && claims.exp < now) throw new OpenImError(OPENIM_CODES.tokenExpired, '');
     if (typeof claims.nbf === 'number' && claims.nbf > now) throw new OpenImError(1504, '');
-    if (claims.PlatformID !== undefined && claims.PlatformID !== 0) throw new OpenImError(OPENIM_CODES.tokenExpired, '');
+    if (claims.PlatformID !== undefined && claims.PlatformID !== 0)
+      throw new OpenImError(OPENIM_CODES.tokenExpired, '');
     const userID = typeof claims.UserID === 'string' ? claims.UserID : '';
     const userType = typeof claims.UserType === 'number' ? claims.UserType : 0;
-    if (userType !== ADMIN_USER_TYPE && userType !== NORMAL_USER_TYPE) throw new OpenImError(OPENIM_CODES.tokenUnknown, 'token type unknown');
+    if (userType !== ADMIN_USER_TYPE && userType !== NORMAL_USER_TYPE)
+      throw new OpenImError(OPENIM_CODES.tokenUnknown, 'token type unknown');
     const status = this.sets.get(userID)?.get(token);
     if (status === undefined) throw new OpenImError(OPENIM_CODES.tokenNotExist, '');
     if (status !== 0) throw new OpenImError(OPENIM_CODES.tokenExpired, '');
@@ -78,7 +88,9 @@ export class OpenImTokens {
 function decode(part: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -46,7 +46,14 @@ function searchLimits(state: OpenImState, body: OpenImBody): Row {
   );
   return {
     total: page.total,
-    limits: listOrNull(page.list.map((row) => ({ userID: row.userID, ip: row.ip, createTime: row.createTime, user: publicInfo(state, row.userID) }))),
+    limits: listOrNull(
+      page.list.map((row) => ({
+        userID: row.userID,
+        ip: row.ip,
+        createTime: row.createTime,
+        user: publicInfo(state, row.userID),
+      })),
+    ),
   };
 }
 

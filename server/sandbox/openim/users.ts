@@ -16,7 +16,14 @@ const GENDERS = { female: 0, male: 1, unknown: 2 } as const;
 const GENDER_OF: Readonly<Record<number, UserRecord['gender']>> = { 0: 'female', 1: 'male', 2: 'unknown' };
 
 /** The store keeps one phone text, `+<dial><number>`; the user's locale tells where the dial code ends. */
-export const AREA_CODES: Readonly<Record<string, string>> = { zh: '+86', ja: '+81', es: '+34', en: '+1', fr: '+33', de: '+49' };
+export const AREA_CODES: Readonly<Record<string, string>> = {
+  zh: '+86',
+  ja: '+81',
+  es: '+34',
+  en: '+1',
+  fr: '+33',
+  de: '+49',
+};
 
 /** OpenIM's separate `areaCode` and `phoneNumber` of the store's phone text. */
 function splitPhone(user: UserRecord, more: UserExtras): { phoneNumber: string; areaCode: string } {
@@ -89,7 +96,9 @@ export function searchUsers(state: OpenImState, body: OpenImBody): Row {
     if (gender !== 0 && GENDERS[user.gender] !== gender) return false;
     if (normal === 1 && user.status === 'banned') return false;
     const more = extrasOf(state, user);
-    return [String(user.id), user.account, user.nickname, splitPhone(user, more).phoneNumber, more.email ?? ''].some(match);
+    return [String(user.id), user.account, user.nickname, splitPhone(user, more).phoneNumber, more.email ?? ''].some(
+      match,
+    );
   });
   const page = pageOf(rows, pagination);
   return { total: page.total, users: listOrNull(page.list.map((user) => userFullInfo(state, user))) };
@@ -132,7 +141,8 @@ export function updateUser(state: OpenImState, body: OpenImBody): undefined {
       code = areaCode.startsWith('+') ? areaCode : `+${areaCode}`;
       if (!/^\+\d+$/.test(code)) throw argsError('area code must be number');
       if (!/^\d+$/.test(phone)) throw argsError('phone number must be number');
-      if (state.store.users.find((u) => u.id !== user.id && u.phone === code + phone)) throw new OpenImError(OPENIM_CODES.phoneAlreadyRegister, '');
+      if (state.store.users.find((u) => u.id !== user.id && u.phone === code + phone))
+        throw new OpenImError(OPENIM_CODES.phoneAlreadyRegister, '');
       patch.phone = code + phone;
     }
   }
@@ -161,7 +171,8 @@ export function updateUser(state: OpenImState, body: OpenImBody): undefined {
   }
   const birth = body.raw('birth');
   if (birth !== undefined && birth !== null) {
-    if (typeof birth !== 'number' || !Number.isInteger(birth)) throw argsError('json: cannot unmarshal into Go struct field .birth of type int64');
+    if (typeof birth !== 'number' || !Number.isInteger(birth))
+      throw argsError('json: cannot unmarshal into Go struct field .birth of type int64');
     more.birth = birth;
   }
   return undefined;
@@ -202,7 +213,9 @@ export function searchBlocked(state: OpenImState, body: OpenImBody): Row {
       .map((u) => String(u.id)),
   ];
   for (const id of state.blocks.keys()) if (!state.userByID(id)) ids.push(id);
-  const rows = ids.map((id) => blockRow(state, id)).filter((row) => [row.userID, row.reason, row.opUserID].some((v) => match(String(v))));
+  const rows = ids
+    .map((id) => blockRow(state, id))
+    .filter((row) => [row.userID, row.reason, row.opUserID].some((v) => match(String(v))));
   const page = pageOf(rows, pagination);
   return { total: page.total, users: listOrNull(page.list) };
 }

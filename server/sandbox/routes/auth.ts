@@ -13,7 +13,10 @@ import { adminOf, bodyObject, setAdmin } from './common.js';
 export function requiredPermission(path: string): string | null {
   let best: string | null = null;
   for (const permission of ALL_PERMISSIONS) {
-    if ((path === permission || path.startsWith(`${permission}/`)) && (best === null || permission.length > best.length)) {
+    if (
+      (path === permission || path.startsWith(`${permission}/`)) &&
+      (best === null || permission.length > best.length)
+    ) {
       best = permission;
     }
   }
@@ -56,13 +59,21 @@ export function registerAuth(app: FastifyInstance, store: SandboxStore): void {
     }
     // The authenticator code is checked only for accounts bound to Google Authenticator; the
     // sandbox accounts are not, so any code (usually empty) passes.
-    if (body.code !== undefined && body.code !== null && typeof body.code !== 'string') throw badRequest('code must be text');
+    if (body.code !== undefined && body.code !== null && typeof body.code !== 'string')
+      throw badRequest('code must be text');
     const admin = store.accounts.all().find((a) => a.account === account);
-    if (!admin || !passwordMatches(admin, password)) throw new SandboxError(CODES.wrongCredentials, MESSAGES.wrongCredentials);
+    if (!admin || !passwordMatches(admin, password))
+      throw new SandboxError(CODES.wrongCredentials, MESSAGES.wrongCredentials);
     if (admin.status !== 'enabled') throw new SandboxError(1003, 'This account has been disabled');
     admin.lastLoginTime = new Date().toISOString();
     admin.lastLoginIp = request.ip;
-    store.logOperation({ adminAccount: admin.account, action: 'login', module: 'auth', detail: 'Signed in', ip: request.ip });
+    store.logOperation({
+      adminAccount: admin.account,
+      action: 'login',
+      module: 'auth',
+      detail: 'Signed in',
+      ip: request.ip,
+    });
     const answer: LoginAnswer & { token: string } = { token: store.sessions.open(admin), userId: admin.userId };
     return ok(answer);
   });

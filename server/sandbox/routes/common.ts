@@ -17,7 +17,8 @@ export function adminOf(request: FastifyRequest): AdminAccount {
 }
 
 export function bodyObject(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('The request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 

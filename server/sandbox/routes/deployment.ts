@@ -31,5 +31,7 @@ export function registerDeployment(app: FastifyInstance, store: SandboxStore): v
 
   app.get(CALLS.monitoring, async () => ok(deployment.monitoring(Date.now())));
 
-  app.post(CALLS.importDatabase, async (request) => ok(deployment.importDatabase(bodyObject(request.body).url, Date.now())));
+  app.post(CALLS.importDatabase, async (request) =>
+    ok(deployment.importDatabase(bodyObject(request.body).url, Date.now())),
+  );
 }

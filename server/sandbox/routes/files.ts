@@ -89,7 +89,8 @@ export function registerFiles(app: FastifyInstance, store: SandboxStore, uploads
   // The public site config follows what the site-functions page saved.
   app.get(CALLS.siteConfig, async () => {
     const saved = store.settings.siteFunctions ?? {};
-    const text = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
+    const text = (value: unknown, fallback: string) =>
+      typeof value === 'string' && value.trim() !== '' ? value : fallback;
     return ok({
       webIconPath: text(saved.webIconPath, SITE_CONFIG.webIconPath),
       chatRoomName: text(saved.chatRoomName, SITE_CONFIG.chatRoomName),

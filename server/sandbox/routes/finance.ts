@@ -8,7 +8,11 @@ import type { SandboxStore } from '../store/sandbox-store.js';
  * The withdrawal calls outside the resource contract: the pending count the gateway polls, and
  * the sync call as a GET (the chat backend's own form of it; the review page's POST is a resource action).
  */
-export function registerFinance(app: FastifyInstance, store: SandboxStore, countPath: string = CALLS.withdrawalCount): void {
+export function registerFinance(
+  app: FastifyInstance,
+  store: SandboxStore,
+  countPath: string = CALLS.withdrawalCount,
+): void {
   app.get(countPath, async () => {
     store.counters.withdrawalCountPolls++;
     return ok(store.pendingWithdrawalCount());

@@ -15,7 +15,8 @@ export interface FieldError {
 
 /** The contract's rules, plus what they leave to the backend: switches must be true or false, choice lists must hold options. */
 function check(field: FieldDef, value: unknown): ValidationCode | null {
-  if (field.kind === 'switch') return value === undefined || value === null || typeof value === 'boolean' ? null : 'notAnOption';
+  if (field.kind === 'switch')
+    return value === undefined || value === null || typeof value === 'boolean' ? null : 'notAnOption';
   const code = validateField(field, value);
   if (code) return code;
   if (field.kind === 'lines' && Array.isArray(value) && field.options) {
@@ -34,7 +35,12 @@ function check(field: FieldDef, value: unknown): ValidationCode | null {
     // A number sent as text is read as one, but only when it is plainly a number.
     if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim())) return 'notNumber';
   }
-  if (field.kind === 'image' && typeof value === 'string' && value.trim() !== '' && (/^\//.test(value) || /\.\.|[\s<>"]/.test(value))) {
+  if (
+    field.kind === 'image' &&
+    typeof value === 'string' &&
+    value.trim() !== '' &&
+    (/^\//.test(value) || /\.\.|[\s<>"]/.test(value))
+  ) {
     return 'linkFormat';
   }
   return null;
@@ -56,7 +62,14 @@ function isBlank(value: unknown): boolean {
 function convert(field: FieldDef, value: unknown): unknown {
   if (isBlank(value)) {
     if (field.kind === 'switch') return false;
-    if (field.kind === 'number' || field.kind === 'bytes' || field.kind === 'money' || field.kind === 'datetime' || field.kind === 'date') return null;
+    if (
+      field.kind === 'number' ||
+      field.kind === 'bytes' ||
+      field.kind === 'money' ||
+      field.kind === 'datetime' ||
+      field.kind === 'date'
+    )
+      return null;
     if (field.kind === 'lines') return [];
     return '';
   }

@@ -1,5 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ActionDef, ListResource, OperationResource, OPERATION_ACTIONS, Resource, SettingsResource, StatisticsResource } from '../../contract/index.js';
+import type {
+  ActionDef,
+  ListResource,
+  OperationResource,
+  OPERATION_ACTIONS,
+  Resource,
+  SettingsResource,
+  StatisticsResource,
+} from '../../contract/index.js';
 import { RESOURCES, formFields, resourceCalls } from '../../contract/index.js';
 import { CODES, SandboxError, badRequest, ok } from '../errors.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
@@ -8,7 +16,15 @@ import { mergeSpec, specFor } from '../store/specs.js';
 import { adminOf, bodyObject, parseId, parseIds, queryObject } from './common.js';
 import { readFields } from './resource-input.js';
 import { statisticsRange } from './dashboard.js';
-import type { ActionHandler, Bindings, Ctx, ListBinding, OperationBinding, SettingsBinding, StatisticsBinding } from './bindings/types.js';
+import type {
+  ActionHandler,
+  Bindings,
+  Ctx,
+  ListBinding,
+  OperationBinding,
+  SettingsBinding,
+  StatisticsBinding,
+} from './bindings/types.js';
 
 export * from './bindings/types.js';
 
@@ -20,7 +36,12 @@ export * from './bindings/types.js';
 
 type Row = Record<string, unknown>;
 type LogAction = (typeof OPERATION_ACTIONS)[number];
-const LOGGED_AS: Readonly<Record<string, LogAction>> = { ban: 'ban', unban: 'unban', approve: 'approve', reject: 'reject' };
+const LOGGED_AS: Readonly<Record<string, LogAction>> = {
+  ban: 'ban',
+  unban: 'unban',
+  approve: 'approve',
+  reject: 'reject',
+};
 const MAX_DETAIL = 300;
 const SECRET_INPUTS = new Set(['password', 'confirm']);
 
@@ -29,9 +50,12 @@ function contextOf(request: FastifyRequest, store: SandboxStore): Ctx {
 }
 
 function describe(name: string, ids: readonly number[] | null, inputs: Row): string {
-  const target = ids && ids.length > 0 ? ` #${ids.slice(0, 20).join(', #')}${ids.length > 20 ? ` (+${ids.length - 20})` : ''}` : '';
+  const target =
+    ids && ids.length > 0 ? ` #${ids.slice(0, 20).join(', #')}${ids.length > 20 ? ` (+${ids.length - 20})` : ''}` : '';
   const shown = Object.entries(inputs)
-    .filter(([key, value]) => !SECRET_INPUTS.has(key) && typeof value !== 'object' && value !== '' && value !== undefined)
+    .filter(
+      ([key, value]) => !SECRET_INPUTS.has(key) && typeof value !== 'object' && value !== '' && value !== undefined,
+    )
     .map(([key, value]) => `${key}=${String(value)}`)
     .join(', ');
   const text = `${name}${target}${shown ? `: ${shown}` : ''}`;
@@ -46,7 +70,12 @@ function notFound(resource: Resource, id: number): SandboxError {
   return new SandboxError(CODES.notFound, `${resource.id} record ${id} not found`);
 }
 
-function registerList(app: FastifyInstance, store: SandboxStore, resource: ListResource, binding: ListBinding<Identified & Row>): void {
+function registerList(
+  app: FastifyInstance,
+  store: SandboxStore,
+  resource: ListResource,
+  binding: ListBinding<Identified & Row>,
+): void {
   const calls = resourceCalls(resource);
   const { collection } = binding;
   const spec = mergeSpec(collection.options, specFor(resource));
@@ -136,7 +165,8 @@ function registerActions(
   for (const action of actions) byName.set(action.name, [...(byName.get(action.name) ?? []), action]);
   // The UI offers an undo by calling the named action, so it must be one this resource serves.
   for (const action of actions) {
-    if (action.undo && !byName.has(action.undo)) throw new Error(`${resource.id}.${action.name} is undone by ${action.undo}, which it does not declare`);
+    if (action.undo && !byName.has(action.undo))
+      throw new Error(`${resource.id}.${action.name} is undone by ${action.undo}, which it does not declare`);
   }
   for (const [name, variants] of byName) {
     const handler = handlers[name];
@@ -161,7 +191,9 @@ function registerActions(
           const found = row?.(id);
           const when = variant.when;
           if (found && when && variant.target === 'row' && !when.in.some((v) => v === found[when.field])) {
-            throw badRequest(`${name} does not apply to ${resource.id} record ${id} (${when.field} is ${String(found[when.field])})`);
+            throw badRequest(
+              `${name} does not apply to ${resource.id} record ${id} (${when.field} is ${String(found[when.field])})`,
+            );
           }
         }
       }
@@ -178,7 +210,12 @@ function maskSecrets(resource: SettingsResource, values: Row): Row {
   return out;
 }
 
-function registerSettings(app: FastifyInstance, store: SandboxStore, resource: SettingsResource, binding: SettingsBinding): void {
+function registerSettings(
+  app: FastifyInstance,
+  store: SandboxStore,
+  resource: SettingsResource,
+  binding: SettingsBinding,
+): void {
   const calls = resourceCalls(resource);
   const current = store.settings[resource.id];
   if (!current) throw new Error(`the sandbox has no settings for ${resource.id}`);
@@ -214,7 +251,12 @@ function registerStatistics(app: FastifyInstance, resource: StatisticsResource, 
   });
 }
 
-function registerOperation(app: FastifyInstance, store: SandboxStore, resource: OperationResource, binding: OperationBinding): void {
+function registerOperation(
+  app: FastifyInstance,
+  store: SandboxStore,
+  resource: OperationResource,
+  binding: OperationBinding,
+): void {
   const calls = resourceCalls(resource);
   if (resource.preview) {
     app.get(calls.preview, async (request) => {
@@ -236,7 +278,12 @@ function registerOperation(app: FastifyInstance, store: SandboxStore, resource: 
 }
 
 /** Registers every resource of the contract; a resource without a binding stops the sandbox from starting. */
-export function registerResources(app: FastifyInstance, store: SandboxStore, bindings: Bindings, resources: readonly Resource[] = RESOURCES): void {
+export function registerResources(
+  app: FastifyInstance,
+  store: SandboxStore,
+  bindings: Bindings,
+  resources: readonly Resource[] = RESOURCES,
+): void {
   for (const resource of resources) {
     if (resource.kind === 'list') {
       const binding = bindings.list[resource.id];

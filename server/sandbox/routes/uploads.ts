@@ -62,7 +62,12 @@ export class UploadStore {
   }
 
   /** Reads an upload call's body, writes its file, checks it, and keeps it. Refusals are the envelope's 400. */
-  async receive(request: FastifyRequest, names: UploadParts, now: number, kindOf: (value: string) => string = (value) => value): Promise<StoredUpload> {
+  async receive(
+    request: FastifyRequest,
+    names: UploadParts,
+    now: number,
+    kindOf: (value: string) => string = (value) => value,
+  ): Promise<StoredUpload> {
     const boundary = boundaryOf(request.headers['content-type']);
     if (!boundary) throw badRequest('An upload is sent as multipart/form-data');
     const fields = new Map<string, string>();
@@ -91,18 +96,23 @@ export class UploadStore {
               size += chunk.length;
               if (size > SANDBOX_UPLOAD_MAX_BYTES) throw badRequest('The file is too large');
               hash.update(chunk);
-              if (head.length < UPLOAD_HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, UPLOAD_HEAD_BYTES - head.length)]);
+              if (head.length < UPLOAD_HEAD_BYTES)
+                head = Buffer.concat([head, chunk.subarray(0, UPLOAD_HEAD_BYTES - head.length)]);
               tail = Buffer.concat([tail, chunk]).subarray(-UPLOAD_TAIL_BYTES);
               // Backpressure: the disk takes the file as fast as it can, no faster (once() drops its listeners after).
               if (!stream.write(chunk)) await once(stream, 'drain');
             },
-            end: () => new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve()))),
+            end: () =>
+              new Promise<void>((resolve, reject) =>
+                stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+              ),
           };
         },
       });
       const given = fields.get(names.kind);
       const kind = (given === undefined ? undefined : kindOf(given)) as UploadKind | undefined;
-      if (!kind || !UPLOAD_KINDS.includes(kind)) throw badRequest(`${names.kind} must be one of ${UPLOAD_KINDS.join(', ')}`);
+      if (!kind || !UPLOAD_KINDS.includes(kind))
+        throw badRequest(`${names.kind} must be one of ${UPLOAD_KINDS.join(', ')}`);
       if (fileName === null) throw badRequest(`The part ${names.file} with the file is missing`);
       const checked = checkUploadHead(kind, fileName, head);
       if (!('type' in checked)) throw badRequest(`The file is not an accepted ${kind} (${checked.reason})`);

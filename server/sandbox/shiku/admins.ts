@@ -19,7 +19,14 @@ import { InternalError, TEXT, failure, pageOf, pageResult, success } from './wir
 type Map = (path: string, handler: ShikuHandler, methods?: readonly ('GET' | 'POST')[]) => void;
 
 /** RoleManagerImpl.addAdmin's words for a role the account already has. */
-const ROLE_NAMES: Readonly<Record<number, string>> = { 5: '管理员', 6: '系统管理员', 1: '游客', 4: '客服', 2: '公众号', 3: '机器人' };
+const ROLE_NAMES: Readonly<Record<number, string>> = {
+  5: '管理员',
+  6: '系统管理员',
+  1: '游客',
+  4: '客服',
+  2: '公众号',
+  3: '机器人',
+};
 
 /** A black-on-white PNG of the matrix, `size` pixels square (QRUtil.writeToStream draws 500 × 500). */
 function qrPng(text: string, size: number): Buffer {
@@ -39,10 +46,15 @@ function qrPng(text: string, size: number): Buffer {
   return squarePng(size, raw);
 }
 
-export function registerAdmins(map: Map, store: SandboxStore, deps: { sessions: ShikuSessions; passwords: ShikuPasswords }): void {
+export function registerAdmins(
+  map: Map,
+  store: SandboxStore,
+  deps: { sessions: ShikuSessions; passwords: ShikuPasswords },
+): void {
   const byTelephone = (telephone: string) => store.accounts.find((a) => `86${a.account}` === telephone);
   const byUserId = (userId: string) => store.accounts.find((a) => a.userId === userId);
-  const editor = (admin: AdminAccount | null) => admin !== null && [ROLE.superAdmin, ROLE.admin].includes(roleOf(admin) as 5 | 6);
+  const editor = (admin: AdminAccount | null) =>
+    admin !== null && [ROLE.superAdmin, ROLE.admin].includes(roleOf(admin) as 5 | 6);
   const log = (admin: AdminAccount | null, action: 'create' | 'update' | 'delete', detail: string, now: number) =>
     store.logOperation({ adminAccount: admin?.account ?? '', action, module: 'admins', detail, ip: '127.0.0.1' }, now);
 
@@ -61,7 +73,8 @@ export function registerAdmins(map: Map, store: SandboxStore, deps: { sessions: 
     // message is null, so the failure carries no text.
     if (!caller) return { resultCode: 0, currentTime: now };
     const callerRole = roleOf(caller);
-    if ((callerRole !== ROLE.admin && callerRole !== ROLE.superAdmin) || callerRole === type) return failure(now, TEXT.noPermission);
+    if ((callerRole !== ROLE.admin && callerRole !== ROLE.superAdmin) || callerRole === type)
+      return failure(now, TEXT.noPermission);
     const rows = store.accounts
       .all()
       .map((account) => ({ account, role: roleOf(account) }))
@@ -69,7 +82,9 @@ export function registerAdmins(map: Map, store: SandboxStore, deps: { sessions: 
         if (type === 0 ? !(role === 5 || role === 6) || account.userId === String(userId) : role !== type) return false;
         return !keyWorld || account.account.toLowerCase().includes(keyWorld);
       })
-      .sort((a, b) => (a.account.createTime < b.account.createTime ? 1 : a.account.createTime > b.account.createTime ? -1 : 0));
+      .sort((a, b) =>
+        a.account.createTime < b.account.createTime ? 1 : a.account.createTime > b.account.createTime ? -1 : 0,
+      );
     return pageResult(
       now,
       pageOf(rows, page, limit).map(({ account, role }) => shikuRole(account, role)),
@@ -84,7 +99,8 @@ export function registerAdmins(map: Map, store: SandboxStore, deps: { sessions: 
     const telePhone = params.requiredStr('telePhone');
     const role = params.int('role');
     params.int('type', 0);
-    if (role < -128 || role > 127) throw new InternalError(`Value out of range. Value:"${params.str('role')}" Radix:10`);
+    if (role < -128 || role > 127)
+      throw new InternalError(`Value out of range. Value:"${params.str('role')}" Radix:10`);
     if (!editor(admin)) return failure(now, TEXT.noPermission);
     const telephone = `${areaCode}${telePhone}`;
     const existing = byTelephone(telephone);
@@ -96,7 +112,13 @@ export function registerAdmins(map: Map, store: SandboxStore, deps: { sessions: 
     // one, and /console/updateUserPassword sets one it can log in with.
     const account = createAdmin(
       store.accounts,
-      { account: telePhone, nickname: user!.nickname, password: randomBytes(16).toString('hex'), permissions: [], status: 'enabled' },
+      {
+        account: telePhone,
+        nickname: user!.nickname,
+        password: randomBytes(16).toString('hex'),
+        permissions: [],
+        status: 'enabled',
+      },
       now,
     );
     account.userId = String(user!.id);
@@ -160,7 +182,12 @@ export function registerAdmins(map: Map, store: SandboxStore, deps: { sessions: 
       const account = byTelephone(`86${nickName}`);
       if (!account) throw new InternalError('java.lang.NullPointerException');
       if (!account.googleSecret) {
-        Object.assign(account, { googleSecret: base32Secret(randomBytes(10)), googleBound: true, googlePendingSecret: null, boundTime: iso(now) });
+        Object.assign(account, {
+          googleSecret: base32Secret(randomBytes(10)),
+          googleBound: true,
+          googlePendingSecret: null,
+          boundTime: iso(now),
+        });
       }
       reply
         .code(200)

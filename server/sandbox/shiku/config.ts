@@ -36,7 +36,16 @@ const NUMERIC_DEFAULTS: Readonly<Record<string, number>> = {
   isOpenOnlineStatus: 0,
 };
 const TEXT_DEFAULTS: Readonly<Record<string, string>> = { language: 'zh', iosPushServer: 'apns', SMSType: 'aliyun' };
-const TEXT_FIELDS = ['helpUrl', 'shareUrl', 'softUrl', 'privacyPolicyPrefix', 'promotionUrl', 'language', 'iosPushServer', 'SMSType'];
+const TEXT_FIELDS = [
+  'helpUrl',
+  'shareUrl',
+  'softUrl',
+  'privacyPolicyPrefix',
+  'promotionUrl',
+  'language',
+  'iosPushServer',
+  'SMSType',
+];
 
 export class ShikuConfig {
   /** Config fields the site functions do not hold, as last saved. */
@@ -53,7 +62,12 @@ export class ShikuConfig {
     return {
       ...this.values,
       // registerInviteCode: 0 off, 1 one code per user and required, 2 shared codes and optional.
-      registerInviteCode: site.inviteCodeRequired === true ? 1 : Number(this.values.registerInviteCode) === 1 ? 0 : this.values.registerInviteCode,
+      registerInviteCode:
+        site.inviteCodeRequired === true
+          ? 1
+          : Number(this.values.registerInviteCode) === 1
+            ? 0
+            : this.values.registerInviteCode,
       isFriendsVerify: site.friendVerifyRequired === false ? 0 : 1,
       isOpenSMSCode: site.phoneVerifyRequired === false ? 0 : 1,
       maxUserSize: typeof site.maxGroupMembers === 'number' ? site.maxGroupMembers : this.values.maxUserSize,
@@ -150,7 +164,9 @@ export class ShikuClientConfig {
       if (key === 'id' || params.str(key) === '') continue;
       // An int or byte field that is not a number fails the binding: BindException, 1010101.
       if (!/^[-+]?\d+$/.test(params.str(key).trim()))
-        throw new MissingParameter(`Failed to convert property value of type 'java.lang.String' to required type 'int' for property '${key}'`);
+        throw new MissingParameter(
+          `Failed to convert property value of type 'java.lang.String' to required type 'int' for property '${key}'`,
+        );
       next[key] = Number(params.str(key).trim());
     }
     for (const key of CLIENT_TEXT) if (params.has(key)) next[key] = params.str(key);

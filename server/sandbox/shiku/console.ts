@@ -6,7 +6,15 @@ import type { ShikuConfig } from './config.js';
 import { CONSOLE_RECHARGE_DESC } from './money.js';
 import type { ShikuRooms } from './rooms.js';
 import type { ShikuHandler } from './handler.js';
-import { phoneParts, shikuGroupPacket, shikuInviteCode, shikuKeyword, shikuPersonalPacket, shikuUser, shikuWithdrawal } from './records.js';
+import {
+  phoneParts,
+  shikuGroupPacket,
+  shikuInviteCode,
+  shikuKeyword,
+  shikuPersonalPacket,
+  shikuUser,
+  shikuWithdrawal,
+} from './records.js';
 import { ROLE, type ShikuPasswords, type ShikuSessions, roleOf } from './sessions.js';
 import {
   InternalError,
@@ -37,7 +45,8 @@ interface Deps {
   rooms: ShikuRooms;
 }
 
-const byNewest = <T>(rows: T[], time: (row: T) => string) => rows.sort((a, b) => (time(a) < time(b) ? 1 : time(a) > time(b) ? -1 : 0));
+const byNewest = <T>(rows: T[], time: (row: T) => string) =>
+  rows.sort((a, b) => (time(a) < time(b) ? 1 : time(a) > time(b) ? -1 : 0));
 const within = (isoText: string, range: { from: number; to: number } | null) => {
   if (!range) return true;
   const s = seconds(isoText) ?? 0;
@@ -46,7 +55,8 @@ const within = (isoText: string, range: { from: number; to: number } | null) => 
 
 export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void {
   const roleOfCall = (admin: Parameters<typeof roleOf>[0] | null) => (admin ? roleOf(admin) : ROLE.tourist);
-  const editor = (admin: Parameters<typeof roleOf>[0] | null) => [ROLE.superAdmin, ROLE.admin].includes(roleOfCall(admin) as 5 | 6);
+  const editor = (admin: Parameters<typeof roleOf>[0] | null) =>
+    [ROLE.superAdmin, ROLE.admin].includes(roleOfCall(admin) as 5 | 6);
   const log = (
     admin: { account: string } | null,
     action: 'ban' | 'unban' | 'approve' | 'reject' | 'create' | 'delete' | 'update',
@@ -59,8 +69,16 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
   // history's daily counts summed; friendships a plausible dozen per user.
   map('/console/countNum', ({ now }) => {
     const from = Math.floor(now / DAY) * DAY - HISTORY_DAYS * DAY;
-    const msgNum = dailyStatistics(store, from, Math.floor(now / DAY) * DAY, now).list.reduce((sum, row) => sum + Number(row.messages ?? 0), 0);
-    return success(now, { userNum: store.users.size, roomNum: store.groups.size, msgNum, friendsNum: store.users.size * 12 });
+    const msgNum = dailyStatistics(store, from, Math.floor(now / DAY) * DAY, now).list.reduce(
+      (sum, row) => sum + Number(row.messages ?? 0),
+      0,
+    );
+    return success(now, {
+      userNum: store.users.size,
+      roomNum: store.groups.size,
+      msgNum,
+      friendsNum: store.users.size * 12,
+    });
   });
 
   // AC userList: keyWorld is nickname/telephone contains, or the id equal when ≤ 9 digits; newest first.
@@ -74,7 +92,15 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     const asId = /^\d{1,9}$/.test(keyWorld) ? Number(keyWorld) : null;
     const rows = byNewest(
       store.users.all().filter((u) => {
-        if (keyWorld && !(u.nickname.toLowerCase().includes(keyWorld) || phoneParts(u.phone).telephone.includes(keyWorld) || u.id === asId)) return false;
+        if (
+          keyWorld &&
+          !(
+            u.nickname.toLowerCase().includes(keyWorld) ||
+            phoneParts(u.phone).telephone.includes(keyWorld) ||
+            u.id === asId
+          )
+        )
+          return false;
         if (online !== '' && (u.online ? 1 : 0) !== params.int('onlinestate')) return false;
         if (userType !== null && userType !== 1) return false;
         return within(u.registerTime, range);
@@ -129,7 +155,9 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     const keyWorld = params.str('keyWorld').toLowerCase();
     const least = params.int('leastNumbers', 0);
     const rows = byNewest(
-      store.groups.all().filter((g) => (!keyWorld || g.name.toLowerCase().includes(keyWorld)) && (least <= 0 || g.memberCount > least)),
+      store.groups
+        .all()
+        .filter((g) => (!keyWorld || g.name.toLowerCase().includes(keyWorld)) && (least <= 0 || g.memberCount > least)),
       (g) => g.createTime,
     );
     return pageResult(
@@ -189,10 +217,15 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
       const id = params.str('id');
       if (id === '') {
         // The sandbox's words carry a category Shiku has not: a new one files under "other".
-        const created = store.sensitiveWords.insert({ word, category: 'other', createTime: iso(Math.floor(now / 1000) * 1000) });
+        const created = store.sensitiveWords.insert({
+          word,
+          category: 'other',
+          createTime: iso(Math.floor(now / 1000) * 1000),
+        });
         log(admin, 'create', 'sensitiveWords', `addkeyword #${created.id}: ${word}`, now);
       } else {
-        for (const row of store.sensitiveWords.all()) Object.assign(row, { word, createTime: iso(Math.floor(now / 1000) * 1000) });
+        for (const row of store.sensitiveWords.all())
+          Object.assign(row, { word, createTime: iso(Math.floor(now / 1000) * 1000) });
         log(admin, 'update', 'sensitiveWords', `addkeyword (every word): ${word}`, now);
       }
       reply.code(302).header('location', '/console/keywordfilter').send();
@@ -221,8 +254,12 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
   map('/console/inviteCodeList', ({ params, now }) => {
     const page = params.int('page', 0);
     const limit = params.int('limit', 10);
-    const needles = [params.str('keyworld'), params.str('defaultfriend')].filter((n) => n !== '').map((n) => n.toLowerCase());
-    const rows = store.inviteCodes.all().filter((c) => needles.length === 0 || needles.some((n) => c.code.toLowerCase().includes(n)));
+    const needles = [params.str('keyworld'), params.str('defaultfriend')]
+      .filter((n) => n !== '')
+      .map((n) => n.toLowerCase());
+    const rows = store.inviteCodes
+      .all()
+      .filter((c) => needles.length === 0 || needles.some((n) => c.code.toLowerCase().includes(n)));
     return pageResult(
       now,
       pageOf(rows, page, limit).map((c) => shikuInviteCode(c, codeExtras.get(c.id))),
@@ -241,7 +278,15 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     if (mode !== 1) return failure(now, '系统邀请码模式异常');
     if (store.inviteCodes.find((c) => c.code === code)) return failure(now, '邀请码已存在');
     // One code the admin typed, usable by many (Shiku's codes have no use limit of their own).
-    const created = store.inviteCodes.insert({ code, status: 'unused', usedCount: 0, maxUses: 0, usedBy: '', expireTime: null, createTime: iso(now) });
+    const created = store.inviteCodes.insert({
+      code,
+      status: 'unused',
+      usedCount: 0,
+      maxUses: 0,
+      usedBy: '',
+      expireTime: null,
+      createTime: iso(now),
+    });
     codeExtras.set(created.id, { defaultfriend, desc });
     log(admin, 'create', 'inviteCodes', `create/inviteCode #${created.id}: ${code}`, now);
     return success(now);
@@ -254,7 +299,8 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     const code = params.requiredStr('inviteCode');
     const defaultfriend = params.requiredStr('defaultfriend');
     const desc = params.requiredStr('desc');
-    if (!/^[0-9a-fA-F]{24}$/.test(text)) return failure(now, `invalid hexadecimal representation of an ObjectId: [${text}]`);
+    if (!/^[0-9a-fA-F]{24}$/.test(text))
+      return failure(now, `invalid hexadecimal representation of an ObjectId: [${text}]`);
     const id = parseObjectId('inviteCode', text);
     const row = id === null ? undefined : store.inviteCodes.get(id);
     if (row) {
@@ -269,7 +315,8 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
   map('/console/delInviteCode', ({ params, admin, now }) => {
     const text = params.str('inviteCodeId');
     if (text === '') return failure(now, '请求参数错误或无效');
-    if (!/^[0-9a-fA-F]{24}$/.test(text)) return failure(now, `invalid hexadecimal representation of an ObjectId: [${text}]`);
+    if (!/^[0-9a-fA-F]{24}$/.test(text))
+      return failure(now, `invalid hexadecimal representation of an ObjectId: [${text}]`);
     const id = parseObjectId('inviteCode', text);
     if (id !== null && store.inviteCodes.get(id)) {
       store.inviteCodes.remove([id]);
@@ -290,7 +337,8 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     ];
     if (userName !== '') rows = rows.filter((r) => r.userName === userName);
     if (redPacketId !== '') {
-      if (!/^[0-9a-fA-F]{24}$/.test(redPacketId)) throw new InternalError(`invalid hexadecimal representation of an ObjectId: [${redPacketId}]`);
+      if (!/^[0-9a-fA-F]{24}$/.test(redPacketId))
+        throw new InternalError(`invalid hexadecimal representation of an ObjectId: [${redPacketId}]`);
       rows = rows.filter((r) => r.id === redPacketId.toLowerCase());
     }
     rows.sort((a, b) => Number(b.sendTime) - Number(a.sendTime));
@@ -312,18 +360,25 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
       const rows = byNewest(
         store.withdrawals
           .all()
-          .filter((w) => (userId === 0 || w.userId === userId) && (tradeNo === '' || w.orderNo === tradeNo) && within(w.createTime, range)),
+          .filter(
+            (w) =>
+              (userId === 0 || w.userId === userId) &&
+              (tradeNo === '' || w.orderNo === tradeNo) &&
+              within(w.createTime, range),
+          ),
         (w) => w.createTime,
       );
       const pageRows = pageOf(rows, page, limit);
       const balances = new Map<string, number>();
       const wanted = new Set(pageRows.map((w) => `Withdrawal ${w.orderNo}`));
-      for (const bill of store.bills.all()) if (bill.type === 'withdraw' && wanted.has(bill.remark)) balances.set(bill.remark, bill.balanceAfter);
+      for (const bill of store.bills.all())
+        if (bill.type === 'withdraw' && wanted.has(bill.remark)) balances.set(bill.remark, bill.balanceAfter);
       const out = pageRows.map((w) => shikuWithdrawal(w, balances.get(`Withdrawal ${w.orderNo}`)));
       return pageResult(now, out, rows.length, sum(out));
     }
     // ConsumeType: 1 user recharge, 3 system recharge (the console's credits), 17 system return (a refund).
-    const consoleCredit = (b: { type: string; remark: string }) => b.type === 'adjust' && b.remark === CONSOLE_RECHARGE_DESC;
+    const consoleCredit = (b: { type: string; remark: string }) =>
+      b.type === 'adjust' && b.remark === CONSOLE_RECHARGE_DESC;
     const rows = byNewest(
       store.bills
         .all()
@@ -374,9 +429,16 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
         const user = store.users.get(record.userId);
         if (user) store.ledger.post(user, 'refund', record.amount, now, `Refund of ${record.orderNo}`);
       }
-    } else if (auditStatus === 1) Object.assign(record, { state: 'pending', reason: null, reviewer: null, reviewTime: null });
+    } else if (auditStatus === 1)
+      Object.assign(record, { state: 'pending', reason: null, reviewer: null, reviewTime: null });
     if (auditStatus === 0 || auditStatus === 2)
-      log(admin, auditStatus === 0 ? 'approve' : 'reject', 'withdrawalReview', `recharge/audit #${record.id}: ${desc}`, now);
+      log(
+        admin,
+        auditStatus === 0 ? 'approve' : 'reject',
+        'withdrawalReview',
+        `recharge/audit #${record.id}: ${desc}`,
+        now,
+      );
     return successText(now, '操作成功');
   });
 

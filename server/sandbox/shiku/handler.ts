@@ -1,6 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminAccount } from '../store/accounts.js';
-import { InternalError, MissingParameter, ServiceError, Params, RESULT, TEXT, type Row, exceptionAnswer, parameters } from './wire.js';
+import {
+  InternalError,
+  MissingParameter,
+  ServiceError,
+  Params,
+  RESULT,
+  TEXT,
+  type Row,
+  exceptionAnswer,
+  parameters,
+} from './wire.js';
 
 /** What a Shiku handler gets: Spring's bound parameters, the logged-in admin (under /console) and now. */
 export interface ShikuCall {
@@ -47,7 +57,13 @@ export function mapping(
         return exceptionAnswer(RESULT.internal, TEXT.internal, `Request method '${request.method}' not supported`);
       }
       try {
-        const answer = await handler({ params: new Params(parameters(request)), request, reply, admin: admins.get(request) ?? null, now: clock() });
+        const answer = await handler({
+          params: new Params(parameters(request)),
+          request,
+          reply,
+          admin: admins.get(request) ?? null,
+          now: clock(),
+        });
         return answer === null ? reply : answer;
       } catch (error) {
         if (error instanceof MissingParameter) return exceptionAnswer(RESULT.badParameter, TEXT.badParameter);

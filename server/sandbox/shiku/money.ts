@@ -2,7 +2,19 @@ import type { SandboxStore } from '../store/sandbox-store.js';
 import { MINUTE } from '../lib/time.js';
 import type { ShikuHandler } from './handler.js';
 import { ROLE, roleOf } from './sessions.js';
-import { InternalError, type Row, TEXT, failure, objectId, pageOf, pageResult, parseObjectId, seconds, success, yuan } from './wire.js';
+import {
+  InternalError,
+  type Row,
+  TEXT,
+  failure,
+  objectId,
+  pageOf,
+  pageResult,
+  parseObjectId,
+  seconds,
+  success,
+  yuan,
+} from './wire.js';
 
 /** Red packet receipts, payee cards and the manual credit (AC lines 1099, 2435, 3610). */
 
@@ -13,7 +25,8 @@ export const CONSOLE_RECHARGE_DESC = '后台余额充值';
 
 /** `new ObjectId(text)` refuses anything but 24 hex digits. */
 function hex(text: string): string {
-  if (!/^[0-9a-fA-F]{24}$/.test(text)) throw new InternalError(`invalid hexadecimal representation of an ObjectId: [${text}]`);
+  if (!/^[0-9a-fA-F]{24}$/.test(text))
+    throw new InternalError(`invalid hexadecimal representation of an ObjectId: [${text}]`);
   return text;
 }
 
@@ -47,7 +60,9 @@ export function registerMoney(map: Map, store: SandboxStore): void {
     const p = groupId === null ? undefined : store.groupRedEnvelopes.get(groupId);
     if (!p) return [];
     const sender = store.users.get(p.senderId);
-    const takers = (store.members.get(p.groupId) ?? []).filter((m) => m.userId !== p.senderId).slice(0, p.receivedCount);
+    const takers = (store.members.get(p.groupId) ?? [])
+      .filter((m) => m.userId !== p.senderId)
+      .slice(0, p.receivedCount);
     const share = Math.floor(p.amount / Math.max(1, p.count));
     const sent = Date.parse(p.createTime);
     return takers
@@ -105,7 +120,8 @@ export function registerMoney(map: Map, store: SandboxStore): void {
       throw new InternalError("Optional int parameter 'userId' is present but cannot be translated into a null value");
     const userId = params.int('userId');
     const rawMoney = params.str('money');
-    if (rawMoney !== '' && !Number.isFinite(Number(rawMoney))) throw new InternalError(`For input string: "${rawMoney}"`);
+    if (rawMoney !== '' && !Number.isFinite(Number(rawMoney)))
+      throw new InternalError(`For input string: "${rawMoney}"`);
     if (admin === null || roleOf(admin) !== ROLE.superAdmin) return failure(now, TEXT.noPermission);
     const user = store.users.get(userId);
     if (!user) return failure(now, '充值失败, 用户不存在!');
@@ -118,7 +134,13 @@ export function registerMoney(map: Map, store: SandboxStore): void {
       return failure(now, error instanceof Error ? error.message : String(error));
     }
     store.logOperation(
-      { adminAccount: admin.account, action: 'update', module: 'userBalance', detail: `Recharge #${user.id}: ${yuan(fen)}`, ip: '127.0.0.1' },
+      {
+        adminAccount: admin.account,
+        action: 'update',
+        module: 'userBalance',
+        detail: `Recharge #${user.id}: ${yuan(fen)}`,
+        ip: '127.0.0.1',
+      },
       now,
     );
     return success(now, yuan(user.balance));

@@ -1,5 +1,10 @@
 import type { AdminAccount } from '../store/accounts.js';
-import type { GroupRedEnvelopeRecord, InviteCodeRecord, PersonalRedEnvelopeRecord, SensitiveWordRecord } from '../store/records.js';
+import type {
+  GroupRedEnvelopeRecord,
+  InviteCodeRecord,
+  PersonalRedEnvelopeRecord,
+  SensitiveWordRecord,
+} from '../store/records.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { GroupRecord, UserRecord, WithdrawalRecord } from '../store/types.js';
 import { type Row, objectId, seconds, yuan } from './wire.js';
@@ -93,7 +98,14 @@ const PAY_TYPE = { alipay: 1, bankCard: 3, usdt: 3 } as const;
 
 /** ConsumeRecord.java as /console/systemRecharge?type=2 writes a withdrawal (type 2, PUT_RAISE_CASH). */
 export function shikuWithdrawal(w: WithdrawalRecord, balanceAfter: number | undefined): Row {
-  const desc = w.state === 'pending' ? '提现待审核' : w.state === 'approved' ? '提现成功' : w.reason ? `审核拒绝:${w.reason}` : '提现审核拒绝';
+  const desc =
+    w.state === 'pending'
+      ? '提现待审核'
+      : w.state === 'approved'
+        ? '提现成功'
+        : w.reason
+          ? `审核拒绝:${w.reason}`
+          : '提现审核拒绝';
   return {
     id: objectId('consume', w.id, w.createTime),
     tradeNo: w.orderNo,
@@ -121,7 +133,10 @@ export function shikuKeyword(word: SensitiveWordRecord): Row {
 }
 
 /** InviteCode.java: createTime in ms (its comment says so), `cout` (sic) the times used. */
-export function shikuInviteCode(code: InviteCodeRecord, extra: { defaultfriend?: string; desc?: string } | undefined): Row {
+export function shikuInviteCode(
+  code: InviteCodeRecord,
+  extra: { defaultfriend?: string; desc?: string } | undefined,
+): Row {
   const ms = Date.parse(code.createTime);
   return {
     id: objectId('inviteCode', code.id, code.createTime),

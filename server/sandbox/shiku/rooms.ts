@@ -17,7 +17,14 @@ type Map = (path: string, handler: ShikuHandler, methods?: readonly ('GET' | 'PO
 
 /** RoomVO's switches, each -1 when not sent: update applies the first one sent and stops. */
 const SWITCHES = ['showRead', 'isNeedVerify', 'isLook'] as const;
-const LATER_SWITCHES = ['showMember', 'allowSendCard', 'allowInviteFriend', 'allowUploadFile', 'allowConference', 'allowSpeakCourse'] as const;
+const LATER_SWITCHES = [
+  'showMember',
+  'allowSendCard',
+  'allowInviteFriend',
+  'allowUploadFile',
+  'allowConference',
+  'allowSpeakCourse',
+] as const;
 
 export class ShikuRooms {
   private readonly extras = new Map<number, RoomExtras>();
@@ -25,7 +32,8 @@ export class ShikuRooms {
   /** The room as Shiku writes it; a mute whose end has passed is lifted in the store too. */
   view(group: GroupRecord, now: number): Row {
     const extra = this.extras.get(group.id);
-    if (extra?.talkTime !== undefined && extra.talkTime > 0 && extra.talkTime * 1000 <= now && group.muted) group.muted = false;
+    if (extra?.talkTime !== undefined && extra.talkTime > 0 && extra.talkTime * 1000 <= now && group.muted)
+      group.muted = false;
     // A mute the contract's screens lifted or set since has no Shiku end of its own.
     if (extra?.talkTime !== undefined && extra.talkTime * 1000 > now !== group.muted) delete extra.talkTime;
     return shikuRoom(group, extra);
@@ -44,11 +52,13 @@ function field(params: Params, name: string, initial: number): number {
 }
 
 export function registerRooms(map: Map, store: SandboxStore, rooms: ShikuRooms, config: ShikuConfig): void {
-  const editor = (admin: AdminAccount | null) => admin !== null && [ROLE.superAdmin, ROLE.admin].includes(roleOf(admin) as 5 | 6);
+  const editor = (admin: AdminAccount | null) =>
+    admin !== null && [ROLE.superAdmin, ROLE.admin].includes(roleOf(admin) as 5 | 6);
   const log = (admin: AdminAccount | null, action: 'update' | 'delete', detail: string, now: number) =>
     store.logOperation({ adminAccount: admin?.account ?? '', action, module: 'groups', detail, ip: '127.0.0.1' }, now);
   /** UserManager.get(userId): the console sends its own userId; a chat user's id works as well. */
-  const userExists = (userId: number) => store.accounts.find((a) => a.userId === String(userId)) !== undefined || store.users.get(userId) !== undefined;
+  const userExists = (userId: number) =>
+    store.accounts.find((a) => a.userId === String(userId)) !== undefined || store.users.get(userId) !== undefined;
 
   // AC updateRoom → RoomManagerImplForIM.update(user, roomVO, isAdmin 1, isConsole 1): one change per
   // call, in the source's order: a new name; a mute (talkTime > -2: seconds until which members
@@ -108,7 +118,10 @@ export function registerRooms(map: Map, store: SandboxStore, rooms: ShikuRooms, 
         return done(`${name}=${value}`);
       }
     }
-    return done([desc && `desc=${desc}`, maxUserSize !== null && `maxUserSize=${maxUserSize}`].filter(Boolean).join(', ') || 'nothing');
+    return done(
+      [desc && `desc=${desc}`, maxUserSize !== null && `maxUserSize=${maxUserSize}`].filter(Boolean).join(', ') ||
+        'nothing',
+    );
   });
 
   // AC deleteRoom: admin or super admin; then RoomManagerImplForIM.delete(roomId, userId): an unknown
@@ -118,7 +131,8 @@ export function registerRooms(map: Map, store: SandboxStore, rooms: ShikuRooms, 
     if (!editor(admin)) return failure(now, TEXT.noPermission);
     const roomText = params.str('roomId');
     const userId = params.int('userId', 0);
-    if (!/^[0-9a-fA-F]{24}$/.test(roomText)) return failure(now, `invalid hexadecimal representation of an ObjectId: [${roomText}]`);
+    if (!/^[0-9a-fA-F]{24}$/.test(roomText))
+      return failure(now, `invalid hexadecimal representation of an ObjectId: [${roomText}]`);
     const id = parseObjectId('room', roomText);
     const group = id === null ? undefined : store.groups.get(id);
     if (!group || group.status === 'dissolved') return success(now);

@@ -26,7 +26,11 @@ const TIME_WINDOW_S = 180;
 
 /** The filter's own refusals: its template has no currentTime (AuthorizationFilter.renderByErrorKey/renderByError). */
 function refuse(reply: FastifyReply, resultCode: number, resultMsg: string): FastifyReply {
-  return reply.code(200).header('content-type', 'application/json; charset=UTF-8').header('access-control-allow-origin', '*').send({ resultCode, resultMsg });
+  return reply
+    .code(200)
+    .header('content-type', 'application/json; charset=UTF-8')
+    .header('access-control-allow-origin', '*')
+    .send({ resultCode, resultMsg });
 }
 
 function formBody(text: string): Row {
@@ -42,7 +46,9 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
   const routes: RouteTable = new Map();
 
   // The console posts application/x-www-form-urlencoded; Shiku never reads a JSON body.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, formBody(String(body))));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, formBody(String(body))),
+  );
 
   const isConsole = (path: string) => ['/console', '/mp', '/open', '/pages'].some((prefix) => path.startsWith(prefix));
 
@@ -52,7 +58,11 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
     const path = request.url.split('?')[0]!;
     if (isConsole(path)) return;
     if (path === '/favicon.ico') return reply.code(200).send('');
-    const open = path.startsWith('/config') || path.startsWith('/getCurrentTime') || path === '/getImgCode' || path.startsWith('/job');
+    const open =
+      path.startsWith('/config') ||
+      path.startsWith('/getCurrentTime') ||
+      path === '/getImgCode' ||
+      path.startsWith('/job');
     if (open) return routes.has(path) ? undefined : unknownPath(reply, path, clock());
     const token = (request.query as Row | undefined)?.access_token;
     if (typeof token !== 'string' || token === '') return refuse(reply, RESULT.missingToken, TEXT.missingToken);
@@ -95,7 +105,16 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
     ({ params, admin, now }) => {
       if (roleOf(admin!) !== 6) return failure(now, TEXT.noPermission);
       config.write(params);
-      store.logOperation({ adminAccount: admin!.account, action: 'config', module: 'siteFunctions', detail: 'config/set', ip: '127.0.0.1' }, now);
+      store.logOperation(
+        {
+          adminAccount: admin!.account,
+          action: 'config',
+          module: 'siteFunctions',
+          detail: 'config/set',
+          ip: '127.0.0.1',
+        },
+        now,
+      );
       return success(now);
     },
     ['POST'],
@@ -133,13 +152,17 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
     if (admin.googleBound && admin.googleSecret) {
       // GoogleAuthenticator.authorize(secret, int): the int loses leading zeros, so compare as numbers.
       const code = rawCode.trim() === '' ? -1 : Number(rawCode.trim());
-      if (code < 0 || !verifyTotp(admin.googleSecret, String(code).padStart(6, '0'), now)) return failure(now, '谷歌验证失败');
+      if (code < 0 || !verifyTotp(admin.googleSecret, String(code).padStart(6, '0'), now))
+        return failure(now, '谷歌验证失败');
     }
     if (!passwords.matches(admin, params.get('password') ?? '')) return failure(now, '帐号或密码错误！');
     const token = sessions.open(admin);
     admin.lastLoginTime = new Date(now).toISOString();
     admin.lastLoginIp = request.ip;
-    store.logOperation({ adminAccount: admin.account, action: 'login', module: 'auth', detail: 'Signed in (shiku)', ip: request.ip }, now);
+    store.logOperation(
+      { adminAccount: admin.account, action: 'login', module: 'auth', detail: 'Signed in (shiku)', ip: request.ip },
+      now,
+    );
     return success(now, {
       access_Token: token,
       adminId: `86${admin.account}`,
@@ -164,7 +187,16 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
   map('/console/clientConfig/set', ({ params, admin, now }) => {
     if (roleOf(admin!) !== 6) return failure(now, TEXT.noPermission);
     clientConfig.write(params);
-    store.logOperation({ adminAccount: admin!.account, action: 'config', module: 'siteFunctions', detail: 'clientConfig/set', ip: '127.0.0.1' }, now);
+    store.logOperation(
+      {
+        adminAccount: admin!.account,
+        action: 'config',
+        module: 'siteFunctions',
+        detail: 'clientConfig/set',
+        ip: '127.0.0.1',
+      },
+      now,
+    );
     return success(now);
   });
 
@@ -177,6 +209,7 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
   registerUsers(map, store);
 
   // Paths no controller maps, after the filter has passed them (unknown /console paths need a valid call).
-  const unknown = async (request: FastifyRequest, reply: FastifyReply) => unknownPath(reply, request.url.split('?')[0]!, clock());
+  const unknown = async (request: FastifyRequest, reply: FastifyReply) =>
+    unknownPath(reply, request.url.split('?')[0]!, clock());
   for (const prefix of ['/console/*', '/mp/*', '/open/*', '/pages/*']) app.all(prefix, unknown);
 }

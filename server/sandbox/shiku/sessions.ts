@@ -9,7 +9,15 @@ import { md5hex } from './wire.js';
 export const TOKEN_TTL_MS = 1800_000;
 
 /** KConstants.Admin_Role. */
-export const ROLE = { tourist: 1, publicAccount: 2, robot: 3, customerService: 4, admin: 5, superAdmin: 6, finance: 7 } as const;
+export const ROLE = {
+  tourist: 1,
+  publicAccount: 2,
+  robot: 3,
+  customerService: 4,
+  admin: 5,
+  superAdmin: 6,
+  finance: 7,
+} as const;
 /** `RoleManagerImpl.getUserRole(userId, null, 5)` matches these only: public accounts and robots cannot log in. */
 export const LOGIN_ROLES: ReadonlySet<number> = new Set([1, 4, 5, 6, 7]);
 
@@ -24,7 +32,8 @@ export function roleOf(account: AdminAccount): number {
   const has = (p: string) => account.permissions.includes(p);
   if (ALL_PERMISSIONS.every(has)) return ROLE.superAdmin;
   if (has(PERMISSIONS.cashWithdrawalCheck)) return ROLE.finance;
-  if (has(PERMISSIONS.userProfile) && has(PERMISSIONS.groupProfile) && has(PERMISSIONS.sensitiveWord)) return ROLE.admin;
+  if (has(PERMISSIONS.userProfile) && has(PERMISSIONS.groupProfile) && has(PERMISSIONS.sensitiveWord))
+    return ROLE.admin;
   if (has(PERMISSIONS.userProfile) || has(PERMISSIONS.groupProfile)) return ROLE.customerService;
   return ROLE.tourist;
 }
@@ -39,7 +48,13 @@ const grantedRoles = new WeakMap<AdminAccount, number>();
 export function permissionsFor(role: number): string[] {
   if (role === ROLE.superAdmin) return [...ALL_PERMISSIONS];
   if (role === ROLE.finance)
-    return [PERMISSIONS.cashWithdrawalCheck, PERMISSIONS.billRecord, PERMISSIONS.userRedPack, PERMISSIONS.groupRedPack, PERMISSIONS.userBalance];
+    return [
+      PERMISSIONS.cashWithdrawalCheck,
+      PERMISSIONS.billRecord,
+      PERMISSIONS.userRedPack,
+      PERMISSIONS.groupRedPack,
+      PERMISSIONS.userBalance,
+    ];
   if (role === ROLE.admin) return [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.sensitiveWord];
   if (role === ROLE.customerService) return [PERMISSIONS.userProfile, PERMISSIONS.groupProfile];
   return [];
@@ -71,7 +86,13 @@ export class ShikuPasswords {
     if (!shiku) {
       shiku = createAdmin(
         store.accounts,
-        { account: SHIKU_SUPER_ADMIN.account, nickname: '1000', password: SHIKU_SUPER_ADMIN.password, permissions: [...ALL_PERMISSIONS], status: 'enabled' },
+        {
+          account: SHIKU_SUPER_ADMIN.account,
+          nickname: '1000',
+          password: SHIKU_SUPER_ADMIN.password,
+          permissions: [...ALL_PERMISSIONS],
+          status: 'enabled',
+        },
         now,
       );
       shiku.userId = SHIKU_SUPER_ADMIN.userId;

@@ -58,7 +58,8 @@ interface Range {
  */
 function rangeOf(params: Params, now: number): Range {
   const unit = params.int('timeUnit', 2);
-  if (unit < -32768 || unit > 32767) throw new InternalError(`Value out of range. Value:"${params.str('timeUnit')}" Radix:10`);
+  if (unit < -32768 || unit > 32767)
+    throw new InternalError(`Value out of range. Value:"${params.str('timeUnit')}" Radix:10`);
   const today = startOfDay(now + CHINA_MS) - CHINA_MS;
   const wallNow = wall(Math.floor(now / 1000));
   const monthsBack = unit === 3 ? 1 : 12;
@@ -66,7 +67,11 @@ function rangeOf(params: Params, now: number): Range {
   const defaultFrom = unit === 4 ? today / 1000 : (back.getTime() - CHINA_MS) / 1000;
   const start = params.str('startDate').trim();
   const end = params.str('endDate').trim();
-  return { unit, from: start === '' ? defaultFrom : toSecond(start), to: end === '' ? Math.floor(now / 1000) : toSecond(end) };
+  return {
+    unit,
+    from: start === '' ? defaultFrom : toSecond(start),
+    to: end === '' ? Math.floor(now / 1000) : toSecond(end),
+  };
 }
 
 /**
@@ -75,7 +80,9 @@ function rangeOf(params: Params, now: number): Range {
  * answers `data: 0`.
  */
 function reduce(samples: { second: number; value: number }[], range: Range, inclusiveStart = false): Row {
-  const hits = samples.filter((s) => (inclusiveStart ? s.second >= range.from : s.second > range.from) && s.second < range.to);
+  const hits = samples.filter(
+    (s) => (inclusiveStart ? s.second >= range.from : s.second > range.from) && s.second < range.to,
+  );
   if (hits.length > 0 && (range.unit < 1 || range.unit > 4)) return { data: 0 };
   const sums = new Map<string, number>();
   for (const s of hits) {
@@ -90,7 +97,12 @@ function reduce(samples: { second: number; value: number }[], range: Range, incl
  * second of the day they are filed under, so month and day buckets add up and hour and minute
  * buckets, which need finer samples, find none outside a day's first minute.
  */
-function dailySamples(store: SandboxStore, range: Range, now: number, field: 'messages' | 'activeUsers'): { second: number; value: number }[] {
+function dailySamples(
+  store: SandboxStore,
+  range: Range,
+  now: number,
+  field: 'messages' | 'activeUsers',
+): { second: number; value: number }[] {
   const first = startOfDay(Math.max(range.from * 1000, now - 2 * 366 * DAY));
   const last = startOfDay(Math.min(range.to * 1000, now));
   if (last < first) return [];
@@ -172,7 +184,9 @@ export function registerStatistics(map: Map, store: SandboxStore): void {
     if (pageSize === 0) throw new InternalError('java.lang.ArithmeticException: / by zero');
     const skip = pageIndex * pageSize;
     if (skip < 0) throw new InternalError(`skip value must be non-negative, but received: ${skip}`);
-    const rows = [...store.users.all()].sort((a, b) => (a.registerTime < b.registerTime ? 1 : a.registerTime > b.registerTime ? -1 : 0));
+    const rows = [...store.users.all()].sort((a, b) =>
+      a.registerTime < b.registerTime ? 1 : a.registerTime > b.registerTime ? -1 : 0,
+    );
     const page = rows.slice(skip, skip + Math.abs(pageSize)).map(shikuUser);
     return success(now, pageVo(page, rows.length, pageIndex, pageSize));
   });

@@ -19,7 +19,8 @@ export function registerUsers(map: Map, store: SandboxStore): void {
 
   map('/console/updateUser', ({ params, admin, now }) => {
     const userId = params.int('userId', 0);
-    if (admin === null || ![ROLE.superAdmin, ROLE.admin].includes(roleOf(admin) as 5 | 6)) return failure(now, TEXT.noPermission);
+    if (admin === null || ![ROLE.superAdmin, ROLE.admin].includes(roleOf(admin) as 5 | 6))
+      return failure(now, TEXT.noPermission);
     const areaCode = params.str('areaCode', '86');
     const phone = params.str('telephone');
     // The handler moves the typed number to `phone` and prefixes the area code for `telephone`.
@@ -57,7 +58,16 @@ export function registerUsers(map: Map, store: SandboxStore): void {
       });
       // Shiku's account defaults to the user id when none is given.
       if (created.account === '') created.account = String(created.id);
-      store.logOperation({ adminAccount: admin.account, action: 'create', module: 'users', detail: `updateUser #${created.id}`, ip: '127.0.0.1' }, now);
+      store.logOperation(
+        {
+          adminAccount: admin.account,
+          action: 'create',
+          module: 'users',
+          detail: `updateUser #${created.id}`,
+          ip: '127.0.0.1',
+        },
+        now,
+      );
       return success(now, created.id);
     }
 
@@ -77,7 +87,16 @@ export function registerUsers(map: Map, store: SandboxStore): void {
       if (sex !== null) user.gender = sex === 1 ? 'male' : 'female';
       if (name !== undefined) user.realName = name;
     }
-    store.logOperation({ adminAccount: admin.account, action: 'update', module: 'users', detail: `updateUser #${user.id}`, ip: '127.0.0.1' }, now);
+    store.logOperation(
+      {
+        adminAccount: admin.account,
+        action: 'update',
+        module: 'users',
+        detail: `updateUser #${user.id}`,
+        ip: '127.0.0.1',
+      },
+      now,
+    );
     return success(now, user.id);
   });
 }

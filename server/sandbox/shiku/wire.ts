@@ -49,7 +49,14 @@ export function pageResult(now: number, rows: Row[], count: number, total = 0): 
 /** Shiku's PageVO (sensitive words): 0-based pageIndex, pageCount derived from total and pageSize. */
 export function pageVo(rows: Row[], total: number, pageIndex: number, pageSize: number, allPageCount?: number): Row {
   const pageCount = pageSize > 0 ? Math.floor(total / pageSize) + (total % pageSize > 0 ? 1 : 0) : 0;
-  return { pageData: rows, total, pageIndex, pageSize, pageCount, ...(allPageCount === undefined ? {} : { allPageCount }) };
+  return {
+    pageData: rows,
+    total,
+    pageIndex,
+    pageSize,
+    pageCount,
+    ...(allPageCount === undefined ? {} : { allPageCount }),
+  };
 }
 
 /** The answer ExceptionHandlerAdvice writes for any exception: no currentTime, detailMsg always present. */
@@ -102,7 +109,8 @@ export function objectId(table: Table, id: number, createdIso: string | null | u
 
 /** `new ObjectId(text)` throws on anything but 24 hex digits: that is an internal exception in Shiku. */
 export function parseObjectId(table: Table, text: string): number | null {
-  if (!/^[0-9a-fA-F]{24}$/.test(text)) throw new InternalError(`invalid hexadecimal representation of an ObjectId: [${text}]`);
+  if (!/^[0-9a-fA-F]{24}$/.test(text))
+    throw new InternalError(`invalid hexadecimal representation of an ObjectId: [${text}]`);
   const lower = text.toLowerCase();
   if (lower.slice(8, 16) !== TABLES[table]) return null;
   return parseInt(lower.slice(16), 16);
@@ -194,6 +202,9 @@ export function dayRange(params: Params): { from: number; to: number } | null {
 /** `pageFindOption(page, limit, 1)`: skip (page-1)*limit; a negative skip is refused by MongoDB; limit 0 means all. */
 export function pageOf<T>(rows: readonly T[], page: number, limit: number): T[] {
   const skip = (page - 1) * limit;
-  if (skip < 0) throw new InternalError("Query failed with error code 2 and error message 'skip value must be non-negative, but received: " + skip + "'");
+  if (skip < 0)
+    throw new InternalError(
+      "Query failed with error code 2 and error message 'skip value must be non-negative, but received: " + skip + "'",
+    );
   return limit === 0 ? rows.slice(skip) : rows.slice(skip, skip + Math.abs(limit));
 }

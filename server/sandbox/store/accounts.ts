@@ -35,10 +35,21 @@ export const SANDBOX_ACCOUNTS = [
     account: 'operator',
     password: 'operator123',
     nickname: 'Operator',
-    permissions: [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.sensitiveWord, PERMISSIONS.onlineStatistics, PERMISSIONS.billRecord],
+    permissions: [
+      PERMISSIONS.userProfile,
+      PERMISSIONS.groupProfile,
+      PERMISSIONS.sensitiveWord,
+      PERMISSIONS.onlineStatistics,
+      PERMISSIONS.billRecord,
+    ],
   },
   // The second approver of two-person approval: every finance screen, nothing else.
-  { account: 'checker', password: 'checker123', nickname: 'Checker', permissions: ALL_PERMISSIONS.filter((p) => p.startsWith('/manage/finance/')) },
+  {
+    account: 'checker',
+    password: 'checker123',
+    nickname: 'Checker',
+    permissions: ALL_PERMISSIONS.filter((p) => p.startsWith('/manage/finance/')),
+  },
 ] as const;
 
 // Small scrypt cost: the point is never storing a plain password, not resisting a cracking rig.
@@ -53,7 +64,13 @@ const STAFF = [
   {
     account: 'finance_li',
     nickname: '李会计',
-    permissions: [PERMISSIONS.cashWithdrawalCheck, PERMISSIONS.billRecord, PERMISSIONS.userRedPack, PERMISSIONS.groupRedPack, PERMISSIONS.userBalance],
+    permissions: [
+      PERMISSIONS.cashWithdrawalCheck,
+      PERMISSIONS.billRecord,
+      PERMISSIONS.userRedPack,
+      PERMISSIONS.groupRedPack,
+      PERMISSIONS.userBalance,
+    ],
     status: 'enabled',
     ageDays: 160,
     google: true,
@@ -61,7 +78,12 @@ const STAFF = [
   {
     account: 'support_tanaka',
     nickname: '田中サポート',
-    permissions: [PERMISSIONS.userProfile, PERMISSIONS.groupProfile, PERMISSIONS.distributionAddress, PERMISSIONS.loginStatistics],
+    permissions: [
+      PERMISSIONS.userProfile,
+      PERMISSIONS.groupProfile,
+      PERMISSIONS.distributionAddress,
+      PERMISSIONS.loginStatistics,
+    ],
     status: 'enabled',
     ageDays: 120,
     google: false,
@@ -92,7 +114,13 @@ const STAFF = [
 ] as const;
 
 export function makeAdminAccounts(now: number): Collection<AdminAccount> {
-  const pinned = SANDBOX_ACCOUNTS.map((a) => ({ ...a, status: 'enabled' as const, ageDays: 200, google: false, builtIn: true }));
+  const pinned = SANDBOX_ACCOUNTS.map((a) => ({
+    ...a,
+    status: 'enabled' as const,
+    ageDays: 200,
+    google: false,
+    builtIn: true,
+  }));
   // Colleagues' passwords are theirs: nothing anyone could type matches until an admin resets one.
   const staff = STAFF.map((a) => ({ ...a, password: null, builtIn: false }));
   const accounts = [...pinned, ...staff].map((a, index) => {
@@ -130,7 +158,13 @@ export function makeAdminAccounts(now: number): Collection<AdminAccount> {
 /** A new administrator from the console's form; answers the stored account. */
 export function createAdmin(
   accounts: Collection<AdminAccount>,
-  fields: { account: string; nickname: string; password: string; permissions: string[]; status: AdminAccount['status'] },
+  fields: {
+    account: string;
+    nickname: string;
+    password: string;
+    permissions: string[];
+    status: AdminAccount['status'];
+  },
   now: number,
 ): AdminAccount {
   const salt = randomBytes(12).toString('hex');

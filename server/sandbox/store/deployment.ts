@@ -1,5 +1,18 @@
-import type { ImportDatabaseResult, MonitoringAnswer, RunnerConfig, RunnerState, RunnerSwitch, ServiceMetrics, ServiceStatus } from '../../contract/index.js';
-import { RUNNER_LINK_SCHEMES, VALIDATION_MESSAGES_ZH, WEB_SCHEMES, isLink as isLinkText } from '../../contract/index.js';
+import type {
+  ImportDatabaseResult,
+  MonitoringAnswer,
+  RunnerConfig,
+  RunnerState,
+  RunnerSwitch,
+  ServiceMetrics,
+  ServiceStatus,
+} from '../../contract/index.js';
+import {
+  RUNNER_LINK_SCHEMES,
+  VALIDATION_MESSAGES_ZH,
+  WEB_SCHEMES,
+  isLink as isLinkText,
+} from '../../contract/index.js';
 import { badRequest } from '../errors.js';
 import { Prng, hashText } from '../lib/prng.js';
 import { HOUR, DAY, iso } from '../lib/time.js';
@@ -103,7 +116,8 @@ export class Deployment {
 
   /** Merges a partial config after checking every field; nothing is saved when one is wrong. */
   saveConfig(body: unknown): RunnerConfig {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The runner config must be an object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw badRequest('The runner config must be an object');
     const input = body as Record<string, unknown>;
     const next: RunnerConfig = { ...this.config };
     for (const field of ['apiUrl', 'websocketUrl', 'fileServerUrl'] as const) {
@@ -111,7 +125,12 @@ export class Deployment {
       if (!isLink(input[field], RUNNER_LINK_SCHEMES[field])) throw badRequest(VALIDATION_MESSAGES_ZH.linkFormat);
       next[field] = (input[field] as string).trim();
     }
-    const ranges = { maxUploadMb: [1, 2048], messageRetentionDays: [1, 3650], maxGroupMembers: [3, 100_000], workerCount: [1, 64] } as const;
+    const ranges = {
+      maxUploadMb: [1, 2048],
+      messageRetentionDays: [1, 3650],
+      maxGroupMembers: [3, 100_000],
+      workerCount: [1, 64],
+    } as const;
     for (const [field, [min, max]] of Object.entries(ranges) as [keyof typeof ranges, readonly [number, number]][]) {
       const value = input[field];
       if (value === undefined) continue;
@@ -122,7 +141,8 @@ export class Deployment {
     }
     if (input.logLevel !== undefined) {
       const levels = ['error', 'warn', 'info', 'debug'] as const;
-      if (!levels.includes(input.logLevel as RunnerConfig['logLevel'])) throw badRequest(`logLevel must be one of ${levels.join(', ')}`);
+      if (!levels.includes(input.logLevel as RunnerConfig['logLevel']))
+        throw badRequest(`logLevel must be one of ${levels.join(', ')}`);
       next.logLevel = input.logLevel as RunnerConfig['logLevel'];
     }
     this.config = next;
@@ -139,13 +159,18 @@ export class Deployment {
     h.rx = drift(p, h.rx, 42 * MIB, 6 * MIB, MIB, 400 * MIB);
     h.tx = drift(p, h.tx, 57 * MIB, 8 * MIB, MIB, 400 * MIB);
     const instant = (h.cpu / 100) * h.cores;
-    h.load = [(h.load[0] ?? 0) * 0.6 + instant * 0.4, (h.load[1] ?? 0) * 0.9 + instant * 0.1, (h.load[2] ?? 0) * 0.97 + instant * 0.03];
+    h.load = [
+      (h.load[0] ?? 0) * 0.6 + instant * 0.4,
+      (h.load[1] ?? 0) * 0.9 + instant * 0.1,
+      (h.load[2] ?? 0) * 0.97 + instant * 0.03,
+    ];
 
     const services: ServiceMetrics[] = this.services.map((s) => {
       s.cpu = drift(p, s.cpu, s.baseCpu, s.baseCpu * 0.2 + 0.5, 0.1, 100);
       s.memory = drift(p, s.memory, s.baseMemory, s.baseMemory * 0.03, s.baseMemory * 0.5, s.baseMemory * 2);
       // Now and then a service runs hot for a while, then recovers.
-      s.status = s.status === 'degraded' ? (p.chance(0.5) ? 'running' : 'degraded') : p.chance(0.03) ? 'degraded' : 'running';
+      s.status =
+        s.status === 'degraded' ? (p.chance(0.5) ? 'running' : 'degraded') : p.chance(0.03) ? 'degraded' : 'running';
       return {
         name: s.name,
         version: s.version,
@@ -163,7 +188,13 @@ export class Deployment {
         hostname: 'chat-prod-01',
         os: 'Ubuntu 22.04.4 LTS (Linux 5.15.0-105-generic x86_64)',
         uptimeSeconds: Math.floor((now - this.bootTime) / 1000),
-        cpu: { cores: h.cores, usagePercent: round(h.cpu, 1), load1: round(h.load[0]!, 2), load5: round(h.load[1]!, 2), load15: round(h.load[2]!, 2) },
+        cpu: {
+          cores: h.cores,
+          usagePercent: round(h.cpu, 1),
+          load1: round(h.load[0]!, 2),
+          load5: round(h.load[1]!, 2),
+          load15: round(h.load[2]!, 2),
+        },
         memory: { totalBytes: h.memoryTotal, usedBytes: Math.round(h.memory) },
         disk: { totalBytes: h.diskTotal, usedBytes: Math.round(h.disk) },
         network: { rxBytesPerSecond: Math.round(h.rx), txBytesPerSecond: Math.round(h.tx) },

@@ -78,7 +78,8 @@ export class Ledger {
         ['alipay', user.region === 'CN' ? 35 : 0],
         ['usdt', 15],
       ]);
-      if (method === 'bankCard') payee = { method, payeeAccount: `6${p.digits(p.pick([15, 18]))}`, bankName: pickBank(p, user.region) };
+      if (method === 'bankCard')
+        payee = { method, payeeAccount: `6${p.digits(p.pick([15, 18]))}`, bankName: pickBank(p, user.region) };
       else if (method === 'alipay') payee = { method, payeeAccount: user.phone, bankName: null };
       else {
         let address = 'T';
@@ -139,7 +140,10 @@ export class Ledger {
       this.post(user, 'recharge', p.pick([50_000, 100_000, 200_000]), time, 'Online recharge');
     }
     const max = Math.min(user.balance, 300_000);
-    const amount = Math.max(WITHDRAWAL_MIN, Math.floor((WITHDRAWAL_MIN + p.next() * (max - WITHDRAWAL_MIN)) / 100) * 100);
+    const amount = Math.max(
+      WITHDRAWAL_MIN,
+      Math.floor((WITHDRAWAL_MIN + p.next() * (max - WITHDRAWAL_MIN)) / 100) * 100,
+    );
     return this.applyWithdrawal(user, amount, time);
   }
 

@@ -40,7 +40,13 @@ type ValueOf<F> = F extends { kind: 'select'; options: readonly (infer O)[] }
       ? KindValues[K]
       : string;
 
-type Optional<F> = F extends { required: true } ? false : F extends { readOnly: true } ? false : F extends { kind: NullWhenEmpty } ? true : false;
+type Optional<F> = F extends { required: true }
+  ? false
+  : F extends { readOnly: true }
+    ? false
+    : F extends { kind: NullWhenEmpty }
+      ? true
+      : false;
 
 type FieldValue<F> = Optional<F> extends true ? ValueOf<F> | null : ValueOf<F>;
 

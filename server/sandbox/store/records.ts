@@ -52,7 +52,10 @@ export type DistributionAddressRecord = RecordOf<typeof DISTRIBUTION_ADDRESSES>;
 export type SuggestionRecord = RecordOf<typeof SUGGESTIONS, { userId: number; handledBy: string | null }>;
 export type RechargeChannelRecord = RecordOf<typeof RECHARGE_CHANNELS>;
 /** Read-only on the screen, yet null until the envelope is received. */
-export type PersonalRedEnvelopeRecord = RecordOf<typeof PERSONAL_RED_ENVELOPES, { senderId: number; receiveTime: string | null }>;
+export type PersonalRedEnvelopeRecord = RecordOf<
+  typeof PERSONAL_RED_ENVELOPES,
+  { senderId: number; receiveTime: string | null }
+>;
 export type GroupRedEnvelopeRecord = RecordOf<typeof GROUP_RED_ENVELOPES, { senderId: number; groupId: number }>;
 /** packageSize: bytes of the installer; null where the store hosts it (iOS) or nobody entered it. */
 export type AppVersionRecord = RecordOf<typeof APP_VERSIONS>;

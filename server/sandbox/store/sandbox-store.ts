@@ -31,7 +31,14 @@ import { Ledger } from './ledger.js';
 import type * as R from './records.js';
 import { seedAppVersions, seedMembers, seedRechargeChannels, seedRedEnvelopes } from './seed-finance.js';
 import { seedMoney } from './seed-money.js';
-import { seedIpBlacklist, seedLoginRecords, seedMassMessages, seedOnlineSessions, seedOperationLog, seedSuggestions } from './seed-operation.js';
+import {
+  seedIpBlacklist,
+  seedLoginRecords,
+  seedMassMessages,
+  seedOnlineSessions,
+  seedOperationLog,
+  seedSuggestions,
+} from './seed-operation.js';
 import { HISTORY_DAYS, seedGroups, seedUsers } from './seed-people.js';
 import {
   seedAnnouncements,
@@ -157,7 +164,11 @@ export class SandboxStore {
         keywordFields: ['id', 'name', 'ownerAccount'],
         sortFields: ['id', 'createTime', 'memberCount'],
         defaultSort: { field: 'createTime', desc: true },
-        filters: { muted: filterBy.exact('muted'), status: filterBy.exact('status'), ...filterBy.dateRange('createTime') },
+        filters: {
+          muted: filterBy.exact('muted'),
+          status: filterBy.exact('status'),
+          ...filterBy.dateRange('createTime'),
+        },
       },
       groups,
     );
@@ -229,7 +240,12 @@ export class SandboxStore {
     if (!table) {
       const seed = this.seeds[resource.id];
       const rows = seed
-        ? seed({ prng: new Prng((this.seed ^ hashText(resource.id)) >>> 0), now: this.seededUntil, users: this.users.all(), groups: this.groups.all() })
+        ? seed({
+            prng: new Prng((this.seed ^ hashText(resource.id)) >>> 0),
+            now: this.seededUntil,
+            users: this.users.all(),
+            groups: this.groups.all(),
+          })
         : [];
       table = new Collection<GenericRow>(
         specFor(resource),

@@ -1,7 +1,13 @@
 import { APP_PLATFORMS } from '../../contract/index.js';
 import type { Prng } from '../lib/prng.js';
 import { DAY, HOUR, MINUTE, iso } from '../lib/time.js';
-import type { AppVersionRecord, GroupMember, GroupRedEnvelopeRecord, PersonalRedEnvelopeRecord, RechargeChannelRecord } from './records.js';
+import type {
+  AppVersionRecord,
+  GroupMember,
+  GroupRedEnvelopeRecord,
+  PersonalRedEnvelopeRecord,
+  RechargeChannelRecord,
+} from './records.js';
 import type { BillRecord, GroupRecord, UserRecord } from './types.js';
 
 export function seedRechargeChannels(): RechargeChannelRecord[] {
@@ -46,13 +52,27 @@ export function seedRechargeChannels(): RechargeChannelRecord[] {
       enabled: true,
       sort: 40,
     },
-    { name: 'Apple Pay', method: 'applePay', minAmount: 600, maxAmount: 1_000_000, feePercent: 3, gatewayUrl: '', enabled: false, sort: 50 },
+    {
+      name: 'Apple Pay',
+      method: 'applePay',
+      minAmount: 600,
+      maxAmount: 1_000_000,
+      feePercent: 3,
+      gatewayUrl: '',
+      enabled: false,
+      sort: 50,
+    },
   ];
   return rows.map((row, i) => ({ id: i + 1, ...row }));
 }
 
 /** Members of every group: the owner, a few admins, the rest drawn from the users who existed by then. */
-export function seedMembers(prng: Prng, groups: readonly GroupRecord[], users: readonly UserRecord[], now: number): Map<number, GroupMember[]> {
+export function seedMembers(
+  prng: Prng,
+  groups: readonly GroupRecord[],
+  users: readonly UserRecord[],
+  now: number,
+): Map<number, GroupMember[]> {
   const members = new Map<number, GroupMember[]>();
   for (const group of groups) {
     const created = Date.parse(group.createTime);
@@ -112,7 +132,9 @@ export function seedRedEnvelopes(
     const time = Date.parse(bill.createTime);
     const recent = now - time < DAY;
     const amount = -bill.amount;
-    const groupName = bill.remark.startsWith('Red envelope to group ') ? bill.remark.slice('Red envelope to group '.length) : null;
+    const groupName = bill.remark.startsWith('Red envelope to group ')
+      ? bill.remark.slice('Red envelope to group '.length)
+      : null;
     const group = groupName === null ? undefined : byName.get(groupName);
     if (group) {
       const count = Math.max(1, Math.min(amount, prng.pick([3, 5, 8, 10, 20, 50])));
@@ -158,12 +180,21 @@ const NOTES = [
 
 function downloadUrl(platform: AppVersionRecord['platform'], version: string): string {
   if (platform === 'ios') return 'https://apps.apple.com/app/id1234567890';
-  const file = platform === 'android' ? `chat-${version}.apk` : platform === 'windows' ? `ChatSetup-${version}.exe` : `Chat-${version}.dmg`;
+  const file =
+    platform === 'android'
+      ? `chat-${version}.apk`
+      : platform === 'windows'
+        ? `ChatSetup-${version}.exe`
+        : `Chat-${version}.dmg`;
   return `https://download.chat.example.com/${platform}/${file}`;
 }
 
 /** Roughly what each installer weighs; every release grows a little. */
-const PACKAGE_BYTES: Record<Exclude<AppVersionRecord['platform'], 'ios'>, number> = { android: 58_000_000, windows: 96_000_000, mac: 112_000_000 };
+const PACKAGE_BYTES: Record<Exclude<AppVersionRecord['platform'], 'ios'>, number> = {
+  android: 58_000_000,
+  windows: 96_000_000,
+  mac: 112_000_000,
+};
 
 export function seedAppVersions(prng: Prng, now: number): AppVersionRecord[] {
   const drafts: Omit<AppVersionRecord, 'id'>[] = [];
@@ -179,8 +210,10 @@ export function seedAppVersions(prng: Prng, now: number): AppVersionRecord[] {
         version,
         buildNumber: build,
         downloadUrl: downloadUrl(platform, version),
-        mirrorUrl: platform === 'ios' || prng.chance(0.3) ? '' : `https://cdn-asia.chat.example.com/${platform}/${version}`,
-        packageSize: platform === 'ios' ? null : PACKAGE_BYTES[platform] + i * 1_350_000 + ((build * 7_919) % 1_000_000),
+        mirrorUrl:
+          platform === 'ios' || prng.chance(0.3) ? '' : `https://cdn-asia.chat.example.com/${platform}/${version}`,
+        packageSize:
+          platform === 'ios' ? null : PACKAGE_BYTES[platform] + i * 1_350_000 + ((build * 7_919) % 1_000_000),
         forceUpdate: i === 4 && platform === 'android',
         releaseNotes: prng.pick(NOTES),
         publishTime: iso(now - (releases - i) * 20 * DAY - prng.int(0, 48) * HOUR),

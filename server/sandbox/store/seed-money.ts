@@ -38,7 +38,13 @@ function round100(value: number): number {
   return Math.max(100, Math.floor(value / 100) * 100);
 }
 
-export function seedMoney(prng: Prng, ledger: Ledger, users: readonly UserRecord[], groups: readonly GroupRecord[], now: number): void {
+export function seedMoney(
+  prng: Prng,
+  ledger: Ledger,
+  users: readonly UserRecord[],
+  groups: readonly GroupRecord[],
+  now: number,
+): void {
   const events: SeedEvent[] = [];
   const available = new Map<number, number>();
   const lastTime = new Map<number, number>();
@@ -48,7 +54,12 @@ export function seedMoney(prng: Prng, ledger: Ledger, users: readonly UserRecord
     const review: Review = { outcome, reason: outcome === 'rejected' ? prng.pick(REJECT_REASONS) : null };
     events.push({ kind: 'apply', time, user, amount, review });
     if (outcome === 'pending') pending++;
-    else events.push({ kind: 'review', time: Math.min(now, time + 20 * MINUTE + Math.floor(prng.next() * 10 * HOUR)), review });
+    else
+      events.push({
+        kind: 'review',
+        time: Math.min(now, time + 20 * MINUTE + Math.floor(prng.next() * 10 * HOUR)),
+        review,
+      });
   };
 
   for (const user of users) {
@@ -88,7 +99,12 @@ export function seedMoney(prng: Prng, ledger: Ledger, users: readonly UserRecord
       } else if (kind === 'transfer' && (balance < 1000 || prng.chance(0.5))) {
         bill(time, 'transfer', prng.int(10, 500) * 100, `Transfer from ${prng.pick(users).nickname}`);
       } else if (kind === 'transfer') {
-        bill(time, 'transfer', -round100(Math.min(balance, prng.int(10, 500) * 100)), `Transfer to ${prng.pick(users).nickname}`);
+        bill(
+          time,
+          'transfer',
+          -round100(Math.min(balance, prng.int(10, 500) * 100)),
+          `Transfer to ${prng.pick(users).nickname}`,
+        );
       } else if (kind === 'withdraw' && balance >= WITHDRAWAL_MIN) {
         const amount = round100(WITHDRAWAL_MIN + prng.next() * (Math.min(balance, 500_000) - WITHDRAWAL_MIN));
         const recent = now - time < PENDING_WINDOW;
@@ -119,7 +135,10 @@ export function seedMoney(prng: Prng, ledger: Ledger, users: readonly UserRecord
     const user = prng.pick(rich);
     const balance = available.get(user.id) ?? 0;
     if (balance < WITHDRAWAL_MIN) continue;
-    const time = Math.min(now, Math.max((lastTime.get(user.id) ?? 0) + MINUTE, now - Math.floor(prng.next() * 30 * HOUR)));
+    const time = Math.min(
+      now,
+      Math.max((lastTime.get(user.id) ?? 0) + MINUTE, now - Math.floor(prng.next() * 30 * HOUR)),
+    );
     const amount = round100(WITHDRAWAL_MIN + prng.next() * (Math.min(balance, 300_000) - WITHDRAWAL_MIN));
     available.set(user.id, balance - amount);
     lastTime.set(user.id, time);

@@ -68,7 +68,15 @@ export function seedLoginRecords(prng: Prng, users: readonly UserRecord[], now: 
 export function seedOnlineSessions(users: readonly UserRecord[]): Seeded<OnlineSessionRecord> {
   return users
     .filter((u) => u.online)
-    .map((u) => ({ id: u.id, account: u.account, nickname: u.nickname, device: u.device, ip: u.lastLoginIp, region: u.region, loginTime: u.lastLoginTime }));
+    .map((u) => ({
+      id: u.id,
+      account: u.account,
+      nickname: u.nickname,
+      device: u.device,
+      ip: u.lastLoginIp,
+      region: u.region,
+      loginTime: u.lastLoginTime,
+    }));
 }
 
 /** How many users a broadcast to the segment reaches. */
@@ -117,7 +125,9 @@ export function seedMassMessages(prng: Prng, users: readonly UserRecord[], now: 
       segment,
       state: failed ? 'failed' : 'sent',
       targetCount,
-      deliveredCount: failed ? Math.floor(targetCount * prng.next() * 0.3) : targetCount - Math.floor(targetCount * (0.005 + prng.next() * 0.025)),
+      deliveredCount: failed
+        ? Math.floor(targetCount * prng.next() * 0.3)
+        : targetCount - Math.floor(targetCount * (0.005 + prng.next() * 0.025)),
       createTime: iso(Math.min(now - HOUR, time)),
       sentBy: prng.pick(['admin', 'ops_garcia']),
     });
@@ -151,7 +161,12 @@ const REPLIES = [
   '款项已退回您的钱包，请查收。',
 ];
 
-export function seedSuggestions(prng: Prng, users: readonly UserRecord[], now: number, count = 180): Seeded<SuggestionRecord> {
+export function seedSuggestions(
+  prng: Prng,
+  users: readonly UserRecord[],
+  now: number,
+  count = 180,
+): Seeded<SuggestionRecord> {
   const drafts: Omit<SuggestionRecord, 'id'>[] = [];
   for (let i = 0; i < count; i++) {
     const user = prng.pick(users);
@@ -186,10 +201,25 @@ const ADDRESSES: readonly [name: string, url: string, platform: DistributionAddr
 ];
 
 export function seedDistributionAddresses(): Seeded<DistributionAddressRecord> {
-  return ADDRESSES.map(([name, url, platform], i) => ({ id: i + 1, name, url, platform, enabled: i !== 4, sort: (i + 1) * 10 }));
+  return ADDRESSES.map(([name, url, platform], i) => ({
+    id: i + 1,
+    name,
+    url,
+    platform,
+    enabled: i !== 4,
+    sort: (i + 1) * 10,
+  }));
 }
 
-const BLOCK_REASONS = ['Credential stuffing', '批量注册', 'Spam bot', '恶意刷接口', 'Scraping', 'Fraud reports', 'Ataque de fuerza bruta'];
+const BLOCK_REASONS = [
+  'Credential stuffing',
+  '批量注册',
+  'Spam bot',
+  '恶意刷接口',
+  'Scraping',
+  'Fraud reports',
+  'Ataque de fuerza bruta',
+];
 
 export function seedIpBlacklist(prng: Prng, now: number): Seeded<IpBlacklistRecord> {
   const drafts: Omit<IpBlacklistRecord, 'id'>[] = [];
@@ -230,7 +260,11 @@ export function seedFrequencyLimits(): Seeded<FrequencyLimitRecord> {
   return rows.map((row, i) => ({ id: i + 1, ...row }));
 }
 
-const HISTORY: readonly [action: OperationLogRecord['action'], module: string, detail: (p: Prng, u: UserRecord) => string][] = [
+const HISTORY: readonly [
+  action: OperationLogRecord['action'],
+  module: string,
+  detail: (p: Prng, u: UserRecord) => string,
+][] = [
   ['login', 'auth', () => 'Signed in'],
   ['login', 'auth', () => 'Signed in'],
   ['ban', 'users', (p, u) => `ban #${u.id} ${u.account}: ${p.pick(['spam', '发广告', 'fraud', 'acoso'])}`],
@@ -246,7 +280,12 @@ const HISTORY: readonly [action: OperationLogRecord['action'], module: string, d
   ['update', 'groups', (p) => `muteAll #${800_001 + p.int(0, 80)}`],
 ];
 
-export function seedOperationLog(prng: Prng, users: readonly UserRecord[], now: number, count = 1600): Seeded<OperationLogRecord> {
+export function seedOperationLog(
+  prng: Prng,
+  users: readonly UserRecord[],
+  now: number,
+  count = 1600,
+): Seeded<OperationLogRecord> {
   const admins = ['admin', 'admin', 'finance_li', 'support_tanaka', 'ops_garcia', 'operator'];
   const ips = ['203.0.113.24', '198.51.100.7', '192.0.2.55', '203.0.113.80'];
   const drafts: Omit<OperationLogRecord, 'id'>[] = [];

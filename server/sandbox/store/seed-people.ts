@@ -39,7 +39,10 @@ export function seedUsers(prng: Prng, count: number, now: number): UserRecord[] 
   return drafts.map(({ person, registered }, index) => {
     const id = FIRST_USER_ID + index;
     const recentness = prng.next();
-    const lastLoginTime = Math.min(now, registered + Math.floor((now - registered) * (1 - recentness * recentness * recentness)));
+    const lastLoginTime = Math.min(
+      now,
+      registered + Math.floor((now - registered) * (1 - recentness * recentness * recentness)),
+    );
     const device: Device = prng.weighted([
       ['android', 45],
       ['ios', 35],

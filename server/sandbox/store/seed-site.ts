@@ -63,11 +63,29 @@ export function seedDefaultGroups(prng: Prng, groups: readonly GroupRecord[], no
   while (picked.size < Math.min(4, open.length)) picked.add(prng.pick(open));
   const times = spread(prng, picked.size, now, 150);
   return numbered<DefaultGroupRecord>(
-    [...picked].map((group, i) => ({ groupId: group.id, groupName: group.name, sort: (i + 1) * 10, createTime: iso(times[i]!) })),
+    [...picked].map((group, i) => ({
+      groupId: group.id,
+      groupName: group.name,
+      sort: (i + 1) * 10,
+      createTime: iso(times[i]!),
+    })),
   );
 }
 
-export const DEFAULT_AVATAR_NAMES = ['Cat', 'Dog', 'Panda', 'Fox', 'Owl', 'Rabbit', 'Koala', 'Penguin', 'Tiger', 'Whale', 'Bear', 'Frog'] as const;
+export const DEFAULT_AVATAR_NAMES = [
+  'Cat',
+  'Dog',
+  'Panda',
+  'Fox',
+  'Owl',
+  'Rabbit',
+  'Koala',
+  'Penguin',
+  'Tiger',
+  'Whale',
+  'Bear',
+  'Frog',
+] as const;
 
 export function seedDefaultAvatars(prng: Prng, now: number): Seeded<DefaultAvatarRecord> {
   const times = spread(prng, DEFAULT_AVATAR_NAMES.length, now, 170);
@@ -126,7 +144,13 @@ export function emojiPath(name: string): string {
 export function seedDefaultEmoji(prng: Prng, now: number): Seeded<DefaultEmojiRecord> {
   const times = spread(prng, EMOJI.length, now, 170);
   return numbered<DefaultEmojiRecord>(
-    EMOJI.map(([name, , category], i) => ({ image: emojiPath(name), name, category, sort: (i + 1) * 10, createTime: iso(times[i]!) })),
+    EMOJI.map(([name, , category], i) => ({
+      image: emojiPath(name),
+      name,
+      category,
+      sort: (i + 1) * 10,
+      createTime: iso(times[i]!),
+    })),
   );
 }
 
@@ -139,14 +163,21 @@ const QUESTIONS: Readonly<Record<(typeof LANGUAGES)[number], readonly string[]>>
     'What was your first car?',
     'What is your favourite book?',
   ],
-  es: ['¿Cómo se llama tu madre?', '¿En qué ciudad naciste?', '¿Cómo se llamaba tu primera mascota?', '¿Cuál es tu comida favorita?'],
+  es: [
+    '¿Cómo se llama tu madre?',
+    '¿En qué ciudad naciste?',
+    '¿Cómo se llamaba tu primera mascota?',
+    '¿Cuál es tu comida favorita?',
+  ],
   ja: ['母親の旧姓は？', '生まれた町は？', '初めて飼ったペットの名前は？', '好きな映画は？'],
 };
 
 export function seedSecurityQuestions(prng: Prng): Seeded<SecurityQuestionRecord> {
   const drafts: Draft<SecurityQuestionRecord>[] = [];
   for (const [language, questions] of Object.entries(QUESTIONS) as [(typeof LANGUAGES)[number], readonly string[]][]) {
-    questions.forEach((question, i) => drafts.push({ question, language, enabled: prng.chance(0.85), sort: (i + 1) * 10 }));
+    questions.forEach((question, i) =>
+      drafts.push({ question, language, enabled: prng.chance(0.85), sort: (i + 1) * 10 }),
+    );
   }
   return numbered(drafts);
 }
@@ -172,17 +203,29 @@ export function discoverIcon(title: string, index: number): string {
 
 export function seedDiscover(prng: Prng): Seeded<DiscoverRecord> {
   return numbered<DiscoverRecord>(
-    DISCOVER.map(([title, url], i) => ({ icon: discoverIcon(title, i), title, url, enabled: i < 6 || prng.chance(0.5), sort: (i + 1) * 10 })),
+    DISCOVER.map(([title, url], i) => ({
+      icon: discoverIcon(title, i),
+      title,
+      url,
+      enabled: i < 6 || prng.chance(0.5),
+      sort: (i + 1) * 10,
+    })),
   );
 }
 
 const ANNOUNCEMENTS: readonly [title: string, content: string][] = [
   ['系统维护通知', '为提升服务质量，我们将于本周日凌晨 2:00-4:00 进行系统维护，期间消息可能延迟送达。'],
-  ['New: voice messages up to 5 minutes', 'You can now record voice messages of up to five minutes. Update to the latest version to try it.'],
+  [
+    'New: voice messages up to 5 minutes',
+    'You can now record voice messages of up to five minutes. Update to the latest version to try it.',
+  ],
   ['春节红包活动', '春节期间每日签到可领取双倍奖励，群红包上限提升至 200 个。祝大家新春快乐！'],
   ['Mantenimiento programado', 'El servicio estará en mantenimiento el domingo de 02:00 a 04:00 (UTC+8).'],
   ['アップデートのお知らせ', '新しいバージョンでは、グループ通話の品質が向上しました。'],
-  ['Beware of scams', 'Staff will never ask for your password or verification code. Report suspicious accounts from their profile page.'],
+  [
+    'Beware of scams',
+    'Staff will never ask for your password or verification code. Report suspicious accounts from their profile page.',
+  ],
   ['提现到账时间调整', '即日起提现审核时间为工作日 9:00-21:00，非工作时间提交的申请将顺延处理。'],
   ['Group size limit raised', 'Groups can now hold up to 2,000 members.'],
   ['Nueva función: mensajes fijados', 'Ahora puedes fijar hasta tres mensajes en cada grupo.'],
@@ -216,7 +259,12 @@ export function inviteCode(prng: Prng): string {
   return code;
 }
 
-export function seedInviteCodes(prng: Prng, users: readonly UserRecord[], now: number, count = 240): Seeded<InviteCodeRecord> {
+export function seedInviteCodes(
+  prng: Prng,
+  users: readonly UserRecord[],
+  now: number,
+  count = 240,
+): Seeded<InviteCodeRecord> {
   const invited = users.filter((u) => u.channel === 'invite');
   const times = spread(prng, count, now, 170);
   return numbered<InviteCodeRecord>(
@@ -244,9 +292,21 @@ export function seedSensitiveWords(prng: Prng, now: number): Seeded<SensitiveWor
   return numbered<SensitiveWordRecord>(pool.map((entry, i) => ({ ...entry, createTime: iso(times[i]!) })));
 }
 
-const REMARKS = ['VIP 年费会员', 'Partner account', 'Cuenta de soporte', '公式アカウント', 'Influencer', '内部测试账号', ''];
+const REMARKS = [
+  'VIP 年费会员',
+  'Partner account',
+  'Cuenta de soporte',
+  '公式アカウント',
+  'Influencer',
+  '内部测试账号',
+  '',
+];
 
-export function seedPrivilegedUsers(prng: Prng, users: readonly UserRecord[], now: number): Seeded<PrivilegedUserRecord> {
+export function seedPrivilegedUsers(
+  prng: Prng,
+  users: readonly UserRecord[],
+  now: number,
+): Seeded<PrivilegedUserRecord> {
   const privileged = users.filter((u) => u.privileged);
   return numbered<PrivilegedUserRecord>(
     privileged.map((user) => {

@@ -37,6 +37,8 @@ export function mergeSpec<T>(own: QuerySpec<T>, declared: QuerySpec<T>): QuerySp
     sortFields: [...new Set([...declared.sortFields, ...own.sortFields])],
     defaultSort: declared.defaultSort,
     filters: { ...own.filters, ...declared.filters },
-    ...(declared.totals || own.totals ? { totals: [...new Set([...(declared.totals ?? []), ...(own.totals ?? [])])] } : {}),
+    ...(declared.totals || own.totals
+      ? { totals: [...new Set([...(declared.totals ?? []), ...(own.totals ?? [])])] }
+      : {}),
   };
 }

@@ -82,7 +82,10 @@ export function dailyStatistics(store: SandboxStore, from: number, to: number, n
     if (dayStart > now) continue;
     // Today is still going: activity so far grows with the hours elapsed.
     const elapsed = dayStart === today ? Math.max(0.05, (now - today) / DAY) : 1;
-    row.activeUsers = Math.min(registered, Math.round(registered * activityRatio(store.seed, row.date) * elapsed) + row.registrations);
+    row.activeUsers = Math.min(
+      registered,
+      Math.round(registered * activityRatio(store.seed, row.date) * elapsed) + row.registrations,
+    );
     row.messages = Math.round(row.activeUsers * messagesPerActiveUser(store.seed, row.date));
   }
   return { startDate: dayKey(from), endDate: dayKey(to), list: [...rows.values()] };

@@ -1,4 +1,10 @@
-import type { BILL_TYPES, GROUP_STATUSES, USER_CHANNELS, USER_STATUSES, WithdrawalRecord } from '../../contract/index.js';
+import type {
+  BILL_TYPES,
+  GROUP_STATUSES,
+  USER_CHANNELS,
+  USER_STATUSES,
+  WithdrawalRecord,
+} from '../../contract/index.js';
 import type { Locale } from './names.js';
 
 /**

@@ -45,10 +45,49 @@ const BASE: Readonly<Record<Category, readonly string[]>> = {
     '無料プレゼント',
     '今すぐ登録',
   ],
-  porn: ['成人视频', '约炮', '裸聊', '一夜情', '色情直播', 'sex chat', 'nudes for sale', 'xxx videos', 'contenido adulto', 'アダルト動画', '出会い系'],
-  violence: ['砍死你', '炸弹制作', '买枪', '杀人', 'kill you', 'bomb making', 'buy a gun', 'te voy a matar', '殺してやる', '爆弾の作り方'],
+  porn: [
+    '成人视频',
+    '约炮',
+    '裸聊',
+    '一夜情',
+    '色情直播',
+    'sex chat',
+    'nudes for sale',
+    'xxx videos',
+    'contenido adulto',
+    'アダルト動画',
+    '出会い系',
+  ],
+  violence: [
+    '砍死你',
+    '炸弹制作',
+    '买枪',
+    '杀人',
+    'kill you',
+    'bomb making',
+    'buy a gun',
+    'te voy a matar',
+    '殺してやる',
+    '爆弾の作り方',
+  ],
   politics: ['颠覆政权', '非法集会', '煽动分裂', 'election fraud', 'golpe de estado', '暴動を起こせ'],
-  abuse: ['傻逼', '去死吧', '废物', '垃圾人', '滚蛋', 'idiot', 'loser', 'shut up', 'imbécil', 'estúpido', 'バカ', 'クズ', 'うざい', 'Arschloch', 'connard'],
+  abuse: [
+    '傻逼',
+    '去死吧',
+    '废物',
+    '垃圾人',
+    '滚蛋',
+    'idiot',
+    'loser',
+    'shut up',
+    'imbécil',
+    'estúpido',
+    'バカ',
+    'クズ',
+    'うざい',
+    'Arschloch',
+    'connard',
+  ],
   other: [
     '赌博',
     '博彩',
@@ -98,7 +137,10 @@ function fold(text: string): string {
 }
 
 /** Every occurrence of every word in the text, in text order (the tester of the sensitive-word page). */
-export function findHits(words: readonly { word: string; category: Category }[], text: string): { word: string; category: Category; index: number }[] {
+export function findHits(
+  words: readonly { word: string; category: Category }[],
+  text: string,
+): { word: string; category: Category; index: number }[] {
   const haystack = fold(text);
   const hits: { word: string; category: Category; index: number }[] = [];
   for (const entry of words) {

@@ -19,7 +19,10 @@ interface Stream {
 
 const streams: Stream[] = [];
 /** count -> streams that have seen it, and when the last of them did. */
-const seen = new Map<number, { streams: number; firstAt: number; lastAt: number; bySession: Map<string, [number, number]> }>();
+const seen = new Map<
+  number,
+  { streams: number; firstAt: number; lastAt: number; bySession: Map<string, [number, number]> }
+>();
 let broken = 0;
 
 function onEvent(stream: Stream, { event, data }: SseEvent): void {
@@ -39,7 +42,13 @@ function onEvent(stream: Stream, { event, data }: SseEvent): void {
 
 function openOne(port: number, cookie: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/events', agent: false, headers: { cookie, accept: 'text/event-stream' } });
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      path: '/api/events',
+      agent: false,
+      headers: { cookie, accept: 'text/event-stream' },
+    });
     const stream: Stream = { session: cookie, req, res: null, lastCount: null, parser: new SseParser(), read: 0 };
     req.on('response', (res) => {
       if (res.statusCode !== 200) {
@@ -87,7 +96,13 @@ serveRequests({
     while (Date.now() < deadline) {
       const entry = seen.get(count);
       if (entry && entry.streams >= streams.length) {
-        return { complete: true, firstAt: entry.firstAt, lastAt: entry.lastAt, streams: streams.length, bySession: Object.fromEntries(entry.bySession) };
+        return {
+          complete: true,
+          firstAt: entry.firstAt,
+          lastAt: entry.lastAt,
+          streams: streams.length,
+          bySession: Object.fromEntries(entry.bySession),
+        };
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

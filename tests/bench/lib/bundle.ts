@@ -46,7 +46,9 @@ export function measureBundle(uiDir: string): BundleSizes {
   const indexFile = path.join(uiDir, 'index.html');
   const html = readFileSync(indexFile, 'utf8');
   const manifestFile = path.join(uiDir, 'manifest.json');
-  const manifest: Manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest) : {};
+  const manifest: Manifest = existsSync(manifestFile)
+    ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest)
+    : {};
 
   const roots: string[] = [];
   for (const tag of html.match(/<script\b[^>]*>/gi) ?? []) {
@@ -72,7 +74,10 @@ export function measureBundle(uiDir: string): BundleSizes {
       if (target && !seen.has(target)) queue.push(target);
     }
   }
-  const loginFiles = [...seen].map((file) => ({ file: path.relative(uiDir, file), gzip: gzipSize(file, manifest, uiDir) }));
+  const loginFiles = [...seen].map((file) => ({
+    file: path.relative(uiDir, file),
+    gzip: gzipSize(file, manifest, uiDir),
+  }));
 
   const all: string[] = [];
   const walk = (dir: string) => {

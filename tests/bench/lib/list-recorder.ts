@@ -143,15 +143,26 @@ export type WaitAnswer =
       /** The click that started the change (event timeStamp, page clock); null when none was seen. */
       clickAt: number | null;
       url: string;
-      timing: { requestStart: number; responseStart: number; responseEnd: number; startTime: number; transferSize: number; encodedBodySize: number } | null;
+      timing: {
+        requestStart: number;
+        responseStart: number;
+        responseEnd: number;
+        startTime: number;
+        transferSize: number;
+        encodedBodySize: number;
+      } | null;
     };
 
 export async function waitForList(page: Page): Promise<Extract<WaitAnswer, { ok: true }>> {
   const answer = await page.evaluate(
-    (timeoutMs) => (window as unknown as { __benchList: { wait(ms: number): Promise<WaitAnswer> } }).__benchList.wait(timeoutMs),
+    (timeoutMs) =>
+      (window as unknown as { __benchList: { wait(ms: number): Promise<WaitAnswer> } }).__benchList.wait(timeoutMs),
     STEP_TIMEOUT_MS,
   );
-  if (!answer.ok) throw new Error(`the list did not show its answer within ${STEP_TIMEOUT_MS} ms (answers seen: ${answer.answers}, rows: ${answer.rows})`);
+  if (!answer.ok)
+    throw new Error(
+      `the list did not show its answer within ${STEP_TIMEOUT_MS} ms (answers seen: ${answer.answers}, rows: ${answer.rows})`,
+    );
   if (answer.record.status !== 200) throw new Error(`the list call answered HTTP ${answer.record.status}`);
   return answer;
 }
@@ -160,13 +171,16 @@ export async function arm(page: Page): Promise<void> {
   await page.evaluate(() => (window as unknown as { __benchList: { arm(): void } }).__benchList.arm());
 }
 
-export type ScreenAnswer = { ok: false; reason: string } | { ok: true; clickAt: number | null; inDomAt: number; paintedAt: number };
+export type ScreenAnswer =
+  { ok: false; reason: string } | { ok: true; clickAt: number | null; inDomAt: number; paintedAt: number };
 
 /** Waits for a list screen of `resource` to show its rows, painted; then the click-to-painted time. */
 export async function waitForScreen(page: Page, resource: string): Promise<number> {
   const answer = await page.evaluate(
     ([id, timeoutMs]) =>
-      (window as unknown as { __benchList: { waitScreen(r: string, ms: number): Promise<ScreenAnswer> } }).__benchList.waitScreen(id, timeoutMs),
+      (
+        window as unknown as { __benchList: { waitScreen(r: string, ms: number): Promise<ScreenAnswer> } }
+      ).__benchList.waitScreen(id, timeoutMs),
     [resource, STEP_TIMEOUT_MS] as const,
   );
   if (!answer.ok) throw new Error(`the ${resource} list screen did not show rows within ${STEP_TIMEOUT_MS} ms`);

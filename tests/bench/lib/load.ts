@@ -44,7 +44,13 @@ function toMs(value: string, unit: string): number {
  * Saturation with wrk: one thread (one core for the generator, leaving the other to the server
  * under test), keep-alive connections. Its latency distribution is that of a saturated server.
  */
-export async function runWrk(wrk: string, url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadAnswer> {
+export async function runWrk(
+  wrk: string,
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+): Promise<LoadAnswer> {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(url);

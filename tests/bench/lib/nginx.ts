@@ -69,7 +69,9 @@ http {
 `;
   const confFile = path.join(prefix, 'nginx.conf');
   writeFileSync(confFile, conf);
-  const proc: ChildProcess = spawn(binary, ['-p', prefix, '-c', confFile, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc: ChildProcess = spawn(binary, ['-p', prefix, '-c', confFile, '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const up = await pollUntil(

@@ -48,7 +48,9 @@ export function printTable(title: string, rows: (string | number)[][]): void {
   const widths = text[0]!.map((_, column) => Math.max(...text.map((row) => (row[column] ?? '').length)));
   console.log(`\n${title}`);
   for (const [index, row] of text.entries()) {
-    console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')}`);
+    console.log(
+      `  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')}`,
+    );
     if (index === 0) console.log(`  ${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   }
 }

@@ -43,14 +43,16 @@ function logicalLines(text: string): string[] {
 
 function jsonArray(text: string, what: string): string[] {
   const value: unknown = JSON.parse(text);
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`${what} must be a JSON array of strings`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw new Error(`${what} must be a JSON array of strings`);
   return value as string[];
 }
 
 export function parseDockerfile(text: string): Stage[] {
   const stages: Stage[] = [];
   const args: Record<string, string> = {};
-  const expand = (value: string) => value.replace(/\$\{(\w+)\}|\$(\w+)/g, (_m, a: string, b: string) => args[a ?? b] ?? '');
+  const expand = (value: string) =>
+    value.replace(/\$\{(\w+)\}|\$(\w+)/g, (_m, a: string, b: string) => args[a ?? b] ?? '');
   for (const line of logicalLines(text)) {
     const [keyword = '', ...restParts] = line.split(/\s+/);
     const rest = line.slice(keyword.length).trim();
@@ -106,7 +108,8 @@ export function parseDockerfile(text: string): Stage[] {
         if (!stage) break;
         const at = rest.indexOf('CMD ');
         stage.healthcheck = at < 0 ? null : jsonArray(rest.slice(at + 4).trim(), 'HEALTHCHECK CMD');
-        for (const [, name, value] of rest.slice(0, Math.max(at, 0)).matchAll(/--([a-z-]+)=(\S+)/g)) stage.healthcheckOptions[name!] = value!;
+        for (const [, name, value] of rest.slice(0, Math.max(at, 0)).matchAll(/--([a-z-]+)=(\S+)/g))
+          stage.healthcheckOptions[name!] = value!;
         break;
       }
       case 'CMD':

@@ -35,10 +35,16 @@ export async function startHeldBackend(): Promise<HeldBackend> {
   const released = new Promise<void>((resolve) => (release = resolve));
   let answered = false;
   routeFakeLogin(backend);
-  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }));
+  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'ops' } }),
+  );
   // The session is an administrator who reads everyone's UI errors too.
   backend.route(`GET ${CALLS.permission}`, (_call, res) =>
-    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }] }),
+    sendJson(res, {
+      code: 200,
+      msg: 'ok',
+      data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }],
+    }),
   );
   backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 4 }));
   backend.route('GET /manage/slow', async (_call, res) => {
@@ -54,14 +60,22 @@ export async function startHeldBackend(): Promise<HeldBackend> {
  * in flight. The answer comes back wrapped: an async function returning a bare promise would
  * wait for it.
  */
-export async function startSlowCall(held: HeldBackend, baseUrl: string, cookie: string): Promise<{ answer: Promise<Response> }> {
+export async function startSlowCall(
+  held: HeldBackend,
+  baseUrl: string,
+  cookie: string,
+): Promise<{ answer: Promise<Response> }> {
   const call = fetch(`${baseUrl}/manage/slow`, { headers: { cookie } });
   // Keep a rejection from surfacing as unhandled before the test awaits it.
   call.catch(() => {});
-  await waitUntil(() => held.backend.calls.some((c) => c.url === '/manage/slow'), 'the slow call to reach the backend', {
-    timeoutMs: 30_000,
-    intervalMs: 20,
-  });
+  await waitUntil(
+    () => held.backend.calls.some((c) => c.url === '/manage/slow'),
+    'the slow call to reach the backend',
+    {
+      timeoutMs: 30_000,
+      intervalMs: 20,
+    },
+  );
   return { answer: call };
 }
 
@@ -84,7 +98,11 @@ export interface HeldRig extends HeldBackend {
  * through it; `defer` registers what stops
  * them (cleanupAfterEach). `env` adds to the gateway's environment (WORKERS, say).
  */
-export async function startHeldRig(defer: (cleanup: () => Promise<void>) => void, env: Record<string, string> = {}, startTimeoutMs = 30_000): Promise<HeldRig> {
+export async function startHeldRig(
+  defer: (cleanup: () => Promise<void>) => void,
+  env: Record<string, string> = {},
+  startTimeoutMs = 30_000,
+): Promise<HeldRig> {
   const held = await startHeldBackend();
   const { backend } = held;
   defer(() => backend.close());
@@ -112,7 +130,10 @@ export async function startHeldRig(defer: (cleanup: () => Promise<void>) => void
 
 /** Resolves once the gateway has logged the start of its shutdown. */
 export function shutdownBegun(rig: HeldRig): Promise<void> {
-  return rig.gateway.waitFor(() => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down')), 'the shutdown to begin');
+  return rig.gateway.waitFor(
+    () => rig.gateway.logLines().some((l) => String(l.msg).startsWith('shutting down')),
+    'the shutdown to begin',
+  );
 }
 
 /**

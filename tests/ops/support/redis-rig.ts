@@ -48,9 +48,14 @@ export class RedisRig {
     const rig = new RedisRig(backend);
     routeFakeLogin(backend);
     backend.route(`GET ${CALLS.permission}`, (call, res) => {
-      if (!rig.counts.has(String(call.headers['w-token']))) return sendJson(res, { code: 401, msg: 'Please log in again' });
+      if (!rig.counts.has(String(call.headers['w-token'])))
+        return sendJson(res, { code: 401, msg: 'Please log in again' });
       // Every rig session is an administrator who reads everyone's UI errors.
-      sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }] });
+      sendJson(res, {
+        code: 200,
+        msg: 'ok',
+        data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }, { permission: PERMISSIONS.adminUser }],
+      });
     });
     backend.route(`GET ${COUNT_PATH}`, (call, res) => {
       const count = rig.counts.get(String(call.headers['w-token']));
@@ -85,7 +90,11 @@ export class RedisRig {
   }
 
   /** A new backend session (pending count `count`) logged in through `replica`, of a new account unless `userId` names one. */
-  async logIn(replica: Replica, count = 3, userId?: string): Promise<{ token: string; userId: string; cookie: string }> {
+  async logIn(
+    replica: Replica,
+    count = 3,
+    userId?: string,
+  ): Promise<{ token: string; userId: string; cookie: string }> {
     const n = ++this.sessions;
     const token = `tok-${n}`;
     const user = userId ?? `u-${n}`;
@@ -95,7 +104,8 @@ export class RedisRig {
 
   /** Upstream polls of the session's count, by every gateway together. */
   pollsOf(token: string): number {
-    return this.backend.calls.filter((c) => c.url.split('?')[0] === COUNT_PATH && c.headers['w-token'] === token).length;
+    return this.backend.calls.filter((c) => c.url.split('?')[0] === COUNT_PATH && c.headers['w-token'] === token)
+      .length;
   }
 
   async close(): Promise<void> {
@@ -134,7 +144,10 @@ export async function listedMessages(replica: Replica, cookie: string, keyword: 
 }
 
 export async function logOut(replica: Replica, cookie: string): Promise<void> {
-  const res = await fetch(`${replica.origin}${GATEWAY_PATHS.logout}`, { method: 'POST', headers: { cookie, origin: replica.origin } });
+  const res = await fetch(`${replica.origin}${GATEWAY_PATHS.logout}`, {
+    method: 'POST',
+    headers: { cookie, origin: replica.origin },
+  });
   expect(res.status).toBe(204);
 }
 
@@ -145,7 +158,9 @@ export async function permissionStatus(replica: Replica, cookie: string): Promis
 
 /** A sample's value on the replica's /metrics page, read by its name as a scraper would. */
 export async function metric(replica: Replica, name: string): Promise<number> {
-  const text = await (await fetch(`${replica.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const text = await (
+    await fetch(`${replica.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   if (!line) throw new Error(`/metrics has no ${name}:\n${text.slice(0, 2000)}`);
   return Number(line.slice(name.length + 1));

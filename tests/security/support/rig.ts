@@ -34,9 +34,13 @@ export async function startRecordingBackend(): Promise<FakeBackend> {
   const backend = await startFakeBackend();
   routeFakeLogin(backend);
   backend.route(`POST ${SAVE_PATH}`, (_call, res) => sendJson(res, { code: 200, msg: 'saved' }));
-  backend.route(`GET ${CALLS.permission}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }));
+  backend.route(`GET ${CALLS.permission}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: [{ permission: WITHDRAWAL_REVIEW_PERMISSION }] }),
+  );
   backend.route(`GET ${CALLS.withdrawalCount}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: 3 }));
-  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) => sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'Sec', webIconPath: '' } }));
+  backend.route(`GET ${CALLS.siteConfig}`, (_call, res) =>
+    sendJson(res, { code: 200, msg: 'ok', data: { chatRoomName: 'Sec', webIconPath: '' } }),
+  );
   return backend;
 }
 
@@ -58,7 +62,10 @@ export async function startGateway(
   return { app, port, url: `http://127.0.0.1:${port}` };
 }
 
-export async function startRig(env: Record<string, string> = {}, options: Omit<BuildAppOptions, 'config'> = {}): Promise<Rig> {
+export async function startRig(
+  env: Record<string, string> = {},
+  options: Omit<BuildAppOptions, 'config'> = {},
+): Promise<Rig> {
   const backend = await startRecordingBackend();
   const gateway = await startGateway(backend.url, env, options);
   return {
@@ -154,7 +161,11 @@ function parseAnswer(raw: string): RawAnswer {
  * Sends bytes exactly as given over a new socket and resolves with what came back once the
  * server closes the socket or `timeoutMs` passes (then the socket is closed by us).
  */
-export function rawRequest(port: number, text: string, timeoutMs = 5_000): Promise<RawAnswer & { closedByServer: boolean }> {
+export function rawRequest(
+  port: number,
+  text: string,
+  timeoutMs = 5_000,
+): Promise<RawAnswer & { closedByServer: boolean }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let raw = '';
@@ -181,7 +192,10 @@ export function httpText(requestLine: string, headers: Record<string, string> = 
 }
 
 /** Opens a socket and sends `text` without ending it; resolves once connected. */
-export function openSocket(port: number, text: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+export function openSocket(
+  port: number,
+  text: string,
+): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let raw = '';

@@ -5,7 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
-import { APPROVAL_CALLS, CALLS, WITHDRAWAL_REVIEW, resourceCalls, type ApprovalView, type WithdrawalRecord } from '../../../server/contract/index.js';
+import {
+  APPROVAL_CALLS,
+  CALLS,
+  WITHDRAWAL_REVIEW,
+  resourceCalls,
+  type ApprovalView,
+  type WithdrawalRecord,
+} from '../../../server/contract/index.js';
 import type { ApprovalEvent } from '../../../server/approvals/events.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../../server/sandbox/key.js';
 import type { StartedSandbox } from '../../../server/sandbox/start.js';
@@ -56,17 +63,31 @@ export async function approvalGateway(
 }
 
 export async function logIn(app: FastifyInstance, who: Who): Promise<Cookies> {
-  const res = await app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account: who, password: PASSWORDS[who], code: '' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: CALLS.login,
+    headers: SAME_ORIGIN,
+    payload: { account: who, password: PASSWORDS[who], code: '' },
+  });
   expect(res.json<Envelope>().code, res.body).toBe(200);
   return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
 }
 
-export async function post(app: FastifyInstance, cookies: Cookies, url: string, payload: unknown = {}): Promise<{ status: number; body: Envelope }> {
+export async function post(
+  app: FastifyInstance,
+  cookies: Cookies,
+  url: string,
+  payload: unknown = {},
+): Promise<{ status: number; body: Envelope }> {
   const res = await app.inject({ method: 'POST', url, headers: SAME_ORIGIN, cookies, payload: payload as object });
   return { status: res.statusCode, body: res.json<Envelope>() };
 }
 
-export async function get(app: FastifyInstance, cookies: Cookies, url: string): Promise<{ status: number; body: Envelope }> {
+export async function get(
+  app: FastifyInstance,
+  cookies: Cookies,
+  url: string,
+): Promise<{ status: number; body: Envelope }> {
   const res = await app.inject({ method: 'GET', url, cookies });
   return { status: res.statusCode, body: res.json<Envelope>() };
 }
@@ -95,7 +116,8 @@ export function withdrawal(sandbox: StartedSandbox, id: number): WithdrawalRecor
   return record;
 }
 
-export const approve = (app: FastifyInstance, cookies: Cookies, id: number) => post(app, cookies, REVIEW.action('approve'), { id });
+export const approve = (app: FastifyInstance, cookies: Cookies, id: number) =>
+  post(app, cookies, REVIEW.action('approve'), { id });
 
 /** The approval id of a held answer; fails the test when the call was not held. */
 export function heldId(answer: { status: number; body: Envelope }): string {

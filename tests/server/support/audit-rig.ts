@@ -37,14 +37,31 @@ export type Cookies = Record<string, string>;
 
 /** Logs in through the gateway as the login form does; the cookies it set. */
 export async function logInAs(app: FastifyInstance, account: string, password: string, code = ''): Promise<Cookies> {
-  const response = await app.inject({ method: 'POST', url: CALLS.login, headers: SAME_ORIGIN, payload: { account, password, code } });
+  const response = await app.inject({
+    method: 'POST',
+    url: CALLS.login,
+    headers: SAME_ORIGIN,
+    payload: { account, password, code },
+  });
   expect(response.json(), response.body).toMatchObject({ code: 200 });
   return Object.fromEntries(response.cookies.map((c) => [c.name, c.value]));
 }
 
 /** A call as the browser makes it: same origin, the session's cookies, JSON. */
-export function call(app: FastifyInstance, cookies: Cookies, method: InjectOptions['method'], url: string, payload?: unknown) {
-  return app.inject({ method, url, cookies, headers: SAME_ORIGIN, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+export function call(
+  app: FastifyInstance,
+  cookies: Cookies,
+  method: InjectOptions['method'],
+  url: string,
+  payload?: unknown,
+) {
+  return app.inject({
+    method,
+    url,
+    cookies,
+    headers: SAME_ORIGIN,
+    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+  });
 }
 
 /** A page of GET /api/audit with these filters. */

@@ -37,7 +37,9 @@ export async function buildTestGateway(env: Record<string, string>): Promise<Fas
 }
 
 /** The name=value pairs and attributes of each Set-Cookie header. */
-export function parseSetCookies(header: string | string[] | undefined): Map<string, { value: string; attributes: string[] }> {
+export function parseSetCookies(
+  header: string | string[] | undefined,
+): Map<string, { value: string; attributes: string[] }> {
   const list = header === undefined ? [] : Array.isArray(header) ? header : [header];
   const out = new Map<string, { value: string; attributes: string[] }>();
   for (const line of list) {

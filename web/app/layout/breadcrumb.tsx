@@ -43,7 +43,11 @@ export function Breadcrumb({ path }: { path: string }) {
                 {t(c.title)}
               </Link>
             ) : (
-              <span className="text-slate-500" aria-current={i === crumbs.length - 1 ? 'page' : undefined} data-crumb-record={c.record}>
+              <span
+                className="text-slate-500"
+                aria-current={i === crumbs.length - 1 ? 'page' : undefined}
+                data-crumb-record={c.record}
+              >
                 {c.record ? (named?.path === path ? named.name : `#${c.record}`) : t(c.title)}
               </span>
             )}

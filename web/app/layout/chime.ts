@@ -3,7 +3,8 @@ let audio: AudioContext | null = null;
 /** A short two-tone chime made on the fly; no audio file to ship or to be blocked by CSP. */
 export function playChime(): void {
   try {
-    const Ctor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    const Ctor =
+      window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     if (!Ctor) return;
     audio ??= new Ctor();
     const ctx = audio;

@@ -57,8 +57,20 @@ export function HeaderSearch({ held, unoffered }: { held: readonly string[]; uno
       {open && (
         // On a phone the field covers the header's whole width (beside its buttons it would be a
         // few letters wide); wider, it sits beside its button.
-        <div className="absolute inset-0 z-40 flex items-center bg-white px-2 sm:static sm:z-auto sm:bg-transparent sm:px-0" data-testid="header-search">
-          <Suspense fallback={<input disabled aria-label={t('nav.search')} placeholder={t('nav.searchPlaceholder')} className={SEARCH_FIELD} />}>
+        <div
+          className="absolute inset-0 z-40 flex items-center bg-white px-2 sm:static sm:z-auto sm:bg-transparent sm:px-0"
+          data-testid="header-search"
+        >
+          <Suspense
+            fallback={
+              <input
+                disabled
+                aria-label={t('nav.search')}
+                placeholder={t('nav.searchPlaceholder')}
+                className={SEARCH_FIELD}
+              />
+            }
+          >
             <SearchPanel held={held} unoffered={unoffered} focusToken={focusToken} onClose={close} />
           </Suspense>
         </div>

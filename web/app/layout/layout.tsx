@@ -66,7 +66,10 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
     const stop = connectWithdrawals({
       // When the page is idle: building the audio the first time blocks the page for tens of
       // milliseconds, and a rise often comes while a list is being drawn.
-      onRise: () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(playChime, { timeout: 1000 }) : setTimeout(playChime, 0)),
+      onRise: () =>
+        typeof requestIdleCallback === 'function'
+          ? requestIdleCallback(playChime, { timeout: 1000 })
+          : setTimeout(playChime, 0),
       // No screen call may be coming to reveal the lost session (an admin idle on a page): the
       // backend dropping the token opens the 'logged in elsewhere' dialog, the gateway ending
       // the session goes to the login form.
@@ -89,7 +92,9 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   useEffect(
     () =>
       onSessionRestored(() => {
-        void queryClient.refetchQueries({ predicate: (q) => q.state.status === 'error' || q.state.fetchStatus !== 'idle' });
+        void queryClient.refetchQueries({
+          predicate: (q) => q.state.status === 'error' || q.state.fetchStatus !== 'idle',
+        });
       }),
     [],
   );
@@ -100,7 +105,8 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   if (decision.kind === 'refresh') content = <Refresh to={decision.to} />;
   else if (decision.kind === 'forbidden') content = <ErrorPage code={401} />;
   else if (decision.kind === 'unoffered') content = <NotOfferedPage route={decision.route} />;
-  else if (decision.route.screen) content = <ScreenPage route={decision.route} screen={decision.route.screen} recordId={recordId} />;
+  else if (decision.route.screen)
+    content = <ScreenPage route={decision.route} screen={decision.route.screen} recordId={recordId} />;
   else if (decision.route.page) {
     const Page = decision.route.page;
     content = <Page route={decision.route} />;
@@ -117,7 +123,12 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
             {t('app.skipToContent')}
           </a>
           {mobile && opened && (
-            <div className="fixed inset-0 z-30 bg-black/30" data-testid="sidebar-backdrop" aria-hidden="true" onClick={() => closeSidebar(false)} />
+            <div
+              className="fixed inset-0 z-30 bg-black/30"
+              data-testid="sidebar-backdrop"
+              aria-hidden="true"
+              onClick={() => closeSidebar(false)}
+            />
           )}
           <Sidebar menu={menu} path={path} showBadge={showBadge} />
           <div className="flex min-w-0 flex-1 flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>

@@ -10,7 +10,16 @@ import type { Unoffered } from '../routes.js';
 import { REDIRECT_PREFIX } from '../navigation.js';
 import { loginUrl } from '../../lib/login-redirect.js';
 import { accountInitial, accountName, logout, session } from '../../api/session.js';
-import { SIZES, language, setLanguage, showSettings, size, sidebarOpened, toggleSidebar, type Size } from '../../lib/settings.js';
+import {
+  SIZES,
+  language,
+  setLanguage,
+  showSettings,
+  size,
+  sidebarOpened,
+  toggleSidebar,
+  type Size,
+} from '../../lib/settings.js';
 import { toast } from '../../lib/toast.js';
 import { useT, type MessageKey } from '../../i18n/index.js';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../lib/language.js';
@@ -18,7 +27,8 @@ import { webClientUrl } from '../../lib/format.js';
 import { UiIcon } from '../../ui/icons.js';
 import { confirmLeave, hasUnsavedChanges } from '../../lib/leave-guard.js';
 
-const menuItems = 'absolute right-0 z-50 mt-2 min-w-40 rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5 focus:outline-none';
+const menuItems =
+  'absolute right-0 z-50 mt-2 min-w-40 rounded-md bg-white py-1 shadow-lg ring-1 ring-black/5 focus:outline-none';
 const menuItem =
   'block w-full px-4 py-2 text-left text-sm text-slate-700 data-[focus]:bg-primary/10 data-[disabled]:text-primary data-[disabled]:font-semibold';
 
@@ -87,7 +97,12 @@ function LanguageSelect() {
   const t = useT();
   return (
     <Menu as="div" className="relative">
-      <MenuButton className="nav-btn" aria-label={t('nav.language')} title={t('nav.language')} data-testid="language-select">
+      <MenuButton
+        className="nav-btn"
+        aria-label={t('nav.language')}
+        title={t('nav.language')}
+        data-testid="language-select"
+      >
         <UiIcon name="globe" />
       </MenuButton>
       <MenuItems className={menuItems} data-testid="language-menu">
@@ -143,7 +158,15 @@ function UserMenu() {
 }
 
 /** Memoised: the frame draws again with every change of the address, and the header shows none of the query. */
-export const Navbar = memo(function Navbar({ path, held, unoffered }: { path: string; held: readonly string[]; unoffered: Unoffered }) {
+export const Navbar = memo(function Navbar({
+  path,
+  held,
+  unoffered,
+}: {
+  path: string;
+  held: readonly string[];
+  unoffered: Unoffered;
+}) {
   useSignals();
   const t = useT();
   const webVersion = webClientUrl(location, session.value?.webClientUrl ?? null);
@@ -164,7 +187,13 @@ export const Navbar = memo(function Navbar({ path, held, unoffered }: { path: st
       <div className="ml-auto flex items-center gap-1">
         <HeaderSearch held={held} unoffered={unoffered} />
         {webVersion && (
-          <a className="nav-btn hidden text-sm sm:inline-flex" href={webVersion} target="_blank" rel="noopener noreferrer" data-testid="web-version">
+          <a
+            className="nav-btn hidden text-sm sm:inline-flex"
+            href={webVersion}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid="web-version"
+          >
             <UiIcon name="web" className="h-4 w-4" />
             <span className="ml-1">{t('nav.webVersion')}</span>
           </a>

@@ -3,7 +3,16 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react';
 import { navigate } from 'wouter/use-browser-location';
 import { RESOURCES, type ListResource } from '#contract';
-import { createSearch, groupResults, searchEntries, searchSources, settled, SEARCH_MAX_QUERY, type SearchGroup, type SearchOption } from '../search.js';
+import {
+  createSearch,
+  groupResults,
+  searchEntries,
+  searchSources,
+  settled,
+  SEARCH_MAX_QUERY,
+  type SearchGroup,
+  type SearchOption,
+} from '../search.js';
 import type { Unoffered } from '../routes.js';
 import { backendOffer } from '../../api/session.js';
 import { offeredResource } from '../../engine/shared/offer.js';
@@ -63,7 +72,8 @@ export default function SearchPanel({
       : sources.map(({ resource, listPath }) => {
           const answer = search.answers[resource.id];
           // Until this keyword's answer is in, the last answer's rows stay on screen.
-          const status = answer && answer.keyword === keyword && answer.status !== 'loading' ? answer.status : 'loading';
+          const status =
+            answer && answer.keyword === keyword && answer.status !== 'loading' ? answer.status : 'loading';
           const options: SearchOption[] = answer
             ? rankHits(answer.rows, resource, listPath, answer.keyword, lt).map((hit) => ({
                 key: `${resource.id}:${hit.id}`,
@@ -136,7 +146,10 @@ export default function SearchPanel({
             ) : (
               groups.map((g) => (
                 <div key={g.key} role="group" aria-label={g.title} data-search-group={g.key}>
-                  <div className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase" aria-hidden="true">
+                  <div
+                    className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase"
+                    aria-hidden="true"
+                  >
                     {g.title}
                   </div>
                   {g.options.map((o) => (

@@ -1,7 +1,15 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Signal } from '@preact/signals-react';
 import { Dialog, DialogPanel, DialogTitle, Field, Label, Radio, RadioGroup, Switch } from '@headlessui/react';
-import { COLOR_SCHEMES, colorScheme, fixedHeader, showSettings, sidebarLogo, theme, type ColorScheme } from '../../lib/settings.js';
+import {
+  COLOR_SCHEMES,
+  colorScheme,
+  fixedHeader,
+  showSettings,
+  sidebarLogo,
+  theme,
+  type ColorScheme,
+} from '../../lib/settings.js';
 import { useT, type MessageKey } from '../../i18n/index.js';
 import { UiIcon } from '../../ui/icons.js';
 
@@ -62,10 +70,18 @@ export function SettingsDrawer() {
   return (
     <Dialog open={showSettings.value} onClose={() => (showSettings.value = false)} className="relative z-50">
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
-      <DialogPanel className="fixed inset-y-0 right-0 flex w-72 max-w-full flex-col bg-white shadow-xl" data-testid="settings-drawer">
+      <DialogPanel
+        className="fixed inset-y-0 right-0 flex w-72 max-w-full flex-col bg-white shadow-xl"
+        data-testid="settings-drawer"
+      >
         <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
           <DialogTitle className="font-semibold text-slate-800">{t('settings.title')}</DialogTitle>
-          <button type="button" className="nav-btn" aria-label={t('settings.close')} onClick={() => (showSettings.value = false)}>
+          <button
+            type="button"
+            className="nav-btn"
+            aria-label={t('settings.close')}
+            onClick={() => (showSettings.value = false)}
+          >
             <UiIcon name="close" />
           </button>
         </div>

@@ -27,7 +27,15 @@ function Badge({ item, dot, show }: { item: Item; dot?: boolean; show: boolean }
 }
 
 /** Memoised: the frame draws again with every change of the address, and the menu shows none of the query. */
-export const Sidebar = memo(function Sidebar({ menu, path, showBadge }: { menu: Item[]; path: string; showBadge: boolean }) {
+export const Sidebar = memo(function Sidebar({
+  menu,
+  path,
+  showBadge,
+}: {
+  menu: Item[];
+  path: string;
+  showBadge: boolean;
+}) {
   useSignals();
   const t = useT();
   const mobile = device.value === 'mobile';
@@ -68,8 +76,16 @@ export const Sidebar = memo(function Sidebar({ menu, path, showBadge }: { menu: 
       style={{ width }}
     >
       {sidebarLogo.value && (
-        <Link href="/" className="flex h-[50px] shrink-0 items-center gap-2 overflow-hidden bg-slate-900 px-3 text-white" onClick={onNavigate}>
-          <Logo path={siteConfig.value?.logoIconPath ?? siteConfig.value?.webIconPath} alt="" className="h-8 w-8 shrink-0" />
+        <Link
+          href="/"
+          className="flex h-[50px] shrink-0 items-center gap-2 overflow-hidden bg-slate-900 px-3 text-white"
+          onClick={onNavigate}
+        >
+          <Logo
+            path={siteConfig.value?.logoIconPath ?? siteConfig.value?.webIconPath}
+            alt=""
+            className="h-8 w-8 shrink-0"
+          />
           {!collapsed && (
             <span className="line-clamp-2 text-sm leading-tight font-semibold break-words" data-testid="sidebar-title">
               {label}
@@ -103,14 +119,27 @@ export const Sidebar = memo(function Sidebar({ menu, path, showBadge }: { menu: 
               return (
                 <li key={item.key}>
                   <Menu>
-                    <MenuButton className={`${linkClass(active)} relative w-full`} aria-label={t(item.title)} title={t(item.title)} data-menu-group={item.key}>
+                    <MenuButton
+                      className={`${linkClass(active)} relative w-full`}
+                      aria-label={t(item.title)}
+                      title={t(item.title)}
+                      data-menu-group={item.key}
+                    >
                       {item.icon && <Icon name={item.icon} className="h-5 w-5 shrink-0" />}
                       <Badge item={item} dot show={showBadge} />
                     </MenuButton>
-                    <MenuItems anchor="right start" data-palette="fixed" className="z-50 min-w-48 rounded-md bg-slate-800 py-1 shadow-lg focus:outline-none">
+                    <MenuItems
+                      anchor="right start"
+                      data-palette="fixed"
+                      className="z-50 min-w-48 rounded-md bg-slate-800 py-1 shadow-lg focus:outline-none"
+                    >
                       {item.children.map((c) => (
                         <MenuItem key={c.key}>
-                          <Link href={c.path!} className={`${linkClass(path === c.path)} data-[focus]:bg-slate-900/60`} data-menu-path={c.path}>
+                          <Link
+                            href={c.path!}
+                            className={`${linkClass(path === c.path)} data-[focus]:bg-slate-900/60`}
+                            data-menu-path={c.path}
+                          >
                             <span className={LABEL}>{t(c.title)}</span>
                             <Badge item={c} show={showBadge} />
                           </Link>
@@ -136,7 +165,10 @@ export const Sidebar = memo(function Sidebar({ menu, path, showBadge }: { menu: 
                   {item.icon && <Icon name={item.icon} className="h-5 w-5 shrink-0" />}
                   <span className={`${LABEL} text-left`}>{t(item.title)}</span>
                   <Badge item={item} show={showBadge && !open} />
-                  <UiIcon name="down" className={`ml-auto h-4 w-4 shrink-0 transition-transform ${open ? 'rotate-180' : ''}`} />
+                  <UiIcon
+                    name="down"
+                    className={`ml-auto h-4 w-4 shrink-0 transition-transform ${open ? 'rotate-180' : ''}`}
+                  />
                 </button>
                 <ul id={panelId} role="list" hidden={!open} className="bg-slate-900/30">
                   {item.children.map((c) => (

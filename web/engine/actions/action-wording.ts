@@ -15,7 +15,8 @@ import { describingFields } from '../record/record-summary.js';
  */
 
 /** Who an action is about: one row, a selection, every record matching the filters, or the page. */
-export type ActionTarget = { id: unknown } | { ids: unknown[] } | { matching: Query; total: number } | Record<string, never>;
+export type ActionTarget =
+  { id: unknown } | { ids: unknown[] } | { matching: Query; total: number } | Record<string, never>;
 
 export interface WordingContext {
   t: LabelT;
@@ -32,10 +33,16 @@ export const confirmManyKey = (name: string) => `confirmMany.${name}`;
 const names = (c: WordingContext, rows: readonly Row[]) => namesText(c.t, rows.map(c.nameOf));
 
 /** The dialog's title: the action and the records it is about. */
-export function actionTitle(c: WordingContext, action: Pick<ActionDef, 'name'>, target: ActionTarget, rows: readonly Row[]): string {
+export function actionTitle(
+  c: WordingContext,
+  action: Pick<ActionDef, 'name'>,
+  target: ActionTarget,
+  rows: readonly Row[],
+): string {
   const label = actionLabel(c.t, action.name);
   if ('matching' in target) return c.t('engine.actionTitleMatching', { action: label, count: target.total });
-  if ('ids' in target && rows.length > 0) return c.t('engine.actionTitleOnMany', { action: label, count: target.ids.length, names: names(c, rows) });
+  if ('ids' in target && rows.length > 0)
+    return c.t('engine.actionTitleOnMany', { action: label, count: target.ids.length, names: names(c, rows) });
   if ('id' in target && rows[0]) return c.t('engine.actionTitleOn', { action: label, name: c.nameOf(rows[0]) });
   return label;
 }
@@ -57,14 +64,25 @@ function moneyFacts(c: WordingContext, rows: readonly Row[]): { amount: string; 
   }
   const method = fields.find((f) => f.kind === 'select');
   const value = method && rows.length === 1 ? rows[0]![method.key] : undefined;
-  return { amount: c.money(sum), method: method && value !== undefined && value !== null && value !== '' ? optionLabel(c.t, method.key, String(value)) : '' };
+  return {
+    amount: c.money(sum),
+    method:
+      method && value !== undefined && value !== null && value !== ''
+        ? optionLabel(c.t, method.key, String(value))
+        : '',
+  };
 }
 
 /** Whether a label exists, plural forms included (i18next keeps those under suffixed keys only). */
 const labelExists = (key: string) => i18next.exists(key) || i18next.exists(`${key}_other`);
 
 /** The question asked before an action runs on `target`. */
-export function actionQuestion(c: WordingContext, action: Pick<ActionDef, 'name' | 'money'>, target: ActionTarget, rows: readonly Row[]): string {
+export function actionQuestion(
+  c: WordingContext,
+  action: Pick<ActionDef, 'name' | 'money'>,
+  target: ActionTarget,
+  rows: readonly Row[],
+): string {
   const label = actionLabel(c.t, action.name);
   if ('matching' in target) return c.t('engine.confirmActionMatching', { action: label, count: target.total });
   if ('ids' in target) {

@@ -37,7 +37,11 @@ export function asksFirst(action: Pick<ActionDef, 'money' | 'destructive' | 'und
  * What undoes `action`: the bulk variant of its `undo` when several records are to be restored and
  * one exists, else the row variant, sent once per record. None when the reverse asks for inputs.
  */
-export function undoAction(resource: Pick<ListResource, 'actions'>, action: Pick<ActionDef, 'undo'>, many: boolean): ActionDef | undefined {
+export function undoAction(
+  resource: Pick<ListResource, 'actions'>,
+  action: Pick<ActionDef, 'undo'>,
+  many: boolean,
+): ActionDef | undefined {
   if (!action.undo) return undefined;
   const variants = (resource.actions ?? []).filter((a) => a.name === action.undo && !a.inputs?.some((f) => f.required));
   return (many ? variants.find((a) => a.target === 'bulk') : undefined) ?? variants.find((a) => a.target === 'row');

@@ -18,7 +18,8 @@ export function approvalsQueryOptions() {
   return queryOptions({
     queryKey: approvalKeys.all,
     // Quiet: a screen shows its own line when they cannot be read, instead of a toast every poll.
-    queryFn: async ({ signal }) => (await api.get<ApprovalList>(APPROVAL_CALLS.list, undefined, { signal, quiet: true })).data?.list ?? [],
+    queryFn: async ({ signal }) =>
+      (await api.get<ApprovalList>(APPROVAL_CALLS.list, undefined, { signal, quiet: true })).data?.list ?? [],
     refetchInterval: APPROVALS_POLL_MS,
     staleTime: 0,
   });

@@ -35,7 +35,12 @@ export const readerOf =
  * seen twice (records added meanwhile push rows onto the next page) is kept once; the pages
  * counted from the first answer bound the walk, so a list that keeps growing cannot hold it forever.
  */
-export async function collectMatching(read: ListReader, params: Query, signal: AbortSignal, onRead: (count: number, total: number) => void): Promise<Row[]> {
+export async function collectMatching(
+  read: ListReader,
+  params: Query,
+  signal: AbortSignal,
+  onRead: (count: number, total: number) => void,
+): Promise<Row[]> {
   const seen = new Map<string, Row>();
   let pages = 1;
   for (let pageNum = 1; pageNum <= pages; pageNum++) {

@@ -32,7 +32,15 @@ export function groupRefusals(refused: readonly Refusal[]): { message: string; r
 }
 
 /** After an action ran over a selection: how many went through, how many did not apply, and why each other one was refused. */
-export function BulkSummaryDialog({ outcome, t, onClose }: { outcome: BulkOutcome | null; t: LabelT; onClose: () => void }) {
+export function BulkSummaryDialog({
+  outcome,
+  t,
+  onClose,
+}: {
+  outcome: BulkOutcome | null;
+  t: LabelT;
+  onClose: () => void;
+}) {
   if (outcome === null) return null;
   return (
     <Dialog open={outcome !== null} onClose={onClose} className="relative z-50">
@@ -42,7 +50,9 @@ export function BulkSummaryDialog({ outcome, t, onClose }: { outcome: BulkOutcom
           className="flex max-h-full w-full flex-col rounded-t-lg bg-white shadow-xl sm:max-h-[90vh] sm:max-w-md sm:rounded-lg"
           data-testid="bulk-summary"
         >
-          <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{outcome?.title}</DialogTitle>
+          <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">
+            {outcome?.title}
+          </DialogTitle>
           <div className="min-h-0 overflow-y-auto px-5 py-4 text-sm text-slate-700">
             <p data-testid="bulk-done">{t('engine.bulkDone', { count: outcome?.done ?? 0 })}</p>
             {!!outcome?.held && (

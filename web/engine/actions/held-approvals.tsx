@@ -15,7 +15,9 @@ import { RecordSummary, recordName } from '../record/record-summary.js';
 import type { ActionContextRenderer, Described } from './action-context.js';
 import { valueText } from '../shared/value-cell.js';
 
-const REASON: readonly FieldDef[] = [{ key: 'reason', kind: 'text', required: true, maxLength: APPROVAL_LIMITS.reasonMaxChars }];
+const REASON: readonly FieldDef[] = [
+  { key: 'reason', kind: 'text', required: true, maxLength: APPROVAL_LIMITS.reasonMaxChars },
+];
 
 /** The records of an action hold, named as the screen names them. */
 function holdNames(t: LabelT, resource: Described, hold: ApprovalView): string {
@@ -66,7 +68,17 @@ export function ChangesTable({ hold, resource, t }: { hold: ApprovalView; resour
 }
 
 /** What a hold is about, as its confirmation and its place in the list show it. */
-function HoldBody({ hold, resource, t, context }: { hold: ApprovalView; resource: Described; t: LabelT; context?: ActionContextRenderer | undefined }) {
+function HoldBody({
+  hold,
+  resource,
+  t,
+  context,
+}: {
+  hold: ApprovalView;
+  resource: Described;
+  t: LabelT;
+  context?: ActionContextRenderer | undefined;
+}) {
   if (hold.kind === 'settings') return <ChangesTable hold={hold} resource={resource} t={t} />;
   const Context = context;
   return (
@@ -90,7 +102,11 @@ export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionC
   const question = (hold: ApprovalView) =>
     hold.kind === 'settings'
       ? t('approvals.confirmSettings', { id: hold.requestedBy })
-      : t('approvals.confirmQuestion', { action: actionLabel(t, hold.action ?? ''), name: holdNames(t, resource, hold), id: hold.requestedBy });
+      : t('approvals.confirmQuestion', {
+          action: actionLabel(t, hold.action ?? ''),
+          name: holdNames(t, resource, hold),
+          id: hold.requestedBy,
+        });
 
   const dialogs: ReactNode = (
     <>
@@ -107,7 +123,11 @@ export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionC
           if (!hold || confirm.isPending) return;
           confirm.mutate(hold, {
             onSuccess: () =>
-              toast.success(hold.kind === 'settings' ? t('approvals.confirmedSettings') : t('approvals.confirmed', { name: holdNames(t, resource, hold) })),
+              toast.success(
+                hold.kind === 'settings'
+                  ? t('approvals.confirmedSettings')
+                  : t('approvals.confirmed', { name: holdNames(t, resource, hold) }),
+              ),
             // The API client has told the refusal (same approver, expired...); the hold list is read again.
             onSettled: () => setConfirming(null),
           });
@@ -150,14 +170,22 @@ export function HeldApprovalsPanel({ holds, failed, resource, t, onConfirm, onDe
   const lang = language.value;
   if (failed) {
     return (
-      <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800" data-testid="held-failed">
+      <p
+        role="status"
+        className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800"
+        data-testid="held-failed"
+      >
         {t('approvals.loadFailed')}
       </p>
     );
   }
   if (holds.length === 0) return null;
   return (
-    <section className="rounded-md border border-amber-300 bg-amber-50 p-3" aria-labelledby="held-approvals-title" data-testid="held-approvals">
+    <section
+      className="rounded-md border border-amber-300 bg-amber-50 p-3"
+      aria-labelledby="held-approvals-title"
+      data-testid="held-approvals"
+    >
       <h2 id="held-approvals-title" className="mb-2 text-sm font-semibold text-amber-900">
         {t('approvals.panelTitle')} ({holds.length})
       </h2>
@@ -171,7 +199,9 @@ export function HeldApprovalsPanel({ holds, failed, resource, t, onConfirm, onDe
           >
             <div className="min-w-0 flex-1">
               <p className="text-sm font-medium text-slate-800">
-                {hold.kind === 'settings' ? t('approvals.waiting') : `${actionLabel(t, hold.action ?? '')}: ${holdNames(t, resource, hold)}`}
+                {hold.kind === 'settings'
+                  ? t('approvals.waiting')
+                  : `${actionLabel(t, hold.action ?? '')}: ${holdNames(t, resource, hold)}`}
               </p>
               <p className="mt-0.5 text-xs text-slate-600" data-testid="held-meta">
                 {hold.mine ? t('approvals.requestedByYou') : t('approvals.requestedBy', { id: hold.requestedBy })}
@@ -203,7 +233,13 @@ export function HeldApprovalsPanel({ holds, failed, resource, t, onConfirm, onDe
                   {t('approvals.confirm')}
                 </button>
               )}
-              <button type="button" className="btn" disabled={hold.state === 'confirming'} onClick={() => onDecline(hold)} data-testid="held-decline">
+              <button
+                type="button"
+                className="btn"
+                disabled={hold.state === 'confirming'}
+                onClick={() => onDecline(hold)}
+                data-testid="held-decline"
+              >
                 {hold.mine ? t('approvals.withdraw') : t('approvals.decline')}
               </button>
             </div>

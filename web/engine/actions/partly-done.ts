@@ -13,7 +13,8 @@ export interface PartlyDone {
 export function partlyDone(error: unknown): PartlyDone | null {
   if (!(error instanceof ApiError)) return null;
   const data = error.data as { done?: unknown; refused?: unknown } | undefined;
-  if (typeof data !== 'object' || data === null || !Array.isArray(data.done) || !Array.isArray(data.refused)) return null;
+  if (typeof data !== 'object' || data === null || !Array.isArray(data.done) || !Array.isArray(data.refused))
+    return null;
   const refused = data.refused
     .filter((r): r is { id: unknown; msg?: unknown } => typeof r === 'object' && r !== null && 'id' in r)
     .map((r) => ({ id: String(r.id), message: typeof r.msg === 'string' && r.msg !== '' ? r.msg : error.message }));

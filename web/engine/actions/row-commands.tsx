@@ -27,7 +27,13 @@ const DANGER = 'border-red-300 text-red-700 hover:bg-red-50';
 const buttonClass = (c: RowCommand) => `btn px-2 py-0.5 text-xs ${c.danger ? DANGER : ''}`;
 
 /** A command as a button: waiting while its call is under way, refused with the reason said. */
-export function CommandButton({ command: c, className = `btn ${c.danger ? DANGER : ''}` }: { command: RowCommand; className?: string }) {
+export function CommandButton({
+  command: c,
+  className = `btn ${c.danger ? DANGER : ''}`,
+}: {
+  command: RowCommand;
+  className?: string;
+}) {
   return (
     <button
       type="button"
@@ -66,7 +72,17 @@ export function commandMenuItems(commands: readonly RowCommand[]) {
  * A row's commands: the first `inline` as buttons, the others behind "⋯", so a row never needs
  * more width than a few buttons whatever its resource offers.
  */
-export function RowCommands({ commands, inline, t, name }: { commands: readonly RowCommand[]; inline: number; t: LabelT; name: string }) {
+export function RowCommands({
+  commands,
+  inline,
+  t,
+  name,
+}: {
+  commands: readonly RowCommand[];
+  inline: number;
+  t: LabelT;
+  name: string;
+}) {
   const shown = commands.slice(0, inline);
   const more = commands.slice(inline);
   return (
@@ -152,7 +168,10 @@ export function useStableRowHandlers(
   const hasEdit = !!commands.edit;
   const hasRemove = !!commands.remove;
   const links = commands.links ?? NO_LINKS;
-  const has = useMemo(() => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove, links }), [hasDetail, hasEdit, hasRemove, links]);
+  const has = useMemo(
+    () => ({ detail: hasDetail, edit: hasEdit, remove: hasRemove, links }),
+    [hasDetail, hasEdit, hasRemove, links],
+  );
   return { handlers, has };
 }
 
@@ -200,7 +219,14 @@ export function buildRowCommands(
     const href = link.href(row);
     list.push({ key: `link:${link.key}`, label: link.label(t), onClick: () => navigate(href) });
   }
-  if (has.remove) list.push({ key: 'remove', label: t('engine.delete'), onClick: () => handlers.remove(row), danger: true, refused: refusedOwn });
+  if (has.remove)
+    list.push({
+      key: 'remove',
+      label: t('engine.delete'),
+      onClick: () => handlers.remove(row),
+      danger: true,
+      refused: refusedOwn,
+    });
   return list;
 }
 
@@ -221,7 +247,11 @@ function parseHeldMark(mark: string): { mine: boolean; action: string } | null {
 export function HeldChip({ mark, t }: { mark: string; t: LabelT }) {
   if (!mark) return null;
   return (
-    <span className="mb-1 block text-xs font-medium whitespace-normal text-amber-700" data-testid="held-chip" data-held={mark}>
+    <span
+      className="mb-1 block text-xs font-medium whitespace-normal text-amber-700"
+      data-testid="held-chip"
+      data-held={mark}
+    >
       {t('approvals.waiting')}
     </span>
   );

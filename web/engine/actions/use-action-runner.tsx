@@ -35,7 +35,11 @@ type Step =
   | { kind: 'inputs'; action: ActionDef; target: ActionTarget; rows: readonly Row[] }
   | { kind: 'result'; action: ActionDef; data: unknown; title: string };
 
-type Described = Pick<Resource, 'id' | 'path'> & { fields?: readonly FieldDef[]; recordFields?: readonly string[]; actions?: readonly ActionDef[] };
+type Described = Pick<Resource, 'id' | 'path'> & {
+  fields?: readonly FieldDef[];
+  recordFields?: readonly string[];
+  actions?: readonly ActionDef[];
+};
 
 /** One call of one action on one target: the unit that is never sent twice at the same time. */
 export const callKey = (name: string, target: ActionTarget) =>
@@ -70,8 +74,10 @@ export function useActionRunner(
   const nameOf = (row: Row) => recordName(t, described, row);
   const names = (rows: readonly Row[]) => namesText(t, rows.map(nameOf));
   const wording: WordingContext = { t, described, nameOf, money: moneyWithCurrency };
-  const question = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) => actionQuestion(wording, action, target, rows);
-  const title = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) => actionTitle(wording, action, target, rows);
+  const question = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) =>
+    actionQuestion(wording, action, target, rows);
+  const title = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) =>
+    actionTitle(wording, action, target, rows);
   const anchorOf = (target: ActionTarget) => ('id' in target && rowElement ? () => rowElement(target.id) : undefined);
 
   const mark = (key: string, on: boolean) => {
@@ -109,10 +115,19 @@ export function useActionRunner(
     const ids = 'id' in target ? [target.id] : 'ids' in target ? target.ids : [];
     const named = rows.length > 0 && rows.length === ids.length ? names(rows) : '';
     const canUndo = ids.length > 0 && undoAction(resource, action, ids.length > 1) !== undefined;
-    toast.success(doneText(t, action.name, named), canUndo ? { label: t('engine.undo'), run: () => void undo(action, ids, rows) } : undefined);
+    toast.success(
+      doneText(t, action.name, named),
+      canUndo ? { label: t('engine.undo'), run: () => void undo(action, ids, rows) } : undefined,
+    );
   };
 
-  const run = async (action: ActionDef, target: ActionTarget, rows: readonly Row[], inputs: Row = {}, quiet = false) => {
+  const run = async (
+    action: ActionDef,
+    target: ActionTarget,
+    rows: readonly Row[],
+    inputs: Row = {},
+    quiet = false,
+  ) => {
     const key = callKey(action.name, target);
     if (inFlight.current.has(key)) return;
     mark(key, true);
@@ -121,7 +136,9 @@ export function useActionRunner(
       if (heldAnswer(data)) {
         // Nothing changed yet: the gateway keeps the call until a second administrator confirms it.
         setStep({ kind: 'idle' });
-        toast.info(t('approvals.heldAction', { action: actionLabel(t, action.name), name: rows.length > 0 ? names(rows) : '' }));
+        toast.info(
+          t('approvals.heldAction', { action: actionLabel(t, action.name), name: rows.length > 0 ? names(rows) : '' }),
+        );
         return;
       }
       finish(action, target, rows, data);
@@ -130,10 +147,13 @@ export function useActionRunner(
       const partly = 'ids' in target ? partlyDone(error) : null;
       if (!partly) throw error;
       const why = new Map(partly.refused.map((r) => [r.id, r.message]));
-      const refused = rows.filter((r) => why.has(String(r.id))).map((r) => ({ id: String(r.id), name: nameOf(r), message: why.get(String(r.id))! }));
+      const refused = rows
+        .filter((r) => why.has(String(r.id)))
+        .map((r) => ({ id: String(r.id), name: nameOf(r), message: why.get(String(r.id))! }));
       setStep({ kind: 'idle' });
       setOutcome({ title: title(action, target, rows), done: partly.done.length, refused });
-      if (partly.done.length > 0) onDone?.(action, { ids: rows.filter((r) => partly.done.includes(String(r.id))).map((r) => r.id) });
+      if (partly.done.length > 0)
+        onDone?.(action, { ids: rows.filter((r) => partly.done.includes(String(r.id))).map((r) => r.id) });
     } finally {
       mark(key, false);
     }
@@ -158,7 +178,11 @@ export function useActionRunner(
           done++;
           onDone?.(action, { id: row.id });
         } catch (error) {
-          refused.push({ id: String(row.id), name: nameOf(row), message: error instanceof Error && error.message ? error.message : t('engine.loadFailed') });
+          refused.push({
+            id: String(row.id),
+            name: nameOf(row),
+            message: error instanceof Error && error.message ? error.message : t('engine.loadFailed'),
+          });
         }
       }
     } finally {

@@ -42,7 +42,9 @@ export function useMatchingRun(
     try {
       let rows: Row[];
       try {
-        rows = await collectMatching(readerOf(resource), params, controller.signal, (count, total) => setProgress({ title, phase: 'reading', count, total }));
+        rows = await collectMatching(readerOf(resource), params, controller.signal, (count, total) =>
+          setProgress({ title, phase: 'reading', count, total }),
+        );
       } catch (error) {
         // Stopped while reading: nothing was sent, so there is nothing to report.
         if (controller.signal.aborted) return;

@@ -37,7 +37,8 @@ function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean, lang: Langua
   if (field.kind === 'bytes') out.push(t('engine.bytesHint'));
   if (field.min !== undefined) out.push(t('engine.min', { min: show(field.min) }));
   if (field.max !== undefined) out.push(t('engine.max', { max: show(field.max) }));
-  if (field.maxLength !== undefined && field.kind !== 'password') out.push(t('engine.maxLength', { max: field.maxLength }));
+  if (field.maxLength !== undefined && field.kind !== 'password')
+    out.push(t('engine.maxLength', { max: field.maxLength }));
   if (field.kind === 'lines' && !field.options) out.push(t('engine.linesHint'));
   if (field.kind === 'image') out.push(t('engine.imagePath'));
   if (field.kind === 'password' && keepsOldSecret) out.push(t('engine.passwordKeep'));
@@ -46,7 +47,8 @@ function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean, lang: Langua
 
 /** An account or password rule, shown as the administrator types, and whether the text meets it yet. */
 function policyState(field: FieldDef, text: string, t: LabelT): { text: string; met: boolean } | null {
-  if (field.policy === 'account') return { text: validationMessage(t, 'accountFormat'), met: ACCOUNT_PATTERN.test(text) };
+  if (field.policy === 'account')
+    return { text: validationMessage(t, 'accountFormat'), met: ACCOUNT_PATTERN.test(text) };
   if (field.policy === 'password') return { text: validationMessage(t, 'passwordWeak'), met: isStrongPassword(text) };
   return null;
 }
@@ -59,8 +61,10 @@ function moneyProblem(t: LabelT, text: string, lang: Language): string | null {
   if (text.trim() === '') return null;
   const reading = readMoney(text, lang);
   if ('cents' in reading) return null;
-  if (reading.problem === 'moneyDecimalMark') return validationMessage(t, reading.problem, { suggestion: reading.suggestion });
-  if (reading.problem === 'moneyAmbiguous') return validationMessage(t, reading.problem, { text: text.trim(), example: formatMoneyIn(123456789, lang) });
+  if (reading.problem === 'moneyDecimalMark')
+    return validationMessage(t, reading.problem, { suggestion: reading.suggestion });
+  if (reading.problem === 'moneyAmbiguous')
+    return validationMessage(t, reading.problem, { text: text.trim(), example: formatMoneyIn(123456789, lang) });
   return validationMessage(t, reading.problem);
 }
 
@@ -71,7 +75,14 @@ const READING_CODES = new Set<FieldErrorCode>(['notNumber', 'moneyDecimals', 'mo
  * The message under a field. An amount's reading problem is worked out from the text as it is now,
  * quoting it, so a verdict given before the administrator changed the text never lingers.
  */
-function fieldError(t: LabelT, field: FieldDef, text: string, lang: Language, code: FieldErrorCode | undefined, amountRead: boolean): string | undefined {
+function fieldError(
+  t: LabelT,
+  field: FieldDef,
+  text: string,
+  lang: Language,
+  code: FieldErrorCode | undefined,
+  amountRead: boolean,
+): string | undefined {
   if (field.kind !== 'money') return code ? validationMessage(t, code) : undefined;
   if (!amountRead && !code) return undefined;
   const reading = moneyProblem(t, text, lang);
@@ -80,7 +91,18 @@ function fieldError(t: LabelT, field: FieldDef, text: string, lang: Language, co
 }
 
 /** One labelled form control per field kind, with its hint and its validation message. */
-export function FieldInput({ field, value, onChange, errorCode, t, density, label, keepsOldSecret = false, autoFocus, onFill }: FieldInputProps) {
+export function FieldInput({
+  field,
+  value,
+  onChange,
+  errorCode,
+  t,
+  density,
+  label,
+  keepsOldSecret = false,
+  autoFocus,
+  onFill,
+}: FieldInputProps) {
   useSignals();
   const lang = language.value;
   // An amount is read when it leaves focus: written back in the reader's form, or its problem shown.
@@ -94,7 +116,9 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
   const error = fieldError(t, field, text, lang, errorCode, amountRead);
   const policy = policyState(field, text, t);
   const policyId = `${id}-policy`;
-  const describedBy = [hintList.length ? hintId : '', policy ? policyId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [hintList.length ? hintId : '', policy ? policyId : '', error ? errorId : ''].filter(Boolean).join(' ') ||
+    undefined;
   const box = `w-full rounded-md border bg-white ${density.input} ${density.text} ${error ? 'border-red-500' : 'border-slate-300'} focus:outline-2 focus:outline-primary`;
   const common = {
     id,
@@ -139,7 +163,16 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
       );
       break;
     case 'longtext':
-      control = <textarea {...common} className={box} rows={5} value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <textarea
+          {...common}
+          className={box}
+          rows={5}
+          value={text}
+          maxLength={field.maxLength}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
       break;
     case 'lines':
       if (isChoiceList(field)) {
@@ -172,7 +205,9 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
           </fieldset>
         );
       }
-      control = <textarea {...common} className={box} rows={6} value={text} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <textarea {...common} className={box} rows={6} value={text} onChange={(e) => onChange(e.target.value)} />
+      );
       break;
     case 'number':
     case 'bytes':
@@ -213,10 +248,20 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
       );
       break;
     case 'datetime':
-      control = <input {...common} className={box} type="datetime-local" value={text} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <input
+          {...common}
+          className={box}
+          type="datetime-local"
+          value={text}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
       break;
     case 'date':
-      control = <input {...common} className={box} type="date" value={text} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <input {...common} className={box} type="date" value={text} onChange={(e) => onChange(e.target.value)} />
+      );
       break;
     case 'password':
       control = (
@@ -232,7 +277,16 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
       );
       break;
     case 'link':
-      control = <input {...common} className={box} type="url" inputMode="url" value={text} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <input
+          {...common}
+          className={box}
+          type="url"
+          inputMode="url"
+          value={text}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
       break;
     case 'image':
       control = (
@@ -244,7 +298,16 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
       );
       break;
     default:
-      control = <input {...common} className={box} type="text" value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
+      control = (
+        <input
+          {...common}
+          className={box}
+          type="text"
+          value={text}
+          maxLength={field.maxLength}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
   }
 
   if (field.kind === 'switch') {
@@ -297,7 +360,11 @@ export function FieldInput({ field, value, onChange, errorCode, t, density, labe
       )}
       {uploader}
       {policy && (
-        <p id={policyId} className={`text-xs ${policy.met ? 'text-green-700' : 'text-slate-500'}`} data-policy={policy.met ? 'met' : 'unmet'}>
+        <p
+          id={policyId}
+          className={`text-xs ${policy.met ? 'text-green-700' : 'text-slate-500'}`}
+          data-policy={policy.met ? 'met' : 'unmet'}
+        >
           <span aria-hidden="true">{policy.met ? '✓ ' : '• '}</span>
           {policy.text}
         </p>

@@ -9,7 +9,14 @@ import { DialogFrame, useAnchorPlacement, type Anchor } from '../../ui/anchored-
 import { confirmLeave } from '../../lib/leave-guard.js';
 import { FieldInput } from './field-input.js';
 import { language } from '../../lib/settings.js';
-import { draftFromRecord, onlyFields, recordFromDraft, serverFieldErrors, type Draft, type FieldErrorCode } from './form-values.js';
+import {
+  draftFromRecord,
+  onlyFields,
+  recordFromDraft,
+  serverFieldErrors,
+  type Draft,
+  type FieldErrorCode,
+} from './form-values.js';
 
 export interface FormDialogProps {
   open: boolean;
@@ -43,7 +50,20 @@ export function FormDialog(props: FormDialogProps) {
 }
 
 function OpenFormDialog(props: FormDialogProps) {
-  const { open, title, fields, initial, submitLabel, danger, intro, labelOf, keepsOldSecret, anchor, onSubmit, onClose } = props;
+  const {
+    open,
+    title,
+    fields,
+    initial,
+    submitLabel,
+    danger,
+    intro,
+    labelOf,
+    keepsOldSecret,
+    anchor,
+    onSubmit,
+    onClose,
+  } = props;
   const placement = useAnchorPlacement(open, anchor);
   const t = useLabelT();
   const density = useDensity();
@@ -104,13 +124,18 @@ function OpenFormDialog(props: FormDialogProps) {
     <Dialog open={open} onClose={() => void requestClose()} className="relative z-50">
       <LeaveGuard dirty={dirty && !busy} />
       {/* A full-height sheet on a phone (the body scrolls, the buttons stay in view); beside its record when it has one. */}
-      <DialogFrame placement={placement} fallback="fixed inset-0 flex items-stretch justify-center sm:items-center sm:p-4">
+      <DialogFrame
+        placement={placement}
+        fallback="fixed inset-0 flex items-stretch justify-center sm:items-center sm:p-4"
+      >
         <DialogPanel
           className={`flex w-full flex-col bg-white shadow-xl sm:max-w-lg ${placement ? 'max-h-full rounded-lg' : 'h-full sm:h-auto sm:max-h-[90vh] sm:rounded-lg'}`}
           data-testid="form-dialog"
         >
           <form onSubmit={submit} noValidate className="flex min-h-0 flex-1 flex-col">
-            <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{title}</DialogTitle>
+            <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">
+              {title}
+            </DialogTitle>
             <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-5 py-4">
               {intro && <div className="text-sm text-slate-700">{intro}</div>}
               {fields.map((f, i) => (
@@ -129,7 +154,11 @@ function OpenFormDialog(props: FormDialogProps) {
                 />
               ))}
               {serverError && (
-                <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="form-server-error">
+                <p
+                  role="alert"
+                  className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+                  data-testid="form-server-error"
+                >
                   {serverError}
                 </p>
               )}
@@ -138,7 +167,12 @@ function OpenFormDialog(props: FormDialogProps) {
               <button type="button" className="btn" onClick={() => void requestClose()} disabled={busy}>
                 {t('engine.cancel')}
               </button>
-              <button type="submit" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} disabled={busy || (isEdit && !dirty)} data-testid="form-submit">
+              <button
+                type="submit"
+                className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+                disabled={busy || (isEdit && !dirty)}
+                data-testid="form-submit"
+              >
                 {busy ? t('engine.saving') : submitLabel}
               </button>
             </div>

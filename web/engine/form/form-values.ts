@@ -54,7 +54,11 @@ export function draftValue(field: FieldDef, value: unknown, lang: Language = 'en
   }
 }
 
-export function draftFromRecord(fields: readonly FieldDef[], record: Record<string, unknown> = {}, lang: Language = 'en'): Draft {
+export function draftFromRecord(
+  fields: readonly FieldDef[],
+  record: Record<string, unknown> = {},
+  lang: Language = 'en',
+): Draft {
   const draft: Draft = {};
   for (const f of fields) draft[f.key] = draftValue(f, record[f.key], lang);
   return draft;
@@ -113,7 +117,12 @@ export function checkValue(field: FieldDef, value: unknown): ValidationCode | nu
   if (field.kind === 'switch') return null;
   const code = validateField(field, value === null ? '' : value);
   if (code) return code;
-  if (field.kind === 'lines' && Array.isArray(value) && field.maxLength !== undefined && value.some((v) => String(v).length > field.maxLength!)) {
+  if (
+    field.kind === 'lines' &&
+    Array.isArray(value) &&
+    field.maxLength !== undefined &&
+    value.some((v) => String(v).length > field.maxLength!)
+  ) {
     return 'tooLong';
   }
   return null;

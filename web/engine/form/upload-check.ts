@@ -1,4 +1,12 @@
-import { UPLOAD_HEAD_BYTES, UPLOAD_TAIL_BYTES, checkUploadHead, checkUploadTail, type FileType, type UploadKind, type UploadRefusal } from '#contract/uploads';
+import {
+  UPLOAD_HEAD_BYTES,
+  UPLOAD_TAIL_BYTES,
+  checkUploadHead,
+  checkUploadTail,
+  type FileType,
+  type UploadKind,
+  type UploadRefusal,
+} from '#contract/uploads';
 
 /**
  * The gateway's checks, made in the browser before a byte is sent: a file too large or not what
@@ -13,7 +21,12 @@ async function bytesOf(blob: Blob): Promise<Uint8Array> {
 }
 
 /** `maxBytes` null: the limit is not known yet (the gateway still enforces it). */
-export async function precheckUpload(file: Blob, name: string, kind: UploadKind, maxBytes: number | null): Promise<{ type: FileType } | UploadProblem> {
+export async function precheckUpload(
+  file: Blob,
+  name: string,
+  kind: UploadKind,
+  maxBytes: number | null,
+): Promise<{ type: FileType } | UploadProblem> {
   if (maxBytes !== null && maxBytes > 0 && file.size > maxBytes) return { reason: 'tooLarge', maxBytes };
   const head = await bytesOf(file.slice(0, UPLOAD_HEAD_BYTES));
   const checked = checkUploadHead(kind, name, head);

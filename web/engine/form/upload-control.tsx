@@ -20,7 +20,10 @@ export const uploadLimitsQuery = {
 };
 
 type Phase =
-  { kind: 'idle' } | { kind: 'uploading'; name: string; percent: number } | { kind: 'done'; answer: UploadAnswer } | { kind: 'failed'; text: string };
+  | { kind: 'idle' }
+  | { kind: 'uploading'; name: string; percent: number }
+  | { kind: 'done'; answer: UploadAnswer }
+  | { kind: 'failed'; text: string };
 
 /** The accepted types in words: ".png, .jpg, …". */
 function typesText(kind: UploadKind): string {
@@ -29,7 +32,13 @@ function typesText(kind: UploadKind): string {
     .join(', ');
 }
 
-export function problemText(t: LabelT, problem: UploadProblem | UploadFailure, name: string, size: number, kind: UploadKind): string {
+export function problemText(
+  t: LabelT,
+  problem: UploadProblem | UploadFailure,
+  name: string,
+  size: number,
+  kind: UploadKind,
+): string {
   const lang = language.value;
   switch (problem.reason) {
     case 'tooLarge': {
@@ -42,7 +51,9 @@ export function problemText(t: LabelT, problem: UploadProblem | UploadFailure, n
       return t('upload.empty', { name });
     case 'contents': {
       const detected = problem instanceof UploadFailure ? problem.detail.detected : problem.detected;
-      return detected ? t('upload.contentsDetected', { name, detected: detected.toUpperCase() }) : t('upload.contents', { name });
+      return detected
+        ? t('upload.contentsDetected', { name, detected: detected.toUpperCase() })
+        : t('upload.contents', { name });
     }
     case 'unsupported':
       return t('upload.unsupported');
@@ -94,7 +105,8 @@ export function UploadControl({ kind, fieldKey, describedBy, t, onUploaded }: Up
     try {
       const answer = await uploadFile(file, file.name, kind, {
         signal: controller.signal,
-        onProgress: (sent, total) => setPhase({ kind: 'uploading', name: file.name, percent: total > 0 ? Math.floor((sent / total) * 100) : 0 }),
+        onProgress: (sent, total) =>
+          setPhase({ kind: 'uploading', name: file.name, percent: total > 0 ? Math.floor((sent / total) * 100) : 0 }),
       });
       setPhase({ kind: 'done', answer });
       onUploaded(answer);
@@ -191,7 +203,9 @@ export function UploadControl({ kind, fieldKey, describedBy, t, onUploaded }: Up
       {phase.kind === 'done' && (
         <p className="text-xs text-green-700" role="status" data-testid="upload-done">
           {t('upload.done', { name: phase.answer.name, size: formatBytes(phase.answer.size, lang) })}
-          {kind === 'package' && <span className="ml-2 font-mono text-slate-600">{t('upload.doneMd5', { md5: phase.answer.md5 })}</span>}
+          {kind === 'package' && (
+            <span className="ml-2 font-mono text-slate-600">{t('upload.doneMd5', { md5: phase.answer.md5 })}</span>
+          )}
         </p>
       )}
       {phase.kind === 'failed' && (

@@ -14,7 +14,11 @@ export function uploadOf(field: FieldDef): { kind: UploadKind; sizeField?: strin
  * configuration keeps its icons; a link gets an address a phone can download from: the backend's
  * public one when it gave one, else the console's own /plate/ address of the file.
  */
-export function uploadedValue(field: Pick<FieldDef, 'kind'>, answer: Pick<UploadAnswer, 'path' | 'url'>, origin = globalThis.location?.origin ?? ''): string {
+export function uploadedValue(
+  field: Pick<FieldDef, 'kind'>,
+  answer: Pick<UploadAnswer, 'path' | 'url'>,
+  origin = globalThis.location?.origin ?? '',
+): string {
   if (field.kind !== 'link') return answer.path;
   if (answer.url) return answer.url;
   if (/^https?:\/\//i.test(answer.path)) return answer.path;

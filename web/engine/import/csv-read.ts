@@ -35,7 +35,10 @@ export function detectSeparator(text: string): Separator {
   return best;
 }
 
-export function parseCsv(input: string, separator: Separator = detectSeparator(input.replace(/^\uFEFF/, ''))): CsvTable {
+export function parseCsv(
+  input: string,
+  separator: Separator = detectSeparator(input.replace(/^\uFEFF/, '')),
+): CsvTable {
   const text = input.replace(/^\uFEFF/, '');
   const records: CsvRecord[] = [];
   let cells: string[] = [];

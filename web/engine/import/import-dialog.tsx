@@ -8,7 +8,15 @@ import { language } from '../../lib/settings.js';
 import { csvFileName, toCsv } from '#contract/csv';
 import { parseCsv, type Separator } from './csv-read.js';
 import { downloadText } from '../shared/export-csv.js';
-import { IMPORT_MAX_ROWS, matchHeader, readRows, templateHeader, type HeaderMatch, type ImportRow, type ImportSpec } from './import-rows.js';
+import {
+  IMPORT_MAX_ROWS,
+  matchHeader,
+  readRows,
+  templateHeader,
+  type HeaderMatch,
+  type ImportRow,
+  type ImportSpec,
+} from './import-rows.js';
 import { runImport, screenCalls, type RunOutcome } from './import-run.js';
 import { ImportTable, reasonText, rowState } from './import-table.js';
 import { actionLabel, fieldLabel, optionLabel, resourceTitle } from '../shared/labels.js';
@@ -36,7 +44,11 @@ type Stage =
   | { kind: 'running'; file: Loaded; done: number; total: number }
   | { kind: 'report'; file: Loaded; outcomes: Map<number, RunOutcome>; cancelled: boolean };
 
-const SEPARATOR_KEYS = { ',': 'import.separator.comma', ';': 'import.separator.semicolon', '\t': 'import.separator.tab' } as const;
+const SEPARATOR_KEYS = {
+  ',': 'import.separator.comma',
+  ';': 'import.separator.semicolon',
+  '\t': 'import.separator.tab',
+} as const;
 
 export function ImportDialog({
   open,
@@ -57,7 +69,9 @@ export function ImportDialog({
   const cancel = useRef<AbortController | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const columnNames = spec.columns.map((f) => fieldLabel(t, f.key)).join(', ');
-  const title = t('import.title', { what: spec.action ? actionLabel(t, spec.action.name) : resourceTitle(t, resource.id) });
+  const title = t('import.title', {
+    what: spec.action ? actionLabel(t, spec.action.name) : resourceTitle(t, resource.id),
+  });
 
   const close = () => {
     if (stage.kind === 'running') return;
@@ -70,7 +84,10 @@ export function ImportDialog({
     if (file.size > MAX_FILE_BYTES) {
       setStage({
         kind: 'choose',
-        error: t('import.fileTooLarge', { size: formatBytes(file.size, language.value, true), max: formatBytes(MAX_FILE_BYTES, language.value, true) }),
+        error: t('import.fileTooLarge', {
+          size: formatBytes(file.size, language.value, true),
+          max: formatBytes(MAX_FILE_BYTES, language.value, true),
+        }),
       });
       return;
     }
@@ -87,9 +104,13 @@ export function ImportDialog({
     }
     const table = parseCsv(text);
     const match = matchHeader(table.records[0]?.cells ?? [], spec.columns, (f) => [fieldLabel(t, f.key)]);
-    const rows = readRows(table, spec, match, { lang: language.value, optionNames: (f, o) => [optionLabel(t, f.key, o)] });
+    const rows = readRows(table, spec, match, {
+      lang: language.value,
+      optionNames: (f, o) => [optionLabel(t, f.key, o)],
+    });
     if (rows.length === 0) setStage({ kind: 'choose', error: t('import.empty') });
-    else if (rows.length > IMPORT_MAX_ROWS) setStage({ kind: 'choose', error: t('import.tooManyRows', { count: rows.length, max: IMPORT_MAX_ROWS }) });
+    else if (rows.length > IMPORT_MAX_ROWS)
+      setStage({ kind: 'choose', error: t('import.tooManyRows', { count: rows.length, max: IMPORT_MAX_ROWS }) });
     else setStage({ kind: 'preview', file: { name: file.name, separator: table.separator, match, rows } });
   };
 
@@ -107,7 +128,12 @@ export function ImportDialog({
     });
     cancel.current = null;
     await client.invalidateQueries({ queryKey: resourceKeys.all(resource) });
-    setStage({ kind: 'report', file, outcomes, cancelled: controller.signal.aborted || [...outcomes.values()].some((o) => o.status === 'notSent') });
+    setStage({
+      kind: 'report',
+      file,
+      outcomes,
+      cancelled: controller.signal.aborted || [...outcomes.values()].some((o) => o.status === 'notSent'),
+    });
   };
 
   const file = stage.kind === 'choose' ? null : stage.file;
@@ -123,7 +149,11 @@ export function ImportDialog({
       refused: of('refused'),
     };
   }, [file, outcomes]);
-  const shownRows = file ? (problemsOnly ? file.rows.filter((r) => !['ready', 'added', 'done'].includes(rowState(r, outcomes?.get(r.line)))) : file.rows) : [];
+  const shownRows = file
+    ? problemsOnly
+      ? file.rows.filter((r) => !['ready', 'added', 'done'].includes(rowState(r, outcomes?.get(r.line))))
+      : file.rows
+    : [];
 
   const downloadReport = (loaded: Loaded, results: Map<number, RunOutcome>) => {
     const columns = [
@@ -144,7 +174,9 @@ export function ImportDialog({
           data-testid="import-dialog"
           data-stage={stage.kind}
         >
-          <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">{title}</DialogTitle>
+          <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">
+            {title}
+          </DialogTitle>
           <div className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto px-5 py-4 text-sm text-slate-700">
             {stage.kind === 'choose' && (
               <>
@@ -206,21 +238,44 @@ export function ImportDialog({
             {file && (
               <>
                 <p data-testid="import-file-summary">
-                  {t('import.fileSummary', { name: file.name, count: file.rows.length, separator: t(SEPARATOR_KEYS[file.separator]) })}
+                  {t('import.fileSummary', {
+                    name: file.name,
+                    count: file.rows.length,
+                    separator: t(SEPARATOR_KEYS[file.separator]),
+                  })}
                 </p>
-                {!file.match.header && <p className="text-amber-700">{t('import.noHeader', { columns: columnNames })}</p>}
-                {file.match.ignored.length > 0 && <p className="text-slate-500">{t('import.ignoredColumns', { columns: file.match.ignored.join(', ') })}</p>}
+                {!file.match.header && (
+                  <p className="text-amber-700">{t('import.noHeader', { columns: columnNames })}</p>
+                )}
+                {file.match.ignored.length > 0 && (
+                  <p className="text-slate-500">
+                    {t('import.ignoredColumns', { columns: file.match.ignored.join(', ') })}
+                  </p>
+                )}
                 {file.match.missing.length > 0 && (
                   <p role="alert" className="text-red-700" data-testid="import-missing">
-                    {t('import.missingColumns', { columns: file.match.missing.map((f) => fieldLabel(t, f.key)).join(', ') })}
+                    {t('import.missingColumns', {
+                      columns: file.match.missing.map((f) => fieldLabel(t, f.key)).join(', '),
+                    })}
                   </p>
                 )}
                 <p role="status" data-testid="import-counts">
                   {stage.kind === 'report'
-                    ? t('import.summary', { added: counts.added, skipped: counts.skipped, refused: counts.refused, invalid: counts.invalid })
-                    : t('import.checked', { ready: counts.ready, invalid: counts.invalid, duplicate: counts.duplicate })}
+                    ? t('import.summary', {
+                        added: counts.added,
+                        skipped: counts.skipped,
+                        refused: counts.refused,
+                        invalid: counts.invalid,
+                      })
+                    : t('import.checked', {
+                        ready: counts.ready,
+                        invalid: counts.invalid,
+                        duplicate: counts.duplicate,
+                      })}
                 </p>
-                {stage.kind === 'report' && stage.cancelled && <p className="font-medium text-amber-700">{t('import.cancelled')}</p>}
+                {stage.kind === 'report' && stage.cancelled && (
+                  <p className="font-medium text-amber-700">{t('import.cancelled')}</p>
+                )}
                 {stage.kind === 'running' && (
                   <div className="flex items-center gap-3" data-testid="import-progress">
                     <div
@@ -240,7 +295,12 @@ export function ImportDialog({
                   </div>
                 )}
                 <label className="flex items-center gap-2">
-                  <input type="checkbox" className="accent-primary" checked={problemsOnly} onChange={(e) => setProblemsOnly(e.target.checked)} />
+                  <input
+                    type="checkbox"
+                    className="accent-primary"
+                    checked={problemsOnly}
+                    onChange={(e) => setProblemsOnly(e.target.checked)}
+                  />
                   {t('import.showProblems')}
                 </label>
                 <ImportTable t={t} spec={spec} rows={shownRows} outcomes={outcomes} />
@@ -270,7 +330,12 @@ export function ImportDialog({
             )}
             {stage.kind === 'report' && (
               <>
-                <button type="button" className="btn" onClick={() => downloadReport(stage.file, stage.outcomes)} data-testid="import-report-download">
+                <button
+                  type="button"
+                  className="btn"
+                  onClick={() => downloadReport(stage.file, stage.outcomes)}
+                  data-testid="import-report-download"
+                >
                   {t('import.downloadReport')}
                 </button>
                 <button type="button" className="btn btn-primary" onClick={() => setStage({ kind: 'choose' })}>

@@ -1,7 +1,13 @@
 import type { ActionDef, FieldDef, ListResource } from '#contract';
 import type { Language } from '../../lib/language.js';
 import type { CsvTable } from './csv-read.js';
-import { isChoiceList, recordFromDraft, type Draft, type DraftValue, type FieldErrorCode } from '../form/form-values.js';
+import {
+  isChoiceList,
+  recordFromDraft,
+  type Draft,
+  type DraftValue,
+  type FieldErrorCode,
+} from '../form/form-values.js';
 import type { ImportDecl } from '../shared/types.js';
 
 /**
@@ -25,7 +31,9 @@ export interface ImportSpec {
 
 /** The spec of a declaration on a resource as its backend offers it; null when the call it needs is not offered. */
 export function importSpec(resource: ListResource, decl: ImportDecl): ImportSpec | null {
-  const action = decl.action ? (resource.actions ?? []).find((a) => a.name === decl.action && a.target === 'row') : null;
+  const action = decl.action
+    ? (resource.actions ?? []).find((a) => a.name === decl.action && a.target === 'row')
+    : null;
   if (decl.action ? !action : !resource.create) return null;
   const own = (key: string): FieldDef | undefined => {
     const field = (action?.inputs ?? []).find((f) => f.key === key) ?? resource.fields.find((f) => f.key === key);
@@ -62,7 +70,11 @@ export interface HeaderMatch {
  * The file's columns. A first record naming at least one column (by key or by `namesOf`, the
  * labels in the reader's language) is a header; otherwise the columns are in the declared order.
  */
-export function matchHeader(first: readonly string[], columns: readonly FieldDef[], namesOf: (field: FieldDef) => readonly string[]): HeaderMatch {
+export function matchHeader(
+  first: readonly string[],
+  columns: readonly FieldDef[],
+  namesOf: (field: FieldDef) => readonly string[],
+): HeaderMatch {
   const names = new Map<string, string>();
   for (const field of columns) for (const name of [field.key, ...namesOf(field)]) names.set(foldKey(name), field.key);
   const indexes = new Map<string, number>();
@@ -74,7 +86,12 @@ export function matchHeader(first: readonly string[], columns: readonly FieldDef
   });
   if (indexes.size === 0) {
     const ordered = new Map(columns.map((f, i) => [f.key, i] as const).filter(([, i]) => i < first.length));
-    return { indexes: ordered, header: false, ignored: [], missing: columns.filter((f) => f.required && !ordered.has(f.key)) };
+    return {
+      indexes: ordered,
+      header: false,
+      ignored: [],
+      missing: columns.filter((f) => f.required && !ordered.has(f.key)),
+    };
   }
   return { indexes, header: true, ignored, missing: columns.filter((f) => f.required && !indexes.has(f.key)) };
 }
@@ -109,7 +126,11 @@ function undefused(text: string): string {
 
 function option(field: FieldDef, text: string, ctx: CellContext): string {
   const folded = foldKey(text);
-  return (field.options ?? []).find((o) => foldKey(o) === folded || ctx.optionNames(field, o).some((n) => foldKey(n) === folded)) ?? text;
+  return (
+    (field.options ?? []).find(
+      (o) => foldKey(o) === folded || ctx.optionNames(field, o).some((n) => foldKey(n) === folded),
+    ) ?? text
+  );
 }
 
 /** A date and time as spreadsheets write it (`2026-03-01 09:30`, `2026/3/1`, ISO 8601) in the form the date input reads. */
@@ -163,8 +184,15 @@ export function readRows(table: CsvTable, spec: ImportSpec, match: HeaderMatch, 
       draft,
       ctx.lang,
     );
-    for (const field of present) if (checked.errors[field.key]) problems.push({ field: field.key, code: checked.errors[field.key]! });
-    const row: ImportRow = { line: record.line, cells, values: checked.values, status: problems.length > 0 ? 'invalid' : 'ready', problems };
+    for (const field of present)
+      if (checked.errors[field.key]) problems.push({ field: field.key, code: checked.errors[field.key]! });
+    const row: ImportRow = {
+      line: record.line,
+      cells,
+      values: checked.values,
+      status: problems.length > 0 ? 'invalid' : 'ready',
+      problems,
+    };
     if (row.status === 'ready') {
       const key = foldKey(checked.values[spec.key.key]);
       const first = firstLine.get(key);

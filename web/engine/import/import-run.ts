@@ -47,7 +47,12 @@ export function screenCalls(resource: Pick<ListResource, 'path'>): ImportCalls {
 }
 
 /** The record whose key reads as `value`, among the search results for it; null when there is none. */
-export async function findByKey(calls: ImportCalls, key: string, value: unknown, signal: AbortSignal): Promise<Row | null> {
+export async function findByKey(
+  calls: ImportCalls,
+  key: string,
+  value: unknown,
+  signal: AbortSignal,
+): Promise<Row | null> {
   const wanted = foldKey(value);
   for (let pageNum = 1; pageNum <= LOOKUP_PAGES; pageNum++) {
     const page = await calls.search(String(value).trim(), pageNum, LOOKUP_PAGE_SIZE, signal);
@@ -59,7 +64,10 @@ export async function findByKey(calls: ImportCalls, key: string, value: unknown,
 }
 
 function refusal(error: unknown): RunOutcome {
-  return { status: 'refused', reason: { kind: 'backend', message: error instanceof Error ? error.message : String(error) } };
+  return {
+    status: 'refused',
+    reason: { kind: 'backend', message: error instanceof Error ? error.message : String(error) },
+  };
 }
 
 /** Calls that cannot go on: the connection is gone, or the session ended. */
@@ -67,7 +75,12 @@ function isFatal(error: unknown): boolean {
   return error instanceof ApiError && (error.code === 0 || error.code === 401);
 }
 
-async function importOne(calls: ImportCalls, spec: ImportSpec, row: ImportRow, signal: AbortSignal): Promise<RunOutcome> {
+async function importOne(
+  calls: ImportCalls,
+  spec: ImportSpec,
+  row: ImportRow,
+  signal: AbortSignal,
+): Promise<RunOutcome> {
   const key = spec.key.key;
   const existing = await findByKey(calls, key, row.values[key], signal);
   if (!spec.action) {
@@ -93,7 +106,14 @@ export interface RunOptions {
 }
 
 /** Every row's outcome by its line; rows not reached (cancelled, or after a lost connection) are `notSent`. */
-export async function runImport({ calls, spec, rows, signal, onProgress, concurrency = IMPORT_CONCURRENCY }: RunOptions): Promise<Map<number, RunOutcome>> {
+export async function runImport({
+  calls,
+  spec,
+  rows,
+  signal,
+  onProgress,
+  concurrency = IMPORT_CONCURRENCY,
+}: RunOptions): Promise<Map<number, RunOutcome>> {
   const outcomes = new Map<number, RunOutcome>();
   const stop = new AbortController();
   const halted = AbortSignal.any([signal, stop.signal]);

@@ -15,8 +15,10 @@ export function rowState(row: ImportRow, outcome: RunOutcome | undefined): RowSt
 }
 
 export function reasonText(t: LabelT, spec: ImportSpec, row: ImportRow, outcome: RunOutcome | undefined): string {
-  if (row.status === 'invalid') return row.problems.map((p) => `${fieldLabel(t, p.field)}: ${validationMessage(t, p.code)}`).join('; ');
-  if (row.status === 'duplicate') return t('import.reason.duplicate', { field: fieldLabel(t, spec.key.key), line: row.duplicateOf ?? 0 });
+  if (row.status === 'invalid')
+    return row.problems.map((p) => `${fieldLabel(t, p.field)}: ${validationMessage(t, p.code)}`).join('; ');
+  if (row.status === 'duplicate')
+    return t('import.reason.duplicate', { field: fieldLabel(t, spec.key.key), line: row.duplicateOf ?? 0 });
   const reason = outcome?.reason;
   if (!reason) return '';
   if (reason.kind === 'backend') return reason.message;
@@ -80,14 +82,20 @@ export function ImportTable({
                     {row.cells[f.key] ?? ''}
                   </td>
                 ))}
-                <td className={`px-2 py-1 font-medium whitespace-nowrap ${STATE_STYLE[state]}`}>{t(`import.status.${state}`)}</td>
+                <td className={`px-2 py-1 font-medium whitespace-nowrap ${STATE_STYLE[state]}`}>
+                  {t(`import.status.${state}`)}
+                </td>
                 <td className="px-2 py-1 text-slate-600">{reasonText(t, spec, row, outcome)}</td>
               </tr>
             );
           })}
         </tbody>
       </table>
-      {rows.length > shown.length && <p className="px-2 py-1 text-xs text-slate-500">{t('import.moreRows', { count: rows.length - shown.length })}</p>}
+      {rows.length > shown.length && (
+        <p className="px-2 py-1 text-xs text-slate-500">
+          {t('import.moreRows', { count: rows.length - shown.length })}
+        </p>
+      )}
     </div>
   );
 }

@@ -15,7 +15,8 @@ export interface ColumnChoice {
 /** Far more than any resource declares: a longer stored value is not ours. */
 const MAX_KEYS = 200;
 
-const isKeyList = (v: unknown): v is string[] => Array.isArray(v) && v.length <= MAX_KEYS && v.every((k) => typeof k === 'string' && k.length <= 100);
+const isKeyList = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.length <= MAX_KEYS && v.every((k) => typeof k === 'string' && k.length <= 100);
 
 export function isColumnChoice(v: unknown): v is ColumnChoice {
   if (typeof v !== 'object' || v === null) return false;
@@ -27,7 +28,8 @@ export function columnFields(resource: Pick<ListResource, 'fields'>): FieldDef[]
   return resource.fields.filter((f) => f.column);
 }
 
-export const defaultColumns = (resource: Pick<ListResource, 'fields'>): string[] => columnFields(resource).map((f) => f.key);
+export const defaultColumns = (resource: Pick<ListResource, 'fields'>): string[] =>
+  columnFields(resource).map((f) => f.key);
 
 /** A stored choice made whole against today's columns; `null` is the default. */
 export function resolveChoice(all: readonly string[], choice: ColumnChoice | null): ColumnChoice {
@@ -51,11 +53,17 @@ export function choiceFromVisible(all: readonly string[], visible: readonly stri
  * The choice on screen: the URL's list when a link names one, otherwise this browser's. When both
  * show the same columns the browser's is used, as it also knows where the hidden ones belong.
  */
-export function currentChoice(all: readonly string[], urlVisible: readonly string[] | undefined, stored: ColumnChoice | null): ColumnChoice {
+export function currentChoice(
+  all: readonly string[],
+  urlVisible: readonly string[] | undefined,
+  stored: ColumnChoice | null,
+): ColumnChoice {
   const mine = resolveChoice(all, stored);
   if (!urlVisible) return mine;
   const shown = visibleOf(mine);
-  return shown.length === urlVisible.length && shown.every((k, i) => k === urlVisible[i]) ? mine : choiceFromVisible(all, urlVisible);
+  return shown.length === urlVisible.length && shown.every((k, i) => k === urlVisible[i])
+    ? mine
+    : choiceFromVisible(all, urlVisible);
 }
 
 /** `cols` as typed or shared: known keys in the order given, repeats dropped; nothing usable is no choice. */
@@ -68,7 +76,8 @@ export function parseColumns(raw: string | null, all: readonly string[]): string
 export const isDefaultColumns = (all: readonly string[], visible: readonly string[]): boolean =>
   visible.length === all.length && visible.every((k, i) => k === all[i]);
 
-export const isDefaultChoice = (all: readonly string[], choice: ColumnChoice): boolean => choice.hidden.length === 0 && isDefaultColumns(all, choice.order);
+export const isDefaultChoice = (all: readonly string[], choice: ColumnChoice): boolean =>
+  choice.hidden.length === 0 && isDefaultColumns(all, choice.order);
 
 /** The `cols` value of a visible list, or '' when it is the default and the URL stays plain. */
 export function serialiseColumns(all: readonly string[], visible: readonly string[]): string {

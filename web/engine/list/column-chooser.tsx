@@ -53,7 +53,11 @@ export interface ListColumns {
  * The columns a list shows: the URL's `cols` when a link names them, otherwise this browser's
  * choice. A change is written to both, so the address bar always shares what is on screen.
  */
-export function useListColumns(resource: ListResource, state: ListState, go: (next: ListState, replace?: boolean) => void): ListColumns {
+export function useListColumns(
+  resource: ListResource,
+  state: ListState,
+  go: (next: ListState, replace?: boolean) => void,
+): ListColumns {
   useSignals();
   const pref = columnPref(resource.id);
   const stored = pref.value;
@@ -93,7 +97,8 @@ export function ColumnChooser({ columns, t }: { columns: ListColumns; t: LabelT 
     change(moveColumn(choice, key, by));
     // The moved row is re-inserted and loses focus; put it back on its button, or the other one at an end.
     requestAnimationFrame(() => {
-      const find = (dir: string) => panel.current?.querySelector<HTMLButtonElement>(`[data-move="${dir}"][data-key="${key}"]:not(:disabled)`);
+      const find = (dir: string) =>
+        panel.current?.querySelector<HTMLButtonElement>(`[data-move="${dir}"][data-key="${key}"]:not(:disabled)`);
       (find(by < 0 ? 'up' : 'down') ?? find(by < 0 ? 'down' : 'up'))?.focus();
     });
   };
@@ -102,7 +107,9 @@ export function ColumnChooser({ columns, t }: { columns: ListColumns; t: LabelT 
     <Popover>
       <PopoverButton className="btn" data-testid="columns-button">
         {t('engine.columns')}
-        {shown < choice.order.length && <span className="ml-1 text-slate-500">{`${shown}/${choice.order.length}`}</span>}
+        {shown < choice.order.length && (
+          <span className="ml-1 text-slate-500">{`${shown}/${choice.order.length}`}</span>
+        )}
       </PopoverButton>
       <PopoverPanel
         ref={panel}
@@ -153,7 +160,12 @@ export function ColumnChooser({ columns, t }: { columns: ListColumns; t: LabelT 
             );
           })}
         </ul>
-        <button type="button" className="btn mt-1 justify-center" onClick={() => change(null)} data-testid="columns-reset">
+        <button
+          type="button"
+          className="btn mt-1 justify-center"
+          onClick={() => change(null)}
+          data-testid="columns-reset"
+        >
           {t('engine.resetColumns')}
         </button>
       </PopoverPanel>

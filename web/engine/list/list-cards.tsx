@@ -7,7 +7,14 @@ import type { Row } from '../shared/queries.js';
 import { mainFieldKey, recordName } from '../record/record-summary.js';
 import { recordPath } from '../../lib/record-nav.js';
 import { RecordLink } from '../record/record-link.js';
-import { buildRowCommands, HeldChip, RowCommands, useStableRowHandlers, type StableRowHandlers, type OfferedCommands } from '../actions/row-commands.js';
+import {
+  buildRowCommands,
+  HeldChip,
+  RowCommands,
+  useStableRowHandlers,
+  type StableRowHandlers,
+  type OfferedCommands,
+} from '../actions/row-commands.js';
 import type { ScreenRowCommands as Commands } from '../actions/row-commands.js';
 import { moneyText, ValueView, valueText } from '../shared/value-cell.js';
 
@@ -73,7 +80,8 @@ const HALF_WIDTH_CHARS = 16;
  * Whether a field is one of the card's facts for this row: a value to read (an empty one says
  * nothing on a card), and not the record's number, which the phone reader never acts on.
  */
-const isFact = (f: FieldDef, row: Row) => !(f.key === 'id' && f.identifier) && row[f.key] !== null && row[f.key] !== undefined && row[f.key] !== '';
+const isFact = (f: FieldDef, row: Row) =>
+  !(f.key === 'id' && f.identifier) && row[f.key] !== null && row[f.key] !== undefined && row[f.key] !== '';
 
 const Card = memo(function Card({
   row,
@@ -96,10 +104,21 @@ const Card = memo(function Card({
   const id = String(row.id);
   const href = recordBase ? recordPath(recordBase, row.id) : null;
   const { main, status, rest } = layout;
-  const commands = buildRowCommands(resource, row, has, handlers, t, runningNames ? runningNames.split(',') : [], self, held);
+  const commands = buildRowCommands(
+    resource,
+    row,
+    has,
+    handlers,
+    t,
+    runningNames ? runningNames.split(',') : [],
+    self,
+    held,
+  );
   // The actions that move money are what a reviewer is here for: buttons of their own, in reach
   // of a thumb. The rest wait behind "⋯".
-  const money = commands.filter((c) => c.action !== undefined && resource.actions?.some((a) => a.name === c.action && a.money));
+  const money = commands.filter(
+    (c) => c.action !== undefined && resource.actions?.some((a) => a.name === c.action && a.money),
+  );
   const others = commands.filter((c) => !money.includes(c));
   const facts = rest.filter((f) => isFact(f, row));
   const name = recordName(t, resource, row);
@@ -145,9 +164,15 @@ const Card = memo(function Card({
       {facts.length > 0 && (
         <dl className="mt-1.5 grid grid-cols-2 gap-x-3 gap-y-0.5 text-sm">
           {facts.map((f) => (
-            <div key={f.key} className={`flex min-w-0 items-baseline gap-1.5 ${valueText(t, f, row[f.key]).length > HALF_WIDTH_CHARS ? 'col-span-2' : ''}`}>
+            <div
+              key={f.key}
+              className={`flex min-w-0 items-baseline gap-1.5 ${valueText(t, f, row[f.key]).length > HALF_WIDTH_CHARS ? 'col-span-2' : ''}`}
+            >
               <dt className="shrink-0 text-xs text-slate-500">{fieldLabel(t, f.key)}</dt>
-              <dd className={`min-w-0 text-slate-800 wrap-anywhere ${f.kind === 'money' ? 'font-semibold' : ''}`} data-col={f.key}>
+              <dd
+                className={`min-w-0 text-slate-800 wrap-anywhere ${f.kind === 'money' ? 'font-semibold' : ''}`}
+                data-col={f.key}
+              >
                 <ValueView t={t} field={f} value={row[f.key]} />
               </dd>
             </div>
@@ -210,7 +235,11 @@ export function ListCards(props: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(String(r.id)));
 
   return (
-    <div className={`flex flex-col gap-2 transition-opacity ${busy ? 'opacity-60' : ''}`} data-testid="list-cards" aria-busy={busy || undefined}>
+    <div
+      className={`flex flex-col gap-2 transition-opacity ${busy ? 'opacity-60' : ''}`}
+      data-testid="list-cards"
+      aria-busy={busy || undefined}
+    >
       {(selectable || sortable.length > 0) && (
         <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
           {selectable && (

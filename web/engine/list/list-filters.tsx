@@ -85,7 +85,13 @@ function FilterControl({
     return (
       <label className="flex flex-col text-sm text-slate-700" htmlFor={id}>
         <span className="mb-1">{label}</span>
-        <select id={id} className={box} value={state.filters[field.key] ?? ''} onChange={(e) => set(field.key, e.target.value)} data-filter={field.key}>
+        <select
+          id={id}
+          className={box}
+          value={state.filters[field.key] ?? ''}
+          onChange={(e) => set(field.key, e.target.value)}
+          data-filter={field.key}
+        >
           <option value="">{t('engine.all')}</option>
           {options.map((o) => (
             <option key={o} value={o}>

@@ -35,7 +35,15 @@ import { useActionRunner } from '../actions/use-action-runner.js';
 import { deleteQuestion, namesText } from '../record/record-names.js';
 import { recordName } from '../record/record-summary.js';
 import { SelectionBar } from './selection-bar.js';
-import { PAGE_SIZES, listQueryParams, nextSort, parseListState, serialiseListState, withChange, type ListState } from './url-state.js';
+import {
+  PAGE_SIZES,
+  listQueryParams,
+  nextSort,
+  parseListState,
+  serialiseListState,
+  withChange,
+  type ListState,
+} from './url-state.js';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: Row } | null;
 
@@ -48,7 +56,13 @@ function withAnnotation(resource: ListResource, annotation: RowAnnotation | unde
 }
 
 /** A management list: server-side paging, sorting and filters kept in the URL, actions, forms, CSV. */
-export function ListScreen({ resource: contractResource, options = {} }: { resource: ListResource; options?: ListScreenOptions }) {
+export function ListScreen({
+  resource: contractResource,
+  options = {},
+}: {
+  resource: ListResource;
+  options?: ListScreenOptions;
+}) {
   useSignals();
   const annotation = options.annotate;
   const resource = useMemo(() => withAnnotation(contractResource, annotation), [contractResource, annotation]);
@@ -59,7 +73,10 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const search = useSearch();
   // The resource as the address reads it: with the filters the screen opens on (a review queue's pending state).
   const { defaultFilters } = options;
-  const shape = useMemo(() => (defaultFilters ? { ...resource, defaultFilters } : resource), [resource, defaultFilters]);
+  const shape = useMemo(
+    () => (defaultFilters ? { ...resource, defaultFilters } : resource),
+    [resource, defaultFilters],
+  );
   const state = useMemo(() => parseListState(search, shape), [search, shape]);
   const params = useMemo(() => listQueryParams(state), [state]);
   const query = useQuery(listQueryOptions(resource, params));
@@ -69,7 +86,10 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const [removing, setRemoving] = useState<string[] | null>(null);
   const [importing, setImporting] = useState(false);
   // The import as this backend offers it: none when the create (or the action) it needs is not offered.
-  const csvImport = useMemo(() => (options.import ? importSpec(resource, options.import) : null), [resource, options.import]);
+  const csvImport = useMemo(
+    () => (options.import ? importSpec(resource, options.import) : null),
+    [resource, options.import],
+  );
   // "Select all N matching" was chosen; it holds only while the whole page stays selected.
   const [matchingChosen, setMatchingChosen] = useState(false);
 
@@ -82,7 +102,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const remove = useDeleteMutation(resource);
   // The record's row or card on screen, for dialogs about it to keep clear of it.
   const rowElement = (id: unknown) =>
-    document.querySelector<HTMLElement>(`[data-testid="list-screen"][data-resource="${resource.id}"] [data-row-id="${CSS.escape(String(id))}"]`);
+    document.querySelector<HTMLElement>(
+      `[data-testid="list-screen"][data-resource="${resource.id}"] [data-row-id="${CSS.escape(String(id))}"]`,
+    );
   const runner = useActionRunner(
     resource,
     options.results,
@@ -114,7 +136,8 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
   const go = (next: ListState, replace = false) => {
     const qs = serialiseListState(next, shape);
     // Showing, hiding or moving a column changes no row: the selection stays.
-    const sameRows = serialiseListState({ ...next, columns: state.columns }, shape) === serialiseListState(state, shape);
+    const sameRows =
+      serialiseListState({ ...next, columns: state.columns }, shape) === serialiseListState(state, shape);
     if (!sameRows) clearSelection();
     navigate(qs ? `${path}?${qs}` : path, { replace });
   };
@@ -174,7 +197,8 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
       return;
     }
     const targets = eligibleRows(action, selectedRows);
-    if (targets.length < selectedRows.length) toast.warning(t('engine.skipped', { count: selectedRows.length - targets.length }));
+    if (targets.length < selectedRows.length)
+      toast.warning(t('engine.skipped', { count: selectedRows.length - targets.length }));
     if (targets.length > 0) runner.start(action, { ids: targets.map((r) => r.id) }, targets);
   };
 
@@ -217,7 +241,8 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
 
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
   // A stale link past the last page (rows were deleted) moves back to the last real page.
-  if (query.data && state.pageNum > pages && !query.isPlaceholderData) queueMicrotask(() => go({ ...state, pageNum: pages }, true));
+  if (query.data && state.pageNum > pages && !query.isPlaceholderData)
+    queueMicrotask(() => go({ ...state, pageNum: pages }, true));
 
   return (
     <div className="flex flex-col gap-4" data-testid="list-screen" data-resource={resource.id}>
@@ -240,7 +265,14 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
         onCreate={resource.create ? () => setEditing({ mode: 'create' }) : undefined}
       />
 
-      {options.watch && <NewRecordsBar count={options.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />}
+      {options.watch && (
+        <NewRecordsBar
+          count={options.watch}
+          t={t}
+          dataUpdatedAt={query.dataUpdatedAt}
+          onShow={() => void query.refetch()}
+        />
+      )}
 
       <HeldApprovalsPanel
         holds={holds.holds}
@@ -284,7 +316,11 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
           runningOn={(id) => (runner.running.size ? runningOn(runner.running, id) : '')}
         />
       ) : (
-        <ListTable {...listProps} onSort={(key) => go(withChange(state, { sort: nextSort(state.sort, key, resource.defaultSort) }))} running={runner.running} />
+        <ListTable
+          {...listProps}
+          onSort={(key) => go(withChange(state, { sort: nextSort(state.sort, key, resource.defaultSort) }))}
+          running={runner.running}
+        />
       )}
 
       {keys && rows.length > 0 && (
@@ -349,7 +385,9 @@ export function ListScreen({ resource: contractResource, options = {} }: { resou
           );
         }}
       />
-      {csvImport && importing && <ImportDialog open resource={resource} spec={csvImport} t={t} onClose={() => setImporting(false)} />}
+      {csvImport && importing && (
+        <ImportDialog open resource={resource} spec={csvImport} t={t} onClose={() => setImporting(false)} />
+      )}
       {runner.dialogs}
       {holdDialogs.dialogs}
     </div>

@@ -81,7 +81,17 @@ export function runningOn(running: ReadonlySet<string>, id: string): string {
   return names.join(',');
 }
 
-function SortHeader({ field, sort, onSort, t }: { field: FieldDef; sort: string; onSort: (key: string) => void; t: LabelT }) {
+function SortHeader({
+  field,
+  sort,
+  onSort,
+  t,
+}: {
+  field: FieldDef;
+  sort: string;
+  onSort: (key: string) => void;
+  t: LabelT;
+}) {
   const label = fieldLabel(t, field.key);
   if (!field.sortable) return <>{label}</>;
   const dir = sort === field.key ? 'asc' : sort === `-${field.key}` ? 'desc' : null;
@@ -221,7 +231,12 @@ export function ListTable({
   navigable = false,
 }: Props) {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
-  const hasCommands = !!(commands.detail || commands.edit || commands.remove || resource.actions?.some((a) => a.target === 'row'));
+  const hasCommands = !!(
+    commands.detail ||
+    commands.edit ||
+    commands.remove ||
+    resource.actions?.some((a) => a.target === 'row')
+  );
   const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
   const { handlers: stable, has } = useStableRowHandlers(commands, onSelect);
   // The record's name links to its page; without that column, its id.
@@ -245,7 +260,12 @@ export function ListTable({
               </th>
             )}
             {columns.map((f) => (
-              <th key={f.key} scope="col" className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''}`} aria-sort={ariaSort(f)}>
+              <th
+                key={f.key}
+                scope="col"
+                className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''}`}
+                aria-sort={ariaSort(f)}
+              >
                 <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
               </th>
             ))}
@@ -312,7 +332,11 @@ export function ListTable({
 
 export function TableSkeleton({ columns, density }: { columns: number; density: Density }) {
   return (
-    <div className="overflow-hidden rounded-md border border-slate-200 bg-white" aria-hidden="true" data-testid="list-skeleton">
+    <div
+      className="overflow-hidden rounded-md border border-slate-200 bg-white"
+      aria-hidden="true"
+      data-testid="list-skeleton"
+    >
       {Array.from({ length: 8 }, (_, r) => (
         <div key={r} className={`flex gap-4 border-t border-slate-100 first:border-t-0 ${density.cell}`}>
           {Array.from({ length: Math.max(3, Math.min(columns, 8)) }, (_, c) => (

@@ -79,7 +79,10 @@ export function ListToolbar({
   // Filters the screen opens with (the queue's pending) are not the reader's own: not counted.
   const chosen = (key: string) => !!state.filters[key] && state.filters[key] !== shape.defaultFilters?.[key];
   const activeFilters =
-    (state.keyword ? 1 : 0) + filterFields(resource).filter((f) => (isRangeFilter(f) ? chosen(`${f.key}From`) || chosen(`${f.key}To`) : chosen(f.key))).length;
+    (state.keyword ? 1 : 0) +
+    filterFields(resource).filter((f) =>
+      isRangeFilter(f) ? chosen(`${f.key}From`) || chosen(`${f.key}To`) : chosen(f.key),
+    ).length;
   const filters = (
     <ListFilters
       resource={shape}
@@ -118,10 +121,17 @@ export function ListToolbar({
           ))}
           {csvImport && (
             <button type="button" className="btn" onClick={onImport} data-testid="list-import">
-              {csvImport.action ? t('import.buttonAction', { action: actionLabel(t, csvImport.action.name) }) : t('import.button')}
+              {csvImport.action
+                ? t('import.buttonAction', { action: actionLabel(t, csvImport.action.name) })
+                : t('import.button')}
             </button>
           )}
-          <button type="button" className="btn" disabled={exporting !== null || total === 0} onClick={() => void startExport()}>
+          <button
+            type="button"
+            className="btn"
+            disabled={exporting !== null || total === 0}
+            onClick={() => void startExport()}
+          >
             {exporting !== null ? t('engine.exporting', { count: exporting }) : t('engine.exportCsv')}
           </button>
           {onCreate && (

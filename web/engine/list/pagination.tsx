@@ -35,11 +35,18 @@ export function Pagination({ pageNum, pageSize, total, sizes, onPage, onSize, t,
   };
   const arrow = 'btn min-w-8 px-2';
   return (
-    <nav className={`mt-3 flex flex-wrap items-center gap-3 text-slate-600 ${density.text}`} aria-label={t('engine.pageOf', { page: pageNum, pages })}>
+    <nav
+      className={`mt-3 flex flex-wrap items-center gap-3 text-slate-600 ${density.text}`}
+      aria-label={t('engine.pageOf', { page: pageNum, pages })}
+    >
       <span data-testid="list-total">{t('engine.totalCount', { count: total })}</span>
       <label className="flex items-center gap-2">
         {t('engine.pageSize')}
-        <select className={`rounded-md border border-slate-300 bg-white ${density.input}`} value={pageSize} onChange={(e) => onSize(Number(e.target.value))}>
+        <select
+          className={`rounded-md border border-slate-300 bg-white ${density.input}`}
+          value={pageSize}
+          onChange={(e) => onSize(Number(e.target.value))}
+        >
           {sizes.map((s) => (
             <option key={s} value={s}>
               {t('engine.perPage', { count: s })}
@@ -48,10 +55,24 @@ export function Pagination({ pageNum, pageSize, total, sizes, onPage, onSize, t,
         </select>
       </label>
       <div className="ml-auto flex flex-wrap items-center gap-1">
-        <button type="button" className={arrow} disabled={pageNum <= 1} onClick={() => go(1)} aria-label={t('engine.firstPage')} data-page-step="first">
+        <button
+          type="button"
+          className={arrow}
+          disabled={pageNum <= 1}
+          onClick={() => go(1)}
+          aria-label={t('engine.firstPage')}
+          data-page-step="first"
+        >
           «
         </button>
-        <button type="button" className={arrow} disabled={pageNum <= 1} onClick={() => go(pageNum - 1)} aria-label={t('engine.prev')} data-page-step="prev">
+        <button
+          type="button"
+          className={arrow}
+          disabled={pageNum <= 1}
+          onClick={() => go(pageNum - 1)}
+          aria-label={t('engine.prev')}
+          data-page-step="prev"
+        >
           ‹
         </button>
         <ul className="flex items-center gap-1" data-testid="page-numbers">
@@ -76,10 +97,24 @@ export function Pagination({ pageNum, pageSize, total, sizes, onPage, onSize, t,
             ),
           )}
         </ul>
-        <button type="button" className={arrow} disabled={pageNum >= pages} onClick={() => go(pageNum + 1)} aria-label={t('engine.next')} data-page-step="next">
+        <button
+          type="button"
+          className={arrow}
+          disabled={pageNum >= pages}
+          onClick={() => go(pageNum + 1)}
+          aria-label={t('engine.next')}
+          data-page-step="next"
+        >
           ›
         </button>
-        <button type="button" className={arrow} disabled={pageNum >= pages} onClick={() => go(pages)} aria-label={t('engine.lastPage')} data-page-step="last">
+        <button
+          type="button"
+          className={arrow}
+          disabled={pageNum >= pages}
+          onClick={() => go(pages)}
+          aria-label={t('engine.lastPage')}
+          data-page-step="last"
+        >
           »
         </button>
         <span className="sr-only" aria-live="polite">

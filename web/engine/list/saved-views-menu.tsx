@@ -8,7 +8,15 @@ import { deleteView, saveView, savedViewKeys, savedViewsQueryOptions } from '../
 import type { LabelT } from '../../i18n/resources/index.js';
 import { toast } from '../../lib/toast.js';
 import type { ListColumns } from './column-chooser.js';
-import { MAX_VIEW_NAME, normalisedQuery, sanitiseViews, viewHref, viewQuery, viewState, type SavedView } from './saved-views.js';
+import {
+  MAX_VIEW_NAME,
+  normalisedQuery,
+  sanitiseViews,
+  viewHref,
+  viewQuery,
+  viewState,
+  type SavedView,
+} from './saved-views.js';
 import { markUploaded, viewsToUpload } from './saved-views-migration.js';
 import type { ListState } from './url-state.js';
 
@@ -34,7 +42,8 @@ async function copyLink(href: string, t: LabelT): Promise<void> {
 /** Why a save or delete failed, in the reader's words; the session's end is the session dialog's to tell. */
 function failureText(error: unknown, t: LabelT, fallback: 'views.saveFailed' | 'views.deleteFailed'): string | null {
   if (error instanceof ApiError && error.code === 401) return null;
-  if (error instanceof ApiError && error.code === 409) return t('views.full', { max: SAVED_VIEW_LIMITS.maxPerResource });
+  if (error instanceof ApiError && error.code === 409)
+    return t('views.full', { max: SAVED_VIEW_LIMITS.maxPerResource });
   return t(fallback);
 }
 
@@ -169,7 +178,12 @@ export function SavedViews({ resource, state, path, columns, t }: Props) {
                       >
                         {v.name}
                       </a>
-                      <button type="button" className={small} onClick={() => void copyLink(href, t)} aria-label={t('engine.copyViewLink', { name: v.name })}>
+                      <button
+                        type="button"
+                        className={small}
+                        onClick={() => void copyLink(href, t)}
+                        aria-label={t('engine.copyViewLink', { name: v.name })}
+                      >
                         {t('engine.link')}
                       </button>
                       <button
@@ -206,7 +220,12 @@ export function SavedViews({ resource, state, path, columns, t }: Props) {
                   data-testid="view-name"
                 />
               </label>
-              <button type="submit" className="btn btn-primary" disabled={!name.trim() || busy || !query.isSuccess} data-testid="view-save">
+              <button
+                type="submit"
+                className="btn btn-primary"
+                disabled={!name.trim() || busy || !query.isSuccess}
+                data-testid="view-save"
+              >
                 {saving.isPending ? t('views.saving') : t('engine.saveView')}
               </button>
             </form>

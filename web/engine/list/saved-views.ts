@@ -42,7 +42,8 @@ export function viewState(view: SavedView, resource: ListShape): ListState {
   return { ...parseListState(view.query, resource), pageNum: 1 };
 }
 
-export const normalisedQuery = (view: SavedView, resource: ListShape): string => serialiseListState(viewState(view, resource), resource);
+export const normalisedQuery = (view: SavedView, resource: ListShape): string =>
+  serialiseListState(viewState(view, resource), resource);
 
 /** Saving under a name in use replaces that view in its place; a new name goes last. */
 export function withView(views: readonly SavedView[], view: SavedView): SavedView[] {

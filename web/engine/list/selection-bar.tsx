@@ -28,7 +28,9 @@ export interface SelectionBarProps {
 export function SelectionBar(p: SelectionBarProps) {
   const { t } = p;
   const wholePage = p.count === p.pageRows && p.pageRows > 0;
-  const label = p.allMatching ? t('engine.allMatchingSelected', { count: p.total }) : t('engine.selected', { count: p.count });
+  const label = p.allMatching
+    ? t('engine.allMatchingSelected', { count: p.total })
+    : t('engine.selected', { count: p.count });
   return (
     <div
       className="flex flex-wrap items-center gap-2 rounded-md border border-primary/30 bg-primary/5 px-3 py-2 text-sm"
@@ -50,7 +52,13 @@ export function SelectionBar(p: SelectionBarProps) {
         </button>
       )}
       {p.actions.map((a) => (
-        <button key={a.name} type="button" className={`btn ${a.destructive ? 'btn-danger' : ''}`} onClick={() => p.onAction(a)} data-bulk-action={a.name}>
+        <button
+          key={a.name}
+          type="button"
+          className={`btn ${a.destructive ? 'btn-danger' : ''}`}
+          onClick={() => p.onAction(a)}
+          data-bulk-action={a.name}
+        >
           {actionLabel(t, a.name)}
         </button>
       ))}

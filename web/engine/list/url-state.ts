@@ -68,7 +68,13 @@ export function isValidSort(resource: ListShape, sort: string): boolean {
 }
 
 export function defaultListState(resource: ListShape): ListState {
-  return { pageNum: 1, pageSize: DEFAULT_PAGE_SIZE, keyword: '', sort: resource.defaultSort, filters: { ...resource.defaultFilters } };
+  return {
+    pageNum: 1,
+    pageSize: DEFAULT_PAGE_SIZE,
+    keyword: '',
+    sort: resource.defaultSort,
+    filters: { ...resource.defaultFilters },
+  };
 }
 
 /** Whether the filters are the screen's own (none, or its default ones): nothing to reset. */
@@ -145,7 +151,10 @@ export function nextSort(current: string, key: string, defaultSort: string): str
 }
 
 /** Any change other than paging starts again at page 1. */
-export function withChange(state: ListState, change: Partial<Omit<ListState, 'filters'>> & { filters?: Record<string, string> }): ListState {
+export function withChange(
+  state: ListState,
+  change: Partial<Omit<ListState, 'filters'>> & { filters?: Record<string, string> },
+): ListState {
   const next: ListState = { ...state, ...change, filters: change.filters ?? state.filters };
   if (change.pageNum === undefined) next.pageNum = 1;
   return next;

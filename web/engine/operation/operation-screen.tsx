@@ -21,7 +21,13 @@ export function confirmationMatches(expected: string | undefined, typed: string)
  * A form that starts one operation: inputs, a preview of what will happen (GET {path}/preview),
  * a typed confirmation when the resource asks for one, and the result in view.
  */
-export function OperationScreen({ resource, options = {} }: { resource: OperationResource; options?: OperationScreenOptions }) {
+export function OperationScreen({
+  resource,
+  options = {},
+}: {
+  resource: OperationResource;
+  options?: OperationScreenOptions;
+}) {
   const t = useLabelT();
   const density = useDensity();
   const client = useQueryClient();
@@ -41,10 +47,12 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
   };
 
   const loadPreview = useMutation({
-    mutationFn: (inputs: Row) => client.fetchQuery(previewQueryOptions(resource, inputs as Record<string, string | number>)),
+    mutationFn: (inputs: Row) =>
+      client.fetchQuery(previewQueryOptions(resource, inputs as Record<string, string | number>)),
   });
   const run = useMutation({
-    mutationFn: async (body: Row) => (await api.post<unknown>(resourceCalls(resource).action(resource.run), body, { quiet: true })).data,
+    mutationFn: async (body: Row) =>
+      (await api.post<unknown>(resourceCalls(resource).action(resource.run), body, { quiet: true })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.all(resource) }),
   });
 
@@ -110,7 +118,13 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
       {resource.preview && (
         <div className="flex flex-col gap-2">
           <div className="flex items-center gap-3">
-            <button type="button" className="btn" onClick={() => void onPreview()} disabled={loadPreview.isPending} data-testid="operation-preview">
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void onPreview()}
+              disabled={loadPreview.isPending}
+              data-testid="operation-preview"
+            >
               {loadPreview.isPending ? t('engine.loading') : t('engine.preview')}
             </button>
             {needsPreview && <span className="text-sm text-slate-500">{t('engine.previewHint')}</span>}
@@ -151,7 +165,11 @@ export function OperationScreen({ resource, options = {} }: { resource: Operatio
       )}
 
       {runError && (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="form-server-error">
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+          data-testid="form-server-error"
+        >
           {runError}
         </p>
       )}

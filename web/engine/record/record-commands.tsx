@@ -15,7 +15,12 @@ export function RecordCommandBar({ commands, t, name }: { commands: readonly Row
   const inline = narrow ? commands.slice(0, NARROW_INLINE) : commands;
   const more = narrow ? commands.slice(NARROW_INLINE) : [];
   return (
-    <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t('engine.actions')} data-testid="record-commands">
+    <div
+      className="flex flex-wrap items-center gap-2"
+      role="group"
+      aria-label={t('engine.actions')}
+      data-testid="record-commands"
+    >
       {inline.map((c) => (
         <CommandButton key={c.key} command={c} />
       ))}

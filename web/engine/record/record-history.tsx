@@ -20,7 +20,11 @@ const HELD_KINDS = ['hold', 'confirm', 'decline'] as const;
 export function auditActionText(t: LabelT, entry: Pick<AuditEntry, 'kind' | 'action' | 'path'>): string {
   const kind = HELD_KINDS.find((k) => k === entry.kind);
   const own = OWN_ACTIONS.find((a) => a === entry.action);
-  const what = own ? t(`audit.action.${own}` as LabelKey) : entry.action ? actionLabel(t, entry.action) : (entry.path ?? '');
+  const what = own
+    ? t(`audit.action.${own}` as LabelKey)
+    : entry.action
+      ? actionLabel(t, entry.action)
+      : (entry.path ?? '');
   return kind ? `${t(`audit.kind.${kind}` as LabelKey)}: ${what}` : what;
 }
 
@@ -54,7 +58,17 @@ function shownValue(t: LabelT, resource: Resource | null, key: string, value: Au
 }
 
 /** Each value an edit changed: its field, what it was, what it became. */
-export function Changes({ t, resource, before, after }: { t: LabelT; resource: Resource | null; before: AuditRecord | null | undefined; after: AuditRecord }) {
+export function Changes({
+  t,
+  resource,
+  before,
+  after,
+}: {
+  t: LabelT;
+  resource: Resource | null;
+  before: AuditRecord | null | undefined;
+  after: AuditRecord;
+}) {
   const keys = Object.keys(after);
   if (keys.length === 0) return null;
   return (
@@ -65,7 +79,9 @@ export function Changes({ t, resource, before, after }: { t: LabelT; resource: R
           <dd className="break-words text-slate-700">
             {before !== undefined && (
               <>
-                <span data-before>{before === null ? t('history.unknown') : shownValue(t, resource, key, before[key])}</span>
+                <span data-before>
+                  {before === null ? t('history.unknown') : shownValue(t, resource, key, before[key])}
+                </span>
                 <span aria-hidden="true"> → </span>
                 <span className="sr-only">{t('history.becomes')}</span>
               </>
@@ -89,12 +105,19 @@ export function RecordHistory({ resource, id, t }: { resource: ListResource; id:
     queryFn: ({ signal }) => fetchHistory(resource.id, [String(id)], signal),
   });
   if (query.isPending) return <Loading />;
-  if (query.isError) return <LoadFailed inline error={query.error} onRetry={() => void query.refetch()} message={t('history.loadFailed')} />;
+  if (query.isError)
+    return (
+      <LoadFailed inline error={query.error} onRetry={() => void query.refetch()} message={t('history.loadFailed')} />
+    );
   if (query.data.length === 0) return <p className="py-4 text-center text-slate-500">{t('history.empty')}</p>;
   return (
     <ol className="flex flex-col gap-2" data-testid="record-history">
       {query.data.map((entry) => (
-        <li key={entry.id} className="rounded-md border border-slate-200 p-3 text-sm" data-history-action={entry.action ?? ''}>
+        <li
+          key={entry.id}
+          className="rounded-md border border-slate-200 p-3 text-sm"
+          data-history-action={entry.action ?? ''}
+        >
           <p className="flex flex-wrap gap-x-2">
             <strong className="font-medium text-slate-800">{auditActionText(t, entry)}</strong>
             <span className="text-slate-600">{t('history.by', { name: auditActorText(entry) })}</span>
@@ -104,7 +127,9 @@ export function RecordHistory({ resource, id, t }: { resource: ListResource; id:
           </p>
           {entry.reason && <p className="mt-1 text-slate-700">{t('history.reason', { reason: entry.reason })}</p>}
           {auditRefused(entry) && (
-            <p className="mt-1 text-red-700">{t('history.refused', { message: entry.outcome?.msg ?? String(entry.outcome?.code ?? '') })}</p>
+            <p className="mt-1 text-red-700">
+              {t('history.refused', { message: entry.outcome?.msg ?? String(entry.outcome?.code ?? '') })}
+            </p>
           )}
           {entry.after && <Changes t={t} resource={resource} before={entry.before} after={entry.after} />}
         </li>

@@ -4,7 +4,17 @@ import type { ReactNode } from 'react';
  * A link to a record's page: a real link (a middle click or Ctrl+click opens a tab, a screen reader
  * says "link"), a plain click opens the page in place through `onOpen`.
  */
-export function RecordLink({ href, onOpen, children, label }: { href: string; onOpen: () => void; children: ReactNode; label?: string }) {
+export function RecordLink({
+  href,
+  onOpen,
+  children,
+  label,
+}: {
+  href: string;
+  onOpen: () => void;
+  children: ReactNode;
+  label?: string;
+}) {
   return (
     <a
       href={href}

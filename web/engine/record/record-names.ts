@@ -20,7 +20,9 @@ export function doneText(t: LabelT, action: string, names: string): string {
   const label = actionLabel(t, action);
   if (!names) return t('engine.actionDone', { action: label });
   const own = doneKey(action);
-  return i18next.exists(own) ? t(own as LabelKey, { name: names }) : t('engine.actionDoneOn', { action: label, name: names });
+  return i18next.exists(own)
+    ? t(own as LabelKey, { name: names })
+    : t('engine.actionDoneOn', { action: label, name: names });
 }
 
 /** The question before a delete, naming what goes: "Delete 3 records: a, b, c?". */

@@ -125,12 +125,24 @@ export function RecordPage({ resource, id, listPath, listTitle, options = {} }: 
       </section>
     );
     const own = Custom && (
-      <Custom resource={resource} data={query.data?.detail} row={record} t={t} related={new Set(related.map((r) => r.related.resource.id))} />
+      <Custom
+        resource={resource}
+        data={query.data?.detail}
+        row={record}
+        t={t}
+        related={new Set(related.map((r) => r.related.resource.id))}
+      />
     );
     const beside = (related.length > 0 || History) && (
       <>
         {related.map((r) => (
-          <RelatedListSection key={r.related.resource.id} related={r.related} filters={r.filters} listPath={r.path} t={t} />
+          <RelatedListSection
+            key={r.related.resource.id}
+            related={r.related}
+            filters={r.filters}
+            listPath={r.path}
+            t={t}
+          />
         ))}
         {History && (
           <section aria-labelledby={historyId} className={card} data-testid="record-history">
@@ -156,7 +168,13 @@ export function RecordPage({ resource, id, listPath, listTitle, options = {} }: 
   }
 
   return (
-    <div className="flex flex-col gap-4" data-testid="record-page" data-resource={resource.id} data-record-id={id} aria-busy={query.isFetching || undefined}>
+    <div
+      className="flex flex-col gap-4"
+      data-testid="record-page"
+      data-resource={resource.id}
+      data-record-id={id}
+      aria-busy={query.isFetching || undefined}
+    >
       <div>
         <a
           href={back}

@@ -50,7 +50,8 @@ export function recordQueryOptions(resource: Pick<ListResource, 'id' | 'path' | 
           return { record: recordOf(resource, data), detail: data ?? null };
         } catch (error) {
           // The backend's "no such record" (its call exists, the id does not): the page says so.
-          if (error instanceof ApiError && error.code === NOT_FOUND && !error.missingCall) return { record: null, detail: null };
+          if (error instanceof ApiError && error.code === NOT_FOUND && !error.missingCall)
+            return { record: null, detail: null };
           throw error;
         }
       }

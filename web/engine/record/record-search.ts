@@ -68,7 +68,13 @@ function closeness(row: Row, fields: readonly string[], needle: string): number 
  * The answered rows as hits, closest first (the backend's own order among equals), each naming its
  * record and showing the other fields the keyword searches.
  */
-export function rankHits(rows: readonly Row[], resource: ListResource, listPath: string, keyword: string, t: LabelT): RecordHit[] {
+export function rankHits(
+  rows: readonly Row[],
+  resource: ListResource,
+  listPath: string,
+  keyword: string,
+  t: LabelT,
+): RecordHit[] {
   const needle = keyword.trim().toLocaleLowerCase();
   const fields = resource.keywordFields;
   const byKey = new Map(resource.fields.map((f) => [f.key, f]));
@@ -97,10 +103,17 @@ export function rankHits(rows: readonly Row[], resource: ListResource, listPath:
  * too (the list's id filter) and put first, since among the records merely containing those
  * digits (phones, other ids) it might not be in the first few the backend answers.
  */
-async function searchOne(resource: ListResource, keyword: string, signal: AbortSignal): Promise<{ list: Row[]; total: number }> {
+async function searchOne(
+  resource: ListResource,
+  keyword: string,
+  signal: AbortSignal,
+): Promise<{ list: Row[]; total: number }> {
   const byKeyword = fetchList(resource, { keyword, pageNum: 1, pageSize: RECORD_SEARCH_ROWS }, signal, true);
   if (!/^\d+$/.test(keyword)) return byKeyword;
-  const [page, byId] = await Promise.all([byKeyword, fetchList(resource, { [RECORD_ID_FILTER]: keyword, pageSize: 1 }, signal, true)]);
+  const [page, byId] = await Promise.all([
+    byKeyword,
+    fetchList(resource, { [RECORD_ID_FILTER]: keyword, pageSize: 1 }, signal, true),
+  ]);
   const exact = byId.list.filter((row) => String(row.id) === keyword);
   if (exact.length === 0) return page;
   const rest = page.list.filter((row) => String(row.id) !== keyword);
@@ -148,21 +161,29 @@ export function useRecordSearch(sources: readonly SearchSource[], text: string):
     }
     const controller = new AbortController();
     const answer = (id: string, value: SourceAnswer) =>
-      setSearch((current) => (current.keyword === keyword ? { keyword, answers: { ...current.answers, [id]: value } } : current));
+      setSearch((current) =>
+        current.keyword === keyword ? { keyword, answers: { ...current.answers, [id]: value } } : current,
+      );
     const start = () => {
       setSearch((current) => ({
         keyword,
         answers: Object.fromEntries(
           sources.map(({ resource }) => {
             const last = current.answers[resource.id];
-            return [resource.id, last?.status === 'done' ? { ...last, status: 'loading' } : { status: 'loading', keyword, rows: [], total: 0 }];
+            return [
+              resource.id,
+              last?.status === 'done'
+                ? { ...last, status: 'loading' }
+                : { status: 'loading', keyword, rows: [], total: 0 },
+            ];
           }),
         ),
       }));
       for (const { resource } of sources) {
         searchOne(resource, keyword, controller.signal).then(
           (page) => {
-            if (!controller.signal.aborted) answer(resource.id, { status: 'done', keyword, rows: page.list, total: page.total });
+            if (!controller.signal.aborted)
+              answer(resource.id, { status: 'done', keyword, rows: page.list, total: page.total });
           },
           () => {
             if (!controller.signal.aborted) answer(resource.id, { status: 'error', keyword, rows: [], total: 0 });

@@ -13,8 +13,14 @@ interface Described {
  * The field that names a record: the resource's first `recordFields`, else its first column in
  * words (a picture cannot name anything), else the id.
  */
-export function mainFieldKey(resource: Described & { fields: readonly { key: string; kind: string; column?: boolean }[] }): string {
-  return resource.recordFields?.[0] ?? resource.fields.find((f) => f.column && f.key !== 'id' && f.kind !== 'image')?.key ?? 'id';
+export function mainFieldKey(
+  resource: Described & { fields: readonly { key: string; kind: string; column?: boolean }[] },
+): string {
+  return (
+    resource.recordFields?.[0] ??
+    resource.fields.find((f) => f.column && f.key !== 'id' && f.kind !== 'image')?.key ??
+    'id'
+  );
 }
 
 /** The fields that tell a person which record this is. */
@@ -36,7 +42,11 @@ export function RecordSummary({ t, resource, rows }: { t: LabelT; resource: Desc
   return (
     <ul className="flex max-h-60 flex-col gap-2 overflow-y-auto" data-testid="record-summary">
       {rows.map((row) => (
-        <li key={String(row.id)} className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2" data-record-id={String(row.id)}>
+        <li
+          key={String(row.id)}
+          className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2"
+          data-record-id={String(row.id)}
+        >
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
             {fields.map((f) => (
               <div key={f.key} className="contents">

@@ -18,11 +18,24 @@ const NUMERIC = new Set(['money', 'number', 'bytes']);
  * One related list of a record's page: the first rows of another resource's list filtered by the
  * record, each linking to its own page, and "See all" opening that list with the same filters.
  */
-export function RelatedListSection({ related, filters, listPath, t }: { related: RelatedList; filters: Record<string, string>; listPath: string; t: LabelT }) {
+export function RelatedListSection({
+  related,
+  filters,
+  listPath,
+  t,
+}: {
+  related: RelatedList;
+  filters: Record<string, string>;
+  listPath: string;
+  t: LabelT;
+}) {
   const { resource } = related;
   const headingId = useId();
   const narrow = useNarrow();
-  const params = useMemo(() => ({ pageNum: 1, pageSize: RELATED_ROWS, sort: resource.defaultSort, ...filters }), [resource, filters]);
+  const params = useMemo(
+    () => ({ pageNum: 1, pageSize: RELATED_ROWS, sort: resource.defaultSort, ...filters }),
+    [resource, filters],
+  );
   const query = useQuery(listQueryOptions(resource, params));
   const columns = useMemo(() => relatedColumns(resource, Object.keys(filters)), [resource, filters]);
   const rows = query.data?.list ?? [];
@@ -66,7 +79,11 @@ export function RelatedListSection({ related, filters, listPath, t }: { related:
                 <div key={f.key} className="contents">
                   <dt className="text-slate-500">{fieldLabel(t, f.key)}</dt>
                   <dd className="wrap-anywhere text-slate-800" data-col={f.key}>
-                    {f.key === 'id' ? link(row, `#${String(row.id)}`) : <ValueView t={t} field={f} value={row[f.key]} />}
+                    {f.key === 'id' ? (
+                      link(row, `#${String(row.id)}`)
+                    ) : (
+                      <ValueView t={t} field={f} value={row[f.key]} />
+                    )}
                   </dd>
                 </div>
               ))}
@@ -82,7 +99,11 @@ export function RelatedListSection({ related, filters, listPath, t }: { related:
           <thead className="text-slate-500">
             <tr>
               {columns.map((f) => (
-                <th key={f.key} scope="col" className={`px-2 py-1.5 font-medium ${NUMERIC.has(f.kind) && f.key !== 'id' ? 'text-right' : ''}`}>
+                <th
+                  key={f.key}
+                  scope="col"
+                  className={`px-2 py-1.5 font-medium ${NUMERIC.has(f.kind) && f.key !== 'id' ? 'text-right' : ''}`}
+                >
                   {fieldLabel(t, f.key)}
                 </th>
               ))}
@@ -97,7 +118,11 @@ export function RelatedListSection({ related, filters, listPath, t }: { related:
                     className={`px-2 py-1.5 ${NUMERIC.has(f.kind) && f.key !== 'id' ? 'text-right tabular-nums whitespace-nowrap' : ''}`}
                     data-col={f.key}
                   >
-                    {f.key === 'id' ? link(row, `#${String(row.id)}`) : <ValueView t={t} field={f} value={row[f.key]} />}
+                    {f.key === 'id' ? (
+                      link(row, `#${String(row.id)}`)
+                    ) : (
+                      <ValueView t={t} field={f} value={row[f.key]} />
+                    )}
                   </td>
                 ))}
               </tr>
@@ -109,7 +134,11 @@ export function RelatedListSection({ related, filters, listPath, t }: { related:
   }
 
   return (
-    <section aria-labelledby={headingId} className="rounded-md border border-slate-200 bg-white p-4" data-related={resource.id}>
+    <section
+      aria-labelledby={headingId}
+      className="rounded-md border border-slate-200 bg-white p-4"
+      data-related={resource.id}
+    >
       <div className="mb-1 flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h2 id={headingId} className="font-semibold text-slate-800">
           {title}

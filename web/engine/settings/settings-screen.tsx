@@ -9,7 +9,15 @@ import { useDensity } from '../../ui/density.js';
 import { LeaveGuard } from '../../ui/leave-guard.js';
 import { FieldInput } from '../form/field-input.js';
 import { language } from '../../lib/settings.js';
-import { draftFromRecord, onlyFields, recordFromDraft, serverFieldErrors, sameDraft, type Draft, type FieldErrorCode } from '../form/form-values.js';
+import {
+  draftFromRecord,
+  onlyFields,
+  recordFromDraft,
+  serverFieldErrors,
+  sameDraft,
+  type Draft,
+  type FieldErrorCode,
+} from '../form/form-values.js';
 import { actionLabel } from '../shared/labels.js';
 import { configQueryOptions, useConfigMutation } from '../shared/queries.js';
 import type { SettingsScreenOptions } from '../shared/types.js';
@@ -19,7 +27,13 @@ import { useHeldAnswer, useHolds } from '../actions/approvals.js';
 import { HeldApprovalsPanel, useHoldDialogs } from '../actions/held-approvals.js';
 
 /** A settings page: GET {path}/config into typed fields, validated, saved with POST {path}/config. */
-export function SettingsScreen({ resource, options = {} }: { resource: SettingsResource; options?: SettingsScreenOptions }) {
+export function SettingsScreen({
+  resource,
+  options = {},
+}: {
+  resource: SettingsResource;
+  options?: SettingsScreenOptions;
+}) {
   const t = useLabelT();
   const density = useDensity();
   const query = useQuery(configQueryOptions(resource));
@@ -33,7 +47,10 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
   // A clean form is filled again in a new language, so its amounts stay in the form it reads.
   const lang = language.value;
 
-  const loaded = useMemo(() => (query.data ? draftFromRecord(fields, query.data, lang) : null), [query.data, fields, lang]);
+  const loaded = useMemo(
+    () => (query.data ? draftFromRecord(fields, query.data, lang) : null),
+    [query.data, fields, lang],
+  );
   const [draft, setDraft] = useState<Draft | null>(null);
   const [baseline, setBaseline] = useState<Draft | null>(null);
   const [errors, setErrors] = useState<Record<string, FieldErrorCode>>({});
@@ -57,7 +74,8 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
     setServerError('');
     if (Object.keys(outcome.errors).length > 0) {
       const first = fields.find((f) => outcome.errors[f.key]);
-      if (first) document.querySelector<HTMLElement>(`[data-testid="settings-form"] [data-field="${first.key}"]`)?.focus();
+      if (first)
+        document.querySelector<HTMLElement>(`[data-testid="settings-form"] [data-field="${first.key}"]`)?.focus();
       return;
     }
     try {
@@ -94,7 +112,8 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
       </div>
     );
   }
-  if (query.isError || !draft) return <LoadFailed error={query.error} onRetry={() => void query.refetch()} testId="settings-error" />;
+  if (query.isError || !draft)
+    return <LoadFailed error={query.error} onRetry={() => void query.refetch()} testId="settings-error" />;
 
   const pageActions = (resource.actions ?? []).filter((a) => a.target === 'page');
 
@@ -141,7 +160,11 @@ export function SettingsScreen({ resource, options = {} }: { resource: SettingsR
           ))}
         </div>
         {serverError && (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="form-server-error">
+          <p
+            role="alert"
+            className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+            data-testid="form-server-error"
+          >
             {serverError}
           </p>
         )}

@@ -39,7 +39,8 @@ export function validationMessage(t: LabelT, code: FieldErrorCode, vars?: Record
 // A label nobody wrote yet (a new field, a new screen) reads as its humanised key: `maxCount` "Max count".
 export const fieldLabel = (t: LabelT, key: string) => dynamicLabel(t, fieldKey(key), humanise(key));
 // An option's value may come from a newer backend: shown as sent, so the administrator can name it.
-export const optionLabel = (t: LabelT, field: string, value: string | number | boolean) => dynamicLabel(t, optionKey(field, value), String(value));
+export const optionLabel = (t: LabelT, field: string, value: string | number | boolean) =>
+  dynamicLabel(t, optionKey(field, value), String(value));
 export const actionLabel = (t: LabelT, name: string) => dynamicLabel(t, actionKey(name), humanise(name));
 export const resourceTitle = (t: LabelT, id: string) => dynamicLabel(t, resourceKey(id), humanise(id));
 export const resultLabel = (t: LabelT, key: string) => dynamicLabel(t, resultKey(key), key);
@@ -49,4 +50,5 @@ export const resultLabel = (t: LabelT, key: string) => dynamicLabel(t, resultKey
  * its own label first, then the resource's title, then the raw key a newer backend may send.
  */
 export const moduleKey = (key: string) => `module.${key}`;
-export const moduleLabel = (t: LabelT, key: string) => dynamicLabel(t, moduleKey(key), dynamicLabel(t, resourceKey(key), key));
+export const moduleLabel = (t: LabelT, key: string) =>
+  dynamicLabel(t, moduleKey(key), dynamicLabel(t, resourceKey(key), key));

@@ -15,7 +15,11 @@ export function MissingCallNotice({ error }: { error: unknown }) {
   const call = missingCallOf(error);
   if (!call) return null;
   return (
-    <div role="alert" className="flex flex-col gap-1 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-900" data-testid="missing-call">
+    <div
+      role="alert"
+      className="flex flex-col gap-1 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-900"
+      data-testid="missing-call"
+    >
       <p className="font-medium">{t('engine.missingCall', { method: call.method, path: call.path })}</p>
       <p className="text-sm">{t('engine.missingCallHint')}</p>
     </div>

@@ -35,7 +35,9 @@ export function numberMarks(lang: Language): NumberMarks {
  * decimal marks, a group mark among the decimals).
  */
 export type MoneyReading =
-  { cents: number } | { problem: 'notNumber' | 'moneyDecimals' | 'moneyAmbiguous' } | { problem: 'moneyDecimalMark'; suggestion: string };
+  | { cents: number }
+  | { problem: 'notNumber' | 'moneyDecimals' | 'moneyAmbiguous' }
+  | { problem: 'moneyDecimalMark'; suggestion: string };
 
 const escape = (mark: string) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -123,7 +125,11 @@ function groupingOf(lang: Language): Grouping | null {
   const parts = format.formatToParts(1234567);
   const mark = parts.find((p) => p.type === 'group')?.value;
   let grouping: Grouping | null = null;
-  if (mark !== undefined && format.format(1234567) === `1${mark}234${mark}567` && format.format(12345) === `12${mark}345`) {
+  if (
+    mark !== undefined &&
+    format.format(1234567) === `1${mark}234${mark}567` &&
+    format.format(12345) === `12${mark}345`
+  ) {
     const four = format.format(1234);
     if (four === `1${mark}234`) grouping = { mark, minimum: 4 };
     else if (four === '1234') grouping = { mark, minimum: 5 };
@@ -135,7 +141,8 @@ function groupingOf(lang: Language): Grouping | null {
 function groupDigits(digits: string, { mark, minimum }: Grouping): string {
   if (digits.length < minimum) return digits;
   let text = '';
-  for (let end = digits.length; end > 0; end -= 3) text = (end > 3 ? mark : '') + digits.slice(Math.max(0, end - 3), end) + text;
+  for (let end = digits.length; end > 0; end -= 3)
+    text = (end > 3 ? mark : '') + digits.slice(Math.max(0, end - 3), end) + text;
   return text;
 }
 
@@ -172,7 +179,9 @@ export function formatCurrencyIn(cents: number, currency: unknown, lang: Languag
         currencyFormatters.set(key, format);
       }
       const abs = Math.abs(cents);
-      return format.format(`${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}` as Intl.StringNumericLiteral);
+      return format.format(
+        `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}` as Intl.StringNumericLiteral,
+      );
     } catch {
       // A code Intl does not know: written after the amount, as a token's symbol is.
     }

@@ -24,11 +24,17 @@ export function offeredResource<R extends Resource>(resource: R, offer: BackendO
         detail: resource.detail && !noCalls.has('detail'),
         // An action whose condition reads a field the backend lacks is offered on every row: the
         // backend itself refuses it where it does not apply (OpenIM's ban of a user already blocked).
-        actions: resource.actions?.filter((a) => !noActions.has(a.name)).map((a) => (a.when && absent.has(a.when.field) ? { ...a, when: undefined } : a)),
+        actions: resource.actions
+          ?.filter((a) => !noActions.has(a.name))
+          .map((a) => (a.when && absent.has(a.when.field) ? { ...a, when: undefined } : a)),
         totals: resource.totals?.filter((k) => !absent.has(k)),
       };
     case 'settings':
-      return { ...resource, fields: keep(resource.fields), actions: resource.actions?.filter((a) => !noActions.has(a.name)) };
+      return {
+        ...resource,
+        fields: keep(resource.fields),
+        actions: resource.actions?.filter((a) => !noActions.has(a.name)),
+      };
     case 'statistics':
       return { ...resource, series: keep(resource.series) };
     case 'operation':

@@ -37,7 +37,12 @@ export const resourceKeys = {
 const EMPTY_LIST: ListAnswer<Row> = { list: [], total: 0 };
 
 /** `quiet`: the caller shows a failure in place rather than in a toast. */
-export async function fetchList(resource: Ref, params: Query, signal?: AbortSignal, quiet?: boolean): Promise<ListAnswer<Row>> {
+export async function fetchList(
+  resource: Ref,
+  params: Query,
+  signal?: AbortSignal,
+  quiet?: boolean,
+): Promise<ListAnswer<Row>> {
   const env = await api.get<ListAnswer<Row>>(resourceCalls(resource).list, normaliseParams(params), { signal, quiet });
   const data = env.data;
   return data && Array.isArray(data.list) ? data : EMPTY_LIST;
@@ -58,14 +63,16 @@ export function listQueryOptions(resource: Ref, params: Query) {
 export function detailQueryOptions<T = Row>(resource: Ref, id: unknown) {
   return queryOptions({
     queryKey: resourceKeys.detail(resource, id),
-    queryFn: async ({ signal }) => (await api.get<T>(resourceCalls(resource).detail, { id: String(id) }, { signal })).data as T,
+    queryFn: async ({ signal }) =>
+      (await api.get<T>(resourceCalls(resource).detail, { id: String(id) }, { signal })).data as T,
   });
 }
 
 export function configQueryOptions(resource: Ref) {
   return queryOptions({
     queryKey: resourceKeys.config(resource),
-    queryFn: async ({ signal }) => ((await api.get<Row>(resourceCalls(resource).config, undefined, { signal })).data ?? {}) as Row,
+    queryFn: async ({ signal }) =>
+      ((await api.get<Row>(resourceCalls(resource).config, undefined, { signal })).data ?? {}) as Row,
     // A settings form must start from what the server holds now, not a cached copy.
     staleTime: 0,
   });
@@ -82,7 +89,8 @@ export function statisticsQueryOptions(resource: Ref, params: Query) {
 export function previewQueryOptions(resource: Ref, params: Query) {
   return queryOptions({
     queryKey: resourceKeys.preview(resource, params),
-    queryFn: async ({ signal }) => (await api.get<Row>(resourceCalls(resource).preview, normaliseParams(params), { signal })).data ?? {},
+    queryFn: async ({ signal }) =>
+      (await api.get<Row>(resourceCalls(resource).preview, normaliseParams(params), { signal })).data ?? {},
     staleTime: 0,
   });
 }
@@ -91,7 +99,8 @@ export function previewQueryOptions(resource: Ref, params: Query) {
 export function useSaveMutation(resource: Ref) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (record: Row) => (await api.post<unknown>(resourceCalls(resource).save, record, { quiet: true })).data,
+    mutationFn: async (record: Row) =>
+      (await api.post<unknown>(resourceCalls(resource).save, record, { quiet: true })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.all(resource) }),
   });
 }
@@ -99,10 +108,12 @@ export function useSaveMutation(resource: Ref) {
 export function useDeleteMutation(resource: Ref) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (ids: readonly unknown[]) => (await api.post<unknown>(resourceCalls(resource).remove, { ids })).data,
+    mutationFn: async (ids: readonly unknown[]) =>
+      (await api.post<unknown>(resourceCalls(resource).remove, { ids })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.all(resource) }),
     // Some ids gone, others refused (one backend call per id): the list no longer shows what it did.
-    onError: (error) => (partlyDone(error)?.done.length ? client.invalidateQueries({ queryKey: resourceKeys.all(resource) }) : undefined),
+    onError: (error) =>
+      partlyDone(error)?.done.length ? client.invalidateQueries({ queryKey: resourceKeys.all(resource) }) : undefined,
   });
 }
 
@@ -116,16 +127,19 @@ export interface ActionCall {
 export function useActionMutation(resource: Ref) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ name, body, quiet }: ActionCall) => (await api.post<unknown>(resourceCalls(resource).action(name), body, { quiet })).data,
+    mutationFn: async ({ name, body, quiet }: ActionCall) =>
+      (await api.post<unknown>(resourceCalls(resource).action(name), body, { quiet })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.all(resource) }),
-    onError: (error) => (partlyDone(error)?.done.length ? client.invalidateQueries({ queryKey: resourceKeys.all(resource) }) : undefined),
+    onError: (error) =>
+      partlyDone(error)?.done.length ? client.invalidateQueries({ queryKey: resourceKeys.all(resource) }) : undefined,
   });
 }
 
 export function useConfigMutation(resource: Ref) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (config: Row) => (await api.post<unknown>(resourceCalls(resource).config, config, { quiet: true })).data,
+    mutationFn: async (config: Row) =>
+      (await api.post<unknown>(resourceCalls(resource).config, config, { quiet: true })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: resourceKeys.config(resource) }),
   });
 }

@@ -59,7 +59,9 @@ export function LoadFailed({
 /** Nothing to show: the data came and holds nothing (as opposed to failing or still loading). */
 export function Empty({ children, inline, testId }: { children?: ReactNode; inline?: boolean; testId?: string }) {
   const t = useLabelT();
-  const className = inline ? 'py-3 text-sm text-slate-500' : 'rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500';
+  const className = inline
+    ? 'py-3 text-sm text-slate-500'
+    : 'rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500';
   return (
     <p className={className} data-testid={testId}>
       {children ?? t('engine.noData')}

@@ -42,7 +42,11 @@ export function numberText(field: Pick<FieldDef, 'identifier'>, value: unknown):
 }
 
 /** One value as plain text, in the current language: table cells without markup, detail rows. */
-export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'options' | 'resourceIds' | 'identifier'>, value: unknown): string {
+export function valueText(
+  t: LabelT,
+  field: Pick<FieldDef, 'key' | 'kind' | 'options' | 'resourceIds' | 'identifier'>,
+  value: unknown,
+): string {
   if (value === null || value === undefined || value === '') return '';
   switch (field.kind) {
     case 'money':
@@ -60,7 +64,9 @@ export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'opt
     case 'select':
       return optionLabel(t, field.key, value as string);
     case 'lines':
-      return Array.isArray(value) ? value.map((v) => (field.options ? optionLabel(t, field.key, String(v)) : String(v))).join(', ') : String(value);
+      return Array.isArray(value)
+        ? value.map((v) => (field.options ? optionLabel(t, field.key, String(v)) : String(v))).join(', ')
+        : String(value);
     case 'password':
       return '';
     default:
@@ -69,7 +75,17 @@ export function valueText(t: LabelT, field: Pick<FieldDef, 'key' | 'kind' | 'opt
   }
 }
 
-export function Thumbnail({ path, alt, t, className = 'h-8 w-8' }: { path: string; alt: string; t: LabelT; className?: string }) {
+export function Thumbnail({
+  path,
+  alt,
+  t,
+  className = 'h-8 w-8',
+}: {
+  path: string;
+  alt: string;
+  t: LabelT;
+  className?: string;
+}) {
   // The path that failed, not a flag: a table row reused for another record shows that record's
   // image without being built again (a page of rows would otherwise rebuild a hundred images).
   const [failedPath, setFailedPath] = useState<string | null>(null);
@@ -106,7 +122,8 @@ export function ValueView({ t, field, value }: { t: LabelT; field: FieldDef; val
  * cells, and a component each would be as many more fibers for React to build and compare.
  */
 export function valueNode(t: LabelT, field: FieldDef, value: unknown): ReactNode {
-  if (value === null || value === undefined || value === '') return <span className="text-slate-400">{t('engine.none')}</span>;
+  if (value === null || value === undefined || value === '')
+    return <span className="text-slate-400">{t('engine.none')}</span>;
   switch (field.kind) {
     case 'switch':
       return (
@@ -125,7 +142,10 @@ export function valueNode(t: LabelT, field: FieldDef, value: unknown): ReactNode
     case 'bytes':
       // The exact count stays at hand for whoever compares two uploads.
       return (
-        <span className="tabular-nums whitespace-nowrap" title={typeof value === 'number' ? `${formatCount(value, language.value)} B` : undefined}>
+        <span
+          className="tabular-nums whitespace-nowrap"
+          title={typeof value === 'number' ? `${formatCount(value, language.value)} B` : undefined}
+        >
           {valueText(t, field, value)}
         </span>
       );

@@ -22,7 +22,11 @@ export function defaultRange(now = new Date()): { startDate: string; endDate: st
   return { startDate: isoDate(start), endDate: isoDate(now) };
 }
 
-export function parseStatsState(search: string, resource: Pick<StatisticsResource, 'dimension'>, now = new Date()): StatsState {
+export function parseStatsState(
+  search: string,
+  resource: Pick<StatisticsResource, 'dimension'>,
+  now = new Date(),
+): StatsState {
   const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
   const range = defaultRange(now);
   const start = params.get('startDate') ?? '';
@@ -36,7 +40,11 @@ export function parseStatsState(search: string, resource: Pick<StatisticsResourc
   };
 }
 
-export function serialiseStatsState(state: StatsState, resource: Pick<StatisticsResource, 'dimension'>, now = new Date()): string {
+export function serialiseStatsState(
+  state: StatsState,
+  resource: Pick<StatisticsResource, 'dimension'>,
+  now = new Date(),
+): string {
   const params = new URLSearchParams();
   const range = defaultRange(now);
   if (state.startDate !== range.startDate || state.endDate !== range.endDate) {
@@ -53,7 +61,10 @@ export type StatRow = Record<string, unknown>;
  * One point per date for the chart, series summed over the dimension's rows (an answer for all
  * channels has one row per channel and day); money stays in the smallest unit here.
  */
-export function sumByDate(rows: readonly StatRow[], keys: readonly string[]): { dates: string[]; values: Record<string, number[]> } {
+export function sumByDate(
+  rows: readonly StatRow[],
+  keys: readonly string[],
+): { dates: string[]; values: Record<string, number[]> } {
   const byDate = new Map<string, Record<string, number>>();
   for (const row of rows) {
     const date = String(row.date ?? '');

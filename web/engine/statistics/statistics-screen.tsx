@@ -19,7 +19,14 @@ import { fieldLabel, optionLabel, resourceTitle } from '../shared/labels.js';
 import { formatMoney } from '../shared/money.js';
 import { moneyText } from '../shared/value-cell.js';
 import { statisticsQueryOptions } from '../shared/queries.js';
-import { dateSeconds, parseStatsState, serialiseStatsState, sumByDate, type StatRow, type StatsState } from './statistics-data.js';
+import {
+  dateSeconds,
+  parseStatsState,
+  serialiseStatsState,
+  sumByDate,
+  type StatRow,
+  type StatsState,
+} from './statistics-data.js';
 import { Empty, LoadFailed, Loading } from '../shared/states.js';
 
 /** Counts and amounts (already divided by 100) each on axes of their own, split further by size (SplitChart). */
@@ -55,11 +62,18 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
   useEffect(() => setDraft(state), [state]);
   const dimKey = resource.dimension?.key;
   const params = useMemo(
-    () => ({ startDate: state.startDate, endDate: state.endDate, ...(dimKey && state.dimension ? { [dimKey]: state.dimension } : {}) }),
+    () => ({
+      startDate: state.startDate,
+      endDate: state.endDate,
+      ...(dimKey && state.dimension ? { [dimKey]: state.dimension } : {}),
+    }),
     [state, dimKey],
   );
   const query = useQuery(statisticsQueryOptions(resource, params));
-  const rows: StatRow[] = useMemo(() => [...(query.data?.list ?? [])].sort((a, b) => String(a.date).localeCompare(String(b.date))), [query.data]);
+  const rows: StatRow[] = useMemo(
+    () => [...(query.data?.list ?? [])].sort((a, b) => String(a.date).localeCompare(String(b.date))),
+    [query.data],
+  );
 
   const locale = useLocale();
   const spec = useMemo(() => chartSpec(resource, t, locale), [resource, t, locale]);
@@ -68,7 +82,10 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
       rows,
       resource.series.map((s) => s.key),
     );
-    return [dates.map(dateSeconds), ...resource.series.map((s) => (values[s.key] ?? []).map((v) => (s.kind === 'money' ? v / 100 : v)))];
+    return [
+      dates.map(dateSeconds),
+      ...resource.series.map((s) => (values[s.key] ?? []).map((v) => (s.kind === 'money' ? v / 100 : v))),
+    ];
   }, [rows, resource]);
 
   const apply = () => {
@@ -85,7 +102,14 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
   };
   const columns: CsvColumn<StatRow>[] = [
     { label: t('engine.date'), value: (r) => String(r.date ?? '') },
-    ...(dimKey ? [{ label: fieldLabel(t, dimKey), value: (r: StatRow) => (r[dimKey] ? optionLabel(t, dimKey, String(r[dimKey])) : '') }] : []),
+    ...(dimKey
+      ? [
+          {
+            label: fieldLabel(t, dimKey),
+            value: (r: StatRow) => (r[dimKey] ? optionLabel(t, dimKey, String(r[dimKey])) : ''),
+          },
+        ]
+      : []),
     ...resource.series.map((s) => ({
       label: fieldLabel(t, s.key),
       value: (r: StatRow) => (s.kind === 'money' ? formatMoney(r[s.key] as number) : String(r[s.key] ?? '')),
@@ -98,8 +122,16 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
   const dataColumns = tableColumns.map((c, i): DataColumn<StatRow> => {
     const series = seriesAt(i);
     // The CSV keeps YYYY-MM-DD; people read the day the language's way.
-    if (i === 0) return { key: String(i), header: c.label, wrap: 'none', cell: (r) => formatDay(c.value(r), language.value) };
-    if (series) return { key: String(i), header: c.label, numeric: true, wrap: 'none', cell: (r) => shown(series.key, series.kind, r) };
+    if (i === 0)
+      return { key: String(i), header: c.label, wrap: 'none', cell: (r) => formatDay(c.value(r), language.value) };
+    if (series)
+      return {
+        key: String(i),
+        header: c.label,
+        numeric: true,
+        wrap: 'none',
+        cell: (r) => shown(series.key, series.kind, r),
+      };
     return { key: String(i), header: c.label, wrap: 'none', cell: (r) => c.value(r) };
   });
 
@@ -168,7 +200,12 @@ export function StatisticsScreen({ resource }: { resource: StatisticsResource })
       {query.isPending ? (
         <>
           <Loading hidden />
-          <div className="animate-pulse rounded-md bg-slate-200" style={{ height: density.chartHeight }} aria-hidden="true" data-testid="chart-skeleton" />
+          <div
+            className="animate-pulse rounded-md bg-slate-200"
+            style={{ height: density.chartHeight }}
+            aria-hidden="true"
+            data-testid="chart-skeleton"
+          />
         </>
       ) : query.isError && !query.data ? (
         <LoadFailed error={query.error} onRetry={() => void query.refetch()} />

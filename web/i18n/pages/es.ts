@@ -4,7 +4,8 @@ const es = {
   'errorLog.keyword': 'Palabra clave',
   'errorLog.search': 'Buscar',
   'errorLog.clear': 'Vaciar registro',
-  'errorLog.clearConfirm': '¿Eliminar todas las entradas del registro de errores que puede ver (todas las páginas)? No se puede deshacer.',
+  'errorLog.clearConfirm':
+    '¿Eliminar todas las entradas del registro de errores que puede ver (todas las páginas)? No se puede deshacer.',
   'errorLog.cleared': 'Registro de errores vaciado',
   'errorLog.empty': 'No hay errores registrados',
   'errorLog.time': 'Hora',

@@ -41,7 +41,8 @@ const en = {
   'engine.retry': 'Retry',
   'engine.loadFailed': 'Could not load the data',
   'engine.missingCall': 'The chat backend has no call {{method}} {{path}}, which this screen needs.',
-  'engine.missingCallHint': "Bind the screen to the backend's own call with a backend map: see “Binding to your backend” in docs/binding.md.",
+  'engine.missingCallHint':
+    "Bind the screen to the backend's own call with a backend map: see “Binding to your backend” in docs/binding.md.",
   'engine.total': 'Total',
   'engine.totalCount': '{{count}} in total',
   'engine.selected': '{{count}} selected',

@@ -36,7 +36,8 @@ const zh = {
   'engine.retry': '重试',
   'engine.loadFailed': '数据加载失败',
   'engine.missingCall': '聊天后端没有此页面所需的接口 {{method}} {{path}}。',
-  'engine.missingCallHint': '请用后端映射将此页面绑定到后端自己的接口：参阅 docs/binding.md 中的“Binding to your backend”一节。',
+  'engine.missingCallHint':
+    '请用后端映射将此页面绑定到后端自己的接口：参阅 docs/binding.md 中的“Binding to your backend”一节。',
   'engine.total': '合计',
   'engine.totalCount': '共 {{count}} 条',
   'engine.selected': '已选 {{count}} 项',

@@ -46,7 +46,10 @@ const DAY_INCRS = [1, 2, 7, 14, 30, 61, 91, 182, 365].map((d) => d * 86_400);
 const TIME_INCRS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
 
 /** Axis text and grid lines, readable on the chart's surface in each colour scheme (canvas, so no CSS). */
-const AXIS_COLORS = { light: { axis: '#475569', grid: 'rgba(148,163,184,0.35)' }, dark: { axis: '#cbd5e1', grid: 'rgba(148,163,184,0.25)' } } as const;
+const AXIS_COLORS = {
+  light: { axis: '#475569', grid: 'rgba(148,163,184,0.35)' },
+  dark: { axis: '#cbd5e1', grid: 'rgba(148,163,184,0.25)' },
+} as const;
 
 /** Formats an x value (Unix seconds) as a tick or as the tooltip's heading. */
 export function xFormatter(spec: Pick<ChartSpec, 'xKind' | 'locale'>, detail: 'tick' | 'full'): Formatter {
@@ -78,7 +81,11 @@ function yAxisSize(fontPx: number): number {
   return Math.round(fontPx * 4.2);
 }
 
-export function buildChartOptions(spec: ChartSpec, size: ChartSize, extra: Pick<uPlot.Options, 'plugins' | 'tzDate'> = {}): uPlot.Options {
+export function buildChartOptions(
+  spec: ChartSpec,
+  size: ChartSize,
+  extra: Pick<uPlot.Options, 'plugins' | 'tzDate'> = {},
+): uPlot.Options {
   const font = `${size.fontPx}px system-ui, sans-serif`;
   const labelFont = `600 ${size.fontPx}px system-ui, sans-serif`;
   const tick = xFormatter(spec, 'tick');

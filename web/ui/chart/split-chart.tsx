@@ -59,7 +59,10 @@ export function SplitChart({ spec, data, label, testId, columns = false }: Split
       }),
     [layout, spec],
   );
-  const panelData = useMemo(() => panels.map((p) => [data[0] ?? [], ...p.members.map((i) => data[i + 1] ?? [])] as uPlot.AlignedData), [panels, data]);
+  const panelData = useMemo(
+    () => panels.map((p) => [data[0] ?? [], ...p.members.map((i) => data[i + 1] ?? [])] as uPlot.AlignedData),
+    [panels, data],
+  );
 
   const many = panels.length > 1;
   return (

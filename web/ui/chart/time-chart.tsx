@@ -86,7 +86,10 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
     const options = buildChartOptions(
       spec,
       { width: widthNow.current, height, fontPx, scheme },
-      { plugins: [lib.tooltipPlugin(xFormatter(spec, 'full'))], tzDate: spec.xKind === 'day' ? lib.utcDate : undefined },
+      {
+        plugins: [lib.tooltipPlugin(xFormatter(spec, 'full'))],
+        tzDate: spec.xKind === 'day' ? lib.utcDate : undefined,
+      },
     );
     const u = new lib.default(options, latest.current, el);
     plot.current = u;
@@ -109,17 +112,29 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
     // Contained in the inline axis: the canvas, drawn at the width of its last measure, must not
     // hold the figure (and every grid or flex track around it) open when the window narrows, or
     // the resize observer would never see a smaller width to redraw at.
-    <figure ref={outer} className="relative m-0 w-full min-w-0 [contain:inline-size]" data-testid={testId} data-points={data[0]?.length ?? 0}>
+    <figure
+      ref={outer}
+      className="relative m-0 w-full min-w-0 [contain:inline-size]"
+      data-testid={testId}
+      data-points={data[0]?.length ?? 0}
+    >
       <div ref={target} role="img" aria-label={label} style={{ minHeight: height }} />
       {failed && (
-        <div role="alert" className="absolute inset-0 flex items-center justify-center gap-2 bg-white/80 text-sm text-red-700">
+        <div
+          role="alert"
+          className="absolute inset-0 flex items-center justify-center gap-2 bg-white/80 text-sm text-red-700"
+        >
           {t('dashboard.chartFailed')}
           <button type="button" className="btn" onClick={() => setFailed(false)}>
             {t('common.retry')}
           </button>
         </div>
       )}
-      {!failed && empty && <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-500">{t('dashboard.noData')}</p>}
+      {!failed && empty && (
+        <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-500">
+          {t('dashboard.noData')}
+        </p>
+      )}
     </figure>
   );
 }

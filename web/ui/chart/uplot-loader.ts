@@ -54,7 +54,8 @@ export function tooltipPlugin(heading: (x: number) => string): uPlot.Plugin {
           const row = document.createElement('div');
           const mark = document.createElement('span');
           mark.className = 'u-tooltip-mark';
-          mark.style.background = typeof s.stroke === 'function' ? (s.stroke(u, i) as string) : String(s.stroke ?? '#409eff');
+          mark.style.background =
+            typeof s.stroke === 'function' ? (s.stroke(u, i) as string) : String(s.stroke ?? '#409eff');
           row.append(
             mark,
             `${String(s.label ?? '')}: ${s.value && v != null ? String((s.value as (u: uPlot, v: number, si: number, idx: number) => string)(u, v, i, idx)) : '–'}`,

@@ -23,16 +23,22 @@ import { listBinding } from '../resources.js';
 function minNotAboveMax(record: Record<string, unknown>): void {
   const min = Number(record.minAmount);
   const max = Number(record.maxAmount);
-  if (Number.isFinite(min) && Number.isFinite(max) && min > max) throw badRequest('The minimum amount must not exceed the maximum');
+  if (Number.isFinite(min) && Number.isFinite(max) && min > max)
+    throw badRequest('The minimum amount must not exceed the maximum');
 }
 
-export function financeBindings(store: SandboxStore): { list: Record<string, ListBinding<never>>; settings: Record<string, SettingsBinding> } {
+export function financeBindings(store: SandboxStore): {
+  list: Record<string, ListBinding<never>>;
+  settings: Record<string, SettingsBinding>;
+} {
   const review: ListBinding<WithdrawalRecord> = {
     collection: store.withdrawals,
     // Not a screen of its own: the gateway reads one application by it before holding its approval.
     detail: (item) => item,
     actions: {
-      approve: ({ ids, ctx }): WithdrawalReviewAnswer => ({ updated: store.ledger.approve(ids ?? [], ctx.admin.account, ctx.now) }),
+      approve: ({ ids, ctx }): WithdrawalReviewAnswer => ({
+        updated: store.ledger.approve(ids ?? [], ctx.admin.account, ctx.now),
+      }),
       reject({ ids, inputs, ctx }): WithdrawalReviewAnswer {
         const reason = String(inputs.reason).trim();
         if (reason === '') throw badRequest('A reason is required to reject a withdrawal');
@@ -57,7 +63,9 @@ export function financeBindings(store: SandboxStore): { list: Record<string, Lis
       }
       const platform = values.platform ?? existing?.platform;
       const build = Number(values.buildNumber ?? existing?.buildNumber);
-      const clash = store.appVersions.find((v) => v.platform === platform && v.buildNumber === build && v.id !== existing?.id);
+      const clash = store.appVersions.find(
+        (v) => v.platform === platform && v.buildNumber === build && v.id !== existing?.id,
+      );
       if (clash) throw badRequest(`Build ${build} already exists for ${String(platform)}`);
     },
   };
@@ -65,7 +73,8 @@ export function financeBindings(store: SandboxStore): { list: Record<string, Lis
   const push: SettingsBinding = {
     actions: {
       testPush({ inputs }) {
-        if (store.settings.pushConfig?.enabled !== true) throw badRequest('Push is switched off: switch it on and save first');
+        if (store.settings.pushConfig?.enabled !== true)
+          throw badRequest('Push is switched off: switch it on and save first');
         const user = store.userByAccount(String(inputs.account).trim());
         if (!user) throw badRequest(`No user with the account ${String(inputs.account)}`);
         return { delivered: user.status === 'normal', messageId: `msg_${randomBytes(8).toString('hex')}` };
@@ -76,7 +85,8 @@ export function financeBindings(store: SandboxStore): { list: Record<string, Lis
   const sms: SettingsBinding = {
     actions: {
       testMessage({ inputs }) {
-        if (store.settings.smsConfig?.enabled !== true) throw badRequest('SMS is switched off: switch it on and save first');
+        if (store.settings.smsConfig?.enabled !== true)
+          throw badRequest('SMS is switched off: switch it on and save first');
         const phone = String(inputs.phone).replace(/[\s-]/g, '');
         if (!/^\+?\d{6,15}$/.test(phone)) throw badRequest('手机号格式错误');
         return {

@@ -16,7 +16,9 @@ export function genericBinding(store: SandboxStore, resource: ListResource): Lis
   const keys = new Set(resource.fields.map((f) => f.key));
   const actions: Record<string, ActionHandler> = {};
   for (const action of resource.actions ?? []) {
-    const sets = (action.inputs ?? []).filter((input) => input.key !== 'id' && keys.has(input.key)).map((input) => input.key);
+    const sets = (action.inputs ?? [])
+      .filter((input) => input.key !== 'id' && keys.has(input.key))
+      .map((input) => input.key);
     if (sets.length === 0) continue;
     actions[action.name] = ({ ids, inputs }) => {
       const patch: Record<string, unknown> = {};

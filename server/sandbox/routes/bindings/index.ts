@@ -16,7 +16,13 @@ import { userBindings } from './users.js';
 export function sandboxBindings(store: SandboxStore, resources: readonly Resource[] = RESOURCES): Bindings {
   const operation = operationBindings(store);
   const finance = financeBindings(store);
-  const list = { ...systemBindings(store), ...userBindings(store), ...siteBindings(store), ...operation.list, ...finance.list };
+  const list = {
+    ...systemBindings(store),
+    ...userBindings(store),
+    ...siteBindings(store),
+    ...operation.list,
+    ...finance.list,
+  };
   for (const resource of resources) {
     if (resource.kind === 'list' && !list[resource.id]) list[resource.id] = genericBinding(store, resource);
   }

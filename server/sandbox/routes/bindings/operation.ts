@@ -56,7 +56,8 @@ function channelBinding(store: SandboxStore): StatisticsBinding {
       for (const user of store.users.all()) {
         const day = user.registerTime.slice(0, 10);
         if (day < first) base.set(user.channel, (base.get(user.channel) ?? 0) + 1);
-        else if (day <= last) registrations.set(key(day, user.channel), (registrations.get(key(day, user.channel)) ?? 0) + 1);
+        else if (day <= last)
+          registrations.set(key(day, user.channel), (registrations.get(key(day, user.channel)) ?? 0) + 1);
       }
       for (const bill of store.bills.all()) {
         if (bill.type !== 'recharge') continue;
@@ -162,21 +163,25 @@ function suggestionBinding(store: SandboxStore): ListBinding<SuggestionRecord> {
         return { updated: ids?.length ?? 0 };
       },
       reply({ ids, inputs, ctx }) {
-        for (const id of ids ?? []) Object.assign(find(id), { reply: String(inputs.reply), state: 'handled', handledBy: ctx.admin.account });
+        for (const id of ids ?? [])
+          Object.assign(find(id), { reply: String(inputs.reply), state: 'handled', handledBy: ctx.admin.account });
         return { updated: ids?.length ?? 0 };
       },
     },
   };
 }
 
-export function operationBindings(store: SandboxStore): Pick<Bindings, 'statistics' | 'operation'> & { list: Bindings['list'] } {
+export function operationBindings(
+  store: SandboxStore,
+): Pick<Bindings, 'statistics' | 'operation'> & { list: Bindings['list'] } {
   const blacklist: ListBinding<IpBlacklistRecord> = {
     collection: store.ipBlacklist,
     prepare(values, _ctx, existing) {
       if (typeof values.ip !== 'string') return;
       const ip = values.ip.toLowerCase();
       values.ip = ip;
-      if (store.ipBlacklist.find((r) => r.ip === ip && r.id !== existing?.id)) throw badRequest(`${ip} is already blacklisted`);
+      if (store.ipBlacklist.find((r) => r.ip === ip && r.id !== existing?.id))
+        throw badRequest(`${ip} is already blacklisted`);
     },
     create: (values, ctx) =>
       store.ipBlacklist.insert({

@@ -13,7 +13,12 @@ import {
 import { CODES, SandboxError, badRequest } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';
-import type { AnnouncementRecord, InviteCodeRecord, PrivilegedUserRecord, SensitiveWordRecord } from '../../store/records.js';
+import type {
+  AnnouncementRecord,
+  InviteCodeRecord,
+  PrivilegedUserRecord,
+  SensitiveWordRecord,
+} from '../../store/records.js';
 import { inviteCode } from '../../store/seed-site.js';
 import { findHits } from '../../store/words.js';
 import { type ListBinding, listBinding } from '../resources.js';
@@ -64,10 +69,13 @@ export function siteBindings(store: SandboxStore): Record<string, ListBinding<ne
       if (typeof values.code !== 'string') return;
       const code = values.code.trim();
       // Codes are typed on phones at registration: letters and digits only, compared without case.
-      if (!/^[A-Za-z0-9]{4,32}$/.test(code)) throw new SandboxError(CODES.badRequest, 'An invitation code is 4 to 32 letters or digits', { field: 'code' });
-      if (store.inviteCodes.find((c) => c.code.toLowerCase() === code.toLowerCase())) throw badRequest(`The code ${code} already exists`);
+      if (!/^[A-Za-z0-9]{4,32}$/.test(code))
+        throw new SandboxError(CODES.badRequest, 'An invitation code is 4 to 32 letters or digits', { field: 'code' });
+      if (store.inviteCodes.find((c) => c.code.toLowerCase() === code.toLowerCase()))
+        throw badRequest(`The code ${code} already exists`);
       const expireTime = (values.expireTime as string | null | undefined) ?? null;
-      if (expireTime !== null && Date.parse(expireTime) <= ctx.now) throw badRequest('The expiry time must be in the future');
+      if (expireTime !== null && Date.parse(expireTime) <= ctx.now)
+        throw badRequest('The expiry time must be in the future');
       values.code = code;
     },
     create: (values, ctx) =>
@@ -83,7 +91,8 @@ export function siteBindings(store: SandboxStore): Record<string, ListBinding<ne
     actions: {
       generate({ inputs, ctx }) {
         const expireTime = (inputs.expireTime as string | null) ?? null;
-        if (expireTime !== null && Date.parse(expireTime) <= ctx.now) throw badRequest('The expiry time must be in the future');
+        if (expireTime !== null && Date.parse(expireTime) <= ctx.now)
+          throw badRequest('The expiry time must be in the future');
         const taken = new Set(store.inviteCodes.all().map((c) => c.code));
         const codes: string[] = [];
         while (codes.length < Number(inputs.count)) {
@@ -91,7 +100,15 @@ export function siteBindings(store: SandboxStore): Record<string, ListBinding<ne
           if (taken.has(code)) continue;
           taken.add(code);
           codes.push(code);
-          store.inviteCodes.insert({ code, status: 'unused', usedCount: 0, maxUses: Number(inputs.maxUses), usedBy: '', expireTime, createTime: iso(ctx.now) });
+          store.inviteCodes.insert({
+            code,
+            status: 'unused',
+            usedCount: 0,
+            maxUses: Number(inputs.maxUses),
+            usedBy: '',
+            expireTime,
+            createTime: iso(ctx.now),
+          });
         }
         return { codes };
       },
@@ -118,7 +135,8 @@ export function siteBindings(store: SandboxStore): Record<string, ListBinding<ne
       values.word = word;
       const key = fold(word);
       if (key === '') throw badRequest('此项不能为空');
-      if (store.sensitiveWords.find((w) => fold(w.word) === key && w.id !== existing?.id)) throw badRequest(`"${word}" is already on the list`);
+      if (store.sensitiveWords.find((w) => fold(w.word) === key && w.id !== existing?.id))
+        throw badRequest(`"${word}" is already on the list`);
     },
     actions: {
       batchAdd({ inputs, ctx }) {
@@ -133,7 +151,11 @@ export function siteBindings(store: SandboxStore): Record<string, ListBinding<ne
             continue;
           }
           known.add(key);
-          store.sensitiveWords.insert({ word, category: inputs.category as SensitiveWordRecord['category'], createTime: iso(ctx.now) });
+          store.sensitiveWords.insert({
+            word,
+            category: inputs.category as SensitiveWordRecord['category'],
+            createTime: iso(ctx.now),
+          });
           added++;
         }
         return { added, skipped };
@@ -152,7 +174,10 @@ export function siteBindings(store: SandboxStore): Record<string, ListBinding<ne
       Object.assign(values, { userAccount: user.account, userId: user.id, nickname: user.nickname });
     },
     create(values, ctx) {
-      const record = store.privilegedUsers.insert({ ...(values as Omit<PrivilegedUserRecord, 'id' | 'createTime'>), createTime: iso(ctx.now) });
+      const record = store.privilegedUsers.insert({
+        ...(values as Omit<PrivilegedUserRecord, 'id' | 'createTime'>),
+        createTime: iso(ctx.now),
+      });
       const user = store.users.get(record.userId);
       if (user) user.privileged = true;
       return record;

@@ -22,7 +22,13 @@ function adminWire(a: AdminAccount): Record<string, unknown> {
 }
 
 function googleWire(a: AdminAccount): Record<string, unknown> {
-  return { id: a.id, account: a.account, googleBound: a.googleBound, googlePending: a.googlePendingSecret !== null, boundTime: a.boundTime };
+  return {
+    id: a.id,
+    account: a.account,
+    googleBound: a.googleBound,
+    googlePending: a.googlePendingSecret !== null,
+    boundTime: a.boundTime,
+  };
 }
 
 /**
@@ -35,7 +41,11 @@ function newSecret(store: SandboxStore, a: AdminAccount): { id: number; secret: 
   a.googlePendingSecret = secret;
   const issuer = String(store.settings.siteFunctions?.chatRoomName ?? 'Chat Admin');
   const label = encodeURIComponent(`${issuer}:${a.account}`);
-  return { id: a.id, secret, otpauthUrl: `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=6&period=30` };
+  return {
+    id: a.id,
+    secret,
+    otpauthUrl: `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=6&period=30`,
+  };
 }
 
 function accountOf(store: SandboxStore, id: number): AdminAccount {
@@ -55,13 +65,19 @@ export function systemBindings(store: SandboxStore): Record<string, ListBinding<
       if (clash) throw badRequest(`The account ${account} already exists`);
     }
     if (existing?.builtIn) {
-      if (values.account !== undefined && values.account !== existing.account) throw badRequest('The built-in accounts keep their names');
+      if (values.account !== undefined && values.account !== existing.account)
+        throw badRequest('The built-in accounts keep their names');
       if (values.status === 'disabled') throw badRequest('The built-in accounts cannot be disabled');
-      if (Array.isArray(values.permissions) && existing.account === 'admin' && values.permissions.length !== existing.permissions.length) {
+      if (
+        Array.isArray(values.permissions) &&
+        existing.account === 'admin' &&
+        values.permissions.length !== existing.permissions.length
+      ) {
         throw badRequest('The built-in admin keeps every permission');
       }
     }
-    if (typeof values.password === 'string' && values.password.length < 6) throw badRequest('The password needs at least 6 characters');
+    if (typeof values.password === 'string' && values.password.length < 6)
+      throw badRequest('The password needs at least 6 characters');
   };
 
   const admins: ListBinding<AdminAccount> = {
@@ -87,7 +103,9 @@ export function systemBindings(store: SandboxStore): Record<string, ListBinding<
       if (item.status !== 'enabled') store.sessions.revoke(item.id);
     },
     remove(ids) {
-      for (const id of ids) if (accountOf(store, id).builtIn) throw badRequest('The built-in admin and operator accounts cannot be deleted');
+      for (const id of ids)
+        if (accountOf(store, id).builtIn)
+          throw badRequest('The built-in admin and operator accounts cannot be deleted');
       for (const id of ids) store.sessions.revoke(id);
       return accounts.remove(ids);
     },
@@ -129,9 +147,15 @@ export function systemBindings(store: SandboxStore): Record<string, ListBinding<
       },
       confirmBind({ ids, inputs, ctx }) {
         const a = accountOf(store, ids![0]!);
-        if (a.googlePendingSecret === null) throw badRequest(`${a.account} has no binding waiting for a code; bind first`);
+        if (a.googlePendingSecret === null)
+          throw badRequest(`${a.account} has no binding waiting for a code; bind first`);
         if (!verifyTotp(a.googlePendingSecret, String(inputs.otpCode ?? ''), ctx.now)) throw badRequest('验证码错误');
-        Object.assign(a, { googleSecret: a.googlePendingSecret, googlePendingSecret: null, googleBound: true, boundTime: new Date(ctx.now).toISOString() });
+        Object.assign(a, {
+          googleSecret: a.googlePendingSecret,
+          googlePendingSecret: null,
+          googleBound: true,
+          boundTime: new Date(ctx.now).toISOString(),
+        });
         return { updated: 1 };
       },
       reset({ ids }) {

@@ -120,12 +120,14 @@ export function userBindings(store: SandboxStore): Record<string, ListBinding<ne
     collection: store.users,
     detail: (user, ctx) => userDetail(store, user, ctx.now),
     prepare(values) {
-      if (typeof values.phone === 'string' && values.phone !== '' && !/^\+?[0-9 -]{5,20}$/.test(values.phone)) throw badRequest('手机号格式错误');
+      if (typeof values.phone === 'string' && values.phone !== '' && !/^\+?[0-9 -]{5,20}$/.test(values.phone))
+        throw badRequest('手机号格式错误');
     },
     actions: {
       ban: ({ ids, inputs, ctx }) => ban(ids ?? [], String(inputs.reason), ctx.now),
       unban({ ids }) {
-        for (const id of ids ?? []) Object.assign(userOf(id), { status: 'normal', banReason: undefined, banTime: undefined });
+        for (const id of ids ?? [])
+          Object.assign(userOf(id), { status: 'normal', banReason: undefined, banTime: undefined });
         return { updated: ids?.length ?? 0 };
       },
       resetPassword({ ids }) {
@@ -157,7 +159,16 @@ export function userBindings(store: SandboxStore): Record<string, ListBinding<ne
       const members = (store.members.get(group.id) ?? []).flatMap((m) => {
         const user = store.users.get(m.userId);
         return user
-          ? [{ userId: user.id, account: user.account, nickname: user.nickname, role: m.role, joinTime: m.joinTime, muted: m.muted || group.muted }]
+          ? [
+              {
+                userId: user.id,
+                account: user.account,
+                nickname: user.nickname,
+                role: m.role,
+                joinTime: m.joinTime,
+                muted: m.muted || group.muted,
+              },
+            ]
           : [];
       });
       return { group: { ...group }, members };

@@ -16,7 +16,8 @@ const en = {
   'approvals.decline': 'Decline',
   'approvals.withdraw': 'Withdraw',
   'approvals.confirmRow': 'Confirm approval',
-  'approvals.confirmQuestion': 'Confirm “{{action}}” on {{name}}, requested by administrator {{id}}? It is sent now, in your name.',
+  'approvals.confirmQuestion':
+    'Confirm “{{action}}” on {{name}}, requested by administrator {{id}}? It is sent now, in your name.',
   'approvals.confirmSettings': 'Apply this change, requested by administrator {{id}}? It is saved now, in your name.',
   'approvals.declineQuestion': 'Decline this held call? Nothing is sent; give the reason.',
   'approvals.confirmed': 'Confirmed and sent: {{name}}',

@@ -3,7 +3,8 @@ import type en from './en.js';
 const es = {
   'approvals.waiting': 'Esperando a un segundo aprobador',
   'approvals.heldAction': '«{{action}}» espera a un segundo aprobador: {{name}}',
-  'approvals.heldSettings': 'Guardado para un segundo aprobador: el cambio se aplica cuando otro administrador lo confirme',
+  'approvals.heldSettings':
+    'Guardado para un segundo aprobador: el cambio se aplica cuando otro administrador lo confirme',
   'approvals.panelTitle': 'Esperando a un segundo aprobador',
   'approvals.requestedByYou': 'Solicitado por ti',
   'approvals.requestedBy': 'Solicitado por el administrador {{id}}',
@@ -14,8 +15,10 @@ const es = {
   'approvals.decline': 'Rechazar',
   'approvals.withdraw': 'Retirar',
   'approvals.confirmRow': 'Confirmar aprobación',
-  'approvals.confirmQuestion': '¿Confirmar «{{action}}» sobre {{name}}, solicitado por el administrador {{id}}? Se envía ahora, en tu nombre.',
-  'approvals.confirmSettings': '¿Aplicar este cambio, solicitado por el administrador {{id}}? Se guarda ahora, en tu nombre.',
+  'approvals.confirmQuestion':
+    '¿Confirmar «{{action}}» sobre {{name}}, solicitado por el administrador {{id}}? Se envía ahora, en tu nombre.',
+  'approvals.confirmSettings':
+    '¿Aplicar este cambio, solicitado por el administrador {{id}}? Se guarda ahora, en tu nombre.',
   'approvals.declineQuestion': '¿Rechazar esta llamada retenida? No se envía nada; indica el motivo.',
   'approvals.confirmed': 'Confirmado y enviado: {{name}}',
   'approvals.confirmedSettings': 'Confirmado: la configuración se ha guardado',

@@ -14,7 +14,8 @@ const ja = {
   'approvals.decline': '却下',
   'approvals.withdraw': '取り下げ',
   'approvals.confirmRow': '承認を確認',
-  'approvals.confirmQuestion': '管理者 {{id}} が申請した {{name}} への「{{action}}」を確認しますか？あなたの名前ですぐに送信されます。',
+  'approvals.confirmQuestion':
+    '管理者 {{id}} が申請した {{name}} への「{{action}}」を確認しますか？あなたの名前ですぐに送信されます。',
   'approvals.confirmSettings': '管理者 {{id}} が申請したこの変更を反映しますか？あなたの名前ですぐに保存されます。',
   'approvals.declineQuestion': 'この保留中の操作を却下しますか？何も送信されません。理由を入力してください。',
   'approvals.confirmed': '確認して送信しました：{{name}}',

@@ -39,7 +39,8 @@ export const transferJa = {
   'import.empty': 'インポートする行がありません',
   'import.fileTooLarge': 'ファイルは {{size}} です。1 回のインポートで読み取れるのは {{max}} までです',
   'import.unreadable': 'ファイルをテキストとして読み取れませんでした',
-  'import.tooManyRows': 'ファイルは {{count}} 行あります。一度にインポートできるのは {{max}} 行までです。分割してください',
+  'import.tooManyRows':
+    'ファイルは {{count}} 行あります。一度にインポートできるのは {{max}} 行までです。分割してください',
   'import.line': '行',
   'import.status': '状態',
   'import.reason': '理由',

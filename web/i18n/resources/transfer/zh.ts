@@ -24,7 +24,8 @@ export const transferZh = {
   'import.title': '{{what}}：从 CSV 导入',
   'import.intro':
     'CSV 文件（UTF-8；逗号、分号或制表符分隔），首行为列名：{{columns}}。每一行都会先检查；已在列表中的行会被跳过，因此同一文件导入两次也不会重复添加。',
-  'import.introAction': 'CSV 文件（UTF-8；逗号、分号或制表符分隔），首行为列名：{{columns}}。以 {{key}} 找到记录；已经执行过该操作的记录会被跳过。',
+  'import.introAction':
+    'CSV 文件（UTF-8；逗号、分号或制表符分隔），首行为列名：{{columns}}。以 {{key}} 找到记录；已经执行过该操作的记录会被跳过。',
   'import.template': '下载模板',
   'import.chooseFile': '选择 CSV 文件',
   'import.fileSummary_one': '{{name}}：{{count}} 行，以{{separator}}分隔',
