@@ -3,23 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GATEWAY_PATHS, PERMISSIONS, RESOURCES, csvFileName, CSV_BOM, csvLine } from '../contract/index.js';
 import { AUDIT_KINDS, AUDIT_LIMITS, type AuditEntry, type AuditKind } from '../contract/audit.js';
 import { GatewayError } from '../errors.js';
+import { timeBound } from '../lib/time-bound.js';
 import { NO_STORE } from '../plugins/security.js';
 import type { AuditQuery } from './store.js';
 
 /** Who reads the whole trail: the operation log's permission. */
 export const AUDIT_PERMISSION = PERMISSIONS.record;
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** An ISO date or date-time as epoch ms; a bare `until` date covers that whole (UTC) day. */
-function timeBound(name: string, value: string | undefined, endOfDay: boolean): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const text = value.trim();
-  const ms = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(ms)) throw new GatewayError('BAD_REQUEST', `${name} must be an ISO 8601 date or date-time`);
-  return endOfDay && DATE_ONLY.test(text) ? ms + 86_399_999 : ms;
-}
 
 const shortText = { type: 'string', maxLength: 128 } as const;
 const freeObject = { type: 'object', additionalProperties: true } as const;

@@ -9,6 +9,7 @@ import {
   type ErrorLogPage,
 } from '../contract/gateway.js';
 import { GatewayError } from '../errors.js';
+import { timeBound } from '../lib/time-bound.js';
 import { RateLimiter } from './rate-limit.js';
 import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from './schema.js';
 import { type ErrorLog, type ErrorLogQuery } from './store.js';
@@ -43,18 +44,6 @@ export interface ErrorLogPluginOptions {
 
 const USER_AGENT_MAX_CHARS = 512;
 const RATE_LIMIT_MAX_CLIENTS = 10_000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** An ISO date or date-time as epoch ms; a bare `until` date covers that whole (UTC) day. */
-function parseTimeBound(name: string, value: string | undefined, endOfDay: boolean): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const text = value.trim();
-  const ms = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(ms)) throw new GatewayError('BAD_REQUEST', `${name} must be an ISO 8601 date or date-time`);
-  return endOfDay && DATE_ONLY.test(text) ? ms + 86_399_999 : ms;
-}
-
 function userAgentOf(request: FastifyRequest): string | null {
   const value = request.headers['user-agent'];
   if (typeof value !== 'string' || value === '') return null;
@@ -255,8 +244,8 @@ export default fp<ErrorLogPluginOptions>(
         const query: ErrorLogQuery = { pageNum, pageSize };
         if (owner !== null) query.owner = owner;
         if (keyword !== undefined && keyword.trim() !== '') query.keyword = keyword;
-        const since = parseTimeBound('since', request.query.since, false);
-        const until = parseTimeBound('until', request.query.until, true);
+        const since = timeBound('since', request.query.since, false);
+        const until = timeBound('until', request.query.until, true);
         if (since !== undefined) query.since = since;
         if (until !== undefined) query.until = until;
         reply.header('cache-control', 'no-store');
