@@ -9,6 +9,7 @@ import {
   type SettingsResource,
 } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
+import { listAnswerSchema, okAnswer } from '../lib/answer-schema.js';
 import type { Session } from '../session/plugin.js';
 import { NO_STORE } from '../plugins/security.js';
 import { callAsSession, type ContractAnswer } from './backend.js';
@@ -81,20 +82,7 @@ const viewSchema = {
     state: { type: 'string' },
   },
 } as const;
-const listSchema = {
-  type: 'object',
-  required: ['code', 'msg', 'data'],
-  properties: {
-    code: { type: 'integer' },
-    msg: { type: 'string' },
-    data: { type: 'object', required: ['list'], properties: { list: { type: 'array', items: viewSchema } } },
-  },
-} as const;
-const okSchema = {
-  type: 'object',
-  required: ['code', 'msg'],
-  properties: { code: { type: 'integer' }, msg: { type: 'string' } },
-} as const;
+const listSchema = listAnswerSchema(viewSchema);
 
 /** Who may see and settle a hold: holders of its screen's permission, as the backend says. */
 async function permissionsOf(app: FastifyInstance, session: Session): Promise<readonly string[]> {
@@ -208,7 +196,7 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
 
   app.post<{ Params: { id: string }; Body: { reason: string } }>(
     `${GATEWAY_PATHS.approvals}/:id/decline`,
-    { onRequest: app.sessions.require, schema: { params: idParams, body: declineBody, response: { 200: okSchema } } },
+    { onRequest: app.sessions.require, schema: { params: idParams, body: declineBody, response: { 200: okAnswer } } },
     async (request, reply) => {
       reply.header('cache-control', NO_STORE);
       const { session } = await settle(request, request.params.id);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GATEWAY_PATHS, PERMISSIONS, RESOURCES, csvFileName, CSV_BOM, csvLine } from '../contract/index.js';
 import { AUDIT_KINDS, AUDIT_LIMITS, type AuditEntry, type AuditKind } from '../contract/audit.js';
 import { GatewayError } from '../errors.js';
+import { listAnswerSchema } from '../lib/answer-schema.js';
 import { timeBound } from '../lib/time-bound.js';
 import { NO_STORE } from '../plugins/security.js';
 import type { AuditQuery } from './store.js';
@@ -54,21 +55,7 @@ export const entrySchema = {
   },
 } as const;
 
-function pageSchema(items: object) {
-  return {
-    type: 'object',
-    required: ['code', 'msg', 'data'],
-    properties: {
-      code: { type: 'integer' },
-      msg: { type: 'string' },
-      data: {
-        type: 'object',
-        required: ['list', 'total'],
-        properties: { total: { type: 'integer' }, list: { type: 'array', items } },
-      },
-    },
-  } as const;
-}
+const pageSchema = (items: object) => listAnswerSchema(items, { paged: true });
 
 const trailQuerySchema = {
   type: 'object',

@@ -9,6 +9,7 @@ import {
   type ErrorLogPage,
 } from '../contract/gateway.js';
 import { GatewayError } from '../errors.js';
+import { answerSchema, listAnswerSchema, okAnswer } from '../lib/answer-schema.js';
 import { timeBound } from '../lib/time-bound.js';
 import { RateLimiter } from './rate-limit.js';
 import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from './schema.js';
@@ -58,58 +59,29 @@ function rateLimitKey(request: FastifyRequest): string {
   return request.session ? `session:${request.session.id}` : `address:${request.ip}`;
 }
 
-const okSchema = {
-  type: 'object',
-  required: ['code', 'msg'],
-  properties: { code: { type: 'integer' }, msg: { type: 'string' } },
-} as const;
-
-const storedSchema = {
-  type: 'object',
-  required: ['code', 'msg', 'data'],
-  properties: {
-    ...okSchema.properties,
-    data: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
-  },
-} as const;
+const storedSchema = answerSchema({ type: 'object', required: ['id'], properties: { id: { type: 'string' } } });
 
 const nullableString = { type: ['string', 'null'] } as const;
 
 /** Serialising through a schema also keeps any foreign field in a hand-edited file out of the answer. */
-const pageResponseSchema = {
-  type: 'object',
-  required: ['code', 'msg', 'data'],
-  properties: {
-    code: { type: 'integer' },
-    msg: { type: 'string' },
-    data: {
-      type: 'object',
-      required: ['list', 'total'],
-      properties: {
-        total: { type: 'integer' },
-        list: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['id', 'time', 'message', 'url'],
-            properties: {
-              id: { type: 'string' },
-              time: { type: 'string' },
-              message: { type: 'string' },
-              url: { type: 'string' },
-              stack: { type: 'string' },
-              info: { type: 'string' },
-              userId: nullableString,
-              account: nullableString,
-              userAgent: nullableString,
-            },
-          },
-        },
-        scope: { type: 'string', enum: ['own', 'all'] },
-      },
+const pageResponseSchema = listAnswerSchema(
+  {
+    type: 'object',
+    required: ['id', 'time', 'message', 'url'],
+    properties: {
+      id: { type: 'string' },
+      time: { type: 'string' },
+      message: { type: 'string' },
+      url: { type: 'string' },
+      stack: { type: 'string' },
+      info: { type: 'string' },
+      userId: nullableString,
+      account: nullableString,
+      userAgent: nullableString,
     },
   },
-} as const;
+  { paged: true, extra: { scope: { type: 'string', enum: ['own', 'all'] } } },
+);
 
 /**
  * The UI's error log. Writes are open to visitors without a session, since a failure on the
@@ -257,7 +229,7 @@ export default fp<ErrorLogPluginOptions>(
     // and the entries of someone without the right are evidence for the holder, not theirs to wipe.
     app.delete(
       GATEWAY_PATHS.errorLog,
-      { schema: { response: { 200: okSchema } }, onRequest: app.sessions.require },
+      { schema: { response: { 200: okAnswer } }, onRequest: app.sessions.require },
       async (request) => {
         const owner = await ownerFor(request, request.session!);
         if (owner !== null) throw new GatewayError('FORBIDDEN', `clearing the error log needs ${adminPermission}`);

@@ -17,6 +17,7 @@ import {
 } from '../contract/index.js';
 import type { PreparedUpload } from '../backend-map/engine.js';
 import { GatewayError } from '../errors.js';
+import { answerSchema } from '../lib/answer-schema.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
 import { readBackendJson } from '../lib/backend-json.js';
 import { FileTooLarge, IncomingFile } from '../uploads/file-stream.js';
@@ -38,14 +39,7 @@ interface UploadQuery {
   name: string;
 }
 
-const envelope = (data: object) =>
-  ({
-    type: 'object',
-    required: ['code', 'msg', 'data'],
-    properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
-  }) as const;
-
-const limitsSchema = envelope({
+const limitsSchema = answerSchema({
   type: 'object',
   required: ['maxBytes'],
   properties: {
@@ -57,7 +51,7 @@ const limitsSchema = envelope({
   },
 });
 
-const answerSchema = envelope({
+const uploadedSchema = answerSchema({
   type: 'object',
   required: ['path', 'url', 'name', 'size', 'md5', 'contentType'],
   properties: {
@@ -164,7 +158,7 @@ export default fp(
                 name: { type: 'string', minLength: 1, maxLength: 255 },
               },
             },
-            response: { 200: { anyOf: [answerSchema, refusalSchema] } },
+            response: { 200: { anyOf: [uploadedSchema, refusalSchema] } },
           },
         },
         async (request, reply) => {

@@ -7,6 +7,7 @@ import {
   type SavedViewList,
 } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
+import { listAnswerSchema } from '../lib/answer-schema.js';
 import { NO_STORE } from '../plugins/security.js';
 import type { SavedViewStore } from './store.js';
 
@@ -36,28 +37,11 @@ const saveBody = {
   },
 } as const;
 
-const listAnswer = {
+const listAnswer = listAnswerSchema({
   type: 'object',
-  required: ['code', 'msg', 'data'],
-  properties: {
-    code: { type: 'integer' },
-    msg: { type: 'string' },
-    data: {
-      type: 'object',
-      required: ['list'],
-      properties: {
-        list: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['name', 'query'],
-            properties: { name: { type: 'string' }, query: { type: 'string' } },
-          },
-        },
-      },
-    },
-  },
-} as const;
+  required: ['name', 'query'],
+  properties: { name: { type: 'string' }, query: { type: 'string' } },
+});
 const okAnswer = {
   type: 'object',
   required: ['code', 'msg'],
