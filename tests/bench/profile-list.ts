@@ -5,6 +5,10 @@
  * 100-row users list. Prints the functions with the most self time and the inclusive time of the
  * render phases, and writes the raw profile (open it in Chromium's DevTools Performance panel).
  *
+ * With `--trace` it records a Chromium performance trace (devtools.timeline) instead and prints the
+ * renderer main thread's time per event kind (script, style, layout, paint, ...): where script is
+ * not the cost, this says what is.
+ *
  * A profile, not a figure against a budget: `npm run bench` measures the budgets.
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +29,16 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
+/** A Chromium trace event, as the Tracing domain reports it. */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
 interface Profile {
   nodes: ProfileNode[];
   samples?: number[];
@@ -82,6 +96,26 @@ function top(map: Map<string, number>, count: number, filter: (name: string) => 
     .map(([name, ms]) => `${ms.toFixed(1).padStart(9)} ms  ${name}`);
 }
 
+/**
+ * Time per event kind on the renderer's main thread: complete events only, nested ones counted in
+ * their own right (a Layout inside a script's FunctionCall shows under both), so the kinds overlap
+ * and are read side by side, not summed.
+ */
+export function traceByKind(events: readonly TraceEvent[]): Array<{ name: string; ms: number; count: number }> {
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const byName = new Map<string, { ms: number; count: number }>();
+  for (const e of events) {
+    if (e.ph !== 'X' || !main || e.pid !== main.pid || e.tid !== main.tid) continue;
+    const entry = byName.get(e.name) ?? { ms: 0, count: 0 };
+    entry.ms += (e.dur ?? 0) / 1000;
+    entry.count += 1;
+    byName.set(e.name, entry);
+  }
+  return [...byName.entries()].map(([name, v]) => ({ name, ...v })).sort((a, b) => b.ms - a.ms);
+}
+
+const TRACE = process.argv.includes('--trace');
+
 async function main(): Promise<void> {
   const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], {
     cwd: REPO_ROOT,
@@ -130,7 +164,17 @@ async function main(): Promise<void> {
     const next = page.locator('[data-testid="list-screen"] [data-page-step="next"]');
     const table = page.locator('[data-testid="list-table"]');
     const steps = [...Array.from({ length: NEXT_CLICKS }, () => 'next'), ...SORT_FIELDS];
-    await cdp.send('Profiler.start');
+    const traced: TraceEvent[] = [];
+    const traceDone = new Promise<void>((resolve) => {
+      cdp.on('Tracing.dataCollected', (data) => void traced.push(...(data.value as unknown as TraceEvent[])));
+      cdp.on('Tracing.tracingComplete', () => resolve());
+    });
+    if (TRACE)
+      await cdp.send('Tracing.start', {
+        categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing',
+        transferMode: 'ReportEvents',
+      });
+    else await cdp.send('Profiler.start');
     for (const step of steps) {
       await arm(page);
       const response = page.waitForResponse((r) => r.url().includes(LIST_CALL));
@@ -145,20 +189,31 @@ async function main(): Promise<void> {
         clickMs: answer.clickAt === null ? null : answer.paintedAt - answer.clickAt,
       });
     }
+    const drawnLines = drawn
+      .map(
+        (d) =>
+          `  ${d.action.padEnd(14)} drawn ${d.ms.toFixed(1).padStart(6)} ms  click->painted ${d.clickMs?.toFixed(1) ?? '-'} ms`,
+      )
+      .join('\n');
+    if (TRACE) {
+      await cdp.send('Tracing.end');
+      await traceDone;
+      const file = path.join(REPO_ROOT, 'profile-list.trace.json');
+      writeFileSync(file, JSON.stringify({ traceEvents: traced }));
+      console.log(`\n${steps.length} changes\n${drawnLines}`);
+      console.log('\nRenderer main thread, time per event kind (nested kinds overlap), top 25:');
+      for (const { name, ms, count } of traceByKind(traced).slice(0, 25))
+        console.log(`${ms.toFixed(1).padStart(9)} ms  ${String(count).padStart(5)}x  ${name}`);
+      console.log(`\nThe raw trace (open in Chromium's DevTools Performance panel): ${file}`);
+      return;
+    }
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
     const file = path.join(REPO_ROOT, 'profile-list.cpuprofile');
     writeFileSync(file, JSON.stringify(profile));
 
     const { self, total, sampledMs } = summarise(profile);
     console.log(`\n${steps.length} changes; busy main-thread time sampled: ${sampledMs.toFixed(0)} ms`);
-    console.log(
-      drawn
-        .map(
-          (d) =>
-            `  ${d.action.padEnd(14)} drawn ${d.ms.toFixed(1).padStart(6)} ms  click->painted ${d.clickMs?.toFixed(1) ?? '-'} ms`,
-        )
-        .join('\n'),
-    );
+    console.log(drawnLines);
     console.log('\nSelf time, top 40:');
     console.log(top(self, 40).join('\n'));
     console.log('\nInclusive time of our code (web/), top 60:');

@@ -5,13 +5,16 @@ export const STEP_TIMEOUT_MS = 15_000;
 
 /**
  * Runs in the page before the app: wraps fetch so that each list answer, once the app has parsed
- * it, is recorded (ids of its first and last row, count, total), and offers wait(), which resolves
- * when the DOM shows exactly the rows of the latest answer recorded since arm() and a frame has
- * been painted. A plain string, so nothing of the bundler's output reaches the page.
+ * it, is recorded (its row ids, count, total), and offers wait(), which resolves when the rows the
+ * table draws are all rows of the latest answer recorded since arm(), each at its place, and a
+ * frame has been painted. A page of up to 50 rows draws them all; a longer one (100 rows) draws
+ * those in and near the view, so there "drawn" means at least a view's worth of its rows. A plain string, so nothing of the bundler's output reaches the page.
  */
 export const PAGE_SCRIPT = `(() => {
   // Any management list call: the users list, and the other list a screen switch lands on.
   const LIST = /\\/manage\\/.+\\/list(\\?|$)/;
+  // Rows of a windowed page that fill a 720 px view at the smallest row height.
+  const MIN_DRAWN = 12;
   try { performance.setResourceTimingBufferSize(20000); } catch (e) {}
   const state = { records: [], armed: 0, clickAt: null };
   // The last click's time, in the page clock: where a sort or a screen switch starts.
@@ -30,7 +33,7 @@ export const PAGE_SCRIPT = `(() => {
         state.records.push({
           url: response.url, sentAt, parsedAt: performance.now(), status: response.status,
           total: data && typeof data.total === 'number' ? data.total : null, count: list.length,
-          firstId: list.length ? String(list[0].id) : null, lastId: list.length ? String(list[list.length - 1].id) : null,
+          ids: list.map((row) => String(row.id)), firstId: list.length ? String(list[0].id) : null, lastId: list.length ? String(list[list.length - 1].id) : null,
         });
         return body;
       });
@@ -45,7 +48,7 @@ export const PAGE_SCRIPT = `(() => {
   // A screen switch: resolves once a list screen of this resource shows rows and a frame is painted.
   const waitScreen = (resource, timeoutMs) => new Promise((resolve) => {
     const deadline = performance.now() + timeoutMs;
-    const selector = '[data-testid="list-screen"][data-resource="' + resource + '"] [data-testid="list-table"] tbody tr';
+    const selector = '[data-testid="list-screen"][data-resource="' + resource + '"] [data-testid="list-table"] tbody tr[data-row-id]';
     const check = () => {
       if (performance.now() > deadline) return resolve({ ok: false, reason: 'timeout' });
       if (!document.querySelector(selector)) return void requestAnimationFrame(check);
@@ -79,15 +82,20 @@ export const PAGE_SCRIPT = `(() => {
         const check = () => {
           if (done) return;
           if (performance.now() > deadline) {
-            const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr').length;
+            const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr[data-row-id]').length;
             return finish({ ok: false, reason: 'timeout', answers: state.records.length - state.armed, rows });
           }
           if (state.records.length <= state.armed) return;
           const record = state.records[state.records.length - 1];
-          const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr');
-          if (rows.length !== record.count || rows.length === 0) return;
-          if (rows[0].getAttribute('data-row-id') !== record.firstId) return;
-          if (rows[rows.length - 1].getAttribute('data-row-id') !== record.lastId) return;
+          const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr[data-row-id]');
+          // A page of more than 50 rows draws the rows in and near the view only: every row drawn
+          // must be the answer's row at its place, and as many as the view holds must be drawn.
+          if (rows.length === 0 || rows.length < Math.min(record.count, MIN_DRAWN)) return;
+          if (record.count <= 50 && rows.length !== record.count) return;
+          for (const row of rows) {
+            const at = Number(row.getAttribute('data-row-index'));
+            if (record.ids[at] !== row.getAttribute('data-row-id')) return;
+          }
           const inDomAt = performance.now();
           if (observer) observer.disconnect();
           if (timer) clearInterval(timer);
@@ -127,6 +135,8 @@ export interface ListRecord {
   status: number;
   total: number | null;
   count: number;
+  /** The answer's row ids in order. */
+  ids: string[];
   firstId: string | null;
   lastId: string | null;
 }

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import type { FieldDef, ListResource } from '#contract';
 import type { LabelT } from '../../i18n/resources/index.js';
 import type { Density } from '../../ui/density.js';
@@ -19,6 +19,7 @@ import {
 } from '../actions/row-commands.js';
 import type { Row } from '../shared/queries.js';
 import { moneyText, valueNode } from '../shared/value-cell.js';
+import { useRowWindow } from './row-window.js';
 
 export type { ScreenRowCommands as RowCommands } from '../actions/row-commands.js';
 
@@ -132,6 +133,10 @@ interface RowProps {
   index: number;
   current: boolean;
   navigable: boolean;
+  /** Measures the drawn row's height, on a page drawn only near the view. */
+  measure: ((element: HTMLTableRowElement | null) => void) | undefined;
+  /** The row's place among all the table's rows (header first), told where not all are drawn. */
+  ariaRowIndex: number | undefined;
 }
 
 const TableRow = memo(function TableRow({
@@ -153,12 +158,15 @@ const TableRow = memo(function TableRow({
   index,
   current,
   navigable,
+  measure,
+  ariaRowIndex,
 }: RowProps) {
   const id = rowId(row);
   const href = recordBase ? recordPath(recordBase, row.id) : null;
   const waiting = runningNames ? runningNames.split(',') : [];
   return (
     <tr
+      ref={measure}
       className={`${tableStyle.row} ${current ? 'bg-primary/5' : ''}`}
       data-row-id={id}
       data-row-index={index}
@@ -166,6 +174,7 @@ const TableRow = memo(function TableRow({
       data-held={held || undefined}
       tabIndex={navigable ? -1 : undefined}
       aria-current={current ? 'true' : undefined}
+      aria-rowindex={ariaRowIndex}
     >
       {selectable && (
         <td className={density.cell}>
@@ -242,10 +251,26 @@ export function ListTable({
   // The record's name links to its page; without that column, its id.
   const main = mainFieldKey(resource);
   const linkKey = columns.some((f) => f.key === main) ? main : 'id';
+  const body = useRef<HTMLTableSectionElement>(null);
+  const drawn = useRowWindow(rows.length, body);
+  // The row keys move to is drawn before it takes the focus.
+  const { reveal } = drawn;
+  useLayoutEffect(() => {
+    if (current !== null && (current < drawn.first || current > drawn.last)) reveal(current);
+    // Only a move of the current row asks for it; scrolling away from it afterwards is the reader's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [current, reveal]);
+  const span = (selectable ? 1 : 0) + columns.length + (hasCommands ? 1 : 0);
 
   return (
     <div className={`${tableStyle.frame} [contain:content] ${busy ? 'opacity-60' : ''}`}>
-      <table className={`w-full text-left ${density.text}`} data-testid="list-table" aria-busy={busy || undefined}>
+      <table
+        className={`w-full text-left ${density.text}`}
+        data-testid="list-table"
+        aria-busy={busy || undefined}
+        // Rows not drawn are still the table's: a screen reader is told how many there are.
+        aria-rowcount={drawn.windowed ? rows.length + 1 + (totals ? 1 : 0) : undefined}
+      >
         <thead className={tableStyle.head}>
           <tr>
             {selectable && (
@@ -277,11 +302,13 @@ export function ListTable({
             )}
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={body}>
+          {drawn.padTop > 0 && <RowsLeftOut height={drawn.padTop} span={span} />}
           {/* Keyed by place, not by id: a new page then updates the rows' cells where they are
               instead of removing a hundred rows and building a hundred others, which was most of
               the time a page change took. Nothing in a row keeps state that belongs to its record. */}
-          {rows.map((row, index) => {
+          {rows.slice(drawn.first, drawn.last + 1).map((row, at) => {
+            const index = drawn.first + at;
             const id = rowId(row);
             return (
               <TableRow
@@ -304,9 +331,12 @@ export function ListTable({
                 index={index}
                 current={current === index}
                 navigable={navigable}
+                measure={drawn.measure}
+                ariaRowIndex={drawn.windowed ? index + 2 : undefined}
               />
             );
           })}
+          {drawn.padBottom > 0 && <RowsLeftOut height={drawn.padBottom} span={span} />}
         </tbody>
         {totals && (
           <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-medium" data-testid="list-totals">
@@ -327,6 +357,15 @@ export function ListTable({
         )}
       </table>
     </div>
+  );
+}
+
+/** Holds the place of the rows not drawn, so the page is as tall and scrolls as if they were. */
+function RowsLeftOut({ height, span }: { height: number; span: number }) {
+  return (
+    <tr aria-hidden="true" data-rows-left-out="" style={{ height }}>
+      <td colSpan={span} className="p-0" />
+    </tr>
   );
 }
 

@@ -4,6 +4,9 @@ import { useEffect, useRef, useState } from 'react';
 const NOT_FOR_THE_LIST =
   'input, textarea, select, button[aria-expanded="true"], [contenteditable=""], [contenteditable="true"], [role="dialog"], [role="menu"], [role="listbox"]';
 
+/** Frames a scrolled-to row may take to be drawn before the focus gives up on it. */
+const MAX_FRAMES_TO_DRAW_ROW = 30;
+
 export interface RowKeysOptions {
   /** Keys declared at all: without them the list takes no keys. */
   enabled: boolean;
@@ -52,7 +55,17 @@ export function useRowKeys({ enabled, rowCount, onKey }: RowKeysOptions) {
   useEffect(() => {
     if (!focusWanted.current || shown === null) return;
     focusWanted.current = false;
-    document.querySelector<HTMLElement>(`[data-row-index="${shown}"]`)?.focus();
+    // A long page draws only the rows near the view: a row further away is scrolled to first and
+    // drawn a frame or two later, so its element is looked for again until it is there.
+    let frame = 0;
+    let tries = 0;
+    const focusRow = () => {
+      const row = document.querySelector<HTMLElement>(`[data-row-index="${shown}"]`);
+      if (row) row.focus();
+      else if (tries++ < MAX_FRAMES_TO_DRAW_ROW) frame = requestAnimationFrame(focusRow);
+    };
+    focusRow();
+    return () => cancelAnimationFrame(frame);
   }, [shown]);
 
   return { current: enabled ? shown : null, setCurrent };
