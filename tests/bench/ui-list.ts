@@ -30,16 +30,17 @@ export const LIST_CALL = '/manage/user/userProfile/list';
 /** The largest page size web/engine/list/url-state.ts allows (PAGE_SIZES = 10, 20, 50, 100). */
 export const LIST_PAGE_SIZE = 100;
 export const LIST_USERS = 100_000;
-/** A 100-row page drawn after its data arrives: median, and the worst of the changes. */
+/**
+ * Every interaction within 100 ms at the 95th percentile: a 100-row page drawn after its data
+ * arrives, a click on a sortable header to the sorted page drawn (the server's sort included), and
+ * a click in the menu from one list screen to another to its rows drawn.
+ */
 export const LIST_DRAWN_BUDGET_MS = 100;
-export const LIST_DRAWN_WORST_MS = 250;
-/** A click on a sortable header to the newly sorted page drawn (the server's sort included), median. */
-export const SORT_CLICK_BUDGET_MS = 300;
-/** A click in the menu from one list screen to another to the other's rows drawn, median. */
-export const SWITCH_BUDGET_MS = 200;
+export const SORT_CLICK_BUDGET_MS = 100;
+export const SWITCH_BUDGET_MS = 100;
 /** The other list screen of the users' menu group, and its list call. */
 export const OTHER_LIST_PATH = '/groupset';
-const SWITCHES = 10;
+const SWITCHES = 20;
 /** "No growth beyond noise": at most this much, or this share of the page-2 heap, whichever is larger. */
 export const HEAP_GROWTH_BYTES = 2 * 1024 * 1024;
 export const HEAP_GROWTH_SHARE = 0.1;
@@ -50,23 +51,31 @@ const LIST_DEADLINE_MS = 180_000;
 type Step = { kind: 'next' } | { kind: 'sort'; field: string };
 
 /**
- * 25 changes: 21 next-page clicks and 4 sort clicks (balance ascending, balance descending,
- * lastLoginTime ascending, id ascending), so 20+ pages are visited, some deep into a sort.
+ * 29 changes: 21 next-page clicks and 8 sort clicks (balance, lastLoginTime and id, each
+ * ascending then descending, then balance again), so 20+ pages are visited, some deep into a sort.
  * --quick keeps 10 changes.
  */
 function plan(quick: boolean): Step[] {
   const next = (n: number): Step[] => Array.from({ length: n }, () => ({ kind: 'next' }) as const);
-  if (quick)
-    return [...next(4), { kind: 'sort', field: 'balance' }, ...next(3), { kind: 'sort', field: 'balance' }, ...next(1)];
+  const sort = (field: string): Step => ({ kind: 'sort', field });
+  if (quick) return [...next(4), sort('balance'), ...next(3), sort('balance'), ...next(1)];
   return [
-    ...next(7),
-    { kind: 'sort', field: 'balance' },
     ...next(5),
-    { kind: 'sort', field: 'balance' },
-    ...next(5),
-    { kind: 'sort', field: 'lastLoginTime' },
+    sort('balance'),
     ...next(3),
-    { kind: 'sort', field: 'id' },
+    sort('balance'),
+    ...next(3),
+    sort('lastLoginTime'),
+    ...next(2),
+    sort('lastLoginTime'),
+    ...next(2),
+    sort('id'),
+    ...next(2),
+    sort('id'),
+    ...next(2),
+    sort('balance'),
+    ...next(1),
+    sort('balance'),
     ...next(1),
   ];
 }
@@ -113,8 +122,8 @@ export interface ListBench {
   firstLoad: { drawnMs: number; serverMs: number | null; total: number | null } | null;
   steps: ListStep[];
   switches: SwitchStep[];
-  sortClick: { median: number; max: number; count: number };
-  switch: { median: number; max: number; count: number };
+  sortClick: { median: number; p95: number; max: number; count: number };
+  switch: { median: number; p95: number; max: number; count: number };
   heap: {
     page2: number | null;
     last: number | null;
@@ -125,7 +134,7 @@ export interface ListBench {
     domNodesLast: number | null;
   };
   loadAverage: { before: number[]; after: number[] };
-  drawn: { median: number; max: number; p90: number; count: number };
+  drawn: { median: number; max: number; p90: number; p95: number; count: number };
   server: {
     sortedMedian: number | null;
     sortedMax: number | null;
@@ -401,6 +410,7 @@ export async function listBench(
       median: median(drawnValues),
       max: Math.max(...drawnValues),
       p90: nearestRank(drawnValues, 90),
+      p95: nearestRank(drawnValues, 95),
       count: drawnValues.length,
     };
     const sortClicks = results
@@ -408,12 +418,14 @@ export async function listBench(
       .map((s) => s.clickToPaintedMs!);
     const sortClick = {
       median: median(sortClicks),
+      p95: nearestRank(sortClicks, 95),
       max: sortClicks.length ? Math.max(...sortClicks) : Number.NaN,
       count: sortClicks.length,
     };
     const switchValues = switches.map((s) => s.clickToPaintedMs);
     const switchFigures = {
       median: median(switchValues),
+      p95: nearestRank(switchValues, 95),
       max: switchValues.length ? Math.max(...switchValues) : Number.NaN,
       count: switchValues.length,
     };
@@ -507,28 +519,22 @@ export async function listBench(
       heap.page2 === null ? HEAP_GROWTH_BYTES : Math.max(HEAP_GROWTH_BYTES, heap.page2 * HEAP_GROWTH_SHARE);
     const budgets: BudgetCheck[] = [
       {
-        budget: `ui: ${LIST_PAGE_SIZE}-row list drawn after its data (median of ${drawn.count})`,
-        measured: `${fixed(drawn.median, 1)} ms (max ${fixed(drawn.max, 1)})`,
+        budget: `ui: ${LIST_PAGE_SIZE}-row list drawn after its data (p95 of ${drawn.count})`,
+        measured: `${fixed(drawn.p95, 1)} ms (median ${fixed(drawn.median, 1)}, max ${fixed(drawn.max, 1)})`,
         limit: `<= ${LIST_DRAWN_BUDGET_MS} ms`,
-        pass: drawn.count > 0 ? drawn.median <= LIST_DRAWN_BUDGET_MS : null,
+        pass: drawn.count > 0 ? drawn.p95 <= LIST_DRAWN_BUDGET_MS : null,
       },
       {
-        budget: `ui: ${LIST_PAGE_SIZE}-row list drawn after its data (max)`,
-        measured: `${fixed(drawn.max, 1)} ms`,
-        limit: `<= ${LIST_DRAWN_WORST_MS} ms`,
-        pass: drawn.count > 0 ? drawn.max <= LIST_DRAWN_WORST_MS : null,
-      },
-      {
-        budget: `ui: sort change, click -> sorted ${LIST_PAGE_SIZE}-row page drawn (median of ${sortClick.count})`,
-        measured: `${fixed(sortClick.median, 1)} ms (max ${fixed(sortClick.max, 1)})`,
+        budget: `ui: sort change, click -> sorted ${LIST_PAGE_SIZE}-row page drawn (p95 of ${sortClick.count})`,
+        measured: `${fixed(sortClick.p95, 1)} ms (median ${fixed(sortClick.median, 1)}, max ${fixed(sortClick.max, 1)})`,
         limit: `<= ${SORT_CLICK_BUDGET_MS} ms`,
-        pass: sortClick.count > 0 ? sortClick.median <= SORT_CLICK_BUDGET_MS : null,
+        pass: sortClick.count > 0 ? sortClick.p95 <= SORT_CLICK_BUDGET_MS : null,
       },
       {
-        budget: `ui: between two list screens, click -> rows drawn (median of ${switchFigures.count})`,
-        measured: `${fixed(switchFigures.median, 1)} ms (max ${fixed(switchFigures.max, 1)})`,
+        budget: `ui: between two list screens, click -> rows drawn (p95 of ${switchFigures.count})`,
+        measured: `${fixed(switchFigures.p95, 1)} ms (median ${fixed(switchFigures.median, 1)}, max ${fixed(switchFigures.max, 1)})`,
         limit: `<= ${SWITCH_BUDGET_MS} ms`,
-        pass: switchFigures.count > 0 ? switchFigures.median <= SWITCH_BUDGET_MS : null,
+        pass: switchFigures.count > 0 ? switchFigures.p95 <= SWITCH_BUDGET_MS : null,
       },
       {
         budget: `ui: browser heap growth, page 2 -> after ${results.length} page/sort changes`,
