@@ -90,6 +90,8 @@ export function useRowWindow(count: number, body: React.RefObject<HTMLTableSecti
       if (!body.current) return;
       const top = Math.round(body.current.getBoundingClientRect().top + window.scrollY);
       lastMargin = top;
+      const items = virtualizer.getVirtualItems();
+      if (items.length > 0) lastRowPx = (items[items.length - 1]!.end - items[0]!.start) / items.length;
       setMargin((known) => (known === top ? known : top));
     });
     return () => cancelAnimationFrame(frame);
@@ -118,7 +120,6 @@ export function useRowWindow(count: number, body: React.RefObject<HTMLTableSecti
   }
   const head = items[0]!;
   const tail = items[items.length - 1]!;
-  lastRowPx = (tail.end - head.start) / items.length;
   return {
     windowed,
     first: head.index,
