@@ -74,6 +74,10 @@ describe('a 100-row page at 1440 px', () => {
     await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
     await expect.poll(() => drawnRows(page).count()).toBeLessThan(100);
 
+    // At the top, as the other axe checks are: scrolled, a row under the fixed header has its
+    // buttons half covered, which axe counts against their size.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(async () => Math.min(...(await drawnIndexes(page)))).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
   }, 90_000);
 
