@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { DRAWN_WHOLE_UP_TO } from '../../../web/engine/list/row-window.js';
 
 /** How long one change (a page, a sort, a screen switch) may take before the bench gives up. */
 export const STEP_TIMEOUT_MS = 15_000;
@@ -7,8 +8,9 @@ export const STEP_TIMEOUT_MS = 15_000;
  * Runs in the page before the app: wraps fetch so that each list answer, once the app has parsed
  * it, is recorded (its row ids, count, total), and offers wait(), which resolves when the rows the
  * table draws are all rows of the latest answer recorded since arm(), each at its place, and a
- * frame has been painted. A page of up to 50 rows draws them all; a longer one (100 rows) draws
- * those in and near the view, so there "drawn" means at least a view's worth of its rows. A plain string, so nothing of the bundler's output reaches the page.
+ * frame has been painted. A page of up to DRAWN_WHOLE_UP_TO rows draws them all; a longer one
+ * (100 rows) draws those in and near the view, so there "drawn" means at least a view's worth of
+ * its rows. A plain string, so nothing of the bundler's output reaches the page.
  */
 export const PAGE_SCRIPT = `(() => {
   // Any management list call: the users list, and the other list a screen switch lands on.
@@ -33,7 +35,7 @@ export const PAGE_SCRIPT = `(() => {
         state.records.push({
           url: response.url, sentAt, parsedAt: performance.now(), status: response.status,
           total: data && typeof data.total === 'number' ? data.total : null, count: list.length,
-          ids: list.map((row) => String(row.id)), firstId: list.length ? String(list[0].id) : null, lastId: list.length ? String(list[list.length - 1].id) : null,
+          ids: list.map((row) => String(row.id)),
         });
         return body;
       });
@@ -88,10 +90,10 @@ export const PAGE_SCRIPT = `(() => {
           if (state.records.length <= state.armed) return;
           const record = state.records[state.records.length - 1];
           const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr[data-row-id]');
-          // A page of more than 50 rows draws the rows in and near the view only: every row drawn
-          // must be the answer's row at its place, and as many as the view holds must be drawn.
+          // A longer page draws the rows in and near the view only: every row drawn must be the
+          // answer's row at its place, and as many as the view holds must be drawn.
           if (rows.length === 0 || rows.length < Math.min(record.count, MIN_DRAWN)) return;
-          if (record.count <= 50 && rows.length !== record.count) return;
+          if (record.count <= ${DRAWN_WHOLE_UP_TO} && rows.length !== record.count) return;
           for (const row of rows) {
             const at = Number(row.getAttribute('data-row-index'));
             if (record.ids[at] !== row.getAttribute('data-row-id')) return;
@@ -137,8 +139,6 @@ export interface ListRecord {
   count: number;
   /** The answer's row ids in order. */
   ids: string[];
-  firstId: string | null;
-  lastId: string | null;
 }
 
 export type WaitAnswer =
