@@ -1,10 +1,11 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { FieldDef } from '#contract';
 import { dateTimeParts, formatBytes, formatCount, formatDateTime, formatDay } from '../../lib/format.js';
 import { language } from '../../lib/settings.js';
 import type { LabelT } from '../../i18n/resources/index.js';
 import { moduleLabel, optionLabel } from './labels.js';
 import { formatMoneyIn } from './money.js';
+import { pictureState, subscribePictures, watchPicture } from '../../lib/picture-batch.js';
 
 export const FILE_PREFIX = '/plate/';
 
@@ -89,7 +90,16 @@ export function Thumbnail({
   // The path that failed, not a flag: a table row reused for another record shows that record's
   // image without being built again (a page of rows would otherwise rebuild a hundred images).
   const [failedPath, setFailedPath] = useState<string | null>(null);
-  if (!path || failedPath === path) {
+  const url = path ? imageUrl(path) : '';
+  // Fetched with the other pictures near the view and shown with them (picture-batch.ts); until
+  // then a stand-in of the picture's size holds its place.
+  const state = useSyncExternalStore(subscribePictures, () => (url ? pictureState(url) : undefined));
+  const place = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!url || state !== undefined || !place.current) return;
+    return watchPicture(place.current, url);
+  }, [url, state]);
+  if (!path || failedPath === path || state === 'failed') {
     return (
       <span
         role="img"
@@ -100,12 +110,22 @@ export function Thumbnail({
       </span>
     );
   }
+  // A block, as the stylesheet's reset makes every picture: inline, it would sit on a line of
+  // text and make the row taller than the picture will.
+  if (state === undefined)
+    return (
+      <span
+        ref={place}
+        role="img"
+        aria-label={alt}
+        aria-busy="true"
+        className={`${className} block rounded bg-slate-100`}
+      />
+    );
   return (
     <img
-      src={imageUrl(path)}
+      src={url}
       alt={alt}
-      loading="lazy"
-      decoding="async"
       className={`${className} rounded object-cover align-middle`}
       onError={() => setFailedPath(path)}
     />
