@@ -5,6 +5,9 @@
  * 100-row users list. Prints the functions with the most self time and the inclusive time of the
  * render phases, and writes the raw profile (open it in Chromium's DevTools Performance panel).
  *
+ * With `--switch` the changes are screen switches instead: clicks in the menu between the users
+ * and the groups lists, each to the other screen's rows painted.
+ *
  * With `--trace` it records a Chromium performance trace (devtools.timeline) instead and prints the
  * renderer main thread's time per event kind (script, style, layout, paint, ...): where script is
  * not the cost, this says what is.
@@ -20,8 +23,8 @@ import { launchChromium } from '../support/chromium.js';
 import { Child } from '../support/child.js';
 import { loginForm, submitLogin } from '../support/login.js';
 import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
-import { PAGE_SCRIPT, arm, waitForList } from './lib/list-recorder.js';
-import { LIST_CALL, LIST_PAGE_SIZE, LIST_PATH, LIST_USERS } from './ui-list.js';
+import { PAGE_SCRIPT, arm, waitForList, waitForScreen } from './lib/list-recorder.js';
+import { LIST_CALL, LIST_PAGE_SIZE, LIST_PATH, LIST_USERS, OTHER_LIST_PATH } from './ui-list.js';
 
 /** The parts of a CDP Profiler.Profile read here. */
 interface ProfileNode {
@@ -115,6 +118,13 @@ export function traceByKind(events: readonly TraceEvent[]): Array<{ name: string
 }
 
 const TRACE = process.argv.includes('--trace');
+const SWITCH = process.argv.includes('--switch');
+const SWITCHES = 16;
+/** The two list screens switched between, each with the resource its screen shows. */
+const SCREENS = [
+  { path: OTHER_LIST_PATH, resource: 'groups' },
+  { path: LIST_PATH, resource: 'users' },
+] as const;
 
 async function main(): Promise<void> {
   const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], {
@@ -163,7 +173,17 @@ async function main(): Promise<void> {
     const drawn: Array<{ action: string; ms: number; clickMs: number | null }> = [];
     const next = page.locator('[data-testid="list-screen"] [data-page-step="next"]');
     const table = page.locator('[data-testid="list-table"]');
-    const steps = [...Array.from({ length: NEXT_CLICKS }, () => 'next'), ...SORT_FIELDS];
+    const steps = SWITCH
+      ? Array.from({ length: SWITCHES }, (_, i) => `switch:${i % 2}`)
+      : [...Array.from({ length: NEXT_CLICKS }, () => 'next'), ...SORT_FIELDS];
+    if (SWITCH) {
+      // Each screen visited once first: the switches profiled are those to a screen seen before.
+      for (const screen of SCREENS) {
+        await arm(page);
+        await page.locator(`aside a[href="${screen.path}"]`).first().click();
+        await waitForScreen(page, screen.resource);
+      }
+    }
     const traced: TraceEvent[] = [];
     const traceDone = new Promise<void>((resolve) => {
       cdp.on('Tracing.dataCollected', (data) => void traced.push(...(data.value as unknown as TraceEvent[])));
@@ -177,6 +197,13 @@ async function main(): Promise<void> {
     else await cdp.send('Profiler.start');
     for (const step of steps) {
       await arm(page);
+      if (step.startsWith('switch:')) {
+        const screen = SCREENS[Number(step.slice('switch:'.length))]!;
+        await page.locator(`aside a[href="${screen.path}"]`).first().click();
+        const ms = await waitForScreen(page, screen.resource);
+        drawn.push({ action: `to ${screen.resource}`, ms, clickMs: ms });
+        continue;
+      }
       const response = page.waitForResponse((r) => r.url().includes(LIST_CALL));
       if (step === 'next') await next.click();
       else await table.locator(`thead button[data-sort="${step}"]`).click();
@@ -190,9 +217,10 @@ async function main(): Promise<void> {
       });
     }
     const drawnLines = drawn
-      .map(
-        (d) =>
-          `  ${d.action.padEnd(14)} drawn ${d.ms.toFixed(1).padStart(6)} ms  click->painted ${d.clickMs?.toFixed(1) ?? '-'} ms`,
+      .map((d) =>
+        SWITCH
+          ? `  ${d.action.padEnd(14)} click->rows painted ${d.ms.toFixed(1).padStart(6)} ms`
+          : `  ${d.action.padEnd(14)} drawn ${d.ms.toFixed(1).padStart(6)} ms  click->painted ${d.clickMs?.toFixed(1) ?? '-'} ms`,
       )
       .join('\n');
     if (TRACE) {
