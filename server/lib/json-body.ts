@@ -70,3 +70,17 @@ export function boundedJsonParser(
     });
   };
 }
+
+/**
+ * The JSON parsers of a scope that passes bodies on to a backend: application/json and the other
+ * JSON types, bounded as boundedJsonParser says, an empty body read as none. `keepOtherText`: the
+ * other JSON types pass on as the client wrote them (a proxy that sends the body on as it came).
+ */
+export function registerJsonParsers(scope: FastifyInstance, { keepOtherText = false } = {}): void {
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, boundedJsonParser(scope, { allowEmpty: true }));
+  scope.addContentTypeParser(
+    OTHER_JSON_TYPES,
+    { parseAs: 'string' },
+    boundedJsonParser(scope, { allowEmpty: true, keepText: keepOtherText }),
+  );
+}

@@ -9,7 +9,7 @@ import type { ConsoleCall } from '../backend-map/calls.js';
 import { GatewayError } from '../errors.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
 import { readBackendJson } from '../lib/backend-json.js';
-import { OTHER_JSON_TYPES, boundedJsonParser } from '../lib/json-body.js';
+import { registerJsonParsers } from '../lib/json-body.js';
 import { NO_STORE } from './security.js';
 
 declare module 'fastify' {
@@ -137,16 +137,7 @@ export default fp(
       // As the proxy reads bodies: JSON (of any JSON type) within the nesting bound, an empty body as none. Other
       // content types cannot be translated and are refused (415).
       scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser(
-        'application/json',
-        { parseAs: 'string' },
-        boundedJsonParser(scope, { allowEmpty: true }),
-      );
-      scope.addContentTypeParser(
-        OTHER_JSON_TYPES,
-        { parseAs: 'string' },
-        boundedJsonParser(scope, { allowEmpty: true }),
-      );
+      registerJsonParsers(scope);
       for (const call of map.calls()) {
         // A POST's body may be empty (read as none), so only its query string has a schema.
         scope.route({

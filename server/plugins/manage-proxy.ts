@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { ENABLE_MODE_HEADER } from '../contract/index.js';
 import { parseEnableMode, type EncodedMode } from '../codec/index.js';
 import { GatewayError } from '../errors.js';
-import { OTHER_JSON_TYPES, boundedJsonParser } from '../lib/json-body.js';
+import { registerJsonParsers } from '../lib/json-body.js';
 import { backendRequestHeaders, passedAnswerHeaders } from '../lib/forwarded.js';
 import { API_DISPOSITION, NO_STORE, ownOrigin } from './security.js';
 import { plateAnswerHeaders } from '../lib/plate-headers.js';
@@ -120,16 +120,7 @@ function registerProxy(app: FastifyInstance, route: ProxyRouteOptions) {
     // Our own body parsers, so the body limit holds for proxied calls too (the proxy's default
     // parser streams any size through) and malformed JSON is refused here with a clear error.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'string' },
-      boundedJsonParser(scope, { allowEmpty: true }),
-    );
-    scope.addContentTypeParser(
-      OTHER_JSON_TYPES,
-      { parseAs: 'string' },
-      boundedJsonParser(scope, { allowEmpty: true, keepText: true }),
-    );
+    registerJsonParsers(scope, { keepOtherText: true });
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     // The backend sees no call without a session the gateway vouches for: a forged, expired or
     // revoked cookie, or none, is answered here (before the body is even read).
