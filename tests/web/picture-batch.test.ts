@@ -27,7 +27,7 @@ let batch: typeof import('../../web/lib/picture-batch.js');
 let announced = 0;
 
 beforeAll(async () => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   vi.stubGlobal('Image', FakeImage);
   // Node has no animation frames: one every 16 ms of the fake clock.
   vi.stubGlobal('requestAnimationFrame', (callback: () => void) => setTimeout(callback, 16));
@@ -86,5 +86,22 @@ describe('picture batches', () => {
     await vi.advanceTimersByTimeAsync(16);
     expect(announced).toBe(2);
     expect(batch.pictureState('/c3.png')).toBe('loaded');
+  });
+
+  it('asks again for a picture that failed, once a minute is over', async () => {
+    batch.fetchBatch(['/d1.png']);
+    fetched('/d1.png').settle(false);
+    await flush();
+    expect(batch.pictureState('/d1.png')).toBe('failed');
+    const before = FakeImage.made.length;
+    batch.fetchBatch(['/d1.png']);
+    expect(FakeImage.made.length).toBe(before);
+    await vi.advanceTimersByTimeAsync(batch.FAILED_RETRY_MS + 1);
+    expect(batch.pictureState('/d1.png')).toBeUndefined();
+    batch.fetchBatch(['/d1.png']);
+    expect(FakeImage.made.length).toBe(before + 1);
+    FakeImage.made.at(-1)!.settle(true);
+    await flush();
+    expect(batch.pictureState('/d1.png')).toBe('loaded');
   });
 });

@@ -22,8 +22,10 @@ export const BATCH_WAIT_MS = 300;
 const NEAR_VIEW = '200px';
 /** Pictures remembered (and their images held, so the browser keeps them decoded). */
 const KEPT = 600;
+/** A picture that failed is asked for again after this long: the file server may have been down a moment. */
+export const FAILED_RETRY_MS = 60_000;
 
-const known = new Map<string, { state: PictureState; image: HTMLImageElement | null }>();
+const known = new Map<string, { state: PictureState; image: HTMLImageElement | null; at: number }>();
 const fetching = new Set<string>();
 const listeners = new Set<() => void>();
 /** Settled pictures not announced yet: their batch is still waiting for others. */
@@ -31,7 +33,7 @@ const unannounced: { url: string; state: PictureState; image: HTMLImageElement |
 
 function remember(url: string, state: PictureState, image: HTMLImageElement | null): void {
   known.delete(url);
-  known.set(url, { state, image });
+  known.set(url, { state, image, at: Date.now() });
   // Oldest first: a Map iterates in insertion order.
   while (known.size > KEPT) known.delete(known.keys().next().value!);
 }
@@ -45,9 +47,22 @@ function announce(settled: typeof unannounced): void {
   for (const listener of listeners) listener();
 }
 
-/** The picture's state: loaded, failed, or undefined while not fetched (or not yet shown). */
+/** What is known of the picture; a failure forgotten once FAILED_RETRY_MS is over. */
+function knownOf(url: string) {
+  const entry = known.get(url);
+  if (entry?.state === 'failed' && Date.now() - entry.at > FAILED_RETRY_MS) {
+    known.delete(url);
+    return undefined;
+  }
+  return entry;
+}
+
+/**
+ * The picture's state: loaded, failed, or undefined while not fetched (or not yet shown). A
+ * failure is told for FAILED_RETRY_MS; a picture drawn after that is fetched again.
+ */
 export function pictureState(url: string): PictureState | undefined {
-  return known.get(url)?.state;
+  return knownOf(url)?.state;
 }
 
 export function subscribePictures(listener: () => void): () => void {
@@ -57,7 +72,7 @@ export function subscribePictures(listener: () => void): () => void {
 
 /** Fetches the pictures of one batch; announces them together, and any late one on its own. */
 export function fetchBatch(urls: readonly string[]): void {
-  const fresh = urls.filter((url) => !known.has(url) && !fetching.has(url));
+  const fresh = urls.filter((url) => !knownOf(url) && !fetching.has(url));
   if (fresh.length === 0) return;
   let open = true;
   let waiting = fresh.length;
