@@ -28,7 +28,7 @@ export const FAILED_RETRY_MS = 60_000;
 const known = new Map<string, { state: PictureState; image: HTMLImageElement | null; at: number }>();
 const fetching = new Set<string>();
 const listeners = new Set<() => void>();
-/** Settled pictures not announced yet: their batch is still waiting for others. */
+/** Pictures that settled after their batch's wait was over, shown together at the next frame. */
 const unannounced: { url: string; state: PictureState; image: HTMLImageElement | null }[] = [];
 
 function remember(url: string, state: PictureState, image: HTMLImageElement | null): void {
