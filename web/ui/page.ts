@@ -9,8 +9,8 @@ export interface RouteMeta {
   /** Allowed when the user holds any of these; none means no requirement. */
   permission?: readonly Permission[];
   /**
-   * Fixed in the tab bar (the dashboard), and not kept alive when left (the error pages): route
-   * metadata the product's route table carries for a tab bar (the `tagsView` setting, off by default).
+   * Fixed in the tab bar, which cannot close its tab (the dashboard); and not kept once left (the
+   * error pages), whose tab closes when another page opens. The bar is the `tagsView` setting.
    */
   affix?: boolean;
   noCache?: boolean;

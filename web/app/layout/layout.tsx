@@ -7,7 +7,7 @@ import type { Decision } from '../navigation.js';
 import { buildMenu, recordLinks } from '../menu.js';
 import { RecordLinksContext } from '../../engine/record/record-links.js';
 import { ownCallKey, permissions, unofferedScreens } from '../../api/session.js';
-import { closeSidebar, device, fixedHeader, sidebarOpened } from '../../lib/settings.js';
+import { closeSidebar, device, fixedHeader, sidebarOpened, tagsView } from '../../lib/settings.js';
 import { ErrorBoundary } from '../error-boundary.js';
 import { Splash } from '../../ui/splash.js';
 import { useT } from '../../i18n/index.js';
@@ -15,6 +15,7 @@ import ErrorPage from '../../pages/error-page.js';
 import NotOfferedPage from '../../pages/not-offered-page.js';
 import { Navbar } from './navbar.js';
 import { SettingsDrawer } from './settings-drawer.js';
+import { TagsView, type CurrentView } from './tags-view.js';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, Sidebar } from './sidebar.js';
 import { connectWithdrawals, withdrawalCount } from '../../api/withdrawals.js';
 import { loggedElsewhereOpen, sessionEndedBy } from '../logged-elsewhere.js';
@@ -36,9 +37,14 @@ const NONE: readonly string[] = [];
 
 type FrameDecision = Extract<Decision, { kind: 'page' | 'forbidden' | 'unoffered' | 'refresh' }>;
 
-/** /redirect/{path*}: renders nothing for one pass, so the screen behind `to` mounts afresh. */
+/**
+ * /redirect/{path*}: renders nothing for one pass, so the screen behind `to` mounts afresh, and
+ * reads its data again: what it had read is marked stale (nothing is asked for here, with no
+ * screen shown), so the screen asks again as it mounts.
+ */
 function Refresh({ to }: { to: string }) {
   useEffect(() => {
+    void queryClient.invalidateQueries({ refetchType: 'none' });
     navigate(to, { replace: true });
   }, [to]);
   return null;
@@ -100,6 +106,22 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   );
 
   const offset = mobile ? 0 : opened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
+  // The page's tab in the tab bar: pages of the route table only, not a refresh in passing or a
+  // page refused.
+  const route = decision.kind === 'page' ? decision.route : null;
+  const current = useMemo<CurrentView | null>(
+    () =>
+      route
+        ? {
+            path: here,
+            title: route.meta.title,
+            record: recordId,
+            affix: route.meta.affix,
+            noCache: route.meta.noCache,
+          }
+        : null,
+    [route, here, recordId],
+  );
 
   let content;
   if (decision.kind === 'refresh') content = <Refresh to={decision.to} />;
@@ -134,6 +156,11 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
           <div className="flex min-w-0 flex-1 flex-col transition-[margin] duration-200" style={{ marginLeft: offset }}>
             <header className={fixedHeader.value ? 'sticky top-0 z-20' : ''} data-testid="header">
               <Navbar path={here} held={held} unoffered={unoffered} />
+              {tagsView.value && current && (
+                <Suspense fallback={null}>
+                  <TagsView current={current} />
+                </Suspense>
+              )}
             </header>
             <main id="main-content" className="min-w-0 flex-1" tabIndex={-1}>
               <ErrorBoundary key={here}>

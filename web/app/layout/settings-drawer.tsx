@@ -1,3 +1,4 @@
+import { Suspense, use } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Signal } from '@preact/signals-react';
 import { Dialog, DialogPanel, DialogTitle, Field, Label, Radio, RadioGroup, Switch } from '@headlessui/react';
@@ -7,10 +8,11 @@ import {
   fixedHeader,
   showSettings,
   sidebarLogo,
+  tagsView,
   theme,
   type ColorScheme,
 } from '../../lib/settings.js';
-import { useT, type MessageKey } from '../../i18n/index.js';
+import { pageMessagesReady, useT, type MessageKey } from '../../i18n/index.js';
 import { UiIcon } from '../../ui/icons.js';
 
 function Toggle({ label, setting, testId }: { label: MessageKey; setting: Signal<boolean>; testId: string }) {
@@ -28,6 +30,12 @@ function Toggle({ label, setting, testId }: { label: MessageKey; setting: Signal
       </Switch>
     </Field>
   );
+}
+
+/** The tab bar's switch: its label is among the pages' messages, which load behind the login. */
+function TagsViewToggle() {
+  use(pageMessagesReady());
+  return <Toggle label="settings.tagsView" setting={tagsView} testId="setting-tags-view" />;
 }
 
 const SCHEME_LABELS: Record<ColorScheme, MessageKey> = {
@@ -63,7 +71,7 @@ function SchemeChoice() {
   );
 }
 
-/** Page settings: fixed header, sidebar logo, appearance, theme colour. Headless UI keeps focus inside. */
+/** Page settings: fixed header, sidebar logo, tab bar, appearance, theme colour. Headless UI keeps focus inside. */
 export function SettingsDrawer() {
   useSignals();
   const t = useT();
@@ -88,6 +96,9 @@ export function SettingsDrawer() {
         <div className="divide-y divide-slate-100 px-4">
           <Toggle label="settings.fixedHeader" setting={fixedHeader} testId="setting-fixed-header" />
           <Toggle label="settings.sidebarLogo" setting={sidebarLogo} testId="setting-sidebar-logo" />
+          <Suspense fallback={null}>
+            <TagsViewToggle />
+          </Suspense>
           <SchemeChoice />
           <Field className="flex items-center justify-between py-3">
             <Label className="text-sm text-slate-700">{t('settings.theme')}</Label>

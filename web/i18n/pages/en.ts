@@ -178,6 +178,14 @@ const en = {
   'deploy.migration.duration': 'Duration',
   'deploy.migration.seconds': '{{seconds}} s',
   'deploy.migration.finishedAt': 'Finished at',
+  'settings.tagsView': 'Tab bar',
+  'tags.label': 'Open pages',
+  'tags.menu': 'Tab actions',
+  'tags.refresh': 'Refresh',
+  'tags.close': 'Close',
+  'tags.closeNamed': 'Close {{name}}',
+  'tags.closeOthers': 'Close others',
+  'tags.closeAll': 'Close all',
 } as const;
 
 export type PageMessageKey = keyof typeof en;

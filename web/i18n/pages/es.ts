@@ -176,6 +176,14 @@ const es = {
   'deploy.migration.duration': 'Duración',
   'deploy.migration.seconds': '{{seconds}} s',
   'deploy.migration.finishedAt': 'Terminado a las',
+  'settings.tagsView': 'Barra de pestañas',
+  'tags.label': 'Páginas abiertas',
+  'tags.menu': 'Acciones de la pestaña',
+  'tags.refresh': 'Actualizar',
+  'tags.close': 'Cerrar',
+  'tags.closeNamed': 'Cerrar {{name}}',
+  'tags.closeOthers': 'Cerrar las demás',
+  'tags.closeAll': 'Cerrar todas',
 } satisfies PageMessages;
 
 export default es;

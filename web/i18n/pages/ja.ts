@@ -175,6 +175,14 @@ const ja = {
   'deploy.migration.duration': '所要時間',
   'deploy.migration.seconds': '{{seconds}} 秒',
   'deploy.migration.finishedAt': '完了時刻',
+  'settings.tagsView': 'タブバー',
+  'tags.label': '開いているページ',
+  'tags.menu': 'タブの操作',
+  'tags.refresh': '再読み込み',
+  'tags.close': '閉じる',
+  'tags.closeNamed': '{{name}} を閉じる',
+  'tags.closeOthers': '他を閉じる',
+  'tags.closeAll': 'すべて閉じる',
 } satisfies PageMessages;
 
 export default ja;

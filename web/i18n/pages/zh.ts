@@ -175,6 +175,14 @@ const zh = {
   'deploy.migration.duration': '耗时',
   'deploy.migration.seconds': '{{seconds}} 秒',
   'deploy.migration.finishedAt': '完成时间',
+  'settings.tagsView': '标签栏',
+  'tags.label': '已打开的页面',
+  'tags.menu': '标签操作',
+  'tags.refresh': '刷新',
+  'tags.close': '关闭',
+  'tags.closeNamed': '关闭 {{name}}',
+  'tags.closeOthers': '关闭其他',
+  'tags.closeAll': '关闭所有',
 } satisfies PageMessages;
 
 export default zh;
