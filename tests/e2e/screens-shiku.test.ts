@@ -16,7 +16,8 @@ import { walkBoundScreens } from './screen-walk.js';
  * call carries its signature, every screen the map binds shows its rows or form, the ones it marks
  * unsupported are gone from the menu and say so at their URL, and the writes it binds land in the
  * store: a withdrawal approved and one rejected, a sensitive word added, a user banned; a group
- * edited, muted, unmuted and dissolved as the logged-in administrator; an administrator deleted;
+ * edited, muted, unmuted and dissolved as the logged-in administrator; an administrator's password
+ * reset (its md5) and the administrator deleted;
  * a selection banned and words, codes and an administrator deleted one Shiku call per id; codes
  * generated one call each; the site configuration saved over Shiku's whole Config. The daily
  * statistics (Shiku's per-day counts over three calls) and the dashboard show the store's.
@@ -35,6 +36,7 @@ const h = useHarness({
   env: { BACKEND_MAP: MAP, SANDBOX_DIALECT: 'shiku' },
 });
 const store = () => h.sandbox.app.sandbox;
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const rows = (page: Page) => page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr');
 
 const CHINA_MS = 8 * 3_600_000;
@@ -191,7 +193,6 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
 
 /** A call to the sandbox's Shiku console API as Shiku's own console makes it: logged in, signed. */
 async function shikuCall(path: string, params: Record<string, string>): Promise<Record<string, unknown>> {
-  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
   const form = (body: Record<string, string>) => ({
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -245,7 +246,7 @@ describe('the Shiku IM writes that take the session, the clock, one call per id 
     expect(await errorToasts(page)).toEqual([]);
   }, 120_000);
 
-  it('lists the administrators by the caller’s telephone and deletes one through delAdmin', async () => {
+  it('lists the administrators by the caller’s telephone, resets one’s password as its md5 and deletes it through delAdmin', async () => {
     const doomed = createAdmin(
       store().accounts,
       {
@@ -261,6 +262,31 @@ describe('the Shiku IM writes that take the session, the clock, one call per id 
     await page.goto('/system/admins');
     const row = page.locator(`tr[data-row-id="${doomed.userId}"]`);
     await expect.poll(() => row.locator('[data-col="account"]').textContent()).toBe('shikuE2eAdmin');
+
+    // A password reset goes to updateUserPassword as its md5, which Shiku keeps and compares
+    // verbatim: the administrator then logs in to Shiku's own console with the new password.
+    const shikuLogin = async (password: string) =>
+      (
+        (await (
+          await fetch(`${h.sandbox.url}/console/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({
+              account: 'shikuE2eAdmin',
+              password: md5(password),
+              googlecode: '0',
+            }).toString(),
+          })
+        ).json()) as { resultCode?: number }
+      ).resultCode;
+    // Made in the store, the account has no Shiku password yet (Shiku keeps its own).
+    expect(await shikuLogin('Renewed-pass-42')).not.toBe(1);
+    await rowCommand(row, '[data-action="resetPassword"]');
+    await dialog(page).getByLabel('Password').fill('Renewed-pass-42');
+    await dialog(page).getByRole('button', { name: 'Reset password' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    await expect.poll(() => shikuLogin('Renewed-pass-42')).toBe(1);
+
     await row.getByLabel(`Select row ${doomed.userId}`, { exact: true }).check();
     await page.getByRole('button', { name: 'Delete selected' }).click();
     await confirmDialog(page).getByRole('button', { name: 'Confirm' }).click();

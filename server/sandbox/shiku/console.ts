@@ -22,7 +22,6 @@ import {
   type Row,
   dayRange,
   failure,
-  md5hex,
   objectId,
   pageOf,
   pageResult,
@@ -451,13 +450,15 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     return success(now, fresh.length > 0);
   });
 
-  // AC updateUserPassword: no role check; the md5 the console sends becomes the password.
+  // AC updateUserPassword: no role check; what the console sends (its md5 of the password) is
+  // kept as it is, and a login's md5 is compared with it verbatim: plain text sent here locks the
+  // account out, as it would on Shiku.
   map('/console/updateUserPassword', ({ params, admin, now }) => {
     const userId = params.str('userId');
     const password = params.str('password');
     const account = store.accounts.find((a) => a.userId === userId);
     if (account && password !== '') {
-      deps.passwords.set(account, /^[0-9a-f]{32}$/.test(password) ? password : md5hex(password));
+      deps.passwords.set(account, password);
       deps.sessions.close(account.id);
       log(admin, 'update', 'admins', `updateUserPassword #${account.id}`, now);
     }
