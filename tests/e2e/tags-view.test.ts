@@ -143,6 +143,10 @@ describe('tab bar (tagsView)', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === '/dashboard');
     await expect.poll(() => tabs(page)).toEqual(['/dashboard']);
+    // The keyboard's place is kept: on the tab that is left.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('li')?.getAttribute('data-tag-path')))
+      .toBe('/dashboard');
     // The fixed tab's menu offers no Close.
     await tabLink(page, '/dashboard').click({ button: 'right' });
     await menu.waitFor();

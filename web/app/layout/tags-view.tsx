@@ -119,11 +119,12 @@ export const TagsView = memo(function TagsView({ current }: { current: CurrentVi
 
   const closeTab = (v: VisitedView) => {
     if (v.affix) return;
-    const after = close(shown, v.path);
-    setViews(after);
-    const to = v.path === path ? (neighbourOf(shown, v.path) ?? null) : null;
-    focusNext.current = to?.path ?? path;
-    if (v.path === path) navigate(to?.fullPath ?? HOME_PATH);
+    // The focus goes where the closed tab was: its neighbour, which is also the page opened when
+    // the closed tab was the current one.
+    const neighbour = neighbourOf(shown, v.path);
+    setViews(close(shown, v.path));
+    focusNext.current = neighbour?.path ?? null;
+    if (v.path === path) navigate(neighbour?.fullPath ?? HOME_PATH);
   };
   const closeOtherTabs = (v: VisitedView) => {
     setViews(closeOthers(shown, v.path));
@@ -133,6 +134,7 @@ export const TagsView = memo(function TagsView({ current }: { current: CurrentVi
   const closeAllTabs = () => {
     const left = closeAll(shown);
     setViews(left);
+    focusNext.current = left[left.length - 1]?.path ?? null;
     if (!affix) navigate(left[left.length - 1]?.fullPath ?? HOME_PATH);
   };
 
