@@ -166,6 +166,36 @@ describe('tab bar (tagsView)', () => {
     expect(h.pageErrors).toEqual([]);
   }, 120_000);
 
+  it('with the header not fixed, still scrolls the bar to the current tab', async () => {
+    const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
+    await turnOn(page);
+    // The header then is not the tabs' positioned ancestor: the sidebar's width must not count.
+    await page.getByTestId('settings-toggle').click();
+    await page.getByTestId('setting-fixed-header').click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-drawer').waitFor({ state: 'detached' });
+    const opened = ['/userpage/userset', '/groupset', '/system/record', '/system/admins', '/sensitivewords'];
+    opened.push('/invitationcode', '/BlackList', '/onlineuser', '/loginuser', '/WithDrawMoneyCheck', '/BillingRecords');
+    for (const to of [...opened, '/userpage/userset']) {
+      await page.evaluate((path) => {
+        history.pushState(null, '', path);
+        dispatchEvent(new PopStateEvent('popstate'));
+      }, to);
+      await page.waitForURL((u) => u.pathname === to);
+      await expect.poll(() => activeTab(page)).toBe(to);
+    }
+    const shown = await page.evaluate(() => {
+      const list = document.querySelector('[data-testid="tags-view"] ul')!;
+      const a = list.querySelector('li[data-active]')!.getBoundingClientRect();
+      const l = list.getBoundingClientRect();
+      return {
+        activeInView: a.left >= l.left - 1 && a.right <= l.right + 1,
+        listScrolls: list.scrollWidth > list.clientWidth,
+      };
+    });
+    expect(shown).toEqual({ activeInView: true, listScrolls: true });
+  }, 90_000);
+
   it('on a phone, scrolls sideways within itself to the current tab, never the page', async () => {
     const { page } = await h.pageAs('admin', { width: 390, height: 844 });
     await turnOn(page);

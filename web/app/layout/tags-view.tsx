@@ -144,8 +144,15 @@ export const TagsView = memo(function TagsView({ current }: { current: CurrentVi
   };
 
   return (
-    <nav aria-label={t('tags.label')} className="border-b border-slate-200 bg-white" data-testid="tags-view">
-      <ul ref={list} className="flex gap-1 overflow-x-auto px-2 py-1 [scrollbar-width:thin]">
+    <nav
+      aria-label={t('tags.label')}
+      className="border-b border-slate-200 bg-white"
+      data-testid="tags-view"
+      // The page's scroll padding makes room for the bar under the sticky header (styles.css).
+      data-tab-bar=""
+    >
+      {/* Positioned, so that a tab's offsetLeft is measured from the bar, whatever the header is. */}
+      <ul ref={list} className="relative flex gap-1 overflow-x-auto px-2 py-1 [scrollbar-width:thin]">
         {shown.map((v) => {
           const active = v.path === path;
           return (
