@@ -112,10 +112,14 @@ describe('a list’s pictures at 1440 px', () => {
     // Back to the first page: its pictures are known, shown with the rows, and not asked for again.
     const asked = avatars.asked.length;
     await page.locator('[data-page-step="prev"]').click();
-    // The pagination is at the page's foot: the rows first shown are at its top.
-    await page.evaluate(() => window.scrollTo(0, 0));
+    // The pagination is at the page's foot: the rows first shown are at its top. Scrolled up on
+    // every look, as the page may still move (its rows come in, the row window measures) after
+    // one scroll on a busy machine.
     await expect
-      .poll(async () => (await avatarCells(page)).some((c) => c.id === shownOnFirst[0] && c.shown === c.id))
+      .poll(async () => {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        return (await avatarCells(page)).some((c) => c.id === shownOnFirst[0] && c.shown === c.id);
+      })
       .toBe(true);
     const again = (await avatarCells(page)).filter((c) => shownOnFirst.includes(c.id));
     expect(again.every((c) => c.shown === c.id && !c.waiting)).toBe(true);
