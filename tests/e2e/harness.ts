@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { GATEWAY_PATHS } from '../../server/contract/index.js';
@@ -65,6 +65,8 @@ interface ScopedHarness extends Harness {
   beginTest(): void;
   /** Closes the pages the test opened; pages opened outside a test (in beforeAll) stay open. */
   endTest(): Promise<void>;
+  /** What each page the test opened shows: its address, open dialogs, toasts and first words. */
+  describeTestPages(): Promise<string>;
 }
 
 /**
@@ -162,6 +164,32 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
         contexts.splice(contexts.indexOf(c), 1);
       }
     },
+    async describeTestPages() {
+      const lines: string[] = [];
+      for (const context of testContexts ?? []) {
+        for (const page of context.pages()) {
+          const look = page
+            .evaluate(() => {
+              const text = (el: Element) => (el as HTMLElement).innerText.replace(/\s+/g, ' ').trim().slice(0, 300);
+              return {
+                dialogs: [...document.querySelectorAll('dialog[open], [role="dialog"], [role="alertdialog"]')].map(
+                  text,
+                ),
+                toasts: [...document.querySelectorAll('[data-toast]')].map(text),
+                body: text(document.body),
+              };
+            })
+            .catch((error: unknown) => ({ unreadable: String(error) }));
+          // A page too busy to answer is itself the clue; it must not hold the next test.
+          const seen = await Promise.race([
+            look,
+            new Promise((resolve) => setTimeout(resolve, 5_000, { unreadable: 'no answer in 5 s' })),
+          ]);
+          lines.push(`${page.url()}: ${JSON.stringify(seen)}`);
+        }
+      }
+      return lines.join('\n');
+    },
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await stopGateway();
@@ -187,12 +215,20 @@ export interface SuiteOptions extends HarnessOptions {
  */
 export function useHarness(options: SuiteOptions = {}): Harness {
   const { plantedErrors = [], checkPageErrors = true, ...harnessOptions } = options;
+  // A browser walk is a few dozen steps, each with Playwright's own 30 s wait: at the suite's 30 s
+  // a walk that is merely slow on a busy machine fails as a whole, and a step that never comes
+  // fails as "timed out" instead of naming what it waited for. Longer walks say so themselves.
+  vi.setConfig({ testTimeout: 90_000 });
   let started: ScopedHarness | undefined;
   beforeAll(async () => {
     started = await startHarness(harnessOptions);
   });
   beforeEach(() => started?.beginTest());
-  afterEach(async () => {
+  afterEach(async (context) => {
+    // A failure on a busy CI machine is seldom reproduced here: what the pages showed is the clue.
+    if (context.task.result?.state === 'fail' && started) {
+      console.error(`The test's pages when it failed:\n${await started.describeTestPages()}`);
+    }
     await started?.endTest();
   });
   afterAll(async () => {

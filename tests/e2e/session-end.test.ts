@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_PATHS } from '../../server/contract/index.js';
-import { loginAs, sessionLoggedIn, useHarness } from './harness.js';
+import { loginAs, rowCommand, sessionLoggedIn, useHarness } from './harness.js';
 
 /*
  * When the gateway refuses the session (logged out in another tab, idle, too old) it answers
@@ -73,6 +73,38 @@ describe('a session the gateway ended', () => {
     await page.getByTestId('login-session-ended').waitFor();
     await noDialog(page);
     expect(await sessionLoggedIn(page)).toBe(false);
+  });
+
+  it('keeps a form’s unsaved work when the session ends under it, and logs in again over the page', async () => {
+    // The administrator has the badge, so the event stream tells the page; the Save's call would
+    // tell it as well.
+    const { context, page } = await h.pageAs('admin', { width: 1280, height: 900 });
+    await page.goto('/homelist');
+    const rows = page.locator('[data-testid="list-table"] tbody tr[data-row-id]');
+    await rows.first().waitFor();
+    const id = await rows.first().getAttribute('data-row-id');
+    const form = page.getByTestId('form-dialog');
+    await rowCommand(rows.first(), '[data-command="edit"]');
+    const typed = `Typed before the logout ${Date.now() % 1_000_000}`;
+    await form.getByLabel('Title').fill(typed);
+    // The seeded entries open in-app links, which the form asks to be web addresses.
+    await form.getByLabel('Link').fill('https://news.example.com/kept');
+
+    await logOutBehindThePage(context, h.url);
+    // Not the login form, which would throw the typed title away (and, before, a blank page).
+    const relogin = page.getByTestId('relogin-dialog');
+    await relogin.getByTestId('relogin-form').waitFor();
+    expect(pathOf(page.url())).toBe('/homelist');
+    expect(await relogin.locator('#relogin-text').textContent()).toBe('Your session has ended. Please log in again.');
+    await relogin.locator('input[name="password"]').fill('admin123');
+    await relogin.getByTestId('relogin-submit').click();
+    await relogin.waitFor({ state: 'detached' });
+
+    expect(await form.getByLabel('Title').inputValue()).toBe(typed);
+    expect(await form.getByLabel('Link').inputValue()).toBe('https://news.example.com/kept');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.locator(`tr[data-row-id="${id}"]`, { hasText: typed }).waitFor();
   });
 });
 

@@ -6,6 +6,8 @@ import { decide, type Decision } from './navigation.js';
 import { afterLoginTarget, loginUrl } from '../lib/login-redirect.js';
 import { forgetSession, loadPermissions, logout, permissions, session, unofferedScreens } from '../api/session.js';
 import { onSessionLost } from '../lib/session-lost.js';
+import { hasUnsavedChanges } from '../lib/leave-guard.js';
+import { loggedElsewhereOpen, sessionEndedBy } from './logged-elsewhere.js';
 import { pageTitle, siteTitle } from './title.js';
 import { toast } from '../lib/toast.js';
 import { Toaster } from '../ui/toaster.js';
@@ -23,9 +25,16 @@ const Layout = lazy(() => Promise.all([import('./layout/layout.js'), fullStylesR
 
 let permissionLoad: Promise<void> | null = null;
 
-// The gateway refused the session: forgetting it is enough, the guard then sends the user to
-// the login form with the page they were on.
-onSessionLost(forgetSession);
+// The gateway refused the session (idle, too old, logged out in another tab): forgetting it is
+// enough, the guard then sends the user to the login form with the page they were on. Not while a
+// form holds unsaved changes: going to the login form would throw them away (and the form's leave
+// guard, holding the router back as it unmounts, left a blank page instead). The frame's dialog
+// then logs in again over the page, as when another login ended the session.
+onSessionLost(() => {
+  if (!hasUnsavedChanges()) return forgetSession();
+  sessionEndedBy.value = 'expired';
+  loggedElsewhereOpen.value = true;
+});
 
 /** The first navigation after login loads the permission list; a failure logs out. */
 function startPermissionLoad(wanted: string): void {

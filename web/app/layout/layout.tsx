@@ -80,10 +80,14 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
       // backend dropping the token opens the 'logged in elsewhere' dialog, the gateway ending
       // the session goes to the login form.
       onSessionEnded: (reason) => {
+        // The dialog already asks to log in again over the page: whatever ended the gateway's
+        // session meanwhile (a mistyped password there ends it, as on the login page) changes
+        // nothing; dropping the session now would take the page and its typed work with it.
+        if (loggedElsewhereOpen.value) return;
         // Ended by another login or by age: the dialog logs in again over the page. Logged out
         // on purpose (another tab): the login form.
         if (reason === 'logged-out') return sessionLost();
-        if (!loggedElsewhereOpen.value) sessionEndedBy.value = reason === 'expired' ? 'expired' : 'backend';
+        sessionEndedBy.value = reason === 'expired' ? 'expired' : 'backend';
         loggedElsewhereOpen.value = true;
       },
     });
