@@ -12,6 +12,12 @@
  * - sort: a click on a sortable header (the event's timeStamp) to the sorted page painted;
  * - switch: a click on the menu entry of the other list screen of the group (users and groups,
  *   each way in turn) to that screen's rows painted.
+ *
+ * Before each click the bench scrolls the control into view, then waits until the page has had no
+ * request under way for SETTLE_QUIET_MS (lib/settle.ts): the page just drawn, and the rows the
+ * scroll brought, have their pictures, as for someone who reads a page and scrolls to its Next
+ * button before clicking it. Clicked back to back, each change overlapped the picture fetches of
+ * the last page and of the rows the click's own scroll brought into view.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +30,7 @@ import { CHILDREN_DIR } from '../support/paths.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { PAGE_SCRIPT, STEP_TIMEOUT_MS, arm, waitForList, waitForScreen, type WaitAnswer } from './lib/list-recorder.js';
 import { fixed, mib, printTable, type BudgetCheck } from './lib/report.js';
+import { trackRequests } from './lib/settle.js';
 
 export const LIST_PATH = '/userpage/userset';
 export const LIST_CALL = '/manage/user/userProfile/list';
@@ -235,6 +242,7 @@ async function browse(
     await browserContext.addInitScript({ content: PAGE_SCRIPT });
     const page = browserContext.pages()[0] ?? (await browserContext.newPage());
     const cdp = await browserContext.newCDPSession(page);
+    const requests = trackRequests(page);
     await login(page, baseUrl);
 
     // The list screen, 100 rows a page, the default sort: a full load (chunks, session, menu).
@@ -257,10 +265,15 @@ async function browse(
     for (const [index, step] of steps.entries()) {
       if (performance.now() > deadline)
         throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${index} changes`);
+      const target = step.kind === 'next' ? nextButton : table.locator(`thead button[data-sort="${step.field}"]`);
+      // Scrolled to first, then the page read before the click: the rows and pictures the scroll
+      // brings into view are in, as for someone who scrolls down a page before its Next button.
+      // (A click scrolls by itself, and the rows and pictures it brought then came with the change.)
+      await target.scrollIntoViewIfNeeded({ timeout: STEP_TIMEOUT_MS });
+      await requests.settled(STEP_TIMEOUT_MS);
       await arm(page);
       const response = page.waitForResponse((r) => r.url().includes(LIST_CALL), { timeout: STEP_TIMEOUT_MS });
-      if (step.kind === 'next') await nextButton.click({ timeout: STEP_TIMEOUT_MS });
-      else await table.locator(`thead button[data-sort="${step.field}"]`).click({ timeout: STEP_TIMEOUT_MS });
+      await target.click({ timeout: STEP_TIMEOUT_MS });
       await response;
       const answer = await waitForList(page);
       const figures = stepFigures(answer);
@@ -288,6 +301,7 @@ async function browse(
       if (performance.now() > deadline)
         throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${i} screen switches`);
       const target = targets[i % 2]!;
+      await requests.settled(STEP_TIMEOUT_MS);
       await arm(page);
       await page
         .locator(`aside a[href="${target.path}"], nav a[href="${target.path}"]`)

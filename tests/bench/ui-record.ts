@@ -26,6 +26,7 @@ import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { recordKeyword } from '../../web/engine/record/record-search.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { fixed, percentile, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
+import { trackRequests } from './lib/settle.js';
 
 const UI_DIR = path.join(REPO_ROOT, 'dist', 'web');
 /** The sandbox's own size (the budgets), then a large one (figures). */
@@ -136,6 +137,7 @@ async function openRecords(
   baseUrl: string,
   count: number,
 ): Promise<Pick<RecordBench, 'opens' | 'firstOpen'>> {
+  const requests = trackRequests(page);
   await page.goto(`${baseUrl}${LIST_PATH}`, { waitUntil: 'commit' });
   await settledRow(page, 19).waitFor({ timeout: STEP_TIMEOUT_MS });
   const opens: RecordBench['opens'] = [];
@@ -143,6 +145,8 @@ async function openRecords(
   for (let i = 0; i <= count; i++) {
     const row = settledRow(page, i % 20);
     const id = (await row.getAttribute('data-row-id'))!;
+    // The list read before the next record is opened: its pictures are in.
+    await requests.settled(STEP_TIMEOUT_MS);
     await page.evaluate(() => (window as unknown as { __benchRecord: { arm(): void } }).__benchRecord.arm());
     await row.locator('[data-record-link]').click({ timeout: STEP_TIMEOUT_MS });
     const answer = await page.evaluate(
