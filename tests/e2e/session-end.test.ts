@@ -96,6 +96,9 @@ describe('a session the gateway ended', () => {
     await relogin.getByTestId('relogin-form').waitFor();
     expect(pathOf(page.url())).toBe('/homelist');
     expect(await relogin.locator('#relogin-text').textContent()).toBe('Your session has ended. Please log in again.');
+    // Why is said once, by the line above; the next says what logging in keeps.
+    await relogin.getByText('Log in again to carry on: what you typed on this page stays.', { exact: true }).waitFor();
+    expect(await relogin.getByText('Your session has ended', { exact: false }).count()).toBe(1);
     await relogin.locator('input[name="password"]').fill('admin123');
     await relogin.getByTestId('relogin-submit').click();
     await relogin.waitFor({ state: 'detached' });

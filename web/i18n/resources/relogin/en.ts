@@ -1,8 +1,7 @@
 /** Labels of the dialog that logs in again in place after the session ended. Joined into each language's screen labels. */
 const en = {
   'relogin.title': 'Log in again',
-  'relogin.intro':
-    'Your session has ended (this account logged in elsewhere, or the session expired). Log in again to carry on: what you typed on this page stays.',
+  'relogin.intro': 'Log in again to carry on: what you typed on this page stays.',
   'relogin.submit': 'Log in and continue',
   'relogin.done': 'Logged in again',
   'relogin.otherAccount': 'Logged in as another administrator: the page reloads',

@@ -2,8 +2,7 @@ import type en from './en.js';
 
 const es = {
   'relogin.title': 'Volver a iniciar sesión',
-  'relogin.intro':
-    'Su sesión ha terminado (esta cuenta inició sesión en otro lugar o la sesión caducó). Vuelva a iniciar sesión para continuar: lo que escribió en esta página se conserva.',
+  'relogin.intro': 'Vuelva a iniciar sesión para continuar: lo que escribió en esta página se conserva.',
   'relogin.submit': 'Iniciar sesión y continuar',
   'relogin.done': 'Sesión iniciada de nuevo',
   'relogin.otherAccount': 'Ha iniciado sesión como otro administrador: la página se recarga',
