@@ -6,8 +6,9 @@ import { loginAs, rowCommand, sessionLoggedIn, useHarness } from './harness.js';
 /*
  * When the gateway refuses the session (logged out in another tab, idle, too old) it answers
  * 401 NOT_LOGGED_IN: the console then goes to the login form with the page it was on as redirect,
- * not to the 'logged in elsewhere' dialog a backend 401 opens. Failed logins past the limit show
- * the wait in the page's language.
+ * not to the 'logged in elsewhere' dialog a backend 401 opens, unless a form holds unsaved changes:
+ * then that dialog opens over the form, which the login form would throw away. Failed logins past
+ * the limit show the wait in the page's language.
  */
 
 const h = useHarness({ pollMs: 500, events: { heartbeatMs: 1_000, retryMs: 500 }, sandbox: { withdrawalTickMs: 0 } });
