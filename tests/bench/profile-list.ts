@@ -23,7 +23,7 @@ import { launchChromium } from '../support/chromium.js';
 import { Child } from '../support/child.js';
 import { loginForm, submitLogin } from '../support/login.js';
 import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
-import { PAGE_SCRIPT, arm, waitForList, waitForScreen } from './lib/list-recorder.js';
+import { PAGE_SCRIPT, arm, armScreen, waitForList, waitForScreen } from './lib/list-recorder.js';
 import { LIST_CALL, LIST_PAGE_SIZE, LIST_PATH, LIST_USERS, OTHER_LIST_PATH } from './ui-list.js';
 
 /** The parts of a CDP Profiler.Profile read here. */
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     if (SWITCH) {
       // Each screen visited once first: the switches profiled are those to a screen seen before.
       for (const screen of SCREENS) {
-        await arm(page);
+        await armScreen(page, screen.resource);
         await page.locator(`aside a[href="${screen.path}"]`).first().click();
         await waitForScreen(page, screen.resource);
       }
@@ -199,6 +199,7 @@ async function main(): Promise<void> {
       await arm(page);
       if (step.startsWith('switch:')) {
         const screen = SCREENS[Number(step.slice('switch:'.length))]!;
+        await armScreen(page, screen.resource);
         await page.locator(`aside a[href="${screen.path}"]`).first().click();
         const ms = await waitForScreen(page, screen.resource);
         drawn.push({ action: `to ${screen.resource}`, ms, clickMs: ms });

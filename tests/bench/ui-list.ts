@@ -28,7 +28,15 @@ import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { Child } from '../support/child.js';
 import { CHILDREN_DIR } from '../support/paths.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
-import { PAGE_SCRIPT, STEP_TIMEOUT_MS, arm, waitForList, waitForScreen, type WaitAnswer } from './lib/list-recorder.js';
+import {
+  PAGE_SCRIPT,
+  STEP_TIMEOUT_MS,
+  arm,
+  armScreen,
+  waitForList,
+  waitForScreen,
+  type WaitAnswer,
+} from './lib/list-recorder.js';
 import { fixed, mib, printTable, type BudgetCheck } from './lib/report.js';
 import { trackRequests } from './lib/settle.js';
 
@@ -302,7 +310,7 @@ async function browse(
         throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${i} screen switches`);
       const target = targets[i % 2]!;
       await requests.settled(STEP_TIMEOUT_MS);
-      await arm(page);
+      await armScreen(page, target.resource);
       await page
         .locator(`aside a[href="${target.path}"], nav a[href="${target.path}"]`)
         .first()

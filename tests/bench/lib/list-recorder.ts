@@ -47,14 +47,20 @@ export const PAGE_SCRIPT = `(() => {
     const e = entries[0];
     return e ? { requestStart: e.requestStart, responseStart: e.responseStart, responseEnd: e.responseEnd, startTime: e.startTime, transferSize: e.transferSize, encodedBodySize: e.encodedBodySize } : null;
   };
-  // A screen switch: resolves once a list screen of this resource shows rows and a frame is painted.
-  const waitScreen = (resource, timeoutMs) => new Promise((resolve) => {
-    const deadline = performance.now() + timeoutMs;
+  // A screen switch: watched from before the click (armScreen), so the rows are seen in the task
+  // that puts them in (a MutationObserver runs at its end) and the frame waited for is the one
+  // that paints them. Looked for only after the click, rows already in would be timed to a later
+  // frame than the one that showed them.
+  const watchScreen = (resource, timeoutMs) => new Promise((resolve) => {
     const selector = '[data-testid="list-screen"][data-resource="' + resource + '"] [data-testid="list-table"] tbody tr[data-row-id]';
+    let done = false;
+    const finish = (value) => { done = true; observer.disconnect(); clearTimeout(timer); resolve(value); };
     const check = () => {
-      if (performance.now() > deadline) return resolve({ ok: false, reason: 'timeout' });
-      if (!document.querySelector(selector)) return void requestAnimationFrame(check);
+      if (done || !document.querySelector(selector)) return;
       const inDomAt = performance.now();
+      done = true;
+      observer.disconnect();
+      clearTimeout(timer);
       requestAnimationFrame(() => {
         const channel = new MessageChannel();
         channel.port1.onmessage = () => {
@@ -64,10 +70,14 @@ export const PAGE_SCRIPT = `(() => {
         channel.port2.postMessage(0);
       });
     };
+    const observer = new MutationObserver(check);
+    observer.observe(document.documentElement, { childList: true, subtree: true });
+    const timer = setTimeout(() => { if (!done) finish({ ok: false, reason: 'timeout' }); }, timeoutMs);
     check();
   });
   window.__benchList = {
-    waitScreen,
+    armScreen(resource, timeoutMs) { state.clickAt = null; state.screen = watchScreen(resource, timeoutMs); },
+    waitScreen() { return state.screen; },
     arm() { state.armed = state.records.length; state.clickAt = null; },
     wait(timeoutMs) {
       return new Promise((resolve) => {
@@ -184,14 +194,25 @@ export async function arm(page: Page): Promise<void> {
 export type ScreenAnswer =
   { ok: false; reason: string } | { ok: true; clickAt: number | null; inDomAt: number; paintedAt: number };
 
-/** Waits for a list screen of `resource` to show its rows, painted; then the click-to-painted time. */
-export async function waitForScreen(page: Page, resource: string): Promise<number> {
-  const answer = await page.evaluate(
+/**
+ * Starts watching for a list screen of `resource` with rows, before the click that switches to it:
+ * a screen drawn in the click's own task is then timed to the frame that paints it.
+ */
+export async function armScreen(page: Page, resource: string): Promise<void> {
+  await page.evaluate(
     ([id, timeoutMs]) =>
-      (
-        window as unknown as { __benchList: { waitScreen(r: string, ms: number): Promise<ScreenAnswer> } }
-      ).__benchList.waitScreen(id, timeoutMs),
+      (window as unknown as { __benchList: { armScreen(r: string, ms: number): void } }).__benchList.armScreen(
+        id,
+        timeoutMs,
+      ),
     [resource, STEP_TIMEOUT_MS] as const,
+  );
+}
+
+/** Waits for the screen armScreen watches for to show its rows, painted; then the click-to-painted time. */
+export async function waitForScreen(page: Page, resource: string): Promise<number> {
+  const answer = await page.evaluate(() =>
+    (window as unknown as { __benchList: { waitScreen(): Promise<ScreenAnswer> } }).__benchList.waitScreen(),
   );
   if (!answer.ok) throw new Error(`the ${resource} list screen did not show rows within ${STEP_TIMEOUT_MS} ms`);
   if (answer.clickAt === null) throw new Error('no click was seen before the screen switch');
