@@ -4,6 +4,8 @@ import { t } from '../i18n/index.js';
 
 interface Props {
   children: ReactNode;
+  /** A new value clears a caught error: the screen is drawn again at its new address. */
+  resetKey?: string;
 }
 
 /** Keeps a broken screen from blanking the whole console, and logs what broke. */
@@ -12,6 +14,10 @@ export class ErrorBoundary extends Component<Props, { error: Error | null }> {
 
   static getDerivedStateFromError(error: Error) {
     return { error };
+  }
+
+  override componentDidUpdate(previous: Props): void {
+    if (this.state.error && previous.resetKey !== this.props.resetKey) this.setState({ error: null });
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {

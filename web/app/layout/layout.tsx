@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { navigate } from 'wouter/use-browser-location';
 import { WITHDRAWAL_REVIEW_PERMISSION } from '#contract';
 import type { Decision } from '../navigation.js';
+import type { LeafRoute } from '../route-entry.js';
 import { buildMenu, recordLinks } from '../menu.js';
 import { RecordLinksContext } from '../../engine/record/record-links.js';
 import { ownCallKey, permissions, unofferedScreens } from '../../api/session.js';
@@ -21,11 +22,22 @@ import { connectWithdrawals, withdrawalCount } from '../../api/withdrawals.js';
 import { loggedElsewhereOpen, sessionEndedBy } from '../logged-elsewhere.js';
 import { ReloginDialog } from '../relogin-dialog.js';
 import { playChime } from './chime.js';
+import { BrowserLocation, KeptScreens } from './kept-screens.js';
 import { sessionLost } from '../../lib/session-lost.js';
 import { onSessionRestored, sessionEpoch } from '../../lib/session-restored.js';
 
 // Management screens are declarations on the screen engine; this one lazy page shows any of them.
 const ScreenPage = lazy(() => import('../../screens/screen-page.js'));
+
+/** A kept list screen's page (see kept-screens.tsx); one function, so kept screens never redraw for it. */
+const renderKept = (route: LeafRoute) => <ScreenPage route={route} screen={route.screen!} />;
+
+/** List screens are kept mounted when left; forms, records and other pages are built at each visit. */
+function keptRoute(decision: FrameDecision, recordId: string | undefined): LeafRoute | null {
+  if (decision.kind !== 'page' || recordId !== undefined) return null;
+  const { route } = decision;
+  return route.screen?.kind === 'list' && !route.meta.noCache ? route : null;
+}
 
 // Our API client already toasts failures; retrying a failed call three times would toast three times.
 export const queryClient = new QueryClient({
@@ -127,8 +139,10 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
     [route, here, recordId],
   );
 
+  const kept = keptRoute(decision, recordId);
   let content;
-  if (decision.kind === 'refresh') content = <Refresh to={decision.to} />;
+  if (kept) content = null;
+  else if (decision.kind === 'refresh') content = <Refresh to={decision.to} />;
   else if (decision.kind === 'forbidden') content = <ErrorPage code={401} />;
   else if (decision.kind === 'unoffered') content = <NotOfferedPage route={decision.route} />;
   else if (decision.route.screen)
@@ -167,9 +181,14 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
               )}
             </header>
             <main id="main-content" className="min-w-0 flex-1" tabIndex={-1}>
-              <ErrorBoundary key={here}>
-                <Suspense fallback={<Splash />}>{content}</Suspense>
-              </ErrorBoundary>
+              <KeptScreens current={kept} dropPath={decision.kind === 'refresh' ? path : null} render={renderKept} />
+              {!kept && (
+                <BrowserLocation>
+                  <ErrorBoundary key={here}>
+                    <Suspense fallback={<Splash />}>{content}</Suspense>
+                  </ErrorBoundary>
+                </BrowserLocation>
+              )}
             </main>
           </div>
           <SettingsDrawer />

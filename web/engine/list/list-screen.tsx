@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
+import { useScreenLocation } from '../../lib/screen-location.js';
 import { formFields, type ActionDef, type ListResource } from '#contract';
 import { useSignals } from '@preact/signals-react/runtime';
 import { accountName } from '../../api/session.js';
@@ -69,8 +69,7 @@ export function ListScreen({
   const t = useLabelT();
   const density = useDensity();
   const narrow = useNarrow();
-  const [path] = useLocation();
-  const search = useSearch();
+  const { path, search } = useScreenLocation();
   // The resource as the address reads it: with the filters the screen opens on (a review queue's pending state).
   const { defaultFilters } = options;
   const shape = useMemo(
@@ -92,6 +91,16 @@ export function ListScreen({
   );
   // "Select all N matching" was chosen; it holds only while the whole page stays selected.
   const [matchingChosen, setMatchingChosen] = useState(false);
+
+  // Rows of another page, sort or filter are not the rows selected, however the address changed
+  // (a link, the browser's history, the menu back to a screen kept from before): the selection goes.
+  const rowsKey = useMemo(() => serialiseListState({ ...state, columns: [] }, shape), [state, shape]);
+  const [selectionRows, setSelectionRows] = useState(rowsKey);
+  if (selectionRows !== rowsKey) {
+    setSelectionRows(rowsKey);
+    setSelected(new Set());
+    setMatchingChosen(false);
+  }
 
   const clearSelection = () => {
     setSelected(new Set());

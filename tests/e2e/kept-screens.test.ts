@@ -1,0 +1,92 @@
+/**
+ * A list screen left for another stays mounted, out of the page: going back shows it as it was,
+ * without building it again, and nothing of it can be found while another screen is shown.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
+
+const h = useHarness({ sandbox: { withdrawalTickMs: 0 } });
+
+const rowsOf = (page: Page, resource: string) =>
+  page.locator(
+    `[data-testid="list-screen"][data-resource="${resource}"] [data-testid="list-table"] tbody tr[data-row-id]`,
+  );
+const screensInPage = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid="list-screen"]')].map((s) => s.getAttribute('data-resource')),
+  );
+/** A mark on the screen's own element: still there, the element was kept; gone, it was built again. */
+const marked = (page: Page, resource: string) =>
+  page.evaluate(
+    (r) =>
+      document.querySelector<HTMLElement>(`[data-testid="list-screen"][data-resource="${r}"]`)?.dataset.probe ?? null,
+    resource,
+  );
+const inApp = (page: Page, to: string) =>
+  page.evaluate((path) => {
+    history.pushState(null, '', path);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, to);
+
+describe('list screens kept when left', () => {
+  it('shows a list left for another as it was, with only the shown screen in the page', async () => {
+    const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
+    await inApp(page, '/userpage/userset?pageNum=2');
+    await rowsOf(page, 'users').first().waitFor();
+    const firstId = await rowsOf(page, 'users').first().getAttribute('data-row-id');
+    await page.getByLabel(`Select row ${firstId}`, { exact: true }).check();
+    await page.evaluate(() => {
+      document.querySelector<HTMLElement>('[data-testid="list-screen"][data-resource="users"]')!.dataset.probe =
+        'users';
+    });
+
+    // Another list from the menu: the users list is out of the page, not merely hidden.
+    await page.locator('aside a[href="/groupset"]').click();
+    await rowsOf(page, 'groups').first().waitFor();
+    expect(await screensInPage(page)).toEqual(['groups']);
+    expect(await page.getByText(`Select row ${firstId}`).count()).toBe(0);
+    expect(await page.locator('h1').allInnerTexts()).toEqual(['Group management']);
+
+    // Back: the same element, its page, its row still selected.
+    await page.goBack();
+    await page.waitForURL((u) => u.pathname === '/userpage/userset' && u.searchParams.get('pageNum') === '2');
+    await rowsOf(page, 'users').first().waitFor();
+    expect(await screensInPage(page)).toEqual(['users']);
+    expect(await marked(page, 'users')).toBe('users');
+    expect(await page.getByLabel(`Select row ${firstId}`, { exact: true }).isChecked()).toBe(true);
+
+    // The menu goes to the list's first page: other rows, so the selection goes, in the same element.
+    await page.locator('aside a[href="/groupset"]').click();
+    await rowsOf(page, 'groups').first().waitFor();
+    await page.locator('aside a[href="/userpage/userset"]').click();
+    await page.waitForURL((u) => u.pathname === '/userpage/userset' && !u.searchParams.has('pageNum'));
+    await expect.poll(() => rowsOf(page, 'users').first().getAttribute('data-row-id')).not.toBe(firstId);
+    expect(await marked(page, 'users')).toBe('users');
+    expect(await page.getByTestId('selection-bar').count()).toBe(0);
+  });
+
+  it('builds a refreshed list afresh, and a record page leaves no list behind in the page', async () => {
+    const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
+    await inApp(page, '/userpage/userset');
+    await rowsOf(page, 'users').first().waitFor();
+    await page.evaluate(() => {
+      document.querySelector<HTMLElement>('[data-testid="list-screen"][data-resource="users"]')!.dataset.probe =
+        'users';
+    });
+
+    // A record's page: no list screen in the page; back, the list as it was.
+    await rowsOf(page, 'users').first().locator('[data-record-link]').click();
+    await page.getByTestId('record-fields').waitFor();
+    expect(await screensInPage(page)).toEqual([]);
+    await page.goBack();
+    await rowsOf(page, 'users').first().waitFor();
+    expect(await marked(page, 'users')).toBe('users');
+
+    // A refresh (the tab bar's, or /redirect/…) builds the screen again.
+    await inApp(page, '/redirect/userpage/userset');
+    await page.waitForURL((u) => u.pathname === '/userpage/userset');
+    await rowsOf(page, 'users').first().waitFor();
+    expect(await marked(page, 'users')).toBe(null);
+  });
+});
