@@ -18,6 +18,8 @@ import { launchChromium } from '../support/chromium.js';
 import { postLogin, submitLogin, type Account } from '../support/login.js';
 
 export const UI_DIR = path.resolve('dist/web');
+/** How many of a page's last gateway calls a failed test's dump shows. */
+const RECENT_CALLS = 15;
 
 export interface HarnessOptions {
   /** The gateway's withdrawal poll period (WITHDRAWAL_POLL_MS); the gateway's default (10 s) when absent. */
@@ -122,6 +124,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
   // for the rest of the file, and a long file then starves the tests at its end on 2 cores.
   let testContexts: BrowserContext[] | null = null;
   const pageErrors: string[] = [];
+  const recentCalls = new WeakMap<Page, string[]>();
   /**
    * Each page gets its own browser with a fresh profile directory: Playwright only accepts a
    * user data directory through a persistent context, which also isolates cookies per test.
@@ -139,6 +142,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
     if (initScript) await context.addInitScript(initScript);
     const page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+    // The page's last calls to the gateway, for a failure's dump: whether a call a step waited on
+    // was sent, and what came back.
+    const calls: string[] = [];
+    const noteCall = (line: string) => {
+      calls.push(line);
+      if (calls.length > RECENT_CALLS) calls.shift();
+    };
+    const since = Date.now();
+    page.on('response', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/manage/') || pathname.startsWith('/api/'))
+        noteCall(`+${Date.now() - since}ms ${r.request().method()} ${pathname} ${r.status()}`);
+    });
+    page.on('requestfailed', (r) =>
+      noteCall(`+${Date.now() - since}ms ${r.method()} ${new URL(r.url()).pathname} failed: ${r.failure()?.errorText}`),
+    );
+    recentCalls.set(page, calls);
     return { context, page };
   };
   return {
@@ -176,6 +196,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
                   text,
                 ),
                 toasts: [...document.querySelectorAll('[data-toast]')].map(text),
+                // A dialog's text is cut short: its buttons, and whether each waits, say what it was doing.
+                buttons: [...document.querySelectorAll('[role="dialog"] button, [role="alertdialog"] button')].map(
+                  (b) => `${text(b)}${(b as HTMLButtonElement).disabled ? ' (disabled)' : ''}`,
+                ),
                 body: text(document.body),
               };
             })
@@ -186,6 +210,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
             new Promise((resolve) => setTimeout(resolve, 5_000, { unreadable: 'no answer in 5 s' })),
           ]);
           lines.push(`${page.url()}: ${JSON.stringify(seen)}`);
+          lines.push(`  last calls: ${(recentCalls.get(page) ?? []).join(' | ') || 'none'}`);
         }
       }
       return lines.join('\n');
