@@ -283,6 +283,17 @@ export function useHarness(options: SuiteOptions = {}): Harness {
   };
 }
 
+/**
+ * Opens `path` inside the page, as the app's own links do (history entry and popstate, no reload):
+ * the console keeps its session, its state and the screens it has kept.
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
 /** Logs in through the form, starting at `startPath` (a /login URL with a redirect, say), and waits for the console frame. */
 export async function loginAs(page: Page, who: Account, startPath = '/login'): Promise<void> {
   await page.goto(startPath);

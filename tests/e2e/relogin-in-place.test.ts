@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { docsScreenshot, errorToasts, loginElsewhere, rowCommand, useHarness } from './harness.js';
+import { docsScreenshot, errorToasts, loginElsewhere, openInApp, rowCommand, useHarness } from './harness.js';
 
 /*
  * A second login of the same account elsewhere ends this page's session at the backend. The page
@@ -15,10 +15,7 @@ const relogin = (page: Page) => page.getByTestId('relogin-dialog');
 
 /** Opens another screen inside the page (no reload): its first call meets the backend's refusal. */
 async function callAfterTheSessionEnded(page: Page, path = '/sensitivewords'): Promise<void> {
-  await page.evaluate((to) => {
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
+  await openInApp(page, path);
 }
 
 describe('logging in again in place after the session ended', () => {

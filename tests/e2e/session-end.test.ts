@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_PATHS } from '../../server/contract/index.js';
-import { loginAs, rowCommand, sessionLoggedIn, useHarness } from './harness.js';
+import { loginAs, rowCommand, sessionLoggedIn, openInApp, useHarness } from './harness.js';
 
 /*
  * When the gateway refuses the session (logged out in another tab, idle, too old) it answers
@@ -35,10 +35,7 @@ describe('a session the gateway ended', () => {
     await logOutBehindThePage(context, h.url);
 
     // The next screen (reached inside the page, no reload) makes a call, which meets 401 NOT_LOGGED_IN.
-    await page.evaluate(() => {
-      history.pushState(null, '', '/sensitivewords');
-      dispatchEvent(new PopStateEvent('popstate'));
-    });
+    await openInApp(page, '/sensitivewords');
     await page.waitForURL((u) => u.pathname === '/login');
     expect(pathOf(page.url())).toBe('/login?redirect=%2Fsensitivewords');
     await page.getByTestId('login-session-ended').waitFor();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.js';
-import { docsScreenshot, useHarness } from './harness.js';
+import { docsScreenshot, openInApp, useHarness } from './harness.js';
 
 const h = useHarness({ sandbox: { withdrawalTickMs: 0 } });
 
@@ -67,10 +67,7 @@ describe('tab bar (tagsView)', () => {
     // A record's tab is named after the record once its page has read it.
     const user = h.sandbox.app.sandbox.users.all()[0]!;
     const recordPath = `/userpage/userset/${user.id}`;
-    await page.evaluate((to) => {
-      history.pushState(null, '', to);
-      dispatchEvent(new PopStateEvent('popstate'));
-    }, recordPath);
+    await openInApp(page, recordPath);
     await page.waitForURL((u) => u.pathname === recordPath);
     await expect
       .poll(() => bar(page).locator(`li[data-tag-path="${recordPath}"]`).innerText())
@@ -156,10 +153,7 @@ describe('tab bar (tagsView)', () => {
     await page.keyboard.press('Escape');
 
     // An error page's tab is not kept once another page opens.
-    await page.evaluate(() => {
-      history.pushState(null, '', '/error/404');
-      dispatchEvent(new PopStateEvent('popstate'));
-    });
+    await openInApp(page, '/error/404');
     await expect.poll(() => tabs(page)).toEqual(['/dashboard', '/error/404']);
     await page.locator('aside a[href="/groupset"]').click();
     await expect.poll(() => tabs(page)).toEqual(['/dashboard', '/groupset']);
@@ -177,10 +171,7 @@ describe('tab bar (tagsView)', () => {
     const opened = ['/userpage/userset', '/groupset', '/system/record', '/system/admins', '/sensitivewords'];
     opened.push('/invitationcode', '/BlackList', '/onlineuser', '/loginuser', '/WithDrawMoneyCheck', '/BillingRecords');
     for (const to of [...opened, '/userpage/userset']) {
-      await page.evaluate((path) => {
-        history.pushState(null, '', path);
-        dispatchEvent(new PopStateEvent('popstate'));
-      }, to);
+      await openInApp(page, to);
       await page.waitForURL((u) => u.pathname === to);
       await expect.poll(() => activeTab(page)).toBe(to);
     }
@@ -200,10 +191,7 @@ describe('tab bar (tagsView)', () => {
     const { page } = await h.pageAs('admin', { width: 390, height: 844 });
     await turnOn(page);
     for (const to of ['/userpage/userset', '/groupset', '/system/record', '/userpage/userset?pageNum=2']) {
-      await page.evaluate((path) => {
-        history.pushState(null, '', path);
-        dispatchEvent(new PopStateEvent('popstate'));
-      }, to);
+      await openInApp(page, to);
       await page.waitForURL((u) => u.pathname + u.search === to);
     }
     await expect.poll(() => tabs(page)).toEqual(['/dashboard', '/userpage/userset', '/groupset', '/system/record']);
