@@ -28,11 +28,16 @@ beforeAll(async () => {
 });
 
 describe('what the header search sends', () => {
-  it('waits out a burst of keys, and answers a key after a pause at once', () => {
-    expect(searchDelay(1000, Number.NEGATIVE_INFINITY)).toBe(0);
-    expect(searchDelay(1000, 800)).toBe(0);
-    expect(searchDelay(1000, 1000 - RECORD_SEARCH_DEBOUNCE_MS + 1)).toBe(RECORD_SEARCH_DEBOUNCE_MS);
-    expect(searchDelay(1000, 990)).toBe(RECORD_SEARCH_DEBOUNCE_MS);
+  it('waits out a burst of keys while a search is under way, and answers a key after a pause at once', () => {
+    expect(searchDelay(1000, Number.NEGATIVE_INFINITY, false)).toBe(0);
+    expect(searchDelay(1000, 800, true)).toBe(0);
+    expect(searchDelay(1000, 1000 - RECORD_SEARCH_DEBOUNCE_MS + 1, true)).toBe(RECORD_SEARCH_DEBOUNCE_MS);
+    expect(searchDelay(1000, 990, true)).toBe(RECORD_SEARCH_DEBOUNCE_MS);
+  });
+
+  it('answers a quick key at once when the last search is already answered', () => {
+    expect(searchDelay(1000, 990, false)).toBe(0);
+    expect(searchDelay(1000, 1000 - RECORD_SEARCH_DEBOUNCE_MS + 1, false)).toBe(0);
   });
 
   it('searches records from two characters, or from one digit', () => {

@@ -14,15 +14,20 @@ import { valueText } from '../shared/value-cell.js';
 /** Records shown per resource; the list itself, filtered by the keyword, has the rest. */
 export const RECORD_SEARCH_ROWS = 5;
 /**
- * Keystrokes closer together than this (a key held down, a paste, a fast typist's burst) wait
- * until the burst ends and send one search. A keystroke after a pause searches at once: waiting
- * would only add this much to every answer. The answer still awaited for an older text is cancelled.
+ * A keystroke closer than this to the one before (a key held down, a fast typist's burst) while
+ * the search for the text before is still awaited waits until the burst ends, and one search goes
+ * out for it. A keystroke after a pause, or once the last answer is in, searches at once: waiting
+ * would only add this much to its answer, and there is no call under way to pile onto. The
+ * answer still awaited for an older text is cancelled.
  */
 export const RECORD_SEARCH_DEBOUNCE_MS = 50;
 
-/** How long to wait before searching a text changed at `now`, the one before having changed at `previous`. */
-export function searchDelay(now: number, previous: number): number {
-  return now - previous < RECORD_SEARCH_DEBOUNCE_MS ? RECORD_SEARCH_DEBOUNCE_MS : 0;
+/**
+ * How long to wait before searching a text changed at `now`, the one before having changed at
+ * `previous`; `awaiting`: a search for an earlier text is still under way, or waiting to start.
+ */
+export function searchDelay(now: number, previous: number, awaiting: boolean): number {
+  return awaiting && now - previous < RECORD_SEARCH_DEBOUNCE_MS ? RECORD_SEARCH_DEBOUNCE_MS : 0;
 }
 
 /** A resource the header search looks in, at the list screen its records' pages belong to. */
@@ -150,20 +155,29 @@ export function useRecordSearch(sources: readonly SearchSource[], text: string):
   const keyword = recordKeyword(text);
   const [search, setSearch] = useState<RecordSearch>(NOTHING);
   const changedAt = useRef(Number.NEGATIVE_INFINITY);
+  // A search is waiting out a burst or awaiting answers. A newer text cancels that search's calls
+  // but leaves this set: the burst goes on until a search is answered whole.
+  const awaiting = useRef(false);
 
   useEffect(() => {
     const now = performance.now();
-    const delay = searchDelay(now, changedAt.current);
+    const delay = searchDelay(now, changedAt.current, awaiting.current);
     changedAt.current = now;
     if (keyword === null || sources.length === 0) {
+      awaiting.current = false;
       setSearch(NOTHING);
       return;
     }
+    awaiting.current = true;
     const controller = new AbortController();
-    const answer = (id: string, value: SourceAnswer) =>
+    let unanswered = sources.length;
+    const answer = (id: string, value: SourceAnswer) => {
+      unanswered -= 1;
+      if (unanswered === 0) awaiting.current = false;
       setSearch((current) =>
         current.keyword === keyword ? { keyword, answers: { ...current.answers, [id]: value } } : current,
       );
+    };
     const start = () => {
       setSearch((current) => ({
         keyword,
