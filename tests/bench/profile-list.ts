@@ -202,7 +202,6 @@ async function main(): Promise<void> {
     else await cdp.send('Profiler.start');
     for (const step of steps) {
       if (step.startsWith('switch:')) {
-        await arm(page);
         const screen = SCREENS[Number(step.slice('switch:'.length))]!;
         await armScreen(page, screen.resource);
         await page.locator(`aside a[href="${screen.path}"]`).first().click();

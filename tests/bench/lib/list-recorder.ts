@@ -18,7 +18,7 @@ export const PAGE_SCRIPT = `(() => {
   // Rows of a windowed page that fill a 720 px view at the smallest row height.
   const MIN_DRAWN = 12;
   try { performance.setResourceTimingBufferSize(20000); } catch (e) {}
-  const state = { records: [], armed: 0, clickAt: null };
+  const state = { records: [], armed: 0, clickAt: null, list: null };
   // The last click's time, in the page clock: where a sort or a screen switch starts.
   document.addEventListener('click', (event) => { state.clickAt = event.timeStamp; }, true);
   const realFetch = window.fetch.bind(window);
@@ -75,67 +75,74 @@ export const PAGE_SCRIPT = `(() => {
     const timer = setTimeout(() => { if (!done) finish({ ok: false, reason: 'timeout' }); }, timeoutMs);
     check();
   });
+  // A page or sort change: watched from arm(), before the click, for the same reason as a screen
+  // switch. Started only once the click had returned to the bench (and its answer had come), the
+  // watch found rows the click's answer had already put in, and timed them to a later frame.
+  const watchList = (timeoutMs) => new Promise((resolve) => {
+    const deadline = performance.now() + timeoutMs;
+    let done = false;
+    let observer = null;
+    let timer = null;
+    const finish = (value) => {
+      done = true;
+      if (observer) observer.disconnect();
+      if (timer) clearInterval(timer);
+      resolve(value);
+    };
+    const check = () => {
+      if (done) return;
+      if (performance.now() > deadline) {
+        const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr[data-row-id]').length;
+        return finish({ ok: false, reason: 'timeout', answers: state.records.length - state.armed, rows });
+      }
+      if (state.records.length <= state.armed) return;
+      const record = state.records[state.records.length - 1];
+      const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr[data-row-id]');
+      // A longer page draws the rows in and near the view only: every row drawn must be the
+      // answer's row at its place, and as many as the view holds must be drawn.
+      if (rows.length === 0 || rows.length < Math.min(record.count, MIN_DRAWN)) return;
+      if (record.count <= ${DRAWN_WHOLE_UP_TO} && rows.length !== record.count) return;
+      for (const row of rows) {
+        const at = Number(row.getAttribute('data-row-index'));
+        if (record.ids[at] !== row.getAttribute('data-row-id')) return;
+      }
+      const inDomAt = performance.now();
+      if (observer) observer.disconnect();
+      if (timer) clearInterval(timer);
+      done = true;
+      requestAnimationFrame(() => {
+        const frameAt = performance.now();
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          const paintedAt = performance.now();
+          channel.port1.close();
+          // The resource entry can be queued after the paint on a busy machine: look again
+          // for up to a second (the stamps above are already taken).
+          let tries = 0;
+          const answer = () => {
+            const timing = timingOf(record);
+            if (!timing && tries++ < 20) return void setTimeout(answer, 50);
+            resolve({ ok: true, record, answers: state.records.length - state.armed, inDomAt, frameAt, paintedAt, timing, clickAt: state.clickAt, url: location.pathname + location.search });
+          };
+          answer();
+        };
+        channel.port2.postMessage(0);
+      });
+    };
+    observer = new MutationObserver(check);
+    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-row-id'] });
+    timer = setInterval(check, 50);
+    check();
+  });
   window.__benchList = {
     armScreen(resource, timeoutMs) { state.clickAt = null; state.screen = watchScreen(resource, timeoutMs); },
     waitScreen() { return state.screen; },
-    arm() { state.armed = state.records.length; state.clickAt = null; },
+    arm(timeoutMs) { state.armed = state.records.length; state.clickAt = null; state.list = watchList(timeoutMs); },
+    // Unarmed (a page's first load), the watch starts here.
     wait(timeoutMs) {
-      return new Promise((resolve) => {
-        const deadline = performance.now() + timeoutMs;
-        let done = false;
-        let observer = null;
-        let timer = null;
-        const finish = (value) => {
-          done = true;
-          if (observer) observer.disconnect();
-          if (timer) clearInterval(timer);
-          resolve(value);
-        };
-        const check = () => {
-          if (done) return;
-          if (performance.now() > deadline) {
-            const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr[data-row-id]').length;
-            return finish({ ok: false, reason: 'timeout', answers: state.records.length - state.armed, rows });
-          }
-          if (state.records.length <= state.armed) return;
-          const record = state.records[state.records.length - 1];
-          const rows = document.querySelectorAll('[data-testid="list-table"] tbody tr[data-row-id]');
-          // A longer page draws the rows in and near the view only: every row drawn must be the
-          // answer's row at its place, and as many as the view holds must be drawn.
-          if (rows.length === 0 || rows.length < Math.min(record.count, MIN_DRAWN)) return;
-          if (record.count <= ${DRAWN_WHOLE_UP_TO} && rows.length !== record.count) return;
-          for (const row of rows) {
-            const at = Number(row.getAttribute('data-row-index'));
-            if (record.ids[at] !== row.getAttribute('data-row-id')) return;
-          }
-          const inDomAt = performance.now();
-          if (observer) observer.disconnect();
-          if (timer) clearInterval(timer);
-          done = true;
-          requestAnimationFrame(() => {
-            const frameAt = performance.now();
-            const channel = new MessageChannel();
-            channel.port1.onmessage = () => {
-              const paintedAt = performance.now();
-              channel.port1.close();
-              // The resource entry can be queued after the paint on a busy machine: look again
-              // for up to a second (the stamps above are already taken).
-              let tries = 0;
-              const answer = () => {
-                const timing = timingOf(record);
-                if (!timing && tries++ < 20) return void setTimeout(answer, 50);
-                resolve({ ok: true, record, answers: state.records.length - state.armed, inDomAt, frameAt, paintedAt, timing, clickAt: state.clickAt, url: location.pathname + location.search });
-              };
-              answer();
-            };
-            channel.port2.postMessage(0);
-          });
-        };
-        observer = new MutationObserver(check);
-        observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-row-id'] });
-        timer = setInterval(check, 50);
-        check();
-      });
+      const watched = state.list || watchList(timeoutMs);
+      state.list = null;
+      return watched;
     },
   };
 })();`;
@@ -187,8 +194,12 @@ export async function waitForList(page: Page): Promise<Extract<WaitAnswer, { ok:
   return answer;
 }
 
+/** Starts watching for the next list answer's rows, before the click that asks for them. */
 export async function arm(page: Page): Promise<void> {
-  await page.evaluate(() => (window as unknown as { __benchList: { arm(): void } }).__benchList.arm());
+  await page.evaluate(
+    (timeoutMs) => (window as unknown as { __benchList: { arm(ms: number): void } }).__benchList.arm(timeoutMs),
+    STEP_TIMEOUT_MS,
+  );
 }
 
 export type ScreenAnswer =
