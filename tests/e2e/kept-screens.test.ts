@@ -61,6 +61,29 @@ describe('list screens kept when left', () => {
     expect(await page.getByTestId('selection-bar').count()).toBe(0);
   });
 
+  it('shows a list seen moments ago again from what it had, asking the backend nothing', async () => {
+    const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
+    await openInApp(page, '/userpage/userset?pageNum=3');
+    await rowsOf(page, 'users').first().waitFor();
+    const shownId = await rowsOf(page, 'users').first().getAttribute('data-row-id');
+    await page.locator('aside a[href="/groupset"]').click();
+    await rowsOf(page, 'groups').first().waitFor();
+
+    // Well within the ten seconds a list's page stays fresh: its page was kept with the screen.
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.endsWith('/list')) asked.push(new URL(r.url()).pathname);
+    });
+    await page.goBack();
+    await rowsOf(page, 'users').first().waitFor();
+    expect(await rowsOf(page, 'users').first().getAttribute('data-row-id')).toBe(shownId);
+    expect(await page.getByTestId('list-table').getAttribute('aria-busy')).toBe(null);
+    // Back to the groups the same way, so the users list has been hidden and shown once more.
+    await page.goForward();
+    await rowsOf(page, 'groups').first().waitFor();
+    expect(asked).toEqual([]);
+  });
+
   it('builds a refreshed list afresh, and a record page leaves no list behind in the page', async () => {
     const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
     await openInApp(page, '/userpage/userset');

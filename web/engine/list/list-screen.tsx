@@ -30,6 +30,7 @@ import { openFromList, recordPath, rememberListQuery } from '../../lib/record-na
 import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from '../shared/queries.js';
 import type { ListScreenOptions, RowAnnotation } from '../shared/types.js';
 import { useScrollMemory } from './scroll-memory.js';
+import { useHeldWhileHidden } from './use-held-while-hidden.js';
 import { seedRecord } from '../record/record-query.js';
 import { useActionRunner } from '../actions/use-action-runner.js';
 import { deleteQuestion, namesText } from '../record/record-names.js';
@@ -88,6 +89,7 @@ export function ListScreen({
     if (!client.getQueryState(listQuery.queryKey)) void client.prefetchQuery(listQuery);
   });
   const query = useQuery(listQuery);
+  useHeldWhileHidden(listQuery.queryKey);
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<Editing>(null);
