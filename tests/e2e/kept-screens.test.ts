@@ -84,6 +84,26 @@ describe('list screens kept when left', () => {
     expect(asked).toEqual([]);
   });
 
+  it('sends for a list screen’s page as its menu entry is pressed, and the screen asks no second time', async () => {
+    const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
+    await openInApp(page, '/userpage/userset');
+    await rowsOf(page, 'users').first().waitFor();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.endsWith('/groupProfile/list')) asked.push(r.url());
+    });
+
+    // Pressed, not yet released: the call goes out before the click that opens the screen.
+    await page.locator('aside a[href="/groupset"]').hover();
+    const sent = page.waitForRequest((r) => new URL(r.url()).pathname.endsWith('/groupProfile/list'));
+    await page.mouse.down();
+    await sent;
+    expect(new URL(page.url()).pathname).toBe('/userpage/userset');
+    await page.mouse.up();
+    await rowsOf(page, 'groups').first().waitFor();
+    expect(asked).toHaveLength(1);
+  });
+
   it('builds a refreshed list afresh, and a record page leaves no list behind in the page', async () => {
     const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
     await openInApp(page, '/userpage/userset');

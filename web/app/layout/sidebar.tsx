@@ -5,7 +5,9 @@ import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import type { MenuItem as Item } from '../menu.js';
 import { openGroupFor } from '../menu.js';
 import { device, sidebarLogo, sidebarOpened, closeSidebar } from '../../lib/settings.js';
-import { siteConfig } from '../../api/session.js';
+import { useQueryClient } from '@tanstack/react-query';
+import { backendOffer, siteConfig } from '../../api/session.js';
+import { prefetchScreen } from './prefetch-screen.js';
 import { language } from '../../lib/settings.js';
 import { useT } from '../../i18n/index.js';
 import { Icon, UiIcon } from '../../ui/icons.js';
@@ -52,6 +54,13 @@ export const Sidebar = memo(function Sidebar({
   const onNavigate = () => {
     if (mobile) closeSidebar(false);
   };
+  // The press on an entry, before its click: a list screen's page is sent for then.
+  const client = useQueryClient();
+  const onPress = (e: React.PointerEvent<HTMLElement>) => {
+    if (e.button !== 0) return;
+    const href = (e.target as Element).closest('a[href]')?.getAttribute('href');
+    if (href) prefetchScreen(client, href, backendOffer.peek());
+  };
 
   const name = siteConfig.value?.chatRoomName ?? '';
   const label = `${name}${name && language.value !== 'zh' ? ' ' : ''}${t('app.backend')}`;
@@ -93,7 +102,7 @@ export const Sidebar = memo(function Sidebar({
           )}
         </Link>
       )}
-      <nav className="flex-1 overflow-y-auto overflow-x-hidden">
+      <nav className="flex-1 overflow-y-auto overflow-x-hidden" onPointerDown={onPress}>
         <ul role="list" data-testid="menu">
           {menu.map((item) => {
             if (!item.children) {

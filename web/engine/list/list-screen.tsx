@@ -31,6 +31,7 @@ import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from '
 import type { ListScreenOptions, RowAnnotation } from '../shared/types.js';
 import { useScrollMemory } from './scroll-memory.js';
 import { useHeldWhileHidden } from './use-held-while-hidden.js';
+import { listShape } from './opening-query.js';
 import { seedRecord } from '../record/record-query.js';
 import { useActionRunner } from '../actions/use-action-runner.js';
 import { deleteQuestion, namesText } from '../record/record-names.js';
@@ -73,10 +74,7 @@ export function ListScreen({
   const { path, search } = useScreenLocation();
   // The resource as the address reads it: with the filters the screen opens on (a review queue's pending state).
   const { defaultFilters } = options;
-  const shape = useMemo(
-    () => (defaultFilters ? { ...resource, defaultFilters } : resource),
-    [resource, defaultFilters],
-  );
+  const shape = useMemo(() => listShape(resource, defaultFilters), [resource, defaultFilters]);
   const state = useMemo(() => parseListState(search, shape), [search, shape]);
   const params = useMemo(() => listQueryParams(state), [state]);
   const listQuery = listQueryOptions(resource, params);
