@@ -1,4 +1,4 @@
-import type { Resource } from '../resource.js';
+import type { ListResource, Resource } from '../resource.js';
 import { ADMINS, GOOGLE_VERIFY, OPERATION_LOG } from './system.js';
 import { GROUPS, USERS } from './users.js';
 import {
@@ -86,3 +86,8 @@ export const RESOURCES: readonly Resource[] = [
   SMS_CONFIG,
   APP_VERSIONS,
 ];
+
+/** The list resources by id: what a list screen, the header search and the menu's early call look up. */
+export const LIST_RESOURCES: ReadonlyMap<string, ListResource> = new Map(
+  RESOURCES.filter((r): r is ListResource => r.kind === 'list').map((r) => [r.id, r]),
+);

@@ -1,13 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { RESOURCES, type BackendOffer, type ListResource } from '#contract';
+import { LIST_RESOURCES, type BackendOffer } from '#contract';
 import { offeredResource } from '../../engine/shared/offer.js';
 import { openingListQuery } from '../../engine/list/opening-query.js';
 import { findRoute } from '../routes.js';
 
 /** How long a page sent for on a press stays cached for the click that shows it. */
 const PRESSED_PAGE_KEPT_MS = 10_000;
-
-const LISTS = new Map(RESOURCES.filter((r): r is ListResource => r.kind === 'list').map((r) => [r.id, r]));
 
 /**
  * Sends for the page a list screen opens on, as the press on its menu entry starts: a person's
@@ -19,7 +17,7 @@ export function prefetchScreen(client: QueryClient, path: string, offer: Backend
   const route = findRoute(path);
   const screen = route?.kind === 'leaf' ? route.screen : undefined;
   if (screen?.kind !== 'list') return;
-  const resource = LISTS.get(screen.id);
+  const resource = LIST_RESOURCES.get(screen.id);
   if (!resource) return;
   // Held a while: a list page nothing shows leaves the cache at once, and a long press could
   // otherwise see it answered and gone before the click that shows it.

@@ -2,7 +2,7 @@ import { use, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react';
 import { navigate } from 'wouter/use-browser-location';
-import { RESOURCES, type ListResource } from '#contract';
+import { LIST_RESOURCES } from '#contract';
 import {
   createSearch,
   groupResults,
@@ -23,8 +23,6 @@ import { useT } from '../../i18n/index.js';
 import { SEARCH_FIELD } from './search-field.js';
 import { UiIcon } from '../../ui/icons.js';
 import { labelsReady, useLabelT } from '../../i18n/resources/index.js';
-
-const LISTS = new Map(RESOURCES.filter((r): r is ListResource => r.kind === 'list').map((r) => [r.id, r]));
 
 /**
  * The header search once opened: the permitted screens by fuzzy title, and the records of the
@@ -57,7 +55,7 @@ export default function SearchPanel({
   const pageSearch = useMemo(() => createSearch(searchEntries(held, t, undefined, unoffered)), [held, t, unoffered]);
   const sources = useMemo<SearchSource[]>(
     () =>
-      searchSources(held, (id) => LISTS.get(id), undefined, unoffered).map(({ source, listPath }) => ({
+      searchSources(held, (id) => LIST_RESOURCES.get(id), undefined, unoffered).map(({ source, listPath }) => ({
         resource: offeredResource(source, offer),
         listPath,
       })),

@@ -5,7 +5,10 @@ import { listQueryParams, parseListState } from './url-state.js';
 type Filters = Readonly<Record<string, string>>;
 
 /** The resource as a list screen's address reads it: with the filters the screen opens on (a review queue's pending state). */
-export function listShape<R extends ListResource>(resource: R, defaultFilters: Filters | undefined): R & { defaultFilters?: Filters } {
+export function listShape<R extends ListResource>(
+  resource: R,
+  defaultFilters: Filters | undefined,
+): R & { defaultFilters?: Filters } {
   return defaultFilters ? { ...resource, defaultFilters } : resource;
 }
 
