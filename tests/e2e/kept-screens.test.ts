@@ -104,6 +104,24 @@ describe('list screens kept when left', () => {
     expect(asked).toHaveLength(1);
   });
 
+  it('asks once for the page of a list opened by its address, however slowly the screen is built', async () => {
+    const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
+    // A slow machine: the page's answer comes in well before the screen that sent for it is committed.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.endsWith('/list')) asked.push(new URL(r.url()).pathname);
+    });
+    // The saved views are asked for as the screen is committed, as a second call for the page would be.
+    const committed = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/api/saved-views/'));
+    await page.goto('/userpage/userset');
+    await committed;
+    await rowsOf(page, 'users').first().waitFor();
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    expect(asked).toHaveLength(1);
+  });
+
   it('builds a refreshed list afresh, and a record page leaves no list behind in the page', async () => {
     const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
     await openInApp(page, '/userpage/userset');

@@ -21,6 +21,16 @@ export interface AxeFinding {
  */
 export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  // Colours are read as they are painted: a fade under way (a list coming back from dimmed)
+  // would be judged at whatever opacity it had reached. Endless ones (a spinner) never settle.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   return page.evaluate(async () => {
     type Node = { target: unknown[]; failureSummary?: string; any: Array<{ data?: unknown }> };
     type Violation = { id: string; impact: string | null; nodes: Node[] };

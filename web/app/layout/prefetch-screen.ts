@@ -1,11 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { LIST_RESOURCES, type BackendOffer } from '#contract';
 import { offeredResource } from '../../engine/shared/offer.js';
-import { openingListQuery } from '../../engine/list/opening-query.js';
+import { openingListQuery, sendEarly } from '../../engine/list/opening-query.js';
 import { findRoute } from '../routes.js';
-
-/** How long a page sent for on a press stays cached for the click that shows it. */
-const PRESSED_PAGE_KEPT_MS = 10_000;
 
 /**
  * Sends for the page a list screen opens on, as the press on its menu entry starts: a person's
@@ -19,10 +16,5 @@ export function prefetchScreen(client: QueryClient, path: string, offer: Backend
   if (screen?.kind !== 'list') return;
   const resource = LIST_RESOURCES.get(screen.id);
   if (!resource) return;
-  // Held a while: a list page nothing shows leaves the cache at once, and a long press could
-  // otherwise see it answered and gone before the click that shows it.
-  void client.prefetchQuery({
-    ...openingListQuery(offeredResource(resource, offer), screen.options?.filters),
-    gcTime: PRESSED_PAGE_KEPT_MS,
-  });
+  sendEarly(client, openingListQuery(offeredResource(resource, offer), screen.options?.filters));
 }

@@ -31,7 +31,7 @@ import { listQueryOptions, useDeleteMutation, useSaveMutation, type Row } from '
 import type { ListScreenOptions, RowAnnotation } from '../shared/types.js';
 import { useScrollMemory } from './scroll-memory.js';
 import { useHeldWhileHidden } from './use-held-while-hidden.js';
-import { listShape } from './opening-query.js';
+import { listShape, sendEarly } from './opening-query.js';
 import { seedRecord } from '../record/record-query.js';
 import { useActionRunner } from '../actions/use-action-runner.js';
 import { deleteQuestion, namesText } from '../record/record-names.js';
@@ -82,9 +82,10 @@ export function ListScreen({
   // A screen built afresh sends for its page as it starts to render rather than once it is
   // committed, so the call is under way while the screen is built (about 30 ms on a first visit).
   // A page or sort change within the screen is left to the query as it is: its answer landing in
-  // the click's own render would only hold that render up.
+  // the click's own render would only hold that render up. A page cached but stale is left to the
+  // query too, which shows it while asking again.
   useState(() => {
-    if (!client.getQueryState(listQuery.queryKey)) void client.prefetchQuery(listQuery);
+    if (!client.getQueryState(listQuery.queryKey)) sendEarly(client, listQuery);
   });
   const query = useQuery(listQuery);
   useHeldWhileHidden(listQuery.queryKey);
