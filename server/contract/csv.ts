@@ -15,19 +15,41 @@ export interface CsvColumn<Row> {
 /** A signed number as a spreadsheet reads it: a value, never a formula. */
 const SIGNED_NUMBER = /^[+-](\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** A cell starting with one of these runs as a formula: `=`, `@`, a tab or a return. */
+const FORMULA_START = /^[=@\t\r]/;
+
+/**
+ * Field separators of the common locales: `,` (en), `;` (de, fr, es, and Excel wherever the decimal
+ * mark is a comma) and tab (a paste). A spreadsheet that splits on one of them reads the text after
+ * it as a cell of its own, so that text must not start a formula either.
+ */
+const SEPARATOR = /[,;\t]/;
+
+function runs(text: string): boolean {
+  return FORMULA_START.test(text) || (/^[+-]/.test(text) && !SIGNED_NUMBER.test(text));
+}
+
 /**
  * A spreadsheet must not run a cell as a formula, so only cells it would run get an apostrophe:
  * `=`, `@`, a leading tab or return, and `+` or `-` followed by anything but a number. Phone
- * numbers and accounts such as +8613800138000, and negative amounts, stay as they are.
+ * numbers and accounts such as +8613800138000, and negative amounts, stay as they are. The same
+ * holds for each part after a separator (`x;=2+5;y` read in a `;` locale), which gets the
+ * apostrophe after its separator.
  */
 function defuse(text: string): string {
-  if (/^[=@\t\r]/.test(text) || (/^[+-]/.test(text) && !SIGNED_NUMBER.test(text))) return `'${text}`;
-  return text;
+  const parts = (runs(text) ? `'${text}` : text).split(/([,;\t])/);
+  for (let i = 2; i < parts.length; i += 2) {
+    const part = parts[i]!;
+    const start = part.trimStart();
+    if (runs(start)) parts[i] = `${part.slice(0, part.length - start.length)}'${start}`;
+  }
+  return parts.join('');
 }
 
+/** Quoted: a quote, a line end, a separator of any common locale, or white space at either end. */
 export function csvCell(value: string): string {
   const text = defuse(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /["\r\n]|^\s|\s$/.test(text) || SEPARATOR.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** One record: its cells joined, ending with CRLF. */

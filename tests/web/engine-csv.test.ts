@@ -32,7 +32,20 @@ describe('CSV', () => {
     expect(csvCell('+A1')).toBe("'+A1");
     expect(csvCell("+cmd|' /C calc'!A0")).toBe("'+cmd|' /C calc'!A0");
     expect(csvCell('-2+3')).toBe("'-2+3");
-    expect(csvCell('\t=1')).toBe("'\t=1");
+    // The tab is a separator too: a paste splits there, and the cell after it must not run either.
+    expect(csvCell('\t=1')).toBe(`"'\t'=1"`);
+  });
+
+  it('quotes a cell holding a separator of any common locale, and defuses a formula after each one', () => {
+    // In a locale that splits on `;` (de, fr, es), `x;=2+5;y` is three cells, the second a formula.
+    expect(csvCell('x;=2+5;y')).toBe(`"x;'=2+5;y"`);
+    expect(csvCell('a;b')).toBe('"a;b"');
+    expect(csvCell('a\tb')).toBe('"a\tb"');
+    expect(csvCell('note, =HYPERLINK("x")')).toBe(`"note, '=HYPERLINK(""x"")"`);
+    expect(csvCell('x;@cmd')).toBe(`"x;'@cmd"`);
+    expect(csvCell('x;+A1')).toBe(`"x;'+A1"`);
+    // Negative amounts and phone numbers after a separator stay as they are.
+    expect(csvCell('total;-12.50;+8613800138000')).toBe('"total;-12.50;+8613800138000"');
   });
 
   it('names the file after the resource and the day', () => {
