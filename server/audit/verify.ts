@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import {
@@ -16,8 +17,21 @@ import { streamChunks, streamField } from '../lib/redis-stream-pages.js';
 import { AUDIT_ANCHOR, AUDIT_HEAD, AUDIT_STREAM, parseAnchorText, parseHeadText } from './redis-store.js';
 
 export type Verdict =
-  | { intact: true; entries: number; anchor: AuditAnchor | null; last: ChainHead }
+  | { intact: true; entries: number; anchor: AuditAnchor | null; last: ChainHead; found: boolean }
   | { intact: false; entries: number; broken: ChainBreak };
+
+/**
+ * Why a trail that was expected is not there to check, or null when it is: a folder without the
+ * trail (deleted, or a typo in the path) or a trail with nothing in it must not read as "intact",
+ * as CloudTrail's digests report a missing file.
+ */
+export function absence(verdict: Verdict, where: string): string | null {
+  if (!verdict.intact) return null;
+  if (!verdict.found) return `audit trail missing: ${where} does not exist (deleted, or the wrong folder?)`;
+  if (verdict.entries === 0 && !verdict.anchor)
+    return `audit trail empty: ${where} holds no entries (emptied, or the wrong folder?)`;
+  return null;
+}
 
 /** The first line of a verdict, as audit:verify prints it. */
 export function verdictText(verdict: Verdict): string {
@@ -32,6 +46,10 @@ export async function verifyFile(dataDir: string, file = AUDIT_FILE): Promise<Ve
   const path = join(dataDir, file);
   let checker = new ChainChecker(GENESIS_HEAD);
   let anchor: AuditAnchor | null = null;
+  const found = await stat(path).then(
+    () => true,
+    () => false,
+  );
   for await (const line of readLinesForward(path)) {
     if (line.number === 1) {
       anchor = parseAnchor(line.text);
@@ -43,7 +61,7 @@ export async function verifyFile(dataDir: string, file = AUDIT_FILE): Promise<Ve
     const broken = checker.check(line.text, `line ${line.number}`);
     if (broken) return { intact: false, entries: checker.entries, broken };
   }
-  return { intact: true, entries: checker.entries, anchor, last: checker.last };
+  return { intact: true, entries: checker.entries, anchor, last: checker.last, found };
 }
 
 /**
@@ -68,5 +86,5 @@ export async function verifyRedis(command: Redis, key: (name: string) => string)
       broken: { where: 'the end of the stream', seq: head.seq, id: null, reason: 'link' },
     };
   }
-  return { intact: true, entries: checker.entries, anchor, last: checker.last };
+  return { intact: true, entries: checker.entries, anchor, last: checker.last, found: headText !== null };
 }

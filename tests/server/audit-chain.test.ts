@@ -133,6 +133,17 @@ describe('the file store', () => {
 });
 
 describe('npm run audit:verify', () => {
+  it('fails with a clear line on a folder without the trail, or with an empty one', { timeout: 180_000 }, async () => {
+    const dir = tempDir('audit-missing-');
+    const missing = await verifyCli(path.join(dir, 'typo'));
+    expect(missing.code).toBe(1);
+    expect(missing.out).toMatch(/^audit trail missing: .*typo.audit\.jsonl does not exist/);
+    await writeFile(path.join(dir, 'audit.jsonl'), '');
+    const empty = await verifyCli(dir);
+    expect(empty.code).toBe(1);
+    expect(empty.out).toMatch(/^audit trail empty: .*audit\.jsonl holds no entries/);
+  });
+
   it('says the chain is intact, with the number of entries', { timeout: 180_000 }, async () => {
     const { dir, store } = await filled(12);
     const last = (await store.query({ pageNum: 1, pageSize: 1 })).list[0]!;
