@@ -10,6 +10,25 @@ import type { AuditQuery } from './store.js';
  */
 
 const NONE = 0;
+/**
+ * Record ids an entry keeps in the index, and their characters in all: what History finds it by.
+ * Bounded so that memory does not follow what a caller sent (nor a trail written before entries
+ * were bounded, read at start): about 1 KB an entry at most.
+ */
+export const INDEX_TARGETS_MAX = 50;
+export const INDEX_TARGET_CHARS_MAX = 1_024;
+
+/** The targets an entry is found by, joined by newlines; null for none. */
+export function indexedTargets(targets: readonly string[] | undefined): string | null {
+  if (!targets || targets.length === 0) return null;
+  let joined = '';
+  for (let i = 0; i < targets.length && i < INDEX_TARGETS_MAX; i++) {
+    const next = i === 0 ? targets[i]! : `${joined}\n${targets[i]!}`;
+    if (next.length > INDEX_TARGET_CHARS_MAX) break;
+    joined = next;
+  }
+  return joined === '' ? null : joined;
+}
 const KIND_NUMBER = new Map<string, number>(AUDIT_KINDS.map((kind, i) => [kind, i + 1]));
 
 /** Where an entry is stored: a byte offset and length in the file, or a Redis stream id's two parts. */
@@ -79,7 +98,7 @@ export class AuditIndex {
     this.resources[i] = this.intern(entry.resource);
     this.actions[i] = this.intern(entry.action);
     this.calls[i] = this.intern(entry.call);
-    this.targets[i] = entry.targets && entry.targets.length > 0 ? entry.targets.join('\n') : null;
+    this.targets[i] = indexedTargets(entry.targets);
   }
 
   /** Forgets the first `n` entries (removed by retention). */
@@ -114,6 +133,13 @@ export class AuditIndex {
     let n = 0;
     while (n < this.count && this.times[n]! < time) n++;
     return n;
+  }
+
+  /** Characters of record ids the index holds, in all (what its memory grows with beyond ~60 bytes an entry). */
+  get targetChars(): number {
+    let sum = 0;
+    for (let i = 0; i < this.count; i++) sum += this.targets[i]?.length ?? 0;
+    return sum;
   }
 
   clear(): void {

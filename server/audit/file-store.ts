@@ -57,6 +57,11 @@ export class AuditFileStore implements AuditStore {
     return this.index.size;
   }
 
+  /** Characters of record ids the index holds (bounded per entry: entry-index.ts). */
+  get indexedTargetChars(): number {
+    return this.index.targetChars;
+  }
+
   /** Creates the directory, reads the trail into the index and repairs a torn last line. */
   open(): Promise<void> {
     return this.enqueue(() => this.ensureOpen());

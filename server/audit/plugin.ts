@@ -8,6 +8,7 @@ import type { PrimaryChannel } from '../cluster/ipc.js';
 import { pathOf } from '../lib/request-path.js';
 import type { AuditDraft } from './chain.js';
 import { readContract } from './contract-read.js';
+import { TARGETS_MAX, boundEntry } from './entry-bound.js';
 import { secretFieldsOf } from './describe.js';
 import { AuditFileStore } from './file-store.js';
 import { IpcAuditStore } from './ipc-store.js';
@@ -164,6 +165,8 @@ export default fp<AuditPluginOptions>(
     await store.open();
 
     const record = async (input: AuditInput, request?: FastifyRequest | null): Promise<AuditEntry | null> => {
+      const named = input.targets ?? [];
+      // Bounded before it is chained (entry-bound.ts): one call costs the trail a few KB at most.
       const draft: AuditDraft = {
         id: randomUUID(),
         time: new Date(now()).toISOString(),
@@ -176,8 +179,8 @@ export default fp<AuditPluginOptions>(
         resource: input.resource ?? null,
         call: input.call ?? null,
         action: input.action ?? null,
-        targets: (input.targets ?? []).slice(0, 1_000).map(String),
-        reason: input.reason ? boundedText(input.reason, 1_000) : null,
+        targets: named.slice(0, TARGETS_MAX).map(String),
+        reason: input.reason || null,
         outcome: input.outcome ?? null,
         ...(input.before === undefined ? {} : { before: input.before === null ? null : recordOf(input.before) }),
         ...(input.after === undefined ? {} : { after: recordOf(input.after) }),
@@ -188,7 +191,7 @@ export default fp<AuditPluginOptions>(
         ...(input.detail === undefined ? {} : { detail: recordOf(input.detail) }),
       };
       try {
-        const entry = await store.append(draft);
+        const entry = await store.append(boundEntry(draft, named.length - TARGETS_MAX));
         app.metrics.auditEntries.inc({ kind: entry.kind });
         return entry;
       } catch (error) {

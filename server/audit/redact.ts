@@ -1,4 +1,5 @@
 import { AUDIT_SECRET_CHANGED, type AuditRecord, type AuditValue } from '../contract/audit.js';
+import { looksLikeUrl, withoutUrlSecrets } from '../lib/url-secrets.js';
 
 /**
  * What may go into an entry. An audit trail is read by more people, and kept longer, than the
@@ -34,7 +35,7 @@ export function boundedValue(
   if (value === null || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'bigint') return String(value);
-  if (typeof value === 'string') return boundedText(value);
+  if (typeof value === 'string') return boundedText(looksLikeUrl(value) ? withoutUrlSecrets(value) : value);
   if (depth >= MAX_DEPTH) return boundedText(JSON.stringify(value) ?? '');
   if (Array.isArray(value)) {
     const items = value.slice(0, MAX_ITEMS).map((item) => boundedValue(item, secretFields, depth + 1) ?? null);
@@ -46,7 +47,9 @@ export function boundedValue(
 
 /**
  * An object's members as an entry may hold them: a secret member becomes AUDIT_SECRET_CHANGED when
- * it carries a value (a new password was set) and is left out when empty (kept as it was).
+ * it carries a value (a new password was set) and is left out when empty (kept as it was). A yes
+ * or no under a secret's name is kept as it is: it tells no secret (a held change's `secret: false`
+ * flag, an `otpEnabled` switch), and `[changed]` in its place would read as a change that was not.
  */
 export function recordOf(
   value: Record<string, unknown>,
@@ -58,7 +61,7 @@ export function recordOf(
   for (const key of Object.keys(value)) {
     if (keys >= MAX_KEYS) break;
     const member = value[key];
-    if (isSecretName(key, secretFields)) {
+    if (isSecretName(key, secretFields) && typeof member !== 'boolean') {
       if (member !== undefined && member !== null && member !== '') out[key] = AUDIT_SECRET_CHANGED;
       keys++;
       continue;

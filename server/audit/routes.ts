@@ -52,6 +52,7 @@ export const entrySchema = {
       properties: { filters: freeObject, rows: { type: 'integer' }, format: { type: 'string' } },
     },
     detail: freeObject,
+    cut: { type: 'object', additionalProperties: { type: 'integer' } },
   },
 } as const;
 
@@ -118,6 +119,7 @@ const CSV_COLUMNS: readonly [string, (entry: AuditEntry) => unknown][] = [
   ['inputs', (e) => (e.inputs === undefined ? undefined : JSON.stringify(e.inputs))],
   ['export', (e) => (e.export === undefined ? undefined : JSON.stringify(e.export))],
   ['detail', (e) => (e.detail === undefined ? undefined : JSON.stringify(e.detail))],
+  ['cut', (e) => (e.cut === undefined ? undefined : JSON.stringify(e.cut))],
   ['requestId', (e) => e.requestId],
   ['ip', (e) => e.ip],
   ['method', (e) => e.method],

@@ -68,6 +68,12 @@ export interface AuditEntry {
   export?: { filters: Record<string, string>; rows: number; format: 'csv' };
   /** Anything else a kind carries (a hold's id). */
   detail?: AuditRecord;
+  /**
+   * What the entry's size bound (8 KB) left out, by member: characters of `path`, `reason` and
+   * `targetChars` (the ids' text), ids of `targets`, bytes of a value given up (`after`, `detail`...).
+   * Absent when nothing was cut.
+   */
+  cut?: Record<string, number>;
 }
 
 export interface AuditPage {

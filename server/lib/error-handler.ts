@@ -13,6 +13,7 @@ const CLIENT_ERROR_NAMES: Record<number, GatewayErrorName> = {
   431: 'HEADERS_TOO_LARGE',
 };
 import { countUpstreamError } from './metrics.js';
+import { withoutUrlSecrets } from './url-secrets.js';
 
 /**
  * Every error the gateway answers goes out in the backend's envelope, so the UI's one error path
@@ -23,7 +24,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof GatewayError) {
       // The gateway's own calls to the backend (login, say) fail here; proxied ones in the proxy.
       countUpstreamError(app.metrics, error);
-      if (error.status >= 500) request.log.warn({ err: error.cause ?? error, path: request.url }, error.message);
+      if (error.status >= 500)
+        request.log.warn({ err: error.cause ?? error, path: withoutUrlSecrets(request.url) }, error.message);
       return reply.code(error.status).send(error.toBody());
     }
     if (error.validation) {
