@@ -10,6 +10,7 @@ import type { AuditDraft } from './chain.js';
 import { readContract } from './contract-read.js';
 import { TARGETS_MAX, boundEntry } from './entry-bound.js';
 import { secretFieldsOf } from './describe.js';
+import { AnonymousShare } from './anonymous-share.js';
 import { AuditFileStore } from './file-store.js';
 import { IpcAuditStore } from './ipc-store.js';
 import { actorOf, changes, planOf, type Plan } from './plan.js';
@@ -69,6 +70,8 @@ export interface AuditPluginOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** How often the counts of outsiders' attempts are looked at, to write those whose window closed. */
+const ANONYMOUS_SWEEP_MS = 60_000;
 /** Bytes of a proxied answer read for its code; a longer answer passes on whole, its code read from its start. */
 const ANSWER_READ_MAX = 256 * 1024;
 /** A read of the values before a change waits at most this long: the change itself must not wait on it much. */
@@ -173,7 +176,7 @@ export default fp<AuditPluginOptions>(
         kind: input.kind,
         actor: input.actor ?? actorOf(request?.session ?? null),
         requestId: request?.id ?? null,
-        ip: request?.ip ?? null,
+        ip: input.ip !== undefined ? input.ip : (request?.ip ?? null),
         method: request?.method ?? null,
         path: request ? pathOf(request.url) : null,
         resource: input.resource ?? null,
@@ -237,7 +240,31 @@ export default fp<AuditPluginOptions>(
       timer.unref();
       app.addHook('onClose', async () => clearInterval(timer));
     }
+    // Outsiders' attempts have a bounded share of the trail (anonymous-share.ts): what is counted
+    // is written as one entry per address when its window closes, and whatever is left at shutdown.
+    const anonymous = new AnonymousShare({ now });
+    const writeCounts = async (all: boolean): Promise<void> => {
+      for (const count of anonymous.take(all)) {
+        await record({
+          kind: 'login',
+          action: 'loginAttempts',
+          actor: { userId: null, account: null },
+          ip: count.ip,
+          outcome: { status: count.throttled > 0 ? 429 : 200, code: null },
+          detail: {
+            throttled: count.throttled,
+            failed: count.failed,
+            from: new Date(count.from).toISOString(),
+            until: new Date(count.until).toISOString(),
+          },
+        });
+      }
+    };
+    const countsTimer = setInterval(() => void writeCounts(false), ANONYMOUS_SWEEP_MS);
+    countsTimer.unref();
     app.addHook('onClose', async () => {
+      clearInterval(countsTimer);
+      await writeCounts(true);
       await store.close();
     });
 
@@ -283,6 +310,13 @@ export default fp<AuditPluginOptions>(
       // Held for a second administrator: nothing changed yet. The hold, and later its confirmation or
       // decline, are recorded as entries of their own by the approvals' listener.
       if (outcome.code === SUCCESS_CODE && isHeldAnswer(data)) return;
+      // A login that did not open a session is an outsider's: counted beyond its share.
+      if (
+        plan.kind === 'login' &&
+        outcome.code !== SUCCESS_CODE &&
+        !anonymous.admit(request.ip, outcome.status === 429)
+      )
+        return;
       let actor = plan.actor;
       if (plan.kind === 'login' && outcome.code === SUCCESS_CODE && data && typeof data === 'object') {
         const userId = (data as { userId?: unknown }).userId;
