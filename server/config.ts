@@ -102,6 +102,10 @@ export interface Config {
   errorLogAdminPermission: string;
   /** Days the audit trail keeps an entry; older ones are removed, an anchor keeping the chain whole. */
   auditRetentionDays: number;
+  /** Bytes the audit file holds before it is sealed into a segment and a new one started. */
+  auditSegmentBytes: number;
+  /** Bytes the audit trail holds in all (segments and the file written now); past it the oldest segments go. */
+  auditMaxBytes: number;
   /** Two-person approval of withdrawals and settings saves (server/approvals). */
   dualControl: DualControlConfig;
 }
@@ -464,6 +468,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     revocationsMax: integer(env, 'SESSION_REVOCATIONS_MAX', 200_000, 10, 10_000_000),
     errorLogAdminPermission: permissionName(env, 'ERROR_LOG_ADMIN_PERMISSION', PERMISSIONS.adminUser),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 400, 1, 36_500),
+    auditSegmentBytes: integer(env, 'AUDIT_SEGMENT_BYTES', 64 * 1024 * 1024, 64 * 1024, 2 ** 40 - 1),
+    auditMaxBytes: integer(env, 'AUDIT_MAX_BYTES', 2 * 1024 * 1024 * 1024, 256 * 1024, Number.MAX_SAFE_INTEGER),
     dualControl: loadDualControl(env, (variable, reason) => {
       throw new ConfigError(variable, reason);
     }),

@@ -41,6 +41,8 @@ export interface AuditInput {
   export?: { filters: Record<string, string>; rows: number; format: 'csv' };
   /** What the kind carries beside (a hold's id, the change it holds). */
   detail?: Record<string, unknown>;
+  /** The client address, when the entry is about one but made without its request (a count of attempts). */
+  ip?: string | null;
 }
 
 export interface AuditService {
@@ -147,7 +149,12 @@ export default fp<AuditPluginOptions>(
     const channel = options.primary ?? null;
     const own: AuditStore = channel
       ? new IpcAuditStore(channel)
-      : new AuditFileStore({ dir: app.config.dataDir, onDamage: (detail) => app.log.warn(detail) });
+      : new AuditFileStore({
+          dir: app.config.dataDir,
+          onDamage: (detail) => app.log.warn(detail),
+          segmentBytes: app.config.auditSegmentBytes,
+          maxBytes: app.config.auditMaxBytes,
+        });
     const shared = app.redis
       ? new RedisAuditStore({
           share: app.redis,

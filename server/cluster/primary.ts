@@ -62,7 +62,12 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
   const store = localErrorLog(config.dataDir);
   await store.open();
   // The one audit chain of every worker: appended in the order the primary takes them.
-  const audit = new AuditFileStore({ dir: config.dataDir, onDamage: (detail) => log.warn(detail) });
+  const audit = new AuditFileStore({
+    dir: config.dataDir,
+    onDamage: (detail) => log.warn(detail),
+    segmentBytes: config.auditSegmentBytes,
+    maxBytes: config.auditMaxBytes,
+  });
   await audit.open();
   // Held calls of every worker, when they are not shared through Redis.
   const approvals =
