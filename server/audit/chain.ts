@@ -121,7 +121,8 @@ export function parseEntryLine(line: string): AuditEntry | null {
 }
 
 /** Why a chain breaks at an entry. */
-export type BreakReason = 'unreadable' | 'not-canonical' | 'hash' | 'link' | 'order';
+export type BreakReason =
+  'unreadable' | 'not-canonical' | 'hash' | 'link' | 'order' | 'segment' | 'missing' | 'unlinked';
 
 export const BREAK_TEXT: Record<BreakReason, string> = {
   unreadable: 'is not a readable entry',
@@ -129,6 +130,9 @@ export const BREAK_TEXT: Record<BreakReason, string> = {
   hash: 'does not match its hash (its content was changed)',
   link: 'does not link to the entry before it (an entry was removed, added or reordered)',
   order: 'is out of sequence (an entry was removed, added or reordered)',
+  segment: 'links to a sealed segment whose bytes changed (its SHA-256 differs from the one carried forward)',
+  missing: 'links to a sealed segment that is missing and not recorded as removed (a segment was deleted)',
+  unlinked: 'starts a segment without the link to the one before it (a segment was replaced or added)',
 };
 
 export interface ChainBreak {

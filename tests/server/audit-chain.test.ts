@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -188,5 +188,110 @@ describe('npm run audit:verify', () => {
     expect((await verifyCli(dir)).out).toMatch(
       /^audit chain broken at entry 6 \(line 5.*does not link to the entry before it/,
     );
+  });
+});
+
+describe('segments and the size cap', () => {
+  /** A store sealing every ~4 KB: about 8 entries a segment. */
+  async function segmented(count: number, maxBytes = 1_000_000) {
+    const dir = tempDir('audit-segments-');
+    const store = new AuditFileStore({ dir, segmentBytes: 4_000, maxBytes });
+    await store.open();
+    for (let i = 0; i < count; i++) await store.append(draft());
+    return { dir, store };
+  }
+
+  const allSeqs = async (store: AuditFileStore) =>
+    (await store.query({ pageNum: 1, pageSize: 1_000 })).list.map((entry) => entry.seq);
+
+  it(
+    'seals the file into segments linked by digest, reads across them, and verifies the whole chain',
+    { timeout: 180_000 },
+    async () => {
+      const { dir, store } = await segmented(60);
+      expect(store.sealed.length).toBeGreaterThanOrEqual(5);
+      expect(store.sealed[0]).toBe('audit-000001.jsonl');
+      expect(await allSeqs(store)).toEqual(Array.from({ length: 60 }, (_, i) => 60 - i));
+      const first = (await readFile(path.join(dir, 'audit.jsonl'), 'utf8')).split('\n')[0]!;
+      expect(JSON.parse(first)).toMatchObject({ segment: { prev: store.sealed.at(-1) } });
+      expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 60 });
+      await store.close();
+      // A restart reads every segment into the index and goes on with the same chain.
+      const again = new AuditFileStore({ dir, segmentBytes: 4_000, maxBytes: 1_000_000 });
+      await again.open();
+      expect(again.size).toBe(60);
+      // An entry of the oldest segment, found by its record id and read from that segment.
+      const oldest = (await again.query({ pageNum: 1, pageSize: 100 })).list.at(-3)!;
+      expect((await again.query({ pageNum: 1, pageSize: 1, targets: oldest.targets })).list[0]).toEqual(oldest);
+      expect((await again.append(draft())).seq).toBe(61);
+      await again.close();
+      const cli = await verifyCli(dir);
+      expect(cli).toMatchObject({ code: 0 });
+      expect(cli.out.split('\n')[0]).toBe('audit chain intact: 61 entries');
+    },
+  );
+
+  it('notices a sealed segment that was deleted, or changed', { timeout: 180_000 }, async () => {
+    const { dir, store } = await segmented(40);
+    await store.close();
+    const [first, second, third] = store.sealed;
+    const secondPath = path.join(dir, second!);
+    const original = await readFile(secondPath);
+    await rm(secondPath);
+    const deleted = await verifyCli(dir);
+    expect(deleted.code).toBe(1);
+    expect(deleted.out).toContain(`audit chain broken at ${third} line 1`);
+    expect(deleted.out).toContain('missing and not recorded as removed');
+    // Its newest entries cut off: each entry left is whole, but the digest carried forward differs.
+    const lines = original.toString('utf8').trimEnd().split('\n');
+    await writeFile(secondPath, `${lines.slice(0, -1).join('\n')}\n`);
+    expect(await verifyFile(dir)).toMatchObject({
+      intact: false,
+      broken: { where: `${third} line 1`, reason: 'segment' },
+    });
+    // The oldest one gone without a record: the chain has nothing to start from.
+    await writeFile(secondPath, original);
+    await rm(path.join(dir, first!));
+    expect(await verifyFile(dir)).toMatchObject({ intact: false, broken: { reason: 'missing' } });
+  });
+
+  it(
+    'removes the oldest segments past AUDIT_MAX_BYTES, recording each, and the chain still verifies',
+    { timeout: 180_000 },
+    async () => {
+      const { dir, store } = await segmented(120, 20_000);
+      const names = await readdir(dir);
+      const total = (
+        await Promise.all(
+          names.filter((name) => name !== 'audit-removed.jsonl').map((name) => stat(path.join(dir, name))),
+        )
+      ).reduce((sum, file) => sum + file.size, 0);
+      expect(total).toBeLessThanOrEqual(20_000);
+      expect(names).not.toContain('audit-000001.jsonl');
+      const removed = (await readFile(path.join(dir, 'audit-removed.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { file: string; reason: string; seq: number });
+      expect(removed[0]).toMatchObject({ file: 'audit-000001.jsonl', reason: 'cap' });
+      const seqs = await allSeqs(store);
+      expect(seqs[0]).toBe(120);
+      expect(seqs.at(-1)).toBe(removed.at(-1)!.seq + 1);
+      expect(store.size).toBe(seqs.length);
+      const verdict = await verifyFile(dir);
+      expect(verdict).toMatchObject({ intact: true, entries: seqs.length, last: { seq: 120 } });
+      await store.close();
+    },
+  );
+
+  it('retention removes whole segments past it, recorded as retention', { timeout: 120_000 }, async () => {
+    const { dir, store } = await segmented(40);
+    const cut = Date.parse((await store.query({ pageNum: 1, pageSize: 1, beforeSeq: 21 })).list[0]!.time);
+    const removed = await store.prune(cut + 1);
+    expect(removed).toBeGreaterThan(0);
+    expect(removed).toBeLessThanOrEqual(20);
+    expect((await allSeqs(store)).at(-1)).toBe(removed + 1);
+    expect(await readFile(path.join(dir, 'audit-removed.jsonl'), 'utf8')).toContain('"reason":"retention"');
+    expect(await verifyFile(dir)).toMatchObject({ intact: true, entries: 40 - removed });
+    await store.close();
   });
 });
