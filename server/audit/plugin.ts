@@ -8,7 +8,7 @@ import type { PrimaryChannel } from '../cluster/ipc.js';
 import { pathOf } from '../lib/request-path.js';
 import type { AuditDraft } from './chain.js';
 import { readContract } from './contract-read.js';
-import { TARGETS_MAX, boundEntry } from './entry-bound.js';
+import { ENTRY_MAX_BYTES, TARGETS_MAX, boundEntry } from './entry-bound.js';
 import { secretFieldsOf } from './describe.js';
 import { AnonymousShare } from './anonymous-share.js';
 import { AuditFileStore } from './file-store.js';
@@ -159,6 +159,7 @@ export default fp<AuditPluginOptions>(
       ? new RedisAuditStore({
           share: app.redis,
           fallback: own,
+          maxEntries: Math.max(1, Math.floor(app.config.auditMaxBytes / ENTRY_MAX_BYTES)),
           onFallbackWrite: () => app.metrics.auditFallbackWrites.inc(),
           onFallback: (active, reason) => {
             if (active)

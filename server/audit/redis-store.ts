@@ -23,6 +23,11 @@ export interface RedisAuditStoreOptions {
   onFallback?(active: boolean, reason: string): void;
   /** Told of each entry that went to the fallback instead of Redis (the metric). */
   onFallbackWrite?(): void;
+  /**
+   * Entries the stream keeps at most (AUDIT_MAX_BYTES over the 8 KB an entry may take); past it
+   * each append removes the oldest behind the anchor, as retention does. Unbounded when absent.
+   */
+  maxEntries?: number;
 }
 
 /** Keys, before the share's prefix. */
@@ -39,7 +44,8 @@ const UNSHARED_MAX = 10_000;
 /**
  * Appends an entry if the chain still ends where this replica thinks (its head), atomically: two
  * replicas can never both link an entry to the same predecessor. On a mismatch it answers the
- * current head, and the caller chains its entry again after it.
+ * current head, and the caller chains its entry again after it. Past the stream's cap (ARGV[8])
+ * the oldest entries go in the same step, the last one's position and hash kept as the anchor.
  */
 const APPEND_SCRIPT = `
 local current = redis.call('GET', KEYS[2])
@@ -47,6 +53,24 @@ if not current then current = ARGV[1] end
 if current ~= ARGV[2] then return current end
 local id = redis.call('XADD', KEYS[1], '*', 'seq', ARGV[4], 'hash', ARGV[5], 'time', ARGV[6], 'entry', ARGV[7])
 redis.call('SET', KEYS[2], ARGV[3])
+local max = tonumber(ARGV[8])
+if max and max > 0 then
+  local excess = redis.call('XLEN', KEYS[1]) - max
+  if excess > 0 then
+    local gone = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', excess)
+    local fields = gone[#gone][2]
+    local seq, hash, time = nil, nil, ''
+    for i = 1, #fields, 2 do
+      if fields[i] == 'seq' then seq = fields[i + 1] end
+      if fields[i] == 'hash' then hash = fields[i + 1] end
+      if fields[i] == 'time' then time = fields[i + 1] end
+    end
+    if seq and hash then
+      redis.call('SET', KEYS[3], seq .. ' ' .. hash .. ' ' .. time .. ' ' .. ARGV[9])
+      redis.call('XTRIM', KEYS[1], 'MAXLEN', max)
+    end
+  end
+end
 return {id}
 `;
 
@@ -73,6 +97,7 @@ interface AuditCommands {
   auditAppend(
     stream: string,
     head: string,
+    anchor: string,
     genesis: string,
     expected: string,
     next: string,
@@ -80,6 +105,8 @@ interface AuditCommands {
     hash: string,
     time: string,
     line: string,
+    maxEntries: string,
+    prunedAt: string,
   ): Promise<string | [string]>;
   auditPrune(stream: string, anchor: string, minId: string, prunedAt: string): Promise<number>;
 }
@@ -105,7 +132,7 @@ export function parseAnchorText(text: string | null): AuditAnchor | null {
 /** The connection's commands for the two scripts, defined once per connection. */
 export function auditCommands(command: Redis): AuditCommands {
   const scripts = command as unknown as Partial<AuditCommands>;
-  if (!scripts.auditAppend) command.defineCommand('auditAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
+  if (!scripts.auditAppend) command.defineCommand('auditAppend', { numberOfKeys: 3, lua: APPEND_SCRIPT });
   if (!scripts.auditPrune) command.defineCommand('auditPrune', { numberOfKeys: 2, lua: PRUNE_SCRIPT });
   return command as unknown as AuditCommands;
 }
@@ -225,6 +252,7 @@ export class RedisAuditStore implements AuditStore {
       const answer = await commands.auditAppend(
         this.keys.stream,
         this.keys.head,
+        this.keys.anchor,
         headText(GENESIS_HEAD),
         headText(head),
         headText(next),
@@ -232,12 +260,17 @@ export class RedisAuditStore implements AuditStore {
         entry.hash,
         entry.time,
         entryLine(entry),
+        String(this.options.maxEntries ?? 0),
+        new Date().toISOString(),
       );
       if (Array.isArray(answer)) {
         this.head = next;
         // Indexed at once when nothing of another replica's came between; else the next sync reads it.
         if (this.index.lastSeq === entry.seq - 1 && (this.index.size > 0 || entry.seq === 1))
           this.index.add(entry, streamLocation(answer[0]));
+        // What the cap removed from the stream leaves the index too.
+        const max = this.options.maxEntries;
+        if (max !== undefined && this.index.size > max) this.index.dropFirst(this.index.size - max);
         return entry;
       }
       head = parseHeadText(answer) ?? GENESIS_HEAD;

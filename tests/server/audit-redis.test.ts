@@ -135,4 +135,43 @@ describe.skipIf(skip)('the audit trail shared through Redis', { timeout: 90_000 
       anchor: { seq: before.list[0]!.seq, hash: before.list[0]!.hash },
     });
   });
+
+  it('keeps the stream within its cap: each append past it removes the oldest behind the anchor', async () => {
+    const store = new RedisAuditStore({
+      share: a.app.redis!,
+      fallback: new AuditFileStore({ dir: a.dataDir }),
+      maxEntries: 5,
+    });
+    let last = null;
+    for (let i = 0; i < 12; i++) {
+      last = await store.append({
+        id: `capped-${i}`,
+        time: new Date().toISOString(),
+        kind: 'change',
+        actor: { userId: '1', account: 'admin' },
+        requestId: null,
+        ip: null,
+        method: 'POST',
+        path: '/manage/user/userProfile/ban',
+        resource: 'users',
+        call: 'action',
+        action: 'ban',
+        targets: [String(i)],
+        reason: null,
+        outcome: { status: 200, code: 200 },
+      });
+    }
+    expect(await a.app.redis!.command.xlen(a.app.redis!.key('audit'))).toBe(5);
+    const page = await store.query({ pageNum: 1, pageSize: 100 });
+    expect(page.total).toBe(5);
+    expect(page.list[0]!.id).toBe('capped-11');
+    const verdict = await verifyRedis(a.app.redis!.command, (name) => a.app.redis!.key(name));
+    expect(verdict).toMatchObject({
+      intact: true,
+      entries: 5,
+      anchor: { seq: last!.seq - 5 },
+      last: { seq: last!.seq },
+    });
+    await store.close();
+  });
 });
