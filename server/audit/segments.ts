@@ -44,11 +44,6 @@ export interface RemovedSegment {
   reason: 'cap' | 'retention';
 }
 
-export interface SegmentNames {
-  /** `audit`: the file written now is audit.jsonl. */
-  base: string;
-}
-
 export function baseOf(file: string): string {
   return file.endsWith('.jsonl') ? file.slice(0, -'.jsonl'.length) : file;
 }
