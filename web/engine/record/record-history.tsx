@@ -13,7 +13,8 @@ import { valueText } from '../shared/value-cell.js';
 
 /** What the audit trail shows of records: the history in a detail view, and the words the audit trail screen shares. */
 
-const OWN_ACTIONS = ['create', 'update', 'delete', 'saveConfig', 'export', 'login', 'logout'] as const;
+/** `loginAttempts`: outsiders' logins counted per address and window rather than written one by one. */
+const OWN_ACTIONS = ['create', 'update', 'delete', 'saveConfig', 'export', 'login', 'logout', 'loginAttempts'] as const;
 const HELD_KINDS = ['hold', 'confirm', 'decline'] as const;
 
 /** What an entry did, in the reader's language: the action's own label, or the trail's words for its own calls and kinds. */

@@ -608,6 +608,7 @@ const en = {
   'audit.action.export': 'Exported',
   'audit.action.login': 'Logged in',
   'audit.action.logout': 'Logged out',
+  'audit.action.loginAttempts': 'Login attempts counted (throttled or past the share)',
   'audit.kind.hold': 'Held for a second approval',
   'audit.kind.confirm': 'Approved by a second administrator',
   'audit.kind.decline': 'Declined by a second administrator',

@@ -603,6 +603,7 @@ const es = {
   'audit.action.export': 'Exportado',
   'audit.action.login': 'Inició sesión',
   'audit.action.logout': 'Cerró sesión',
+  'audit.action.loginAttempts': 'Intentos de inicio de sesión contados (limitados o fuera de la cuota)',
   'audit.kind.hold': 'Retenido para una segunda aprobación',
   'audit.kind.confirm': 'Aprobado por un segundo administrador',
   'audit.kind.decline': 'Rechazado por un segundo administrador',

@@ -603,6 +603,7 @@ const ja = {
   'audit.action.export': 'エクスポート',
   'audit.action.login': 'ログイン',
   'audit.action.logout': 'ログアウト',
+  'audit.action.loginAttempts': 'ログイン試行の件数（制限または上限超過）',
   'audit.kind.hold': '二人目の承認待ち',
   'audit.kind.confirm': '二人目の管理者が承認',
   'audit.kind.decline': '二人目の管理者が却下',

@@ -603,6 +603,7 @@ const zh = {
   'audit.action.export': '导出',
   'audit.action.login': '登录',
   'audit.action.logout': '退出登录',
+  'audit.action.loginAttempts': '登录尝试计数（被限流或超出份额）',
   'audit.kind.hold': '待第二人审批',
   'audit.kind.confirm': '第二人已批准',
   'audit.kind.decline': '第二人已拒绝',
