@@ -12,6 +12,7 @@ import {
   type AuditDraft,
   type ChainHead,
 } from './chain.js';
+import { ENTRY_MAX_BYTES } from './entry-bound.js';
 import { AuditIndex } from './entry-index.js';
 import { AppendFile, OperationQueue, isNotFound, readLinesForward, replaceFile } from '../lib/json-lines-file.js';
 import {
@@ -258,11 +259,16 @@ export class AuditFileStore implements AuditStore {
     this.links.set(this.active, link);
   }
 
-  /** Removes the oldest sealed segments while the trail is over AUDIT_MAX_BYTES. */
+  /**
+   * Removes the oldest sealed segments until the sealed ones leave room for the file written now to
+   * grow to a whole segment (and the entry that crosses it): the trail never holds more than
+   * AUDIT_MAX_BYTES, between seals either.
+   */
   private async enforceCap(): Promise<void> {
-    let total = this.file.bytes + this.segments.reduce((sum, segment) => sum + segment.bytes, 0);
-    while (total > this.maxBytes && this.segments.length > 0) {
-      total -= this.segments[0]!.bytes;
+    const room = Math.max(this.file.bytes, this.segmentBytes + ENTRY_MAX_BYTES);
+    let sealed = this.segments.reduce((sum, segment) => sum + segment.bytes, 0);
+    while (sealed + room > this.maxBytes && this.segments.length > 0) {
+      sealed -= this.segments[0]!.bytes;
       await this.removeOldest('cap');
     }
   }
@@ -320,6 +326,8 @@ export class AuditFileStore implements AuditStore {
     // Sealed, and the crash came before the new file was started.
     if (!exists && this.segments.length > 0) await this.startAfterSealed();
     await this.readFile(this.path, this.active, true);
+    // AUDIT_MAX_BYTES may have been lowered since the last start.
+    await this.enforceCap();
     this.opened = true;
   }
 

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
@@ -8,6 +8,7 @@ import { ENTRY_MAX_BYTES } from '../../server/audit/entry-bound.js';
 import { AuditIndex, INDEX_TARGET_CHARS_MAX } from '../../server/audit/entry-index.js';
 import { AuditFileStore } from '../../server/audit/file-store.js';
 import { recordOf } from '../../server/audit/redact.js';
+import { verifyFile } from '../../server/audit/verify.js';
 import { withoutUrlSecrets } from '../../server/lib/url-secrets.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { removeTempDirs, tempDir } from '../support/processes.js';
@@ -76,6 +77,28 @@ describe('one entry has a hard size', () => {
     expect(entry.targets).toEqual(['1']);
     expect(entry.inputs).toEqual({});
     expect(entry.cut?.inputs).toBeGreaterThan(40_000);
+  });
+});
+
+describe('the trail as a whole, through the gateway', () => {
+  it('seals at AUDIT_SEGMENT_BYTES and stays within AUDIT_MAX_BYTES under a flood of large calls', async () => {
+    const capped = await auditGateway(sandbox, { AUDIT_SEGMENT_BYTES: '65536', AUDIT_MAX_BYTES: '262144' });
+    try {
+      const cookies = await logInAs(capped.app, 'admin', 'admin123');
+      const ids = Array.from({ length: 1_000 }, (_, i) => longId(i));
+      for (let i = 0; i < 80; i++) await call(capped.app, cookies, 'POST', '/manage/user/userProfile/ban', { ids });
+      const names = await readdir(capped.dataDir);
+      expect(names).toContain('audit-removed.jsonl');
+      const sizes = await Promise.all(
+        names.filter((name) => name !== 'audit-removed.jsonl').map((name) => stat(path.join(capped.dataDir, name))),
+      );
+      expect(sizes.reduce((sum, file) => sum + file.size, 0)).toBeLessThanOrEqual(262_144);
+      // 80 calls of 128 KB each would be 10 MB; each entry is at most 8 KB.
+      expect(Math.max(...sizes.map((file) => file.size))).toBeLessThan(65_536 + ENTRY_MAX_BYTES);
+      expect(await verifyFile(capped.dataDir)).toMatchObject({ intact: true, last: { seq: 81 } });
+    } finally {
+      await capped.app.close();
+    }
   });
 });
 

@@ -30,6 +30,22 @@ describe('configuration', () => {
     expect(config.webClientUrl).toBeNull();
   });
 
+  it("bounds the audit trail's files: 64 MiB a segment, 2 GiB in all, each at least a little", () => {
+    const config = loadConfig({ CHAT_BACKEND_URL: 'http://x' });
+    expect(config.auditSegmentBytes).toBe(64 * 1024 * 1024);
+    expect(config.auditMaxBytes).toBe(2 * 1024 * 1024 * 1024);
+    const set = loadConfig({
+      CHAT_BACKEND_URL: 'http://x',
+      AUDIT_SEGMENT_BYTES: '1048576',
+      AUDIT_MAX_BYTES: '10485760',
+    });
+    expect([set.auditSegmentBytes, set.auditMaxBytes]).toEqual([1_048_576, 10_485_760]);
+    expect(configError({ CHAT_BACKEND_URL: 'http://x', AUDIT_SEGMENT_BYTES: '100' }).message).toContain(
+      'AUDIT_SEGMENT_BYTES',
+    );
+    expect(configError({ CHAT_BACKEND_URL: 'http://x', AUDIT_MAX_BYTES: 'lots' }).message).toContain('AUDIT_MAX_BYTES');
+  });
+
   it('has the security defaults, and makes a session secret when none is set', () => {
     const config = loadConfig({ CHAT_BACKEND_URL: 'http://x' });
     expect(config.requestTimeoutMs).toBe(30_000);
