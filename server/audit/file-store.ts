@@ -91,8 +91,9 @@ export class AuditFileStore implements AuditStore {
     this.path = join(options.dir, options.file ?? AUDIT_FILE);
     this.base = baseOf(options.file ?? AUDIT_FILE);
     this.file = new AppendFile(this.path, 'The audit trail');
-    this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    // A segment is a quarter of the cap at most, so the file written now fits under it too.
+    this.segmentBytes = Math.min(options.segmentBytes ?? DEFAULT_SEGMENT_BYTES, Math.floor(this.maxBytes / 4));
   }
 
   /** The sealed segments' file names, oldest first. */
