@@ -40,6 +40,12 @@ export interface Config {
   uploadImageMaxBytes: number;
   /** Largest app package one upload may stream to the file server, bytes. */
   uploadPackageMaxBytes: number;
+  /** Files one account may upload per UTC day; one more answers 429 UPLOAD_QUOTA_EXCEEDED. */
+  uploadDailyMaxFiles: number;
+  /** Bytes one account may upload per UTC day, all files together. */
+  uploadDailyMaxBytes: number;
+  /** Saved list views one administrator may keep over every list together. */
+  savedViewsMaxPerAdmin: number;
   /** How long shutdown waits for in-flight calls before giving up. */
   shutdownTimeoutMs: number;
   /** Opt-out of TLS verification of an HTTPS backend, for test rigs only. */
@@ -439,6 +445,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
     uploadImageMaxBytes: integer(env, 'UPLOAD_IMAGE_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     uploadPackageMaxBytes: integer(env, 'UPLOAD_PACKAGE_MAX_BYTES', 200 * 1024 * 1024, 1024, 8 * 1024 * 1024 * 1024),
+    uploadDailyMaxFiles: integer(env, 'UPLOAD_DAILY_MAX_FILES', 200, 1, 1_000_000),
+    uploadDailyMaxBytes: integer(env, 'UPLOAD_DAILY_MAX_BYTES', 1024 * 1024 * 1024, 1024, 1024 * 1024 * 1024 * 1024),
+    savedViewsMaxPerAdmin: integer(env, 'SAVED_VIEWS_MAX_PER_ADMIN', 200, 1, 100_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     upstreamTlsInsecure: bool(env, 'UPSTREAM_TLS_INSECURE', false),
     uiDir: text(env, 'UI_DIR') ?? 'dist/web',

@@ -4,10 +4,11 @@ import { FileSavedViewStore } from './file-store.js';
 import { IpcSavedViewStore } from './ipc-store.js';
 import { RedisSavedViewStore } from './redis-store.js';
 import { registerSavedViewRoutes } from './routes.js';
+import { LIST_RESOURCES } from '../contract/index.js';
 import type { SavedViewStore } from './store.js';
 
 export interface SavedViewsPluginOptions {
-  /** Where views live. Default: Redis with REDIS_URL; the primary's in a cluster worker; else DATA_DIR/saved-views.json. */
+  /** Where views live. Default: Redis with REDIS_URL; the primary's in a cluster worker; else DATA_DIR/saved-views/. */
   store?: SavedViewStore;
   primary?: PrimaryChannel | null;
 }
@@ -22,7 +23,7 @@ export default fp<SavedViewsPluginOptions>(
     const store: SavedViewStore =
       options.store ??
       (app.redis
-        ? new RedisSavedViewStore(app.redis)
+        ? new RedisSavedViewStore(app.redis, [...LIST_RESOURCES.keys()])
         : channel
           ? new IpcSavedViewStore(channel)
           : new FileSavedViewStore({
@@ -36,5 +37,5 @@ export default fp<SavedViewsPluginOptions>(
     });
     registerSavedViewRoutes(app, store);
   },
-  { name: 'saved-views', dependencies: ['session'] },
+  { name: 'saved-views', dependencies: ['session', 'permissions'] },
 );

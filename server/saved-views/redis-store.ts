@@ -1,12 +1,16 @@
 import type { RedisShare } from '../redis/share.js';
 import type { SavedView } from '../contract/saved-views.js';
 import { GatewayError } from '../errors.js';
-import type { PutOutcome, SavedViewStore } from './store.js';
+import type { PutOutcome, SavedViewStore, ViewLimits } from './store.js';
 
 /**
- * Saves one view: replaces a view of that name in its place, else adds it last unless the list is
- * full. Each value is "<position>\t<query>", the position taken from a counter beside the hash.
- * KEYS: the views hash, the position counter. ARGV: name, query, the most views kept.
+ * Saves one view: replaces a view of that name in its place, else adds it last unless the list, or
+ * the administrator's views over every list, are full. Each value is "<position>\t<query>", the
+ * position taken from a counter beside the hash.
+ * KEYS: the views hash, the position counter, then the administrator's hash of every list the
+ * console has (a fixed number, so a save costs the same whatever anyone saved).
+ * ARGV: name, query, the most views of one list, the most of one administrator.
+ * Answers 1 saved, 0 the list is full, -1 the administrator's views are.
  */
 const PUT = `
 local old = redis.call('HGET', KEYS[1], ARGV[1])
@@ -16,6 +20,9 @@ if old then
   return 1
 end
 if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+local total = 0
+for i = 3, #KEYS do total = total + redis.call('HLEN', KEYS[i]) end
+if total >= tonumber(ARGV[4]) then return -1 end
 local pos = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], ARGV[1], pos .. '\t' .. ARGV[2])
 return 1
@@ -37,7 +44,11 @@ function decode(fields: Record<string, string>): SavedView[] {
  * load balancer, so while Redis is away the calls answer 503 SAVED_VIEWS_UNAVAILABLE.
  */
 export class RedisSavedViewStore implements SavedViewStore {
-  constructor(private readonly share: RedisShare) {}
+  /** `lists`: the id of every list the console has, whose views count towards an administrator's total. */
+  constructor(
+    private readonly share: RedisShare,
+    private readonly lists: readonly string[],
+  ) {}
 
   async open(): Promise<void> {}
 
@@ -45,11 +56,15 @@ export class RedisSavedViewStore implements SavedViewStore {
     return this.run(async (redis) => decode(await redis.hgetall(this.keys(userId, resource).views)));
   }
 
-  put(userId: string, resource: string, view: SavedView, max: number): Promise<PutOutcome> {
+  put(userId: string, resource: string, view: SavedView, limits: ViewLimits): Promise<PutOutcome> {
     return this.run(async (redis) => {
       const { views, seq } = this.keys(userId, resource);
-      const saved = (await redis.eval(PUT, 2, views, seq, view.name, view.query, max)) === 1;
-      if (!saved) return { saved: false, reason: 'full' };
+      const every = this.lists.map((list) => this.keys(userId, list).views);
+      const keys = [views, seq, ...every];
+      const args = [view.name, view.query, limits.perList, limits.perAdmin];
+      const answer = Number(await redis.eval(PUT, keys.length, ...keys, ...args));
+      if (answer === 0) return { saved: false, reason: 'full', per: 'list' };
+      if (answer === -1) return { saved: false, reason: 'full', per: 'administrator' };
       return { saved: true, list: decode(await redis.hgetall(views)) };
     });
   }

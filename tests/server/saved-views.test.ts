@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { SAVED_VIEW_CALLS, SAVED_VIEW_LIMITS } from '../../server/contract/index.js';
+import { CALLS, PERMISSIONS, SAVED_VIEW_CALLS, SAVED_VIEW_LIMITS } from '../../server/contract/index.js';
+import { adminFileName } from '../../server/saved-views/file-store.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
-import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
+import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { cookieHeader, fakeLogIn, routeFakeLogin } from '../support/fake-session.js';
 import { hasProgram, skipWithout } from '../support/ci.js';
 import { RedisServer } from '../support/redis-server.js';
@@ -18,6 +19,17 @@ import { waitUntil } from '../support/wait.js';
  */
 
 type Cookies = Record<string, string>;
+
+/** The backend's permission call: token `tok-op` holds the users list only, every other token the users and groups lists. */
+function routePermissions(backend: FakeBackend): void {
+  backend.route(`GET ${CALLS.permission}`, (call, res) => {
+    const held =
+      call.headers['w-token'] === 'tok-op'
+        ? [PERMISSIONS.userProfile]
+        : [PERMISSIONS.userProfile, PERMISSIONS.groupProfile];
+    sendJson(res, { code: 200, msg: 'ok', data: held.map((permission) => ({ permission })) });
+  });
+}
 
 function calls(app: FastifyInstance) {
   const headers = (cookies: Cookies | null) => ({
@@ -109,14 +121,34 @@ function behaves(
     expect(full.json()).toMatchObject({
       code: 409,
       error: 'SAVED_VIEWS_FULL',
-      data: { max: SAVED_VIEW_LIMITS.maxPerResource },
+      data: { max: SAVED_VIEW_LIMITS.maxPerResource, per: 'list' },
     });
     expect((await c.put(bob(), { name: 'v0', query: 'pageSize=100' }, 'groups')).statusCode).toBe(200);
     const list = (await c.list(bob(), 'groups')).json().data.list as { name: string; query: string }[];
     expect(list).toHaveLength(SAVED_VIEW_LIMITS.maxPerResource);
     expect(list[0]).toEqual({ name: 'v0', query: 'pageSize=100' });
   });
+
+  it('caps the views of one administrator over every list, and takes a replacement still', async () => {
+    // Bob keeps the 50 views of groups from the test above; the gateway takes 60 in all (PER_ADMIN).
+    const { app, bob, alice } = setup();
+    const c = calls(app());
+    for (let i = 0; i < PER_ADMIN - SAVED_VIEW_LIMITS.maxPerResource; i++) {
+      expect((await c.put(bob(), { name: `u${i}`, query: '' })).statusCode).toBe(200);
+    }
+    const full = await c.put(bob(), { name: 'one more', query: '' });
+    expect(full.statusCode).toBe(409);
+    expect(full.json()).toMatchObject({ error: 'SAVED_VIEWS_FULL', data: { max: PER_ADMIN, per: 'administrator' } });
+    expect((await c.put(bob(), { name: 'u0', query: 'sort=id' })).statusCode).toBe(200);
+    // Another administrator's cap is their own.
+    expect((await c.put(alice(), { name: 'hers', query: '' })).statusCode).toBe(200);
+    expect((await c.remove(bob(), 'v1', 'groups')).statusCode).toBe(200);
+    expect((await c.put(bob(), { name: 'one more', query: '' })).statusCode).toBe(200);
+  });
 }
+
+/** SAVED_VIEWS_MAX_PER_ADMIN of the gateways below: a few more than one list's cap. */
+const PER_ADMIN = SAVED_VIEW_LIMITS.maxPerResource + 10;
 
 describe('saved views: requests every store refuses alike', () => {
   let backend: FakeBackend;
@@ -126,6 +158,7 @@ describe('saved views: requests every store refuses alike', () => {
   beforeAll(async () => {
     backend = await startFakeBackend();
     routeFakeLogin(backend);
+    routePermissions(backend);
     app = await buildTestGateway({ CHAT_BACKEND_URL: backend.url });
     alice = await fakeLogIn(app, { token: 'tok-a', userId: '11' });
   });
@@ -177,6 +210,30 @@ describe('saved views: requests every store refuses alike', () => {
     expect(badResource.json()).toMatchObject({ error: 'BAD_REQUEST' });
   });
 
+  it('keeps views only of the lists the console has: an invented one or `__proto__` is 404, and nothing is kept', async () => {
+    const c = calls(app);
+    for (const resource of ['fake1', '__proto__', 'constructor']) {
+      const put = await c.put(alice, { name: 'x', query: 'q'.repeat(SAVED_VIEW_LIMITS.maxQueryChars) }, resource);
+      expect(put.statusCode, resource).toBe(404);
+      expect(put.json()).toMatchObject({ code: 404, error: 'NOT_FOUND' });
+      expect((await c.list(alice, resource)).statusCode).toBe(404);
+      expect((await c.remove(alice, 'x', resource)).statusCode).toBe(404);
+    }
+    expect((await c.put(alice, { name: 'x', query: 'a=1' }, 'users')).json().data.list).toEqual([
+      { name: 'x', query: 'a=1' },
+    ]);
+  });
+
+  it('saves a view only of a list the caller may open, as the backend says', async () => {
+    const operator = await fakeLogIn(app, { token: 'tok-op', userId: '21' });
+    const c = calls(app);
+    const refused = await c.put(operator, { name: 'mine', query: '' }, 'groups');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 403, error: 'FORBIDDEN' });
+    expect((await c.list(operator, 'groups')).json().data.list).toEqual([]);
+    expect((await c.put(operator, { name: 'mine', query: '' }, 'users')).statusCode).toBe(200);
+  });
+
   it('refuses a save from another origin', async () => {
     const answer = await app.inject({
       method: 'PUT',
@@ -198,11 +255,13 @@ describe('saved views in DATA_DIR', () => {
     CHAT_BACKEND_URL: backend.url,
     DATA_DIR: dataDir,
     SESSION_SECRET: 'saved-views-test-secret-0123456789abcdef',
+    SAVED_VIEWS_MAX_PER_ADMIN: String(PER_ADMIN),
   });
 
   beforeAll(async () => {
     backend = await startFakeBackend();
     routeFakeLogin(backend);
+    routePermissions(backend);
     app = await buildTestGateway(env());
     alice = await fakeLogIn(app, { token: 'tok-a', userId: '11' });
     bob = await fakeLogIn(app, { token: 'tok-b', userId: '12' });
@@ -214,13 +273,22 @@ describe('saved views in DATA_DIR', () => {
 
   behaves(() => ({ app: () => app, fresh: () => buildTestGateway(env()), alice: () => alice, bob: () => bob }));
 
-  it('writes them to saved-views.json, by backend user id', () => {
-    const file = JSON.parse(readFileSync(path.join(dataDir, 'saved-views.json'), 'utf8')) as {
-      version: number;
-      users: Record<string, unknown>;
-    };
-    expect(file.version).toBe(1);
-    expect(Object.keys(file.users).sort()).toEqual(['11', '12']);
+  it('writes each administrator’s views to a file of their own, so a save rewrites that one alone', async () => {
+    const folder = path.join(dataDir, 'saved-views');
+    const read = (userId: string) =>
+      JSON.parse(readFileSync(path.join(folder, adminFileName(userId)), 'utf8')) as {
+        version: number;
+        userId: string;
+        lists: Record<string, unknown[]>;
+      };
+    expect(readdirSync(folder).sort()).toEqual([adminFileName('11'), adminFileName('12')].sort());
+    expect(read('11')).toMatchObject({ version: 2, userId: '11' });
+    const bobsBefore = readFileSync(path.join(folder, adminFileName('12')), 'utf8');
+    await calls(app).put(alice, { name: 'another', query: 'b=2' });
+    // Bob's file, with his 60 views, is not written again for Alice's save.
+    expect(readFileSync(path.join(folder, adminFileName('12')), 'utf8')).toBe(bobsBefore);
+    expect(read('11').lists.users).toContainEqual({ name: 'another', query: 'b=2' });
+    expect(read('12')).toMatchObject({ version: 2, userId: '12' });
   });
 });
 
@@ -236,6 +304,7 @@ describe.skipIf(noRedis)('saved views in Redis', { timeout: 60_000 }, () => {
     CHAT_BACKEND_URL: backend.url,
     REDIS_URL: redis.url,
     SESSION_SECRET: 'saved-views-test-secret-0123456789abcdef',
+    SAVED_VIEWS_MAX_PER_ADMIN: String(PER_ADMIN),
   });
   const connected = async (gateway: FastifyInstance) => {
     await waitUntil(() => gateway.redis?.available === true, 'the gateway connected to Redis');
@@ -246,6 +315,7 @@ describe.skipIf(noRedis)('saved views in Redis', { timeout: 60_000 }, () => {
     redis = await RedisServer.start();
     backend = await startFakeBackend();
     routeFakeLogin(backend);
+    routePermissions(backend);
     app = await connected(await buildTestGateway(env()));
     alice = await fakeLogIn(app, { token: 'tok-a', userId: '11' });
     bob = await fakeLogIn(app, { token: 'tok-b', userId: '12' });

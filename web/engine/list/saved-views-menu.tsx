@@ -42,8 +42,12 @@ async function copyLink(href: string, t: LabelT): Promise<void> {
 /** Why a save or delete failed, in the reader's words; the session's end is the session dialog's to tell. */
 function failureText(error: unknown, t: LabelT, fallback: 'views.saveFailed' | 'views.deleteFailed'): string | null {
   if (error instanceof ApiError && error.code === 401) return null;
-  if (error instanceof ApiError && error.code === 409)
-    return t('views.full', { max: SAVED_VIEW_LIMITS.maxPerResource });
+  if (error instanceof ApiError && error.code === 409) {
+    // The gateway says which cap was reached: this list's, or the administrator's over every list.
+    const data = (error.data ?? {}) as { max?: unknown; per?: unknown };
+    const max = typeof data.max === 'number' ? data.max : SAVED_VIEW_LIMITS.maxPerResource;
+    return t(data.per === 'administrator' ? 'views.fullAdmin' : 'views.full', { max });
+  }
   return t(fallback);
 }
 

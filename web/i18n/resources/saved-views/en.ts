@@ -7,6 +7,7 @@ const en = {
   'views.saveFailed': 'The view could not be saved',
   'views.deleteFailed': 'The view could not be deleted',
   'views.full': 'This list already has {{max}} saved views: delete one first',
+  'views.fullAdmin': 'You already keep {{max}} saved views over all lists: delete one first',
   'views.uploaded_one': '{{count}} view saved in this browser is now kept with your account',
   'views.uploaded_other': '{{count}} views saved in this browser are now kept with your account',
 };

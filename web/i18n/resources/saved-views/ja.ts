@@ -8,6 +8,7 @@ const ja = {
   'views.saveFailed': 'ビューを保存できませんでした',
   'views.deleteFailed': 'ビューを削除できませんでした',
   'views.full': 'この一覧には保存したビューがすでに {{max}} 件あります。先に 1 件削除してください',
+  'views.fullAdmin': 'すべての一覧で保存したビューがすでに {{max}} 件あります。先に 1 件削除してください',
   'views.uploaded_one': 'このブラウザーに保存していた {{count}} 件のビューをアカウントに保存しました',
   'views.uploaded_other': 'このブラウザーに保存していた {{count}} 件のビューをアカウントに保存しました',
 } satisfies Record<keyof typeof en, string>;
