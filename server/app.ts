@@ -129,10 +129,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(sessionCalls);
   // Before the proxy: the mapped calls' own routes are more specific than its /manage/*.
   await app.register(backendMap);
-  await app.register(upload);
-  await app.register(manageProxy);
   const permissionTtlMs = options.events?.permissionTtlMs;
+  // Before the upload: an upload needs the permission of a screen that takes its kind of file.
   await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });
+  await app.register(upload, { primary, ...(options.now ? { now: options.now } : {}) });
+  await app.register(manageProxy);
   // Its hooks wrap every route, the proxy's and the map's included, whatever their order.
   if (options.audit !== false) await app.register(audit, { primary });
   await app.register(events, options.events ?? {});

@@ -17,6 +17,10 @@ export const GATEWAY_ERRORS = {
   BODY_TOO_LARGE: { status: 413, msg: 'The request body is too large' },
   UPLOAD_TOO_LARGE: { status: 413, msg: 'The file is larger than this console accepts for its kind' },
   UPLOAD_TYPE_REFUSED: { status: 415, msg: 'The file is not of a type this console accepts for its kind' },
+  UPLOAD_QUOTA_EXCEEDED: {
+    status: 429,
+    msg: 'This account has uploaded as many files or bytes as it may today (UTC): try again tomorrow',
+  },
   BAD_REQUEST: { status: 400, msg: 'The request is malformed' },
   UNAUTHORIZED: { status: 401, msg: 'A valid bearer token is required' },
   METHOD_NOT_ALLOWED: { status: 405, msg: 'This method is not allowed here' },

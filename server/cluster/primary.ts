@@ -10,6 +10,7 @@ import { auditPrimaryHandlers } from '../audit/ipc-store.js';
 import { sessionPrimaryHandlers } from '../session/cluster.js';
 import { approvalPrimary } from '../approvals/ipc-store.js';
 import { savedViewsPrimary } from '../saved-views/ipc-store.js';
+import { uploadQuotaPrimaryHandlers } from '../uploads/quota.js';
 import { serveWorkers, type ShutdownMessage } from './ipc.js';
 import { METRICS_CALL, clusterMetricsCollector } from './metrics.js';
 import { WORKER_ENV } from './worker.js';
@@ -104,6 +105,8 @@ export async function startPrimary(options: PrimaryOptions): Promise<GatewayPrim
     ...sessionPrimaryHandlers(config.revocationsMax),
     ...approvals?.handlers,
     ...savedViews?.handlers,
+    // Upload quotas of every worker, when they are not shared through Redis.
+    ...(config.redisUrl === null ? uploadQuotaPrimaryHandlers() : {}),
   });
 
   let stopping = false;

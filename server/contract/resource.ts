@@ -1,4 +1,4 @@
-import type { UploadKind } from './uploads.js';
+import type { FieldUpload } from './uploads.js';
 import type { Permission } from './permissions.js';
 
 /**
@@ -69,7 +69,7 @@ export interface FieldDef {
    * file, the gateway stores it, and the field gets where it went (a link field the file's
    * address). What the file itself tells fills other fields of the form: its size in bytes, its MD5.
    */
-  upload?: { kind: UploadKind; sizeField?: string; md5Field?: string };
+  upload?: FieldUpload;
   /**
    * Digits that name something rather than count it (an id, a build number): shown as written,
    * never with the digit grouping of a quantity (#12345, not #12,345).

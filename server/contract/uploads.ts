@@ -9,6 +9,23 @@
 export const UPLOAD_KINDS = ['image', 'package'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
+/** What a field's upload fills besides the field itself: the file's size in bytes, its MD5. */
+export interface FieldUpload {
+  kind: UploadKind;
+  sizeField?: string;
+  md5Field?: string;
+}
+
+/**
+ * The upload a field takes: an image field always one, any other field when its definition says
+ * so (an app's package link). The form offers a file where this answers one, and the gateway lets
+ * an upload of a kind through only for holders of a screen with such a field.
+ */
+export function fieldUpload(field: { kind: string; upload?: FieldUpload }): FieldUpload | null {
+  if (field.upload) return field.upload;
+  return field.kind === 'image' ? { kind: 'image' } : null;
+}
+
 /** Bytes of the start of a file the checks read (an SVG may open with an XML declaration and comments). */
 export const UPLOAD_HEAD_BYTES = 1024;
 /** Bytes of the end of a file the checks read (a disk image's trailer). */

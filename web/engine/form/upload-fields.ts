@@ -1,12 +1,11 @@
 import { FILE_SERVER_PREFIX } from '#contract/calls';
-import type { FieldDef, UploadAnswer, UploadKind } from '#contract';
+import { fieldUpload, type FieldDef, type FieldUpload, type UploadAnswer } from '#contract';
 
 /** Which fields take an upload, and what an upload puts in them. */
 
-/** An image field always takes one; any other field when its definition says so (an app's package link). */
-export function uploadOf(field: FieldDef): { kind: UploadKind; sizeField?: string; md5Field?: string } | null {
-  if (field.upload) return field.upload;
-  return field.kind === 'image' ? { kind: 'image' } : null;
+/** The contract's rule, which the gateway's upload permission is derived from too. */
+export function uploadOf(field: FieldDef): FieldUpload | null {
+  return fieldUpload(field);
 }
 
 /**
