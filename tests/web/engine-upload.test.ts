@@ -54,6 +54,13 @@ describe('the gateway’s answer to an upload', () => {
     ).toBe('extension');
     expect(failure(404, { code: 404, error: 'UNSUPPORTED_BY_BACKEND', msg: 'm' }).reason).toBe('unsupported');
     expect(failure(401, { code: 401, error: 'NOT_LOGGED_IN', msg: 'm' }).reason).toBe('session');
+    // The gateway's own refusals of issue 36: no screen that takes the kind, the day's quota used up.
+    expect(failure(403, { code: 403, error: 'FORBIDDEN', msg: 'm', data: { kind: 'package' } }).reason).toBe(
+      'forbidden',
+    );
+    expect(
+      failure(429, { code: 429, error: 'UPLOAD_QUOTA_EXCEEDED', msg: 'm', data: { maxFiles: 200, maxBytes: 1024 } }),
+    ).toMatchObject({ reason: 'quota', detail: { maxFiles: 200, maxBytes: 1024 } });
     expect(failure(502, { code: 502, error: 'UPSTREAM_UNREACHABLE', msg: 'm' }).reason).toBe('connection');
     expect(failure(200, null).reason).toBe('connection');
     // The backend's own refusal keeps its words.

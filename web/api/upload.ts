@@ -17,6 +17,10 @@ export type UploadFailureReason =
   | 'unsupported'
   /** The backend's own refusal, in its words. */
   | 'refused'
+  /** The account holds no screen that takes this kind of file. */
+  | 'forbidden'
+  /** The account's daily quota of files or bytes is used up. */
+  | 'quota'
   | 'connection'
   | 'cancelled'
   | 'session';
@@ -25,7 +29,7 @@ export class UploadFailure extends Error {
   constructor(
     readonly reason: UploadFailureReason,
     message: string,
-    readonly detail: { maxBytes?: number; detected?: string | null } = {},
+    readonly detail: { maxBytes?: number; maxFiles?: number; detected?: string | null } = {},
   ) {
     super(message);
     this.name = 'UploadFailure';
@@ -55,6 +59,9 @@ export function readUploadAnswer(status: number, body: Answer | null): UploadAns
     return new UploadFailure(reason, msg, { detected: typeof data.detected === 'string' ? data.detected : null });
   }
   if (body.error === 'UNSUPPORTED_BY_BACKEND') return new UploadFailure('unsupported', msg);
+  if (body.error === 'FORBIDDEN') return new UploadFailure('forbidden', msg);
+  if (body.error === 'UPLOAD_QUOTA_EXCEEDED')
+    return new UploadFailure('quota', msg, { maxFiles: Number(data.maxFiles), maxBytes: Number(data.maxBytes) });
   if (body.error === NOT_LOGGED_IN_ERROR) return new UploadFailure('session', msg);
   if (body.code !== 200 || typeof data.path !== 'string') return new UploadFailure('refused', msg);
   return data as unknown as UploadAnswer;

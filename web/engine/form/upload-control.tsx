@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { uploadExtensions, type UploadAnswer, type UploadKind } from '#contract/uploads';
 import { UploadFailure, fetchUploadLimits, uploadFile } from '../../api/upload.js';
 import type { LabelT } from '../../i18n/resources/index.js';
-import { formatBytes } from '../../lib/format.js';
+import { formatBytes, formatCount } from '../../lib/format.js';
 import { language } from '../../lib/settings.js';
 import { precheckUpload, type UploadProblem } from './upload-check.js';
 
@@ -61,6 +61,16 @@ export function problemText(
       return t('upload.cancelled');
     case 'refused':
       return t('upload.refused', { name, reason: problem.message });
+    case 'forbidden':
+      return t('upload.forbidden', { name });
+    case 'quota': {
+      const detail = problem instanceof UploadFailure ? problem.detail : {};
+      return t('upload.quota', {
+        name,
+        files: formatCount(detail.maxFiles ?? 0, lang),
+        max: formatBytes(detail.maxBytes ?? 0, lang, true),
+      });
+    }
     default:
       return t('upload.connection');
   }

@@ -17,6 +17,9 @@ export const transferEn = {
   'upload.connection': 'The upload did not reach the file server. Try again',
   'upload.cancelled': 'Upload cancelled',
   'upload.refused': 'The file server refused {{name}}: {{reason}}',
+  'upload.forbidden': 'You may not upload {{name}}: none of your screens takes this kind of file',
+  'upload.quota':
+    '{{name}} was not uploaded: your account may upload {{files}} files or {{max}} a day (UTC), and today’s are used up',
 
   'import.button': 'Import CSV',
   'import.buttonAction': '{{action}} from CSV',

@@ -18,6 +18,9 @@ export const transferEs = {
   'upload.connection': 'La subida no llegó al servidor de archivos. Inténtelo de nuevo',
   'upload.cancelled': 'Subida cancelada',
   'upload.refused': 'El servidor de archivos rechazó {{name}}: {{reason}}',
+  'upload.forbidden': 'No puede subir {{name}}: ninguna de sus pantallas admite este tipo de archivo',
+  'upload.quota':
+    '{{name}} no se subió: su cuenta puede subir {{files}} archivos o {{max}} al día (UTC) y los de hoy ya se agotaron',
 
   'import.button': 'Importar CSV',
   'import.buttonAction': '{{action}} desde CSV',

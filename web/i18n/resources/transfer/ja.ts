@@ -18,6 +18,9 @@ export const transferJa = {
   'upload.connection': 'アップロードがファイルサーバーに届きませんでした。もう一度お試しください',
   'upload.cancelled': 'アップロードを取り消しました',
   'upload.refused': 'ファイルサーバーが {{name}} を拒否しました：{{reason}}',
+  'upload.forbidden': '{{name}} はアップロードできません：この種類のファイルを扱える画面の権限がありません',
+  'upload.quota':
+    '{{name}} はアップロードされませんでした：このアカウントは 1 日（UTC）に {{files}} 件または {{max}} までアップロードでき、本日の上限に達しています',
 
   'import.button': 'CSV インポート',
   'import.buttonAction': 'CSV から{{action}}',

@@ -18,6 +18,8 @@ export const transferZh = {
   'upload.connection': '上传未能到达文件服务器，请重试',
   'upload.cancelled': '已取消上传',
   'upload.refused': '文件服务器拒绝了 {{name}}：{{reason}}',
+  'upload.forbidden': '不能上传 {{name}}：您没有可接收此类文件的页面权限',
+  'upload.quota': '{{name}} 未上传：您的账号每天（UTC）最多上传 {{files}} 个文件或 {{max}}，今天的额度已用完',
 
   'import.button': '导入 CSV',
   'import.buttonAction': '从 CSV {{action}}',
