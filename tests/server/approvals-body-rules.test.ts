@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMS_CONFIG, resourceCalls } from '../../server/contract/index.js';
+import {
+  GATEWAY_PATHS,
+  SMS_CONFIG,
+  WITHDRAWAL_REVIEW,
+  resourceCalls,
+  type AuditEntry,
+} from '../../server/contract/index.js';
 import { normalisedId } from '../../server/approvals/held-body.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import {
@@ -8,6 +14,7 @@ import {
   approvalGateway,
   approvals,
   approve,
+  get,
   heldId,
   logIn,
   post,
@@ -99,6 +106,11 @@ describe('the ids of a held approval', () => {
     const answer = await post(gw.app, admin, APPROVE, { id: ` +0${small.id} ` });
     expect(answer.body.code, JSON.stringify(answer.body)).toBe(200);
     expect(withdrawal(sandbox, small.id).state).toBe('approved');
+    // The trail names the id the backend was sent, not the client's spelling of it.
+    const trail = await get(gw.app, admin, `${GATEWAY_PATHS.audit}?resource=${WITHDRAWAL_REVIEW.id}&action=approve`);
+    const entries = (trail.body.data as { list: AuditEntry[] }).list;
+    expect(entries.find((e) => e.targets.includes(String(small.id)))?.targets).toEqual([String(small.id)]);
+    expect(entries.some((e) => e.targets.some((t) => t.includes('+')))).toBe(false);
   });
 
   it('holds one withdrawal once, whatever the spelling of its id (point 10): the others get 409', async () => {
