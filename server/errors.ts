@@ -48,6 +48,10 @@ export const GATEWAY_ERRORS = {
   },
   APPROVAL_NOT_FOUND: { status: 404, msg: 'No such held call: it was confirmed, declined or has expired' },
   APPROVAL_CONFLICT: { status: 409, msg: 'A held call on the same records is pending or being confirmed' },
+  TOO_MANY_HOLDS: {
+    status: 429,
+    msg: 'Too many of your held calls wait for a second approver: have some confirmed or declined first',
+  },
   APPROVALS_UNAVAILABLE: {
     status: 503,
     msg: 'Held calls cannot be shared now (Redis is unavailable): try again shortly',

@@ -1,6 +1,6 @@
 import { RESOURCES } from '../contract/index.js';
 
-/** Two-person approval, from DUAL_CONTROL_ABOVE, DUAL_CONTROL_TTL_HOURS and DUAL_CONTROL_SETTINGS. */
+/** Two-person approval, from DUAL_CONTROL_ABOVE, DUAL_CONTROL_TTL_HOURS, DUAL_CONTROL_SETTINGS and DUAL_CONTROL_MAX_OPEN. */
 export interface DualControlConfig {
   /** Withdrawal approvals above this amount (smallest unit) are held; null: none are. */
   above: number | null;
@@ -8,7 +8,12 @@ export interface DualControlConfig {
   ttlHours: number;
   /** Settings screens (resource ids) whose saves are held. */
   settings: readonly string[];
+  /** DUAL_CONTROL_MAX_OPEN: held calls one administrator may have waiting at once. */
+  maxOpen: number;
 }
+
+export const DEFAULT_MAX_OPEN = 20;
+const MAX_MAX_OPEN = 10_000;
 
 type Env = Record<string, string | undefined>;
 /** How a bad value stops the start: config.ts turns it into its ConfigError. */
@@ -56,7 +61,15 @@ export function loadDualControl(env: Env, fail: Fail): DualControlConfig {
     }
     if (!settings.includes(id)) settings.push(id);
   }
-  return { above, ttlHours, settings };
+  const openText = text(env, 'DUAL_CONTROL_MAX_OPEN');
+  let maxOpen = DEFAULT_MAX_OPEN;
+  if (openText !== undefined) {
+    const value = /^\d+$/.test(openText) ? Number(openText) : Number.NaN;
+    if (!(value >= 1 && value <= MAX_MAX_OPEN))
+      fail('DUAL_CONTROL_MAX_OPEN', `must be a whole number from 1 to ${MAX_MAX_OPEN}, got "${openText}"`);
+    maxOpen = value;
+  }
+  return { above, ttlHours, settings, maxOpen };
 }
 
 /** Whether any call is held at all. */

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SUCCESS_CODE, resourceCalls, type ApprovalChange, type SettingsResource } from '../contract/index.js';
+import {
+  SUCCESS_CODE,
+  WITHDRAWAL_STATES,
+  resourceCalls,
+  type ApprovalChange,
+  type SettingsResource,
+} from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import type { Session } from '../session/plugin.js';
 import { callAsSession, type ContractAnswer } from './backend.js';
@@ -22,29 +28,16 @@ export interface DecideContext {
   ttlMs: number;
 }
 
-/** Records a held approval may name at once: each is read from the backend before holding. */
-export const MAX_HELD_TARGETS = 100;
 const READS_AT_ONCE = 4;
 
 const isRow = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** The ids a row ({id}) or selection ({ids}) call is about, as text; null when it names none. */
-function targetsOf(body: Row): string[] | null {
-  const raw =
-    Array.isArray(body.ids) && (body.id === undefined || body.id === null)
-      ? body.ids
-      : body.id === undefined || body.id === null
-        ? null
-        : [body.id];
-  if (raw === null || raw.length === 0) return null;
-  if (raw.length > MAX_HELD_TARGETS)
-    throw new GatewayError(
-      'BAD_REQUEST',
-      `at most ${MAX_HELD_TARGETS} records may be approved in one call while approvals are held`,
-    );
-  return [...new Set(raw.map((id) => String(id)))];
-}
+/**
+ * The withdrawal states known to be settled. Any other state, one a backend map left untranslated
+ * (`PENDING`, `1`) included, counts as pending: an unknown word must never let a large approval by.
+ */
+const SETTLED_STATES: ReadonlySet<unknown> = new Set(WITHDRAWAL_STATES.filter((state) => state !== 'pending'));
 
 function newHold(ctx: DecideContext, fields: Omit<Hold, 'id' | 'requestedBy' | 'requestedAt' | 'expiresAt'>): Hold {
   return {
@@ -79,9 +72,9 @@ export async function decideAction(
   ctx: DecideContext,
   route: Extract<HeldRoute, { kind: 'action' }>,
   body: Row,
+  targets: readonly string[],
 ): Promise<Decision> {
-  const targets = targetsOf(body);
-  if (targets === null || ctx.above === null) return { pass: true };
+  if (targets.length === 0 || ctx.above === null) return { pass: true };
   const above = ctx.above;
   const detail = resourceCalls(route.resource).detail;
   const answers = await readAll(targets, (id) =>
@@ -91,9 +84,9 @@ export async function decideAction(
   if (refused) return { answer: refused };
   const records = answers.map((a) => a.body.data as Row);
   const amountOf = (record: Row) => (typeof record.amount === 'number' ? record.amount : Number(record.amount));
-  // A record whose state the backend does not say counts as pending: only a state known to be
-  // settled lets a large approval through unheld (the backend then refuses it itself).
-  const pending = (record: Row) => record.state === undefined || record.state === null || record.state === 'pending';
+  // Only a state known to be settled lets a large approval through unheld (the backend then refuses
+  // it itself); a missing or unknown one counts as pending.
+  const pending = (record: Row) => !SETTLED_STATES.has(record.state);
   const unreadable = records.find((r) => pending(r) && !Number.isFinite(amountOf(r)));
   if (unreadable)
     throw new GatewayError(
@@ -108,7 +101,7 @@ export async function decideAction(
       resource: route.resource.id,
       action: route.action,
       permission: route.resource.permission,
-      targets,
+      targets: [...targets],
       records,
       changes: [],
       before: null,
@@ -150,7 +143,7 @@ export async function decideSettings(
 /**
  * The fields a save changes, members the screen does not declare included (a crafted save must
  * show everything it would change). A password is a change when a new one is sent (an empty one
- * keeps the old), and its values are never kept for showing.
+ * keeps the old; a value of any other type counts too), and its values are never kept for showing.
  */
 export function settingsChanges(
   route: Extract<HeldRoute, { kind: 'settings' }>,
@@ -161,7 +154,9 @@ export function settingsChanges(
   const changes: ApprovalChange[] = [];
   for (const [key, after] of Object.entries(body)) {
     if (secrets.has(key)) {
-      if (typeof after === 'string' && after !== '') changes.push({ key, before: null, after: null, secret: true });
+      // Empty (or cleared) keeps the old secret; anything else, in any type, replaces it.
+      if (after !== '' && after !== null && after !== undefined)
+        changes.push({ key, before: null, after: null, secret: true });
       continue;
     }
     if (!same(before[key], after)) changes.push({ key, before: before[key] ?? null, after, secret: false });

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { SUCCESS_CODE, type HeldAnswer } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
 import { pathOf } from '../lib/request-path.js';
@@ -9,7 +9,8 @@ import { dualControlOn } from './config.js';
 import { decideAction, decideSettings, type Decision } from './decide.js';
 import { emit, recordOf, type ApprovalListener } from './events.js';
 import { FileApprovalStore } from './file-store.js';
-import { HeldCalls, type HeldRoute } from './held-calls.js';
+import { HeldCalls } from './held-calls.js';
+import { heldBody } from './held-body.js';
 import { IpcApprovalStore } from './ipc-store.js';
 import { RedisApprovalStore } from './redis-store.js';
 import { registerApprovalRoutes } from './routes.js';
@@ -39,45 +40,19 @@ export interface ApprovalsPluginOptions {
   now?: () => number;
 }
 
-type Row = Record<string, unknown>;
-
-const isRow = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Members a held action's body may carry: anything else could be a backend's own name for the targets, sent on unheld. */
-const ACTION_MEMBERS = new Set(['id', 'ids']);
-
 /**
- * The JSON body of a held call as an object. Only JSON is taken: a form or other body could carry
- * the targets where the gateway does not look, so it is refused rather than sent unheld.
+ * DUAL_CONTROL_MAX_OPEN: one administrator's holds still waiting (not expired) are bounded, so
+ * nobody fills the store and the second approvers' list. Counted before the hold is added, so
+ * two at once may pass it by one; the bound is against a flood, not an exact quota.
  */
-function heldBody(request: FastifyRequest, route: HeldRoute): Row {
-  if (request.url.includes('?'))
+async function refuseOverCap(store: ApprovalStore, holder: string, max: number, now: number): Promise<void> {
+  const open = (await store.list(now)).filter((s) => s.hold.requestedBy === holder && s.hold.expiresAt >= now).length;
+  if (open >= max)
     throw new GatewayError(
-      'BAD_REQUEST',
-      `${route.path} takes its values in a JSON body only while it is held for a second approver`,
+      'TOO_MANY_HOLDS',
+      `${open} of your held calls already wait for a second approver (at most ${max}): have them confirmed or declined first`,
+      { data: { open, max } },
     );
-  let body: unknown = request.body;
-  if (body === undefined || body === null) body = {};
-  if (typeof body === 'string') {
-    try {
-      body = JSON.parse(body) as unknown;
-    } catch {
-      throw new GatewayError('BAD_REQUEST', `${route.path} takes a JSON body`);
-    }
-  }
-  if (Buffer.isBuffer(body)) throw new GatewayError('UNSUPPORTED_MEDIA_TYPE', `${route.path} takes a JSON body`);
-  if (!isRow(body)) throw new GatewayError('BAD_REQUEST', `${route.path} takes a JSON object`);
-  if (route.kind === 'action') {
-    const foreign = Object.keys(body).find((key) => !ACTION_MEMBERS.has(key));
-    if (foreign !== undefined)
-      throw new GatewayError(
-        'BAD_REQUEST',
-        `${route.path} takes only id or ids while it is held for a second approver, not "${foreign}"`,
-      );
-    if (body.id === undefined && body.ids === undefined)
-      throw new GatewayError('BAD_REQUEST', `${route.path} needs id or ids`);
-  }
-  return body;
 }
 
 function heldAnswer(reply: FastifyReply, approvalId: string, expiresAt: number): FastifyReply {
@@ -135,7 +110,10 @@ export default fp<ApprovalsPluginOptions>(
       const session = request.session;
       // The route's own hook has refused a call without a session already.
       if (!session) return;
-      const body = heldBody(request, route);
+      const judged = heldBody(request, route);
+      const body = judged.body;
+      // What passes on unheld is the judged body too: the backend reads the ids the decision read.
+      request.body = body;
       const permissions = await app.permissions.of(session);
       if (permissions === 'unauthorized')
         throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
@@ -144,18 +122,26 @@ export default fp<ApprovalsPluginOptions>(
 
       const context = { app, request, session, now: now(), above: config.above, ttlMs };
       const decision: Decision =
-        route.kind === 'action' ? await decideAction(context, route, body) : await decideSettings(context, route, body);
+        route.kind === 'action'
+          ? await decideAction(context, route, body, judged.targets)
+          : await decideSettings(context, route, body);
       if ('pass' in decision) return;
       if ('answer' in decision) {
         reply.header('cache-control', NO_STORE);
         return reply.code(decision.answer.status).send(decision.answer.body);
       }
       const hold = decision.hold;
+      await refuseOverCap(store, session.userId, config.maxOpen, context.now);
       const outcome = await store.create(hold, context.now);
       if (!outcome.created) {
         const existing = outcome.existing.hold;
         // The same administrator sending the same call again (a retry, a second click): the same hold.
-        if (existing.requestedBy === session.userId && JSON.stringify(existing.call.body) === JSON.stringify(body)) {
+        // Only in the one spelling: `"04"` beside a held 4 is another call on the same record.
+        if (
+          judged.canonical &&
+          existing.requestedBy === session.userId &&
+          JSON.stringify(existing.call.body) === JSON.stringify(body)
+        ) {
           return heldAnswer(reply, existing.id, existing.expiresAt);
         }
         throw new GatewayError(

@@ -70,6 +70,15 @@ function pick(input: Record<string, unknown>, keys: readonly string[]): Record<s
   return out;
 }
 
+/**
+ * The records a change names in the body as it finally left: dual control replaces a held call's
+ * body with its judged spelling (`" +04"` sent as 4) after the plan was made, and the trail names
+ * the ids the backend was sent.
+ */
+export function sentTargets(request: FastifyRequest): string[] {
+  return targetsOf(inputOf(request));
+}
+
 /** Whether a request is one the trail records, without reading anything: the cheap test every request passes. */
 export function isAudited(method: string, path: string): boolean {
   if (method === 'GET') return STATE_CHANGING_GETS.has(path);

@@ -13,7 +13,7 @@ import { secretFieldsOf } from './describe.js';
 import { AnonymousShare } from './anonymous-share.js';
 import { AuditFileStore } from './file-store.js';
 import { IpcAuditStore } from './ipc-store.js';
-import { actorOf, changes, planOf, type Plan } from './plan.js';
+import { actorOf, changes, planOf, sentTargets, type Plan } from './plan.js';
 import { boundedText, recordOf } from './redact.js';
 import { RedisAuditStore } from './redis-store.js';
 import registerRoutes from './routes.js';
@@ -360,6 +360,7 @@ export default fp<AuditPluginOptions>(
       const plan = plans.get(request);
       if (!plan) return payload;
       plans.delete(request);
+      if (plan.kind === 'change') plan.targets = sentTargets(request);
       let answer: Awaited<ReturnType<typeof readAnswer>>;
       try {
         answer = await readAnswer(payload);
@@ -377,6 +378,7 @@ export default fp<AuditPluginOptions>(
       const plan = plans.get(request);
       if (!plan) return;
       plans.delete(request);
+      if (plan.kind === 'change') plan.targets = sentTargets(request);
       await settle(request, reply, plan, { status: reply.statusCode, code: null });
     });
 

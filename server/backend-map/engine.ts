@@ -26,6 +26,7 @@ import { FieldBinding, fieldKinds, type BindingRules } from './fields.js';
 import { keyCaseRule } from './key-case.js';
 import { fillTemplate, type Lookup } from './template.js';
 import { generatedValue } from './generate.js';
+import { clientInput } from './client-keys.js';
 import { dayRange } from './days.js';
 import {
   BROWSER_OWN_CALLS,
@@ -297,22 +298,22 @@ export class BackendMap {
   }
 
   /** The backend call for one call of the console with its query (GET) or body (POST). */
-  prepare(call: ConsoleCall, input: Row, context: CallContext = {}): Planned {
+  prepare(call: ConsoleCall, sent: Row, context: CallContext = {}): Planned {
     const compiled = this.resources.get(call.resource.id);
     if (!compiled) throw new Error(`the map does not name ${call.resource.id}`);
     let name: string;
-    if (call.kind === 'save')
-      name = input.id === undefined || input.id === null || input.id === '' ? 'create' : 'update';
+    if (call.kind === 'save') name = sent.id === undefined || sent.id === null || sent.id === '' ? 'create' : 'update';
     else if (call.kind === 'action') name = `action:${call.action!}`;
     else name = call.kind;
     const rowBound = compiled.unsupported ? null : compiled.calls.get(name);
     // The contract tells a selection from a row by {ids} against {id}.
-    const selection =
-      call.kind === 'action' && Array.isArray(input.ids) && (input.id === undefined || input.id === null);
+    const selection = call.kind === 'action' && Array.isArray(sent.ids) && (sent.id === undefined || sent.id === null);
     const bound = rowBound && selection && rowBound.bulk !== undefined ? rowBound.bulk : rowBound;
     const label = name.startsWith('action:') ? name.slice('action:'.length) : name;
     if (!bound) return { unsupported: `${call.resource.id}.${label}` };
     const fields = compiled.fields;
+    // Only what the contract defines for this call is read from the client: never a name the map writes itself.
+    const input = clientInput(call, fields, bound.call.params ?? {}, sent);
     const make = (one: Row, added?: Row, base?: Row) =>
       this.request(bound, fields, call, one, context, added, base).request;
     const readConfig = () => {

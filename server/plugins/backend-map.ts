@@ -51,8 +51,8 @@ const offerSchema = {
   },
 };
 
-// The console's query strings and bodies are free-form objects: the map reads the members it knows
-// and passes on the rest, as the proxy would.
+// The console's query strings and bodies are free-form objects here: the map reads the members the
+// contract defines for the call and drops the rest (client-keys.ts).
 const anyObject = { type: 'object', additionalProperties: true } as const;
 
 /**

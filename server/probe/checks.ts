@@ -80,3 +80,23 @@ export function listFindings(data: unknown): string[] {
   if (typeof total !== 'number') out.push(`no numeric total (total is ${describe(total)})`);
   return out;
 }
+
+/**
+ * What a map leaves untranslated of the withdrawal states dual control reads: a state the gateway
+ * does not know counts as pending there (every large approval is held), so a map that names the
+ * backend's state without translating each of the contract's states is flagged before it is used.
+ * A state the backend writes in the contract's own words needs no table; its rows are checked as read.
+ */
+export function withdrawalStateFindings(
+  state: { absent?: boolean; values?: Record<string, unknown> } | undefined,
+  states: readonly string[],
+): string[] {
+  if (state?.absent) return ['the withdrawal state is absent: dual control holds every large approval'];
+  if (!state?.values) return [];
+  const missing = states.filter((s) => !Object.hasOwn(state.values!, s));
+  return missing.length === 0
+    ? []
+    : [
+        `withdrawal states untranslated: ${missing.join(', ')} (dual control counts a state it does not know as pending)`,
+      ];
+}

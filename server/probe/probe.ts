@@ -2,6 +2,8 @@ import {
   CALLS,
   RESOURCES,
   SUCCESS_CODE,
+  WITHDRAWAL_REVIEW,
+  WITHDRAWAL_STATES,
   fullOffer,
   resourceCalls,
   type OwnCallName,
@@ -13,7 +15,7 @@ import { exchange, type Transport } from '../backend-map/exchange.js';
 import { GatewayError } from '../errors.js';
 import { backendClockSkew, withSkew } from '../backend-map/clock.js';
 import type { Upstream } from '../lib/upstream.js';
-import { answeredFields, listFindings, recordFindings } from './checks.js';
+import { answeredFields, listFindings, recordFindings, withdrawalStateFindings } from './checks.js';
 import { readBackendJson } from '../lib/backend-json.js';
 import { NO_SUCH_PATH } from '../backend-map/answer.js';
 import { BACKEND_MAP_SCHEMA_ID } from '../backend-map/schema.js';
@@ -293,6 +295,8 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
         }
       }
     })();
+    if (resource.id === WITHDRAWAL_REVIEW.id && map?.names(resource.id))
+      findings.push(...withdrawalStateFindings(map.file.resources?.[resource.id]?.fields?.state, WITHDRAWAL_STATES));
     const extra = { calls: { tried, missing }, ...(seen ? { seen } : {}) };
     if (stop) return { ...stop, id: resource.id, ...extra };
     if (findings.length) return { id: resource.id, verdict: 'MISMATCH', detail: findings.join('; '), ...extra };

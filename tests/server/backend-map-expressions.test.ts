@@ -353,7 +353,7 @@ describe('refusal codes', () => {
 });
 
 describe('key case', () => {
-  it('writes every key in the backend case, declared or not, an explicit name and rename winning', () => {
+  it('writes every key the contract defines in the backend case, an explicit name and rename winning', () => {
     const save = ready(
       map.prepare(callOf(USERS, 'save'), {
         id: 3,
@@ -362,7 +362,8 @@ describe('key case', () => {
         extraInfo: { shoeSize: 9 },
       }),
     );
-    expect(bodyOf(save)).toEqual({ id: '3', nickname: 'Ann', last_login_ip: '1.1.1.1', extra_info: { shoe_size: 9 } });
+    // A member the contract does not define is not sent (issue 36 point 9): it could be one the map writes itself.
+    expect(bodyOf(save)).toEqual({ id: '3', nickname: 'Ann', last_login_ip: '1.1.1.1' });
     const list = ready(map.prepare(callOf(WITHDRAWALS, 'list'), { pageNum: 1, pageSize: 10, sort: '-applyTime' }));
     expect(Object.fromEntries(new URL(list.request.path, 'http://b').searchParams)).toEqual({
       page_num: '1',

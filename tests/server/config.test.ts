@@ -190,6 +190,7 @@ describe('dual control', () => {
       above: null,
       ttlHours: 24,
       settings: [],
+      maxOpen: 20,
     });
   });
 
@@ -199,14 +200,22 @@ describe('dual control', () => {
       DUAL_CONTROL_ABOVE: '100000',
       DUAL_CONTROL_TTL_HOURS: '8',
       DUAL_CONTROL_SETTINGS: ' withdrawalConfig, signInConfig,withdrawalConfig ',
+      DUAL_CONTROL_MAX_OPEN: '50',
     });
-    expect(config.dualControl).toEqual({ above: 100_000, ttlHours: 8, settings: ['withdrawalConfig', 'signInConfig'] });
+    expect(config.dualControl).toEqual({
+      above: 100_000,
+      ttlHours: 8,
+      settings: ['withdrawalConfig', 'signInConfig'],
+      maxOpen: 50,
+    });
   });
 
   it('stops the start on a bad value, naming the variable', () => {
     expect(configError({ DUAL_CONTROL_ABOVE: '1000.50' }).variable).toBe('DUAL_CONTROL_ABOVE');
     expect(configError({ DUAL_CONTROL_ABOVE: '-5' }).variable).toBe('DUAL_CONTROL_ABOVE');
     expect(configError({ DUAL_CONTROL_TTL_HOURS: '0' }).variable).toBe('DUAL_CONTROL_TTL_HOURS');
+    expect(configError({ DUAL_CONTROL_MAX_OPEN: '0' }).variable).toBe('DUAL_CONTROL_MAX_OPEN');
+    expect(configError({ DUAL_CONTROL_MAX_OPEN: 'many' }).variable).toBe('DUAL_CONTROL_MAX_OPEN');
     // A list screen is no settings screen: its saves are not what this holds.
     const error = configError({ DUAL_CONTROL_SETTINGS: 'withdrawalConfig,rechargeChannels' });
     expect(error.variable).toBe('DUAL_CONTROL_SETTINGS');

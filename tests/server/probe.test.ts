@@ -171,6 +171,24 @@ describe('the probe', () => {
     expect(report.answered).toBe(report.expected - 1);
   });
 
+  it('flags a map that leaves withdrawal states untranslated: dual control would hold every one it does not know', async () => {
+    const untranslated = new BackendMap({
+      resources: {
+        withdrawalReview: { fields: { state: { name: 'auditStatus', values: { approved: 0, pending: 1 } } } },
+      },
+    });
+    const report = await probe(upstreamTo(plain.url), { ...account, map: untranslated });
+    expect(report.screens.find((s) => s.id === 'withdrawalReview')).toMatchObject({
+      verdict: 'MISMATCH',
+      detail: expect.stringContaining('withdrawal states untranslated: rejected'),
+    });
+    const absent = new BackendMap({ resources: { withdrawalReview: { fields: { state: { absent: true } } } } });
+    const without = await probe(upstreamTo(plain.url), { ...account, map: absent });
+    expect(without.screens.find((s) => s.id === 'withdrawalReview')?.detail).toContain(
+      'the withdrawal state is absent',
+    );
+  });
+
   it('writes unsupported only what answered 404 at every path it tried, reading a POST search as the map sends it', async () => {
     // A backend no one here wrote: its users list is a POST search in snake_case, its groups list
     // sits at the contract's path, and neither has a detail call. Everything else is missing.
