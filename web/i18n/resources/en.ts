@@ -573,6 +573,9 @@ const en = {
   'result.count': 'Records',
   'result.codes': 'Codes',
 
+  'detail.ban': 'Ban',
+  'detail.banTime': 'Banned at',
+  'detail.bannedBy': 'Banned by',
   'detail.wallet': 'Wallet',
   'detail.moments': 'Moments',
   'detail.groups': 'Groups',

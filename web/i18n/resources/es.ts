@@ -568,6 +568,9 @@ const es = {
   'result.count': 'Registros',
   'result.codes': 'Códigos',
 
+  'detail.ban': 'Bloqueo',
+  'detail.banTime': 'Bloqueado el',
+  'detail.bannedBy': 'Bloqueado por',
   'detail.wallet': 'Monedero',
   'detail.moments': 'Momentos',
   'detail.groups': 'Grupos',

@@ -568,6 +568,9 @@ const ja = {
   'result.count': '件数',
   'result.codes': 'コード',
 
+  'detail.ban': '凍結',
+  'detail.banTime': '凍結日時',
+  'detail.bannedBy': '凍結した管理者',
   'detail.wallet': 'ウォレット',
   'detail.moments': 'モーメンツ',
   'detail.groups': 'グループ',

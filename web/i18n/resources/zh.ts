@@ -568,6 +568,9 @@ const zh = {
   'result.count': '记录数',
   'result.codes': '邀请码',
 
+  'detail.ban': '封禁',
+  'detail.banTime': '封禁时间',
+  'detail.bannedBy': '封禁人',
   'detail.wallet': '钱包',
   'detail.moments': '朋友圈',
   'detail.groups': '群组',
