@@ -288,7 +288,8 @@ export function ListTable({
               <th
                 key={f.key}
                 scope="col"
-                className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''}`}
+                // Titles break between words only: "审核时间" and "ユーザーアカウント" stay whole.
+                className={`${density.cell} break-keep ${NUMERIC.has(f.kind) ? 'text-right' : ''}`}
                 aria-sort={ariaSort(f)}
               >
                 <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
