@@ -51,6 +51,8 @@ const SCREENS = [
     wide: ['ユーザーアカウント'],
   },
   { lang: 'ja', path: '/userpage/userset', words: [], wide: ['詳細'] },
+  // The audit trail's own table: its 详情 button and its 管理员 column.
+  { lang: 'zh', path: '/system/audit', words: ['详情'], wide: ['管理员'] },
 ] as const;
 
 describe('Chinese and Japanese words stay whole', () => {
@@ -67,7 +69,10 @@ describe('Chinese and Japanese words stay whole', () => {
         if (words.length === 0) continue;
         await storePreference(page, 'language', lang);
         await page.goto(path);
-        await page.locator('[data-testid="list-table"] tbody tr, [data-testid="list-card"]').first().waitFor();
+        await page
+          .locator('[data-testid="list-table"] tbody tr, [data-testid="list-card"], main tbody tr, main li')
+          .first()
+          .waitFor();
         if (SHOTS)
           await page.screenshot({
             path: `${SHOTS}/${lang}-${path.split('?')[0]!.replaceAll('/', '_')}-${size.width}.png`,

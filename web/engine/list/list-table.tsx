@@ -288,8 +288,7 @@ export function ListTable({
               <th
                 key={f.key}
                 scope="col"
-                // Titles break between words only: "审核时间" and "ユーザーアカウント" stay whole.
-                className={`${density.cell} break-keep ${NUMERIC.has(f.kind) ? 'text-right' : ''}`}
+                className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''}`}
                 aria-sort={ariaSort(f)}
               >
                 <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
