@@ -94,7 +94,7 @@ describe('form rules', () => {
     expect(await fieldError(page, 'downloadUrl').textContent()).toBe(MESSAGES.zh.link);
   });
 
-  it('asks before a dialog with typed work closes, by Escape or Cancel, and keeps the work when told to stay', async () => {
+  it('asks “Discard your changes?” before a dialog with typed work closes, by Escape or Cancel, and keeps the work when told to', async () => {
     const { page } = await h.pageAs('admin');
     await page.goto('/sensitivewords');
     await rows(page).first().waitFor();
@@ -105,17 +105,31 @@ describe('form rules', () => {
 
     await page.keyboard.press('Escape');
     await leave.waitFor();
-    await leave.getByRole('button', { name: 'Stay' }).click();
+    // Closing a dialog leaves no page: the question is about the dialog.
+    expect(await leave.getByRole('heading').textContent()).toBe('Discard your changes?');
+    expect(await leave.textContent()).not.toContain('Leave this page');
+    await leave.getByRole('button', { name: 'Keep editing' }).click();
     await leave.waitFor({ state: 'detached' });
     expect(await word.inputValue()).toBe('typed-work');
 
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
     await leave.waitFor();
-    await leave.getByRole('button', { name: 'Stay' }).click();
+    await leave.getByRole('button', { name: 'Keep editing' }).click();
     expect(await word.inputValue()).toBe('typed-work');
 
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
-    await leave.getByRole('button', { name: 'Leave' }).click();
+    await leave.getByRole('button', { name: 'Discard' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+
+    // Leaving the page with the dialog's typed work still asks about the page.
+    await page.getByTestId('list-create').click();
+    await word.fill('typed-work');
+    await page.evaluate(() => history.pushState(null, '', '/dashboard'));
+    await leave.waitFor();
+    expect(await leave.getByRole('heading').textContent()).toBe('Unsaved changes');
+    await leave.getByRole('button', { name: 'Stay' }).click();
+    await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await leave.getByRole('button', { name: 'Discard' }).click();
     await dialog(page).waitFor({ state: 'detached' });
 
     // Nothing typed: Escape closes at once.

@@ -6,7 +6,8 @@ import { errorToasts, rowCommand, useHarness } from './harness.js';
 
 /*
  * Reversible actions run at once and are undone from their toast; questions and toasts name their
- * records; "select all N matching" runs a bulk action over every page of a filtered list.
+ * records; "select all N matching" runs a bulk action over every page of a filtered list and ends,
+ * as a single action does, in toasts naming the records, with Undo.
  */
 const h = useHarness({ sandbox: { withdrawalTickMs: 0 } });
 const store = () => h.sandbox.app.sandbox;
@@ -116,7 +117,10 @@ describe('select all matching', () => {
         .users.all()
         .filter((u) => u.channel === channel);
     for (const u of matching().slice(0, 2)) Object.assign(u, { status: 'banned', banReason: 'earlier' });
-    const banned = matching().filter((u) => u.status === 'banned').length;
+    const bannedBefore = matching()
+      .filter((u) => u.status === 'banned')
+      .map((u) => u.id);
+    const banned = bannedBefore.length;
     const total = matching().length;
     const normal = total - banned;
 
@@ -149,23 +153,47 @@ describe('select all matching', () => {
     await page.locator('[data-testid="bulk-progress-text"][data-phase="sending"]').waitFor();
     expect(await progress.textContent()).toMatch(new RegExp(`^Sent \\d+ of ${normal}$`));
 
-    const summary = page.getByTestId('bulk-summary');
-    await summary.waitFor();
-    expect(await summary.getByTestId('bulk-done').textContent()).toBe(`${normal} done`);
-    expect(await summary.getByTestId('bulk-skipped').textContent()).toBe(
-      `${banned} skipped: the action only applies to Status: Normal`,
-    );
-    expect(await summary.getByTestId('bulk-refused').count()).toBe(0);
-    await summary.getByRole('button', { name: 'Close' }).click();
+    // It ends as a single ban does: a toast naming whom it banned, with Undo; no dialog to close.
+    const done = page.locator('[data-toast="success"]', { hasText: /^Banned / });
+    await done.waitFor();
     await page.unroute((url) => url.pathname.endsWith(ban));
+    const bannedNow = matching().filter((u) => u.banReason === 'Channel-wide fraud wave');
+    expect(bannedNow).toHaveLength(normal);
+    expect(await done.locator('span').first().textContent()).toMatch(
+      new RegExp(`^Banned [^,]+, [^,]+, [^,]+ and ${normal - 3} more$`),
+    );
+    const named = (await done.locator('span').first().textContent())!
+      .replace(/^Banned /, '')
+      .replace(/ and \d+ more$/, '')
+      .split(', ');
+    for (const account of named) expect(bannedNow.map((u) => u.account)).toContain(account);
+    expect(
+      await page
+        .locator('[data-toast="info"]', { hasText: `${banned} skipped` })
+        .first()
+        .textContent(),
+    ).toContain(`${banned} skipped: the action only applies to Status: Normal`);
+    expect(await page.locator('[data-toast="warning"]').count()).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.getByTestId('bulk-summary').count()).toBe(0);
 
     expect(matching().every((u) => u.status === 'banned')).toBe(true);
-    expect(matching().filter((u) => u.banReason === 'Channel-wide fraud wave')).toHaveLength(normal);
     // In chunks of at most 100 ids: more than one call, never one per user.
     expect(received.filter((u) => u === ban)).toHaveLength(Math.ceil(normal / 100));
     await expect.poll(() => page.getByTestId('selection-count').count()).toBe(0);
+
+    // Undo unbans those it banned, and only those: the two banned before stay banned.
+    await done.getByRole('button', { name: 'Undo' }).click();
+    await page.locator('[data-toast="success"]', { hasText: /^Unbanned / }).waitFor({ timeout: 60_000 });
+    await expect
+      .poll(() =>
+        matching()
+          .filter((u) => u.status === 'banned')
+          .map((u) => u.id),
+      )
+      .toEqual(bannedBefore);
     expect(await errorToasts(page)).toEqual([]);
-  }, 90_000);
+  }, 120_000);
 
   it('reports a chunk the backend refused whole as one reason, naming a few of its users', async () => {
     const normalIn = (channel: string) =>
@@ -205,15 +233,17 @@ describe('select all matching', () => {
     await form.getByLabel('Reason').fill('Refused chunk');
     await form.getByRole('button', { name: 'Ban' }).click();
 
-    const summary = page.getByTestId('bulk-summary');
-    await summary.waitFor();
-    expect(await summary.getByTestId('bulk-done').textContent()).toBe(`${total - 100} done`);
-    expect(await summary.getByTestId('bulk-refused').textContent()).toBe('100 refused:');
-    const group = summary.locator('[data-refused-group]');
-    expect(await group.getAttribute('data-refused-group')).toBe('100');
-    expect(await group.textContent()).toMatch(/^[^:]+, [^:]+, [^:]+ and 97 more: Ban service busy$/);
-    expect(await summary.locator('[data-refused-id]').count()).toBe(0);
-    await summary.getByRole('button', { name: 'Close' }).click();
+    // The refused chunk is told once, against a few of its users; those done get their own toast.
+    const refused = page.locator('[data-toast="warning"]', { hasText: 'refused' });
+    await refused.waitFor();
+    expect(await refused.locator('span').first().textContent()).toMatch(
+      /^100 refused: [^:]+, [^:]+, [^:]+ and 97 more: Ban service busy$/,
+    );
+    const done = page.locator('[data-toast="success"]', { hasText: /^Banned / });
+    expect(await done.locator('span').first().textContent()).toMatch(
+      new RegExp(`^Banned [^,]+, [^,]+, [^,]+ and ${total - 103} more$`),
+    );
+    expect(await page.getByRole('dialog').count()).toBe(0);
     await page.unroute((url) => url.pathname.endsWith(ban));
     expect(normalIn(channel)).toHaveLength(100);
   }, 90_000);

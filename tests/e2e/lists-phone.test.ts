@@ -24,6 +24,17 @@ async function inView(page: Page, selector: ReturnType<Page['locator']>): Promis
 }
 
 describe('list screens at 390 px', () => {
+  it('leave out what a phone cannot use: the j/k keys hint and the full-screen button, both shown at 1440 px', async () => {
+    const { page } = await h.pageAs('admin', { width: WIDTH, height: HEIGHT });
+    await page.goto('/WithDrawMoneyCheck?state=pending');
+    await page.getByTestId('list-card').first().waitFor();
+    expect(await page.getByTestId('list-keys-hint').isVisible()).toBe(false);
+    expect(await page.getByTestId('fullscreen-toggle').isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByTestId('list-keys-hint').waitFor({ state: 'visible' });
+    await page.getByTestId('fullscreen-toggle').waitFor({ state: 'visible' });
+  });
+
   it('draw cards with the main field in view and never scroll sideways', async () => {
     const { page } = await h.pageAs('admin', { width: WIDTH, height: HEIGHT });
     const problems: string[] = [];

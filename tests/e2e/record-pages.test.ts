@@ -1,5 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { formatCurrency } from '../../web/lib/currency.js';
+import { formatDateTime } from '../../web/lib/format.js';
 import { formatMoneyIn } from '../../web/engine/shared/money.js';
 import { seriousViolations } from '../support/axe.js';
 import { loginAs, useHarness } from './harness.js';
@@ -203,10 +205,38 @@ describe('record pages at 1440 px', () => {
     await expect
       .poll(() => page.getByTestId('record-fields').locator('[data-detail-field="status"]').textContent())
       .toBe('Banned');
+    // Why, when and by whom, as the sandbox recorded the ban.
+    const ban = page.getByTestId('user-ban');
+    expect(await ban.locator('[data-ban="reason"]').textContent()).toBe('Spam from the record page');
+    expect(await ban.locator('[data-ban="by"]').textContent()).toBe('admin');
+    expect(store().users.get(user.id)!.bannedBy).toBe('admin');
+    // The browser and this test read the time in the same zone (one machine).
+    expect(await ban.locator('[data-ban="time"]').textContent()).toBe(
+      formatDateTime(store().users.get(user.id)!.banTime!, 'en'),
+    );
     await commands.locator('[data-action="unban"]').click();
     await expect.poll(() => store().users.get(user.id)!.status).toBe('normal');
     await commands.locator('[data-action="ban"]').waitFor();
+    await expect.poll(() => ban.count()).toBe(0);
   }, 90_000);
+
+  for (const size of [LAPTOP, PHONE]) {
+    it(`shows the wallet with digit groups and its currency, and a seeded ban's reason and who, at ${size.width} px`, async () => {
+      const user = store()
+        .users.all()
+        .find((u) => u.status === 'banned' && u.balance >= 100_000)!;
+      const { page } = await h.pageAs('admin', size);
+      await page.goto(`/userpage/userset/${user.id}`);
+      const balance = page.getByTestId('user-wallet').locator('[data-wallet="field.balance"]');
+      await expect.poll(() => balance.textContent()).toBe(formatCurrency(user.balance, 'en', 'CNY'));
+      expect(await balance.textContent()).toMatch(/^¥\d{1,3}(,\d{3})+\.\d{2}$/);
+      const ban = page.getByTestId('user-ban');
+      expect(await ban.locator('[data-ban="reason"]').textContent()).toBe(user.banReason);
+      expect(await ban.locator('[data-ban="by"]').textContent()).toBe(user.bannedBy);
+      expect(await ban.locator('[data-ban="time"]').textContent()).not.toBe('—');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+    });
+  }
 
   it('approves a withdrawal from its page only after the confirmation naming it', async () => {
     const pending = store()

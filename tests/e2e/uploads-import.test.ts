@@ -208,6 +208,38 @@ describe('CSV import of sensitive words', () => {
     await page.locator('[data-testid="list-table"] tbody tr', { hasText: 'spamcoin' }).waitFor();
   });
 
+  it('reports a ban import in the words of its rows: done, not added, and a details column apart from the reason', async () => {
+    const [first, second] = store()
+      .users.all()
+      .filter((u) => u.status === 'normal');
+    const already = store()
+      .users.all()
+      .find((u) => u.status === 'banned')!;
+    const { page } = await h.pageAs('admin');
+    await page.goto('/userpage/userset');
+    await page.locator('[data-testid="list-table"] tbody tr').first().waitFor();
+    await page.getByTestId('list-import').click();
+    const dialog = page.getByTestId('import-dialog');
+    await dialog.getByTestId('import-file').setInputFiles({
+      name: 'bans.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        `account,reason\n${first!.account},Spam wave\n${second!.account},Spam wave\n${already.account},Spam wave\n`,
+      ),
+    });
+    await dialog.getByTestId('import-run').click();
+    await expect.poll(() => dialog.getAttribute('data-stage')).toBe('report');
+    const row = (line: number) => dialog.locator(`tr[data-line="${line}"]`);
+    expect(await row(2).getAttribute('data-state')).toBe('done');
+    expect(await row(2).locator('td').nth(3).textContent()).toBe('Done');
+    expect(await dialog.getByTestId('import-counts').textContent()).toBe('2 done, 1 skipped, 0 refused, 0 invalid');
+    // The ban's own Reason, and the report's details of each row, under two titles.
+    const titles = await dialog.locator('[data-testid="import-rows"] thead th').allTextContents();
+    expect(titles).toEqual(['Line', 'Account', 'Reason', 'Status', 'Details']);
+    expect(await row(4).locator('td').nth(4).textContent()).toBe('Already done');
+    expect(store().users.get(first!.id)!.status).toBe('banned');
+  });
+
   it('fits a phone: the report scrolls inside the sheet', async () => {
     const { page } = await h.pageAs('admin', { width: 390, height: 844 });
     await page.goto('/sensitivewords');

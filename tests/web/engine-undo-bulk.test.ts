@@ -16,7 +16,7 @@ import ja from '../../web/i18n/resources/ja.js';
 import zh from '../../web/i18n/resources/zh.js';
 import type { LabelT } from '../../web/i18n/resources/index.js';
 import { asksFirst, undoAction } from '../../web/engine/actions/actions.js';
-import { groupRefusals } from '../../web/engine/actions/bulk-summary.js';
+import { bulkReport, groupRefusals } from '../../web/engine/actions/bulk-report.js';
 import { chunk, collectMatching, sendInChunks, MATCHING_PAGE_SIZE } from '../../web/engine/actions/bulk-run.js';
 import { ApiError } from '../../web/api/client.js';
 import { deleteQuestion, doneText, namesText } from '../../web/engine/record/record-names.js';
@@ -244,5 +244,34 @@ describe('bulk summary', () => {
       ['banned already', ['2']],
     ]);
     expect(groupRefusals([])).toEqual([]);
+  });
+
+  it('reports as toasts: the records done by name, then what was held, skipped and refused, each refusal against its records', async () => {
+    const refused = ['4', '5', '6', '7'].map((id) => ({ id, name: `user${id}`, message: 'Ban service busy' }));
+    expect(
+      bulkReport(t, 'ban', {
+        done: ['user1', 'user2', 'user3', 'user8'],
+        held: 1,
+        skipped: { count: 2, why: 'Status: Normal' },
+        refused: [...refused, { id: '9', name: 'user9', message: 'gone' }],
+        cancelled: true,
+      }),
+    ).toEqual([
+      { kind: 'success', text: 'Banned user1, user2, user3 and 1 more' },
+      { kind: 'info', text: '1 waiting for a second approver' },
+      { kind: 'info', text: '2 skipped: the action only applies to Status: Normal' },
+      { kind: 'warning', text: '4 refused: user4, user5, user6 and 1 more: Ban service busy' },
+      { kind: 'warning', text: '1 refused: user9: gone' },
+      { kind: 'warning', text: 'Cancelled: the remaining records were not sent' },
+    ]);
+    // Nothing done: no toast saying so, only why.
+    expect(bulkReport(t, 'ban', { done: [], refused: refused.slice(0, 1) })).toEqual([
+      { kind: 'warning', text: '1 refused: user4: Ban service busy' },
+    ]);
+    await inLanguage('zh');
+    expect(bulkReport(t, 'ban', { done: [], refused: refused.slice(0, 2) })[0]!.text).toBe(
+      '2 条被拒绝：user4、user5：Ban service busy',
+    );
+    await inLanguage('en');
   });
 });

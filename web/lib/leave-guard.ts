@@ -4,9 +4,17 @@
  * page's start can install the Back handler cheaply, before the router listens.
  */
 
+/** The question's own words, where leaving is not leaving the page (closing a dialog). */
+export interface LeaveWords {
+  title: string;
+  text: string;
+  stay: string;
+  leave: string;
+}
+
 export interface ActiveGuard {
   /** Asks the user; true when they chose to leave (the guard then stands aside). */
-  ask(): Promise<boolean>;
+  ask(words?: LeaveWords): Promise<boolean>;
   /** Back or Forward left the form's URL. */
   onBack(event: PopStateEvent): void;
 }
@@ -28,11 +36,12 @@ export function hasUnsavedChanges(): boolean {
 }
 
 /**
- * Asks before a step that would drop unsaved changes without navigating first (logging out).
+ * Asks before a step that would drop unsaved changes without navigating first (logging out,
+ * closing a dialog: `words` then ask about the dialog, not the page).
  * Resolves true when nothing is unsaved or the user chose to leave.
  */
-export function confirmLeave(): Promise<boolean> {
-  return active ? active.ask() : Promise.resolve(true);
+export function confirmLeave(words?: LeaveWords): Promise<boolean> {
+  return active ? active.ask(words) : Promise.resolve(true);
 }
 
 /**

@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { GroupDetail, UserDetail } from '#contract';
 import { fieldLabel } from '../engine/shared/labels.js';
-import { formatMoney } from '../engine/shared/money.js';
+import { moneyWithCurrency } from '../engine/shared/money-currency.js';
 import { recordHref, useRecordLinks } from '../engine/record/record-links.js';
 import type { DetailRendererProps } from '../engine/shared/types.js';
 import type { LabelT, LabelKey } from '../i18n/resources/index.js';
@@ -10,7 +10,7 @@ import { formatDateTime } from '../lib/format.js';
 import { language } from '../lib/settings.js';
 
 /**
- * The sections a user's and a group's pages add from their detail answers: a user's wallet,
+ * The sections a user's and a group's pages add from their detail answers: a user's ban, wallet,
  * groups, moments and recent logins; a group's members. Groups and members link to their pages.
  */
 
@@ -84,8 +84,30 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
   const detail = (data ?? {}) as Partial<UserDetail>;
   const wallet = detail.wallet;
   const moments = detail.moments ?? [];
+  const ban = detail.ban;
   return (
     <>
+      {ban && (
+        // The status says "Banned"; this says why, since when and by whom, before anything else.
+        <Section title={t('detail.ban')} testId="user-ban">
+          <dl className="grid gap-3 text-sm sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
+            {(
+              [
+                ['field.reason', ban.reason, 'reason'],
+                ['detail.banTime', ban.time ? formatDateTime(ban.time, language.value) : '', 'time'],
+                ['detail.bannedBy', ban.by, 'by'],
+              ] as const
+            ).map(([k, v, name]) => (
+              <div key={k}>
+                <dt className="text-xs text-slate-500">{t(k)}</dt>
+                <dd className="break-words text-slate-800" data-ban={name}>
+                  {v || '—'}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </Section>
+      )}
       <Section title={t('detail.wallet')} testId="user-wallet">
         {wallet ? (
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
@@ -100,7 +122,7 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
               <div key={k} className="rounded-md border border-slate-200 p-3">
                 <dt className="text-xs text-slate-500">{t(k)}</dt>
                 <dd className="text-lg font-semibold tabular-nums" data-wallet={k}>
-                  {formatMoney(v)}
+                  {moneyWithCurrency(v)}
                 </dd>
               </div>
             ))}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useT } from '../i18n/index.js';
-import { activateGuard } from '../lib/leave-guard.js';
+import { activateGuard, type LeaveWords } from '../lib/leave-guard.js';
 
 type HistoryMethod = typeof history.pushState;
 
@@ -15,7 +15,8 @@ type HistoryMethod = typeof history.pushState;
  */
 export function LeaveGuard({ dirty }: { dirty: boolean }) {
   const t = useT();
-  const [asking, setAsking] = useState(false);
+  // The question open, with its own words when it is about something else than the page.
+  const [asking, setAsking] = useState<{ words?: LeaveWords } | null>(null);
   const answer = useRef<((leave: boolean) => void) | null>(null);
 
   useEffect(() => {
@@ -26,17 +27,17 @@ export function LeaveGuard({ dirty }: { dirty: boolean }) {
     const here = location.pathname + location.search;
     let released = false;
 
-    const ask = () =>
+    const ask = (words?: LeaveWords) =>
       new Promise<boolean>((resolve) => {
         // A newer way out replaces a question still open.
         answer.current?.(false);
         answer.current = (leave) => {
           answer.current = null;
-          setAsking(false);
+          setAsking(null);
           if (leave) release();
           resolve(leave);
         };
-        setAsking(true);
+        setAsking({ words });
       });
     const samePage = (url: string | URL | null | undefined) =>
       url === null || url === undefined || new URL(String(url), location.href).pathname === location.pathname;
@@ -80,15 +81,19 @@ export function LeaveGuard({ dirty }: { dirty: boolean }) {
     return release;
   }, [dirty]);
 
-  return <LeaveDialog open={asking} onAnswer={(leave) => answer.current?.(leave)} t={t} />;
+  return (
+    <LeaveDialog open={asking !== null} words={asking?.words} onAnswer={(leave) => answer.current?.(leave)} t={t} />
+  );
 }
 
 function LeaveDialog({
   open,
+  words,
   onAnswer,
   t,
 }: {
   open: boolean;
+  words?: LeaveWords;
   onAnswer: (leave: boolean) => void;
   t: ReturnType<typeof useT>;
 }) {
@@ -97,14 +102,14 @@ function LeaveDialog({
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
       <div className="fixed inset-0 flex items-center justify-center p-4">
         <DialogPanel className="w-full max-w-sm rounded-lg bg-white p-6 shadow-xl" data-testid="leave-dialog">
-          <DialogTitle className="text-lg font-semibold text-slate-800">{t('leave.title')}</DialogTitle>
-          <p className="mt-2 text-slate-700">{t('leave.text')}</p>
+          <DialogTitle className="text-lg font-semibold text-slate-800">{words?.title ?? t('leave.title')}</DialogTitle>
+          <p className="mt-2 text-slate-700">{words?.text ?? t('leave.text')}</p>
           <div className="mt-5 flex justify-end gap-2">
             <button type="button" className="btn btn-primary" onClick={() => onAnswer(false)} autoFocus>
-              {t('leave.stay')}
+              {words?.stay ?? t('leave.stay')}
             </button>
             <button type="button" className="btn btn-danger" onClick={() => onAnswer(true)}>
-              {t('leave.leave')}
+              {words?.leave ?? t('leave.leave')}
             </button>
           </div>
         </DialogPanel>

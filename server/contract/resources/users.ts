@@ -57,6 +57,8 @@ export interface UserDetail {
   moments: { id: number; content: string; likes: number; comments: number; createTime: string }[];
   groups: { id: number; name: string; role: 'owner' | 'admin' | 'member'; joinTime: string }[];
   recentLogins: { time: string; ip: string; device: string; region: string }[];
+  /** While the user is banned: why, when and by which administrator (account). A backend that keeps none leaves it out. */
+  ban?: { reason: string; time: string; by: string };
 }
 
 export const GROUP_STATUSES = ['normal', 'dissolved'] as const;

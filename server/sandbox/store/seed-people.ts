@@ -30,6 +30,30 @@ function registerTime(prng: Prng, now: number): number {
   return Math.min(now - MINUTE, Math.floor(start + x * (now - start)));
 }
 
+const BAN_REASONS: readonly string[] = [
+  '广告刷屏',
+  'Spam links in groups',
+  'Estafa a otros usuarios',
+  '迷惑行為の繰り返し',
+];
+const BANNED_BY: readonly string[] = ['admin', 'operator', 'support_tanaka'];
+
+/**
+ * A seeded ban: why, when (just after the user's last login) and by whom, read off the user's id
+ * rather than drawn, so every other seeded value stays as it was.
+ */
+function seededBan(
+  id: number,
+  lastLoginTime: number,
+  now: number,
+): Pick<UserRecord, 'banReason' | 'banTime' | 'bannedBy'> {
+  return {
+    banReason: BAN_REASONS[id % BAN_REASONS.length]!,
+    banTime: iso(Math.min(now, lastLoginTime + HOUR)),
+    bannedBy: BANNED_BY[id % BANNED_BY.length]!,
+  };
+}
+
 export function seedUsers(prng: Prng, count: number, now: number): UserRecord[] {
   const drafts = [];
   for (let i = 0; i < count; i++) drafts.push({ person: makePerson(prng), registered: registerTime(prng, now) });
@@ -83,6 +107,7 @@ export function seedUsers(prng: Prng, count: number, now: number): UserRecord[] 
       device,
       online: !banned && now - lastLoginTime < 2 * HOUR && prng.chance(0.7),
       inviteCode: prng.digits(6),
+      ...(banned ? seededBan(id, lastLoginTime, now) : {}),
     } satisfies UserRecord;
   });
 }

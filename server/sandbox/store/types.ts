@@ -41,6 +41,8 @@ export interface UserRecord {
   /** Set while banned. */
   banReason?: string;
   banTime?: string;
+  /** The administrator's account who banned the user, while banned. */
+  bannedBy?: string;
 }
 
 /** GROUPS in resources/users.ts. */

@@ -44,7 +44,8 @@ function FullscreenToggle() {
   return (
     <button
       type="button"
-      className="nav-btn"
+      // A phone's browser is full screen already, or refuses it: the button would only take room.
+      className="nav-btn max-sm:hidden"
       aria-label={label}
       title={label}
       data-testid="fullscreen-toggle"

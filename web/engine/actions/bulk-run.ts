@@ -1,7 +1,7 @@
 import type { ActionDef, Resource } from '#contract';
 import type { Query } from '../../api/client.js';
 import { appliesTo } from './actions.js';
-import type { Refusal } from './bulk-summary.js';
+import type { Refusal } from './bulk-report.js';
 import { partlyDone } from './partly-done.js';
 import { fetchList, type Row } from '../shared/queries.js';
 

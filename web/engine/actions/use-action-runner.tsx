@@ -6,7 +6,8 @@ import { toast } from '../../lib/toast.js';
 import { useLabelT } from '../../i18n/resources/index.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { asksFirst, undoAction } from './actions.js';
-import { BulkSummaryDialog, type BulkOutcome, type Refusal } from './bulk-summary.js';
+import { showBulkReport, type BulkOutcome, type Refusal } from './bulk-report.js';
+import { BULK_CHUNK_SIZE, chunk } from './bulk-run.js';
 import { FormDialog } from '../form/form-dialog.js';
 import { actionLabel, fieldLabel } from '../shared/labels.js';
 import { resourceKeys, useActionMutation, type Row } from '../shared/queries.js';
@@ -66,7 +67,6 @@ export function useActionRunner(
   const mutation = useActionMutation(resource);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [running, setRunning] = useState<ReadonlySet<string>>(new Set());
-  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
   // State arrives one render late; a second click in the same frame must already see the first.
   const inFlight = useRef(new Set<string>());
   const heldAnswer = useHeldAnswer();
@@ -94,7 +94,10 @@ export function useActionRunner(
     if (inFlight.current.has(key)) return;
     mark(key, true);
     try {
-      if (reverse.target === 'bulk') await mutation.mutateAsync({ name: reverse.name, body: { ids } });
+      // A selection of thousands goes back in chunks, as it went.
+      if (reverse.target === 'bulk')
+        for (const part of chunk(ids, BULK_CHUNK_SIZE))
+          await mutation.mutateAsync({ name: reverse.name, body: { ids: part } });
       else for (const id of ids) await mutation.mutateAsync({ name: reverse.name, body: { id } });
       onDone?.(reverse, ids.length === 1 ? { id: ids[0] } : { ids: [...ids] });
       toast.success(doneText(t, reverse.name, names(rows)));
@@ -103,6 +106,18 @@ export function useActionRunner(
     } finally {
       mark(key, false);
     }
+  };
+
+  /** The report of a run over several records: a toast naming those done, Undo on it where the action has one. */
+  const report = (action: ActionDef, outcome: Omit<BulkOutcome, 'done'>, done: readonly Row[]) => {
+    const ids = done.map((r) => r.id);
+    const canUndo = ids.length > 0 && undoAction(resource, action, ids.length > 1) !== undefined;
+    showBulkReport(
+      t,
+      action.name,
+      { ...outcome, done: done.map(nameOf) },
+      canUndo ? { label: t('engine.undo'), run: () => void undo(action, ids, done) } : undefined,
+    );
   };
 
   const finish = (action: ActionDef, target: ActionTarget, rows: readonly Row[], data: unknown) => {
@@ -150,10 +165,10 @@ export function useActionRunner(
       const refused = rows
         .filter((r) => why.has(String(r.id)))
         .map((r) => ({ id: String(r.id), name: nameOf(r), message: why.get(String(r.id))! }));
+      const done = rows.filter((r) => partly.done.includes(String(r.id)));
       setStep({ kind: 'idle' });
-      setOutcome({ title: title(action, target, rows), done: partly.done.length, refused });
-      if (partly.done.length > 0)
-        onDone?.(action, { ids: rows.filter((r) => partly.done.includes(String(r.id))).map((r) => r.id) });
+      report(action, { refused }, done);
+      if (done.length > 0) onDone?.(action, { ids: done.map((r) => r.id) });
     } finally {
       mark(key, false);
     }
@@ -164,7 +179,7 @@ export function useActionRunner(
     const key = callKey(action.name, { ids: rows.map((r) => r.id) });
     if (inFlight.current.has(key)) return;
     mark(key, true);
-    let done = 0;
+    const done: Row[] = [];
     let held = 0;
     const refused: Refusal[] = [];
     try {
@@ -175,7 +190,7 @@ export function useActionRunner(
             held++;
             continue;
           }
-          done++;
+          done.push(row);
           onDone?.(action, { id: row.id });
         } catch (error) {
           refused.push({
@@ -189,7 +204,7 @@ export function useActionRunner(
       mark(key, false);
     }
     setStep({ kind: 'idle' });
-    setOutcome({ title: title(action, { ids: rows.map((r) => r.id) }, rows), done, held, refused });
+    report(action, { held, refused }, done);
   };
 
   // Chunks go straight to the API, the list refreshed once at the end rather than after each call.
@@ -198,9 +213,9 @@ export function useActionRunner(
     t,
     async (name, body) => (await api.post<unknown>(resourceCalls(resource).action(name), body, { quiet: true })).data,
     nameOf,
-    (action, summary, done) => {
+    (action, outcome, done) => {
       void client.invalidateQueries({ queryKey: resourceKeys.all(resource) });
-      setOutcome(summary);
+      report(action, outcome, done);
       if (done.length > 0) onDone?.(action, { ids: done.map((r) => r.id) });
     },
   );
@@ -297,7 +312,6 @@ export function useActionRunner(
         renderer={step.kind === 'result' ? results?.[step.action.name] : undefined}
         onClose={close}
       />
-      <BulkSummaryDialog outcome={outcome} t={t} onClose={() => setOutcome(null)} />
       {matching.dialog}
     </>
   );

@@ -3,7 +3,7 @@ import type { ActionDef, FieldDef, Resource } from '#contract';
 import type { Query } from '../../api/client.js';
 import type { LabelT } from '../../i18n/resources/index.js';
 import { BulkProgressDialog, type BulkProgressState } from './bulk-progress.js';
-import type { BulkOutcome } from './bulk-summary.js';
+import type { BulkOutcome } from './bulk-report.js';
 import { collectMatching, readerOf, sendInChunks } from './bulk-run.js';
 import { actionLabel, fieldLabel, optionLabel } from '../shared/labels.js';
 import type { Row } from '../shared/queries.js';
@@ -20,8 +20,8 @@ export function whyNotApplied(t: LabelT, action: Pick<ActionDef, 'when'>): strin
 /**
  * An action over every record matching the list's filters (the "select all N matching" of a
  * list): reads them page by page, sends the action in chunks with a progress dialog the
- * administrator may stop, and ends with a summary of what went through, what did not apply and
- * what was refused.
+ * administrator may stop, and ends with a report of what went through (with Undo where the action has
+ * one), what did not apply and what was refused.
  */
 export function useMatchingRun(
   resource: Pick<Resource, 'id' | 'path'> & { fields?: readonly FieldDef[] },
@@ -62,8 +62,7 @@ export function useMatchingRun(
       report(
         action,
         {
-          title,
-          done: result.done.length,
+          done: result.done.map(nameOf),
           refused: result.refused,
           skipped: { count: result.skipped, why: whyNotApplied(t, action) },
           cancelled: result.cancelled,

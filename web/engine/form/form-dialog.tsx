@@ -116,7 +116,17 @@ function OpenFormDialog(props: FormDialogProps) {
 
   const requestClose = async () => {
     if (busy) return;
-    if (dirty && !(await confirmLeave())) return;
+    // Closing a dialog leaves no page: the question is about the dialog's typed work.
+    if (
+      dirty &&
+      !(await confirmLeave({
+        title: t('engine.discardTitle'),
+        text: t('engine.discardText'),
+        stay: t('engine.discardKeep'),
+        leave: t('engine.discard'),
+      }))
+    )
+      return;
     onClose();
   };
 

@@ -144,7 +144,8 @@ export function ImportDialog({
       ready: of('ready'),
       invalid: of('invalid'),
       duplicate: of('duplicate'),
-      added: of('added') + of('done'),
+      added: of('added'),
+      done: of('done'),
       skipped: of('skipped') + of('duplicate'),
       refused: of('refused'),
     };
@@ -261,8 +262,10 @@ export function ImportDialog({
                 )}
                 <p role="status" data-testid="import-counts">
                   {stage.kind === 'report'
-                    ? t('import.summary', {
+                    ? // Worded as the rows' own status reads: a create import adds, an action import does.
+                      t(spec.action ? 'import.summaryDone' : 'import.summary', {
                         added: counts.added,
+                        done: counts.done,
                         skipped: counts.skipped,
                         refused: counts.refused,
                         invalid: counts.invalid,

@@ -343,7 +343,8 @@ export function ListScreen({
       )}
 
       {keys && rows.length > 0 && (
-        <p className="text-xs text-slate-500" data-testid="list-keys-hint">
+        // Keys are for a keyboard: a phone has none, and its cards are not walked with j/k.
+        <p className="text-xs text-slate-500 max-sm:hidden" data-testid="list-keys-hint">
           {t('approvals.keysHint', {
             keys: Object.entries(keys)
               .map(([key, name]) => `${key} ${actionLabel(t, name)}`)

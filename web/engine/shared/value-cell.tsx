@@ -210,7 +210,17 @@ export function valueNode(t: LabelT, field: FieldDef, value: unknown): ReactNode
       return <span className="line-clamp-2 wrap-anywhere whitespace-pre-wrap">{String(value)}</span>;
     default: {
       const text = valueText(t, field, value);
-      return <span className={isWholeToken(text) ? 'whitespace-nowrap' : 'wrap-anywhere'}>{text}</span>;
+      // An option's label is a word or two ("银行卡", "待处理"): broken only between words, never inside
+      // one, which Chinese and Japanese would allow between any two characters.
+      return (
+        <span
+          className={
+            isWholeToken(text) ? 'whitespace-nowrap' : field.kind === 'select' ? 'break-keep' : 'wrap-anywhere'
+          }
+        >
+          {text}
+        </span>
+      );
     }
   }
 }

@@ -78,6 +78,9 @@ export function userDetail(store: SandboxStore, user: UserRecord, now: number): 
       .loginsOf(user.id)
       .slice(0, 10)
       .map((r) => ({ time: r.time, ip: r.ip, device: r.device, region: r.region })),
+    ...(user.status === 'banned'
+      ? { ban: { reason: user.banReason ?? '', time: user.banTime ?? '', by: user.bannedBy ?? '' } }
+      : {}),
   };
 }
 
@@ -104,12 +107,12 @@ export function userBindings(store: SandboxStore): Record<string, ListBinding<ne
     if (!user) throw new SandboxError(CODES.notFound, `User ${id} not found`);
     return user;
   };
-  const ban = (ids: number[], reason: string, now: number) => {
+  const ban = (ids: number[], reason: string, by: string, now: number) => {
     let updated = 0;
     for (const id of ids) {
       const user = userOf(id);
       if (user.status === 'banned') continue;
-      Object.assign(user, { status: 'banned', online: false, banReason: reason, banTime: iso(now) });
+      Object.assign(user, { status: 'banned', online: false, banReason: reason, banTime: iso(now), bannedBy: by });
       store.onlineSessions.remove([user.id]);
       updated++;
     }
@@ -124,10 +127,15 @@ export function userBindings(store: SandboxStore): Record<string, ListBinding<ne
         throw badRequest('手机号格式错误');
     },
     actions: {
-      ban: ({ ids, inputs, ctx }) => ban(ids ?? [], String(inputs.reason), ctx.now),
+      ban: ({ ids, inputs, ctx }) => ban(ids ?? [], String(inputs.reason), ctx.admin.account, ctx.now),
       unban({ ids }) {
         for (const id of ids ?? [])
-          Object.assign(userOf(id), { status: 'normal', banReason: undefined, banTime: undefined });
+          Object.assign(userOf(id), {
+            status: 'normal',
+            banReason: undefined,
+            banTime: undefined,
+            bannedBy: undefined,
+          });
         return { updated: ids?.length ?? 0 };
       },
       resetPassword({ ids }) {
