@@ -46,10 +46,12 @@ function targetsOf(body: Row): string[] | null {
   return [...new Set(raw.map((id) => String(id)))];
 }
 
-function newHold(ctx: DecideContext, fields: Omit<Hold, 'id' | 'requestedBy' | 'requestedAt' | 'expiresAt'>): Hold {
+function newHold(ctx: DecideContext, fields: Omit<Hold, 'id' | 'requestedBy' | 'requestedByName' | 'requestedAt' | 'expiresAt'>): Hold {
   return {
     id: randomUUID(),
     requestedBy: ctx.session.userId,
+    // Who the second approver is told asked: the account typed at login, from the sealed session.
+    requestedByName: ctx.session.account ?? null,
     requestedAt: ctx.now,
     expiresAt: ctx.now + ctx.ttlMs,
     ...fields,
