@@ -46,7 +46,10 @@ function targetsOf(body: Row): string[] | null {
   return [...new Set(raw.map((id) => String(id)))];
 }
 
-function newHold(ctx: DecideContext, fields: Omit<Hold, 'id' | 'requestedBy' | 'requestedByName' | 'requestedAt' | 'expiresAt'>): Hold {
+function newHold(
+  ctx: DecideContext,
+  fields: Omit<Hold, 'id' | 'requestedBy' | 'requestedByName' | 'requestedAt' | 'expiresAt'>,
+): Hold {
   return {
     id: randomUUID(),
     requestedBy: ctx.session.userId,
