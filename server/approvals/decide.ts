@@ -39,10 +39,15 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  */
 const SETTLED_STATES: ReadonlySet<unknown> = new Set(WITHDRAWAL_STATES.filter((state) => state !== 'pending'));
 
-function newHold(ctx: DecideContext, fields: Omit<Hold, 'id' | 'requestedBy' | 'requestedAt' | 'expiresAt'>): Hold {
+function newHold(
+  ctx: DecideContext,
+  fields: Omit<Hold, 'id' | 'requestedBy' | 'requestedByName' | 'requestedAt' | 'expiresAt'>,
+): Hold {
   return {
     id: randomUUID(),
     requestedBy: ctx.session.userId,
+    // Who the second approver is told asked: the account typed at login, from the sealed session.
+    requestedByName: ctx.session.account ?? null,
     requestedAt: ctx.now,
     expiresAt: ctx.now + ctx.ttlMs,
     ...fields,

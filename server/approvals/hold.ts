@@ -28,6 +28,8 @@ export interface Hold {
   call: HeldCall;
   /** Backend user id of the first approver. */
   requestedBy: string;
+  /** The account they logged in with; absent on holds kept before the gateway recorded it. */
+  requestedByName?: string | null;
   requestedAt: number;
   expiresAt: number;
 }
@@ -82,6 +84,7 @@ export function viewOf(stored: StoredHold, viewer: string, now: number): Approva
   return {
     ...heldFields(hold),
     requestedBy: hold.requestedBy,
+    requestedByName: hold.requestedByName ?? null,
     mine: hold.requestedBy === viewer,
     ...heldTimes(hold),
     expired: now > hold.expiresAt,

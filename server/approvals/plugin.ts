@@ -96,7 +96,7 @@ export default fp<ApprovalsPluginOptions>(
       await store.close();
     });
 
-    registerApprovalRoutes(app, { store, now, listeners, enabled });
+    registerApprovalRoutes(app, { store, now, listeners, enabled, above: config.above });
     if (!enabled) return;
 
     const held = new HeldCalls(config, app.backendMap);

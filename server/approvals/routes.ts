@@ -5,7 +5,7 @@ import {
   GATEWAY_PATHS,
   RESOURCES,
   SUCCESS_CODE,
-  type ApprovalView,
+  type ApprovalList,
   type SettingsResource,
 } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
@@ -24,6 +24,8 @@ export interface RouteContext {
   listeners: ApprovalListener[];
   /** Off: the list is empty and there is nothing to confirm. */
   enabled: boolean;
+  /** DUAL_CONTROL_ABOVE, told with the list so a dialog can say beforehand that an approval will be held. */
+  above: number | null;
 }
 
 const idParams = {
@@ -52,6 +54,7 @@ const viewSchema = {
     'records',
     'changes',
     'requestedBy',
+    'requestedByName',
     'mine',
     'requestedAt',
     'expiresAt',
@@ -75,6 +78,7 @@ const viewSchema = {
       },
     },
     requestedBy: { type: 'string' },
+    requestedByName: { type: ['string', 'null'] },
     mine: { type: 'boolean' },
     requestedAt: { type: 'string' },
     expiresAt: { type: 'string' },
@@ -82,7 +86,7 @@ const viewSchema = {
     state: { type: 'string' },
   },
 } as const;
-const listSchema = listAnswerSchema(viewSchema);
+const listSchema = listAnswerSchema(viewSchema, { extra: { dualControlAbove: { type: ['integer', 'null'] } } });
 
 /** Who may see and settle a hold: holders of its screen's permission, as the backend says. */
 async function permissionsOf(app: FastifyInstance, session: Session): Promise<readonly string[]> {
@@ -99,7 +103,7 @@ async function permissionsOf(app: FastifyInstance, session: Session): Promise<re
  * acting at once one proceeds and the other hears 409.
  */
 export function registerApprovalRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { store, now, listeners, enabled } = context;
+  const { store, now, listeners, enabled, above } = context;
 
   /** The hold, readable by this session: 404 when there is none, 403 without the screen's permission. */
   const settle = async (request: FastifyRequest, id: string) => {
@@ -129,9 +133,9 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
   app.get(
     GATEWAY_PATHS.approvals,
     { onRequest: app.sessions.require, schema: { response: { 200: listSchema } } },
-    async (request, reply): Promise<{ code: number; msg: string; data: { list: ApprovalView[] } }> => {
+    async (request, reply): Promise<{ code: number; msg: string; data: ApprovalList }> => {
       reply.header('cache-control', NO_STORE);
-      if (!enabled) return { code: SUCCESS_CODE, msg: 'ok', data: { list: [] } };
+      if (!enabled) return { code: SUCCESS_CODE, msg: 'ok', data: { list: [], dualControlAbove: null } };
       const session = request.session!;
       const held = await permissionsOf(app, session);
       const at = now();
@@ -139,7 +143,7 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
         .filter((s) => held.includes(s.hold.permission))
         .sort((a, b) => a.hold.requestedAt - b.hold.requestedAt)
         .map((s) => viewOf(s, session.userId, at));
-      return { code: SUCCESS_CODE, msg: 'ok', data: { list } };
+      return { code: SUCCESS_CODE, msg: 'ok', data: { list, dualControlAbove: above } };
     },
   );
 

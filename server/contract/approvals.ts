@@ -59,6 +59,11 @@ export interface ApprovalView {
   changes: ApprovalChange[];
   /** The first approver: the backend user id of the session that made the call. */
   requestedBy: string;
+  /**
+   * The account the first approver logged in with, so the second reads "requested by admin", not
+   * an id; null for a hold kept from before the gateway recorded it.
+   */
+  requestedByName: string | null;
   /** True when the caller is the first approver (who cannot confirm it). */
   mine: boolean;
   requestedAt: string;
@@ -70,7 +75,15 @@ export interface ApprovalView {
 
 export interface ApprovalList {
   list: ApprovalView[];
+  /**
+   * DUAL_CONTROL_ABOVE (smallest unit): an approval of a pending withdrawal above it is held, so
+   * the approve dialog can say so before the click; null when no withdrawal approval is held.
+   */
+  dualControlAbove: number | null;
 }
+
+/** The one named action dual control holds above DUAL_CONTROL_ABOVE: the withdrawal approval. */
+export const HELD_APPROVAL = { resource: 'withdrawalReview', action: 'approve' } as const;
 
 /** Body of POST /api/approvals/{id}/decline. */
 export interface DeclineBody {

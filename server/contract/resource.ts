@@ -134,6 +134,12 @@ export interface ListResource extends ResourceBase {
    */
   recordFields?: readonly string[];
   /**
+   * Where a money action's amount goes, in words (a bank and its account): a held approval names
+   * it, its account numbers masked ("to Santander ...8759"). `account`: the bare account number
+   * or address, when the record keeps it apart, to find in those words.
+   */
+  payee?: { field: string; account?: string };
+  /**
    * The field holding a console login account (the administrators list): the signed-in
    * administrator's own row offers no destructive action nor delete, so nobody locks themselves out.
    */

@@ -79,7 +79,7 @@ describe('finance screens: their own actions', () => {
       `Reject the withdrawal of ¥${formatMoneyIn(record.amount, 'en')} to ${record.userAccount} (`,
     );
     expect(await dialog(page).locator('[data-record-field="amount"]').textContent()).toBe(
-      formatMoneyIn(record.amount, 'en'),
+      `¥${formatMoneyIn(record.amount, 'en')}`,
     );
     expect(await dialog(page).locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
     await dialog(page).getByRole('button', { name: 'Reject' }).click();

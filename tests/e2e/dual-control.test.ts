@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { WithdrawalRecord } from '../../server/contract/index.js';
-import { formatCurrencyIn } from '../../web/engine/shared/money.js';
+import { maskAccounts } from '../../web/lib/account-mask.js';
+import { formatCurrency } from '../../web/lib/currency.js';
 import { formatDay } from '../../web/lib/format.js';
 import { seriousViolations } from '../support/axe.js';
 import { errorToasts, storePreference, useHarness } from './harness.js';
@@ -20,7 +21,11 @@ const store = () => h.sandbox.app.sandbox;
 const rows = (p: Page) => p.locator('[data-testid="list-table"] tbody tr');
 const row = (p: Page, id: number) => p.locator(`tr[data-row-id="${id}"]`);
 const confirm = (p: Page) => p.getByTestId('confirm-dialog');
-const money = (cents: number) => formatCurrencyIn(cents, 'CNY', 'en');
+// One way of writing an amount in every dialog and panel: the symbol of the record's currency.
+const money = (cents: number) => formatCurrency(cents, 'en', 'CNY');
+/** What a held approval names: "Approve #459 · ¥1,013.00 to Santander ...8759". */
+const subject = (record: WithdrawalRecord) =>
+  `Approve #${record.id} · ${money(record.amount)} to ${maskAccounts(record.accountInfo, record.payeeAccount)}`;
 
 /** A new pending application, by a user topped up first when needed (so each test has its own). */
 function applyWithdrawal(amount: number, userIndex = 0): WithdrawalRecord {
@@ -51,7 +56,7 @@ describe('dual control', { timeout: 90_000 }, () => {
     await confirm(admin).getByTestId('review-context').waitFor();
     await confirm(admin).getByRole('button', { name: 'Approve' }).click();
     await admin
-      .locator('[data-toast="info"]', { hasText: `“Approve” waits for a second approver: ${record.userAccount}` })
+      .locator('[data-toast="info"]', { hasText: `${subject(record)}: waits for a second approver` })
       .waitFor();
     await row(admin, record.id).getByTestId('held-chip').waitFor();
     expect(await row(admin, record.id).getByTestId('held-chip').textContent()).toBe('Waiting for a second approver');
@@ -64,13 +69,13 @@ describe('dual control', { timeout: 90_000 }, () => {
 
     const checker = (await h.pageAs('checker')).page;
     await openQueue(checker);
-    const theirs = checker.locator('[data-testid="held-approvals"] li').filter({ hasText: record.userAccount });
-    expect(await theirs.getByTestId('held-meta').textContent()).toContain('Requested by administrator 1');
+    const theirs = checker.locator('[data-testid="held-approvals"] li').filter({ hasText: `#${record.id} ·` });
+    expect(await theirs.getByTestId('held-meta').textContent()).toContain('Requested by admin ·');
     expect(await row(checker, record.id).locator('[data-action="approve"]').textContent()).toBe('Confirm approval');
     await theirs.getByTestId('held-confirm').click();
     const dialog = confirm(checker);
     expect(await dialog.getByRole('heading').textContent()).toBe(
-      `Confirm “Approve” on ${record.userAccount}, requested by administrator 1? It is sent now, in your name.`,
+      `Confirm “${subject(record)}”, requested by admin? It is sent now, in your name.`,
     );
     expect(await dialog.locator('[data-review="net"]').textContent()).toBe(money(record.actualAmount));
     // The checker holds the finance screens only: the user's profile is not theirs to read.
@@ -80,14 +85,67 @@ describe('dual control', { timeout: 90_000 }, () => {
     // The held row, its line, the panel and the dialog over them are as accessible as the rest of the list.
     expect(await seriousViolations(checker)).toEqual([]);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
-    await checker.locator('[data-toast="success"]', { hasText: `Confirmed and sent: ${record.userAccount}` }).waitFor();
+    await checker.locator('[data-toast="success"]', { hasText: `Confirmed and sent: ${subject(record)}` }).waitFor();
     await expect.poll(() => store().withdrawals.get(record.id)!.state).toBe('approved');
     expect(store().withdrawals.get(record.id)!.reviewer).toBe('checker');
     // Approved: gone from the pending queue, and from the held calls.
     await row(checker, record.id).waitFor({ state: 'detached' });
     expect(
-      await checker.locator(`[data-testid="held-approvals"] li`).filter({ hasText: record.userAccount }).count(),
+      await checker
+        .locator(`[data-testid="held-approvals"] li`)
+        .filter({ hasText: `#${record.id} ·` })
+        .count(),
     ).toBe(0);
+    expect(await errorToasts(checker)).toEqual([]);
+  });
+
+  it('names what a held approval moves and who asked, says so before the click, and leaves it unreviewed until settled', async () => {
+    const small = applyWithdrawal(10_000, 3);
+    const large = applyWithdrawal(101_300, 4);
+    const admin = (await h.pageAs('admin')).page;
+    await openQueue(admin);
+
+    // At or under the line: approved at once, and the dialog says nothing of a second approver.
+    await row(admin, small.id).locator('[data-action="approve"]').click();
+    await confirm(admin).getByTestId('review-context').waitFor();
+    expect(await confirm(admin).getByTestId('needs-second-approver').count()).toBe(0);
+    await confirm(admin).getByRole('button', { name: 'Approve' }).click();
+    await admin.locator('[data-toast="success"]', { hasText: `“Approve” done: ${small.userAccount}` }).waitFor();
+
+    // Over it: the dialog says, before the click, that the approval will wait.
+    await row(admin, large.id).locator('[data-action="approve"]').click();
+    const note = confirm(admin).getByTestId('needs-second-approver');
+    await note.waitFor();
+    expect(await note.textContent()).toBe(
+      `Needs a second approver: above ${money(10_000)}, this approval waits until another administrator confirms it.`,
+    );
+    await confirm(admin).getByRole('button', { name: 'Approve' }).click();
+    await admin.locator('[data-toast="info"]', { hasText: `${subject(large)}: waits for a second approver` }).waitFor();
+
+    // The panel names the application, the amount and where it goes, the account masked.
+    const mine = admin.locator('[data-testid="held-approvals"] li').filter({ hasText: `#${large.id} ·` });
+    expect(await mine.getByTestId('held-subject').textContent()).toBe(subject(large));
+    expect(subject(large)).toContain('...');
+    expect(await mine.textContent()).not.toContain(large.payeeAccount);
+
+    // Nobody has reviewed the held application yet: its reviewer stays empty while the one
+    // approved beside it names admin (both rows drawn from the same look-up of the trail).
+    await admin.goto('/WithDrawMoneyCheck?state=&sort=-createTime');
+    await expect.poll(() => row(admin, small.id).locator('[data-col="reviewedBy"]').textContent()).toBe('admin');
+    expect(await row(admin, large.id).locator('[data-col="reviewedBy"]').textContent()).toBe('—');
+
+    // Settled by the checker: now it has a reviewer, the one who confirmed it.
+    const checker = (await h.pageAs('checker')).page;
+    await openQueue(checker);
+    const theirs = checker.locator('[data-testid="held-approvals"] li').filter({ hasText: `#${large.id} ·` });
+    expect(await theirs.getByTestId('held-subject').textContent()).toBe(subject(large));
+    expect(await theirs.getByTestId('held-meta').textContent()).toContain('Requested by admin ·');
+    await theirs.getByTestId('held-confirm').click();
+    await confirm(checker).getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => store().withdrawals.get(large.id)!.state).toBe('approved');
+    await checker.goto('/WithDrawMoneyCheck?state=&sort=-createTime');
+    await expect.poll(() => row(checker, large.id).locator('[data-col="reviewedBy"]').textContent()).toBe('checker');
+    expect(await errorToasts(admin)).toEqual([]);
     expect(await errorToasts(checker)).toEqual([]);
   });
 

@@ -60,9 +60,8 @@ describe('money actions on withdrawal review', () => {
     );
     const summary = confirm(page).getByTestId('record-summary');
     expect(await summary.locator('[data-record-field="userAccount"]').textContent()).toBe(record.userAccount);
-    expect(await summary.locator('[data-record-field="amount"]').textContent()).toBe(
-      formatMoneyIn(record.amount, 'en'),
-    );
+    // Written as the question writes it: one way in one dialog.
+    expect(await summary.locator('[data-record-field="amount"]').textContent()).toBe(money(record.amount));
     expect(await summary.locator('[data-record-field="accountInfo"]').textContent()).toBe(record.accountInfo);
 
     await confirm(page).getByRole('button', { name: 'Approve' }).dblclick();

@@ -247,7 +247,7 @@ describe('record pages at 1440 px', () => {
     await page.getByTestId('record-commands').locator('[data-action="approve"]').click();
     const confirm = page.getByTestId('confirm-dialog');
     expect(await confirm.locator('[data-record-field="amount"]').textContent()).toBe(
-      formatMoneyIn(pending.amount, 'en'),
+      `¥${formatMoneyIn(pending.amount, 'en')}`,
     );
     expect(store().withdrawals.get(pending.id)!.state).toBe('pending');
     await confirm.getByRole('button', { name: 'Approve' }).click();

@@ -8,6 +8,12 @@ import type { RowAnnotation } from '../engine/shared/types.js';
 
 /** The review actions whose author is the reviewer. */
 const REVIEWS = new Set(['approve', 'reject']);
+/**
+ * The entries that are a review: the call itself (`change`), or a second approver's confirmation
+ * of a held one. A `hold` is only the first approver's request and a `decline` sends nothing: the
+ * application is not reviewed until it is settled.
+ */
+const REVIEWED: ReadonlySet<string> = new Set(['change', 'confirm']);
 
 const REVIEWED_BY: FieldDef = { key: 'reviewedBy', kind: 'text', readOnly: true, column: true };
 
@@ -28,7 +34,7 @@ function useReviewers(resource: ListResource, rows: readonly Row[]): ReadonlyMap
     const reviewers = new Map<string, string>();
     // Newest first: the first review of a record that went through is its latest.
     for (const entry of query.data ?? []) {
-      if (!entry.action || !REVIEWS.has(entry.action) || auditRefused(entry)) continue;
+      if (!entry.action || !REVIEWS.has(entry.action) || !REVIEWED.has(entry.kind) || auditRefused(entry)) continue;
       for (const target of entry.targets) if (!reviewers.has(target)) reviewers.set(target, auditActorText(entry));
     }
     return reviewers;

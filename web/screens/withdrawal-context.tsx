@@ -8,7 +8,7 @@ import type { LabelT } from '../i18n/resources/index.js';
 import { formatCount, formatDay } from '../lib/format.js';
 import { localeOf, type Language } from '../lib/language.js';
 import { language } from '../lib/settings.js';
-import { formatCurrencyIn } from '../engine/shared/money.js';
+import { recordMoney } from '../engine/shared/money-currency.js';
 import { namesText } from '../engine/record/record-names.js';
 import { resourceKeys, type Row } from '../engine/shared/queries.js';
 import type { ActionContextProps, Described } from '../engine/shared/types.js';
@@ -69,7 +69,7 @@ function lookUp<T>(
 }
 
 function MoneyFacts({ row, t, lang }: { row: Row; t: LabelT; lang: Language }) {
-  const money = (value: number | null) => (value === null ? '—' : formatCurrencyIn(value, row.currency, lang));
+  const money = (value: number | null) => (value === null ? '—' : recordMoney(value, row.currency, lang));
   return (
     <>
       <Fact label={t('review.amount')} name="amount">
@@ -160,14 +160,12 @@ function UserFacts({ row, resource, t, lang }: { row: Row; resource: Described; 
         {lookUp(t, history, historyAllowed, (answer) =>
           t('review.last30Value', {
             count: answer.total,
-            sum: formatCurrencyIn(num(answer.totals?.amount) ?? 0, row.currency, lang),
+            sum: recordMoney(num(answer.totals?.amount) ?? 0, row.currency, lang),
           }),
         )}
       </Fact>
       <Fact label={t('review.balance')} name="balance">
-        {lookUp(t, user, usersAllowed, (detail) =>
-          formatCurrencyIn(num(detail.wallet?.balance) ?? 0, row.currency, lang),
-        )}
+        {lookUp(t, user, usersAllowed, (detail) => recordMoney(num(detail.wallet?.balance) ?? 0, row.currency, lang))}
       </Fact>
       <Fact label={t('review.samePayee')} name="same-payee">
         {lookUp(t, samePayee, payeeAllowed, others)}
@@ -198,13 +196,13 @@ function Totals({ rows, t, lang }: { rows: readonly Row[]; t: LabelT; lang: Lang
       {[...sums].map(([currency, sum]) => (
         <dl key={currency} className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5" data-currency={currency}>
           <Fact label={t('review.amount')} name="total-amount">
-            {formatCurrencyIn(sum.amount, currency, lang)}
+            {recordMoney(sum.amount, currency, lang)}
           </Fact>
           <Fact label={t('review.fee')} name="total-fee">
-            {formatCurrencyIn(sum.fee, currency, lang)}
+            {recordMoney(sum.fee, currency, lang)}
           </Fact>
           <Fact label={t('review.net')} name="total-net">
-            <strong>{formatCurrencyIn(sum.net, currency, lang)}</strong>
+            <strong>{recordMoney(sum.net, currency, lang)}</strong>
           </Fact>
         </dl>
       ))}
@@ -219,11 +217,13 @@ export function WithdrawalContext({ resource, rows, t }: ActionContextProps) {
   if (!row) return null;
   if (rows.length > 1) return <Totals rows={rows} t={t} lang={lang} />;
   return (
-    <div className="flex flex-col gap-2 text-sm" data-testid="review-context">
-      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 rounded-md border border-slate-200 px-3 py-2">
+    // Side by side on a laptop (the dialog is wide there), so every fact is in view at once
+    // rather than in a short box that scrolls; one above the other on a phone.
+    <div className="flex flex-col gap-2 text-sm lg:flex-row lg:items-start" data-testid="review-context">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 rounded-md border border-slate-200 px-3 py-2 lg:flex-1">
         <MoneyFacts row={row} t={t} lang={lang} />
       </dl>
-      <section className="rounded-md border border-slate-200 px-3 py-2" aria-label={t('review.about')}>
+      <section className="rounded-md border border-slate-200 px-3 py-2 lg:flex-[1.4]" aria-label={t('review.about')}>
         <p className="mb-1 font-medium text-slate-800">{t('review.about')}</p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
           <UserFacts row={row} resource={resource} t={t} lang={lang} />

@@ -19,6 +19,10 @@ export interface ConfirmDialogProps {
   tone?: 'danger' | 'primary';
   /** The record the question is about, on screen: the dialog sits beside it, never over it. */
   anchor?: Anchor;
+  /** Said under the question, before any click (an approval that will wait for a second approver). */
+  note?: ReactNode;
+  /** Room for a reviewer's facts side by side on a laptop, so they need no scrolling there. */
+  wide?: boolean;
 }
 
 /**
@@ -38,6 +42,8 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     busyLabel,
     tone = 'danger',
     anchor,
+    note,
+    wide = false,
   } = props;
   const t = useT();
   const placement = useAnchorPlacement(open, anchor);
@@ -47,23 +53,30 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     <Dialog open={open} onClose={() => undefined} className="relative z-50">
       <DialogFrame placement={placement} fallback="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
         <DialogPanel
-          className={`flex max-h-full w-full flex-col bg-white shadow-xl sm:max-w-md ${placement ? 'rounded-lg' : 'rounded-t-lg sm:max-h-[90vh] sm:rounded-lg'}`}
+          className={`flex max-h-full w-full flex-col bg-white shadow-xl sm:max-w-md ${wide ? 'lg:max-w-5xl' : ''} ${placement ? 'rounded-lg' : 'rounded-t-lg sm:max-h-[90vh] sm:rounded-lg'}`}
           data-testid="confirm-dialog"
           aria-busy={busy || undefined}
           onKeyDown={(e) => {
             if (e.key === 'Escape' && !busy) onCancel();
           }}
         >
-          {/* A tab stop: when the question and the reviewer's facts overflow (a dialog placed beside
-              its row has little height), the keyboard must be able to scroll them. */}
-          <div
-            className="min-h-0 overflow-y-auto px-6 pt-6 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary"
-            tabIndex={0}
-          >
+          {/* The question stays in view above what scrolls: it is what the buttons answer. */}
+          <div className="shrink-0 px-6 pt-6 pb-3" data-testid="dialog-question">
             <DialogTitle className="text-base text-slate-800">{text}</DialogTitle>
-            {children && <div className="mt-3">{children}</div>}
+            {note}
           </div>
-          <div className="flex justify-end gap-2 px-6 py-5">
+          {/* A tab stop: when the reviewer's facts overflow (a phone, a dialog placed beside its
+              row with little height), the keyboard must be able to scroll them. */}
+          {children && (
+            <div
+              className="min-h-0 overflow-y-auto px-6 py-1 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary"
+              tabIndex={0}
+              data-testid="dialog-body"
+            >
+              {children}
+            </div>
+          )}
+          <div className="flex shrink-0 justify-end gap-2 px-6 py-5">
             <button type="button" className="btn" onClick={onCancel} disabled={busy} autoFocus>
               {t('common.cancel')}
             </button>

@@ -67,6 +67,7 @@ export const WITHDRAWAL_REVIEW = {
   defaultSort: '-createTime',
   totals: ['amount', 'fee'],
   recordFields: ['userAccount', 'amount', 'method', 'accountInfo'],
+  payee: { field: 'accountInfo', account: 'payeeAccount' },
   fields: [
     ID,
     // A filter by the applicant's exact account: a user's page lists that user's applications, and a reviewer

@@ -7,6 +7,8 @@ export interface Described {
   id: string;
   fields: readonly FieldDef[];
   recordFields?: readonly string[];
+  /** Where a money action's amount goes (the contract's `payee`). */
+  payee?: { field: string; account?: string };
 }
 
 export interface ActionContextProps {

@@ -22,8 +22,8 @@ export interface WordingContext {
   t: LabelT;
   described: { fields: readonly FieldDef[]; recordFields?: readonly string[] };
   nameOf: (row: Row) => string;
-  /** An amount in the smallest unit with the wallet's currency, the reader's way. */
-  money: (cents: number) => string;
+  /** An amount in the smallest unit with the rows' currency (else the wallet's), the reader's way. */
+  money: (cents: number, rows: readonly Row[]) => string;
 }
 
 /** The question key of an action with wording of its own, for one record or for several. */
@@ -65,7 +65,7 @@ function moneyFacts(c: WordingContext, rows: readonly Row[]): { amount: string; 
   const method = fields.find((f) => f.kind === 'select');
   const value = method && rows.length === 1 ? rows[0]![method.key] : undefined;
   return {
-    amount: c.money(sum),
+    amount: c.money(sum, rows),
     method:
       method && value !== undefined && value !== null && value !== ''
         ? optionLabel(c.t, method.key, String(value))

@@ -18,8 +18,14 @@ export function approvalsQueryOptions() {
   return queryOptions({
     queryKey: approvalKeys.all,
     // Quiet: a screen shows its own line when they cannot be read, instead of a toast every poll.
-    queryFn: async ({ signal }) =>
-      (await api.get<ApprovalList>(APPROVAL_CALLS.list, undefined, { signal, quiet: true })).data?.list ?? [],
+    queryFn: async ({ signal }): Promise<ApprovalList> => {
+      const data = (await api.get<ApprovalList>(APPROVAL_CALLS.list, undefined, { signal, quiet: true })).data;
+      const above = data?.dualControlAbove;
+      return {
+        list: Array.isArray(data?.list) ? data.list : [],
+        dualControlAbove: typeof above === 'number' && Number.isSafeInteger(above) ? above : null,
+      };
+    },
     refetchInterval: APPROVALS_POLL_MS,
     staleTime: 0,
   });
@@ -29,11 +35,20 @@ export function approvalsQueryOptions() {
 export function useHolds(resourceId: string, enabled = true) {
   const query = useQuery({ ...approvalsQueryOptions(), enabled });
   return useMemo(() => {
-    const holds = (query.data ?? []).filter((h) => h.resource === resourceId);
+    const holds = (query.data?.list ?? []).filter((h) => h.resource === resourceId);
     const byTarget = new Map<string, ApprovalView>();
     for (const hold of holds) if (hold.kind === 'action') for (const id of hold.targets) byTarget.set(id, hold);
     return { holds, byTarget, failed: query.isError && !query.data };
   }, [query.data, query.isError, resourceId]);
+}
+
+/**
+ * DUAL_CONTROL_ABOVE when `enabled` (the screen offers the held approval), so its dialog can say
+ * before the click that an approval will wait for a second approver; null while unknown or off.
+ */
+export function useHeldAbove(enabled: boolean): number | null {
+  const query = useQuery({ ...approvalsQueryOptions(), enabled });
+  return enabled ? (query.data?.dualControlAbove ?? null) : null;
 }
 
 /**

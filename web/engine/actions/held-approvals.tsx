@@ -9,9 +9,9 @@ import { toast } from '../../lib/toast.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { useSettleApproval } from './approvals.js';
 import { FormDialog } from '../form/form-dialog.js';
-import { actionLabel, fieldLabel } from '../shared/labels.js';
-import { namesText } from '../record/record-names.js';
-import { RecordSummary, recordName } from '../record/record-summary.js';
+import { fieldLabel } from '../shared/labels.js';
+import { RecordSummary } from '../record/record-summary.js';
+import { holdSubject } from './hold-subject.js';
 import type { ActionContextRenderer, Described } from './action-context.js';
 import { valueText } from '../shared/value-cell.js';
 
@@ -19,14 +19,13 @@ const REASON: readonly FieldDef[] = [
   { key: 'reason', kind: 'text', required: true, maxLength: APPROVAL_LIMITS.reasonMaxChars },
 ];
 
-/** The records of an action hold, named as the screen names them. */
-function holdNames(t: LabelT, resource: Described, hold: ApprovalView): string {
-  const rows = hold.records.length > 0 ? hold.records : hold.targets.map((id) => ({ id }));
-  return namesText(
-    t,
-    rows.map((r) => recordName(t, resource, r)),
-  );
-}
+/** What an action hold moves ("Approve #459 · ¥1,013.00 to Santander ...8759"), as every place it shows says it. */
+const subjectOf = (t: LabelT, resource: Described, hold: ApprovalView) =>
+  holdSubject(t, resource, hold.action ?? '', hold.records, hold.targets);
+
+/** Who asked, by the account they logged in with; their user id for a hold kept from before names were. */
+const requesterOf = (t: LabelT, hold: ApprovalView) =>
+  hold.requestedByName ?? t('approvals.administratorId', { id: hold.requestedBy });
 
 /** A held settings save, field by field: what the screen holds now, and what the save would make it. */
 export function ChangesTable({ hold, resource, t }: { hold: ApprovalView; resource: Described; t: LabelT }) {
@@ -81,10 +80,17 @@ function HoldBody({
 }) {
   if (hold.kind === 'settings') return <ChangesTable hold={hold} resource={resource} t={t} />;
   const Context = context;
+  // Side by side on a laptop, as the approve dialog lays them out.
   return (
-    <div className="flex flex-col gap-3">
-      <RecordSummary t={t} resource={resource} rows={hold.records} />
-      {Context && <Context resource={resource} rows={hold.records} t={t} />}
+    <div className="flex flex-col gap-3 lg:flex-row lg:items-start">
+      <div className="lg:w-72 lg:shrink-0">
+        <RecordSummary t={t} resource={resource} rows={hold.records} />
+      </div>
+      {Context && (
+        <div className="min-w-0 lg:flex-1">
+          <Context resource={resource} rows={hold.records} t={t} />
+        </div>
+      )}
     </div>
   );
 }
@@ -101,12 +107,8 @@ export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionC
 
   const question = (hold: ApprovalView) =>
     hold.kind === 'settings'
-      ? t('approvals.confirmSettings', { id: hold.requestedBy })
-      : t('approvals.confirmQuestion', {
-          action: actionLabel(t, hold.action ?? ''),
-          name: holdNames(t, resource, hold),
-          id: hold.requestedBy,
-        });
+      ? t('approvals.confirmSettings', { name: requesterOf(t, hold) })
+      : t('approvals.confirmQuestion', { subject: subjectOf(t, resource, hold), name: requesterOf(t, hold) });
 
   const dialogs: ReactNode = (
     <>
@@ -117,6 +119,7 @@ export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionC
         busyLabel={t('engine.running')}
         confirmLabel={t('approvals.confirm')}
         tone="primary"
+        wide={confirming?.kind === 'action' && context !== undefined}
         onCancel={() => setConfirming(null)}
         onConfirm={() => {
           const hold = confirming;
@@ -126,7 +129,7 @@ export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionC
               toast.success(
                 hold.kind === 'settings'
                   ? t('approvals.confirmedSettings')
-                  : t('approvals.confirmed', { name: holdNames(t, resource, hold) }),
+                  : t('approvals.confirmed', { name: subjectOf(t, resource, hold) }),
               ),
             // The API client has told the refusal (same approver, expired...); the hold list is read again.
             onSettled: () => setConfirming(null),
@@ -141,7 +144,13 @@ export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionC
         fields={REASON}
         submitLabel={declining?.mine ? t('approvals.withdraw') : t('approvals.decline')}
         danger
-        intro={<p>{t('approvals.declineQuestion')}</p>}
+        intro={
+          <p>
+            {declining?.kind === 'action'
+              ? t('approvals.declineSubject', { subject: subjectOf(t, resource, declining) })
+              : t('approvals.declineQuestion')}
+          </p>
+        }
         onClose={() => setDeclining(null)}
         onSubmit={async (values) => {
           if (!declining) return;
@@ -198,13 +207,11 @@ export function HeldApprovalsPanel({ holds, failed, resource, t, onConfirm, onDe
             data-mine={hold.mine ? '' : undefined}
           >
             <div className="min-w-0 flex-1">
-              <p className="text-sm font-medium text-slate-800">
-                {hold.kind === 'settings'
-                  ? t('approvals.waiting')
-                  : `${actionLabel(t, hold.action ?? '')}: ${holdNames(t, resource, hold)}`}
+              <p className="text-sm font-medium text-slate-800" data-testid="held-subject">
+                {hold.kind === 'settings' ? t('approvals.waiting') : subjectOf(t, resource, hold)}
               </p>
               <p className="mt-0.5 text-xs text-slate-600" data-testid="held-meta">
-                {hold.mine ? t('approvals.requestedByYou') : t('approvals.requestedBy', { id: hold.requestedBy })}
+                {hold.mine ? t('approvals.requestedByYou') : t('approvals.requestedBy', { name: requesterOf(t, hold) })}
                 {' · '}
                 {formatDateTime(hold.requestedAt, lang)}
                 {' · '}

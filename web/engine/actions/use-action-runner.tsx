@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { resourceCalls, type ActionDef, type FieldDef, type Resource } from '#contract';
+import { HELD_APPROVAL, resourceCalls, type ActionDef, type FieldDef, type Resource } from '#contract';
 import { api, type Query } from '../../api/client.js';
 import { toast } from '../../lib/toast.js';
 import { useLabelT } from '../../i18n/resources/index.js';
@@ -13,12 +13,14 @@ import { actionLabel, fieldLabel } from '../shared/labels.js';
 import { resourceKeys, useActionMutation, type Row } from '../shared/queries.js';
 import { doneText, namesText } from '../record/record-names.js';
 import { actionQuestion, actionTitle, type ActionTarget, type WordingContext } from './action-wording.js';
-import { moneyWithCurrency } from '../shared/money-currency.js';
+import { currencyOfRows, recordMoney } from '../shared/money-currency.js';
 import { RecordSummary, recordName } from '../record/record-summary.js';
 import { ResultDialog, type ResultRenderer } from '../operation/result-view.js';
 import { useMatchingRun } from './use-matching-run.js';
 import { partlyDone } from './partly-done.js';
-import { useHeldAnswer } from './approvals.js';
+import { useHeldAbove, useHeldAnswer } from './approvals.js';
+import { holdSubject } from './hold-subject.js';
+import { NeedsSecondApprover } from './needs-second-approver.js';
 import type { ActionContextRenderer } from './action-context.js';
 
 /**
@@ -39,6 +41,7 @@ type Step =
 type Described = Pick<Resource, 'id' | 'path'> & {
   fields?: readonly FieldDef[];
   recordFields?: readonly string[];
+  payee?: { field: string; account?: string };
   actions?: readonly ActionDef[];
 };
 
@@ -70,10 +73,22 @@ export function useActionRunner(
   // State arrives one render late; a second click in the same frame must already see the first.
   const inFlight = useRef(new Set<string>());
   const heldAnswer = useHeldAnswer();
-  const described = { id: resource.id, fields: resource.fields ?? [], recordFields: resource.recordFields };
+  const described = {
+    id: resource.id,
+    fields: resource.fields ?? [],
+    recordFields: resource.recordFields,
+    payee: resource.payee,
+  };
   const nameOf = (row: Row) => recordName(t, described, row);
   const names = (rows: readonly Row[]) => namesText(t, rows.map(nameOf));
-  const wording: WordingContext = { t, described, nameOf, money: moneyWithCurrency };
+  const wording: WordingContext = {
+    t,
+    described,
+    nameOf,
+    money: (cents, rows) => recordMoney(cents, currencyOfRows(rows)),
+  };
+  // The one action dual control may hold: its dialog says beforehand when it will be held.
+  const heldAbove = useHeldAbove(resource.id === HELD_APPROVAL.resource);
   const question = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) =>
     actionQuestion(wording, action, target, rows);
   const title = (action: ActionDef, target: ActionTarget, rows: readonly Row[]) =>
@@ -151,9 +166,8 @@ export function useActionRunner(
       if (heldAnswer(data)) {
         // Nothing changed yet: the gateway keeps the call until a second administrator confirms it.
         setStep({ kind: 'idle' });
-        toast.info(
-          t('approvals.heldAction', { action: actionLabel(t, action.name), name: rows.length > 0 ? names(rows) : '' }),
-        );
+        const ids = 'id' in target ? [String(target.id)] : 'ids' in target ? target.ids.map(String) : [];
+        toast.info(t('approvals.heldAction', { subject: holdSubject(t, described, action.name, rows, ids) }));
         return;
       }
       finish(action, target, rows, data);
@@ -251,13 +265,25 @@ export function useActionRunner(
   const confirming = step.kind === 'confirm' ? step : null;
   const asking = step.kind === 'inputs' ? step : null;
   const Context = context;
+  // Side by side on a laptop: the record, then the reviewer's facts, all in view without scrolling.
   const summary = (s: { action: ActionDef; rows: readonly Row[] }) =>
     s.action.money && s.rows.length > 0 ? (
-      <div className="flex flex-col gap-3">
-        <RecordSummary t={t} resource={described} rows={s.rows} />
-        {Context && <Context resource={described} rows={s.rows} t={t} />}
+      <div className="flex flex-col gap-3 lg:flex-row lg:items-start">
+        <div className="lg:w-72 lg:shrink-0">
+          <RecordSummary t={t} resource={described} rows={s.rows} />
+        </div>
+        {Context && (
+          <div className="min-w-0 lg:flex-1">
+            <Context resource={described} rows={s.rows} t={t} />
+          </div>
+        )}
       </div>
     ) : null;
+  const wide = (s: { action: ActionDef } | null) => !!(s?.action.money && Context);
+  const secondNote = (s: { action: ActionDef; rows: readonly Row[] } | null) =>
+    s && s.action.name === HELD_APPROVAL.action && heldAbove !== null ? (
+      <NeedsSecondApprover t={t} rows={s.rows} above={heldAbove} />
+    ) : undefined;
 
   const dialogs: ReactNode = (
     <>
@@ -269,6 +295,8 @@ export function useActionRunner(
         confirmLabel={confirming?.action.money ? actionLabel(t, confirming.action.name) : undefined}
         busyLabel={t('engine.running')}
         tone={confirming?.action.destructive ? 'danger' : 'primary'}
+        note={secondNote(confirming)}
+        wide={wide(confirming)}
         onCancel={close}
         onConfirm={() => {
           if (!confirming) return;
@@ -286,12 +314,18 @@ export function useActionRunner(
         fields={asking ? (asking.action.inputs ?? []) : []}
         submitLabel={asking ? actionLabel(t, asking.action.name) : ''}
         danger={asking?.action.destructive}
-        intro={
+        wide={wide(asking)}
+        question={
           asking && asksFirst(asking.action) ? (
             <>
               <p>{question(asking.action, asking.target, asking.rows)}</p>
-              {summary(asking) && <div className="mt-2">{summary(asking)}</div>}
+              {secondNote(asking)}
             </>
+          ) : undefined
+        }
+        intro={
+          asking && asksFirst(asking.action) ? (
+            (summary(asking) ?? undefined)
           ) : asking && asking.rows.length > 0 && !isMatching(asking.target) ? (
             // Whom the inputs are for, field by field, as in a confirmation: the title alone
             // names them, the summary tells two alike apart.

@@ -25,8 +25,12 @@ export interface FormDialogProps {
   initial?: Record<string, unknown>;
   submitLabel: string;
   danger?: boolean;
+  /** The question the form answers, under the title: it stays in view while the fields scroll. */
+  question?: ReactNode;
   /** Text above the fields (what the action will do). */
   intro?: ReactNode;
+  /** Room for a reviewer's facts side by side on a laptop, so they need no scrolling there. */
+  wide?: boolean;
   /** Field labels other than the shared field.<key> ones. */
   labelOf?: (field: FieldDef) => string | undefined;
   keepsOldSecret?: boolean;
@@ -57,7 +61,9 @@ function OpenFormDialog(props: FormDialogProps) {
     initial,
     submitLabel,
     danger,
+    question,
     intro,
+    wide = false,
     labelOf,
     keepsOldSecret,
     anchor,
@@ -139,13 +145,18 @@ function OpenFormDialog(props: FormDialogProps) {
         fallback="fixed inset-0 flex items-stretch justify-center sm:items-center sm:p-4"
       >
         <DialogPanel
-          className={`flex w-full flex-col bg-white shadow-xl sm:max-w-lg ${placement ? 'max-h-full rounded-lg' : 'h-full sm:h-auto sm:max-h-[90vh] sm:rounded-lg'}`}
+          className={`flex w-full flex-col bg-white shadow-xl sm:max-w-lg ${wide ? 'lg:max-w-5xl' : ''} ${placement ? 'max-h-full rounded-lg' : 'h-full sm:h-auto sm:max-h-[90vh] sm:rounded-lg'}`}
           data-testid="form-dialog"
         >
           <form onSubmit={submit} noValidate className="flex min-h-0 flex-1 flex-col">
-            <DialogTitle className="border-b border-slate-200 px-5 py-3 text-lg font-semibold text-slate-800">
-              {title}
-            </DialogTitle>
+            <div className="shrink-0 border-b border-slate-200 px-5 py-3">
+              <DialogTitle className="text-lg font-semibold text-slate-800">{title}</DialogTitle>
+              {question && (
+                <div className="mt-1 text-sm text-slate-700" data-testid="dialog-question">
+                  {question}
+                </div>
+              )}
+            </div>
             <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-5 py-4">
               {intro && <div className="text-sm text-slate-700">{intro}</div>}
               {fields.map((f, i) => (
@@ -173,7 +184,7 @@ function OpenFormDialog(props: FormDialogProps) {
                 </p>
               )}
             </div>
-            <div className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">
+            <div className="flex shrink-0 justify-end gap-2 border-t border-slate-200 px-5 py-3">
               <button type="button" className="btn" onClick={() => void requestClose()} disabled={busy}>
                 {t('engine.cancel')}
               </button>

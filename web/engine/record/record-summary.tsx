@@ -3,6 +3,7 @@ import type { LabelT } from '../../i18n/resources/index.js';
 import { fieldLabel } from '../shared/labels.js';
 import type { Row } from '../shared/queries.js';
 import { ValueView, valueText } from '../shared/value-cell.js';
+import { recordMoney } from '../shared/money-currency.js';
 
 interface Described {
   fields: readonly FieldDef[];
@@ -36,6 +37,12 @@ export function recordName(t: LabelT, resource: Described, row: Row): string {
   return text || `#${String(row.id)}`;
 }
 
+/** An amount in the smallest unit, or null for a value that is none. */
+function centsOf(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 /** The records an action is about, field by field, so nobody approves the wrong one. */
 export function RecordSummary({ t, resource, rows }: { t: LabelT; resource: Described; rows: readonly Row[] }) {
   const fields = describingFields(resource);
@@ -52,7 +59,12 @@ export function RecordSummary({ t, resource, rows }: { t: LabelT; resource: Desc
               <div key={f.key} className="contents">
                 <dt className="text-slate-500">{fieldLabel(t, f.key)}</dt>
                 <dd className="min-w-0 break-words text-slate-800" data-record-field={f.key}>
-                  <ValueView t={t} field={f} value={row[f.key]} />
+                  {f.kind === 'money' && centsOf(row[f.key]) !== null ? (
+                    // With its currency, as the question above and the reviewer's facts write it.
+                    <span className="tabular-nums">{recordMoney(centsOf(row[f.key])!, row.currency)}</span>
+                  ) : (
+                    <ValueView t={t} field={f} value={row[f.key]} />
+                  )}
                 </dd>
               </div>
             ))}

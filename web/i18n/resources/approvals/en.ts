@@ -4,11 +4,11 @@
  */
 const en = {
   'approvals.waiting': 'Waiting for a second approver',
-  'approvals.heldAction': '“{{action}}” waits for a second approver: {{name}}',
+  'approvals.heldAction': '{{subject}}: waits for a second approver',
   'approvals.heldSettings': 'Saved for a second approver: the change applies once another administrator confirms it',
   'approvals.panelTitle': 'Waiting for a second approver',
   'approvals.requestedByYou': 'Requested by you',
-  'approvals.requestedBy': 'Requested by administrator {{id}}',
+  'approvals.requestedBy': 'Requested by {{name}}',
   'approvals.expiresAt': 'Expires {{time}}',
   'approvals.expired': 'Expired: can no longer be confirmed',
   'approvals.confirming': 'Being confirmed…',
@@ -16,9 +16,8 @@ const en = {
   'approvals.decline': 'Decline',
   'approvals.withdraw': 'Withdraw',
   'approvals.confirmRow': 'Confirm approval',
-  'approvals.confirmQuestion':
-    'Confirm “{{action}}” on {{name}}, requested by administrator {{id}}? It is sent now, in your name.',
-  'approvals.confirmSettings': 'Apply this change, requested by administrator {{id}}? It is saved now, in your name.',
+  'approvals.confirmQuestion': 'Confirm “{{subject}}”, requested by {{name}}? It is sent now, in your name.',
+  'approvals.confirmSettings': 'Apply this change, requested by {{name}}? It is saved now, in your name.',
   'approvals.declineQuestion': 'Decline this held call? Nothing is sent; give the reason.',
   'approvals.confirmed': 'Confirmed and sent: {{name}}',
   'approvals.confirmedSettings': 'Confirmed: the settings are saved',
@@ -31,6 +30,17 @@ const en = {
   'approvals.keysHint': 'Keys: j and k move between rows; {{keys}} (each asks first)',
   'approvals.bulkHeld_one': '{{count}} waiting for a second approver',
   'approvals.bulkHeld_other': '{{count}} waiting for a second approver',
+  'approvals.needsSecondMany_other':
+    'Needs a second approver: {{count}} of these are above {{limit}} and wait until another administrator confirms them.',
+  'approvals.needsSecondMany_one':
+    'Needs a second approver: {{count}} of these is above {{limit}} and waits until another administrator confirms it.',
+  'approvals.needsSecond':
+    'Needs a second approver: above {{limit}}, this approval waits until another administrator confirms it.',
+  'approvals.subjectPlain': '{{action}} {{ids}}',
+  'approvals.subjectAmount': '{{action}} {{ids}} · {{amount}}',
+  'approvals.subject': '{{action}} {{ids}} · {{amount}} to {{payee}}',
+  'approvals.declineSubject': 'Decline “{{subject}}”? Nothing is sent; give the reason.',
+  'approvals.administratorId': 'administrator {{id}}',
 
   'review.amount': 'Amount',
   'review.fee': 'Fee',

@@ -2,12 +2,12 @@ import type en from './en.js';
 
 const es = {
   'approvals.waiting': 'Esperando a un segundo aprobador',
-  'approvals.heldAction': '«{{action}}» espera a un segundo aprobador: {{name}}',
+  'approvals.heldAction': '{{subject}}: espera a un segundo aprobador',
   'approvals.heldSettings':
     'Guardado para un segundo aprobador: el cambio se aplica cuando otro administrador lo confirme',
   'approvals.panelTitle': 'Esperando a un segundo aprobador',
   'approvals.requestedByYou': 'Solicitado por ti',
-  'approvals.requestedBy': 'Solicitado por el administrador {{id}}',
+  'approvals.requestedBy': 'Solicitado por {{name}}',
   'approvals.expiresAt': 'Caduca el {{time}}',
   'approvals.expired': 'Caducado: ya no se puede confirmar',
   'approvals.confirming': 'Confirmándose…',
@@ -15,10 +15,8 @@ const es = {
   'approvals.decline': 'Rechazar',
   'approvals.withdraw': 'Retirar',
   'approvals.confirmRow': 'Confirmar aprobación',
-  'approvals.confirmQuestion':
-    '¿Confirmar «{{action}}» sobre {{name}}, solicitado por el administrador {{id}}? Se envía ahora, en tu nombre.',
-  'approvals.confirmSettings':
-    '¿Aplicar este cambio, solicitado por el administrador {{id}}? Se guarda ahora, en tu nombre.',
+  'approvals.confirmQuestion': '¿Confirmar «{{subject}}», solicitado por {{name}}? Se envía ahora, en tu nombre.',
+  'approvals.confirmSettings': '¿Aplicar este cambio, solicitado por {{name}}? Se guarda ahora, en tu nombre.',
   'approvals.declineQuestion': '¿Rechazar esta llamada retenida? No se envía nada; indica el motivo.',
   'approvals.confirmed': 'Confirmado y enviado: {{name}}',
   'approvals.confirmedSettings': 'Confirmado: la configuración se ha guardado',
@@ -31,6 +29,17 @@ const es = {
   'approvals.keysHint': 'Teclas: j y k cambian de fila; {{keys}} (siempre se pide confirmación)',
   'approvals.bulkHeld_one': '{{count}} espera a un segundo aprobador',
   'approvals.bulkHeld_other': '{{count}} esperan a un segundo aprobador',
+  'approvals.needsSecondMany_other':
+    'Necesita un segundo aprobador: {{count}} de estas superan {{limit}} y esperan a que otro administrador las confirme.',
+  'approvals.needsSecondMany_one':
+    'Necesita un segundo aprobador: {{count}} de estas supera {{limit}} y espera a que otro administrador la confirme.',
+  'approvals.needsSecond':
+    'Necesita un segundo aprobador: por encima de {{limit}}, esta aprobación espera a que otro administrador la confirme.',
+  'approvals.subjectPlain': '{{action}} {{ids}}',
+  'approvals.subjectAmount': '{{action}} {{ids}} · {{amount}}',
+  'approvals.subject': '{{action}} {{ids}} · {{amount}} a {{payee}}',
+  'approvals.declineSubject': '¿Rechazar «{{subject}}»? No se envía nada; indica el motivo.',
+  'approvals.administratorId': 'el administrador {{id}}',
 
   'review.amount': 'Importe',
   'review.fee': 'Comisión',

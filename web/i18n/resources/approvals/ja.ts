@@ -2,11 +2,11 @@ import type en from './en.js';
 
 const ja = {
   'approvals.waiting': '2 人目の承認者を待っています',
-  'approvals.heldAction': '「{{action}}」は 2 人目の承認者を待っています：{{name}}',
+  'approvals.heldAction': '{{subject}}：2 人目の承認者を待っています',
   'approvals.heldSettings': '2 人目の承認者に回しました：別の管理者が確認すると変更が反映されます',
   'approvals.panelTitle': '2 人目の承認者を待っています',
   'approvals.requestedByYou': 'あなたの申請',
-  'approvals.requestedBy': '管理者 {{id}} の申請',
+  'approvals.requestedBy': '{{name}} の申請',
   'approvals.expiresAt': '{{time}} に期限切れ',
   'approvals.expired': '期限切れ：確認できません',
   'approvals.confirming': '確認中…',
@@ -14,9 +14,8 @@ const ja = {
   'approvals.decline': '却下',
   'approvals.withdraw': '取り下げ',
   'approvals.confirmRow': '承認を確認',
-  'approvals.confirmQuestion':
-    '管理者 {{id}} が申請した {{name}} への「{{action}}」を確認しますか？あなたの名前ですぐに送信されます。',
-  'approvals.confirmSettings': '管理者 {{id}} が申請したこの変更を反映しますか？あなたの名前ですぐに保存されます。',
+  'approvals.confirmQuestion': '{{name}} が申請した「{{subject}}」を確認しますか？あなたの名前ですぐに送信されます。',
+  'approvals.confirmSettings': '{{name}} が申請したこの変更を反映しますか？あなたの名前ですぐに保存されます。',
   'approvals.declineQuestion': 'この保留中の操作を却下しますか？何も送信されません。理由を入力してください。',
   'approvals.confirmed': '確認して送信しました：{{name}}',
   'approvals.confirmedSettings': '確認しました：設定を保存しました',
@@ -29,6 +28,16 @@ const ja = {
   'approvals.keysHint': 'キー：j と k で行を移動、{{keys}}（いずれも確認あり）',
   'approvals.bulkHeld_one': '{{count}} 件が 2 人目の承認者待ち',
   'approvals.bulkHeld_other': '{{count}} 件が 2 人目の承認者待ち',
+  'approvals.needsSecondMany_other':
+    '2 人目の承認者が必要です：このうち {{count}} 件は {{limit}} を超え、別の管理者が確認するまで送信されません。',
+  'approvals.needsSecondMany_one':
+    '2 人目の承認者が必要です：このうち {{count}} 件は {{limit}} を超え、別の管理者が確認するまで送信されません。',
+  'approvals.needsSecond': '2 人目の承認者が必要です：{{limit}} を超えるため、別の管理者が確認するまで送信されません。',
+  'approvals.subjectPlain': '{{action}} {{ids}}',
+  'approvals.subjectAmount': '{{action}} {{ids}} · {{amount}}',
+  'approvals.subject': '{{action}} {{ids}} · {{amount}}、振込先 {{payee}}',
+  'approvals.declineSubject': '「{{subject}}」を却下しますか？何も送信されません。理由を入力してください。',
+  'approvals.administratorId': '管理者 {{id}}',
 
   'review.amount': '金額',
   'review.fee': '手数料',
