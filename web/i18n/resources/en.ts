@@ -68,6 +68,7 @@ const en = {
   'engine.passwordKeep': 'Leave empty to keep the current value',
   'engine.noImage': 'No image',
   'engine.imagePath': 'Path on the file server',
+  'engine.linkHint': 'A full link starting with https://, at most {{max}} characters',
   'engine.linesHint': 'One per line',
   'engine.moneyHint': 'Amount with up to two decimals',
   'engine.bytesHint': 'Size in bytes',
@@ -168,7 +169,8 @@ const en = {
   'confirmMany.reject_other': 'Reject {{count}} withdrawals totalling {{amount}}: {{names}}?',
 
   'validation.required': 'This field is required',
-  'validation.linkFormat': 'Link format error',
+  'validation.linkFormat': 'Enter a full link starting with https://',
+  'validation.linkTooLong': 'A link can be at most {{max}} characters',
   'validation.downloadLinkEmpty': 'The download link cannot be empty',
   'validation.tooLong': 'Too long',
   'validation.notNumber': 'Please enter a number',

@@ -63,6 +63,7 @@ const es = {
   'engine.passwordKeep': 'Déjelo vacío para conservar el valor actual',
   'engine.noImage': 'Sin imagen',
   'engine.imagePath': 'Ruta en el servidor de archivos',
+  'engine.linkHint': 'Un enlace completo que empiece por https://, de {{max}} caracteres como máximo',
   'engine.linesHint': 'Uno por línea',
   'engine.moneyHint': 'Importe con hasta dos decimales',
   'engine.bytesHint': 'Tamaño en bytes',
@@ -163,7 +164,8 @@ const es = {
   'confirmMany.reject_other': '¿Rechazar {{count}} retiros por un total de {{amount}}: {{names}}?',
 
   'validation.required': 'Este campo es obligatorio',
-  'validation.linkFormat': 'Formato de enlace incorrecto',
+  'validation.linkFormat': 'Introduzca un enlace completo que empiece por https://',
+  'validation.linkTooLong': 'Un enlace puede tener como máximo {{max}} caracteres',
   'validation.downloadLinkEmpty': 'El enlace de descarga no puede estar vacío',
   'validation.tooLong': 'Demasiado largo',
   'validation.notNumber': 'Introduzca un número',

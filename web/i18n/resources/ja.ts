@@ -63,6 +63,7 @@ const ja = {
   'engine.passwordKeep': '空欄のままにすると現在の値を保持します',
   'engine.noImage': '画像なし',
   'engine.imagePath': 'ファイルサーバー上のパス',
+  'engine.linkHint': 'https:// で始まる完全なリンク（最大 {{max}} 文字）',
   'engine.linesHint': '1 行に 1 つ',
   'engine.moneyHint': '小数点以下 2 桁までの金額',
   'engine.bytesHint': 'サイズ（バイト単位）',
@@ -163,7 +164,8 @@ const ja = {
   'confirmMany.reject_other': '合計 {{amount}} の出金 {{count}} 件を却下しますか：{{names}}',
 
   'validation.required': 'この項目は必須です',
-  'validation.linkFormat': 'リンクの形式が正しくありません',
+  'validation.linkFormat': 'https:// で始まる完全なリンクを入力してください',
+  'validation.linkTooLong': 'リンクは最大 {{max}} 文字です',
   'validation.downloadLinkEmpty': 'ダウンロードリンクは空にできません',
   'validation.tooLong': '長すぎます',
   'validation.notNumber': '数値を入力してください',

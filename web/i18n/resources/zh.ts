@@ -63,6 +63,7 @@ const zh = {
   'engine.passwordKeep': '留空则保持原值',
   'engine.noImage': '无图片',
   'engine.imagePath': '文件服务器上的路径',
+  'engine.linkHint': '以 https:// 开头的完整链接，最多 {{max}} 个字符',
   'engine.linesHint': '每行一个',
   'engine.moneyHint': '金额，最多两位小数',
   'engine.bytesHint': '大小，以字节计',
@@ -163,7 +164,8 @@ const zh = {
   'confirmMany.reject_other': '确定驳回 {{count}} 笔提现（共 {{amount}}）吗：{{names}}？',
 
   'validation.required': '此项不能为空',
-  'validation.linkFormat': '链接格式错误',
+  'validation.linkFormat': '链接格式错误，请输入以 https:// 开头的完整链接',
+  'validation.linkTooLong': '链接过长，最多 {{max}} 个字符',
   'validation.downloadLinkEmpty': '下载链接不能为空',
   'validation.tooLong': '内容过长',
   'validation.notNumber': '请输入数字',
