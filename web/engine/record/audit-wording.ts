@@ -24,7 +24,7 @@ export const OWN_ACTIONS = [
 const HELD_KINDS = ['hold', 'confirm', 'decline'] as const;
 
 /** Whether the backend (or the gateway) refused the call. */
-export function auditRefused(entry: Pick<AuditEntry, 'outcome'>): boolean {
+export function auditRefused(entry: Partial<Pick<AuditEntry, 'outcome'>>): boolean {
   const code = entry.outcome?.code;
   return code !== undefined && code !== null && code !== 200;
 }
@@ -40,7 +40,10 @@ export function auditActionName(t: LabelT, action: string): string {
  * refused login did not log anyone in; a settings save held before the trail named it has no
  * action, and is still a settings save, never its path.
  */
-export function auditActionText(t: LabelT, entry: Pick<AuditEntry, 'kind' | 'action' | 'path' | 'outcome'>): string {
+export function auditActionText(
+  t: LabelT,
+  entry: Pick<AuditEntry, 'kind' | 'action' | 'path'> & Partial<Pick<AuditEntry, 'outcome'>>,
+): string {
   const kind = HELD_KINDS.find((k) => k === entry.kind);
   const action = entry.action ?? (kind ? 'saveConfig' : null);
   const what =
