@@ -21,6 +21,7 @@ import backendMap from './plugins/backend-map.js';
 import sessionCalls from './session/calls.js';
 import manageProxy from './plugins/manage-proxy.js';
 import upload from './plugins/upload.js';
+import linkLimit from './plugins/link-limit.js';
 import events, { type EventsOptions } from './events/plugin.js';
 import permissions from './plugins/permissions.js';
 import errorLog from './error-log/plugin.js';
@@ -134,6 +135,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });
   await app.register(upload, { primary, ...(options.now ? { now: options.now } : {}) });
   await app.register(manageProxy);
+  // Before the trail and the holds: a link over the contract's limit is refused before either reads or keeps it.
+  await app.register(linkLimit);
   // Its hooks wrap every route, the proxy's and the map's included, whatever their order.
   if (options.audit !== false) await app.register(audit, { primary });
   await app.register(events, options.events ?? {});

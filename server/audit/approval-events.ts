@@ -27,7 +27,8 @@ export function recordApprovalEvents(app: FastifyInstance): void {
       {
         kind: event.type,
         resource: approval.resource,
-        action: approval.action,
+        // A settings save is held with no action of its own: named as the save it is, not by its path.
+        action: approval.action ?? (approval.kind === 'settings' ? 'saveConfig' : null),
         targets: approval.targets,
         reason: event.type === 'decline' ? event.reason : null,
         outcome: outcomeOf(event),

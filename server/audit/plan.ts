@@ -15,7 +15,7 @@ import {
   targetsOf,
   type KnownCall,
 } from './describe.js';
-import { boundedValue, isSecretName, recordOf } from './redact.js';
+import { boundedText, boundedValue, isSecretName, recordOf } from './redact.js';
 
 /**
  * What the recorder knows of a call before it goes on: who makes it, what the contract calls it,
@@ -35,6 +35,8 @@ export interface Plan {
   inputs?: AuditRecord;
   after?: AuditRecord;
   before?: AuditRecord | null;
+  /** The records' names, by id, from the read before the change. */
+  names?: Record<string, string>;
   /** The contract GET that tells the values before the change, read before the call goes on. */
   read?: {
     resource: Resource;
@@ -148,6 +150,39 @@ function describeKnown(plan: Plan, known: KnownCall, input: Record<string, unkno
   if (known.call === 'delete') return;
   const inputs = inputsOf(input, secrets);
   if (inputs) plan.inputs = inputs;
+  const sets = known.actionDef?.sets;
+  if (sets && resource?.kind === 'list') {
+    plan.after = { ...sets };
+    // One record's values before: one read, as an edit costs. Over a selection, the values set only.
+    if (plan.targets.length === 1) {
+      const calls = resourceCalls(resource);
+      plan.read = resource.detail
+        ? { resource, path: calls.detail, query: { id: plan.targets[0]! }, sent: { ...sets }, keys: Object.keys(sets) }
+        : { resource, path: calls.list, query: { id: plan.targets[0]! }, sent: { ...sets }, keys: Object.keys(sets) };
+    }
+  }
+}
+
+/** The record a read before a change answered: a detail's record, a settings object, or the one row of `list?id=`. */
+function recordRead(read: NonNullable<Plan['read']>, answered: unknown): Record<string, unknown> | null {
+  if (read.resource.kind === 'settings') return answered as Record<string, unknown> | null;
+  if (read.path === resourceCalls(read.resource).list) {
+    const list = (answered as { list?: unknown } | null)?.list;
+    const row = Array.isArray(list) ? (list[0] as unknown) : null;
+    return row && typeof row === 'object' ? (row as Record<string, unknown>) : null;
+  }
+  return recordOfDetail(read.resource, answered);
+}
+
+/** What a record read before a change is called: its resource's naming field (`recordFields`' first), as text. */
+export function namesOf(plan: Plan, answered: unknown): Record<string, string> | undefined {
+  const read = plan.read;
+  if (!read || read.resource.kind !== 'list' || plan.targets.length !== 1) return undefined;
+  const field = read.resource.recordFields?.[0];
+  const record = recordRead(read, answered);
+  const name = field && record ? record[field] : undefined;
+  if ((typeof name !== 'string' || name.trim() === '') && typeof name !== 'number') return undefined;
+  return { [plan.targets[0]!]: boundedText(String(name).trim(), 200) };
 }
 
 /**
@@ -163,10 +198,7 @@ export function changes(
   const read = plan.read;
   if (!read) return null;
   const after = recordOf(read.sent, secrets);
-  const record =
-    read.resource.kind === 'settings'
-      ? (answered as Record<string, unknown> | null)
-      : recordOfDetail(read.resource, answered);
+  const record = recordRead(read, answered);
   if (!record || typeof record !== 'object') return { before: null, after };
   const before: AuditRecord = {};
   const changed: AuditRecord = {};

@@ -13,7 +13,7 @@ import { secretFieldsOf } from './describe.js';
 import { AnonymousShare } from './anonymous-share.js';
 import { AuditFileStore } from './file-store.js';
 import { IpcAuditStore } from './ipc-store.js';
-import { actorOf, changes, planOf, sentTargets, type Plan } from './plan.js';
+import { actorOf, changes, namesOf, planOf, sentTargets, type Plan } from './plan.js';
 import { boundedText, recordOf } from './redact.js';
 import { RedisAuditStore } from './redis-store.js';
 import registerRoutes from './routes.js';
@@ -33,6 +33,8 @@ export interface AuditInput {
   call?: string | null;
   action?: string | null;
   targets?: readonly (string | number)[];
+  /** What the targets are called, by id. */
+  names?: Record<string, string>;
   reason?: string | null;
   outcome?: AuditOutcome | null;
   before?: Record<string, unknown> | null;
@@ -191,6 +193,7 @@ export default fp<AuditPluginOptions>(
         call: input.call ?? null,
         action: input.action ?? null,
         targets: named.slice(0, TARGETS_MAX).map(String),
+        ...(input.names === undefined ? {} : { names: recordOf(input.names) as Record<string, string> }),
         reason: input.reason || null,
         outcome: input.outcome ?? null,
         ...(input.before === undefined ? {} : { before: input.before === null ? null : recordOf(input.before) }),
@@ -299,6 +302,8 @@ export default fp<AuditPluginOptions>(
           'audit trail: could not read the values before a change',
         );
       }
+      const names = namesOf(plan, answered);
+      if (names) plan.names = names;
       const diff = changes(plan, answered, secrets);
       if (diff) {
         plan.before = diff.before;
@@ -338,6 +343,7 @@ export default fp<AuditPluginOptions>(
           call: plan.call,
           action: plan.action,
           targets: plan.targets,
+          ...(plan.names ? { names: plan.names } : {}),
           reason: plan.reason,
           outcome,
           ...(plan.read ? { before: plan.before ?? null } : {}),

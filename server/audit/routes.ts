@@ -35,6 +35,7 @@ export const entrySchema = {
     call: nullableString,
     action: nullableString,
     targets: { type: 'array', items: { type: 'string' } },
+    names: { type: 'object', additionalProperties: { type: 'string' } },
     reason: nullableString,
     outcome: {
       type: ['object', 'null'],
@@ -110,6 +111,7 @@ const CSV_COLUMNS: readonly [string, (entry: AuditEntry) => unknown][] = [
   ['call', (e) => e.call],
   ['action', (e) => e.action],
   ['targets', (e) => e.targets.join(' ')],
+  ['names', (e) => (e.names === undefined ? undefined : JSON.stringify(e.names))],
   ['reason', (e) => e.reason],
   ['status', (e) => e.outcome?.status],
   ['code', (e) => e.outcome?.code],

@@ -56,9 +56,15 @@ export interface AuditEntry {
   action: string | null;
   /** Record ids the call names (`id`, `ids`). */
   targets: string[];
+  /**
+   * What the records are called (a user's account), by id, where the gateway read them before the
+   * change (an edit, an action that declares what it `sets`): a trail that says `wei1805` rather
+   * than `102732`. Absent when no record was read.
+   */
+  names?: Record<string, string>;
   reason: string | null;
   outcome: AuditOutcome | null;
-  /** Settings save and record update: the changed values as they were (null when they could not be read). */
+  /** Settings save, record update, an action that declares what it sets: the changed values as they were (null when they could not be read). */
   before?: AuditRecord | null;
   /** Settings save and record update: the changed values as sent; a create: the record sent. Secrets never. */
   after?: AuditRecord;

@@ -106,6 +106,12 @@ export interface ActionDef {
    * seconds instead. Only named where the reverse asks for no inputs, so the undo can run on a click.
    */
   undo?: string;
+  /**
+   * The fields the action sets on its records, and to what (ban: `{status: 'banned'}`). The audit
+   * trail reads a record before such an action on it and records each of these fields before and
+   * after, as it does for an edit.
+   */
+  sets?: Readonly<Record<string, string | number | boolean>>;
 }
 
 interface ResourceBase {

@@ -4,6 +4,7 @@ import type { FieldDef } from './resource.js';
 export type ValidationCode =
   | 'required'
   | 'linkFormat'
+  | 'linkTooLong'
   | 'downloadLinkEmpty'
   | 'tooLong'
   | 'notNumber'
@@ -20,6 +21,7 @@ export type ValidationCode =
 /** The backend's own wording, shown as is in Chinese. */
 export const VALIDATION_MESSAGES_ZH: Record<ValidationCode, string> = {
   linkFormat: '链接格式错误',
+  linkTooLong: '链接过长',
   downloadLinkEmpty: '下载链接不能为空',
   required: '此项不能为空',
   tooLong: '内容过长',
@@ -48,6 +50,13 @@ export function isStrongPassword(value: string): boolean {
 export const WEB_SCHEMES = ['http', 'https'] as const;
 /** The chat's real-time address. */
 export const SOCKET_SCHEMES = ['ws', 'wss'] as const;
+
+/**
+ * The longest link a link field takes: what browsers and proxies reliably carry in an address
+ * (a CDN's signed download link fits well within it); anything longer is pasted by mistake and,
+ * shown in a table or the audit trail, only pushes the page wider.
+ */
+export const LINK_MAX_LENGTH = 2048;
 
 /** A link: one of `schemes` followed by ://, then a host and whatever follows, without spaces. */
 export function isLink(value: string, schemes: readonly string[] = WEB_SCHEMES): boolean {
@@ -103,7 +112,9 @@ export function validateField(field: FieldDef, value: unknown): ValidationCode |
     case 'switch':
       return typeof value === 'boolean' ? null : 'notAnOption';
     case 'link':
-      return typeof value === 'string' && isLink(value.trim()) ? null : 'linkFormat';
+      if (typeof value !== 'string') return 'linkFormat';
+      if (value.trim().length > LINK_MAX_LENGTH) return 'linkTooLong';
+      return isLink(value.trim()) ? null : 'linkFormat';
     case 'ip':
       return typeof value === 'string' && isIpOrCidr(value) ? null : 'ipFormat';
     case 'number':

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { errorToasts, rowCommand, useHarness } from './harness.js';
+import { CALLS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
+import { errorToasts, rowCommand, storePreference, useHarness } from './harness.js';
 
 /**
  * The audit trail as administrators meet it: a ban with its reason shows in the user's history and
@@ -82,8 +83,13 @@ describe('the audit trail', () => {
     expect(text).toContain('Users · Ban');
     expect(text).toContain('Posting phishing links');
     expect(text).toContain('Done');
+    // The record by its name as well as its id, and the ban as the change it made.
+    expect(await entry.locator(`[data-target="${user.id}"]`).textContent()).toBe(`${user.account} #${user.id}`);
     await entry.getByRole('button', { name: 'Details' }).click();
     const details = page.getByTestId('audit-details');
+    expect(await details.locator('[data-change="status"] [data-before]').textContent()).toBe('Normal');
+    expect(await details.locator('[data-change="status"] [data-after]').textContent()).toBe('Banned');
+    expect(await details.locator('[data-change="status"]').textContent()).toBe('StatusNormal → Banned');
     expect(await details.textContent()).toContain('/manage/user/userProfile/ban');
     expect(await details.textContent()).toMatch(/[0-9a-f]{64}/);
     expect(await errorToasts(page)).toEqual([]);
@@ -119,5 +125,101 @@ describe('the audit trail', () => {
       .allTextContents();
     expect(actors.length).toBeGreaterThan(0);
     expect(new Set(actors)).toEqual(new Set(['admin']));
+  });
+});
+
+/** How far the page reaches past the right edge of the window (0: no sideways scroll). */
+const overflow = (p: Page) =>
+  p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** A call as the screens make it, from the page (its session cookie, its origin). */
+const send = (p: Page, method: 'GET' | 'POST', url: string, body?: unknown) =>
+  p.evaluate(
+    async ({ method, url, body }) => {
+      const response = await fetch(url, {
+        method,
+        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await response.json()) as { code: unknown; data?: Record<string, unknown> };
+    },
+    { method, url, body },
+  );
+
+describe('the audit trail on any screen', () => {
+  const config = resourceCalls(RESOURCES.find((r) => r.id === 'siteFunctions')!).config;
+  /** The longest link the console takes, as one long token: what widened the page. */
+  const longLink = `https://help.example.com/${'a'.repeat(2048 - 25)}`;
+
+  beforeAll(async () => {
+    const current = await send(page, 'GET', config);
+    expect(await send(page, 'POST', config, { ...current.data, customerServiceUrl: longLink })).toMatchObject({
+      code: 200,
+    });
+    // A failed login, from a browser of its own (a failed login ends the session it arrives with).
+    const { page: stranger } = await h.newPage();
+    await stranger.goto('/login');
+    await send(stranger, 'POST', CALLS.login, { account: 'admin', password: 'not-the-password', code: '' });
+  });
+
+  /** The trail filtered to the site functions' saves, the newest one's details open. */
+  async function openLongEntry(p: Page) {
+    await p.goto('/system/audit?resource=siteFunctions&action=saveConfig');
+    const entry = p.locator('[data-audit-action="saveConfig"]').first();
+    await entry.waitFor();
+    await entry.getByRole('button', { name: 'Details' }).click();
+    const details = p.getByTestId('audit-details');
+    await details.waitFor();
+    return details;
+  }
+
+  for (const [width, height, form] of [
+    [390, 844, 'audit-cards'],
+    [1440, 900, 'audit-table'],
+  ] as const) {
+    it(`never scrolls sideways at ${width} px, a long link shortened with Show all and Copy`, async () => {
+      const { page: p } = await h.pageAs('admin', { width, height });
+      const details = await openLongEntry(p);
+      expect(await p.getByTestId(form).count()).toBe(1);
+      // Every column of the entry is on the screen: on a phone as a card, not a table cut off.
+      if (width === 390) expect(await p.getByTestId('audit-table').count()).toBe(0);
+      const change = details.locator('[data-change="customerServiceUrl"] [data-after]');
+      expect(await change.locator('[data-long-value]').getAttribute('data-long-value')).toBe('short');
+      expect(await overflow(p)).toBe(0);
+
+      await change.getByRole('button', { name: /Show all/ }).click();
+      await expect.poll(() => change.locator('[data-long-value]').getAttribute('data-long-value')).toBe('open');
+      expect((await change.textContent())!.length).toBeGreaterThan(400);
+      // Shown whole, it wraps inside its box: still nothing past the window's edge.
+      expect(await overflow(p)).toBe(0);
+      expect(await change.getByRole('button', { name: 'Copy' }).count()).toBe(1);
+      expect(await errorToasts(p)).toEqual([]);
+    });
+  }
+
+  it('reads a failed login in words, with its code beside', async () => {
+    // A page of its own: each login as admin above may have ended the shared page's session.
+    const { page: p } = await h.pageAs('admin');
+    await p.goto('/system/audit?kind=login');
+    const failed = p.locator('[data-testid="audit-table"] tr[data-audit-action="login"]', {
+      hasText: 'Failed login',
+    });
+    await failed.first().waitFor();
+    const outcome = await failed.first().locator('[data-col="outcome"]').textContent();
+    expect(outcome).toBe('RefusedCode 1001');
+  });
+
+  it('offers the actions by their names in the reader’s language, no untranslated placeholder', async () => {
+    const { page: p } = await h.pageAs('admin', { width: 1440, height: 900 });
+    await storePreference(p, 'language', 'zh');
+    await p.goto('/system/audit');
+    const filter = p.locator('[data-filter="action"]');
+    await filter.waitFor();
+    expect(await filter.getAttribute('placeholder')).toBeNull();
+    const ban = await filter.locator('option[value="ban"]').textContent();
+    expect(ban).not.toBe('ban');
+    await filter.selectOption('ban');
+    await p.getByRole('search').getByRole('button').first().click();
+    await p.waitForURL((u) => u.searchParams.get('action') === 'ban');
   });
 });

@@ -14,13 +14,13 @@ const MESSAGES = {
     account: '3 to 32 characters: a-z, 0-9, _ . -',
     password: 'At least 10 characters, with letters and digits',
     save: 'Save',
-    link: 'Link format error',
+    link: 'Enter a full link starting with https://',
   },
   zh: {
     account: '账号须为 3-32 位小写字母、数字或 _ . -',
     password: '密码至少 10 位，且须同时包含字母和数字',
     save: '保存',
-    link: '链接格式错误',
+    link: '链接格式错误，请输入以 https:// 开头的完整链接',
   },
   es: {
     account: 'De 3 a 32 caracteres: a-z, 0-9, _ . -',
@@ -83,7 +83,7 @@ describe('form rules', () => {
     expect(h.sandbox.app.sandbox.settings.signInConfig!.dailyReward).toBe(123);
   });
 
-  it('refuses an ftp:// link with 链接格式错误', async () => {
+  it('refuses an ftp:// link with 链接格式错误 and what a link needs', async () => {
     const { page } = await h.pageAs('admin');
     await storePreference(page, 'language', 'zh');
     await page.goto('/versionupdate/appupdate');

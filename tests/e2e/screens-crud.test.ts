@@ -61,7 +61,9 @@ describe('list screen end to end', () => {
     await dialog(page).getByLabel('Title').fill(title);
     await dialog(page).getByLabel('Link').fill('news.example.com');
     await dialog(page).getByRole('button', { name: 'Save' }).click();
-    expect(await dialog(page).locator('[data-error-for="url"]').textContent()).toBe('Link format error');
+    expect(await dialog(page).locator('[data-error-for="url"]').textContent()).toBe(
+      'Enter a full link starting with https://',
+    );
 
     await dialog(page).getByLabel('Link').fill('https://news.example.com/e2e');
     await dialog(page).getByRole('button', { name: 'Save' }).click();
@@ -221,7 +223,9 @@ describe('validation messages in Chinese', () => {
     expect(await dialog(page).locator('[data-error-for="downloadUrl"]').textContent()).toBe('下载链接不能为空');
     await dialog(page).getByRole('textbox', { name: '下载链接' }).fill('dl.example.com/app.apk');
     await dialog(page).getByRole('button', { name: '保存' }).click();
-    expect(await dialog(page).locator('[data-error-for="downloadUrl"]').textContent()).toBe('链接格式错误');
+    expect(await dialog(page).locator('[data-error-for="downloadUrl"]').textContent()).toBe(
+      '链接格式错误，请输入以 https:// 开头的完整链接',
+    );
   }, 90_000);
 
   it('refuses a bad link on a settings form and warns before leaving it', async () => {
@@ -232,7 +236,9 @@ describe('validation messages in Chinese', () => {
     await form.waitFor();
     await form.getByLabel('客服链接').fill('not a link');
     await form.getByRole('button', { name: '保存' }).click();
-    expect(await form.locator('[data-error-for="customerServiceUrl"]').textContent()).toBe('链接格式错误');
+    expect(await form.locator('[data-error-for="customerServiceUrl"]').textContent()).toBe(
+      '链接格式错误，请输入以 https:// 开头的完整链接',
+    );
     await page.getByTestId('unsaved').waitFor();
     // In-app navigation asks first; staying keeps the typing.
     await page.locator('[data-menu-path="/dashboard"]').first().click();

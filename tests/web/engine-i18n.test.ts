@@ -92,7 +92,7 @@ describe('screen labels', () => {
 
 describe("the audit trail's own actions", () => {
   it("names outsiders' counted login attempts in every language, never by a humanised key", async () => {
-    const { auditActionText } = await import('../../web/engine/record/record-history.js');
+    const { auditActionText } = await import('../../web/engine/record/audit-wording.js');
     for (const [lang, messages] of Object.entries(LANGS)) {
       const t = ((key: string) => messages[key] ?? key) as unknown as LabelT;
       const text = auditActionText(t, { kind: 'login', action: 'loginAttempts', path: '/manage/logIn' });

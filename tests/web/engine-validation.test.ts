@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   APP_VERSIONS,
   DISCOVER_ENTRIES,
+  LINK_MAX_LENGTH,
   VALIDATION_MESSAGES_ZH,
   type ValidationCode,
 } from '../../server/contract/index.js';
@@ -17,9 +18,15 @@ const translator = (messages: Record<string, string>) => (key: LabelKey | Plural
 const codes = Object.keys(VALIDATION_MESSAGES_ZH) as ValidationCode[];
 
 describe('validation messages', () => {
-  it('uses the backend wording in Chinese exactly', () => {
-    for (const code of codes) expect(validationMessage(translator(zh), code)).toBe(VALIDATION_MESSAGES_ZH[code]);
-    expect(validationMessage(translator(zh), 'linkFormat')).toBe('链接格式错误');
+  it("uses the backend wording in Chinese, a link's with what it needs after it", () => {
+    // A link's message goes on to say what a link needs (a scheme, a length): the backend's alone does not.
+    const said = new Set<ValidationCode>(['linkFormat', 'linkTooLong']);
+    for (const code of codes) {
+      const message = validationMessage(translator(zh), code);
+      if (said.has(code)) expect(message.startsWith(VALIDATION_MESSAGES_ZH[code])).toBe(true);
+      else expect(message).toBe(VALIDATION_MESSAGES_ZH[code]);
+    }
+    expect(validationMessage(translator(zh), 'linkFormat')).toBe('链接格式错误，请输入以 https:// 开头的完整链接');
     expect(validationMessage(translator(zh), 'downloadLinkEmpty')).toBe('下载链接不能为空');
   });
 
@@ -27,7 +34,18 @@ describe('validation messages', () => {
     for (const messages of [en, zh, es, ja]) {
       for (const code of codes) expect(messages[VALIDATION_KEYS[code]], code).toBeTruthy();
     }
-    expect(validationMessage(translator(en), 'linkFormat')).toBe('Link format error');
+    // What a link needs, in every language: the scheme, not only that the format is wrong.
+    for (const messages of [en, zh, es, ja])
+      expect(validationMessage(translator(messages), 'linkFormat')).toContain('https://');
+    expect(validationMessage(translator(en), 'linkFormat')).toBe('Enter a full link starting with https://');
+  });
+
+  it('refuses a link longer than the contract allows as linkTooLong, and takes one at the limit', () => {
+    const fields = DISCOVER_ENTRIES.fields.filter((f) => !('readOnly' in f));
+    const url = (length: number) => `https://news.example.com/${'x'.repeat(length - 25)}`;
+    const draft = { ...draftFromRecord(fields), title: 'News' };
+    expect(recordFromDraft(fields, { ...draft, url: url(LINK_MAX_LENGTH) }).errors).toEqual({});
+    expect(recordFromDraft(fields, { ...draft, url: url(LINK_MAX_LENGTH + 1) }).errors).toEqual({ url: 'linkTooLong' });
   });
 
   it('turns a bad link into linkFormat and an empty required download link into downloadLinkEmpty', () => {

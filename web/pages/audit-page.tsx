@@ -1,17 +1,16 @@
-import { Fragment, use, useState, type FormEvent } from 'react';
+import { use, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { RESOURCES } from '#contract';
-import { AUDIT_KINDS, type AuditEntry, type AuditKind } from '#contract/audit';
+import { AUDIT_KINDS, type AuditKind } from '#contract/audit';
 import { auditCsvUrl, fetchAuditPage, type AuditFilters } from '../api/audit.js';
-import { pageMessagesReady, useT, type TFunction } from '../i18n/index.js';
+import { pageMessagesReady, useT } from '../i18n/index.js';
 import { labelsReady, useLabelT, type LabelT } from '../i18n/resources/index.js';
-import { formatDateTime } from '../lib/format.js';
 import { language } from '../lib/settings.js';
-import { resourceTitle } from '../engine/shared/labels.js';
 import { Pagination } from '../engine/list/pagination.js';
-import { Changes, auditActionText, auditActorText, auditRefused } from '../engine/record/record-history.js';
+import { auditActionName, auditActionNames } from '../engine/record/audit-wording.js';
+import { AuditEntries, resourceName } from './audit-entries.js';
 import { useDensity } from '../ui/density.js';
 import type { PageProps } from '../ui/page.js';
 
@@ -22,7 +21,15 @@ type Draft = Record<FilterName, string>;
 
 /** Resources the trail names beside the contract's: the deployment calls and the trail's own export. */
 const OWN_RESOURCES = ['deployment', 'audit'] as const;
-const RESOURCE_BY_ID = new Map(RESOURCES.map((r) => [r.id, r]));
+const ACTION_NAMES = auditActionNames();
+
+/** The action filter's choices, by label; a name from a link that no screen declares is offered as it is. */
+function actionChoices(lt: LabelT, current: string): { name: string; label: string }[] {
+  const names = current && !ACTION_NAMES.includes(current) ? [...ACTION_NAMES, current] : ACTION_NAMES;
+  return names
+    .map((name) => ({ name, label: auditActionName(lt, name) }))
+    .sort((a, b) => a.label.localeCompare(b.label, language.value));
+}
 
 function stateOf(search: string) {
   const params = new URLSearchParams(search);
@@ -58,58 +65,6 @@ function askedOf(filters: AuditFilters): AuditFilters {
     ...(filters.since ? { since: dayBound(filters.since, false) } : {}),
     ...(filters.until ? { until: dayBound(filters.until, true) } : {}),
   };
-}
-
-function resourceName(t: TFunction, lt: LabelT, id: string | null): string {
-  if (!id) return '';
-  if (id === 'deployment') return t('audit.resourceDeployment');
-  if (id === 'audit') return t('audit.resourceAudit');
-  return resourceTitle(lt, id);
-}
-
-function Details({ entry, t, lt }: { entry: AuditEntry; t: TFunction; lt: LabelT }) {
-  const resource = entry.resource ? (RESOURCE_BY_ID.get(entry.resource) ?? null) : null;
-  const facts: [string, string][] = [
-    [t('audit.path'), `${entry.method ?? ''} ${entry.path ?? ''}`.trim()],
-    [t('audit.requestId'), entry.requestId ?? ''],
-    [t('audit.ip'), entry.ip ?? ''],
-    [t('audit.userId'), entry.actor.userId ?? ''],
-    [
-      t('audit.outcome'),
-      entry.outcome
-        ? `HTTP ${entry.outcome.status} · ${String(entry.outcome.code ?? '')}${entry.outcome.msg ? ` · ${entry.outcome.msg}` : ''}`
-        : '',
-    ],
-    [t('audit.seq'), String(entry.seq)],
-    [t('audit.hash'), entry.hash],
-    [t('audit.prev'), entry.prev],
-  ];
-  if (entry.export) {
-    facts.push([t('audit.rows'), String(entry.export.rows)]);
-    facts.push([
-      t('audit.exportFilters'),
-      Object.entries(entry.export.filters)
-        .map(([k, v]) => `${k}=${String(v)}`)
-        .join(', ') || '—',
-    ]);
-  }
-  for (const [key, value] of Object.entries(entry.inputs ?? {}))
-    facts.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
-  for (const [key, value] of Object.entries(entry.detail ?? {}))
-    facts.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
-  return (
-    <div className="flex flex-col gap-2" data-testid="audit-details">
-      {entry.after && <Changes t={lt} resource={resource} before={entry.before} after={entry.after} />}
-      <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-xs">
-        {facts.map(([label, value]) => (
-          <Fragment key={label}>
-            <dt className="text-slate-500">{label}</dt>
-            <dd className="font-mono break-all text-slate-700">{value}</dd>
-          </Fragment>
-        ))}
-      </dl>
-    </div>
-  );
 }
 
 /**
@@ -197,13 +152,20 @@ export default function AuditPage({ route }: PageProps) {
         </label>
         <label className="flex flex-col">
           {t('audit.action')}
-          <input
+          {/* A choice of actions by their names in the reader's language: the trail matches the action exactly. */}
+          <select
             className={input}
             value={draft.action}
             onChange={(e) => set('action')(e.target.value)}
             data-filter="action"
-            placeholder="ban"
-          />
+          >
+            <option value="">{t('audit.all')}</option>
+            {actionChoices(lt, draft.action).map(({ name, label }) => (
+              <option key={name} value={name}>
+                {label}
+              </option>
+            ))}
+          </select>
         </label>
         <label className="flex flex-col">
           {t('audit.target')}
@@ -279,88 +241,14 @@ export default function AuditPage({ route }: PageProps) {
           {t('audit.empty')}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-md border border-slate-200 bg-white">
-          <table className={`w-full text-left ${density.text}`} data-testid="audit-table">
-            <thead className="bg-slate-100 text-slate-600">
-              <tr>
-                {(
-                  ['audit.time', 'audit.actor', 'audit.what', 'audit.records', 'audit.reason', 'audit.outcome'] as const
-                ).map((key) => (
-                  <th key={key} scope="col" className={density.cell}>
-                    {t(key)}
-                  </th>
-                ))}
-                <th scope="col" className={density.cell}>
-                  <span className="sr-only">{t('audit.details')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.list.map((entry) => {
-                const open = expanded === entry.id;
-                const refused = auditRefused(entry);
-                const actor = auditActorText(entry);
-                return (
-                  <Fragment key={entry.id}>
-                    <tr
-                      className="border-t border-slate-100 align-top"
-                      data-audit-seq={entry.seq}
-                      data-audit-action={entry.action ?? ''}
-                    >
-                      <td className={`${density.cell} whitespace-nowrap`}>
-                        {formatDateTime(entry.time, language.value)}
-                      </td>
-                      <td className={density.cell}>
-                        {actor && (
-                          <button
-                            type="button"
-                            className="text-primary underline-offset-2 hover:underline"
-                            onClick={() => go({ draft: { ...applied, actor }, pageNum: 1 })}
-                            title={t('audit.onlyActor', { name: actor })}
-                          >
-                            {actor}
-                          </button>
-                        )}
-                      </td>
-                      <td className={density.cell}>
-                        <span className="text-slate-500">{resourceName(t, lt, entry.resource)}</span>
-                        {entry.resource ? ' · ' : ''}
-                        <span className="font-medium text-slate-800">{auditActionText(lt, entry)}</span>
-                      </td>
-                      <td className={`${density.cell} break-all`}>
-                        {entry.targets.slice(0, 5).join(', ')}
-                        {entry.targets.length > 5 ? ` ${t('audit.more', { count: entry.targets.length - 5 })}` : ''}
-                      </td>
-                      <td className={`${density.cell} max-w-xs break-words`}>{entry.reason ?? ''}</td>
-                      <td
-                        className={`${density.cell} whitespace-nowrap ${refused ? 'text-red-700' : 'text-green-700'}`}
-                      >
-                        {refused ? t('audit.refused', { code: String(entry.outcome?.code ?? '') }) : t('audit.ok')}
-                      </td>
-                      <td className={density.cell}>
-                        <button
-                          type="button"
-                          className="btn px-2 py-0.5 text-xs"
-                          aria-expanded={open}
-                          onClick={() => setExpanded(open ? null : entry.id)}
-                        >
-                          {t('audit.details')}
-                        </button>
-                      </td>
-                    </tr>
-                    {open && (
-                      <tr className="bg-slate-50">
-                        <td colSpan={7} className={density.cell}>
-                          <Details entry={entry} t={t} lt={lt} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <AuditEntries
+          entries={data.list}
+          expanded={expanded}
+          onToggle={(id) => setExpanded((open) => (open === id ? null : id))}
+          onActor={(actor) => go({ draft: { ...applied, actor }, pageNum: 1 })}
+          t={t}
+          lt={lt}
+        />
       )}
 
       {data && (

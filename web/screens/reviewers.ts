@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { FieldDef, ListResource } from '#contract';
 import { fetchHistory } from '../api/audit.js';
 import { resourceKeys, type Row } from '../engine/shared/queries.js';
-import { auditActorText, auditRefused } from '../engine/record/record-history.js';
+import { auditActorText, auditRefused } from '../engine/record/audit-wording.js';
 import type { RowAnnotation } from '../engine/shared/types.js';
 
 /** The review actions whose author is the reviewer. */

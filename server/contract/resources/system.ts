@@ -31,8 +31,21 @@ export const ADMINS = {
       destructive: true,
       inputs: [{ key: 'password', kind: 'password', required: true, maxLength: 64, policy: 'password' }],
     },
-    { name: 'disable', target: 'row', destructive: true, when: { field: 'status', in: ['enabled'] }, undo: 'enable' },
-    { name: 'enable', target: 'row', when: { field: 'status', in: ['disabled'] }, undo: 'disable' },
+    {
+      name: 'disable',
+      target: 'row',
+      destructive: true,
+      when: { field: 'status', in: ['enabled'] },
+      undo: 'enable',
+      sets: { status: 'disabled' },
+    },
+    {
+      name: 'enable',
+      target: 'row',
+      when: { field: 'status', in: ['disabled'] },
+      undo: 'disable',
+      sets: { status: 'enabled' },
+    },
   ],
 } as const satisfies ListResource;
 

@@ -12,6 +12,7 @@ const BAN = {
   inputs: [{ key: 'reason', kind: 'text', required: true, maxLength: 200 }],
   when: { field: 'status', in: ['normal'] },
   undo: 'unban',
+  sets: { status: 'banned' },
 } as const;
 
 /** GET {path}/detail?id also answers wallet, moments, groups and recentLogins (UserDetail). */
@@ -42,11 +43,29 @@ export const USERS = {
     { ...BAN, target: 'row' },
     // No undo: banning again needs a reason, which a click on Undo cannot give. Also offered over a
     // selection of banned users, one call per user, so each refusal is told against its user.
-    { name: 'unban', target: 'row', perSelectedRow: true, when: { field: 'status', in: ['banned'] } },
+    {
+      name: 'unban',
+      target: 'row',
+      perSelectedRow: true,
+      when: { field: 'status', in: ['banned'] },
+      sets: { status: 'normal' },
+    },
     // Answers {password}: the new password, shown once.
     { name: 'resetPassword', target: 'row', destructive: true, showsResult: true },
-    { name: 'setPrivileged', target: 'row', when: { field: 'privileged', in: [false] }, undo: 'unsetPrivileged' },
-    { name: 'unsetPrivileged', target: 'row', when: { field: 'privileged', in: [true] }, undo: 'setPrivileged' },
+    {
+      name: 'setPrivileged',
+      target: 'row',
+      when: { field: 'privileged', in: [false] },
+      undo: 'unsetPrivileged',
+      sets: { privileged: true },
+    },
+    {
+      name: 'unsetPrivileged',
+      target: 'row',
+      when: { field: 'privileged', in: [true] },
+      undo: 'setPrivileged',
+      sets: { privileged: false },
+    },
     { ...BAN, target: 'bulk' },
   ],
 } as const satisfies ListResource;

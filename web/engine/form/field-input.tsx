@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { ACCOUNT_PATTERN, isStrongPassword, type FieldDef } from '#contract';
+import { ACCOUNT_PATTERN, LINK_MAX_LENGTH, isStrongPassword, type FieldDef } from '#contract';
 import type { LabelT } from '../../i18n/resources/index.js';
 import type { Language } from '../../lib/language.js';
 import { language } from '../../lib/settings.js';
@@ -8,6 +8,7 @@ import type { Density } from '../../ui/density.js';
 import { isChoiceList, type DraftValue, type FieldErrorCode } from './form-values.js';
 import { fieldLabel, optionLabel, validationMessage } from '../shared/labels.js';
 import { formatMoneyIn, readMoney } from '../shared/money.js';
+import { formatCount } from '../../lib/format.js';
 import { Thumbnail } from '../shared/value-cell.js';
 import { offersCall } from '../../api/session.js';
 import { UploadControl } from './upload-control.js';
@@ -41,6 +42,8 @@ function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean, lang: Langua
     out.push(t('engine.maxLength', { max: field.maxLength }));
   if (field.kind === 'lines' && !field.options) out.push(t('engine.linesHint'));
   if (field.kind === 'image') out.push(t('engine.imagePath'));
+  // The rule up front, so nobody learns of the scheme or the limit from a refusal.
+  if (field.kind === 'link') out.push(t('engine.linkHint', { max: formatCount(LINK_MAX_LENGTH, lang) }));
   if (field.kind === 'password' && keepsOldSecret) out.push(t('engine.passwordKeep'));
   return out;
 }

@@ -1,62 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FieldDef, ListResource, Resource } from '#contract';
-import { AUDIT_SECRET_CHANGED, type AuditEntry, type AuditRecord, type AuditValue } from '#contract/audit';
+import type { ListResource, Resource } from '#contract';
+import type { AuditRecord } from '#contract/audit';
 import { fetchHistory } from '../../api/audit.js';
-import { useLabelT, type LabelKey, type LabelT } from '../../i18n/resources/index.js';
+import { useLabelT, type LabelT } from '../../i18n/resources/index.js';
 import type { RecordHistoryProps } from '../shared/types.js';
 import { formatDateTime } from '../../lib/format.js';
 import { language } from '../../lib/settings.js';
-import { actionLabel, fieldLabel, resourceTitle } from '../shared/labels.js';
+import { fieldLabel } from '../shared/labels.js';
+import { LongValue } from '../shared/long-value.js';
+import { auditActionText, auditActorText, auditRefused, changeTexts } from './audit-wording.js';
 import { LoadFailed, Loading } from '../shared/states.js';
 import { resourceKeys } from '../shared/queries.js';
-import { valueText } from '../shared/value-cell.js';
 
-/** What the audit trail shows of records: the history in a detail view, and the words the audit trail screen shares. */
-
-/** `loginAttempts`: outsiders' logins counted per address and window rather than written one by one. */
-const OWN_ACTIONS = ['create', 'update', 'delete', 'saveConfig', 'export', 'login', 'logout', 'loginAttempts'] as const;
-const HELD_KINDS = ['hold', 'confirm', 'decline'] as const;
-
-/** What an entry did, in the reader's language: the action's own label, or the trail's words for its own calls and kinds. */
-export function auditActionText(t: LabelT, entry: Pick<AuditEntry, 'kind' | 'action' | 'path'>): string {
-  const kind = HELD_KINDS.find((k) => k === entry.kind);
-  const own = OWN_ACTIONS.find((a) => a === entry.action);
-  const what = own
-    ? t(`audit.action.${own}` as LabelKey)
-    : entry.action
-      ? actionLabel(t, entry.action)
-      : (entry.path ?? '');
-  return kind ? `${t(`audit.kind.${kind}` as LabelKey)}: ${what}` : what;
-}
-
-/** The resource an entry names, by its screen's title; the trail's own names as they are. */
-export function auditResourceText(t: LabelT, resource: string | null): string {
-  return resource ? resourceTitle(t, resource) : '';
-}
-
-/** Who did it: the account, else the user id. */
-export function auditActorText(entry: Pick<AuditEntry, 'actor'>): string {
-  return entry.actor.account ?? entry.actor.userId ?? '';
-}
-
-/** Whether the backend (or the gateway) refused the call. */
-export function auditRefused(entry: Pick<AuditEntry, 'outcome'>): boolean {
-  const code = entry.outcome?.code;
-  return code !== undefined && code !== null && code !== 200;
-}
-
-function fieldOf(resource: Resource | null, key: string): Pick<FieldDef, 'key' | 'kind' | 'options' | 'resourceIds'> {
-  const fields = resource && 'fields' in resource ? resource.fields : [];
-  return fields.find((f) => f.key === key) ?? { key, kind: 'text' };
-}
-
-function shownValue(t: LabelT, resource: Resource | null, key: string, value: AuditValue | undefined): string {
-  if (value === undefined) return t('history.unknown');
-  if (value === null || value === '') return t('history.blank');
-  if (value === AUDIT_SECRET_CHANGED) return t('history.secretChanged');
-  const text = valueText(t, fieldOf(resource, key), value);
-  return text === '' ? t('history.blank') : text;
-}
+/** What the audit trail shows of records: the history in a detail view, and the changes the audit trail screen shares. */
 
 /** Each value an edit changed: its field, what it was, what it became. */
 export function Changes({
@@ -73,24 +29,34 @@ export function Changes({
   const keys = Object.keys(after);
   if (keys.length === 0) return null;
   return (
-    <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-xs" data-testid="history-changes">
-      {keys.map((key) => (
-        <div key={key} className="contents" data-change={key}>
-          <dt className="text-slate-500">{fieldLabel(t, key)}</dt>
-          <dd className="break-words text-slate-700">
-            {before !== undefined && (
-              <>
-                <span data-before>
-                  {before === null ? t('history.unknown') : shownValue(t, resource, key, before[key])}
-                </span>
-                <span aria-hidden="true"> → </span>
-                <span className="sr-only">{t('history.becomes')}</span>
-              </>
-            )}
-            <span data-after>{shownValue(t, resource, key, after[key])}</span>
-          </dd>
-        </div>
-      ))}
+    <dl
+      className="mt-1 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs"
+      data-testid="history-changes"
+    >
+      {keys.map((key) => {
+        const texts = changeTexts(t, resource, key, before, after);
+        return (
+          <div key={key} className="contents" data-change={key}>
+            <dt className="text-slate-500">{fieldLabel(t, key)}</dt>
+            <dd className="min-w-0 break-words text-slate-700">
+              {texts.before !== undefined && (
+                <>
+                  <span data-before>
+                    <LongValue value={texts.before} t={t} />
+                  </span>
+                  {/* One arrow, read as its word: the text reads "(empty) → Banned", a screen reader "becomes". */}
+                  <span role="img" aria-label={t('history.becomes')}>
+                    {' → '}
+                  </span>
+                </>
+              )}
+              <span data-after>
+                <LongValue value={texts.after} t={t} />
+              </span>
+            </dd>
+          </div>
+        );
+      })}
     </dl>
   );
 }

@@ -1,5 +1,8 @@
 import { dynamicLabel, type LabelKey, type LabelT } from '../../i18n/resources/index.js';
 import { humanise } from '../../lib/humanise.js';
+import { LINK_MAX_LENGTH } from '#contract/validation';
+import { formatCount } from '../../lib/format.js';
+import { language } from '../../lib/settings.js';
 import type { FieldErrorCode } from '../form/form-values.js';
 
 /** Where each resource label lives; the i18n test walks RESOURCES with these same functions. */
@@ -15,6 +18,7 @@ export const doneKey = (name: string) => `done.${name}`;
 export const VALIDATION_KEYS: Record<FieldErrorCode, LabelKey> = {
   required: 'validation.required',
   linkFormat: 'validation.linkFormat',
+  linkTooLong: 'validation.linkTooLong',
   downloadLinkEmpty: 'validation.downloadLinkEmpty',
   tooLong: 'validation.tooLong',
   notNumber: 'validation.notNumber',
@@ -33,6 +37,9 @@ export const VALIDATION_KEYS: Record<FieldErrorCode, LabelKey> = {
 
 /** `vars` fills the messages that quote the reader's text (an amount's suggestion or example). */
 export function validationMessage(t: LabelT, code: FieldErrorCode, vars?: Record<string, string>): string {
+  // The link limit is the contract's: the message names it in the reader's digits.
+  if (code === 'linkTooLong')
+    return t(VALIDATION_KEYS[code], { max: formatCount(LINK_MAX_LENGTH, language.value), ...vars });
   return t(VALIDATION_KEYS[code], vars);
 }
 
