@@ -20,6 +20,7 @@ import type { AttemptCounter } from './session/login-throttle.js';
 import backendMap from './plugins/backend-map.js';
 import sessionCalls from './session/calls.js';
 import manageProxy from './plugins/manage-proxy.js';
+import contractCheck from './plugins/contract-check.js';
 import upload from './plugins/upload.js';
 import events, { type EventsOptions } from './events/plugin.js';
 import permissions from './plugins/permissions.js';
@@ -131,6 +132,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(backendMap);
   await app.register(upload);
   await app.register(manageProxy);
+  // The contract's value rules on the proxy's and the map's calls, before the audit trail and dual control look at them.
+  await app.register(contractCheck);
   const permissionTtlMs = options.events?.permissionTtlMs;
   await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });
   // Its hooks wrap every route, the proxy's and the map's included, whatever their order.

@@ -18,6 +18,7 @@ export const GATEWAY_ERRORS = {
   UPLOAD_TOO_LARGE: { status: 413, msg: 'The file is larger than this console accepts for its kind' },
   UPLOAD_TYPE_REFUSED: { status: 415, msg: 'The file is not of a type this console accepts for its kind' },
   BAD_REQUEST: { status: 400, msg: 'The request is malformed' },
+  INVALID_VALUE: { status: 400, msg: 'A value breaks the rules of its field' },
   UNAUTHORIZED: { status: 401, msg: 'A valid bearer token is required' },
   METHOD_NOT_ALLOWED: { status: 405, msg: 'This method is not allowed here' },
   REQUEST_TIMEOUT: { status: 408, msg: 'The request did not arrive in time' },

@@ -19,6 +19,7 @@ const en = {
   'approvals.confirmQuestion':
     'Confirm “{{action}}” on {{name}}, requested by administrator {{id}}? It is sent now, in your name.',
   'approvals.confirmSettings': 'Apply this change, requested by administrator {{id}}? It is saved now, in your name.',
+  'approvals.ruleBroken': 'Warning: with this change, {{field}} would be more than {{limit}}.',
   'approvals.declineQuestion': 'Decline this held call? Nothing is sent; give the reason.',
   'approvals.confirmed': 'Confirmed and sent: {{name}}',
   'approvals.confirmedSettings': 'Confirmed: the settings are saved',

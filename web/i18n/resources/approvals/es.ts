@@ -19,6 +19,7 @@ const es = {
     '¿Confirmar «{{action}}» sobre {{name}}, solicitado por el administrador {{id}}? Se envía ahora, en tu nombre.',
   'approvals.confirmSettings':
     '¿Aplicar este cambio, solicitado por el administrador {{id}}? Se guarda ahora, en tu nombre.',
+  'approvals.ruleBroken': 'Atención: con este cambio, {{field}} sería mayor que {{limit}}.',
   'approvals.declineQuestion': '¿Rechazar esta llamada retenida? No se envía nada; indica el motivo.',
   'approvals.confirmed': 'Confirmado y enviado: {{name}}',
   'approvals.confirmedSettings': 'Confirmado: la configuración se ha guardado',
