@@ -73,7 +73,6 @@ const en = {
   'engine.bytesHint': 'Size in bytes',
   'engine.min': 'At least {{min}}',
   'engine.max': 'At most {{max}}',
-  'engine.maxLength': 'At most {{max}} characters',
   'engine.counter': '{{count}} of {{max}} characters',
   'engine.fixErrors': 'Please correct the highlighted fields',
   'engine.result': 'Result',

@@ -68,7 +68,6 @@ const es = {
   'engine.bytesHint': 'Tamaño en bytes',
   'engine.min': 'Mínimo {{min}}',
   'engine.max': 'Máximo {{max}}',
-  'engine.maxLength': 'Máximo {{max}} caracteres',
   'engine.counter': '{{count}} de {{max}} caracteres',
   'engine.fixErrors': 'Corrija los campos marcados',
   'engine.result': 'Resultado',

@@ -68,7 +68,6 @@ const ja = {
   'engine.bytesHint': 'サイズ（バイト単位）',
   'engine.min': '最小 {{min}}',
   'engine.max': '最大 {{max}}',
-  'engine.maxLength': '最大 {{max}} 文字',
   'engine.counter': '{{count}} / {{max}} 文字',
   'engine.fixErrors': '強調表示された項目を修正してください',
   'engine.result': '結果',

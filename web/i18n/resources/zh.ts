@@ -68,7 +68,6 @@ const zh = {
   'engine.bytesHint': '大小，以字节计',
   'engine.min': '最小 {{min}}',
   'engine.max': '最大 {{max}}',
-  'engine.maxLength': '最多 {{max}} 个字符',
   'engine.counter': '{{count}} / {{max}} 个字符',
   'engine.fixErrors': '请修正标出的项',
   'engine.result': '结果',
