@@ -96,6 +96,20 @@ describe.each(SIZES)('forms at $width px', (size) => {
   });
 });
 
+describe('a required reason', () => {
+  it('is not filled by spaces: the reject dialog refuses them and sends nothing', async () => {
+    const { page } = await h.pageAs('admin', { width: 1440, height: 900 });
+    await page.goto('/WithDrawMoneyCheck');
+    const row = page.locator('[data-testid="list-table"] tbody tr').first();
+    const id = Number(await row.getAttribute('data-row-id'));
+    await row.locator('[data-action="reject"]').click();
+    await dialog(page).getByLabel('Reason').fill('   ');
+    await dialog(page).getByTestId('form-submit').click();
+    expect(await dialog(page).locator('[data-error-for="reason"]').textContent()).toBe('This field is required');
+    expect(store().withdrawals.get(id)!.state).toBe('pending');
+  });
+});
+
 describe('a held settings save', () => {
   it('names to the checker the rule it would break on the settings as they are now', async () => {
     const admin = (await h.pageAs('admin')).page;
