@@ -20,6 +20,7 @@ import type { AttemptCounter } from './session/login-throttle.js';
 import backendMap from './plugins/backend-map.js';
 import sessionCalls from './session/calls.js';
 import manageProxy from './plugins/manage-proxy.js';
+import contractCheck from './plugins/contract-check.js';
 import upload from './plugins/upload.js';
 import linkLimit from './plugins/link-limit.js';
 import events, { type EventsOptions } from './events/plugin.js';
@@ -135,8 +136,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });
   await app.register(upload, { primary, ...(options.now ? { now: options.now } : {}) });
   await app.register(manageProxy);
-  // Before the trail and the holds: a link over the contract's limit is refused before either reads or keeps it.
+  // Before the trail and the holds: a link over the contract's limit is refused (with its own code, ahead of the general value rules) before either reads or keeps it.
   await app.register(linkLimit);
+  // The contract's value rules on the proxy's and the map's calls, before the audit trail and dual control look at them.
+  await app.register(contractCheck);
   // Its hooks wrap every route, the proxy's and the map's included, whatever their order.
   if (options.audit !== false) await app.register(audit, { primary });
   await app.register(events, options.events ?? {});

@@ -23,6 +23,7 @@ export const GATEWAY_ERRORS = {
   },
   BAD_REQUEST: { status: 400, msg: 'The request is malformed' },
   LINK_TOO_LONG: { status: 400, msg: 'A link is longer than the console accepts (2048 characters)' },
+  INVALID_VALUE: { status: 400, msg: 'A value breaks the rules of its field' },
   UNAUTHORIZED: { status: 401, msg: 'A valid bearer token is required' },
   METHOD_NOT_ALLOWED: { status: 405, msg: 'This method is not allowed here' },
   REQUEST_TIMEOUT: { status: 408, msg: 'The request did not arrive in time' },

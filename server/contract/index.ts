@@ -10,5 +10,7 @@ export * from './saved-views.js';
 export * from './dashboard.js';
 export * from './resource.js';
 export * from './validation.js';
+export * from './field-rules.js';
+export * from './text-length.js';
 export * from './uploads.js';
 export * from './resources/index.js';

@@ -1,5 +1,6 @@
 import type { FieldUpload } from './uploads.js';
 import type { Permission } from './permissions.js';
+import type { FieldRule } from './field-rules.js';
 
 /**
  * The backend contract of the management screens, as
@@ -43,6 +44,12 @@ export interface FieldDef {
   /** Bounds of a number or money field (money in the smallest unit). */
   min?: number;
   max?: number;
+  /**
+   * A number field's decimals (at most 2: a percentage like 1.5), typed in the reader's language's
+   * marks ("1,5" in Spanish); more decimals are refused. Without it the input offers whole numbers.
+   */
+  decimals?: 1 | 2;
+  /** The longest text, in characters as the reader sees them (grapheme clusters, text-length.ts). */
   maxLength?: number;
   /** A download link: empty while required gives 下载链接不能为空 rather than the generic message. */
   download?: boolean;
@@ -150,6 +157,8 @@ export interface ListResource extends ResourceBase {
    * administrator's own row offers no destructive action nor delete, so nobody locks themselves out.
    */
   selfField?: string;
+  /** Rules between fields of its form (field-rules.ts). */
+  rules?: readonly FieldRule[];
 }
 
 export interface SettingsResource extends ResourceBase {
@@ -157,6 +166,8 @@ export interface SettingsResource extends ResourceBase {
   fields: readonly FieldDef[];
   /** Page actions beside the form (a test push, a test message). */
   actions?: readonly ActionDef[];
+  /** Rules between its fields (field-rules.ts): a minimum not above its maximum. */
+  rules?: readonly FieldRule[];
 }
 
 /** A form that starts one operation: GET {path}/preview shows what it will do, POST {path}/{run} does it. */

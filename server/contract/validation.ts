@@ -1,4 +1,5 @@
 import type { FieldDef } from './resource.js';
+import { graphemeCount } from './text-length.js';
 
 /** Validation outcomes shared by the UI (translated messages) and the sandbox backend (Chinese msg). */
 export type ValidationCode =
@@ -16,7 +17,9 @@ export type ValidationCode =
   | 'dateFormat'
   | 'moneyDecimals'
   | 'accountFormat'
-  | 'passwordWeak';
+  | 'passwordWeak'
+  | 'tooManyDecimals'
+  | 'exceedsField';
 
 /** The backend's own wording, shown as is in Chinese. */
 export const VALIDATION_MESSAGES_ZH: Record<ValidationCode, string> = {
@@ -35,6 +38,8 @@ export const VALIDATION_MESSAGES_ZH: Record<ValidationCode, string> = {
   moneyDecimals: '金额最多两位小数',
   accountFormat: '账号须为 3-32 位小写字母、数字或 _ . -',
   passwordWeak: '密码至少 10 位，且须同时包含字母和数字',
+  tooManyDecimals: '小数位数过多',
+  exceedsField: '数值不能大于关联项',
 };
 
 /** Administrator accounts: 3 to 32 of a-z, 0-9, underscore, dot and hyphen (they end up in logs and URLs). */
@@ -98,13 +103,26 @@ export function isIpOrCidr(value: string): boolean {
   return Number(prefix) <= (v4 ? 32 : 128);
 }
 
-function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+/** Nothing, or only white space: a required field of three spaces is as empty as one left blank. */
+export function isBlankValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+/** Digits after the decimal point of a number as written (1.5 -> 1; 1e-7 counts its 7). */
+function decimalsOf(n: number): number {
+  const [digits, exponent] = String(n).split('e');
+  const fraction = digits!.split('.')[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent ?? 0));
 }
 
 /** One field's value; null when it is acceptable. */
 export function validateField(field: FieldDef, value: unknown): ValidationCode | null {
-  if (isEmpty(value)) {
+  if (isBlankValue(value)) {
     if (!field.required || field.kind === 'switch') return null;
     return field.kind === 'link' && field.download ? 'downloadLinkEmpty' : 'required';
   }
@@ -123,6 +141,7 @@ export function validateField(field: FieldDef, value: unknown): ValidationCode |
       const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
       if (!Number.isFinite(n)) return 'notNumber';
       if (field.kind !== 'number' && !Number.isInteger(n)) return 'notInteger';
+      if (field.decimals !== undefined && decimalsOf(n) > field.decimals) return 'tooManyDecimals';
       if (field.min !== undefined && n < field.min) return 'tooSmall';
       if (field.max !== undefined && n > field.max) return 'tooLarge';
       return null;
@@ -137,7 +156,7 @@ export function validateField(field: FieldDef, value: unknown): ValidationCode |
       return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : 'required';
     default:
       if (typeof value !== 'string') return 'required';
-      if (field.maxLength !== undefined && value.length > field.maxLength) return 'tooLong';
+      if (field.maxLength !== undefined && graphemeCount(value) > field.maxLength) return 'tooLong';
       if (field.policy === 'account' && !ACCOUNT_PATTERN.test(value)) return 'accountFormat';
       if (field.policy === 'password' && !isStrongPassword(value)) return 'passwordWeak';
       return null;

@@ -41,7 +41,8 @@ export function tooLongLink(fields: readonly string[], body: unknown): string | 
 export default fp(
   async (app) => {
     const table = linkFieldsByCall();
-    app.addHook('preHandler', async (request) => {
+    // preValidation, as the contract's general value check: registered first, a too-long link gets its own code.
+    app.addHook('preValidation', async (request) => {
       if (request.method !== 'POST') return;
       const fields = table.get(`POST ${pathOf(request.url)}`);
       if (!fields) return;

@@ -58,7 +58,8 @@ describe('shared validation', () => {
     const download: FieldDef = { key: 'downloadUrl', kind: 'link', required: true, download: true };
     expect(validateField(download, '')).toBe('downloadLinkEmpty');
     expect(VALIDATION_MESSAGES_ZH.downloadLinkEmpty).toBe('下载链接不能为空');
-    expect(validateField({ key: 'name', kind: 'text', required: true }, ' ')).toBeNull();
+    // Only white space is empty too (issue 35, point 4): a required name of spaces is missing.
+    expect(validateField({ key: 'name', kind: 'text', required: true }, ' ')).toBe('required');
     expect(validateField({ key: 'name', kind: 'text', required: true }, '')).toBe('required');
   });
 

@@ -1,5 +1,6 @@
 import { PERMISSIONS } from '../permissions.js';
 import type { ListResource, SettingsResource } from '../resource.js';
+import { ascending } from '../field-rules.js';
 import { EDITABLE, ENABLED, ID, SORT_ORDER, at, shown } from './common-fields.js';
 
 export const RECHARGE_METHODS = ['alipay', 'wechat', 'bankCard', 'usdt', 'applePay'] as const;
@@ -18,11 +19,12 @@ export const RECHARGE_CHANNELS = {
     { key: 'method', kind: 'select', options: RECHARGE_METHODS, required: true, column: true, filter: true },
     { key: 'minAmount', kind: 'money', required: true, min: 1, column: true },
     { key: 'maxAmount', kind: 'money', required: true, min: 1, column: true },
-    { key: 'feePercent', kind: 'number', required: true, min: 0, max: 100, column: true },
+    { key: 'feePercent', kind: 'number', required: true, min: 0, max: 100, decimals: 2, column: true },
     { key: 'gatewayUrl', kind: 'link' },
     ENABLED,
     SORT_ORDER,
   ],
+  rules: ascending('minAmount', 'maxAmount'),
 } as const satisfies ListResource;
 
 export const SIGN_IN_CONFIG = {
@@ -37,6 +39,8 @@ export const SIGN_IN_CONFIG = {
     { key: 'monthlyCap', kind: 'money', required: true, min: 0, max: 100000000 },
     { key: 'rules', kind: 'longtext', maxLength: 5000 },
   ],
+  // The month's cap holds a day's reward and a streak's bonus, or a single sign-in would pass it.
+  rules: [...ascending('dailyReward', 'monthlyCap'), ...ascending('streakBonus', 'monthlyCap')],
 } as const satisfies SettingsResource;
 
 export const WITHDRAWAL_CONFIG = {
@@ -49,10 +53,13 @@ export const WITHDRAWAL_CONFIG = {
     { key: 'maxAmount', kind: 'money', required: true, min: 1 },
     { key: 'dailyLimit', kind: 'money', required: true, min: 1 },
     { key: 'dailyCount', kind: 'number', required: true, min: 1, max: 100 },
-    { key: 'feePercent', kind: 'number', required: true, min: 0, max: 100 },
+    { key: 'feePercent', kind: 'number', required: true, min: 0, max: 100, decimals: 2 },
     { key: 'minFee', kind: 'money', required: true, min: 0 },
     { key: 'notice', kind: 'longtext', maxLength: 2000 },
   ],
+  // A minimum over the maximum, or a maximum over the day's limit, blocks every withdrawal; a
+  // minimum fee over the minimum amount takes all of a small one.
+  rules: [...ascending('minAmount', 'maxAmount', 'dailyLimit'), ...ascending('minFee', 'minAmount')],
 } as const satisfies SettingsResource;
 
 export const WITHDRAWAL_METHODS = ['alipay', 'bankCard', 'usdt'] as const;

@@ -73,8 +73,9 @@ export const DEFAULT_AVATARS = {
   fields: [
     ID,
     { key: 'image', kind: 'image', required: true, column: true },
-    { key: 'name', kind: 'text', maxLength: 40, column: true },
-    SORT_ORDER,
+    // Named and placed: a nameless avatar with no order sorted first, ahead of every chosen one.
+    { key: 'name', kind: 'text', required: true, maxLength: 40, column: true },
+    { ...SORT_ORDER, required: true },
     createTime,
   ],
 } as const satisfies ListResource;

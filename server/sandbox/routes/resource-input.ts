@@ -1,5 +1,5 @@
-import type { FieldDef, ValidationCode } from '../../contract/index.js';
-import { VALIDATION_MESSAGES_ZH, validateField } from '../../contract/index.js';
+import type { FieldDef, FieldRule, ValidationCode } from '../../contract/index.js';
+import { VALIDATION_MESSAGES_ZH, checkRules, graphemeCount, validateField } from '../../contract/index.js';
 import { CODES, SandboxError } from '../errors.js';
 
 /**
@@ -23,7 +23,7 @@ function check(field: FieldDef, value: unknown): ValidationCode | null {
     if (value.some((v) => !field.options!.includes(String(v)))) return 'notAnOption';
   }
   if (field.kind === 'lines' && Array.isArray(value) && field.maxLength !== undefined) {
-    if (value.some((v) => String(v).length > field.maxLength!)) return 'tooLong';
+    if (value.some((v) => graphemeCount(String(v)) > field.maxLength!)) return 'tooLong';
   }
   if (
     (field.kind === 'number' || field.kind === 'bytes' || field.kind === 'money') &&
@@ -99,12 +99,12 @@ function convert(field: FieldDef, value: unknown): unknown {
 /**
  * Validates `body` against `fields` and answers the converted values of the fields present (all
  * of them with `complete`), or throws the refusal. `base` fills fields the body leaves out, so an
- * update may send only what changed.
+ * update may send only what changed; `rules` (between fields) are checked on base and body together.
  */
 export function readFields(
   fields: readonly FieldDef[],
   body: Record<string, unknown>,
-  options: { base?: Record<string, unknown>; keepEmptyPasswords?: boolean } = {},
+  options: { base?: Record<string, unknown>; keepEmptyPasswords?: boolean; rules?: readonly FieldRule[] } = {},
 ): Record<string, unknown> {
   const errors: FieldError[] = [];
   const values: Record<string, unknown> = {};
@@ -124,5 +124,8 @@ export function readFields(
     if (sent || options.base === undefined) values[field.key] = convert(field, value);
   }
   if (errors.length > 0) throw refuse(errors);
+  // The rules between fields hold for the record as it would be stored, not only what was sent.
+  const breaches = checkRules(options.rules, { ...options.base, ...values });
+  if (breaches.length > 0) throw refuse(breaches.map((b) => ({ field: b.field, code: 'exceedsField' })));
   return values;
 }

@@ -113,7 +113,11 @@ function registerList(
       if (hasId) {
         if (!resource.edit) throw badRequest(`${resource.id} records cannot be edited`);
         const item = find(parseId(body.id));
-        const values = readFields(formFields(resource, 'edit'), body, { base: wire(item), keepEmptyPasswords: true });
+        const values = readFields(formFields(resource, 'edit'), body, {
+          base: wire(item),
+          keepEmptyPasswords: true,
+          ...(resource.rules ? { rules: resource.rules } : {}),
+        });
         binding.prepare?.(values, ctx, item);
         if (binding.update) binding.update(item, values, ctx);
         else Object.assign(item, values);
@@ -121,7 +125,7 @@ function registerList(
         return ok(wire(item));
       }
       if (!resource.create) throw badRequest(`${resource.id} records cannot be created`);
-      const values = readFields(formFields(resource, 'create'), body);
+      const values = readFields(formFields(resource, 'create'), body, resource.rules ? { rules: resource.rules } : {});
       binding.prepare?.(values, ctx, null);
       let item: Identified & Row;
       if (binding.create) item = binding.create(values, ctx);
@@ -223,7 +227,11 @@ function registerSettings(
   app.post(calls.config, async (request) => {
     const body = bodyObject(request.body);
     const ctx = contextOf(request, store);
-    const values = readFields(resource.fields, body, { base: current, keepEmptyPasswords: true });
+    const values = readFields(resource.fields, body, {
+      base: current,
+      keepEmptyPasswords: true,
+      ...(resource.rules ? { rules: resource.rules } : {}),
+    });
     binding.check?.({ ...current, ...values });
     Object.assign(current, values);
     binding.afterSave?.(values, ctx);

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import type { ApprovalView, FieldDef } from '#contract';
-import { APPROVAL_LIMITS } from '#contract';
+import type { ApprovalView, FieldDef, FieldRule } from '#contract';
+import { APPROVAL_LIMITS, checkRules } from '#contract';
 import type { LabelT } from '../../i18n/resources/index.js';
 import { formatDateTime } from '../../lib/format.js';
 import { language } from '../../lib/settings.js';
@@ -66,6 +66,39 @@ export function ChangesTable({ hold, resource, t }: { hold: ApprovalView; resour
   );
 }
 
+/** What a settings screen's rules are checked on: its rules and the settings as they are now. */
+export interface HeldRuleCheck {
+  rules?: readonly FieldRule[] | undefined;
+  current?: Record<string, unknown> | undefined;
+}
+
+/**
+ * The rules a held settings save would break once applied to the settings as they are now: the
+ * gateway refuses a save that breaks them by itself, but a save of some fields only, or settings
+ * changed since it was held, can still make a minimum pass its maximum. The checker is told before
+ * confirming.
+ */
+function RuleWarnings({ hold, check, t }: { hold: ApprovalView; check: HeldRuleCheck; t: LabelT }) {
+  if (hold.kind !== 'settings' || !check.rules?.length) return null;
+  const after: Record<string, unknown> = { ...check.current };
+  for (const change of hold.changes) if (!change.secret) after[change.key] = change.after;
+  const breaches = checkRules(check.rules, after);
+  if (breaches.length === 0) return null;
+  return (
+    <ul
+      role="alert"
+      className="mt-3 flex flex-col gap-1 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+      data-testid="held-rule-warning"
+    >
+      {breaches.map((b) => (
+        <li key={`${b.field}-${b.limit}`} data-rule-field={b.field}>
+          {t('approvals.ruleBroken', { field: fieldLabel(t, b.field), limit: fieldLabel(t, b.limit) })}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** What a hold is about, as its confirmation and its place in the list show it. */
 function HoldBody({
   hold,
@@ -100,7 +133,12 @@ function HoldBody({
  * context for it; declining asks a reason. The first approver may withdraw their own hold (a
  * decline) but never confirm it; the gateway refuses that too.
  */
-export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionContextRenderer) {
+export function useHoldDialogs(
+  resource: Described,
+  t: LabelT,
+  context?: ActionContextRenderer,
+  ruleCheck: HeldRuleCheck = {},
+) {
   const { confirm, decline } = useSettleApproval();
   const [confirming, setConfirming] = useState<ApprovalView | null>(null);
   const [declining, setDeclining] = useState<ApprovalView | null>(null);
@@ -137,6 +175,7 @@ export function useHoldDialogs(resource: Described, t: LabelT, context?: ActionC
         }}
       >
         {confirming && <HoldBody hold={confirming} resource={resource} t={t} context={context} />}
+        {confirming && <RuleWarnings hold={confirming} check={ruleCheck} t={t} />}
       </ConfirmDialog>
       <FormDialog
         open={declining !== null}

@@ -1,14 +1,14 @@
 import { useId, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { ACCOUNT_PATTERN, LINK_MAX_LENGTH, isStrongPassword, type FieldDef } from '#contract';
+import { ACCOUNT_PATTERN, LINK_MAX_LENGTH, graphemeCount, isStrongPassword, type FieldDef } from '#contract';
 import type { LabelT } from '../../i18n/resources/index.js';
 import type { Language } from '../../lib/language.js';
 import { language } from '../../lib/settings.js';
+import { formatCount } from '../../lib/format.js';
 import type { Density } from '../../ui/density.js';
 import { isChoiceList, type DraftValue, type FieldErrorCode } from './form-values.js';
 import { fieldLabel, optionLabel, validationMessage } from '../shared/labels.js';
 import { formatMoneyIn, readMoney } from '../shared/money.js';
-import { formatCount } from '../../lib/format.js';
 import { Thumbnail } from '../shared/value-cell.js';
 import { offersCall } from '../../api/session.js';
 import { UploadControl } from './upload-control.js';
@@ -20,6 +20,8 @@ export interface FieldInputProps {
   onChange: (value: DraftValue) => void;
   /** The form's verdict on the field; shown in the reader's words. */
   errorCode?: FieldErrorCode | undefined;
+  /** For `exceedsField`: the field this one must not be more than, named in the message. */
+  errorLimit?: string | undefined;
   t: LabelT;
   density: Density;
   /** Shown instead of the shared field label (an action input with its own wording). */
@@ -38,8 +40,6 @@ function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean, lang: Langua
   if (field.kind === 'bytes') out.push(t('engine.bytesHint'));
   if (field.min !== undefined) out.push(t('engine.min', { min: show(field.min) }));
   if (field.max !== undefined) out.push(t('engine.max', { max: show(field.max) }));
-  if (field.maxLength !== undefined && field.kind !== 'password')
-    out.push(t('engine.maxLength', { max: field.maxLength }));
   if (field.kind === 'lines' && !field.options) out.push(t('engine.linesHint'));
   if (field.kind === 'image') out.push(t('engine.imagePath'));
   // The rule up front, so nobody learns of the scheme or the limit from a refusal.
@@ -85,13 +85,20 @@ function fieldError(
   lang: Language,
   code: FieldErrorCode | undefined,
   amountRead: boolean,
+  limit: string | undefined,
 ): string | undefined {
-  if (field.kind !== 'money') return code ? validationMessage(t, code) : undefined;
+  const message = (c: FieldErrorCode) =>
+    c === 'exceedsField' ? validationMessage(t, c, { other: fieldLabel(t, limit ?? '') }) : validationMessage(t, c);
+  if (field.kind !== 'money') return code ? message(code) : undefined;
   if (!amountRead && !code) return undefined;
   const reading = moneyProblem(t, text, lang);
   if (reading) return reading;
-  return code && !READING_CODES.has(code) ? validationMessage(t, code) : undefined;
+  return code && !READING_CODES.has(code) ? message(code) : undefined;
 }
+
+/** Fields with a length limit show how much of it is used (characters as the reader sees them); never passwords. */
+const counted = (field: FieldDef) =>
+  field.maxLength !== undefined && (field.kind === 'text' || field.kind === 'longtext');
 
 /** One labelled form control per field kind, with its hint and its validation message. */
 export function FieldInput({
@@ -99,6 +106,7 @@ export function FieldInput({
   value,
   onChange,
   errorCode,
+  errorLimit,
   t,
   density,
   label,
@@ -116,12 +124,15 @@ export function FieldInput({
   const text = typeof value === 'string' ? value : '';
   const name = label ?? fieldLabel(t, field.key);
   const hintList = hints(field, t, keepsOldSecret, lang);
-  const error = fieldError(t, field, text, lang, errorCode, amountRead);
+  const error = fieldError(t, field, text, lang, errorCode, amountRead, errorLimit);
+  const counterId = `${id}-counter`;
+  const count = counted(field) ? graphemeCount(text) : null;
   const policy = policyState(field, text, t);
   const policyId = `${id}-policy`;
   const describedBy =
-    [hintList.length ? hintId : '', policy ? policyId : '', error ? errorId : ''].filter(Boolean).join(' ') ||
-    undefined;
+    [hintList.length ? hintId : '', count !== null ? counterId : '', policy ? policyId : '', error ? errorId : '']
+      .filter(Boolean)
+      .join(' ') || undefined;
   const box = `w-full rounded-md border bg-white ${density.input} ${density.text} ${error ? 'border-red-500' : 'border-slate-300'} focus:outline-2 focus:outline-primary`;
   const common = {
     id,
@@ -167,14 +178,7 @@ export function FieldInput({
       break;
     case 'longtext':
       control = (
-        <textarea
-          {...common}
-          className={box}
-          rows={5}
-          value={text}
-          maxLength={field.maxLength}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <textarea {...common} className={box} rows={5} value={text} onChange={(e) => onChange(e.target.value)} />
       );
       break;
     case 'lines':
@@ -214,7 +218,17 @@ export function FieldInput({
       break;
     case 'number':
     case 'bytes':
-      control = (
+      // With decimals, text read with the reader's marks: a number input would take only "1.5", or nothing on a phone's keypad.
+      control = field.decimals ? (
+        <input
+          {...common}
+          className={box}
+          type="text"
+          inputMode="decimal"
+          value={text}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      ) : (
         <input
           {...common}
           className={box}
@@ -274,7 +288,6 @@ export function FieldInput({
           type="password"
           autoComplete="new-password"
           value={text}
-          maxLength={field.maxLength}
           onChange={(e) => onChange(e.target.value)}
         />
       );
@@ -302,14 +315,7 @@ export function FieldInput({
       break;
     default:
       control = (
-        <input
-          {...common}
-          className={box}
-          type="text"
-          value={text}
-          maxLength={field.maxLength}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <input {...common} className={box} type="text" value={text} onChange={(e) => onChange(e.target.value)} />
       );
   }
 
@@ -359,6 +365,16 @@ export function FieldInput({
       {hintList.length > 0 && (
         <p id={hintId} className="text-xs text-slate-500">
           {hintList.join(' · ')}
+        </p>
+      )}
+      {count !== null && (
+        <p
+          id={counterId}
+          className={`text-xs ${count > field.maxLength! ? 'font-medium text-red-600' : 'text-slate-500'}`}
+          data-counter-for={field.key}
+          data-over={count > field.maxLength! ? '' : undefined}
+        >
+          {t('engine.counter', { count: formatCount(count, lang), max: formatCount(field.maxLength!, lang) })}
         </p>
       )}
       {uploader}

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import type { FieldDef } from '#contract';
+import type { FieldDef, FieldRule } from '#contract';
 import { ApiError } from '../../api/client.js';
 import { useLabelT } from '../../i18n/resources/index.js';
 import { useDensity } from '../../ui/density.js';
@@ -14,6 +14,7 @@ import {
   onlyFields,
   recordFromDraft,
   serverFieldErrors,
+  serverFieldLimit,
   type Draft,
   type FieldErrorCode,
 } from './form-values.js';
@@ -22,6 +23,8 @@ export interface FormDialogProps {
   open: boolean;
   title: string;
   fields: readonly FieldDef[];
+  /** Rules between the fields (a minimum not above its maximum). */
+  rules?: readonly FieldRule[] | undefined;
   initial?: Record<string, unknown>;
   submitLabel: string;
   danger?: boolean;
@@ -58,6 +61,7 @@ function OpenFormDialog(props: FormDialogProps) {
     open,
     title,
     fields,
+    rules,
     initial,
     submitLabel,
     danger,
@@ -79,6 +83,7 @@ function OpenFormDialog(props: FormDialogProps) {
   const dirty = useMemo(() => open && JSON.stringify(draft) !== JSON.stringify(start), [open, draft, start]);
   const isEdit = initial !== undefined;
   const [errors, setErrors] = useState<Record<string, FieldErrorCode>>({});
+  const [limits, setLimits] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState('');
   const [busy, setBusy] = useState(false);
   // `busy` disables the button one render late; a second press in between must not send again.
@@ -98,8 +103,9 @@ function OpenFormDialog(props: FormDialogProps) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (submitting.current) return;
-    const outcome = recordFromDraft(fields, draft, language.value);
+    const outcome = recordFromDraft(fields, draft, language.value, rules);
     setErrors(outcome.errors);
+    setLimits(outcome.limits);
     setServerError('');
     if (Object.keys(outcome.errors).length > 0) {
       const first = fields.find((f) => outcome.errors[f.key]);
@@ -112,7 +118,9 @@ function OpenFormDialog(props: FormDialogProps) {
       await onSubmit(outcome.values);
     } catch (error) {
       // The envelope's msg goes on the form; a field the backend names is marked as well.
-      setErrors(serverFieldErrors(error instanceof ApiError ? error.data : null, fields));
+      const data = error instanceof ApiError ? error.data : null;
+      setErrors(serverFieldErrors(data, fields));
+      setLimits(serverFieldLimit(data));
       setServerError(error instanceof Error && error.message ? error.message : t('engine.loadFailed'));
     } finally {
       submitting.current = false;
@@ -166,6 +174,7 @@ function OpenFormDialog(props: FormDialogProps) {
                   value={draft[f.key]}
                   onChange={(v) => setDraft((d) => ({ ...d, [f.key]: v }))}
                   errorCode={errors[f.key]}
+                  errorLimit={limits[f.key]}
                   t={t}
                   density={density}
                   label={labelOf?.(f)}

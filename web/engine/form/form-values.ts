@@ -1,6 +1,14 @@
-import { VALIDATION_MESSAGES_ZH, validateField, type FieldDef, type ValidationCode } from '#contract';
+import {
+  VALIDATION_MESSAGES_ZH,
+  checkRules,
+  graphemeCount,
+  validateField,
+  type FieldDef,
+  type FieldRule,
+  type ValidationCode,
+} from '#contract';
 import { localInputDateTime } from '../../lib/format.js';
-import type { Language } from '../../lib/language.js';
+import { localeOf, type Language } from '../../lib/language.js';
 import { moneyInputText, readMoney } from '../shared/money.js';
 
 /**
@@ -40,6 +48,13 @@ export function draftValue(field: FieldDef, value: unknown, lang: Language = 'en
       return value === true;
     case 'money':
       return moneyInputText(value, lang);
+    case 'number':
+      // A number with decimals is written with the reader's decimal mark (1,5 in Spanish), as it is read back.
+      return field.decimals !== undefined && typeof value === 'number' && Number.isFinite(value)
+        ? decimalText(value, lang)
+        : value === null || value === undefined
+          ? ''
+          : String(value);
     case 'password':
       // Write-only: the form never shows the stored secret.
       return '';
@@ -85,6 +100,11 @@ export function parseDraftValue(field: FieldDef, raw: DraftValue | undefined, la
     case 'bytes': {
       const text = typeof raw === 'string' ? raw.trim() : '';
       if (text === '') return { value: null };
+      if (field.decimals !== undefined) {
+        // Read as an amount is (the reader's marks, at most two decimals): 1,5 in Spanish is 1.5.
+        const reading = readMoney(text, lang);
+        return 'cents' in reading ? { value: reading.cents / 100 } : { error: reading.problem };
+      }
       const n = Number(text);
       return Number.isFinite(n) ? { value: n } : { error: 'notNumber' };
     }
@@ -102,8 +122,9 @@ export function parseDraftValue(field: FieldDef, raw: DraftValue | undefined, la
     }
     default: {
       const text = typeof raw === 'string' ? raw : '';
-      // Links and addresses are compared without stray spaces around them.
-      return { value: field.kind === 'link' || field.kind === 'ip' ? text.trim() : text };
+      // Text is sent without the spaces around it (a name of only spaces is then empty, and
+      // refused where required); a password is sent exactly as typed.
+      return { value: field.kind === 'password' ? text : text.trim() };
     }
   }
 }
@@ -121,7 +142,7 @@ export function checkValue(field: FieldDef, value: unknown): ValidationCode | nu
     field.kind === 'lines' &&
     Array.isArray(value) &&
     field.maxLength !== undefined &&
-    value.some((v) => String(v).length > field.maxLength!)
+    value.some((v) => graphemeCount(String(v)) > field.maxLength!)
   ) {
     return 'tooLong';
   }
@@ -140,18 +161,32 @@ export function serverFieldErrors(data: unknown, fields: readonly FieldDef[]): R
   return out;
 }
 
+/** The field a refusal's `exceedsField` names as the limit (`data.limit` beside `data.field`), when it does. */
+export function serverFieldLimit(data: unknown): Record<string, string> {
+  const { field, limit } = (data ?? {}) as { field?: unknown; limit?: unknown };
+  return typeof field === 'string' && typeof limit === 'string' ? { [field]: limit } : {};
+}
+
 export interface DraftOutcome {
   values: Record<string, unknown>;
   errors: Record<string, FieldErrorCode>;
+  /** For an `exceedsField` error: the field it must not be more than. */
+  limits: Record<string, string>;
 }
 
 /**
  * Turns a draft into the request body and validates it with the shared rules. An empty password
  * is left out (it keeps the old value) unless the field is required, e.g. a new account's.
  */
-export function recordFromDraft(fields: readonly FieldDef[], draft: Draft, lang: Language = 'en'): DraftOutcome {
+export function recordFromDraft(
+  fields: readonly FieldDef[],
+  draft: Draft,
+  lang: Language = 'en',
+  rules: readonly FieldRule[] = [],
+): DraftOutcome {
   const values: Record<string, unknown> = {};
   const errors: Record<string, FieldErrorCode> = {};
+  const limits: Record<string, string> = {};
   for (const field of fields) {
     const parsed = parseDraftValue(field, draft[field.key], lang);
     if ('error' in parsed) {
@@ -163,7 +198,25 @@ export function recordFromDraft(fields: readonly FieldDef[], draft: Draft, lang:
     if (code) errors[field.key] = code;
     values[field.key] = parsed.value;
   }
-  return { values, errors };
+  // The rules between fields, once each of their values reads; an error of its own stays first.
+  for (const breach of checkRules(rules, values)) {
+    if (errors[breach.field] || errors[breach.limit]) continue;
+    errors[breach.field] = 'exceedsField';
+    limits[breach.field] = breach.limit;
+  }
+  return { values, errors, limits };
+}
+
+const decimalFormats = new Map<Language, Intl.NumberFormat>();
+
+/** 1.5 -> "1,5" in Spanish: a number with decimals as the reader writes it, without digit groups. */
+function decimalText(value: number, lang: Language): string {
+  let format = decimalFormats.get(lang);
+  if (!format) {
+    format = new Intl.NumberFormat(localeOf(lang), { useGrouping: false, maximumFractionDigits: 2 });
+    decimalFormats.set(lang, format);
+  }
+  return format.format(value);
 }
 
 /** Two drafts hold the same values (the dirty check of a settings form). */

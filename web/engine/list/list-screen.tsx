@@ -375,6 +375,7 @@ export function ListScreen({
         }
         anchor={editing?.mode === 'edit' ? () => rowElement(editing.row.id) : undefined}
         fields={formFields(resource, editing?.mode ?? 'create')}
+        rules={resource.rules}
         initial={editing?.mode === 'edit' ? editing.row : undefined}
         submitLabel={t('engine.save')}
         keepsOldSecret={editing?.mode === 'edit'}

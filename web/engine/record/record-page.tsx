@@ -208,6 +208,7 @@ export function RecordPage({ resource, id, listPath, listTitle, options = {} }: 
             open={editing}
             title={`${t('engine.edit')} · ${name}`}
             fields={formFields(resource, 'edit')}
+            rules={resource.rules}
             initial={record}
             submitLabel={t('engine.save')}
             keepsOldSecret

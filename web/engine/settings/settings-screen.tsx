@@ -14,6 +14,7 @@ import {
   onlyFields,
   recordFromDraft,
   serverFieldErrors,
+  serverFieldLimit,
   sameDraft,
   type Draft,
   type FieldErrorCode,
@@ -40,7 +41,8 @@ export function SettingsScreen({
   const save = useConfigMutation(resource);
   const runner = useActionRunner(resource, options.results);
   const holds = useHolds(resource.id);
-  const holdDialogs = useHoldDialogs(resource, t);
+  // A held save is checked against the rules with the settings as they are now (it may send only some fields).
+  const holdDialogs = useHoldDialogs(resource, t, undefined, { rules: resource.rules, current: query.data });
   const heldAnswer = useHeldAnswer();
   const fields = resource.fields;
   useSignals();
@@ -54,6 +56,7 @@ export function SettingsScreen({
   const [draft, setDraft] = useState<Draft | null>(null);
   const [baseline, setBaseline] = useState<Draft | null>(null);
   const [errors, setErrors] = useState<Record<string, FieldErrorCode>>({});
+  const [limits, setLimits] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState('');
 
   const dirty = draft !== null && baseline !== null && !sameDraft(draft, baseline);
@@ -69,8 +72,9 @@ export function SettingsScreen({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
-    const outcome = recordFromDraft(fields, draft, lang);
+    const outcome = recordFromDraft(fields, draft, lang, resource.rules);
     setErrors(outcome.errors);
+    setLimits(outcome.limits);
     setServerError('');
     if (Object.keys(outcome.errors).length > 0) {
       const first = fields.find((f) => outcome.errors[f.key]);
@@ -97,7 +101,9 @@ export function SettingsScreen({
       setBaseline(saved);
     } catch (error) {
       // The envelope's msg goes on the form; a field the backend names is marked as well.
-      setErrors(serverFieldErrors(error instanceof ApiError ? error.data : null, fields));
+      const data = error instanceof ApiError ? error.data : null;
+      setErrors(serverFieldErrors(data, fields));
+      setLimits(serverFieldLimit(data));
       setServerError(error instanceof Error && error.message ? error.message : t('engine.loadFailed'));
     }
   };
@@ -151,6 +157,7 @@ export function SettingsScreen({
                 value={draft[f.key]}
                 onChange={(v) => setDraft((d) => ({ ...(d ?? {}), [f.key]: v }))}
                 errorCode={errors[f.key]}
+                errorLimit={limits[f.key]}
                 t={t}
                 density={density}
                 keepsOldSecret

@@ -33,6 +33,8 @@ export const VALIDATION_KEYS: Record<FieldErrorCode, LabelKey> = {
   moneyAmbiguous: 'validation.moneyAmbiguous',
   accountFormat: 'validation.accountFormat',
   passwordWeak: 'validation.passwordWeak',
+  tooManyDecimals: 'validation.tooManyDecimals',
+  exceedsField: 'validation.exceedsField',
 };
 
 /** `vars` fills the messages that quote the reader's text (an amount's suggestion or example). */

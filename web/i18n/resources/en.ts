@@ -74,7 +74,7 @@ const en = {
   'engine.bytesHint': 'Size in bytes',
   'engine.min': 'At least {{min}}',
   'engine.max': 'At most {{max}}',
-  'engine.maxLength': 'At most {{max}} characters',
+  'engine.counter': '{{count}} of {{max}} characters',
   'engine.fixErrors': 'Please correct the highlighted fields',
   'engine.result': 'Result',
   'engine.copy': 'Copy',
@@ -190,6 +190,8 @@ const en = {
   'validation.moneyAmbiguous': '“{{text}}” could mean more than one amount. Write it like {{example}}',
   'validation.accountFormat': '3 to 32 characters: a-z, 0-9, _ . -',
   'validation.passwordWeak': 'At least 10 characters, with letters and digits',
+  'validation.tooManyDecimals': 'Too many decimals',
+  'validation.exceedsField': 'Must not be more than {{other}}',
 
   'resource.admins': 'Administrators',
   'resource.operationLog': 'Operation log',

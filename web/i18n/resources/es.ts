@@ -69,7 +69,7 @@ const es = {
   'engine.bytesHint': 'Tamaño en bytes',
   'engine.min': 'Mínimo {{min}}',
   'engine.max': 'Máximo {{max}}',
-  'engine.maxLength': 'Máximo {{max}} caracteres',
+  'engine.counter': '{{count}} de {{max}} caracteres',
   'engine.fixErrors': 'Corrija los campos marcados',
   'engine.result': 'Resultado',
   'engine.copy': 'Copiar',
@@ -185,6 +185,8 @@ const es = {
   'validation.moneyAmbiguous': '«{{text}}» puede leerse como más de un importe. Escríbalo así: {{example}}',
   'validation.accountFormat': 'De 3 a 32 caracteres: a-z, 0-9, _ . -',
   'validation.passwordWeak': 'Al menos 10 caracteres, con letras y números',
+  'validation.tooManyDecimals': 'Demasiados decimales',
+  'validation.exceedsField': 'No puede ser mayor que {{other}}',
 
   'resource.admins': 'Administradores',
   'resource.operationLog': 'Registro de operaciones',

@@ -69,7 +69,7 @@ const ja = {
   'engine.bytesHint': 'サイズ（バイト単位）',
   'engine.min': '最小 {{min}}',
   'engine.max': '最大 {{max}}',
-  'engine.maxLength': '最大 {{max}} 文字',
+  'engine.counter': '{{count}} / {{max}} 文字',
   'engine.fixErrors': '強調表示された項目を修正してください',
   'engine.result': '結果',
   'engine.copy': 'コピー',
@@ -185,6 +185,8 @@ const ja = {
   'validation.moneyAmbiguous': '「{{text}}」は複数の金額に読めます。{{example}} の形で入力してください',
   'validation.accountFormat': '3〜32文字の a-z、0-9、_ . - で入力してください',
   'validation.passwordWeak': '10文字以上で、英字と数字を含めてください',
+  'validation.tooManyDecimals': '小数点以下の桁数が多すぎます',
+  'validation.exceedsField': '{{other}}以下にしてください',
 
   'resource.admins': '管理者',
   'resource.operationLog': '操作ログ',

@@ -69,7 +69,7 @@ const zh = {
   'engine.bytesHint': '大小，以字节计',
   'engine.min': '最小 {{min}}',
   'engine.max': '最大 {{max}}',
-  'engine.maxLength': '最多 {{max}} 个字符',
+  'engine.counter': '{{count}} / {{max}} 个字符',
   'engine.fixErrors': '请修正标出的项',
   'engine.result': '结果',
   'engine.copy': '复制',
@@ -185,6 +185,8 @@ const zh = {
   'validation.moneyAmbiguous': '“{{text}}”可以理解为不同的金额，请按 {{example}} 的格式填写',
   'validation.accountFormat': '账号须为 3-32 位小写字母、数字或 _ . -',
   'validation.passwordWeak': '密码至少 10 位，且须同时包含字母和数字',
+  'validation.tooManyDecimals': '小数位数过多',
+  'validation.exceedsField': '不能大于{{other}}',
 
   'resource.admins': '管理员',
   'resource.operationLog': '操作日志',

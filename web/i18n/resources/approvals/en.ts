@@ -18,6 +18,7 @@ const en = {
   'approvals.confirmRow': 'Confirm approval',
   'approvals.confirmQuestion': 'Confirm “{{subject}}”, requested by {{name}}? It is sent now, in your name.',
   'approvals.confirmSettings': 'Apply this change, requested by {{name}}? It is saved now, in your name.',
+  'approvals.ruleBroken': 'Warning: with this change, {{field}} would be more than {{limit}}.',
   'approvals.declineQuestion': 'Decline this held call? Nothing is sent; give the reason.',
   'approvals.confirmed': 'Confirmed and sent: {{name}}',
   'approvals.confirmedSettings': 'Confirmed: the settings are saved',

@@ -17,6 +17,7 @@ const es = {
   'approvals.confirmRow': 'Confirmar aprobación',
   'approvals.confirmQuestion': '¿Confirmar «{{subject}}», solicitado por {{name}}? Se envía ahora, en tu nombre.',
   'approvals.confirmSettings': '¿Aplicar este cambio, solicitado por {{name}}? Se guarda ahora, en tu nombre.',
+  'approvals.ruleBroken': 'Atención: con este cambio, {{field}} sería mayor que {{limit}}.',
   'approvals.declineQuestion': '¿Rechazar esta llamada retenida? No se envía nada; indica el motivo.',
   'approvals.confirmed': 'Confirmado y enviado: {{name}}',
   'approvals.confirmedSettings': 'Confirmado: la configuración se ha guardado',

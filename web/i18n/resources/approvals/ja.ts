@@ -16,6 +16,7 @@ const ja = {
   'approvals.confirmRow': '承認を確認',
   'approvals.confirmQuestion': '{{name}} が申請した「{{subject}}」を確認しますか？あなたの名前ですぐに送信されます。',
   'approvals.confirmSettings': '{{name}} が申請したこの変更を反映しますか？あなたの名前ですぐに保存されます。',
+  'approvals.ruleBroken': '注意：この変更では {{field}} が {{limit}} を上回ります。',
   'approvals.declineQuestion': 'この保留中の操作を却下しますか？何も送信されません。理由を入力してください。',
   'approvals.confirmed': '確認して送信しました：{{name}}',
   'approvals.confirmedSettings': '確認しました：設定を保存しました',

@@ -16,6 +16,7 @@ const zh = {
   'approvals.confirmRow': '确认审批',
   'approvals.confirmQuestion': '确认“{{subject}}”（由 {{name}} 发起）？将立即以你的名义提交。',
   'approvals.confirmSettings': '应用这项修改（由 {{name}} 发起）？将立即以你的名义保存。',
+  'approvals.ruleBroken': '注意：按此修改，{{field}}将大于{{limit}}。',
   'approvals.declineQuestion': '驳回这项待审批操作？不会提交任何内容，请填写原因。',
   'approvals.confirmed': '已确认并提交：{{name}}',
   'approvals.confirmedSettings': '已确认：设置已保存',
