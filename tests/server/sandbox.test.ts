@@ -4,6 +4,7 @@ import { decodeBody, detectCompression } from '../../server/codec/index.js';
 import type { PermissionEntry, WithdrawalListAnswer, WithdrawalRecord } from '../../server/contract/index.js';
 import { ALL_PERMISSIONS, CALLS, PERMISSIONS } from '../../server/contract/index.js';
 import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
+import { DEFAULT_MAX_PENDING_WITHDRAWALS, DEFAULT_WITHDRAWAL_TICK_MS } from '../../server/sandbox/app.js';
 import { ENCODED_ROUTES } from '../../server/sandbox/encoded-routes.js';
 import { sandboxCodecKey } from '../../server/sandbox/key.js';
 import { requiredPermission } from '../../server/sandbox/routes/auth.js';
@@ -248,6 +249,28 @@ describe('withdrawal timer', () => {
     const ticks = ticking.app.sandbox.counters.withdrawalTicks;
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(ticking.app.sandbox.counters.withdrawalTicks).toBe(ticks);
+  });
+
+  it('brings a few an hour by default, so the demo badge stays believable', () => {
+    // One every 20 s read 99+ within the hour; a few an hour is what a real queue sees.
+    expect(DEFAULT_WITHDRAWAL_TICK_MS).toBeGreaterThanOrEqual(10 * 60_000);
+    expect(3_600_000 / DEFAULT_WITHDRAWAL_TICK_MS).toBeLessThanOrEqual(6);
+  });
+
+  it('stops adding applications while the queue holds its cap', async () => {
+    const ticking = await startSandbox({ port: 0, seed: 7, withdrawalTickMs: 5 });
+    try {
+      const store = ticking.app.sandbox;
+      const cap = DEFAULT_MAX_PENDING_WITHDRAWALS;
+      expect(store.pendingWithdrawalCount()).toBeLessThan(cap);
+      // Ticks past the cap, counted: the queue has had every chance to grow beyond it.
+      await expect
+        .poll(() => store.counters.withdrawalTicks, { timeout: 30_000, interval: 20 })
+        .toBeGreaterThan(cap * 2);
+      expect(store.pendingWithdrawalCount()).toBe(cap);
+    } finally {
+      await ticking.close();
+    }
   });
 });
 
