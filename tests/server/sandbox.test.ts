@@ -123,6 +123,27 @@ describe('login and permissions', () => {
     expect((await client.call(CALLS.count, { session: operator })).envelope.code).toBe(200);
   });
 
+  it("answers the dashboard's money figures only to the permissions that cover them", async () => {
+    const count = async (session: BackendSession) =>
+      (await client.call<Record<string, unknown>>(CALLS.count, { session })).envelope.data!;
+    const finance = async (session: BackendSession) =>
+      (await client.call<Record<string, unknown>>(CALLS.financeData, { session })).envelope.data!;
+    const daily = async (session: BackendSession) =>
+      (await client.call<{ list: Record<string, unknown>[] }>(CALLS.dailyStatistics, { session })).envelope.data!.list;
+    // The operator (users, groups, words, online users, bill records): people and messages, no money.
+    expect(Object.keys(await count(operator)).sort()).toEqual(
+      ['activeUsersToday', 'groupCount', 'messagesToday', 'newUsersToday', 'onlineUsers', 'userCount'].sort(),
+    );
+    expect(await finance(operator)).toEqual({});
+    const row = (await daily(operator)).at(-1)!;
+    expect(Object.keys(row).sort()).toEqual(['activeUsers', 'date', 'messages', 'newGroups', 'registrations'].sort());
+    // The administrator holds every permission: every figure.
+    expect(Object.keys(await count(admin))).toContain('pendingWithdrawals');
+    expect(Object.keys(await count(admin))).toContain('rechargeToday');
+    expect(Object.keys(await finance(admin))).toHaveLength(10);
+    expect((await daily(admin)).at(-1)).toHaveProperty('rechargeAmount');
+  });
+
   it('maps a path to its permission by the longest prefix', () => {
     expect(requiredPermission('/manage/finance/cashWithdrawalCheck/count')).toBe(PERMISSIONS.cashWithdrawalCheck);
     expect(requiredPermission('/manage/deployment/runner/setMoment')).toBe(PERMISSIONS.deployment);
