@@ -35,6 +35,23 @@ export interface ChartSpec {
   series: ChartSeriesSpec[];
   left: ChartAxisSpec;
   right?: ChartAxisSpec;
+  /**
+   * The last x is a period still being counted (today): named so in the tooltip, and its segment
+   * of each line drawn dashed and lighter (uplot-loader's partialLastPlugin), so a day half over
+   * never reads as a fall.
+   */
+  partialLast?: { label: string };
+}
+
+/** The x heading of the tooltip, naming the last x as partial when the spec says it is. */
+export function headingWithPartial(
+  spec: Pick<ChartSpec, 'xKind' | 'locale' | 'partialLast'>,
+  lastX: () => number | undefined,
+): Formatter {
+  const full = xFormatter(spec, 'full');
+  const partial = spec.partialLast;
+  if (!partial) return full;
+  return (x) => (x === lastX() ? `${full(x)} · ${partial.label}` : full(x));
 }
 
 /** Axis text sizes per size setting: Mini shrinks the chart, never below a legible 11 px. */
@@ -143,7 +160,10 @@ export function buildChartOptions(
     scales,
     axes,
     series: [
-      { label: spec.xLabel, value: (_u, v) => (v == null ? '' : full(v)) },
+      {
+        label: spec.xLabel,
+        value: (u, v) => (v == null ? '' : headingWithPartial(spec, () => u.data[0].at(-1))(v)),
+      },
       ...spec.series.map<uPlot.Series>((s) => ({
         label: s.label,
         scale: s.axis,
