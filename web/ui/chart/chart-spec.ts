@@ -106,7 +106,9 @@ export function buildChartOptions(
   const font = `${size.fontPx}px system-ui, sans-serif`;
   const labelFont = `600 ${size.fontPx}px system-ui, sans-serif`;
   const tick = xFormatter(spec, 'tick');
-  const full = xFormatter(spec, 'full');
+  // The tooltip's x heading, built once; it reads the plot it is asked about for the last x.
+  let shown: uPlot | null = null;
+  const heading = headingWithPartial(spec, () => shown?.data[0].at(-1));
   const colors = AXIS_COLORS[size.scheme ?? 'light'];
   const axisCommon = {
     stroke: colors.axis,
@@ -162,7 +164,10 @@ export function buildChartOptions(
     series: [
       {
         label: spec.xLabel,
-        value: (u, v) => (v == null ? '' : headingWithPartial(spec, () => u.data[0].at(-1))(v)),
+        value: (u, v) => {
+          shown = u;
+          return v == null ? '' : heading(v);
+        },
       },
       ...spec.series.map<uPlot.Series>((s) => ({
         label: s.label,
