@@ -27,6 +27,7 @@ export const GATEWAY_ERRORS = {
   UNAUTHORIZED: { status: 401, msg: 'A valid bearer token is required' },
   METHOD_NOT_ALLOWED: { status: 405, msg: 'This method is not allowed here' },
   REQUEST_TIMEOUT: { status: 408, msg: 'The request did not arrive in time' },
+  EXPECTATION_FAILED: { status: 417, msg: 'The gateway meets no expectation but 100-continue' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, msg: 'This content type is not accepted here' },
   HEADERS_TOO_LARGE: { status: 431, msg: 'The request headers are too large' },
   MISDIRECTED_REQUEST: { status: 421, msg: 'This console does not answer for that host name' },

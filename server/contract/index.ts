@@ -8,6 +8,7 @@ export * from './money.js';
 export * from './approvals.js';
 export * from './saved-views.js';
 export * from './dashboard.js';
+export * from './dashboard-permissions.js';
 export * from './resource.js';
 export * from './validation.js';
 export * from './field-rules.js';

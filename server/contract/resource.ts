@@ -74,9 +74,12 @@ export interface FieldDef {
   /**
    * The value can be uploaded rather than typed (an image field always can): the form offers a
    * file, the gateway stores it, and the field gets where it went (a link field the file's
-   * address). What the file itself tells fills other fields of the form: its size in bytes, its MD5.
+   * address). What the file itself tells fills other fields of the form: its size in bytes, its MD5,
+   * and, from a package's name (`chat-5.1.0.apk`), its platform and version while those are empty.
    */
   upload?: FieldUpload;
+  /** A new record's form starts at the present moment (a release's publish time); an edit keeps the record's. */
+  defaultNow?: boolean;
   /**
    * Digits that name something rather than count it (an id, a build number): shown as written,
    * never with the digit grouping of a quantity (#12345, not #12,345).

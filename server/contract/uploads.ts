@@ -14,6 +14,10 @@ export interface FieldUpload {
   kind: UploadKind;
   sizeField?: string;
   md5Field?: string;
+  /** Filled from a package's name (`chat-5.1.0.apk`: android), while still empty. */
+  platformField?: string;
+  /** Filled from a package's name (`chat-5.1.0.apk`: 5.1.0), while still empty. */
+  versionField?: string;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { errorBody, type GatewayErrorName } from '../errors.js';
 import { NO_STORE, SECURITY_HEADERS } from '../plugins/security.js';
 import { capConnectionsPerAddress } from './connection-limits.js';
+import { continueAndLinger } from './continue-and-linger.js';
 
 /** Headers must arrive well before the whole request; a real client sends them in one packet. */
 const HEADERS_TIMEOUT_MAX_MS = 15_000;
@@ -35,18 +36,29 @@ export function serverLimitOptions(config: Config): Partial<FastifyHttpOptions<S
 }
 
 /**
- * Caps the open sockets, in all and per client address, and answers `Expect: 100-continue`
- * without the interim 100. (That no kept-alive socket outlives a shutdown is the health plugin's
- * part.)
+ * Caps the open sockets, in all and per client address; answers `Expect: 100-continue` with the
+ * interim 100 only once a body is read (any refusal before that is the final answer at once), any
+ * other expectation with 417; and lets a refused body drain before its connection closes, so the
+ * client reads the 413 rather than a reset. (That no kept-alive socket outlives a shutdown is the
+ * health plugin's part.)
  */
 export function applyServerLimits(app: FastifyInstance, config: Config): void {
   app.server.maxConnections = config.maxConnections;
   capConnectionsPerAddress(app, config);
-  // Node would answer "100 Continue" (or 417 with no body, for any other expectation) before the
-  // gateway could refuse the request; passed on as a plain request, it meets the request guard,
-  // which refuses Expect with 400 in the catalogue's envelope.
-  app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
-  app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res));
+  continueAndLinger(app.server, {
+    refuseExpectation: (req, res) => {
+      app.log.debug({ expect: req.headers.expect, answer: 'EXPECTATION_FAILED' }, 'expectation refused');
+      const body = JSON.stringify(errorBody('EXPECTATION_FAILED'));
+      res.writeHead(errorBody('EXPECTATION_FAILED').code, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': NO_STORE,
+        ...SECURITY_HEADERS,
+        connection: 'close',
+      });
+      res.end(body);
+    },
+  });
   // Node hands CONNECT to a 'connect' listener and, with none, drops the socket without a word.
   // The gateway is no forward proxy: it says so in the envelope, and nothing is tunnelled.
   app.server.on('connect', (_req, socket: Socket) => {

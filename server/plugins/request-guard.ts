@@ -7,9 +7,9 @@ import { ambiguousPathReason, areaOf, pathOf } from '../lib/request-path.js';
 /**
  * Requests the gateway refuses to interpret, before anything is proxied: a target in absolute
  * form (a browser never sends one to an origin server, and it would be routed apart from the
- * path the checks read), a request asking to switch protocols or to negotiate its body
- * (`Upgrade`, `Expect`: neither is proxied), a path under /manage, /api or /plate in anything
- * but its one plain spelling, and JSON nested too deep to pass on. Each answers 400 BAD_REQUEST.
+ * path the checks read), a request asking to switch protocols (`Upgrade`: never proxied), a path
+ * under /manage, /api or /plate in anything but its one plain spelling, and JSON nested too deep
+ * to pass on. Each answers 400 BAD_REQUEST. (`Expect` is the HTTP server's: lib/continue-and-linger.ts.)
  */
 export default fp(
   async (app) => {
@@ -21,12 +21,11 @@ export default fp(
     app.addHook('onRequest', async (request, reply) => {
       const target = request.raw.url ?? '';
       if (!target.startsWith('/')) return refuse(request, reply, 'the request target must be a path');
-      if (request.headers.upgrade !== undefined || request.headers.expect !== undefined) {
-        // The client may already be sending what it hoped to switch to, or a body it meant to
-        // hold back: nothing more on this connection can be trusted to be a request.
+      if (request.headers.upgrade !== undefined) {
+        // The client may already be sending what it hoped to switch to: nothing more on this
+        // connection can be trusted to be a request.
         reply.header('connection', 'close');
-        const what = request.headers.upgrade !== undefined ? 'protocol upgrades are' : 'the Expect header is';
-        return refuse(request, reply, `${what} not supported`);
+        return refuse(request, reply, 'protocol upgrades are not supported');
       }
       const path = pathOf(target);
       if (areaOf(path) === null) return;

@@ -26,8 +26,10 @@ import { registerShikuDialect } from './shiku/routes.js';
 export interface SandboxOptions {
   /** Seed of the simulated data; the same seed gives the same users, groups and money. */
   seed?: number;
-  /** How often a new withdrawal application arrives; 0 disables. */
+  /** How often a new withdrawal application arrives (default every 20 minutes); 0 disables. */
   withdrawalTickMs?: number;
+  /** The timer adds no application while this many wait for review (default 60). */
+  maxPendingWithdrawals?: number;
   logger?: boolean;
   /** End of the seeded history; defaults to the start time. */
   now?: number;
@@ -73,7 +75,13 @@ export interface RecordedCall {
 const RECORD_LIMIT = 10_000;
 
 export const DEFAULT_SEED = 20240601;
-export const DEFAULT_WITHDRAWAL_TICK_MS = 20_000;
+/**
+ * A few applications an hour, as a real site's queue fills: one every 20 s read 99+ on the badge
+ * within the hour, which no reviewer would believe.
+ */
+export const DEFAULT_WITHDRAWAL_TICK_MS = 20 * 60_000;
+/** A queue left alone for days stops growing here, so the demo never shows an absurd backlog. */
+export const DEFAULT_MAX_PENDING_WITHDRAWALS = 60;
 
 /** The sandbox backend with its store, for tests to read and change (`app.sandbox.addPendingWithdrawal()`). */
 export type SandboxApp = FastifyInstance & {
@@ -145,10 +153,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   app.decorate('openIm', openIm);
 
   const tickMs = options.withdrawalTickMs ?? DEFAULT_WITHDRAWAL_TICK_MS;
+  const maxPending = options.maxPendingWithdrawals ?? DEFAULT_MAX_PENDING_WITHDRAWALS;
   if (tickMs > 0) {
     const timer = setInterval(() => {
-      store.addPendingWithdrawal();
       store.counters.withdrawalTicks++;
+      if (store.pendingWithdrawalCount() >= maxPending) return;
+      store.addPendingWithdrawal();
     }, tickMs);
     // The simulator must never be what keeps a process (or a test run) alive.
     timer.unref();

@@ -84,13 +84,16 @@ describe('dashboard money with its currency', () => {
       const count = await answer<CountAnswer>(page, '/manage/count');
       const finance = await answer<FinanceData>(page, '/manage/getFinanceData');
 
-      const card = page.getByTestId('kpi-rechargeToday').locator('dd');
+      // The figure is the card's first dd; a second says how it stands against yesterday.
+      const card = page.getByTestId('kpi-rechargeToday').locator('dd').first();
       await expect.poll(() => card.innerText()).toMatch(/^¥/);
       const exact = await intl(page, 'en', count.rechargeToday, 'currency');
       const figure = card.locator('[data-figure]');
       expect(await figure.getAttribute('data-figure')).toBe(exact);
-      if (count.rechargeToday >= 100_000) {
-        // Shortened (¥30.6k): the exact amount shows on hover, and on keyboard focus.
+      // Written whole below ¥100,000 (¥1,010.00, never ¥1k): the card is the exact amount.
+      if (count.rechargeToday < 10_000_000) expect(await card.innerText()).toBe(exact);
+      else {
+        // Shortened (¥130.6k): the exact amount shows on hover, and on keyboard focus.
         expect(await figure.locator('[aria-hidden="true"]').first().innerText()).toMatch(/^¥\d+(\.\d)?[kMG]$/);
         const tip = card.getByTestId('exact-figure');
         expect(await tip.isVisible()).toBe(false);
@@ -106,7 +109,7 @@ describe('dashboard money with its currency', () => {
         expect(box.x + box.width).toBeLessThanOrEqual(size.width);
       }
       // A count is written whole up to 99,999.
-      expect(await page.getByTestId('kpi-messagesToday').locator('dd').innerText()).toBe(
+      expect(await page.getByTestId('kpi-messagesToday').locator('dd').first().innerText()).toBe(
         await intl(page, 'en', count.messagesToday, 'count'),
       );
 

@@ -107,14 +107,16 @@ describe('uploads', () => {
     expect(h.sandbox.app.sandboxCalls.filter((c) => c.path === '/manage/upload').length).toBe(before);
   });
 
-  it('uploads an app package and fills in its size and download link', async () => {
+  it('uploads an app package and fills in its size, download link, platform and version', async () => {
     await page.goto('/versionupdate/appupdate');
     await page.getByTestId('list-create').click();
     const dialog = page.getByTestId('form-dialog');
+    // A new version is published now unless told otherwise.
+    expect(await dialog.locator('[data-field="publishTime"]').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     const bytes = apk(300_000);
     await dialog
       .locator('[data-upload-input="downloadUrl"]')
-      .setInputFiles({ name: 'nimbus-5.1.0.apk', mimeType: 'application/vnd.android.package-archive', buffer: bytes });
+      .setInputFiles({ name: 'chat-5.1.0.apk', mimeType: 'application/vnd.android.package-archive', buffer: bytes });
     const zone = await uploaded(page, 'downloadUrl');
     expect(await zone.getByTestId('upload-done').textContent()).toContain(
       createHash('md5').update(bytes).digest('hex'),
@@ -123,8 +125,9 @@ describe('uploads', () => {
     const link = await dialog.locator('[data-field="downloadUrl"]').inputValue();
     expect(link).toMatch(new RegExp(`^${h.url}/plate/uploads/packages/\\d{4}/\\d{2}/[0-9a-f]{32}\\.apk$`));
 
-    await dialog.locator('[data-field="platform"]').selectOption('android');
-    await dialog.locator('[data-field="version"]').fill('5.1.0');
+    // The package's name told its platform and version.
+    expect(await dialog.locator('[data-field="platform"]').inputValue()).toBe('android');
+    expect(await dialog.locator('[data-field="version"]').inputValue()).toBe('5.1.0');
     await dialog.locator('[data-field="buildNumber"]').fill('51000');
     await dialog.locator('[data-field="publishTime"]').fill('2030-01-02T10:00');
     await dialog.getByTestId('form-submit').click();

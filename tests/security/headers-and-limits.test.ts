@@ -9,9 +9,9 @@ import { fakeLogInOver, setCookieValues } from '../support/fake-session.js';
 import { SAVE_PATH, callsSince, httpText, rawRequest, startRig, type Rig } from './support/rig.js';
 
 /**
- * Hole 8, the lesser ones: credentials and overrides the browser sent, Upgrade and Expect, the
- * backend's software headers, caching of API answers, HSTS, what /readyz and /metrics tell
- * anyone, errors outside the envelope, deep JSON, unbounded event streams per session, and an
+ * Hole 8, the lesser ones: credentials and overrides the browser sent, Upgrade (Expect is
+ * expect-continue.test.ts's), the backend's software headers, caching of API answers, HSTS, what
+ * /readyz and /metrics tell anyone, errors outside the envelope, deep JSON, unbounded event streams per session, and an
  * error-log rate limit a spoofed X-Forwarded-For could reset.
  */
 
@@ -88,8 +88,6 @@ describe('headers both ways', () => {
       'Upgrade h2c',
       { upgrade: 'h2c', connection: 'Upgrade, HTTP2-Settings', 'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA' },
     ],
-    ['Expect', { expect: '100-continue' }],
-    ['an odd Expect', { expect: 'bananas' }],
   ])('refuses %s with a catalogue 400, not a 502, and counts no upstream error', async (_label, headers) => {
     const errorsBefore = await upstreamErrors(rig);
     const before = rig.backend.calls.length;

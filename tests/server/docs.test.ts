@@ -176,3 +176,17 @@ describe('environment variables', () => {
     expect(undocumented).toEqual([]);
   });
 });
+
+describe('docs/record-pages.md', () => {
+  // The History section once read "unset today" long after it was set: the page says what the code does.
+  const views = read('web/screens/views.ts');
+  const section = /### History\n([\s\S]*?)\n## /.exec(read('docs/record-pages.md'))?.[1] ?? '';
+
+  it('describes the History section the record pages draw', () => {
+    const set = /export const RECORD_HISTORY: RecordHistoryView = (\w+);/.exec(views)?.[1];
+    expect(set, 'RECORD_HISTORY is set in web/screens/views.ts').toBeDefined();
+    expect(section).toContain(`\`${set}\``);
+    expect(section).toContain('/api/audit/history');
+    expect(section).not.toMatch(/unset today|no audit trail/);
+  });
+});

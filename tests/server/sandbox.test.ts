@@ -4,6 +4,7 @@ import { decodeBody, detectCompression } from '../../server/codec/index.js';
 import type { PermissionEntry, WithdrawalListAnswer, WithdrawalRecord } from '../../server/contract/index.js';
 import { ALL_PERMISSIONS, CALLS, PERMISSIONS } from '../../server/contract/index.js';
 import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
+import { DEFAULT_MAX_PENDING_WITHDRAWALS, DEFAULT_WITHDRAWAL_TICK_MS } from '../../server/sandbox/app.js';
 import { ENCODED_ROUTES } from '../../server/sandbox/encoded-routes.js';
 import { sandboxCodecKey } from '../../server/sandbox/key.js';
 import { requiredPermission } from '../../server/sandbox/routes/auth.js';
@@ -120,6 +121,27 @@ describe('login and permissions', () => {
     expect(bills.envelope.data!.total).toBeGreaterThan(100);
     // Calls outside every permission need only a login.
     expect((await client.call(CALLS.count, { session: operator })).envelope.code).toBe(200);
+  });
+
+  it("answers the dashboard's money figures only to the permissions that cover them", async () => {
+    const count = async (session: BackendSession) =>
+      (await client.call<Record<string, unknown>>(CALLS.count, { session })).envelope.data!;
+    const finance = async (session: BackendSession) =>
+      (await client.call<Record<string, unknown>>(CALLS.financeData, { session })).envelope.data!;
+    const daily = async (session: BackendSession) =>
+      (await client.call<{ list: Record<string, unknown>[] }>(CALLS.dailyStatistics, { session })).envelope.data!.list;
+    // The operator (users, groups, words, online users, bill records): people and messages, no money.
+    expect(Object.keys(await count(operator)).sort()).toEqual(
+      ['activeUsersToday', 'groupCount', 'messagesToday', 'newUsersToday', 'onlineUsers', 'userCount'].sort(),
+    );
+    expect(await finance(operator)).toEqual({});
+    const row = (await daily(operator)).at(-1)!;
+    expect(Object.keys(row).sort()).toEqual(['activeUsers', 'date', 'messages', 'newGroups', 'registrations'].sort());
+    // The administrator holds every permission: every figure.
+    expect(Object.keys(await count(admin))).toContain('pendingWithdrawals');
+    expect(Object.keys(await count(admin))).toContain('rechargeToday');
+    expect(Object.keys(await finance(admin))).toHaveLength(10);
+    expect((await daily(admin)).at(-1)).toHaveProperty('rechargeAmount');
   });
 
   it('maps a path to its permission by the longest prefix', () => {
@@ -248,6 +270,28 @@ describe('withdrawal timer', () => {
     const ticks = ticking.app.sandbox.counters.withdrawalTicks;
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(ticking.app.sandbox.counters.withdrawalTicks).toBe(ticks);
+  });
+
+  it('brings a few an hour by default, so the demo badge stays believable', () => {
+    // One every 20 s read 99+ within the hour; a few an hour is what a real queue sees.
+    expect(DEFAULT_WITHDRAWAL_TICK_MS).toBeGreaterThanOrEqual(10 * 60_000);
+    expect(3_600_000 / DEFAULT_WITHDRAWAL_TICK_MS).toBeLessThanOrEqual(6);
+  });
+
+  it('stops adding applications while the queue holds its cap', async () => {
+    const ticking = await startSandbox({ port: 0, seed: 7, withdrawalTickMs: 5 });
+    try {
+      const store = ticking.app.sandbox;
+      const cap = DEFAULT_MAX_PENDING_WITHDRAWALS;
+      expect(store.pendingWithdrawalCount()).toBeLessThan(cap);
+      // Ticks past the cap, counted: the queue has had every chance to grow beyond it.
+      await expect
+        .poll(() => store.counters.withdrawalTicks, { timeout: 30_000, interval: 20 })
+        .toBeGreaterThan(cap * 2);
+      expect(store.pendingWithdrawalCount()).toBe(cap);
+    } finally {
+      await ticking.close();
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import type uPlot from 'uplot';
 import {
   CHART_FONT_PX,
   buildChartOptions,
+  headingWithPartial,
   niceMax,
   xFormatter,
   type ChartSpec,
@@ -74,5 +75,34 @@ describe('chart options', () => {
     expect(day(Date.UTC(2024, 0, 31) / 1000)).toBe('Jan 31');
     const time = xFormatter({ xKind: 'time', locale: 'en-US' }, 'tick');
     expect(time(Date.UTC(2024, 0, 31, 10, 5, 7) / 1000)).toMatch(/^\d{2}:05:07$/);
+  });
+});
+
+describe('a last day still being counted', () => {
+  it('names the last day as partial in the tooltip heading, and no other day', () => {
+    const days = [Date.UTC(2024, 2, 4) / 1000, Date.UTC(2024, 2, 5) / 1000];
+    const heading = headingWithPartial(
+      { ...spec, locale: 'en', partialLast: { label: 'Today so far' } },
+      () => days[1],
+    );
+    expect(heading(days[1]!)).toMatch(/Mar 5.* · Today so far$/);
+    expect(heading(days[0]!)).not.toContain('Today so far');
+    const whole = headingWithPartial({ ...spec, locale: 'en' }, () => days[1]);
+    expect(whole(days[1]!)).not.toContain('Today so far');
+  });
+
+  it('names it in the x series value the legend and tooltip read', () => {
+    const o = buildChartOptions(
+      { ...spec, locale: 'en', partialLast: { label: 'Today so far' } },
+      {
+        width: 600,
+        height: 300,
+        fontPx: 13,
+      },
+    );
+    const day = o.series[0]?.value as (u: uPlot, v: number | null) => string;
+    const plot = { data: [[Date.UTC(2024, 2, 4) / 1000, Date.UTC(2024, 2, 5) / 1000]] } as unknown as uPlot;
+    expect(day(plot, Date.UTC(2024, 2, 5) / 1000)).toContain('Today so far');
+    expect(day(plot, Date.UTC(2024, 2, 4) / 1000)).not.toContain('Today so far');
   });
 });

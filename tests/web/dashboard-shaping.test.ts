@@ -11,6 +11,8 @@ import {
 import {
   COUNT_SERIES,
   MONEY_SERIES,
+  YESTERDAY_FIELD,
+  changeAgainst,
   columnTotals,
   dailyColumns,
   exactValue,
@@ -38,12 +40,18 @@ const es = { lang: 'es', currency: 'CNY' } as const;
 const bare = { lang: 'en', currency: '' } as const;
 
 describe('dashboard figures', () => {
-  it('shows money divided by 100 with its currency, shortened from a thousand units up', () => {
+  it('shows money divided by 100 with its currency, whole below 100,000 units and shortened from there', () => {
     expect(shortValue(12345, 'money', en)).toBe('¥123.45');
     expect(shortValue(99_999, 'money', en)).toBe('¥999.99');
+    // The card: ¥1,010 was "¥1k"; a figure this size is written whole.
+    expect(shortValue(101_000, 'money', en)).toBe('¥1,010.00');
+    expect(shortValue(9_999_999, 'money', en)).toBe('¥99,999.99');
+    expect(shortValue(10_000_000, 'money', en)).toBe('¥100k');
     expect(shortValue(73_440_000, 'money', en)).toBe('¥734.4k');
     expect(shortValue(4_200_000_000, 'money', en)).toBe('¥42M');
-    expect(shortValue(-250_000, 'money', en)).toBe('-¥2.5k');
+    // Deliberately changed from '-¥2.5k': a small refund is written whole too.
+    expect(shortValue(-250_000, 'money', en)).toBe('-¥2,500.00');
+    expect(shortValue(-25_000_000, 'money', en)).toBe('-¥250k');
     expect(shortValue(Number.NaN, 'money', en)).toBe('¥0.00');
     // The language places the symbol and writes the decimal mark.
     expect(shortValue(73_440_000, 'money', es)).toBe('734,4k\u00a0¥');
@@ -68,6 +76,25 @@ describe('dashboard figures', () => {
     expect(exactValue(123_456_789, 'money', { lang: 'en', currency: 'EUR' })).toBe('€1,234,567.89');
     expect(exactValue(1_234_567, 'count', en)).toBe('1,234,567');
     expect(exactValue(1_234_567, 'count', es)).toBe('1.234.567');
+  });
+});
+
+describe('today against yesterday', () => {
+  it('gives the signed change as the language writes a share, and none against an empty yesterday', () => {
+    expect(changeAgainst(112, 100, 'en')).toBe('+12%');
+    expect(changeAgainst(92, 100, 'en')).toBe('-8%');
+    expect(changeAgainst(100, 100, 'en')).toBe('0%');
+    expect(changeAgainst(5, 0, 'en')).toBeNull();
+    expect(changeAgainst(150, 100, 'es')).toMatch(/^\+50\s?%$/);
+  });
+
+  it("compares each of today's cards with the matching day's series", () => {
+    expect(YESTERDAY_FIELD).toEqual({
+      newUsersToday: 'registrations',
+      activeUsersToday: 'activeUsers',
+      messagesToday: 'messages',
+      rechargeToday: 'rechargeAmount',
+    });
   });
 });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { APP_VERSIONS, SITE_FUNCTIONS } from '../../server/contract/index.js';
 import { UploadFailure, readUploadAnswer } from '../../web/api/upload.js';
 import { precheckUpload } from '../../web/engine/form/upload-check.js';
-import { uploadOf, uploadedValue } from '../../web/engine/form/upload-fields.js';
+import { draftFromRecord, fillEmpty } from '../../web/engine/form/form-values.js';
+import { packageFacts, uploadOf, uploadedValue } from '../../web/engine/form/upload-fields.js';
 
 const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])], {
   type: 'image/png',
@@ -77,7 +78,12 @@ describe('fields that take an upload', () => {
       resource.fields.find((f) => f.key === key) as never;
     expect(uploadOf(field(SITE_FUNCTIONS, 'logoIconPath'))).toEqual({ kind: 'image' });
     expect(uploadOf(field(SITE_FUNCTIONS, 'chatRoomName'))).toBeNull();
-    expect(uploadOf(field(APP_VERSIONS, 'downloadUrl'))).toEqual({ kind: 'package', sizeField: 'packageSize' });
+    expect(uploadOf(field(APP_VERSIONS, 'downloadUrl'))).toEqual({
+      kind: 'package',
+      sizeField: 'packageSize',
+      platformField: 'platform',
+      versionField: 'version',
+    });
     expect(uploadOf(field(APP_VERSIONS, 'mirrorUrl'))).toBeNull();
   });
 
@@ -90,5 +96,45 @@ describe('fields that take an upload', () => {
     expect(uploadedValue({ kind: 'link' }, { ...answer, url: 'https://cdn.example.com/a.apk' })).toBe(
       'https://cdn.example.com/a.apk',
     );
+  });
+});
+
+describe('what an app package tells the version form', () => {
+  const fields = APP_VERSIONS.fields;
+
+  it('reads the platform from the extension and the version from the name (chat-5.1.0.apk: android, 5.1.0)', () => {
+    expect(packageFacts('chat-5.1.0.apk')).toEqual({ platform: 'android', version: '5.1.0' });
+    expect(packageFacts('Nimbus_v2.10.3-beta.ipa')).toEqual({ platform: 'ios', version: '2.10.3' });
+    expect(packageFacts('setup 3.2.exe')).toEqual({ platform: 'windows', version: '3.2' });
+    expect(packageFacts('Nimbus.dmg')).toEqual({ platform: 'mac' });
+    expect(packageFacts('chat-build7.zip')).toEqual({});
+  });
+
+  it("names the form's platform and version fields as the ones an upload fills", () => {
+    const link = fields.find((f) => f.key === 'downloadUrl')!;
+    expect(uploadOf(link)).toMatchObject({ platformField: 'platform', versionField: 'version' });
+  });
+
+  it('fills only what is still empty, and a platform only when it is one of the choices', () => {
+    const empty = draftFromRecord(fields, undefined, 'en', () => Date.UTC(2030, 0, 2, 10));
+    expect(fillEmpty(fields, empty, { platform: 'android', version: '5.1.0' })).toEqual({
+      platform: 'android',
+      version: '5.1.0',
+    });
+    // What the administrator typed stays.
+    expect(fillEmpty(fields, { ...empty, version: '5.1.0-rc1' }, { platform: 'ios', version: '5.1.0' })).toEqual({
+      platform: 'ios',
+    });
+    expect(fillEmpty(fields, empty, { platform: 'symbian', nothing: 'x' })).toEqual({});
+  });
+
+  it('starts a new version at the present moment to publish, and an edit at its own', () => {
+    const now = Date.UTC(2030, 0, 2, 10, 30);
+    const fresh = draftFromRecord(fields, undefined, 'en', () => now);
+    expect(fresh.publishTime).not.toBe('');
+    expect(new Date(fresh.publishTime as string).getTime()).toBe(Math.floor(now / 60_000) * 60_000);
+    const edit = draftFromRecord(fields, { publishTime: '2024-05-01T08:00:00.000Z' }, 'en', () => now);
+    expect(new Date(edit.publishTime as string).toISOString()).toBe('2024-05-01T08:00:00.000Z');
+    expect(draftFromRecord(fields, {}, 'en', () => now).publishTime).toBe('');
   });
 });

@@ -5,7 +5,16 @@ import { currencyTick, formatCurrency } from '../lib/currency.js';
 import { formatCount, shortNumber } from '../lib/format.js';
 import { PALETTE } from '../ui/chart/chart-spec.js';
 import { SplitChart, type SplitChartSpec } from '../ui/chart/split-chart.js';
-import { MAX_RANGE_DAYS, RANGE_PRESETS, lastDays, matchingPreset, rangeProblem, type DateRange } from './date-range.js';
+import { DAILY_FIGURE_PERMISSIONS, mayShowFigure } from '#contract';
+import {
+  MAX_RANGE_DAYS,
+  RANGE_PRESETS,
+  dayKey,
+  lastDays,
+  matchingPreset,
+  rangeProblem,
+  type DateRange,
+} from './date-range.js';
 import { Panel, PanelError, PanelSkeleton, Skeleton, useLocale } from '../ui/panel.js';
 import { dailyStatisticsQueryOptions } from './queries.js';
 import {
@@ -37,8 +46,14 @@ function specs(
   format: FigureFormat,
   countKeys: readonly DailySeriesKey[],
   moneyKeys: readonly DailySeriesKey[],
+  partialToday: boolean,
 ): { counts: SplitChartSpec; money: SplitChartSpec } {
-  const base = { xKind: 'day' as const, xLabel: t('dashboard.axis.date'), locale };
+  const base = {
+    xKind: 'day' as const,
+    xLabel: t('dashboard.axis.date'),
+    locale,
+    ...(partialToday ? { partialLast: { label: t('dashboard.partialToday') } } : {}),
+  };
   const count = (v: number) => formatCount(v, format.lang);
   return {
     // Registrations (tens), active users (hundreds) and messages (tens of thousands) each get an
@@ -99,7 +114,7 @@ const NONE: ReadonlySet<string> = new Set();
  * Daily registrations, activity and messages, and the day's money flow, over a chosen range: the
  * series the backend lacks left out, and a chart none of whose series it has.
  */
-export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) {
+export function DailyPanel({ absent = NONE, held }: { absent?: ReadonlySet<string>; held: readonly string[] }) {
   const t = useT();
   const locale = useLocale();
   const [range, setRange] = useState<DateRange>(() => lastDays(Date.now()));
@@ -108,12 +123,18 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
   const query = useQuery(dailyStatisticsQueryOptions(range));
   const { lang, currency } = useFigureFormat();
   const countKeys = useMemo(() => COUNT_SERIES.filter((k) => !absent.has(k)), [absent]);
-  const moneyKeys = useMemo(() => MONEY_SERIES.filter((k) => !absent.has(k)), [absent]);
-  const chartSpecs = useMemo(
-    () => specs(t, locale, { lang, currency }, countKeys, moneyKeys),
-    [t, locale, lang, currency, countKeys, moneyKeys],
+  // Money series only where the administrator's permissions cover that money.
+  const moneyKeys = useMemo(
+    () => MONEY_SERIES.filter((k) => !absent.has(k) && mayShowFigure(DAILY_FIGURE_PERMISSIONS, k, held)),
+    [absent, held],
   );
   const rows = query.data?.list;
+  // The range's last day is today, still being counted: drawn as partial, never as a fall.
+  const partialToday = rows !== undefined && rows.length > 0 && rows.at(-1)!.date === dayKey(Date.now());
+  const chartSpecs = useMemo(
+    () => specs(t, locale, { lang, currency }, countKeys, moneyKeys, partialToday),
+    [t, locale, lang, currency, countKeys, moneyKeys, partialToday],
+  );
   const counts = useMemo(() => dailyColumns(rows ?? [], countKeys), [rows, countKeys]);
   const amounts = useMemo(() => dailyColumns(rows ?? [], moneyKeys), [rows, moneyKeys]);
   const preset = matchingPreset(range, Date.now());
@@ -219,6 +240,11 @@ export function DailyPanel({ absent = NONE }: { absent?: ReadonlySet<string> }) 
               />
               <Totals keys={moneyKeys} data={amounts} format={(v) => formatCurrency(cents(v), lang, currency)} />
             </div>
+          )}
+          {partialToday && (
+            <p className="text-sm text-slate-600 xl:col-span-2" data-testid="partial-today">
+              {t('dashboard.partialNote')}
+            </p>
           )}
         </div>
       )}

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { FINANCE_FIGURE_PERMISSIONS, mayShowFigure } from '#contract';
 import { useT } from '../i18n/index.js';
 import { financeDataQueryOptions } from './queries.js';
 import { FINANCE_FIGURES, exactValue } from './shaping.js';
@@ -9,9 +10,11 @@ const GRID = 'grid grid-cols-1 gap-x-6 sm:grid-cols-2';
 
 /**
  * All-time totals and today's movement of /manage/getFinanceData, written out in full with their
- * currency: this is the table a reader acts on, so nothing here is shortened.
+ * currency: this is the table a reader acts on, so nothing here is shortened. Only the rows the
+ * administrator's permissions cover (contract/dashboard-permissions.ts).
  */
-export function FinancePanel() {
+export function FinancePanel({ held }: { held: readonly string[] }) {
+  const figures = FINANCE_FIGURES.filter((f) => mayShowFigure(FINANCE_FIGURE_PERMISSIONS, f.key, held));
   const t = useT();
   const format = useFigureFormat();
   const query = useQuery(financeDataQueryOptions());
@@ -29,14 +32,14 @@ export function FinancePanel() {
       ) : !data ? (
         <PanelSkeleton>
           <div className={GRID}>
-            {FINANCE_FIGURES.map((f) => (
+            {figures.map((f) => (
               <Skeleton key={f.key} className="my-2 h-5 w-full" />
             ))}
           </div>
         </PanelSkeleton>
       ) : (
         <dl className={GRID}>
-          {FINANCE_FIGURES.map((f) => {
+          {figures.map((f) => {
             const value = data[f.key];
             return (
               <div

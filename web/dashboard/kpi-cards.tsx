@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useT } from '../i18n/index.js';
-import { KPI_REFRESH_MS, countQueryOptions } from './queries.js';
-import { KPI_CARDS, exactValue, shortValue } from './shaping.js';
+import { COUNT_FIGURE_PERMISSIONS, mayShowFigure, type CountAnswer } from '#contract';
+import { KPI_REFRESH_MS, countQueryOptions, dailyStatisticsQueryOptions } from './queries.js';
+import { dayKey, lastDays } from './date-range.js';
+import { KPI_CARDS, YESTERDAY_FIELD, changeAgainst, exactValue, shortValue, type ValueKind } from './shaping.js';
 import { Panel, PanelError, PanelSkeleton, Skeleton, UpdatedAt } from '../ui/panel.js';
 import { ShortFigure } from '../ui/short-figure.js';
 import { useFigureFormat } from './figure-format.js';
@@ -9,14 +11,47 @@ import { useFigureFormat } from './figure-format.js';
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-4';
 
 const NONE: ReadonlySet<string> = new Set();
+const DAY_MS = 86_400_000;
 
-/** The eight KPI cards of /manage/count (those the backend has), refreshed every minute. */
-export function KpiCards({ absent = NONE }: { absent?: ReadonlySet<string> }) {
-  const cards = KPI_CARDS.filter((c) => !absent.has(c.key));
+/**
+ * The KPI cards of /manage/count (those the backend has and the permissions cover), refreshed
+ * every minute. Today's figures say how they stand against yesterday's whole day, read from the
+ * daily statistics (`yesterday`: the series the backend lacks; null when it has none).
+ */
+export function KpiCards({
+  absent = NONE,
+  held,
+  yesterday,
+}: {
+  absent?: ReadonlySet<string>;
+  held: readonly string[];
+  yesterday: ReadonlySet<string> | null;
+}) {
+  const cards = KPI_CARDS.filter((c) => !absent.has(c.key) && mayShowFigure(COUNT_FIGURE_PERMISSIONS, c.key, held));
   const t = useT();
   const format = useFigureFormat();
   const query = useQuery(countQueryOptions());
   const data = query.data;
+  // Yesterday and today, as the daily chart counts them; refreshed with the cards.
+  const days = useQuery({
+    ...dailyStatisticsQueryOptions(lastDays(Date.now(), 2)),
+    enabled: yesterday !== null,
+    refetchInterval: KPI_REFRESH_MS,
+  });
+  const yesterdayRow = days.data?.list.find((r) => r.date === dayKey(Date.now() - DAY_MS));
+
+  /** "+12% against yesterday (¥1,010.00)" under a card of today's, when yesterday's figure is known. */
+  const against = (key: keyof CountAnswer, today: number, kind: ValueKind): string | null => {
+    const field = YESTERDAY_FIELD[key];
+    if (!field || !yesterdayRow || yesterday?.has(field)) return null;
+    const before = yesterdayRow[field];
+    if (typeof before !== 'number') return null;
+    const value = exactValue(before, kind, format);
+    const change = changeAgainst(today, before, format.lang);
+    return change === null
+      ? t('dashboard.kpi.yesterday', { value })
+      : t('dashboard.kpi.vsYesterday', { change, value });
+  };
 
   return (
     <Panel
@@ -53,6 +88,7 @@ export function KpiCards({ absent = NONE }: { absent?: ReadonlySet<string> }) {
           <dl className={`${GRID} ${query.isError ? 'mt-3 opacity-70' : ''}`}>
             {cards.map((c) => {
               const value = data[c.key];
+              const compared = against(c.key, value, c.kind);
               return (
                 <div
                   key={c.key}
@@ -63,6 +99,11 @@ export function KpiCards({ absent = NONE }: { absent?: ReadonlySet<string> }) {
                   <dd className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums">
                     <ShortFigure short={shortValue(value, c.kind, format)} exact={exactValue(value, c.kind, format)} />
                   </dd>
+                  {compared && (
+                    <dd className="mt-1 text-xs text-slate-600 tabular-nums" data-testid={`kpi-${c.key}-yesterday`}>
+                      {compared}
+                    </dd>
+                  )}
                 </div>
               );
             })}

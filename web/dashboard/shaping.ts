@@ -49,13 +49,22 @@ export interface FigureFormat {
 export const WHOLE_COUNT_BELOW = 100_000;
 
 /**
+ * Money is written whole (¥1,010.00, ¥99,999.99) below this many units: shortening ¥1,010 to ¥1k
+ * hides what a reader acts on, and a whole figure of this size still fits a card.
+ */
+export const WHOLE_MONEY_BELOW = 100_000;
+
+/**
  * The card text: a count whole while it fits, else shortened (1.2M); money with its currency,
- * shortened past 1,000 units (¥734.4k), so eight cards fit a row. The exact figure goes with it
- * (exactValue) wherever it is shortened.
+ * whole below 100,000 units and shortened past that (¥734.4k), so eight cards fit a row. The
+ * exact figure goes with it (exactValue) wherever it is shortened.
  */
 export function shortValue(value: number, kind: ValueKind, format: FigureFormat): string {
-  if (kind === 'money')
-    return shortCurrency(Number.isFinite(value) ? Math.round(value) : 0, format.lang, format.currency);
+  if (kind === 'money') {
+    const cents = Number.isFinite(value) ? Math.round(value) : 0;
+    if (Math.abs(cents) < WHOLE_MONEY_BELOW * 100) return formatCurrency(cents, format.lang, format.currency);
+    return shortCurrency(cents, format.lang, format.currency);
+  }
   if (!Number.isFinite(value) || Math.abs(value) < WHOLE_COUNT_BELOW) return formatCount(value, format.lang);
   return shortNumber(value).replace('.', countDecimal(format.lang));
 }
@@ -75,6 +84,34 @@ function countDecimal(lang: Language): string {
     decimals.set(lang, mark);
   }
   return mark;
+}
+
+/** The day row's field each card of today's figures compares with yesterday's. */
+export const YESTERDAY_FIELD: Partial<Record<keyof CountAnswer, keyof DailyStatisticsRow>> = {
+  newUsersToday: 'registrations',
+  activeUsersToday: 'activeUsers',
+  messagesToday: 'messages',
+  rechargeToday: 'rechargeAmount',
+};
+
+/** Today against yesterday as a signed share ('+12%', '-8%', '0%'), or null when yesterday had none to compare with. */
+export function changeAgainst(today: number, yesterday: number, lang: Language): string | null {
+  if (!Number.isFinite(today) || !Number.isFinite(yesterday) || yesterday === 0) return null;
+  return percentFormat(lang).format((today - yesterday) / Math.abs(yesterday));
+}
+
+const percents = new Map<Language, Intl.NumberFormat>();
+function percentFormat(lang: Language): Intl.NumberFormat {
+  let format = percents.get(lang);
+  if (!format) {
+    format = new Intl.NumberFormat(localeOf(lang), {
+      style: 'percent',
+      signDisplay: 'exceptZero',
+      maximumFractionDigits: 0,
+    });
+    percents.set(lang, format);
+  }
+  return format;
 }
 
 export type DailySeriesKey =

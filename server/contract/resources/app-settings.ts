@@ -89,19 +89,20 @@ export const APP_VERSIONS = {
     { key: 'platform', kind: 'select', options: APP_PLATFORMS, required: true, column: true, filter: true },
     { key: 'version', kind: 'text', required: true, maxLength: 20, column: true },
     { key: 'buildNumber', kind: 'number', required: true, min: 1, column: true, sortable: true, identifier: true },
-    // The package can be uploaded: its address fills the link, its size packageSize.
+    // The package can be uploaded: its address fills the link, its size packageSize, and its
+    // name (chat-5.1.0.apk) the platform and version left empty.
     {
       key: 'downloadUrl',
       kind: 'link',
       required: true,
       download: true,
       column: true,
-      upload: { kind: 'package', sizeField: 'packageSize' },
+      upload: { kind: 'package', sizeField: 'packageSize', platformField: 'platform', versionField: 'version' },
     },
     { key: 'mirrorUrl', kind: 'link' },
     { key: 'packageSize', kind: 'bytes', min: 0, column: true, sortable: true },
     { key: 'forceUpdate', kind: 'switch', column: true, filter: true },
     { key: 'releaseNotes', kind: 'longtext', maxLength: 5000 },
-    { key: 'publishTime', kind: 'datetime', required: true, column: true, sortable: true },
+    { key: 'publishTime', kind: 'datetime', required: true, column: true, sortable: true, defaultNow: true },
   ],
 } as const satisfies ListResource;

@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { CALLS } from '../../contract/index.js';
+import {
+  CALLS,
+  COUNT_FIGURE_PERMISSIONS,
+  DAILY_FIGURE_PERMISSIONS,
+  FINANCE_FIGURE_PERMISSIONS,
+  visibleFigures,
+} from '../../contract/index.js';
 import { badRequest, ok } from '../errors.js';
 import { DAY, parseDayKey, startOfDay } from '../lib/time.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { countAnswer, dailyStatistics, financeData } from '../store/statistics.js';
-import { queryObject } from './common.js';
+import { adminOf, queryObject } from './common.js';
 
 export const DEFAULT_RANGE_DAYS = 30;
 export const MAX_RANGE_DAYS = 366;
@@ -30,15 +36,25 @@ export function statisticsRange(query: Record<string, unknown>, now: number): { 
   return { start, end };
 }
 
-/** The dashboard's three calls; each needs only a login. */
+/**
+ * The dashboard's three calls; each needs only a login, and answers only the figures the
+ * administrator's permissions cover (contract/dashboard-permissions.ts): an operator without the
+ * finance screens gets the counts of people and messages, no money.
+ */
 export function registerDashboard(app: FastifyInstance, store: SandboxStore): void {
-  app.get(CALLS.count, async () => ok(countAnswer(store, Date.now())));
+  app.get(CALLS.count, async (request) =>
+    ok(visibleFigures(COUNT_FIGURE_PERMISSIONS, countAnswer(store, Date.now()), adminOf(request).permissions)),
+  );
 
   app.get(CALLS.dailyStatistics, async (request) => {
     const now = Date.now();
     const { start, end } = statisticsRange(queryObject(request), now);
-    return ok(dailyStatistics(store, start, end, now));
+    const held = adminOf(request).permissions;
+    const answer = dailyStatistics(store, start, end, now);
+    return ok({ ...answer, list: answer.list.map((row) => visibleFigures(DAILY_FIGURE_PERMISSIONS, row, held)) });
   });
 
-  app.get(CALLS.financeData, async () => ok(financeData(store, Date.now())));
+  app.get(CALLS.financeData, async (request) =>
+    ok(visibleFigures(FINANCE_FIGURE_PERMISSIONS, financeData(store, Date.now()), adminOf(request).permissions)),
+  );
 }

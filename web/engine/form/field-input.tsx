@@ -12,7 +12,7 @@ import { formatMoneyIn, readMoney } from '../shared/money.js';
 import { Thumbnail } from '../shared/value-cell.js';
 import { offersCall } from '../../api/session.js';
 import { UploadControl } from './upload-control.js';
-import { uploadOf, uploadedValue } from './upload-fields.js';
+import { packageFacts, uploadOf, uploadedValue } from './upload-fields.js';
 
 export interface FieldInputProps {
   field: FieldDef;
@@ -30,7 +30,8 @@ export interface FieldInputProps {
   keepsOldSecret?: boolean;
   autoFocus?: boolean;
   /** Sets other fields of the form: what an uploaded file tells of itself (its size, its MD5). */
-  onFill?: (values: Record<string, DraftValue>) => void;
+  /** Fills other fields with what an upload told: `values` always, `ifEmpty` only where still empty. */
+  onFill?: (values: Record<string, DraftValue>, ifEmpty?: Record<string, DraftValue>) => void;
 }
 
 function hints(field: FieldDef, t: LabelT, keepsOldSecret: boolean, lang: Language): string[] {
@@ -345,7 +346,12 @@ export function FieldInput({
         const filled: Record<string, DraftValue> = {};
         if (upload.sizeField) filled[upload.sizeField] = String(answer.size);
         if (upload.md5Field) filled[upload.md5Field] = answer.md5;
-        if (Object.keys(filled).length > 0) onFill?.(filled);
+        // The package's name (chat-5.1.0.apk) suggests its platform and version.
+        const facts = packageFacts(answer.name);
+        const suggested: Record<string, DraftValue> = {};
+        if (upload.platformField && facts.platform) suggested[upload.platformField] = facts.platform;
+        if (upload.versionField && facts.version) suggested[upload.versionField] = facts.version;
+        if (Object.keys(filled).length > 0 || Object.keys(suggested).length > 0) onFill?.(filled, suggested);
       }}
     />
   );

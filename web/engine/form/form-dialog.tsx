@@ -11,6 +11,7 @@ import { FieldInput } from './field-input.js';
 import { language } from '../../lib/settings.js';
 import {
   draftFromRecord,
+  fillEmpty,
   onlyFields,
   recordFromDraft,
   serverFieldErrors,
@@ -180,7 +181,9 @@ function OpenFormDialog(props: FormDialogProps) {
                   label={labelOf?.(f)}
                   keepsOldSecret={keepsOldSecret}
                   autoFocus={i === 0}
-                  onFill={(values) => setDraft((d) => ({ ...d, ...onlyFields(fields, values) }))}
+                  onFill={(values, ifEmpty = {}) =>
+                    setDraft((d) => ({ ...d, ...onlyFields(fields, values), ...fillEmpty(fields, d, ifEmpty) }))
+                  }
                 />
               ))}
               {serverError && (

@@ -69,13 +69,18 @@ export function draftValue(field: FieldDef, value: unknown, lang: Language = 'en
   }
 }
 
+/** A form's draft: the record's values, or for a new record (none) its fields' starting values. */
 export function draftFromRecord(
   fields: readonly FieldDef[],
-  record: Record<string, unknown> = {},
+  record?: Record<string, unknown>,
   lang: Language = 'en',
+  now: () => number = Date.now,
 ): Draft {
   const draft: Draft = {};
-  for (const f of fields) draft[f.key] = draftValue(f, record[f.key], lang);
+  for (const f of fields) {
+    const value = record === undefined && f.defaultNow ? new Date(now()).toISOString() : record?.[f.key];
+    draft[f.key] = draftValue(f, value, lang);
+  }
   return draft;
 }
 
@@ -236,4 +241,20 @@ export function sameDraft(a: Draft, b: Draft): boolean {
 export function onlyFields(fields: readonly FieldDef[], values: Draft): Draft {
   const keys = new Set(fields.map((f) => f.key));
   return Object.fromEntries(Object.entries(values).filter(([key]) => keys.has(key)));
+}
+
+/**
+ * Values suggested by what an upload's file tells (a package's platform and version): each goes
+ * into a field of the form that is still empty, and a choice only when it is one of the field's
+ * options. What the administrator typed is never replaced.
+ */
+export function fillEmpty(fields: readonly FieldDef[], draft: Draft, values: Draft): Draft {
+  const out: Draft = {};
+  for (const [key, value] of Object.entries(values)) {
+    const field = fields.find((f) => f.key === key);
+    if (!field || (draft[key] !== undefined && draft[key] !== '')) continue;
+    if (field.kind === 'select' && !(field.options ?? []).includes(String(value))) continue;
+    out[key] = value;
+  }
+  return out;
 }

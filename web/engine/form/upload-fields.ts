@@ -23,3 +23,29 @@ export function uploadedValue(
   if (/^https?:\/\//i.test(answer.path)) return answer.path;
   return `${origin}${FILE_SERVER_PREFIX}${answer.path.replace(/^\/+/, '')}`;
 }
+
+/** A package's platform by its extension, as the app versions' platforms are named. */
+const PLATFORM_OF_EXTENSION: Readonly<Record<string, string>> = {
+  apk: 'android',
+  aab: 'android',
+  ipa: 'ios',
+  exe: 'windows',
+  msi: 'windows',
+  msix: 'windows',
+  dmg: 'mac',
+  pkg: 'mac',
+};
+
+/**
+ * What a package's file name tells: its platform by the extension, its version as the dotted
+ * numbers in the name (`chat-5.1.0.apk`: android, 5.1.0; `Nimbus_v2.10.3-beta.ipa`: ios, 2.10.3).
+ */
+export function packageFacts(name: string): { platform?: string; version?: string } {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  const extension = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const stem = dot > 0 ? base.slice(0, dot) : base;
+  const platform = PLATFORM_OF_EXTENSION[extension];
+  const version = /(?:^|[^\d.])v?(\d+(?:\.\d+){1,3})(?![\d.]*\d)/i.exec(stem)?.[1];
+  return { ...(platform ? { platform } : {}), ...(version ? { version } : {}) };
+}

@@ -35,6 +35,23 @@ export interface ChartSpec {
   series: ChartSeriesSpec[];
   left: ChartAxisSpec;
   right?: ChartAxisSpec;
+  /**
+   * The last x is a period still being counted (today): named so in the tooltip, and its segment
+   * of each line drawn dashed and lighter (uplot-loader's partialLastPlugin), so a day half over
+   * never reads as a fall.
+   */
+  partialLast?: { label: string };
+}
+
+/** The x heading of the tooltip, naming the last x as partial when the spec says it is. */
+export function headingWithPartial(
+  spec: Pick<ChartSpec, 'xKind' | 'locale' | 'partialLast'>,
+  lastX: () => number | undefined,
+): Formatter {
+  const full = xFormatter(spec, 'full');
+  const partial = spec.partialLast;
+  if (!partial) return full;
+  return (x) => (x === lastX() ? `${full(x)} · ${partial.label}` : full(x));
 }
 
 /** Axis text sizes per size setting: Mini shrinks the chart, never below a legible 11 px. */
@@ -89,7 +106,9 @@ export function buildChartOptions(
   const font = `${size.fontPx}px system-ui, sans-serif`;
   const labelFont = `600 ${size.fontPx}px system-ui, sans-serif`;
   const tick = xFormatter(spec, 'tick');
-  const full = xFormatter(spec, 'full');
+  // The tooltip's x heading, built once; it reads the plot it is asked about for the last x.
+  let shown: uPlot | null = null;
+  const heading = headingWithPartial(spec, () => shown?.data[0].at(-1));
   const colors = AXIS_COLORS[size.scheme ?? 'light'];
   const axisCommon = {
     stroke: colors.axis,
@@ -143,7 +162,13 @@ export function buildChartOptions(
     scales,
     axes,
     series: [
-      { label: spec.xLabel, value: (_u, v) => (v == null ? '' : full(v)) },
+      {
+        label: spec.xLabel,
+        value: (u, v) => {
+          shown = u;
+          return v == null ? '' : heading(v);
+        },
+      },
       ...spec.series.map<uPlot.Series>((s) => ({
         label: s.label,
         scale: s.axis,

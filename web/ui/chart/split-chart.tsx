@@ -11,7 +11,7 @@ export interface SplitSeries extends Omit<ChartSeriesSpec, 'axis'> {
   unit: string;
 }
 
-export interface SplitChartSpec extends Pick<ChartSpec, 'xKind' | 'xLabel' | 'locale'> {
+export interface SplitChartSpec extends Pick<ChartSpec, 'xKind' | 'xLabel' | 'locale' | 'partialLast'> {
   series: readonly SplitSeries[];
   /** Each unit's axis: its label (used when a panel holds several series) and tick format. */
   axes: Readonly<Record<string, ChartAxisSpec>>;
@@ -51,6 +51,7 @@ export function SplitChart({ spec, data, label, testId, columns = false }: Split
           // Dates under dates need no "Date" under each panel.
           xAxisUnlabelled: groupCount > 1,
           locale: spec.locale,
+          ...(spec.partialLast ? { partialLast: spec.partialLast } : {}),
           // A lone series names its own axis; a shared axis says what its series count.
           left: { ...axis, label: series.length === 1 ? series[0]!.label : axis.label },
           series: series.map((s) => ({ label: s.label, color: s.color, format: s.format, axis: 'left' as const })),

@@ -4,7 +4,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { appliedScheme, size } from '../../lib/settings.js';
 import { DENSITY } from '../density.js';
 import { useT } from '../../i18n/index.js';
-import { buildChartOptions, CHART_FONT_PX, xFormatter, type ChartSpec } from './chart-spec.js';
+import { buildChartOptions, CHART_FONT_PX, headingWithPartial, type ChartSpec } from './chart-spec.js';
 
 type Loader = typeof import('./uplot-loader.js');
 
@@ -87,7 +87,10 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
       spec,
       { width: widthNow.current, height, fontPx, scheme },
       {
-        plugins: [lib.tooltipPlugin(xFormatter(spec, 'full'))],
+        plugins: [
+          lib.tooltipPlugin(headingWithPartial(spec, () => latest.current[0]?.at(-1))),
+          ...(spec.partialLast ? [lib.partialLastPlugin()] : []),
+        ],
         tzDate: spec.xKind === 'day' ? lib.utcDate : undefined,
       },
     );
@@ -117,6 +120,7 @@ export function TimeChart({ spec, data, label, testId, heightScale = 1 }: TimeCh
       className="relative m-0 w-full min-w-0 [contain:inline-size]"
       data-testid={testId}
       data-points={data[0]?.length ?? 0}
+      data-partial-last={spec.partialLast ? 'true' : undefined}
     >
       <div ref={target} role="img" aria-label={label} style={{ minHeight: height }} />
       {failed && (

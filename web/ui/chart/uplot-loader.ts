@@ -81,3 +81,51 @@ export function tooltipPlugin(heading: (x: number) => string): uPlot.Plugin {
 
 /** Aligns day ticks on UTC midnights, the days the backend counts in. */
 export const utcDate = (seconds: number): Date => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
+
+/**
+ * The last point is a period still being counted: each line stops solid at the one before it,
+ * and its last segment is drawn dashed and lighter, so today's part-day reads as unfinished
+ * rather than as a fall. Lines with fewer than two points are drawn as they are.
+ */
+export function partialLastPlugin(): uPlot.Plugin {
+  const linear = uPlot.paths.linear!();
+  return {
+    opts: (_u, opts) => {
+      opts.series.forEach((s, i) => {
+        if (i === 0) return;
+        s.paths = (u, si, i0, i1) => {
+          const last = u.data[0].length - 1;
+          return linear(u, si, i0, last >= 1 ? Math.min(i1, last - 1) : i1);
+        };
+      });
+    },
+    hooks: {
+      draw: (u) => {
+        const xs = u.data[0];
+        const n = xs.length;
+        if (n < 2) return;
+        const ctx = u.ctx;
+        u.series.forEach((s, i) => {
+          if (i === 0 || s.show === false) return;
+          const y0 = u.data[i]?.[n - 2];
+          const y1 = u.data[i]?.[n - 1];
+          if (y0 == null || y1 == null) return;
+          const scale = s.scale ?? 'y';
+          ctx.save();
+          ctx.beginPath();
+          ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+          ctx.clip();
+          ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+          ctx.globalAlpha = 0.55;
+          ctx.strokeStyle = typeof s.stroke === 'function' ? String(s.stroke(u, i)) : String(s.stroke ?? '#409eff');
+          ctx.lineWidth = (s.width ?? 2) * devicePixelRatio;
+          ctx.beginPath();
+          ctx.moveTo(u.valToPos(xs[n - 2]!, 'x', true), u.valToPos(y0, scale, true));
+          ctx.lineTo(u.valToPos(xs[n - 1]!, 'x', true), u.valToPos(y1, scale, true));
+          ctx.stroke();
+          ctx.restore();
+        });
+      },
+    },
+  };
+}
