@@ -47,7 +47,7 @@ describe.each(WIDTHS)('dashboard at %i px', (width) => {
     // Today's cards say how they stand against yesterday.
     for (const key of ['newUsersToday', 'activeUsersToday', 'messagesToday', 'rechargeToday']) {
       await expect
-        .poll(() => page.getByTestId(`kpi-${key}-yesterday`).innerText())
+        .poll(() => page.getByTestId(`yesterday-${key}`).innerText())
         .toMatch(/against yesterday|^Yesterday /);
     }
 

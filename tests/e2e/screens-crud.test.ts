@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { userDetail } from '../../server/sandbox/routes/bindings/users.js';
-import { formatMoney } from '../../web/engine/shared/money.js';
+import { formatCurrency } from '../../web/lib/currency.js';
 import { RELATED_ROWS } from '../../web/engine/record/related.js';
 import { errorToasts, storePreference, useHarness, rowCommand, rowOffers } from './harness.js';
 
@@ -163,10 +163,11 @@ describe('list screen end to end', () => {
         cards.map((c) => [c.querySelector('dt')?.textContent, c.querySelector('dd')?.textContent]),
       );
     expect(figures).toEqual([
-      ['Balance', formatMoney(expected.wallet.balance)],
-      ['Frozen', formatMoney(expected.wallet.frozen)],
-      ['Total recharged', formatMoney(expected.wallet.totalRecharge)],
-      ['Total withdrawn', formatMoney(expected.wallet.totalWithdraw)],
+      // Money as the reader's language writes it, with its currency and digit groups.
+      ['Balance', formatCurrency(expected.wallet.balance, 'en', 'CNY')],
+      ['Frozen', formatCurrency(expected.wallet.frozen, 'en', 'CNY')],
+      ['Total recharged', formatCurrency(expected.wallet.totalRecharge, 'en', 'CNY')],
+      ['Total withdrawn', formatCurrency(expected.wallet.totalWithdraw, 'en', 'CNY')],
     ]);
     expect(expected.wallet.frozen).toBeGreaterThan(0);
     expect(expected.wallet.totalWithdraw).toBeGreaterThan(0);

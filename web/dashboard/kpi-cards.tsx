@@ -100,7 +100,7 @@ export function KpiCards({
                     <ShortFigure short={shortValue(value, c.kind, format)} exact={exactValue(value, c.kind, format)} />
                   </dd>
                   {compared && (
-                    <dd className="mt-1 text-xs text-slate-600 tabular-nums" data-testid={`kpi-${c.key}-yesterday`}>
+                    <dd className="mt-1 text-xs text-slate-600 tabular-nums" data-testid={`yesterday-${c.key}`}>
                       {compared}
                     </dd>
                   )}
