@@ -22,7 +22,6 @@ import sessionCalls from './session/calls.js';
 import manageProxy from './plugins/manage-proxy.js';
 import contractCheck from './plugins/contract-check.js';
 import upload from './plugins/upload.js';
-import linkLimit from './plugins/link-limit.js';
 import events, { type EventsOptions } from './events/plugin.js';
 import permissions from './plugins/permissions.js';
 import errorLog from './error-log/plugin.js';
@@ -136,8 +135,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(permissions, permissionTtlMs === undefined ? {} : { ttlMs: permissionTtlMs });
   await app.register(upload, { primary, ...(options.now ? { now: options.now } : {}) });
   await app.register(manageProxy);
-  // Before the trail and the holds: a link over the contract's limit is refused (with its own code, ahead of the general value rules) before either reads or keeps it.
-  await app.register(linkLimit);
   // The contract's value rules on the proxy's and the map's calls, before the audit trail and dual control look at them.
   await app.register(contractCheck);
   // Its hooks wrap every route, the proxy's and the map's included, whatever their order.

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import {
+  LINK_MAX_LENGTH,
   RESOURCES,
   checkRules,
   formFields,
@@ -105,6 +106,14 @@ export default fp(
       if (!isRow(body)) return;
       const problems = problemsOf(call, body);
       if (problems.length === 0) return;
+      // A link over LINK_MAX_LENGTH keeps a code of its own: it is the value that would widen every
+      // list, record page and audit entry that shows it, so clients and operators can tell it apart.
+      const link = problems.find((p) => p.code === 'linkTooLong');
+      if (link) {
+        throw new GatewayError('LINK_TOO_LONG', `${link.field} is longer than ${LINK_MAX_LENGTH} characters`, {
+          data: { field: link.field, max: LINK_MAX_LENGTH, errors: { [link.field]: 'linkTooLong' } },
+        });
+      }
       const first = problems[0]!;
       const detail = first.limit
         ? `${first.field} must not be more than ${first.limit}`
