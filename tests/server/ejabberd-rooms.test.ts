@@ -69,7 +69,9 @@ describeEjabberd('ejabberd 23.01 HTTP API: rooms, shared roster groups, private 
     });
     expect(await option('title')).toBe('Renamed room');
     // Mute all: newcomers join as visitors, without voice.
-    expect(await call('change_room_option', { name, service: MUC, option: 'members_by_default', value: 'false' })).toEqual({
+    expect(
+      await call('change_room_option', { name, service: MUC, option: 'members_by_default', value: 'false' }),
+    ).toEqual({
       status: 200,
       json: 0,
     });
@@ -118,7 +120,12 @@ describeEjabberd('ejabberd 23.01 HTTP API: rooms, shared roster groups, private 
     const r = room(0);
     const u = seeded.users.find((x) => x.account === r.owner)!;
     expect(await call('get_room_occupants', { name: r.name, service: MUC })).toEqual({ status: 200, json: [] });
-    const client = await XmppClient.connect({ port: ejabberd.server.c2sPort, host: HOST, account: u.account, password: u.password });
+    const client = await XmppClient.connect({
+      port: ejabberd.server.c2sPort,
+      host: HOST,
+      account: u.account,
+      password: u.password,
+    });
     clients.push(client);
     await client.joinRoom(r.jid, 'owner-nick');
     expect(await call('get_room_occupants', { name: r.name, service: MUC })).toEqual({
@@ -130,7 +137,10 @@ describeEjabberd('ejabberd 23.01 HTTP API: rooms, shared roster groups, private 
       json: { occupants: 1 },
     });
     expect(await call('get_user_rooms', { user: u.account, host: HOST })).toEqual({ status: 200, json: [r.jid] });
-    expect(await call('get_room_occupants', { name: 'nosuch', service: MUC })).toEqual({ status: 400, json: 'room_not_found' });
+    expect(await call('get_room_occupants', { name: 'nosuch', service: MUC })).toEqual({
+      status: 400,
+      json: 'room_not_found',
+    });
   });
 
   it('creates a room (an existing one is 400) and destroys it (a missing one is 400)', async () => {
@@ -141,12 +151,18 @@ describeEjabberd('ejabberd 23.01 HTTP API: rooms, shared roster groups, private 
     expect(await call('destroy_room', { name: 'fresh', service: MUC })).toEqual({ status: 200, json: 0 });
     expect((await call('muc_online_rooms', { service: MUC })).json).not.toContain(`fresh@${MUC}`);
     expect(await call('get_room_options', { name: 'fresh', service: MUC })).toEqual({ status: 200, json: {} });
-    expect(await call('destroy_room', { name: 'fresh', service: MUC })).toEqual({ status: 400, json: "Room doesn't exists" });
+    expect(await call('destroy_room', { name: 'fresh', service: MUC })).toEqual({
+      status: 400,
+      json: "Room doesn't exists",
+    });
   });
 
   it('keeps shared roster groups: @all@ marks every account, members are listed apart, rosters show them', async () => {
     expect(await call('srg_list', { host: HOST })).toEqual({ status: 200, json: ['everyone'] });
-    const info = (await call('srg_get_info', { group: 'everyone', host: HOST })).json as Array<{ key: string; value: string }>;
+    const info = (await call('srg_get_info', { group: 'everyone', host: HOST })).json as Array<{
+      key: string;
+      value: string;
+    }>;
     expect(Object.fromEntries(info.map(({ key, value }) => [key, value]))).toEqual({
       label: seeded.sharedGroup!.label,
       description: seeded.sharedGroup!.description,
@@ -156,18 +172,46 @@ describeEjabberd('ejabberd 23.01 HTTP API: rooms, shared roster groups, private 
     expect(await call('srg_get_members', { group: 'everyone', host: HOST })).toEqual({ status: 200, json: [] });
     const account = seeded.users[3]!.account;
     const roster = (await call('get_roster', { user: account, host: HOST })).json as Array<Record<string, string>>;
-    expect(roster.map((c) => c.jid)).toEqual(expect.arrayContaining([`${seeded.users[4]!.account}@${HOST}`, `admin@${HOST}`]));
-    expect(roster[0]).toEqual({ jid: expect.any(String), nick: expect.any(String), subscription: 'both', ask: 'undefined', group: 'Everyone' });
+    expect(roster.map((c) => c.jid)).toEqual(
+      expect.arrayContaining([`${seeded.users[4]!.account}@${HOST}`, `admin@${HOST}`]),
+    );
+    expect(roster[0]).toEqual({
+      jid: expect.any(String),
+      nick: expect.any(String),
+      subscription: 'both',
+      ask: 'undefined',
+      group: 'Everyone',
+    });
 
-    expect(await call('srg_create', { group: 'staff', host: HOST, label: 'Staff', description: '', display: 'staff\\neveryone' })).toEqual({
+    expect(
+      await call('srg_create', {
+        group: 'staff',
+        host: HOST,
+        label: 'Staff',
+        description: '',
+        display: 'staff\\neveryone',
+      }),
+    ).toEqual({
       status: 200,
       json: 0,
     });
-    expect(await call('srg_user_add', { user: account, host: HOST, group: 'staff', grouphost: HOST })).toEqual({ status: 200, json: 0 });
-    expect(await call('srg_get_members', { group: 'staff', host: HOST })).toEqual({ status: 200, json: [`${account}@${HOST}`] });
-    const staff = (await call('srg_get_info', { group: 'staff', host: HOST })).json as Array<{ key: string; value: string }>;
+    expect(await call('srg_user_add', { user: account, host: HOST, group: 'staff', grouphost: HOST })).toEqual({
+      status: 200,
+      json: 0,
+    });
+    expect(await call('srg_get_members', { group: 'staff', host: HOST })).toEqual({
+      status: 200,
+      json: [`${account}@${HOST}`],
+    });
+    const staff = (await call('srg_get_info', { group: 'staff', host: HOST })).json as Array<{
+      key: string;
+      value: string;
+    }>;
     expect(staff).toContainEqual({ key: 'displayed_groups', value: 'staff\neveryone' });
-    expect(await call('srg_user_del', { user: account, host: HOST, group: 'staff', grouphost: HOST })).toEqual({ status: 200, json: 0 });
+    expect(await call('srg_user_del', { user: account, host: HOST, group: 'staff', grouphost: HOST })).toEqual({
+      status: 200,
+      json: 0,
+    });
     expect(await call('srg_delete', { group: 'staff', host: HOST })).toEqual({ status: 200, json: 0 });
     expect(await call('srg_delete', { group: 'staff', host: HOST })).toEqual({ status: 200, json: 0 });
     expect(await call('srg_get_info', { group: 'staff', host: HOST })).toEqual({ status: 200, json: [] });
@@ -185,7 +229,13 @@ describeEjabberd('ejabberd 23.01 HTTP API: rooms, shared roster groups, private 
       group: 'Friends',
     });
     expect(
-      await call('process_rosteritems', { action: 'list', subs: 'any', asks: 'any', users: `${a}@${HOST}`, contacts: 'any' }),
+      await call('process_rosteritems', {
+        action: 'list',
+        subs: 'any',
+        asks: 'any',
+        users: `${a}@${HOST}`,
+        contacts: 'any',
+      }),
     ).toEqual({ status: 200, json: [{ user: `${a}@${HOST}`, contact: `${b}@${HOST}` }] });
     expect(await call('get_roster')).toEqual({ status: 400, json: 'Request have missing argument: user' });
   });

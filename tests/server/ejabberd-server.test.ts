@@ -63,7 +63,10 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
     // A name the VM knows as an atom (a function somewhere) but no command: 400, not 404.
     expect(await call('set_motd', { host: host(), content: 'x' })).toEqual({ status: 400, json: 'unknown_command' });
     expect(await call('registered_users')).toEqual({ status: 400, json: 'Request have missing argument: host' });
-    expect(await call('registered_users', { host: 'no.such.host' })).toEqual({ status: 400, json: 'Unknown virtual host' });
+    expect(await call('registered_users', { host: 'no.such.host' })).toEqual({
+      status: 400,
+      json: 'Unknown virtual host',
+    });
   });
 
   it('lists every registered account in one answer: bare names, sorted, no paging', async () => {
@@ -73,13 +76,19 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
     expect(json).toEqual(expected);
     expect(expected).toHaveLength(202);
     expect(await call('stats', { name: 'registeredusers' })).toEqual({ status: 200, json: { stat: 202 } });
-    expect(await call('stats_host', { name: 'registeredusers', host: host() })).toEqual({ status: 200, json: { stat: 202 } });
+    expect(await call('stats_host', { name: 'registeredusers', host: host() })).toEqual({
+      status: 200,
+      json: { stat: 202 },
+    });
   });
 
   it('answers check_password and check_account with a bare 0 (yes) or 1 (no), never an HTTP error', async () => {
     const { account, password } = user(0);
     expect(await call('check_password', { user: account, host: host(), password })).toEqual({ status: 200, json: 0 });
-    expect(await call('check_password', { user: account, host: host(), password: 'nope' })).toEqual({ status: 200, json: 1 });
+    expect(await call('check_password', { user: account, host: host(), password: 'nope' })).toEqual({
+      status: 200,
+      json: 1,
+    });
     expect(await call('check_password', { user: 'nobody', host: host(), password })).toEqual({ status: 200, json: 1 });
     expect(await call('check_account', { user: account, host: host() })).toEqual({ status: 200, json: 0 });
     expect(await call('check_account', { user: 'nobody', host: host() })).toEqual({ status: 200, json: 1 });
@@ -107,8 +116,13 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
       status: 400,
       json: 'error_no_vcard_found',
     });
-    expect(await call('set_nickname', { user: u.account, host: host(), nickname: 'Renamed 5' })).toEqual({ status: 200, json: 0 });
-    expect((await call('get_vcard', { user: u.account, host: host(), name: 'NICKNAME' })).json).toEqual({ content: 'Renamed 5' });
+    expect(await call('set_nickname', { user: u.account, host: host(), nickname: 'Renamed 5' })).toEqual({
+      status: 200,
+      json: 0,
+    });
+    expect((await call('get_vcard', { user: u.account, host: host(), name: 'NICKNAME' })).json).toEqual({
+      content: 'Renamed 5',
+    });
   });
 
   it('reads last activity: a set time, "never logged in", "NOT FOUND" for no account, and ONLINE', async () => {
@@ -125,7 +139,9 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
     expect(missing.status).toBe('NOT FOUND');
     const u = user(6);
     await online(u.account, u.password);
-    expect(((await call('get_last', { user: u.account, host: host() })).json as Record<string, string>).status).toBe('ONLINE');
+    expect(((await call('get_last', { user: u.account, host: host() })).json as Record<string, string>).status).toBe(
+      'ONLINE',
+    );
   });
 
   it('lists sessions whole (empty when nobody is connected), counts them, and kicks one or all', async () => {
@@ -136,13 +152,21 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
     const phone = await online(u.account, u.password, 'phone');
     const sessions = (await call('connected_users_info')).json as Array<Record<string, unknown>>;
     expect(sessions.map((s) => s.jid).sort()).toEqual([desk.jid, phone.jid]);
-    expect(sessions[0]).toMatchObject({ connection: 'c2s', ip: '127.0.0.1', priority: 0, status: 'available', statustext: '' });
+    expect(sessions[0]).toMatchObject({
+      connection: 'c2s',
+      ip: '127.0.0.1',
+      priority: 0,
+      status: 'available',
+      statustext: '',
+    });
     expect(Object.keys(sessions[0]!).sort()).toEqual(
       ['connection', 'ip', 'jid', 'node', 'port', 'priority', 'resource', 'status', 'statustext', 'uptime'].sort(),
     );
     expect(await call('connected_users_number')).toEqual({ status: 200, json: { num_sessions: 2 } });
     expect(await call('stats_host', { name: 'onlineusers', host: host() })).toEqual({ status: 200, json: { stat: 2 } });
-    const mine = (await call('user_sessions_info', { user: u.account, host: host() })).json as Array<Record<string, unknown>>;
+    const mine = (await call('user_sessions_info', { user: u.account, host: host() })).json as Array<
+      Record<string, unknown>
+    >;
     expect(mine.map((s) => s.resource).sort()).toEqual(['desk', 'phone']);
     expect(mine[0]).not.toHaveProperty('jid');
 
@@ -150,11 +174,19 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
       await call('kick_session', { user: u.account, host: host(), resource: 'desk', reason: 'Kicked by the console' }),
     ).toEqual({ status: 200, json: 0 });
     await desk.waitClosed();
-    await expect.poll(async () => (await call('user_resources', { user: u.account, host: host() })).json).toEqual(['phone']);
-    expect(await call('kick_user', { user: u.account, host: host() })).toEqual({ status: 200, json: { num_resources: 1 } });
+    await expect
+      .poll(async () => (await call('user_resources', { user: u.account, host: host() })).json)
+      .toEqual(['phone']);
+    expect(await call('kick_user', { user: u.account, host: host() })).toEqual({
+      status: 200,
+      json: { num_resources: 1 },
+    });
     await phone.waitClosed();
     await expect.poll(async () => (await call('connected_users_info')).json).toEqual([]);
-    expect(await call('kick_user', { user: u.account, host: host() })).toEqual({ status: 200, json: { num_resources: 0 } });
+    expect(await call('kick_user', { user: u.account, host: host() })).toEqual({
+      status: 200,
+      json: { num_resources: 0 },
+    });
     expect(await call('kick_session', { user: u.account, host: host(), resource: 'gone', reason: '' })).toEqual({
       status: 200,
       json: 0,
@@ -164,16 +196,28 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
   it('bans by kicking every session and replacing the password; change_password lifts it', async () => {
     const u = user(2);
     const client = await online(u.account, u.password);
-    expect(await call('ban_account', { user: u.account, host: host(), reason: 'Spam' })).toEqual({ status: 200, json: 0 });
+    expect(await call('ban_account', { user: u.account, host: host(), reason: 'Spam' })).toEqual({
+      status: 200,
+      json: 0,
+    });
     await client.waitClosed();
-    expect(await call('check_password', { user: u.account, host: host(), password: u.password })).toEqual({ status: 200, json: 1 });
+    expect(await call('check_password', { user: u.account, host: host(), password: u.password })).toEqual({
+      status: 200,
+      json: 1,
+    });
     // Still registered: a ban is no delete.
     expect(await call('check_account', { user: u.account, host: host() })).toEqual({ status: 200, json: 0 });
     // 23.01 has no unban and no ban details.
     expect((await call('unban_account', { user: u.account, host: host() })).status).toBe(404);
     expect((await call('get_ban_details', { user: u.account, host: host() })).status).toBe(404);
-    expect(await call('change_password', { user: u.account, host: host(), newpass: u.password })).toEqual({ status: 200, json: 0 });
-    expect(await call('check_password', { user: u.account, host: host(), password: u.password })).toEqual({ status: 200, json: 0 });
+    expect(await call('change_password', { user: u.account, host: host(), newpass: u.password })).toEqual({
+      status: 200,
+      json: 0,
+    });
+    expect(await call('check_password', { user: u.account, host: host(), password: u.password })).toEqual({
+      status: 200,
+      json: 0,
+    });
     // A ban of a missing account creates it (check_account first), and the registeredusers counter misses it.
     const counted = await call('stats', { name: 'registeredusers' });
     expect(await call('ban_account', { user: 'ghost', host: host(), reason: 'x' })).toEqual({ status: 200, json: 0 });
@@ -203,17 +247,32 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
       json: { value: seeded.offline[first] },
     });
     const u = user(10);
-    const count = async () => ((await call('get_offline_count', { user: u.account, host: host() })).json as { value: number }).value;
+    const count = async () =>
+      ((await call('get_offline_count', { user: u.account, host: host() })).json as { value: number }).value;
     expect(await count()).toBe(0);
     const send = (type: string) =>
-      call('send_message', { type, from: `admin@${host()}`, to: `${u.account}@${host()}`, subject: '', body: `a ${type}` });
+      call('send_message', {
+        type,
+        from: `admin@${host()}`,
+        to: `${u.account}@${host()}`,
+        subject: '',
+        body: `a ${type}`,
+      });
     expect(await send('chat')).toEqual({ status: 200, json: 0 });
     expect(await send('normal')).toEqual({ status: 200, json: 0 });
     expect(await send('headline')).toEqual({ status: 200, json: 0 });
     expect(await count()).toBe(2);
     expect(await call('get_offline_count')).toEqual({ status: 400, json: 'Request have missing argument: user' });
     // To an account that does not exist: accepted, nothing stored.
-    expect(await call('send_message', { type: 'chat', from: `admin@${host()}`, to: `nobody@${host()}`, subject: '', body: 'x' })).toEqual({
+    expect(
+      await call('send_message', {
+        type: 'chat',
+        from: `admin@${host()}`,
+        to: `nobody@${host()}`,
+        subject: '',
+        body: 'x',
+      }),
+    ).toEqual({
       status: 200,
       json: 0,
     });
@@ -257,7 +316,11 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
     const client = await online(u.account, u.password);
     await expect.poll(() => client.received.includes(motd)).toBe(true);
     expect(
-      await call('send_stanza', { from: `admin@${host()}`, to: `${host()}/announce/motd/delete`, stanza: '<message/>' }),
+      await call('send_stanza', {
+        from: `admin@${host()}`,
+        to: `${host()}/announce/motd/delete`,
+        stanza: '<message/>',
+      }),
     ).toEqual({ status: 200, json: 0 });
   });
 
@@ -268,6 +331,9 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
       expect(json).toEqual({ stat: expect.any(Number) });
     }
     expect(await call('stats', { name: 'messages_today' })).toEqual({ status: 500, json: 'internal_error' });
-    expect(await call('stats_host', { name: 'registeredusers', host: 'no.such.host' })).toEqual({ status: 200, json: { stat: 0 } });
+    expect(await call('stats_host', { name: 'registeredusers', host: 'no.such.host' })).toEqual({
+      status: 200,
+      json: { stat: 0 },
+    });
   });
 });

@@ -26,7 +26,7 @@ const { values } = parseArgs({
   },
 });
 
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
   const missing = ejabberdMissing();
@@ -93,7 +93,9 @@ async function main(): Promise<void> {
   // Its own process group: Ctrl-C reaches only us and we pass one SIGTERM on (two signals make
   // the gateway skip its graceful shutdown).
   gateway = spawn(process.execPath, ['dist/server/main.js'], { cwd: REPO_ROOT, env, stdio: 'inherit', detached: true });
-  process.once('exit', () => gateway?.exitCode === null && gateway.kill('SIGKILL'));
+  process.once('exit', () => {
+    if (gateway?.exitCode === null) gateway.kill('SIGKILL');
+  });
   say(`the console: http://localhost:${values.port} (log in as ${server.admin.account} / ${server.admin.password})`);
   gateway.once('exit', (code) => void stopAll(code ?? 1));
 }

@@ -70,7 +70,9 @@ export async function inBatches<T>(items: T[], limit: number, task: (item: T) =>
 async function must(server: Ejabberd, command: string, body: Record<string, unknown>): Promise<EjabberdAnswer> {
   const answer = await server.api(command, body);
   if (answer.status !== 200 || answer.json === 1) {
-    throw new Error(`seeding: ${command} ${JSON.stringify(body)} answered ${answer.status} ${JSON.stringify(answer.json)}`);
+    throw new Error(
+      `seeding: ${command} ${JSON.stringify(body)} answered ${answer.status} ${JSON.stringify(answer.json)}`,
+    );
   }
   return answer;
 }
@@ -104,7 +106,7 @@ export async function seedEjabberd(server: Ejabberd, options: SeedOptions = {}):
 
   const rooms: SeededRoom[] = Array.from({ length: options.rooms ?? 3 }, (_, i) => {
     const index = i + 1;
-    const around = (k: number) => users.length === 0 ? null : users[(i * 3 + k) % users.length]!.account;
+    const around = (k: number) => (users.length === 0 ? null : users[(i * 3 + k) % users.length]!.account);
     const members = [around(1), around(2)].filter((m): m is string => m !== null && m !== around(0));
     return {
       name: seededRoomName(index),

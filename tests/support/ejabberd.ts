@@ -169,7 +169,10 @@ export async function startEjabberd(options: EjabberdOptions = {}): Promise<Ejab
   const host = options.host ?? 'localhost';
   const mucHost = options.mucHost ?? `conference.${host}`;
   const admin: EjabberdAccount = { account: 'admin', password: options.adminPassword ?? password() };
-  const user: EjabberdAccount = { account: options.user?.account ?? 'user', password: options.user?.password ?? password() };
+  const user: EjabberdAccount = {
+    account: options.user?.account ?? 'user',
+    password: options.user?.password ?? password(),
+  };
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'ejabberd-test-'));
   mkdirSync(dir, { recursive: true });
@@ -184,7 +187,7 @@ export async function startEjabberd(options: EjabberdOptions = {}): Promise<Ejab
     `ejabberd_auth:try_register(${erlBinary(account.account)}, ${erlBinary(host)}, ${erlBinary(account.password)})`;
   // Stdin is a pipe from us: when it closes (this process died without stop()), the VM stops too.
   const watchParent =
-    "spawn(fun() -> P = open_port({fd, 0, 1}, [eof, binary]), (fun L() -> receive {P, eof} -> init:stop(); _ -> L() end end)() end)";
+    'spawn(fun() -> P = open_port({fd, 0, 1}, [eof, binary]), (fun L() -> receive {P, eof} -> init:stop(); _ -> L() end end)() end)';
   const started = Date.now();
   const child: ChildProcess = spawn(
     'erl',

@@ -17,7 +17,12 @@ export interface XmppOptions {
 }
 
 const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;').replace(/"/g, '&quot;');
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/'/g, '&apos;')
+    .replace(/"/g, '&quot;');
 
 export class XmppClient {
   /** Everything the server sent, as text. */
@@ -61,7 +66,10 @@ export class XmppClient {
     await client.next(/<\/stream:features>/, 'the stream features');
     const plain = Buffer.from(`\0${options.account}\0${options.password}`).toString('base64');
     client.send(`<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>${plain}</auth>`);
-    const sasl = await client.next(/<success[^>]*(\/>|>[\s\S]*?<\/success>)|<failure[\s\S]*?<\/failure>/, 'the SASL answer');
+    const sasl = await client.next(
+      /<success[^>]*(\/>|>[\s\S]*?<\/success>)|<failure[\s\S]*?<\/failure>/,
+      'the SASL answer',
+    );
     if (sasl.startsWith('<failure')) {
       client.socket.destroy();
       throw new Error(`XMPP login of ${options.account}@${host} refused: ${sasl}`);
@@ -122,7 +130,8 @@ export class XmppClient {
       {
         timeoutMs: this.options.timeoutMs ?? 30_000,
         timedOut: () => new Error(`timed out waiting for ${what} from XMPP\n${this.received.slice(-2000)}`),
-        hopeless: () => (this.closed ? new Error(`the XMPP stream closed before ${what}\n${this.received.slice(-2000)}`) : null),
+        hopeless: () =>
+          this.closed ? new Error(`the XMPP stream closed before ${what}\n${this.received.slice(-2000)}`) : null,
       },
     );
     const match = found as unknown as RegExpExecArray;
