@@ -314,7 +314,7 @@ function backendMap(env: Env): Config['backendMap'] {
   const file = text(env, 'BACKEND_MAP');
   if (file === undefined) return null;
   try {
-    const map = loadBackendMap(file);
+    const map = loadBackendMap(file, env);
     const logout = map.console?.calls?.logout;
     // The map's logout starts from BACKEND_LOGOUT_PATH as the count starts from WITHDRAWAL_COUNT_PATH.
     if (

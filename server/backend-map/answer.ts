@@ -13,7 +13,7 @@ const RECORD_CALLS: ReadonlySet<string> = new Set<CallName>(['detail', 'create',
 
 /** Messages of backends that answer an unknown path inside their envelope rather than with HTTP 404. */
 export const NO_SUCH_PATH =
-  /no such (interface|path|api|endpoint|handler)|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
+  /no such (interface|path|api|endpoint|handler)|^endpoint not found|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
 
 export function scalarText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -60,10 +60,14 @@ export function mapAnswer(
 ): { status: number; body: Row } {
   const { bound, fields, request } = prepared;
   const sent = { method: request.method, path: request.path.split('?')[0] };
-  const code = readPointer(json, bound.envelope.code);
-  const message = readPointer(json, bound.envelope.message);
-  const success = code !== undefined && bound.envelope.success.has(scalarText(code));
-  if (status === 404 || (!success && typeof message === 'string' && NO_SUCH_PATH.test(message))) {
+  const { byStatus } = bound.envelope;
+  // Without an envelope the status is the code, and a refusal may be a bare JSON string (ejabberd's "unknown_user").
+  const code = byStatus ? status : readPointer(json, bound.envelope.code);
+  const message = byStatus && typeof json === 'string' ? json : readPointer(json, bound.envelope.message);
+  const success = byStatus ? status >= 200 && status < 300 : code !== undefined && bound.envelope.success.has(scalarText(code));
+  const noSuchPath = typeof message === 'string' && NO_SUCH_PATH.test(message);
+  // Such a backend answers 404 for a record it lacks too: only its "no such path" message is a missing call.
+  if ((status === 404 && (!byStatus || noSuchPath || typeof message !== 'string')) || (!success && noSuchPath)) {
     throw new GatewayError('BACKEND_NO_SUCH_CALL', `${sent.method} ${sent.path}`, { data: sent });
   }
   if (!success || status >= 400) {

@@ -33,6 +33,20 @@ export type LoginOutcome =
   | { ok: false; code: number; msg: string }
   | { ok: false; unusable: string };
 
+/** The backend's login call as the gateway sends it. */
+export interface LoginRequest {
+  method: NonNullable<LoginMap['method']>;
+  path: string;
+  body?: { contentType: string; text: string };
+  /** Headers of the login call itself (a Basic login's credentials). */
+  headers?: Record<string, string>;
+  /** A Basic login's credentials (base64) and user: the session's token and user id once it is in. */
+  basic?: { token: string; user: string };
+}
+
+/** The console's own answer to a wrong account or password (the sandbox answers the same). */
+export const WRONG_LOGIN = { code: 1001, msg: 'Wrong account or password' } as const;
+
 /** A kept value goes into the sealed cookie: plain, bounded text only. */
 const KEPT_VALUE = /^[\x20-\x7e]{0,256}$/;
 
@@ -99,8 +113,8 @@ export class BackendAuth {
     this.code = parsePointer(answer.code ?? envelope.code ?? '/code');
     this.message = parsePointer(answer.message ?? envelope.message ?? '/msg');
     this.success = new Set((answer.success ?? envelope.success ?? [200]).map(String));
-    this.token = parsePointer(answer.token);
-    this.userId = parsePointer(answer.userId);
+    this.token = parsePointer(answer.token ?? '');
+    this.userId = parsePointer(answer.userId ?? '');
     this.keep = Object.entries(answer.keep ?? {}).map(([name, pointer]) => [name, parsePointer(pointer)]);
     const signer = map.signer ? SIGNERS.get(map.signer.name) : undefined;
     if (map.signer && !signer) throw new Error(`no signer "${map.signer.name}"`);
@@ -108,13 +122,10 @@ export class BackendAuth {
     this.signerOptions = map.signer?.options ?? {};
   }
 
-  /** The backend's login call for the console's form: path (with query), method and body. */
-  loginRequest(form: ConsoleLogin): {
-    method: NonNullable<LoginMap['method']>;
-    path: string;
-    body?: { contentType: string; text: string };
-  } {
+  /** The backend's login call for the console's form: path (with query), method, body and headers. */
+  loginRequest(form: ConsoleLogin): LoginRequest {
     const { login } = this;
+    if (login.basic) return this.basicRequest(login, form);
     const names = { account: 'account', password: 'password', ...login.fields };
     const transform = login.password ?? 'none';
     const params: Record<string, Scalar> = {
@@ -138,8 +149,38 @@ export class BackendAuth {
     return { method, path: withQuery(login.path, Object.fromEntries(search)) };
   }
 
-  /** Reads the backend's login answer (JSON already parsed). */
-  readLogin(json: unknown): LoginOutcome {
+  /**
+   * HTTP Basic: the account (on the map's host unless typed with one) and password go as the
+   * call's credentials, never in its body; what the call answers only says whether they may in.
+   */
+  private basicRequest(login: LoginMap, form: ConsoleLogin): LoginRequest {
+    const user = form.account.includes('@') ? form.account : login.basic!.user.replaceAll('{account}', form.account);
+    const credentials = Buffer.from(`${user}:${form.password}`, 'utf8').toString('base64');
+    const method = login.method ?? 'POST';
+    const body = { contentType: 'application/json', text: JSON.stringify(login.extra ?? {}) };
+    return {
+      method,
+      path: login.path,
+      ...(method === 'GET' ? {} : { body }),
+      headers: { authorization: `Basic ${credentials}` },
+      basic: { token: credentials, user },
+    };
+  }
+
+  /**
+   * Reads the backend's login answer (JSON already parsed; `status` its HTTP status). A Basic
+   * login is in on any 2xx: its credentials become the session's token. 401 (a wrong password)
+   * and 403 (an account that is not the server's administrator) are both the console's wrong
+   * login, so the form never tells which accounts exist.
+   */
+  readLogin(json: unknown, status = 200, sent?: LoginRequest): LoginOutcome {
+    if (sent?.basic) {
+      if (status >= 200 && status < 300)
+        return { ok: true, credentials: { token: sent.basic.token, userId: sent.basic.user } };
+      if (status === 401 || status === 403) return { ok: false, code: WRONG_LOGIN.code, msg: WRONG_LOGIN.msg };
+      const text = typeof json === 'string' ? json : readPointer(json, this.message);
+      return { ok: false, code: status >= 400 ? status : 500, msg: typeof text === 'string' && text !== '' ? text : `The chat backend refused the login (HTTP ${status})` };
+    }
     const code = readPointer(json, this.code);
     const message = readPointer(json, this.message);
     if (code === undefined || !this.success.has(scalarText(code))) {

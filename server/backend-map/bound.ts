@@ -24,6 +24,8 @@ export interface Envelope {
   message: Pointer;
   data: Pointer;
   success: Set<string>;
+  /** No envelope: the HTTP status is the code and the body the data (the map's `status`). */
+  byStatus: boolean;
 }
 
 /** One call of one resource, compiled. */
@@ -55,6 +57,8 @@ export interface Bound {
   result: Template | null;
   /** Further calls made for the same console call (`also`), in order. */
   also: Bound[];
+  /** Calls made per row shown (`rows`): their values join the row. */
+  rows: Bound[];
 }
 
 /** One series of day-keyed counts: the console's key, and where the map of days is in the answer. */

@@ -10,19 +10,26 @@ import type { CallMap, EnvelopeMap, FieldMap, RelationMap } from './types.js';
  * relations come out the same whichever section wrote the call.
  */
 
-export const DEFAULT_ENVELOPE: Required<EnvelopeMap> = {
+/** The map's top-level envelope with every pointer filled in; `status` stays optional (most backends have an envelope). */
+export type BaseEnvelope = Required<Omit<EnvelopeMap, 'status'>> & Pick<EnvelopeMap, 'status'>;
+
+export const DEFAULT_ENVELOPE: BaseEnvelope = {
   code: '/code',
   message: '/msg',
   data: '/data',
   success: [200],
 };
 
-export function envelopeOf(base: Required<EnvelopeMap>, own: EnvelopeMap | undefined): Envelope {
+export function envelopeOf(base: BaseEnvelope, own: EnvelopeMap | undefined): Envelope {
+  const byStatus = (own?.status ?? base.status) === true;
+  // Without an envelope the data is the whole body, unless the map points elsewhere.
+  const data = own?.data ?? (byStatus && base.data === DEFAULT_ENVELOPE.data ? '' : base.data);
   return {
     code: parsePointer(own?.code ?? base.code),
     message: parsePointer(own?.message ?? base.message),
-    data: parsePointer(own?.data ?? base.data),
+    data: parsePointer(data),
     success: new Set((own?.success ?? base.success).map(String)),
+    byStatus,
   };
 }
 
@@ -55,7 +62,7 @@ export function compileRelation(key: string, relation: RelationMap, record: Reco
  * path win), `refusals` the section's codes (the call's own win).
  */
 export function compileCall(
-  base: Required<EnvelopeMap>,
+  base: BaseEnvelope,
   call: CallMap | undefined,
   start: { method: Method; path: string },
   refusals: Record<string, number>,
@@ -66,7 +73,12 @@ export function compileCall(
   const envelope = envelopeOf(base, call?.answer);
   const answer = call?.answer ?? {};
   const also = (call?.also ?? []).map((part) => compileCall(base, part, start, refusals, record));
+  // A per-row call is POSTed unless it says otherwise (a read-only API taking JSON bodies).
+  const rows = (call?.rows ?? []).map((part) =>
+    compileCall(base, part, { method: 'POST', path: part.path ?? start.path }, refusals, record),
+  );
   return {
+    rows,
     service: call?.service ?? null,
     days: Object.entries(answer.days ?? {}).map(([key, at]) => ({ key, at: parsePointer(at) })),
     result: answer.result ?? null,

@@ -21,7 +21,7 @@ import type {
 
 export type { BackendRequest, Prepared, PreparedUpload } from './bound.js';
 import { actionNamesOf, consoleCalls, consoleRoute, type ConsoleCall } from './calls.js';
-import { compileCall, DEFAULT_ENVELOPE } from './compile.js';
+import { compileCall, DEFAULT_ENVELOPE, type BaseEnvelope } from './compile.js';
 import { FieldBinding, fieldKinds, type BindingRules } from './fields.js';
 import { keyCaseRule } from './key-case.js';
 import { fillTemplate, type Lookup } from './template.js';
@@ -77,7 +77,7 @@ function typedQuery(query: Row, fields: FieldBinding): Row {
 interface BindContext {
   resource: Resource;
   entry: ResourceMap;
-  base: Required<EnvelopeMap>;
+  base: BaseEnvelope;
   rules: BindingRules;
   fields: FieldBinding;
   refusals: Record<string, number>;
@@ -158,6 +158,11 @@ export class BackendMap {
     const bulk = call?.bulk ? this.bind(context, { ...call, bulk: undefined, ...call.bulk }, name, action) : undefined;
     const record = { kinds: fieldKinds(resource), maps: entry.fields ?? {}, rules: context.rules };
     return { ...(bulk === undefined ? {} : { bulk }), ...compileCall(base, call, start, context.refusals, record) };
+  }
+
+  /** A resource's compiled calls, for the gateway's own work over them (whole lists, per-row calls, kept values). */
+  compiled(resourceId: string): CompiledResource | undefined {
+    return this.resources.get(resourceId);
   }
 
   /** True when the map names this resource (its calls are then translated). */

@@ -6,6 +6,7 @@ import { formatPointer } from './pointer.js';
 import { checkExpressions } from './check-expressions.js';
 import { SIGNERS } from './signers/index.js';
 import { checkPlans } from './plan-checks.js';
+import { variableValues, withVariables, type VariableMap } from './variables.js';
 import { fieldKinds } from './fields.js';
 import { CALLS_OF, actionNamesOf } from './calls.js';
 import type { BackendMapFile, CallMap, CallName, PermissionList } from './types.js';
@@ -172,6 +173,13 @@ function checkAuth(file: string, map: BackendMapFile): void {
         'the token travels nowhere: set auth.token (headers, query or cookie) or a signer that carries it',
       );
     }
+    const { answer, basic } = auth.login;
+    if (!basic && (answer.token === undefined || answer.userId === undefined))
+      throw new BackendMapError(
+        file,
+        '/auth/login/answer',
+        'needs token and userId: where the login answer has them (or basic, whose credentials are the token)',
+      );
     const fields = auth.login.fields ?? {};
     const names = [
       fields.account ?? 'account',
@@ -213,13 +221,28 @@ function checkAuth(file: string, map: BackendMapFile): void {
   if (permissions.otherwise) check(permissions.otherwise, '/permissions/otherwise');
 }
 
-/** Parses and checks a map's text; `file` only names it in errors. */
-export function parseBackendMap(text: string, file: string): BackendMapFile {
+/** Parses and checks a map's text; `file` only names it in errors, `env` gives its variables' values. */
+export function parseBackendMap(
+  text: string,
+  file: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): BackendMapFile {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new BackendMapError(file, '', `not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const fail = (at: string, reason: string): never => {
+    throw new BackendMapError(file, at, reason);
+  };
+  // Variables first: the checks below see the map as this deployment uses it.
+  if (typeof json === 'object' && json !== null && !Array.isArray(json) && 'variables' in json) {
+    const declared = (json as { variables?: unknown }).variables;
+    if (typeof declared !== 'object' || declared === null || Array.isArray(declared))
+      fail('/variables', 'must be an object of {env, default}');
+    if (!validate({ variables: declared })) fail('/variables', describeError(validate.errors![0]!));
+    json = withVariables(json, variableValues(declared as Record<string, VariableMap>, env, fail), fail);
   }
   if (!validate(json)) {
     const error = validate.errors?.[0];
@@ -241,7 +264,10 @@ export function parseBackendMap(text: string, file: string): BackendMapFile {
   return json;
 }
 
-export function loadBackendMap(file: string): BackendMapFile {
+export function loadBackendMap(
+  file: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): BackendMapFile {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -253,5 +279,5 @@ export function loadBackendMap(file: string): BackendMapFile {
       code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})`,
     );
   }
-  return parseBackendMap(text, file);
+  return parseBackendMap(text, file, env);
 }

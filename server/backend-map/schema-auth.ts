@@ -49,9 +49,24 @@ export const login = closed(
       }),
     ),
     extra: Type.Optional(mapOf(ref('scalar', scalar), { description: 'Fixed members sent with every login.' })),
+    basic: Type.Optional(
+      closed(
+        {
+          user: Type.String({
+            minLength: 1,
+            description:
+              'The Basic user made of the form\'s account, "{account}@example.org" (an account that already has "@" is taken as typed).',
+          }),
+        },
+        {
+          description:
+            "HTTP Basic: the login call carries the form's account and password as Basic credentials and succeeds on a 2xx answer; the credentials are the session's token (sealed in its cookie, sent as the token travels: an authorization header with the prefix \"Basic \") and the user is its user id. 401 and 403 are the console's wrong login.",
+        },
+      ),
+    ),
     answer: closed({
-      token: pointerRef,
-      userId: pointerRef,
+      token: Type.Optional(pointerRef),
+      userId: Type.Optional(pointerRef),
       keep: Type.Optional(
         Type.Unsafe<Record<string, string>>({
           description: 'Answer values kept in the session under these names (a level, a role, an apiKey).',

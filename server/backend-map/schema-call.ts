@@ -27,11 +27,17 @@ const successCodes = Type.Array(typesOf<number | string>(['integer', 'string']),
   description: 'The codes that mean success.',
   minItems: 1,
 });
+/** A backend without an envelope (ejabberd's API): the HTTP status is the code, the body the data. */
+const byStatus = constOf(true, {
+  description:
+    "The backend writes no envelope: the HTTP status is the answer's code (2xx succeeds) and the whole body is its data; a refusal's message is the body when it is text, else at message.",
+});
 export const envelope = closed({
   code: Type.Optional(pointerRef),
   message: Type.Optional(pointerRef),
   data: Type.Optional(pointerRef),
   success: Type.Optional(successCodes),
+  status: Type.Optional(byStatus),
 });
 
 /** How the backend writes its keys: snake_case, camelCase (the console's own), kebab-case or PascalCase. */
@@ -126,6 +132,7 @@ const answer = closed({
   message: Type.Optional(pointerRef),
   data: Type.Optional(pointerRef),
   success: Type.Optional(ref('envelope/properties/success', successCodes)),
+  status: Type.Optional(ref('envelope/properties/status', byStatus)),
   list: Type.Optional(pointerRef),
   total: Type.Optional(pointerRef),
   totalHeader: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]+$' })),
@@ -180,6 +187,29 @@ const repeat = closed(
   {
     description:
       "An action sent `count` times (the console's parameter, 1 to max), each request with a code the gateway makes in `code.param`; answers {codes}.",
+  },
+);
+
+/** A list the backend answers whole: the gateway searches, filters, sorts and pages it (whole-list.ts). */
+const whole = closed(
+  {
+    item: Type.Optional(
+      ref('template', template, {
+        description:
+          'Each item of the whole list as a row, a template over the item: "{item}" is a scalar item itself, "{item|local}" its text before "@", "{name}" an object item\'s member.',
+      }),
+    ),
+    max: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: 'The longest list the gateway takes (default 200000): a longer answer is refused, not cut.',
+      }),
+    ),
+  },
+  {
+    description:
+      'The backend answers the whole list at once (no paging, search or sort of its own): the gateway keeps it for a few seconds per session and searches, filters, sorts and pages it.',
   },
 );
 
@@ -268,6 +298,18 @@ export const callMembers = {
     }),
   ),
   repeat: Type.Optional(repeat),
+  whole: Type.Optional(whole),
+  set: Type.Optional(
+    mapOf(pointerRef, {
+      description: "A per-row call's values: the console's key to where the value is in the answer's data.",
+    }),
+  ),
+  fromList: Type.Optional(
+    constOf(true, {
+      description:
+        "A detail read out of the list's whole answer (a list call with `whole`): the row with that id, then the detail's own per-row calls.",
+    }),
+  ),
   service: Type.Optional(
     Type.String({
       description:
@@ -287,7 +329,7 @@ export const callMembers = {
 };
 
 /** A call as the map binds it; `bulk` (a selection's call) and `also` (further calls) are calls too. */
-export type CallMap = Static<TObject<typeof callMembers>> & { bulk?: CallMap; also?: CallMap[] };
+export type CallMap = Static<TObject<typeof callMembers>> & { bulk?: CallMap; also?: CallMap[]; rows?: CallMap[] };
 const callRef = Type.Unsafe<CallMap>({ $ref: '#/definitions/call' });
 const also = Type.Array(callRef, {
   description:
@@ -305,6 +347,13 @@ export const call = closed({
     }),
   ),
   also: Type.Optional(also),
+  rows: Type.Optional(
+    Type.Array(callRef, {
+      description:
+        "Per-row calls: made for each row the console shows (a page's rows, a record), at most a few at a time and cached; their placeholders name the row's console keys. What `set` and the answer's relations read is added to the row. A per-row call that fails leaves its values out of that row.",
+      minItems: 1,
+    }),
+  ),
 });
 
 /** Members an own call shares with a screen's call, written once there and named by `$ref`. */
@@ -342,6 +391,25 @@ export const ownCall = closed({
   also: Type.Optional(Type.Unsafe<CallMap[]>({ $ref: '#/definitions/call/properties/also' })),
 });
 
+/** What the backend cannot keep of an action (a ban's reason and time), kept by the gateway (kept-store.ts). */
+const kept = closed(
+  {
+    until: Type.String({ minLength: 1, description: 'The action that ends the keeping (unban).' }),
+    inputs: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { description: "The action's inputs kept (reason)." }),
+    ),
+    as: Type.String({
+      minLength: 1,
+      description:
+        "The member of the record's detail that shows what was kept: {<inputs>, time, by} (the detail's ban).",
+    }),
+  },
+  {
+    description:
+      "After the action succeeds the gateway keeps its inputs, the time and the administrator's account per record, until the `until` action succeeds. A record with a kept value reads with the fields the action sets; one without, with those `until` sets.",
+  },
+);
+
 export const resource = closed({
   unsupported: Type.Optional(constOf(true)),
   fields: Type.Optional(fieldsOf()),
@@ -354,6 +422,7 @@ export const resource = closed({
     ),
   ),
   actions: Type.Optional(mapOf(callRef)),
+  kept: Type.Optional(mapOf(kept, { description: 'Values the gateway keeps itself for this resource, by the action that starts keeping them.' })),
   keyCase: Type.Optional(ref('keyCase', keyCase)),
   id: Type.Optional(idTypeRef),
   refusals: Type.Optional(ref('refusals', refusals)),

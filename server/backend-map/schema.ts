@@ -102,6 +102,23 @@ const members = {
   refusals: Type.Optional(ref('refusals', refusals)),
   auth: Type.Optional(ref('auth', auth)),
   permissions: Type.Optional(ref('permissions', permissions)),
+  variables: Type.Optional(
+    Type.Unsafe<Record<string, { env: string; default?: string }>>({
+      description:
+        'Values read from the environment at start and written into every text of the map where "{$name}" appears (a host name, a service name); a default may name variables before it.',
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['env'],
+        properties: {
+          env: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*$' },
+          default: { type: 'string' },
+        },
+      },
+    }),
+  ),
   services: Type.Optional(
     Type.Unsafe<Record<string, Static<typeof service>>>({
       description: 'Base URLs of their own for the calls that name them (a backend split over services), by name.',

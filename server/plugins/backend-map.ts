@@ -11,6 +11,8 @@ import { backendRequestHeaders } from '../lib/forwarded.js';
 import { readBackendJson } from '../lib/backend-json.js';
 import { registerJsonParsers } from '../lib/json-body.js';
 import { NO_STORE } from './security.js';
+import { GatewayLists, type ListSession } from '../backend-map/gateway-lists.js';
+import { KeptStore } from '../backend-map/kept-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,7 +111,30 @@ export default fp(
         ? (source as Record<string, unknown>)
         : {};
     };
-    const send = async (request: FastifyRequest, reply: FastifyReply, prepared: Planned, open = false) => {
+    // Whole lists, per-row calls and kept values: the gateway's own work for a backend that does less (ejabberd).
+    const kept = new KeptStore(app.config.dataDir);
+    await kept.open();
+    app.addHook('onClose', async () => kept.close());
+    const lists = new GatewayLists(
+      map,
+      async (sent, session) => {
+        const answer = await app.upstreamFor(sent.service).request(sent.path, {
+          method: sent.method,
+          session,
+          ...(sent.body ? { rawBody: sent.body } : {}),
+        });
+        return { status: answer.status, json: await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path) };
+      },
+      kept,
+    );
+
+    const send = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      prepared: Planned,
+      open = false,
+      call: ConsoleCall | null = null,
+    ) => {
       reply.header('cache-control', NO_STORE);
       if ('unsupported' in prepared)
         throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, {
@@ -120,10 +145,20 @@ export default fp(
       const mapped = open
         ? await app.sendMapped(prepared, { session: null, headers })
         : await app.sessionCalls.around(request, () => app.sendMapped(prepared, { session: request.session, headers }));
+      if (call && request.session) await lists.after(call, inputOf(call.method, request), request.session as ListSession, mapped);
       return reply.code(mapped.status).send(mapped.body);
     };
-    const handle = (call: ConsoleCall) => async (request: FastifyRequest, reply: FastifyReply) =>
-      send(request, reply, map.prepare(call, inputOf(call.method, request), { session: request.session }));
+    const handle = (call: ConsoleCall) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const input = inputOf(call.method, request);
+      const session = request.session as ListSession;
+      if (lists.takes(call)) {
+        reply.header('cache-control', NO_STORE);
+        const answered = await app.sessionCalls.around(request, () => lists.answer(call, input, session));
+        return reply.code(answered.status).send(answered.body);
+      }
+      await send(request, reply, map.prepare(call, input, { session: request.session }), false, call);
+      return reply;
+    };
     const handleOwn =
       (name: OwnCallName, method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
         send(

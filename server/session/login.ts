@@ -112,10 +112,11 @@ export default fp<LoginPluginOptions>(
       const sent = auth.loginRequest(form);
       const answer = await app.upstream.request(sent.path, {
         method: sent.method,
-        headers: backendRequestHeaders(request),
+        headers: { ...backendRequestHeaders(request), ...sent.headers },
         ...(sent.body ? { rawBody: sent.body } : {}),
       });
-      return withSkew(auth.readLogin(await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path)), skew);
+      const json = await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path);
+      return withSkew(auth.readLogin(json, answer.status, sent), skew);
     };
     const endSessionAfterFailure = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const ended = await app.sessions.end(request, reply);

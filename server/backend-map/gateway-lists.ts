@@ -1,0 +1,318 @@
+import type { ListResource } from '../contract/index.js';
+import { GatewayError } from '../errors.js';
+import { mapAnswer } from './answer.js';
+import type { BackendRequest, Bound, CompiledResource, PreparedStep } from './bound.js';
+import type { ConsoleCall } from './calls.js';
+import type { BackendMap } from './engine.js';
+import type { FieldBinding } from './fields.js';
+import { KeptStore, type KeptValue } from './kept-store.js';
+import { readPointer } from './pointer.js';
+import { fillTemplate } from './template.js';
+import { TtlCache } from './ttl-cache.js';
+import { WHOLE_LIST_MAX, itemRow, pageOf, sortRows } from './whole-list.js';
+
+/**
+ * The gateway's own work for a backend that does less than the console asks (ejabberd's API):
+ * lists it answers whole, searched, sorted and paged here (`whole`); values of other calls added
+ * to each row shown (`rows`); and what it cannot keep of an action, kept here (`kept`). Each
+ * backend answer read is kept a few seconds per session, within a fixed ceiling of rows, so
+ * paging through a list of 100,000 accounts asks the backend once.
+ */
+
+type Row = Record<string, unknown>;
+
+/** A session as these calls need it: whose cache, whose credentials, who acted. */
+export interface ListSession {
+  id: string;
+  token: string;
+  userId: string;
+  account?: string;
+  kept?: Readonly<Record<string, string>>;
+}
+
+/** Sends one backend request for a session; answers its HTTP status and parsed JSON. */
+export type SendJson = (request: BackendRequest, session: ListSession) => Promise<{ status: number; json: unknown }>;
+
+export interface GatewayListsOptions {
+  /** How long a whole list is reused (ms). */
+  wholeTtlMs?: number;
+  /** How many rows all kept whole lists may hold together. */
+  maxCachedRows?: number;
+  /** How long a row's values from other calls are reused (ms). */
+  rowTtlMs?: number;
+  /** How many rows' values are kept. */
+  maxCachedRowValues?: number;
+  /** How many per-row calls run at once for one page. */
+  rowConcurrency?: number;
+  now?: () => number;
+}
+
+/** A whole list as kept: its rows in the backend's order, and the orders asked for so far. */
+interface WholeRows {
+  rows: Row[];
+  sorted: Map<string, Row[]>;
+}
+
+type Answer = { status: number; body: Row };
+
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function pooled<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+}
+
+function requestKey(request: BackendRequest): string {
+  return `${request.service ?? ''} ${request.method} ${request.path} ${request.body?.text ?? ''}`;
+}
+
+export class GatewayLists {
+  private readonly whole: TtlCache<WholeRows>;
+  private readonly rowValues: TtlCache<Row | null>;
+  private readonly concurrency: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly map: BackendMap,
+    private readonly send: SendJson,
+    readonly kept: KeptStore,
+    options: GatewayListsOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.whole = new TtlCache({
+      ttlMs: options.wholeTtlMs ?? 15_000,
+      maxWeight: options.maxCachedRows ?? 1_000_000,
+      weigh: (value) => value.rows.length,
+      now: this.now,
+    });
+    this.rowValues = new TtlCache({
+      ttlMs: options.rowTtlMs ?? 30_000,
+      maxWeight: options.maxCachedRowValues ?? 20_000,
+      now: this.now,
+    });
+    this.concurrency = options.rowConcurrency ?? 6;
+  }
+
+  /** True when the gateway answers this call itself: a whole list, or a detail read out of one. */
+  takes(call: ConsoleCall): boolean {
+    const compiled = this.map.compiled(call.resource.id);
+    if (!compiled || compiled.unsupported || compiled.resource.kind !== 'list') return false;
+    if (call.kind === 'list') return compiled.calls.get('list')?.call.whole !== undefined;
+    if (call.kind === 'detail') return compiled.calls.get('detail')?.call.fromList === true;
+    return false;
+  }
+
+  /** A whole list's page, or a detail read out of the whole list. */
+  async answer(call: ConsoleCall, query: Row, session: ListSession): Promise<Answer> {
+    const compiled = this.map.compiled(call.resource.id)!;
+    const resource = compiled.resource as ListResource;
+    const listCall = consoleListCall(call);
+    const whole = await this.wholeRows(listCall, compiled, session);
+    if ('status' in whole) return whole;
+    const view = (sort: string): readonly Row[] => this.withKept(resource, this.sortedOnce(whole, sort));
+    if (call.kind === 'list') {
+      const page = pageOf(resource, query, view);
+      const list = await this.enrich(compiled, compiled.calls.get('list')!, page.list, session);
+      return { status: 200, body: { code: 200, msg: 'ok', data: { list, total: page.total } } };
+    }
+    const id = text(query.id);
+    const row = view('').find((r) => text(r.id) === id);
+    if (!row) return { status: 200, body: { code: 404, msg: `no ${resource.id} record ${id}` } };
+    return { status: 200, body: { code: 200, msg: 'ok', data: await this.detail(compiled, row, session) } };
+  }
+
+  /**
+   * After a write of the gateway's translated calls: the session's kept lists of the resource are
+   * read again next time, and an action's kept values are kept or dropped.
+   */
+  async after(call: ConsoleCall, input: Row, session: ListSession, answer: Answer): Promise<void> {
+    if (call.kind === 'list' || call.kind === 'detail') return;
+    this.whole.forget(`${session.id}\n${call.resource.id}\n`);
+    this.rowValues.forget(`${session.id}\n${call.resource.id}\n`);
+    if (call.kind !== 'action' || answer.status >= 400 || answer.body.code !== 200) return;
+    const kept = this.map.file.resources?.[call.resource.id]?.kept ?? {};
+    const ids = (Array.isArray(input.ids) ? input.ids : [input.id]).map(text).filter((id) => id !== '');
+    // A selection answered per id keeps only the ids that went through.
+    const done = (answer.body.data as { done?: unknown[] } | undefined)?.done;
+    const through = Array.isArray(done) ? done.map(text) : ids;
+    for (const [action, rule] of Object.entries(kept)) {
+      if (call.action === action) {
+        const inputs: Record<string, string> = {};
+        for (const name of rule.inputs ?? []) if (typeof input[name] === 'string') inputs[name] = input[name];
+        const value: KeptValue = { inputs, time: new Date(this.now()).toISOString(), by: session.account ?? session.userId };
+        await this.kept.keep(call.resource.id, through, value);
+      } else if (call.action === rule.until) {
+        await this.kept.drop(call.resource.id, through);
+      }
+    }
+  }
+
+  private sortedOnce(whole: WholeRows, sort: string): Row[] {
+    if (sort === '') return whole.rows;
+    let rows = whole.sorted.get(sort);
+    if (!rows) whole.sorted.set(sort, (rows = sortRows(whole.rows, sort)));
+    return rows;
+  }
+
+  /** The rows with what the gateway keeps: a kept record reads with the fields its action sets, the others with those its end sets. */
+  private withKept(resource: ListResource, rows: readonly Row[]): readonly Row[] {
+    const rules = Object.entries(this.map.file.resources?.[resource.id]?.kept ?? {});
+    if (rules.length === 0) return rows;
+    const setsOf = (name: string): Row => ({ ...(resource.actions?.find((a) => a.name === name)?.sets ?? {}) });
+    const applied = rules.map(([action, rule]) => ({ action, on: setsOf(action), off: setsOf(rule.until) }));
+    return rows.map((row) => {
+      let out = row;
+      for (const rule of applied) {
+        const sets = this.kept.has(resource.id, text(row.id)) ? rule.on : rule.off;
+        if (Object.keys(sets).some((key) => out[key] !== sets[key])) out = { ...out, ...sets };
+      }
+      return out;
+    });
+  }
+
+  private async wholeRows(call: ConsoleCall, compiled: CompiledResource, session: ListSession): Promise<WholeRows | Answer> {
+    const prepared = this.map.prepare(call, {}, { session });
+    if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
+    const bound = prepared.bound;
+    const whole = bound.call.whole ?? {};
+    const max = whole.max ?? WHOLE_LIST_MAX;
+    let refusal: Answer | null = null;
+    const key = `${session.id}\n${compiled.resource.id}\n${requestKey(prepared.request)}`;
+    const rows = await this.whole.get(key, async () => {
+      const { status, json } = await this.send(prepared.request, session);
+      const checked = mapAnswer({ ...prepared, name: 'whole' }, status, {}, json);
+      if (checked.body.code !== 200) {
+        refusal = checked;
+        throw new RefusedRead();
+      }
+      const found = readPointer(json, bound.list);
+      const list = found === null || found === undefined ? [] : found;
+      if (!Array.isArray(list))
+        throw new GatewayError('UPSTREAM_BAD_ANSWER', `${prepared.request.path}: the whole list is not an array`);
+      if (list.length > max)
+        throw new GatewayError(
+          'UPSTREAM_BAD_ANSWER',
+          `${prepared.request.path}: ${list.length} rows, more than the ${max} the gateway pages`,
+        );
+      const mapped = list.map((item) => {
+        const row = itemRow(item, whole.item);
+        return typeof row === 'object' && row !== null && !Array.isArray(row) ? compiled.fields.fromBackend(row as Row) : {};
+      });
+      return { rows: mapped, sorted: new Map() };
+    }).catch((error: unknown) => {
+      if (error instanceof RefusedRead && refusal) return refusal;
+      throw error;
+    });
+    return rows;
+  }
+
+  /** The rows with the values of the call's per-row calls. */
+  private async enrich(compiled: CompiledResource, bound: Bound, rows: Row[], session: ListSession): Promise<Row[]> {
+    if (bound.rows.length === 0) return rows;
+    const out = rows.map((row) => ({ ...row }));
+    const tasks = out.flatMap((row) => bound.rows.map((part) => ({ row, part })));
+    await pooled(tasks, this.concurrency, async ({ row, part }) => {
+      const values = await this.rowCall(compiled, part, row, session);
+      if (values) Object.assign(row, values);
+    });
+    return out;
+  }
+
+  /** A detail out of the whole list: the row, its per-row calls' values and relations, and what the gateway keeps of it. */
+  private async detail(compiled: CompiledResource, row: Row, session: ListSession): Promise<Row> {
+    const bound = compiled.calls.get('detail')!;
+    const record: Row = { ...row };
+    const related: Row = {};
+    await pooled(bound.rows, this.concurrency, async (part) => {
+      const values = await this.rowCall(compiled, part, row, session);
+      if (!values) return;
+      for (const [key, value] of Object.entries(values)) {
+        if (part.relations.some((r) => r.key === key)) related[key] = value;
+        else record[key] = value;
+      }
+    });
+    const data: Row = {};
+    if (bound.recordAs === null || bound.recordAs.length === 0) Object.assign(data, record);
+    else data[bound.recordAs[0]!] = record;
+    Object.assign(data, related);
+    for (const [, rule] of Object.entries(this.map.file.resources?.[compiled.resource.id]?.kept ?? {})) {
+      const kept = this.kept.get(compiled.resource.id, text(row.id));
+      if (kept) data[rule.as] = { ...kept.inputs, time: kept.time, by: kept.by };
+    }
+    return data;
+  }
+
+  /** One per-row call for one row: its `set` values (mapped through the fields) and relations; null when it failed. */
+  private async rowCall(compiled: CompiledResource, part: Bound, row: Row, session: ListSession): Promise<Row | null> {
+    const request = rowRequest(part, row);
+    if (!request) return null;
+    const key = `${session.id}\n${compiled.resource.id}\n${requestKey(request)}`;
+    return this.rowValues
+      .get(key, async () => {
+        try {
+          const { status, json } = await this.send(request, session);
+          const step: PreparedStep = { call: { method: 'POST', kind: 'own' }, name: 'row', bound: part, fields: compiled.fields, request };
+          if (mapAnswer(step, status, {}, json).body.code !== 200) return null;
+          return rowValues(part, compiled.fields, readPointer(json, part.envelope.data));
+        } catch (error) {
+          // A backend that is down fails the page's own read; one row's extra value only goes missing.
+          if (error instanceof GatewayError && (error.errorName === 'UPSTREAM_UNREACHABLE' || error.errorName === 'UPSTREAM_TIMEOUT'))
+            throw error;
+          return null;
+        }
+      });
+  }
+}
+
+/** Thrown inside a cached read to carry a refusal out without caching it. */
+class RefusedRead extends Error {}
+
+/** The console's list call of a resource (a detail's whole list is the list call's). */
+function consoleListCall(call: ConsoleCall): ConsoleCall {
+  return call.kind === 'list' ? call : { ...call, kind: 'list', method: 'GET' };
+}
+
+/** The request of a per-row call: placeholders (in the path and template) name the row's console keys. */
+function rowRequest(part: Bound, row: Row): BackendRequest | null {
+  let path = part.path;
+  for (const name of part.placeholders) {
+    const value = row[name];
+    if (value === undefined || value === null || value === '') return null;
+    path = path.replace(`{${name}}`, encodeURIComponent(text(value)));
+  }
+  const body = part.call.template === undefined ? {} : fillTemplate(part.call.template, (name) => row[name]);
+  return {
+    method: part.method,
+    path,
+    body: { contentType: 'application/json', text: JSON.stringify(body ?? {}) },
+    ...(part.service === null ? {} : { service: part.service }),
+  };
+}
+
+/** What a per-row call adds to its row: `set` values read as the console's, and relations mapped. */
+function rowValues(part: Bound, fields: FieldBinding, data: unknown): Row {
+  const backend: Row = {};
+  for (const [key, pointer] of Object.entries(part.call.set ?? {})) {
+    const value = readPointer(data, pointerOf(pointer));
+    if (value !== undefined) backend[fields.nameOf(key)] = value;
+  }
+  const out = fields.fromBackend(backend);
+  for (const relation of part.relations) {
+    const value = readPointer(data, relation.at);
+    if (Array.isArray(value))
+      out[relation.key] = value.map((item) =>
+        typeof item === 'object' && item !== null ? relation.fields.fromBackend(item as Row) : item,
+      );
+    else if (typeof value === 'object' && value !== null) out[relation.key] = relation.fields.fromBackend(value as Row);
+  }
+  return out;
+}
+
+function pointerOf(text: string): string[] {
+  return text === '' ? [] : text.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
