@@ -4,6 +4,7 @@ import { dayData, daysAreRows } from './days.js';
 import { readPointer, type Pointer } from './pointer.js';
 import { shapeRecord } from './relations.js';
 import { fillTemplate } from './template.js';
+import { readsBySet, rowValues } from './set-values.js';
 import type { CallName } from './types.js';
 
 type Row = Record<string, unknown>;
@@ -64,7 +65,9 @@ export function mapAnswer(
   // Without an envelope the status is the code, and a refusal may be a bare JSON string (ejabberd's "unknown_user").
   const code = byStatus ? status : readPointer(json, bound.envelope.code);
   const message = byStatus && typeof json === 'string' ? json : readPointer(json, bound.envelope.message);
-  const success = byStatus ? status >= 200 && status < 300 : code !== undefined && bound.envelope.success.has(scalarText(code));
+  const success = byStatus
+    ? status >= 200 && status < 300
+    : code !== undefined && bound.envelope.success.has(scalarText(code));
   const noSuchPath = typeof message === 'string' && NO_SUCH_PATH.test(message);
   // Such a backend answers 404 for a record it lacks too: only its "no such path" message is a missing call.
   if ((status === 404 && (!byStatus || noSuchPath || typeof message !== 'string')) || (!success && noSuchPath)) {
@@ -123,6 +126,7 @@ export function mapAnswer(
     if (typeof totals === 'object' && totals !== null) out.totals = fields.fromBackend(totals as Row);
     return { status: 200, body: { code: 200, msg, data: out } };
   }
+  if (readsBySet(bound)) return { status: 200, body: { code: 200, msg, data: rowValues(bound, fields, data) } };
   if (RECORD_CALLS.has(name) || bound.shaped) {
     return { status: 200, body: { code: 200, msg, data: shapeRecord(data, bound, fields) } };
   }

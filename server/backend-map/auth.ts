@@ -179,7 +179,11 @@ export class BackendAuth {
         return { ok: true, credentials: { token: sent.basic.token, userId: sent.basic.user } };
       if (status === 401 || status === 403) return { ok: false, code: WRONG_LOGIN.code, msg: WRONG_LOGIN.msg };
       const text = typeof json === 'string' ? json : readPointer(json, this.message);
-      return { ok: false, code: status >= 400 ? status : 500, msg: typeof text === 'string' && text !== '' ? text : `The chat backend refused the login (HTTP ${status})` };
+      return {
+        ok: false,
+        code: status >= 400 ? status : 500,
+        msg: typeof text === 'string' && text !== '' ? text : `The chat backend refused the login (HTTP ${status})`,
+      };
     }
     const code = readPointer(json, this.code);
     const message = readPointer(json, this.message);

@@ -31,7 +31,7 @@ interface Place {
 function checkPlaceholders(fail: Fail, template: unknown, at: (string | number)[]): void {
   for (const spec of placeholdersOf(template as never)) {
     for (const filter of parsePlaceholder(spec).filters) {
-      if (!(PLACEHOLDER_FILTERS as readonly string[]).includes(filter)) {
+      if (!PLACEHOLDER_FILTERS.includes(filter)) {
         fail(formatPointer(at), `"{${spec}}": no filter "${filter}" (known: ${PLACEHOLDER_FILTERS.join(', ')})`);
       }
     }

@@ -4,9 +4,9 @@ import { mapAnswer } from './answer.js';
 import type { BackendRequest, Bound, CompiledResource, PreparedStep } from './bound.js';
 import type { ConsoleCall } from './calls.js';
 import type { BackendMap } from './engine.js';
-import type { FieldBinding } from './fields.js';
 import { KeptStore, type KeptValue } from './kept-store.js';
 import { readPointer } from './pointer.js';
+import { rowValues } from './set-values.js';
 import { fillTemplate } from './template.js';
 import { TtlCache } from './ttl-cache.js';
 import { WHOLE_LIST_MAX, itemRow, pageOf, sortRows } from './whole-list.js';
@@ -144,7 +144,11 @@ export class GatewayLists {
       if (call.action === action) {
         const inputs: Record<string, string> = {};
         for (const name of rule.inputs ?? []) if (typeof input[name] === 'string') inputs[name] = input[name];
-        const value: KeptValue = { inputs, time: new Date(this.now()).toISOString(), by: session.account ?? session.userId };
+        const value: KeptValue = {
+          inputs,
+          time: new Date(this.now()).toISOString(),
+          by: session.account ?? session.userId,
+        };
         await this.kept.keep(call.resource.id, through, value);
       } else if (call.action === rule.until) {
         await this.kept.drop(call.resource.id, through);
@@ -175,39 +179,48 @@ export class GatewayLists {
     });
   }
 
-  private async wholeRows(call: ConsoleCall, compiled: CompiledResource, session: ListSession): Promise<WholeRows | Answer> {
+  private async wholeRows(
+    call: ConsoleCall,
+    compiled: CompiledResource,
+    session: ListSession,
+  ): Promise<WholeRows | Answer> {
     const prepared = this.map.prepare(call, {}, { session });
-    if ('unsupported' in prepared) throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
+    if ('unsupported' in prepared)
+      throw new GatewayError('UNSUPPORTED_BY_BACKEND', prepared.unsupported, { data: { call: prepared.unsupported } });
     const bound = prepared.bound;
     const whole = bound.call.whole ?? {};
     const max = whole.max ?? WHOLE_LIST_MAX;
     let refusal: Answer | null = null;
     const key = `${session.id}\n${compiled.resource.id}\n${requestKey(prepared.request)}`;
-    const rows = await this.whole.get(key, async () => {
-      const { status, json } = await this.send(prepared.request, session);
-      const checked = mapAnswer({ ...prepared, name: 'whole' }, status, {}, json);
-      if (checked.body.code !== 200) {
-        refusal = checked;
-        throw new RefusedRead();
-      }
-      const found = readPointer(json, bound.list);
-      const list = found === null || found === undefined ? [] : found;
-      if (!Array.isArray(list))
-        throw new GatewayError('UPSTREAM_BAD_ANSWER', `${prepared.request.path}: the whole list is not an array`);
-      if (list.length > max)
-        throw new GatewayError(
-          'UPSTREAM_BAD_ANSWER',
-          `${prepared.request.path}: ${list.length} rows, more than the ${max} the gateway pages`,
-        );
-      const mapped = list.map((item) => {
-        const row = itemRow(item, whole.item);
-        return typeof row === 'object' && row !== null && !Array.isArray(row) ? compiled.fields.fromBackend(row as Row) : {};
+    const rows = await this.whole
+      .get(key, async () => {
+        const { status, json } = await this.send(prepared.request, session);
+        const checked = mapAnswer({ ...prepared, name: 'whole' }, status, {}, json);
+        if (checked.body.code !== 200) {
+          refusal = checked;
+          throw new RefusedRead();
+        }
+        const found = readPointer(json, bound.list);
+        const list = found === null || found === undefined ? [] : found;
+        if (!Array.isArray(list))
+          throw new GatewayError('UPSTREAM_BAD_ANSWER', `${prepared.request.path}: the whole list is not an array`);
+        if (list.length > max)
+          throw new GatewayError(
+            'UPSTREAM_BAD_ANSWER',
+            `${prepared.request.path}: ${list.length} rows, more than the ${max} the gateway pages`,
+          );
+        const mapped = list.map((item) => {
+          const row = itemRow(item, whole.item);
+          return typeof row === 'object' && row !== null && !Array.isArray(row)
+            ? compiled.fields.fromBackend(row as Row)
+            : {};
+        });
+        return { rows: mapped, sorted: new Map() };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof RefusedRead && refusal) return refusal;
+        throw error;
       });
-      return { rows: mapped, sorted: new Map() };
-    }).catch((error: unknown) => {
-      if (error instanceof RefusedRead && refusal) return refusal;
-      throw error;
-    });
     return rows;
   }
 
@@ -252,20 +265,28 @@ export class GatewayLists {
     const request = rowRequest(part, row);
     if (!request) return null;
     const key = `${session.id}\n${compiled.resource.id}\n${requestKey(request)}`;
-    return this.rowValues
-      .get(key, async () => {
-        try {
-          const { status, json } = await this.send(request, session);
-          const step: PreparedStep = { call: { method: 'POST', kind: 'own' }, name: 'row', bound: part, fields: compiled.fields, request };
-          if (mapAnswer(step, status, {}, json).body.code !== 200) return null;
-          return rowValues(part, compiled.fields, readPointer(json, part.envelope.data));
-        } catch (error) {
-          // A backend that is down fails the page's own read; one row's extra value only goes missing.
-          if (error instanceof GatewayError && (error.errorName === 'UPSTREAM_UNREACHABLE' || error.errorName === 'UPSTREAM_TIMEOUT'))
-            throw error;
-          return null;
-        }
-      });
+    return this.rowValues.get(key, async () => {
+      try {
+        const { status, json } = await this.send(request, session);
+        const step: PreparedStep = {
+          call: { method: 'POST', kind: 'own' },
+          name: 'row',
+          bound: part,
+          fields: compiled.fields,
+          request,
+        };
+        if (mapAnswer(step, status, {}, json).body.code !== 200) return null;
+        return rowValues(part, compiled.fields, readPointer(json, part.envelope.data));
+      } catch (error) {
+        // A backend that is down fails the page's own read; one row's extra value only goes missing.
+        if (
+          error instanceof GatewayError &&
+          (error.errorName === 'UPSTREAM_UNREACHABLE' || error.errorName === 'UPSTREAM_TIMEOUT')
+        )
+          throw error;
+        return null;
+      }
+    });
   }
 }
 
@@ -292,27 +313,4 @@ function rowRequest(part: Bound, row: Row): BackendRequest | null {
     body: { contentType: 'application/json', text: JSON.stringify(body ?? {}) },
     ...(part.service === null ? {} : { service: part.service }),
   };
-}
-
-/** What a per-row call adds to its row: `set` values read as the console's, and relations mapped. */
-function rowValues(part: Bound, fields: FieldBinding, data: unknown): Row {
-  const backend: Row = {};
-  for (const [key, pointer] of Object.entries(part.call.set ?? {})) {
-    const value = readPointer(data, pointerOf(pointer));
-    if (value !== undefined) backend[fields.nameOf(key)] = value;
-  }
-  const out = fields.fromBackend(backend);
-  for (const relation of part.relations) {
-    const value = readPointer(data, relation.at);
-    if (Array.isArray(value))
-      out[relation.key] = value.map((item) =>
-        typeof item === 'object' && item !== null ? relation.fields.fromBackend(item as Row) : item,
-      );
-    else if (typeof value === 'object' && value !== null) out[relation.key] = relation.fields.fromBackend(value as Row);
-  }
-  return out;
-}
-
-function pointerOf(text: string): string[] {
-  return text === '' ? [] : text.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

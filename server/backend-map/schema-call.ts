@@ -304,6 +304,12 @@ export const callMembers = {
       description: "A per-row call's values: the console's key to where the value is in the answer's data.",
     }),
   ),
+  unless: Type.Optional(
+    mapOf(Type.Array(scalarRef, { minItems: 1 }), {
+      description:
+        "A per-row call's values are left out when its answer's data holds one of these values at a pointer (ejabberd's get_last says \"Registered but didn't login\" beside a time that is no login).",
+    }),
+  ),
   fromList: Type.Optional(
     constOf(true, {
       description:
@@ -368,6 +374,7 @@ const OWN_CALL_MEMBERS = [
   'extra',
   'answer',
   'template',
+  'set',
 ] as const;
 const shared = Object.fromEntries(
   OWN_CALL_MEMBERS.map((name) => [name, Type.Optional(ref(`call/properties/${name}`, callMembers[name]))]),
@@ -422,7 +429,11 @@ export const resource = closed({
     ),
   ),
   actions: Type.Optional(mapOf(callRef)),
-  kept: Type.Optional(mapOf(kept, { description: 'Values the gateway keeps itself for this resource, by the action that starts keeping them.' })),
+  kept: Type.Optional(
+    mapOf(kept, {
+      description: 'Values the gateway keeps itself for this resource, by the action that starts keeping them.',
+    }),
+  ),
   keyCase: Type.Optional(ref('keyCase', keyCase)),
   id: Type.Optional(idTypeRef),
   refusals: Type.Optional(ref('refusals', refusals)),

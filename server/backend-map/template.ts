@@ -22,7 +22,18 @@ export type Lookup = (name: string) => unknown;
  * What a placeholder may ask of its value after a bar: `{password|md5}` sends the digest of the
  * value's text (a backend that stores md5 passwords), never the text itself.
  */
-export const PLACEHOLDER_FILTERS: readonly HashName[] = ['md5', 'sha256'];
+export const PLACEHOLDER_FILTERS: readonly string[] = ['md5', 'sha256', 'xml', 'local'];
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/**
+ * `xml`: the text escaped for XML (a message body placed inside an XMPP stanza the map writes);
+ * `local`: a JID's part before "@" (a user's or a room's name out of its address).
+ */
+function textFilter(filter: string, value: string): string {
+  if (filter === 'xml') return value.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+  return value.split('@', 1)[0]!;
+}
 
 /** A placeholder's name and filters: "password|md5" is the value of password, as md5. */
 export function parsePlaceholder(spec: string): { name: string; filters: string[] } {
@@ -45,7 +56,8 @@ function valueOf(spec: string, lookup: Lookup): unknown {
   for (const filter of filters) {
     // Nothing to hash stays nothing: an empty password is "keep it", never the digest of "".
     if (value === undefined || value === null || value === '') return value;
-    value = hexDigest(filter as HashName, typeof value === 'string' ? value : JSON.stringify(value));
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    value = filter === 'xml' || filter === 'local' ? textFilter(filter, text) : hexDigest(filter as HashName, text);
   }
   return value;
 }

@@ -22,7 +22,10 @@ function substitute(text: string, values: ReadonlyMap<string, string>, at: (stri
   return text.replace(USE, (_whole, name: string) => {
     const value = values.get(name);
     if (value === undefined)
-      fail(formatPointer(at), `"{$${name}}": no variable "${name}" (declared: ${[...values.keys()].join(', ') || 'none'})`);
+      fail(
+        formatPointer(at),
+        `"{$${name}}": no variable "${name}" (declared: ${[...values.keys()].join(', ') || 'none'})`,
+      );
     return value;
   });
 }

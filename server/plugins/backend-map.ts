@@ -145,7 +145,8 @@ export default fp(
       const mapped = open
         ? await app.sendMapped(prepared, { session: null, headers })
         : await app.sessionCalls.around(request, () => app.sendMapped(prepared, { session: request.session, headers }));
-      if (call && request.session) await lists.after(call, inputOf(call.method, request), request.session as ListSession, mapped);
+      if (call && request.session)
+        await lists.after(call, inputOf(call.method, request), request.session as ListSession, mapped);
       return reply.code(mapped.status).send(mapped.body);
     };
     const handle = (call: ConsoleCall) => async (request: FastifyRequest, reply: FastifyReply) => {
