@@ -304,6 +304,12 @@ export const callMembers = {
       description: "A per-row call's values: the console's key to where the value is in the answer's data.",
     }),
   ),
+  count: Type.Optional(
+    mapOf(pointerRef, {
+      description:
+        "A call's values counted: the console's key to a list in the answer's data whose length is the value (ejabberd's registered_users for the number of accounts).",
+    }),
+  ),
   unless: Type.Optional(
     mapOf(Type.Array(scalarRef, { minItems: 1 }), {
       description:
@@ -375,6 +381,7 @@ const OWN_CALL_MEMBERS = [
   'answer',
   'template',
   'set',
+  'count',
 ] as const;
 const shared = Object.fromEntries(
   OWN_CALL_MEMBERS.map((name) => [name, Type.Optional(ref(`call/properties/${name}`, callMembers[name]))]),

@@ -22,6 +22,10 @@ export function rowValues(part: Bound, fields: FieldBinding, data: unknown): Row
     if (value !== undefined) backend[fields.nameOf(key)] = value;
   }
   const out = fields.fromBackend(backend);
+  for (const [key, pointer] of Object.entries(part.call.count ?? {})) {
+    const list = readPointer(data, parsePointer(pointer));
+    if (Array.isArray(list)) out[key] = list.length;
+  }
   for (const relation of part.relations) {
     const value = readPointer(data, relation.at);
     if (Array.isArray(value))
@@ -35,5 +39,5 @@ export function rowValues(part: Bound, fields: FieldBinding, data: unknown): Row
 
 /** True when a call reads its answer by `set`: its data is then the values set, not the answer's own shape. */
 export function readsBySet(bound: Bound): boolean {
-  return bound.call.set !== undefined;
+  return bound.call.set !== undefined || bound.call.count !== undefined;
 }
