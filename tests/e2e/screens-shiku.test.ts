@@ -71,6 +71,7 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     await expect.poll(() => page.getByTestId('sandbox-banner').textContent()).toContain('Backend dialect: shiku');
     const { problems, walked, menuLinks } = await walkBoundScreens(page, UNOFFERED);
     expect(problems).toEqual([]);
+    console.log("shiku walked", walked);
     expect(walked).toBeGreaterThanOrEqual(9);
     expect(menuLinks).toContain('/userpage/userset');
     expect(menuLinks).toContain('/WithDrawMoneyCheck');

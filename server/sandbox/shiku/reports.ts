@@ -126,10 +126,10 @@ export function registerReports(map: Map, store: SandboxStore, seededAt: number)
   });
 
   // FriendsterWebsite.time is set by saveFriendsterWebsite (milliseconds); the seeded entries read
-  // as saved one minute apart before the sandbox started, in their order.
+  // as saved before the sandbox started, a minute apart per step of their order (the first newest).
   const times = new globalThis.Map<number, number>();
   const timeOf = (id: number, sort: number | null | undefined) =>
-    times.get(id) ?? seededAt - 3_600_000 + (9999 - (sort ?? 0)) * 60_000;
+    times.get(id) ?? seededAt - 3_600_000 - (sort ?? 0) * 60_000;
   const website = (d: ReturnType<typeof store.discover.all>[number]): Row => {
     const time = timeOf(d.id, d.sort);
     return { id: objectId('website', d.id, iso(time)), icon: d.icon, url: d.url, title: d.title, time };
