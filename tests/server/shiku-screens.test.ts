@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLS, DISCOVER_ENTRIES, ONLINE_USERS, SUGGESTIONS, resourceCalls } from '../../server/contract/index.js';
+import {
+  CALLS,
+  DISCOVER_ENTRIES,
+  ONLINE_USERS,
+  OPERATION_LOG,
+  SUGGESTIONS,
+  USERS,
+  resourceCalls,
+} from '../../server/contract/index.js';
 import { USER_REPORT_REASONS, reportOf } from '../../server/sandbox/shiku/reports.js';
 import { objectId, parseObjectId } from '../../server/sandbox/shiku/wire.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
@@ -222,5 +230,33 @@ describe('the Shiku map binds reports, custom websites and online users through 
     const user = store().users.get(Number(data.list[0]!.id))!;
     expect(data.list[0]).toMatchObject({ account: user.account, nickname: user.nickname });
     for (const absent of ['device', 'ip', 'region', 'loginTime']) expect(data.list[0]).not.toHaveProperty(absent);
+  });
+
+  it('lists Shiku’s request log as the operation log: the caller’s user id, the full URI, the client IP, the time', async () => {
+    now += 1000;
+    await list(USERS, 'pageNum=1&pageSize=3&keyword=zz-request-log');
+    const data = await list(OPERATION_LOG, 'pageNum=1&pageSize=50&keyword=userList');
+    const row = data.list.find((r) => String(r.detail).includes('keyWorld=zz-request-log'))!;
+    expect(row, JSON.stringify(data.list.slice(0, 3))).toBeDefined();
+    expect(String(row.detail)).toMatch(/^\/console\/userList\?/);
+    expect(row).toMatchObject({
+      adminAccount: Number(session.account),
+      createTime: new Date(Math.floor(now / 1000) * 1000).toISOString(),
+    });
+    expect(typeof row.ip).toBe('string');
+    for (const absent of ['action', 'module']) expect(row).not.toHaveProperty(absent);
+    // keyWorld searches apiId (class_method): another method's name finds none of these.
+    const other = await list(OPERATION_LOG, 'pageNum=1&pageSize=50&keyword=beReport');
+    expect(other.list.every((r) => String(r.detail).startsWith('/console/beReport'))).toBe(true);
+  });
+});
+
+describe('the shiku dialect: the request log follows Config isSaveRequestLogs', () => {
+  it('saves nothing once request logs are off', async () => {
+    const off = await call('/console/config/set', { isSaveRequestLogs: '0' });
+    expect(off).toMatchObject({ resultCode: 1 });
+    const before = (await call('/console/ApiLogList', { page: '1', limit: '1' })).count;
+    await call('/console/userList', { page: '1', limit: '1' });
+    expect((await call('/console/ApiLogList', { page: '1', limit: '1' })).count).toBe(before);
   });
 });

@@ -5,6 +5,7 @@ import { registerConsole } from './console.js';
 import { type RouteTable, mapping, setShikuAdmin, unknownPath } from './handler.js';
 import { ShikuClientConfig, ShikuConfig } from './config.js';
 import { registerAdmins } from './admins.js';
+import { registerApiLog } from './api-log.js';
 import { registerMoney } from './money.js';
 import { ShikuRooms, registerRooms } from './rooms.js';
 import { registerReports } from './reports.js';
@@ -209,6 +210,7 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
   registerMoney(map, store);
   registerUsers(map, store);
   registerReports(map, store, clock());
+  registerApiLog(app, map, routes, { store, config, sessions, clock });
 
   // Paths no controller maps, after the filter has passed them (unknown /console paths need a valid call).
   const unknown = async (request: FastifyRequest, reply: FastifyReply) =>

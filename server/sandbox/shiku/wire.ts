@@ -101,6 +101,7 @@ export const TABLES = {
   bankCard: 'a1c00008',
   report: 'a1c00009',
   website: 'a1c0000a',
+  apiLog: 'a1c0000b',
 } as const;
 export type Table = keyof typeof TABLES;
 
