@@ -77,7 +77,7 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     expect(menuLinks).toContain('/WithDrawMoneyCheck');
     // Issue 39: Shiku's reports, custom websites, online users and request log.
     for (const link of ['/suggestion', '/homelist']) expect(menuLinks).toContain(link);
-  }, 240_000);
+  }, 360_000);
 
   it('approves one withdrawal and rejects another with a reason, through Shiku’s auditStatus', async () => {
     const { page } = await h.pageAs('admin');

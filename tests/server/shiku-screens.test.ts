@@ -127,6 +127,8 @@ describe('the shiku dialect: reports (举报管理)', () => {
     expect(((await call('/console/beReport', { type: '1' })).data as Row).total).toBe(0);
     // getReport leaves data null for type 3, its ConcurrentMap throws, and the catch answers a bare failure.
     expect(await call('/console/beReport', { type: '3' })).toEqual({ resultCode: 0, currentTime: now });
+    // So does a negative page: the query fails inside getReport's try and leaves data null.
+    expect(await call('/console/beReport', { pageIndex: '-1' })).toEqual({ resultCode: 0, currentTime: now });
   });
 
   it('deletes a report by its ObjectId (admin roles only), and refuses a missing id as a parameter error', async () => {

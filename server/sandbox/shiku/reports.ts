@@ -99,8 +99,9 @@ export function registerReports(map: Map, store: SandboxStore, seededAt: number)
             .filter((s) => receiver === '' || reportOf(store, s).toUserId === Number(receiver))
             .sort((a, b) => (a.createTime < b.createTime ? 1 : a.createTime > b.createTime ? -1 : b.id - a.id));
     const skip = pageSize * pageIndex;
-    // A negative offset fails inside getReport's try: the page is empty and the count still answered.
-    const slice = skip < 0 ? [] : pageSize === 0 ? rows.slice(skip) : rows.slice(skip, skip + Math.abs(pageSize));
+    // A negative offset fails inside getReport's try and leaves data null: the same bare failure.
+    if (skip < 0) return message(0, now);
+    const slice = pageSize === 0 ? rows.slice(skip) : rows.slice(skip, skip + Math.abs(pageSize));
     return message(
       1,
       now,
