@@ -37,11 +37,11 @@ function requiredGroupID(body: OpenImBody): string {
 }
 
 /**
- * Mongo's `FindPage` with a `showNumber` of 0 or less returns every row (no limit): the
- * protocol's Check() leaves `showNumber` unchecked.
+ * One page as tools' `mongoutil.FindPage` and `datautil.Paginate` cut it: a `showNumber` of 0 or
+ * less (the Check() leaves it unchecked) is an empty page, not every row.
  */
 function page<T>(items: readonly T[], pagination: Pagination): T[] {
-  if (pagination.showNumber <= 0) return [...items];
+  if (pagination.showNumber <= 0) return [];
   const skip = (pagination.pageNumber - 1) * pagination.showNumber;
   return items.slice(skip, skip + pagination.showNumber);
 }
@@ -145,23 +145,33 @@ function memberInfo(state: OpenImState, groupID: string, member: GroupMember): R
 }
 
 /**
- * `/group/get_group_member_list` (`GetGroupMemberList`): the admin or a member of the group; a
- * keyword searches nicknames and user ids; members in stored order. An unknown group has no
- * members (total 0, `null`): the member collection is simply queried.
+ * `/group/get_group_member_list` (`GetGroupMemberList`): the admin or a member of the group.
+ * Without a keyword, the cached member ids paged (`PageGetGroupMember`); with one, a
+ * case-sensitive regex over the member's nickname (`mgo/group_member.go` `SearchMember`). Either
+ * way owners first, then admins, then members, each by join time (`memberSort`). An unknown group
+ * has no members (total 0, `null`).
  */
 function getGroupMemberList(state: OpenImState, body: OpenImBody, userID: string): Row {
   const groupID = requiredGroupID(body);
   const pagination = checkPagination(body);
   const filter = body.int('filter');
   if (filter < 0 || filter > 5) throw argsError('filter is invalid');
-  const members = membersOf(state, groupID);
+  const members = [...membersOf(state, groupID)].sort(
+    (a, b) => ROLE_LEVEL[b.role] - ROLE_LEVEL[a.role] || Date.parse(a.joinTime) - Date.parse(b.joinTime),
+  );
   if (!isAdmin(userID) && !members.some((m) => String(m.userId) === userID)) throw noPermission('not in group');
   const keyword = body.str('keyword');
-  const found = members.filter((m) => {
-    if (keyword === '') return true;
-    const nickname = state.store.users.get(m.userId)?.nickname ?? '';
-    return nickname.includes(keyword) || String(m.userId).includes(keyword);
-  });
+  let pattern: RegExp | null = null;
+  if (keyword !== '') {
+    try {
+      pattern = new RegExp(keyword, 'u');
+    } catch {
+      throw new OpenImError(OPENIM_CODES.internal, `(BadValue) Regular expression is invalid: ${keyword}`, true);
+    }
+  }
+  const found = pattern
+    ? members.filter((m) => pattern.test(state.store.users.get(m.userId)?.nickname ?? ''))
+    : members;
   return {
     total: found.length,
     members: listOrNull(page(found, pagination).map((m) => memberInfo(state, groupID, m))),
