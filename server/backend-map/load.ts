@@ -129,7 +129,11 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
         );
       }
       if (name !== 'list' && answer.lift !== undefined) {
-        throw new BackendMapError(file, at('calls', name, 'answer', 'lift'), 'lift reads list rows: it applies to a list');
+        throw new BackendMapError(
+          file,
+          at('calls', name, 'answer', 'lift'),
+          'lift reads list rows: it applies to a list',
+        );
       }
     }
   }

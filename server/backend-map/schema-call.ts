@@ -83,13 +83,10 @@ export const field = closed({
     }),
   ),
   values: Type.Optional(
-    mapOf(
-      Type.Union([scalarRef, Type.Array(scalarRef, { minItems: 1 })]),
-      {
-        description:
-          'The console\'s value (as text: "normal", "true") to the backend\'s; a list: every one of them reads as the console\'s value, the first is sent (OpenIM\'s group status: normal is 0, 1 or 3).',
-      },
-    ),
+    mapOf(Type.Union([scalarRef, Type.Array(scalarRef, { minItems: 1 })]), {
+      description:
+        'The console\'s value (as text: "normal", "true") to the backend\'s; a list: every one of them reads as the console\'s value, the first is sent (OpenIM\'s group status: normal is 0, 1 or 3).',
+    }),
   ),
   time: Type.Optional(timeFormatRef),
   id: Type.Optional(idTypeRef),

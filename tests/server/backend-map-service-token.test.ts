@@ -210,9 +210,9 @@ describe('a detail over several calls (also on a detail)', () => {
       ['calls', 'update'],
       ['actions', 'muteAll'],
     ] as const) {
-      expect(
-        problem({ resources: { groups: { [at]: { [call]: { path: '/g', also: [{ path: '/x' }] } } } } }),
-      ).toMatch(new RegExp(`/resources/groups/${at}/${call}/also: one console call over several`));
+      expect(problem({ resources: { groups: { [at]: { [call]: { path: '/g', also: [{ path: '/x' }] } } } } })).toMatch(
+        new RegExp(`/resources/groups/${at}/${call}/also: one console call over several`),
+      );
     }
   });
 });

@@ -37,7 +37,8 @@ async function post(base: string, path: string, body: unknown, token?: string): 
   return (await res.json()) as Answer;
 }
 
-const im = (path: string, body: unknown, token = String(login.imToken)) => post(sandbox.services.im!, path, body, token);
+const im = (path: string, body: unknown, token = String(login.imToken)) =>
+  post(sandbox.services.im!, path, body, token);
 const store = () => sandbox.app.sandbox;
 const live = () =>
   store()
@@ -102,7 +103,9 @@ describe('/group/get_groups', () => {
     const rows = answer.data?.groups as Row[];
     expect(rows.map((r) => (r.groupInfo as Row).groupID)).toEqual(expected.slice(3, 6).map((g) => String(g.id)));
     const group = expected[3]!;
-    const owner = store().members.get(group.id)!.find((m) => m.role === 'owner')!;
+    const owner = store()
+      .members.get(group.id)!
+      .find((m) => m.role === 'owner')!;
     expect(Object.keys(rows[0]!)).toEqual(['groupInfo', 'groupOwnerUserName', 'groupOwnerUserID']);
     expect(rows[0]).toMatchObject({
       groupOwnerUserID: String(owner.userId),

@@ -3,7 +3,7 @@ import { ALL_PERMISSIONS, PERMISSIONS } from '../../contract/index.js';
 import { createAdmin, type AdminAccount } from '../store/accounts.js';
 import { OPENIM_CODES, OpenImError, argsError, noPermission, notFound } from './envelope.js';
 import { listOrNull, type OpenImBody } from './request.js';
-import { ADMIN_USER_TYPE, signToken } from './tokens.js';
+import { ADMIN_USER_TYPE } from './tokens.js';
 import { IM_ADMIN_USER_ID, NORMAL_ADMIN_LEVEL, SUPER_ADMIN_LEVEL, type OpenImState } from './state.js';
 
 /**

@@ -35,7 +35,8 @@ export function groupInfo(group: GroupRecord): Row {
     createTime: Date.parse(group.createTime),
     memberCount: group.memberCount,
     ex: '',
-    status: group.status === 'dissolved' ? GROUP_STATUS.dissolved : group.muted ? GROUP_STATUS.muted : GROUP_STATUS.normal,
+    status:
+      group.status === 'dissolved' ? GROUP_STATUS.dissolved : group.muted ? GROUP_STATUS.muted : GROUP_STATUS.normal,
     // The store keeps no creator: the owner is the one who made the group unless it was handed over.
     creatorUserID: owner,
     groupType: WORKING_GROUP,

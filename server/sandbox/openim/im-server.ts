@@ -225,13 +225,20 @@ export function imServerRoutes(): OpenImRoute[] {
       guard: 'im',
       handle: ({ state, body, userID }) => getGroupMemberList(state, body, userID),
     },
-    { path: '/group/mute_group', guard: 'im', handle: ({ state, body, userID }) => setMuted(state, body, userID, true) },
+    {
+      path: '/group/mute_group',
+      guard: 'im',
+      handle: ({ state, body, userID }) => setMuted(state, body, userID, true),
+    },
     {
       path: '/group/cancel_mute_group',
       guard: 'im',
       handle: ({ state, body, userID }) => setMuted(state, body, userID, false),
     },
-    { path: '/group/dismiss_group', guard: 'im', handle: ({ state, body, userID }) => dismissGroup(state, body, userID) },
+    {
+      path: '/group/dismiss_group',
+      guard: 'im',
+      handle: ({ state, body, userID }) => dismissGroup(state, body, userID),
+    },
   ];
 }
-
