@@ -9,6 +9,7 @@ import {
   type OwnCallName,
   type Resource,
 } from '../contract/index.js';
+import { sessionForService } from '../backend-map/services.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap } from '../backend-map/engine.js';
 import { exchange, type Transport } from '../backend-map/exchange.js';
@@ -158,7 +159,8 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   const transport: Transport = {
     send: (sent) =>
       (sent.service === undefined ? upstream : (options.services?.[sent.service] ?? upstream)).request(sent.path, {
-        session,
+        // A service with a token of its own (OpenIM Server's imToken) gets it, as through the gateway.
+        session: sessionForService(map?.file, sent.service, session),
         method: sent.method,
         ...(sent.body ? { rawBody: sent.body } : {}),
       }),
