@@ -163,9 +163,7 @@ export const ExportColumnSchema = Type.Object(
     label: Type.String({ maxLength: 200 }),
     kind: Type.String({ maxLength: 16 }),
     /** How stored values read (select options, yes/no, module names): value -> label. */
-    values: Type.Optional(
-      Type.Record(Type.String(), Type.String({ maxLength: 200 }), { maxProperties: 500 }),
-    ),
+    values: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 200 }), { maxProperties: 500 })),
   },
   { additionalProperties: false },
 );

@@ -86,9 +86,7 @@ export interface WithdrawalCountEvent {
   count: number;
 }
 
-/** The error log's shapes are schemas (contract/error-log.ts); their types only here, for the first load. */
-export type { ErrorLogInput, ErrorLogEntry, ErrorLogPage } from './error-log.js';
-
+/** The error log's shapes (ErrorLogInput, ErrorLogEntry, ErrorLogPage) are schemas: contract/error-log.ts. */
 export const ERROR_LOG_LIMITS = {
   /** Largest accepted JSON body of one entry, in bytes; larger answers 413. */
   maxEntryBytes: 16 * 1024,

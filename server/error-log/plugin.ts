@@ -201,7 +201,11 @@ export default fp<ErrorLogPluginOptions>(
         if (since !== undefined) query.since = since;
         if (until !== undefined) query.until = until;
         reply.header('cache-control', 'no-store');
-        return { code: 200, msg: 'ok', data: { ...(await store.list(query)), scope: owner === null ? ('all' as const) : ('own' as const) } };
+        return {
+          code: 200,
+          msg: 'ok',
+          data: { ...(await store.list(query)), scope: owner === null ? ('all' as const) : ('own' as const) },
+        };
       },
     );
 

@@ -16,4 +16,8 @@ export function answerSchema<Data extends TSchema>(data: Data) {
 }
 
 /** The backend's own envelope passed on as it came (a refusal): `data` is whatever it sent. */
-export const envelopeAnswer = Type.Object({ code: Type.Integer(), msg: Type.String(), data: Type.Optional(Type.Unknown()) });
+export const envelopeAnswer = Type.Object({
+  code: Type.Integer(),
+  msg: Type.String(),
+  data: Type.Optional(Type.Unknown()),
+});

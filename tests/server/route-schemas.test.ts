@@ -92,9 +92,10 @@ describe('the schemas of the gateway’s own routes', () => {
       ['querystring', schema.querystring],
       ['params', schema.params],
       ['headers', schema.headers],
-      ...Object.entries((schema.response ?? {}) as Record<string, unknown>).map(
-        ([code, part]): [string, unknown] => [`response ${code}`, part],
-      ),
+      ...Object.entries((schema.response ?? {}) as Record<string, unknown>).map(([code, part]): [string, unknown] => [
+        `response ${code}`,
+        part,
+      ]),
     ];
     return parts.filter(([, part]) => part !== undefined && !fromContract(part)).map(([name]) => name);
   }
