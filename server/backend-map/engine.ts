@@ -102,7 +102,7 @@ function appendParam(search: URLSearchParams, name: string, value: unknown): voi
 }
 
 /** The entry of a resource a map with `unnamed: unsupported` does not name. */
-const UNNAMED = { unsupported: true } as const;
+const UNNAMED: ResourceMap = { unsupported: true };
 
 /**
  * A backend map compiled against the console's contract. The gateway asks it, per call of the

@@ -5,9 +5,18 @@ import en, { type MessageKey as FrameMessageKey } from './en.js';
 import type { PageMessageKey, PageMessages } from './pages/en.js';
 import type { Language } from '../lib/language.js';
 import { lazyBundles } from './lazy-bundles.js';
+import { humanise } from '../lib/humanise.js';
 
 /** The frame's messages (in the entry) and the pages' (fetched with the first page that needs them). */
 export type MessageKey = FrameMessageKey | PageMessageKey;
+/**
+ * The title of a screen whose route names none: its resource's label, one of the screens' labels
+ * (fetched after the login), read as the humanised id until it is written or while it loads.
+ */
+export type ScreenTitleKey = `resource.${string}`;
+const SCREEN_TITLE = 'resource.';
+/** What a route's title, a menu entry or a crumb names: a message, or a screen's resource label. */
+export type TitleKey = MessageKey | ScreenTitleKey;
 
 // English frame messages ship in the entry chunk; the other languages are fetched when chosen,
 // and every language's page messages with the first page that needs them, which keeps the login
@@ -58,6 +67,12 @@ export function initI18n(): typeof i18next {
     keySeparator: false,
     nsSeparator: false,
     interpolation: { escapeValue: false },
+    // A screen titled by its resource's label reads as the humanised id until the label is written,
+    // and while the labels load (articleDrafts: "Article drafts"); other keys stay visible as keys.
+    parseMissingKeyHandler: (key: string) =>
+      key.startsWith(SCREEN_TITLE) ? humanise(key.slice(SCREEN_TITLE.length)) : key,
+    // Redrawn when the labels arrive, so those stand-ins give way to the labels.
+    react: { bindI18nStore: 'added' },
     // Resources are bundled, so init is synchronous and the first render is already translated.
     initAsync: false,
   });
@@ -67,7 +82,7 @@ export function initI18n(): typeof i18next {
 // i18next's own key typing is bypassed: MessageKey already pins the keys.
 type Loose = (key: string, vars?: object) => string;
 
-export type TFunction = (key: MessageKey, vars?: Record<string, string | number>) => string;
+export type TFunction = (key: TitleKey, vars?: Record<string, string | number>) => string;
 
 /** Translation outside React (toasts, titles). */
 export const t: TFunction = (key, vars) => (i18next.t as unknown as Loose)(key, vars);

@@ -38,6 +38,16 @@ function followLanguage(): void {
   i18next.on('languageChanged', (lng) => void loadLabels(lng));
 }
 
+/**
+ * From the frame's first drawing after the login: a screen whose route names no title is titled
+ * by its resource's label (`resource.<id>`), so the menu, tabs and breadcrumb need the labels of
+ * the current language, and of the next one chosen. Until they arrive the title reads humanised.
+ */
+export function loadScreenTitles(): void {
+  followLanguage();
+  void labelsReady();
+}
+
 /** A plural label by its base name: i18next picks `_one`, `_other` (and the like) from `count`. */
 export type PluralKey = { [K in LabelKey]: K extends `${infer Base}_other` ? Base : never }[LabelKey];
 export type LabelT = (key: LabelKey | PluralKey, vars?: Record<string, string | number>) => string;
