@@ -5,7 +5,6 @@ import en, { type MessageKey as FrameMessageKey } from './en.js';
 import type { PageMessageKey, PageMessages } from './pages/en.js';
 import type { Language } from '../lib/language.js';
 import { lazyBundles } from './lazy-bundles.js';
-import { humanise } from '../lib/humanise.js';
 
 /** The frame's messages (in the entry) and the pages' (fetched with the first page that needs them). */
 export type MessageKey = FrameMessageKey | PageMessageKey;
@@ -14,7 +13,6 @@ export type MessageKey = FrameMessageKey | PageMessageKey;
  * (fetched after the login), read as the humanised id until it is written or while it loads.
  */
 export type ScreenTitleKey = `resource.${string}`;
-const SCREEN_TITLE = 'resource.';
 /** What a route's title, a menu entry or a crumb names: a message, or a screen's resource label. */
 export type TitleKey = MessageKey | ScreenTitleKey;
 
@@ -67,11 +65,8 @@ export function initI18n(): typeof i18next {
     keySeparator: false,
     nsSeparator: false,
     interpolation: { escapeValue: false },
-    // A screen titled by its resource's label reads as the humanised id until the label is written,
-    // and while the labels load (articleDrafts: "Article drafts"); other keys stay visible as keys.
-    parseMissingKeyHandler: (key: string) =>
-      key.startsWith(SCREEN_TITLE) ? humanise(key.slice(SCREEN_TITLE.length)) : key,
-    // Redrawn when the labels arrive, so those stand-ins give way to the labels.
+    // Redrawn when the screens' labels arrive, so a screen title's stand-in gives way to its label
+    // (i18n/resources/index.ts, loaded behind the login, sets the stand-in).
     react: { bindI18nStore: 'added' },
     // Resources are bundled, so init is synchronous and the first render is already translated.
     initAsync: false,
