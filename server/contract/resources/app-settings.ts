@@ -108,9 +108,4 @@ export const APP_VERSIONS = {
 } as const satisfies ListResource;
 
 /** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
-export const APP_SETTINGS_RESOURCES: readonly Resource[] = [
-  APP_INTERFACE,
-  PUSH_CONFIG,
-  SMS_CONFIG,
-  APP_VERSIONS,
-];
+export const APP_SETTINGS_RESOURCES: readonly Resource[] = [APP_INTERFACE, PUSH_CONFIG, SMS_CONFIG, APP_VERSIONS];

@@ -110,8 +110,4 @@ export const GOOGLE_VERIFY = {
 } as const satisfies ListResource;
 
 /** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
-export const SYSTEM_RESOURCES: readonly Resource[] = [
-  ADMINS,
-  OPERATION_LOG,
-  GOOGLE_VERIFY,
-];
+export const SYSTEM_RESOURCES: readonly Resource[] = [ADMINS, OPERATION_LOG, GOOGLE_VERIFY];

@@ -123,7 +123,4 @@ export interface GroupDetail {
 }
 
 /** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
-export const USER_RESOURCES: readonly Resource[] = [
-  USERS,
-  GROUPS,
-];
+export const USER_RESOURCES: readonly Resource[] = [USERS, GROUPS];
