@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { CALLS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
+import { RESOURCES, resourceCalls } from '../../server/contract/index.js';
 import type { BackendMapFile } from '../../server/backend-map/types.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';

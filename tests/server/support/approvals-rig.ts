@@ -7,7 +7,6 @@ import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import {
   APPROVAL_CALLS,
-  CALLS,
   WITHDRAWAL_REVIEW,
   resourceCalls,
   type ApprovalView,

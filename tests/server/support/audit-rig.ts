@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig, type Config } from '../../../server/config.js';
-import { CALLS, GATEWAY_PATHS } from '../../../server/contract/index.js';
+import { GATEWAY_PATHS } from '../../../server/contract/index.js';
 import type { AuditEntry, AuditPage } from '../../../server/contract/audit.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../../server/sandbox/key.js';
 import type { StartedSandbox } from '../../../server/sandbox/start.js';
