@@ -25,6 +25,22 @@ export default tseslint.config(
     },
   },
   {
+    // The async mistakes only types can show: a promise nobody awaits or catches (its rejection is
+    // lost, or crashes the process), a promise where a void callback or a condition is expected
+    // (an async onClick, `if (promise)`), an await on something that is not a promise. These rules
+    // need the program's types: the project service reads tsconfig.json, the one program of server,
+    // web and tests (typecheck's), so the files are checked with the types tsc sees.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     // The UI's React code; the tests' useHarness() is a suite helper, not a hook.
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

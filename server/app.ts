@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { PrimaryChannel } from './cluster/ipc.js';
 import { createMetrics, type Metrics } from './lib/metrics.js';
@@ -75,6 +75,8 @@ export interface BuildAppOptions {
    * process and in tests, which keep their own.
    */
   primary?: PrimaryChannel;
+  /** Told of every route as it is registered, with its schema (the route-schema test reads them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logController: new LogController({ disableRequestLogging: true }),
   });
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('config', config);
   app.decorate('metrics', createMetrics({ processMetrics: options.processMetrics ?? false }));
   app.decorate('shuttingDown', false);

@@ -1,17 +1,9 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { ApprovalChange } from '../contract/index.js';
+import type { ApprovalHeld } from '../contract/approvals.js';
 import { heldFields, heldTimes, type Hold } from './hold.js';
 
-/** What an event tells of a hold: everything but the held body (which may carry a new password). */
-export interface ApprovalRecord {
-  id: string;
-  kind: Hold['kind'];
-  resource: string;
-  action: string | null;
-  permission: string;
-  targets: string[];
-  records: Record<string, unknown>[];
-  changes: ApprovalChange[];
+/** What an event tells of a hold: its held fields and path, never the held body (which may carry a new password). */
+export interface ApprovalRecord extends ApprovalHeld {
   /** The contract path the held call goes to. */
   path: string;
   /** Backend user id of the first approver. */

@@ -1,4 +1,4 @@
-import type { ApprovalChange, ApprovalView } from '../contract/index.js';
+import type { ApprovalHeld, ApprovalView } from '../contract/approvals.js';
 
 /** The call a hold keeps, in the console's contract (before any backend map's translation). */
 export interface HeldCall {
@@ -9,20 +9,13 @@ export interface HeldCall {
 }
 
 /**
- * One held call, as the stores keep it. Times are epoch milliseconds. The body may hold a new
- * password of a settings screen: it leaves the gateway only to the backend, on confirmation.
+ * One held call, as the stores keep it: the contract's held fields (what views and events tell)
+ * plus what only the gateway keeps. Times are epoch milliseconds. The body may hold a new password
+ * of a settings screen: it leaves the gateway only to the backend, on confirmation.
  */
-export interface Hold {
-  id: string;
+export interface Hold extends ApprovalHeld {
   /** What the hold is about; one pending hold per subject (see subjectOf). */
   subject: string;
-  kind: 'action' | 'settings';
-  resource: string;
-  action: string | null;
-  permission: string;
-  targets: string[];
-  records: Record<string, unknown>[];
-  changes: ApprovalChange[];
   /** A settings save: the whole settings object read when holding, to see at confirmation whether it changed meanwhile. */
   before: Record<string, unknown> | null;
   call: HeldCall;
@@ -58,9 +51,7 @@ export function settingsSubject(resource: string): string {
 }
 
 /** What every outside view of a hold tells (the screen's, an event's): never the held body. */
-export function heldFields(
-  hold: Hold,
-): Pick<Hold, 'id' | 'kind' | 'resource' | 'action' | 'permission' | 'targets' | 'records' | 'changes'> {
+export function heldFields(hold: Hold): ApprovalHeld {
   return {
     id: hold.id,
     kind: hold.kind,

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
-  APPROVAL_LIMITS,
+  ApprovalIdParamsSchema,
+  ApprovalListSchema,
+  DeclineBodySchema,
   GATEWAY_PATHS,
   RESOURCES,
   SUCCESS_CODE,
-  type ApprovalList,
   type SettingsResource,
 } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import { listAnswerSchema, okAnswer } from '../lib/answer-schema.js';
+import { answerSchema, okAnswer } from '../lib/answer-schema.js';
 import type { Session } from '../session/plugin.js';
 import { NO_STORE } from '../plugins/security.js';
 import { callAsSession, type ContractAnswer } from './backend.js';
@@ -28,66 +30,6 @@ export interface RouteContext {
   above: number | null;
 }
 
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' } },
-} as const;
-
-const declineBody = {
-  type: 'object',
-  required: ['reason'],
-  additionalProperties: false,
-  properties: { reason: { type: 'string', minLength: 1, maxLength: APPROVAL_LIMITS.reasonMaxChars, pattern: '\\S' } },
-} as const;
-
-const anything = {} as const;
-const viewSchema = {
-  type: 'object',
-  required: [
-    'id',
-    'kind',
-    'resource',
-    'action',
-    'permission',
-    'targets',
-    'records',
-    'changes',
-    'requestedBy',
-    'requestedByName',
-    'mine',
-    'requestedAt',
-    'expiresAt',
-    'expired',
-    'state',
-  ],
-  properties: {
-    id: { type: 'string' },
-    kind: { type: 'string' },
-    resource: { type: 'string' },
-    action: { type: ['string', 'null'] },
-    permission: { type: 'string' },
-    targets: { type: 'array', items: { type: 'string' } },
-    records: { type: 'array', items: { type: 'object', additionalProperties: true } },
-    changes: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['key', 'before', 'after', 'secret'],
-        properties: { key: { type: 'string' }, before: anything, after: anything, secret: { type: 'boolean' } },
-      },
-    },
-    requestedBy: { type: 'string' },
-    requestedByName: { type: ['string', 'null'] },
-    mine: { type: 'boolean' },
-    requestedAt: { type: 'string' },
-    expiresAt: { type: 'string' },
-    expired: { type: 'boolean' },
-    state: { type: 'string' },
-  },
-} as const;
-const listSchema = listAnswerSchema(viewSchema, { extra: { dualControlAbove: { type: ['integer', 'null'] } } });
-
 /** Who may see and settle a hold: holders of its screen's permission, as the backend says. */
 async function permissionsOf(app: FastifyInstance, session: Session): Promise<readonly string[]> {
   const held = await app.permissions.of(session);
@@ -102,15 +44,17 @@ async function permissionsOf(app: FastifyInstance, session: Session): Promise<re
  * reason. Confirming and declining first claim the hold in the store, so of two administrators
  * acting at once one proceeds and the other hears 409.
  */
-export function registerApprovalRoutes(app: FastifyInstance, context: RouteContext): void {
+export function registerApprovalRoutes(scope: FastifyInstance, context: RouteContext): void {
   const { store, now, listeners, enabled, above } = context;
+  // The contract's schemas are the routes' validators and, through the type provider, their types.
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The hold, readable by this session: 404 when there is none, 403 without the screen's permission. */
   const settle = async (request: FastifyRequest, id: string) => {
     const session = request.session!;
     const stored = enabled ? await store.get(id, now()) : null;
     if (!stored) throw new GatewayError('APPROVAL_NOT_FOUND');
-    const held = await permissionsOf(app, session);
+    const held = await permissionsOf(scope, session);
     if (!held.includes(stored.hold.permission))
       throw new GatewayError('FORBIDDEN', `this hold needs ${stored.hold.permission}`);
     return { session, hold: stored.hold };
@@ -132,12 +76,12 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
 
   app.get(
     GATEWAY_PATHS.approvals,
-    { onRequest: app.sessions.require, schema: { response: { 200: listSchema } } },
-    async (request, reply): Promise<{ code: number; msg: string; data: ApprovalList }> => {
+    { onRequest: app.sessions.require, schema: { response: { 200: answerSchema(ApprovalListSchema) } } },
+    async (request, reply) => {
       reply.header('cache-control', NO_STORE);
       if (!enabled) return { code: SUCCESS_CODE, msg: 'ok', data: { list: [], dualControlAbove: null } };
       const session = request.session!;
-      const held = await permissionsOf(app, session);
+      const held = await permissionsOf(scope, session);
       const at = now();
       const list = (await store.list(at))
         .filter((s) => held.includes(s.hold.permission))
@@ -147,9 +91,9 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     `${GATEWAY_PATHS.approvals}/:id/confirm`,
-    { onRequest: app.sessions.require, schema: { params: idParams } },
+    { onRequest: app.sessions.require, schema: { params: ApprovalIdParamsSchema } },
     async (request, reply) => {
       reply.header('cache-control', NO_STORE);
       const { session, hold: seen } = await settle(request, request.params.id);
@@ -158,12 +102,12 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
       const { hold, token } = await claim(seen.id);
       let answer: ContractAnswer;
       try {
-        const refusal = hold.kind === 'settings' ? await refuseIfChanged(app, request, session, hold) : null;
+        const refusal = hold.kind === 'settings' ? await refuseIfChanged(scope, request, session, hold) : null;
         if (refusal) {
           await store.release(hold.id, token);
           return reply.code(refusal.status).send(refusal.body);
         }
-        answer = await callAsSession(app, request, session, hold.call.method, hold.call.path, hold.call.body);
+        answer = await callAsSession(scope, request, session, hold.call.method, hold.call.path, hold.call.body);
       } catch (error) {
         // Nothing reached the backend, or it could not be heard: the hold waits for another try.
         await store.release(hold.id, token);
@@ -198,9 +142,12 @@ export function registerApprovalRoutes(app: FastifyInstance, context: RouteConte
     },
   );
 
-  app.post<{ Params: { id: string }; Body: { reason: string } }>(
+  app.post(
     `${GATEWAY_PATHS.approvals}/:id/decline`,
-    { onRequest: app.sessions.require, schema: { params: idParams, body: declineBody, response: { 200: okAnswer } } },
+    {
+      onRequest: app.sessions.require,
+      schema: { params: ApprovalIdParamsSchema, body: DeclineBodySchema, response: { 200: okAnswer } },
+    },
     async (request, reply) => {
       reply.header('cache-control', NO_STORE);
       const { session } = await settle(request, request.params.id);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   GATEWAY_PATHS,
   RESOURCES,
@@ -11,36 +12,10 @@ import {
   resourceCalls,
   type ListResource,
 } from '../contract/index.js';
-import { EXPORT_LIMITS, EXPORT_ROWS_HEADER, EXPORT_TOTAL_HEADER, type ExportRequest } from '../contract/audit.js';
+import { EXPORT_LIMITS, EXPORT_ROWS_HEADER, EXPORT_TOTAL_HEADER, ExportRequestSchema } from '../contract/audit.js';
 import { GatewayError } from '../errors.js';
 import { boundedText } from './redact.js';
 import { readContract } from './contract-read.js';
-
-const exportBodySchema = {
-  type: 'object',
-  required: ['resource', 'query', 'columns'],
-  additionalProperties: false,
-  properties: {
-    resource: { type: 'string', maxLength: 64 },
-    query: { type: 'object', maxProperties: 64, additionalProperties: { type: 'string', maxLength: 1_000 } },
-    columns: {
-      type: 'array',
-      minItems: 1,
-      maxItems: EXPORT_LIMITS.maxColumns,
-      items: {
-        type: 'object',
-        required: ['key', 'label', 'kind'],
-        additionalProperties: false,
-        properties: {
-          key: { type: 'string', minLength: 1, maxLength: 64 },
-          label: { type: 'string', maxLength: 200 },
-          kind: { type: 'string', maxLength: 16 },
-          values: { type: 'object', maxProperties: 500, additionalProperties: { type: 'string', maxLength: 200 } },
-        },
-      },
-    },
-  },
-} as const;
 
 /** Members of the list query that are paging, not filters: the export reads every page itself. */
 const PAGING = new Set(['pageNum', 'pageSize']);
@@ -64,12 +39,14 @@ function pageOf(data: unknown): ListPage {
  * console writes them (contract/csv.ts). At most EXPORT_LIMITS.maxRows rows; the answer's headers
  * say how many the list holds and how many the file does.
  */
-export default function registerExport(app: FastifyInstance): void {
+export default function registerExport(scope: FastifyInstance): void {
+  // The contract's schema is the route's validator and, through the type provider, its type.
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const lists = new Map(RESOURCES.filter((r): r is ListResource => r.kind === 'list').map((r) => [r.id, r]));
 
-  app.post<{ Body: ExportRequest }>(
+  app.post(
     GATEWAY_PATHS.export,
-    { onRequest: app.sessions.require, preHandler: app.sessionCalls.limit, schema: { body: exportBodySchema } },
+    { onRequest: app.sessions.require, preHandler: app.sessionCalls.limit, schema: { body: ExportRequestSchema } },
     async (request, reply) => {
       const { body } = request;
       const resource = lists.get(body.resource);

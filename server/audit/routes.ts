@@ -1,9 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { GATEWAY_PATHS, PERMISSIONS, RESOURCES, csvFileName, CSV_BOM, csvLine } from '../contract/index.js';
-import { AUDIT_KINDS, AUDIT_LIMITS, type AuditEntry, type AuditKind } from '../contract/audit.js';
+import {
+  AUDIT_LIMITS,
+  AuditHistoryQuerySchema,
+  AuditPageSchema,
+  AuditQuerySchema,
+  type AuditEntry,
+} from '../contract/audit.js';
 import { GatewayError } from '../errors.js';
-import { listAnswerSchema } from '../lib/answer-schema.js';
+import { answerSchema } from '../lib/answer-schema.js';
 import { timeBound } from '../lib/time-bound.js';
 import { NO_STORE } from '../plugins/security.js';
 import type { AuditQuery } from './store.js';
@@ -11,94 +18,7 @@ import type { AuditQuery } from './store.js';
 /** Who reads the whole trail: the operation log's permission. */
 export const AUDIT_PERMISSION = PERMISSIONS.record;
 
-const shortText = { type: 'string', maxLength: 128 } as const;
-const freeObject = { type: 'object', additionalProperties: true } as const;
-const nullableString = { type: ['string', 'null'] } as const;
-
-/** Serialising through a schema keeps any foreign member of a hand-edited trail out of the answer. */
-export const entrySchema = {
-  type: 'object',
-  required: ['seq', 'id', 'time', 'prev', 'hash', 'kind', 'actor', 'targets'],
-  properties: {
-    seq: { type: 'integer' },
-    id: { type: 'string' },
-    time: { type: 'string' },
-    prev: { type: 'string' },
-    hash: { type: 'string' },
-    kind: { type: 'string' },
-    actor: { type: 'object', properties: { userId: nullableString, account: nullableString } },
-    requestId: nullableString,
-    ip: nullableString,
-    method: nullableString,
-    path: nullableString,
-    resource: nullableString,
-    call: nullableString,
-    action: nullableString,
-    targets: { type: 'array', items: { type: 'string' } },
-    names: { type: 'object', additionalProperties: { type: 'string' } },
-    reason: nullableString,
-    outcome: {
-      type: ['object', 'null'],
-      properties: {
-        status: { type: 'integer' },
-        code: { type: ['integer', 'string', 'null'] },
-        msg: { type: 'string' },
-      },
-    },
-    before: { type: ['object', 'null'], additionalProperties: true },
-    after: freeObject,
-    inputs: freeObject,
-    export: {
-      type: 'object',
-      properties: { filters: freeObject, rows: { type: 'integer' }, format: { type: 'string' } },
-    },
-    detail: freeObject,
-    cut: { type: 'object', additionalProperties: { type: 'integer' } },
-  },
-} as const;
-
-const pageSchema = (items: object) => listAnswerSchema(items, { paged: true });
-
-const trailQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    pageNum: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
-    pageSize: { type: 'integer', minimum: 1, maximum: AUDIT_LIMITS.pageSizeMax, default: 20 },
-    actor: shortText,
-    resource: shortText,
-    action: shortText,
-    target: shortText,
-    kind: { type: 'string', enum: AUDIT_KINDS },
-    since: { type: 'string', maxLength: 40 },
-    until: { type: 'string', maxLength: 40 },
-    format: { type: 'string', enum: ['json', 'csv'], default: 'json' },
-  },
-} as const;
-
-interface TrailQueryString {
-  pageNum: number;
-  pageSize: number;
-  actor?: string;
-  resource?: string;
-  action?: string;
-  target?: string;
-  kind?: AuditKind;
-  since?: string;
-  until?: string;
-  format: 'json' | 'csv';
-}
-
-const historyQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['resource', 'targets'],
-  properties: {
-    resource: shortText,
-    /** Record ids joined by commas. */
-    targets: { type: 'string', minLength: 1, maxLength: 8_000 },
-  },
-} as const;
+const pageAnswer = answerSchema(AuditPageSchema);
 
 /** The trail's CSV: one row an entry, every field a column, the chain's fields included. */
 const CSV_COLUMNS: readonly [string, (entry: AuditEntry) => unknown][] = [
@@ -139,7 +59,9 @@ const cell = (value: unknown) => (value === null || value === undefined ? '' : S
  * /api/audit/history), for whoever may open those records' screen (a user's bans and edits in its
  * detail view, who reviewed each withdrawal of a page).
  */
-export default function registerRoutes(app: FastifyInstance): void {
+export default function registerRoutes(scope: FastifyInstance): void {
+  // The contract's schemas are the routes' validators and, through the type provider, their types.
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const resourceById = new Map(RESOURCES.map((r) => [r.id, r]));
 
   const requirePermission = async (request: FastifyRequest, anyOf: readonly string[]): Promise<void> => {
@@ -149,12 +71,9 @@ export default function registerRoutes(app: FastifyInstance): void {
       throw new GatewayError('FORBIDDEN', `this needs the permission ${anyOf.join(' or ')}`);
   };
 
-  app.get<{ Querystring: TrailQueryString }>(
+  app.get(
     GATEWAY_PATHS.audit,
-    {
-      onRequest: app.sessions.require,
-      schema: { querystring: trailQuerySchema, response: { 200: pageSchema(entrySchema) } },
-    },
+    { onRequest: app.sessions.require, schema: { querystring: AuditQuerySchema, response: { 200: pageAnswer } } },
     async (request, reply) => {
       await requirePermission(request, [AUDIT_PERMISSION]);
       const q = request.query;
@@ -224,15 +143,16 @@ export default function registerRoutes(app: FastifyInstance): void {
       }
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${csvFileName('audit-trail', new Date())}"`);
-      return reply.send(Readable.from(rows()));
+      // The CSV is a stream, sent as it is: the schema's type is the JSON answer's.
+      return reply.send(Readable.from(rows()) as never);
     },
   );
 
-  app.get<{ Querystring: { resource: string; targets: string } }>(
+  app.get(
     GATEWAY_PATHS.auditHistory,
     {
       onRequest: app.sessions.require,
-      schema: { querystring: historyQuerySchema, response: { 200: pageSchema(entrySchema) } },
+      schema: { querystring: AuditHistoryQuerySchema, response: { 200: pageAnswer } },
     },
     async (request, reply) => {
       const resource = resourceById.get(request.query.resource);

@@ -16,6 +16,20 @@ const RECORD_CALLS: ReadonlySet<string> = new Set<CallName>(['detail', 'create',
 export const NO_SUCH_PATH =
   /no such (interface|path|api|endpoint|handler)|^endpoint not found|not found.*(path|interface|api|handler)|接口不存在|请求地址不存在|路径不存在/i;
 
+/** A list row with the members of its nested records (`answer.lift`) beside its own; its own win. */
+function lifted(row: Row, lift: readonly Pointer[]): Row {
+  if (lift.length === 0) return row;
+  const out: Row = {};
+  for (const at of lift) {
+    const inner = readPointer(row, at);
+    if (typeof inner === 'object' && inner !== null && !Array.isArray(inner)) Object.assign(out, inner);
+  }
+  // The nested record itself leaves the row when it sits at its top (`/groupInfo`).
+  const own = { ...row };
+  for (const at of lift) if (at.length === 1) delete own[at[0]!];
+  return Object.assign(out, own);
+}
+
 export function scalarText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
@@ -120,7 +134,9 @@ export function mapAnswer(
         'UPSTREAM_BAD_ANSWER',
         `${sent.path}: the total at ${bound.totalHeader ?? pointerText(bound.total!)} is not a number`,
       );
-    const rows = list.map((row) => (typeof row === 'object' && row !== null ? fields.fromBackend(row as Row) : row));
+    const rows = list.map((row) =>
+      typeof row === 'object' && row !== null ? fields.fromBackend(lifted(row as Row, bound.lift)) : row,
+    );
     const out: Row = { list: rows, total };
     const totals = readPointer(json, bound.totals);
     if (typeof totals === 'object' && totals !== null) out.totals = fields.fromBackend(totals as Row);

@@ -36,6 +36,8 @@ export interface Bound {
   placeholders: string[];
   envelope: Envelope;
   list: Pointer;
+  /** Records nested in each list row lifted to the row's top before its fields are read (`answer.lift`). */
+  lift: Pointer[];
   total: Pointer | null;
   totalHeader: string | null;
   totals: Pointer;

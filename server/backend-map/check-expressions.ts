@@ -20,7 +20,7 @@ const SINGLE_OWN_CALLS = new Set(['withdrawalCount', 'logout']);
 
 interface Place {
   at: (string | number)[];
-  /** May it have `also` calls (settings, statistics, the console's figures)? */
+  /** May it have `also` calls (settings, statistics, a detail, the console's figures)? */
   spread: boolean;
   /** May its answer be counts keyed by day (statistics, the console's figures)? */
   days: boolean;
@@ -62,7 +62,7 @@ function checkCall(fail: Fail, map: BackendMapFile, call: AnyCall, place: Place,
   if (!place.spread) {
     fail(
       at('also'),
-      'one console call over several backend calls is for settings (config, saveConfig), statistics and the console’s figures',
+      'one console call over several backend calls is for settings (config, saveConfig), statistics, a detail and the console’s figures',
     );
   }
   call.also.forEach((item, index) => {
@@ -87,6 +87,13 @@ export function checkExpressions(map: BackendMapFile, fail: Fail): void {
         `${service.env} is the gateway's own setting: name a variable of this service's`,
       );
     }
+    const kept = Object.keys(map.auth?.login.answer.keep ?? {});
+    if (service.token !== undefined && !kept.includes(service.token)) {
+      fail(
+        formatPointer(['services', name, 'token']),
+        `"${service.token}" is not a value the login keeps (auth.login.answer.keep: ${kept.join(', ') || 'none'})`,
+      );
+    }
   }
   const byId = new Map(RESOURCES.map((r) => [r.id, r]));
   for (const [id, entry] of Object.entries(map.resources ?? {})) {
@@ -94,7 +101,12 @@ export function checkExpressions(map: BackendMapFile, fail: Fail): void {
     if (!resource) continue;
     for (const [name, call] of Object.entries(entry.calls ?? {})) {
       const statistics = resource.kind === 'statistics' && name === 'list';
-      const spread = statistics || (resource.kind === 'settings' && (name === 'config' || name === 'saveConfig'));
+      // A detail may be read over several calls too: a record from one, its relations from another
+      // (OpenIM Server's group from get_groups_info, its members from get_group_member_list).
+      const spread =
+        statistics ||
+        (resource.kind === 'settings' && (name === 'config' || name === 'saveConfig')) ||
+        (resource.kind === 'list' && name === 'detail');
       const keys = resource.kind === 'statistics' ? resource.series.map((s) => s.key) : null;
       checkCall(fail, map, call, { at: ['resources', id, 'calls', name], spread, days: statistics, keys });
     }

@@ -97,6 +97,7 @@ export function compileCall(
     placeholders: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
     envelope,
     list: answer.list === undefined ? [...envelope.data, 'list'] : parsePointer(answer.list),
+    lift: (answer.lift ?? []).map(parsePointer),
     total: answer.totalHeader
       ? null
       : answer.total === undefined

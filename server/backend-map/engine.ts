@@ -101,11 +101,14 @@ function appendParam(search: URLSearchParams, name: string, value: unknown): voi
   else search.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
+/** The entry of a resource a map with `unnamed: unsupported` does not name. */
+const UNNAMED: ResourceMap = { unsupported: true };
+
 /**
  * A backend map compiled against the console's contract. The gateway asks it, per call of the
  * management screens, what to send to the backend and how to read the answer back into the
  * contract's shape. Resources the map does not name are not its business: they pass through the
- * proxy unchanged.
+ * proxy unchanged, unless the map says `unnamed: unsupported` (then they are unsupported).
  */
 export class BackendMap {
   private readonly resources = new Map<string, CompiledResource>();
@@ -121,7 +124,9 @@ export class BackendMap {
     this.own = compileOwnCalls(file, this.offset, ownPaths);
     const base = { ...DEFAULT_ENVELOPE, ...file.answer };
     for (const resource of resources) {
-      const entry = file.resources?.[resource.id];
+      // A map written for one backend (`unnamed: unsupported`) names what that backend serves; a
+      // resource it does not name, a screen added after it was written among them, is not offered.
+      const entry = file.resources?.[resource.id] ?? (file.unnamed === 'unsupported' ? UNNAMED : undefined);
       if (!entry) continue;
       const rules: BindingRules = {
         offset: this.offset,

@@ -129,6 +129,13 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
           'a list answer has rows, not a record: record, recordAs and relations apply to the other calls',
         );
       }
+      if (name !== 'list' && answer.lift !== undefined) {
+        throw new BackendMapError(
+          file,
+          at('calls', name, 'answer', 'lift'),
+          'lift reads list rows: it applies to a list',
+        );
+      }
     }
   }
 }

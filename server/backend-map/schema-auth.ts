@@ -160,4 +160,11 @@ export const service = closed({
     pattern: '^[A-Z][A-Z0-9_]*_URL$',
   }),
   description: Type.Optional(Type.String()),
+  token: Type.Optional(
+    Type.String({
+      description:
+        "A value the login keeps (auth.login.answer.keep) that is this service's token: its calls carry it where auth.token says, in place of the login's token (OpenIM Server's imToken).",
+      pattern: '^[A-Za-z][A-Za-z0-9_]*$',
+    }),
+  ),
 });

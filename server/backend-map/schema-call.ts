@@ -89,7 +89,10 @@ export const field = closed({
     }),
   ),
   values: Type.Optional(
-    mapOf(scalarRef, { description: 'The console\'s value (as text: "normal", "true") to the backend\'s.' }),
+    mapOf(Type.Union([scalarRef, Type.Array(scalarRef, { minItems: 1 })]), {
+      description:
+        'The console\'s value (as text: "normal", "true") to the backend\'s; a list: every one of them reads as the console\'s value, the first is sent (OpenIM\'s group status: normal is 0, 1 or 3).',
+    }),
   ),
   time: Type.Optional(timeFormatRef),
   id: Type.Optional(idTypeRef),
@@ -134,6 +137,13 @@ const answer = closed({
   success: Type.Optional(ref('envelope/properties/success', successCodes)),
   status: Type.Optional(ref('envelope/properties/status', byStatus)),
   list: Type.Optional(pointerRef),
+  lift: Type.Optional(
+    Type.Array(pointerRef, {
+      description:
+        "Records nested in each list row whose members are read as the row's own, before its fields (OpenIM Server's CMSGroup: /groupInfo); the row's own members win.",
+      minItems: 1,
+    }),
+  ),
   total: Type.Optional(pointerRef),
   totalHeader: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]+$' })),
   totals: Type.Optional(pointerRef),

@@ -1,6 +1,6 @@
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
 import { OWN_CALLS, type OwnCallName } from '../contract/index.js';
-import { closed, ref } from './schema-kit.js';
+import { closed, enumOf, ref } from './schema-kit.js';
 import {
   call,
   envelope,
@@ -95,6 +95,12 @@ const members = {
       type: 'object',
       propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9]*$' },
       additionalProperties: ref('resource', resource),
+    }),
+  ),
+  unnamed: Type.Optional(
+    enumOf(['unsupported', 'passthrough'], {
+      description:
+        "What the console does with a screen whose resource the map does not name under `resources`. unsupported: the screen is not offered (gone from the menu, refused at the gateway, UNSUPPORTED in the probe), so a screen added to the console later never appears on a backend that cannot serve it; a map written for one backend sets it. passthrough (the default): its calls go to the backend as the contract's own.",
     }),
   ),
   keyCase: Type.Optional(ref('keyCase', keyCase)),

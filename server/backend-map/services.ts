@@ -1,3 +1,4 @@
+import type { SessionCredentials } from './auth.js';
 import type { BackendMapFile } from './types.js';
 
 /**
@@ -45,4 +46,20 @@ export function withSandboxServices(
       url ?? (Object.hasOwn(sandbox, name) ? sandbox[name]! : null),
     ]),
   );
+}
+
+/**
+ * The session a call to `service` carries: a service whose `token` names a kept login value (OpenIM
+ * Server, reached with the `imToken` OpenIM Chat's admin login hands out) gets that value as its
+ * token; the user id, kept values and signer stay the session's. A session that kept no such value
+ * (one from before the map named it) sends an empty token, which the backend refuses as it would.
+ */
+export function sessionForService(
+  map: BackendMapFile | undefined,
+  service: string | undefined,
+  session: SessionCredentials | null,
+): SessionCredentials | null {
+  const name = service === undefined ? undefined : map?.services?.[service]?.token;
+  if (!session || name === undefined) return session;
+  return { ...session, token: session.kept?.[name] ?? '' };
 }

@@ -171,11 +171,17 @@ function ourValue(kind: FieldKind, key: string): unknown {
   return key;
 }
 
-function tableCodec(kind: FieldKind, table: Record<string, Scalar>): ValueCodec {
+function tableCodec(kind: FieldKind, table: Record<string, Scalar | Scalar[]>): ValueCodec {
   const back = new Map<string, unknown>();
-  for (const [ours, theirs] of Object.entries(table)) back.set(keyOf(theirs), ourValue(kind, ours));
+  const sent = new Map<string, Scalar>();
+  for (const [ours, theirs] of Object.entries(table)) {
+    // A list: several backend values are one of the console's; the first is the one written.
+    const all = Array.isArray(theirs) ? theirs : [theirs];
+    sent.set(ours, all[0]!);
+    for (const value of all) back.set(keyOf(value), ourValue(kind, ours));
+  }
   return {
-    toBackend: (v) => (Object.hasOwn(table, keyOf(v)) ? table[keyOf(v)] : v),
+    toBackend: (v) => (sent.has(keyOf(v)) ? sent.get(keyOf(v)) : v),
     // A backend's 1 and "1" find the same entry: some send status codes as text.
     fromBackend: (v) => {
       const key = keyOf(v);

@@ -99,7 +99,9 @@ export class PrimaryChannel {
         if (!this.proc.send || !this.proc.connected) return;
         const ack: BroadcastAck = { gateway: 'broadcast-ack', id: message.id };
         this.proc.send(ack, undefined, undefined, () => undefined);
-      });
+      })
+      // A send that throws means the channel closed: the primary is gone, which 'disconnect' handles.
+      .catch(() => undefined);
   }
 
   call<T>(method: string, params: unknown = null): Promise<T> {

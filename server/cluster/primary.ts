@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import type { ErrorLogEntry } from '../contract/gateway.js';
+import type { ErrorLogEntry } from '../contract/error-log.js';
 import type { Config } from '../config.js';
 import type { ErrorLogQuery, ErrorLogScope } from '../error-log/store.js';
 import { localErrorLog } from '../error-log/lanes.js';

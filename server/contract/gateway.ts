@@ -86,34 +86,7 @@ export interface WithdrawalCountEvent {
   count: number;
 }
 
-/** What the UI posts to /api/error-log. */
-export interface ErrorLogInput {
-  message: string;
-  stack?: string;
-  url: string;
-  info?: string;
-}
-
-/** What the gateway stores and lists: the input plus what only the gateway can know. */
-export interface ErrorLogEntry extends ErrorLogInput {
-  id: string;
-  time: string;
-  userId: string | null;
-  /** The account the session logged in with; absent on entries written before the gateway kept it. */
-  account?: string | null;
-  userAgent: string | null;
-}
-
-export interface ErrorLogPage {
-  list: ErrorLogEntry[];
-  total: number;
-  /**
-   * Whose entries the caller reads (GET only): `all` for a holder of ERROR_LOG_ADMIN_PERMISSION,
-   * who alone may clear the log; `own` for everyone else.
-   */
-  scope?: 'own' | 'all';
-}
-
+/** The error log's shapes (ErrorLogInput, ErrorLogEntry, ErrorLogPage) are schemas: contract/error-log.ts. */
 export const ERROR_LOG_LIMITS = {
   /** Largest accepted JSON body of one entry, in bytes; larger answers 413. */
   maxEntryBytes: 16 * 1024,

@@ -2,6 +2,7 @@ export * from './envelope.js';
 export * from './calls.js';
 export * from './permissions.js';
 export * from './gateway.js';
+export * from './error-log.js';
 export * from './audit.js';
 export * from './csv.js';
 export * from './money.js';

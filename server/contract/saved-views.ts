@@ -3,6 +3,7 @@
  * of a list's address (filters, keyword, sort, page size, columns), so a view's link works for
  * anyone who may open that list, saved or not.
  */
+import { Type, type Static } from '@sinclair/typebox';
 
 export const SAVED_VIEWS_PATH = '/api/saved-views';
 
@@ -25,12 +26,29 @@ export const SAVED_VIEW_LIMITS = {
   resourcePattern: '^[A-Za-z0-9_-]{1,64}$',
 } as const;
 
-export interface SavedView {
-  name: string;
-  query: string;
-}
+const viewsResource = Type.String({ pattern: SAVED_VIEW_LIMITS.resourcePattern });
+// A name with something to read in it; surrounding spaces are dropped before it is kept.
+const viewName = Type.String({ minLength: 1, maxLength: SAVED_VIEW_LIMITS.maxNameChars, pattern: '\\S' });
+
+/** The list whose views a call reads or saves: GET and PUT /api/saved-views/{resource}. */
+export const SavedViewListParamsSchema = Type.Object({ resource: viewsResource });
+/** One view: DELETE /api/saved-views/{resource}/{name}. */
+export const SavedViewParamsSchema = Type.Object({ resource: viewsResource, name: viewName });
+
+/** A view, as PUT saves it and GET lists it. */
+export const SavedViewSchema = Type.Object(
+  {
+    name: viewName,
+    // The query string of a list's address, without its "?", and no control characters.
+    query: Type.String({
+      maxLength: SAVED_VIEW_LIMITS.maxQueryChars,
+      pattern: '^[^?\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$|^$',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type SavedView = Static<typeof SavedViewSchema>;
 
 /** The `data` of GET and PUT: the list's views in their order (a replaced view keeps its place). */
-export interface SavedViewList {
-  list: SavedView[];
-}
+export const SavedViewListSchema = Type.Object({ list: Type.Array(SavedViewSchema) });
+export type SavedViewList = Static<typeof SavedViewListSchema>;

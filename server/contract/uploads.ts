@@ -5,6 +5,7 @@
  * the type it claims. Pure: no Node or browser API, so the UI checks a file before sending it and
  * the gateway checks it again as it streams.
  */
+import { Type, type Static } from '@sinclair/typebox';
 
 export const UPLOAD_KINDS = ['image', 'package'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
@@ -235,24 +236,35 @@ export function cleanFileName(name: string): string {
 }
 
 /** GET answer of the gateway's upload endpoint: what it takes. */
-export interface UploadLimits {
+export const UploadLimitsSchema = Type.Object({
   /** The largest file of each kind, in bytes (UPLOAD_IMAGE_MAX_BYTES, UPLOAD_PACKAGE_MAX_BYTES). */
-  maxBytes: Record<UploadKind, number>;
-}
+  maxBytes: Type.Object({ image: Type.Integer(), package: Type.Integer() }),
+});
+export type UploadLimits = Static<typeof UploadLimitsSchema>;
+
+/** POST /api/upload?kind&name: the file's kind and its name as the administrator's disk had it. */
+export const UploadQuerySchema = Type.Object(
+  {
+    kind: Type.Unsafe<UploadKind>({ type: 'string', enum: [...UPLOAD_KINDS] }),
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * What an upload answers the browser: where the file server holds the file (`path`, under
  * `/plate/`), its public address when the backend gives one (`url`), and what the gateway
  * measured as the file passed (size in bytes, MD5 as lower-case hex, the type its bytes showed).
  */
-export interface UploadAnswer {
-  path: string;
-  url: string | null;
-  name: string;
-  size: number;
-  md5: string;
-  contentType: string;
-}
+export const UploadAnswerSchema = Type.Object({
+  path: Type.String(),
+  url: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  size: Type.Integer(),
+  md5: Type.String(),
+  contentType: Type.String(),
+});
+export type UploadAnswer = Static<typeof UploadAnswerSchema>;
 
 /**
  * The backend's side (the contract call `upload`, POST /manage/upload): a multipart/form-data

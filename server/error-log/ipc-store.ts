@@ -1,4 +1,4 @@
-import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
+import type { ErrorLogEntry, ErrorLogPage } from '../contract/error-log.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import type { ErrorLog, ErrorLogQuery, ErrorLogScope } from './store.js';
 

@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ERROR_LOG_LIMITS, GATEWAY_PATHS } from '../contract/gateway.js';
 import {
-  ERROR_LOG_LIMITS,
-  GATEWAY_PATHS,
+  ErrorLogInputSchema,
+  ErrorLogPageSchema,
+  ErrorLogQuerySchema,
+  ErrorLogStoredSchema,
   type ErrorLogEntry,
-  type ErrorLogInput,
-  type ErrorLogPage,
-} from '../contract/gateway.js';
+} from '../contract/error-log.js';
 import { GatewayError } from '../errors.js';
-import { answerSchema, listAnswerSchema, okAnswer } from '../lib/answer-schema.js';
+import { answerSchema, okAnswer } from '../lib/answer-schema.js';
 import { timeBound } from '../lib/time-bound.js';
 import { RateLimiter } from './rate-limit.js';
-import { checkEntryBody, errorLogBodySchema, errorLogQuerySchema, type ErrorLogQueryString } from './schema.js';
+import { checkEntryBody } from './schema.js';
 import { type ErrorLog, type ErrorLogQuery } from './store.js';
 import { LanedErrorLog, anonymousCap, localErrorLog } from './lanes.js';
 import type { Session } from '../session/plugin.js';
@@ -58,30 +60,6 @@ function userAgentOf(request: FastifyRequest): string | null {
 function rateLimitKey(request: FastifyRequest): string {
   return request.session ? `session:${request.session.id}` : `address:${request.ip}`;
 }
-
-const storedSchema = answerSchema({ type: 'object', required: ['id'], properties: { id: { type: 'string' } } });
-
-const nullableString = { type: ['string', 'null'] } as const;
-
-/** Serialising through a schema also keeps any foreign field in a hand-edited file out of the answer. */
-const pageResponseSchema = listAnswerSchema(
-  {
-    type: 'object',
-    required: ['id', 'time', 'message', 'url'],
-    properties: {
-      id: { type: 'string' },
-      time: { type: 'string' },
-      message: { type: 'string' },
-      url: { type: 'string' },
-      stack: { type: 'string' },
-      info: { type: 'string' },
-      userId: nullableString,
-      account: nullableString,
-      userAgent: nullableString,
-    },
-  },
-  { paged: true, extra: { scope: { type: 'string', enum: ['own', 'all'] } } },
-);
 
 /**
  * The UI's error log. Writes are open to visitors without a session, since a failure on the
@@ -147,11 +125,13 @@ export default fp<ErrorLogPluginOptions>(
     });
     const retryAfterSeconds = String(Math.ceil(60 / (options.rateLimit?.refillPerMinute ?? 30)));
 
-    app.post<{ Body: ErrorLogInput }>(
+    // The contract's schemas are the routes' validators and, through the type provider, their types.
+    const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+    typed.post(
       GATEWAY_PATHS.errorLog,
       {
         bodyLimit: ERROR_LOG_LIMITS.maxEntryBytes,
-        schema: { body: errorLogBodySchema, response: { 200: storedSchema } },
+        schema: { body: ErrorLogInputSchema, response: { 200: answerSchema(ErrorLogStoredSchema) } },
         // The shared Ajv coerces and strips; this route refuses wrong types and unknown fields.
         validatorCompiler: () => checkEntryBody,
         // Counted before the body is read, so a flood costs neither parsing nor disk.
@@ -204,13 +184,13 @@ export default fp<ErrorLogPluginOptions>(
       }
     };
 
-    app.get<{ Querystring: ErrorLogQueryString }>(
+    typed.get(
       GATEWAY_PATHS.errorLog,
       {
-        schema: { querystring: errorLogQuerySchema, response: { 200: pageResponseSchema } },
+        schema: { querystring: ErrorLogQuerySchema, response: { 200: answerSchema(ErrorLogPageSchema) } },
         onRequest: app.sessions.require,
       },
-      async (request, reply): Promise<{ code: number; msg: string; data: ErrorLogPage }> => {
+      async (request, reply) => {
         const { pageNum, pageSize, keyword } = request.query;
         const owner = await ownerFor(request, request.session!);
         const query: ErrorLogQuery = { pageNum, pageSize };
@@ -221,13 +201,17 @@ export default fp<ErrorLogPluginOptions>(
         if (since !== undefined) query.since = since;
         if (until !== undefined) query.until = until;
         reply.header('cache-control', 'no-store');
-        return { code: 200, msg: 'ok', data: { ...(await store.list(query)), scope: owner === null ? 'all' : 'own' } };
+        return {
+          code: 200,
+          msg: 'ok',
+          data: { ...(await store.list(query)), scope: owner === null ? ('all' as const) : ('own' as const) },
+        };
       },
     );
 
     // Clearing is the holder's: the log is what an administrator reads to find out what went wrong,
     // and the entries of someone without the right are evidence for the holder, not theirs to wipe.
-    app.delete(
+    typed.delete(
       GATEWAY_PATHS.errorLog,
       { schema: { response: { 200: okAnswer } }, onRequest: app.sessions.require },
       async (request) => {

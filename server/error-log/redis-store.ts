@@ -1,4 +1,4 @@
-import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
+import type { ErrorLogEntry, ErrorLogPage } from '../contract/error-log.js';
 import {
   matcher,
   parseEntry,

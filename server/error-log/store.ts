@@ -1,6 +1,6 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ErrorLogEntry, ErrorLogPage } from '../contract/gateway.js';
+import type { ErrorLogEntry, ErrorLogPage } from '../contract/error-log.js';
 import { AppendFile, OperationQueue, isNotFound, readLinesBackward, replaceFile } from '../lib/json-lines-file.js';
 
 export interface ErrorLogStoreOptions {

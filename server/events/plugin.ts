@@ -227,7 +227,8 @@ async function eventsPlugin(app: FastifyInstance, options: EventsOptions): Promi
     },
   });
 
-  app.get(GATEWAY_PATHS.events, async (request: FastifyRequest, reply: FastifyReply) => {
+  // A stream that takes nothing: the schema declares no input.
+  app.get(GATEWAY_PATHS.events, { schema: {} }, async (request: FastifyRequest, reply: FastifyReply) => {
     if (closing || app.shuttingDown) return reply.code(503).send(errorBody('SHUTTING_DOWN'));
     const session = request.session;
     if (!session) return reply.code(401).send(errorBody('NOT_LOGGED_IN'));

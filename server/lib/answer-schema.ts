@@ -1,33 +1,23 @@
 /**
  * Response schemas of the gateway's own endpoints, which answer in the backend's envelope
- * (`{code, msg, data}`) so the UI reads them like any backend call. Serialising through a schema
- * also keeps any field not named here (a hand-edited store file's) out of the answer.
+ * (`{code, msg, data}`, the contract's Envelope) so the UI reads them like any backend call. The
+ * `data` is always a contract schema: this only wraps it, so no route restates a shape (the
+ * route-schema test checks it). Serialising through a schema also keeps any field not named there
+ * (a hand-edited store file's) out of the answer.
  */
+import { Type, type TSchema } from '@sinclair/typebox';
 
 /** `{code, msg}` alone: an answer with nothing to carry. */
-export const okAnswer = {
-  type: 'object',
-  required: ['code', 'msg'],
-  properties: { code: { type: 'integer' }, msg: { type: 'string' } },
-} as const;
+export const okAnswer = Type.Object({ code: Type.Integer(), msg: Type.String() });
 
-/** `{code, msg, data}` with `data` as given. */
-export function answerSchema<const Data extends object>(data: Data) {
-  return {
-    type: 'object',
-    required: ['code', 'msg', 'data'],
-    properties: { ...okAnswer.properties, data },
-  } as const;
+/** `{code, msg, data}` with `data` the contract's schema. */
+export function answerSchema<Data extends TSchema>(data: Data) {
+  return Type.Object({ code: Type.Integer(), msg: Type.String(), data });
 }
 
-/** `data: {list}` of `items`; with `paged`, the `total` of every page as well; `extra`: more members of `data`. */
-export function listAnswerSchema<const Items extends object>(
-  items: Items,
-  { paged = false, extra = {} }: { paged?: boolean; extra?: Record<string, object> } = {},
-) {
-  return answerSchema({
-    type: 'object',
-    required: paged ? ['list', 'total'] : ['list'],
-    properties: { ...(paged ? { total: { type: 'integer' } } : {}), list: { type: 'array', items }, ...extra },
-  });
-}
+/** The backend's own envelope passed on as it came (a refusal): `data` is whatever it sent. */
+export const envelopeAnswer = Type.Object({
+  code: Type.Integer(),
+  msg: Type.String(),
+  data: Type.Optional(Type.Unknown()),
+});

@@ -62,7 +62,9 @@ export function boundedJsonParser(
         undefined,
       );
     }
-    parse(request, text, (error: Error | null, value?: unknown) => {
+    // Fastify's default JSON parser answers through the callback and returns nothing; its type also
+    // admits promise-returning parsers, hence the void.
+    void parse(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(new GatewayError('BAD_REQUEST', 'the body is not valid JSON'), undefined);
       // keepText: the body passes on as the client wrote it, once known to be within bounds (the
       // proxy re-serialises only application/json, and would send any other type's object as text).

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_PATHS, OFFER_LISTS, OFFER_TABLES, fullOffer } from '../contract/index.js';
 import { BackendMap, type Planned } from '../backend-map/engine.js';
 import { exchange } from '../backend-map/exchange.js';
+import type { SessionCredentials } from '../backend-map/auth.js';
+import { sessionForService } from '../backend-map/services.js';
 import type { OwnCallName } from '../contract/index.js';
 import { isOpenOwnCall } from '../backend-map/own-calls.js';
 import type { ConsoleCall } from '../backend-map/calls.js';
@@ -31,7 +33,7 @@ declare module 'fastify' {
 }
 
 export interface MappedCallOptions {
-  session: { token: string; userId: string } | null;
+  session: SessionCredentials | null;
   headers?: Record<string, string>;
   timeoutMs?: number;
 }
@@ -81,12 +83,12 @@ export default fp(
     app.decorate('sendMapped', async (prepared: Extract<Planned, { bound: unknown }>, options: MappedCallOptions) => {
       if (!map) throw new Error('sendMapped needs a backend map');
       // Each backend call (each request of a plan, each `also` call) goes to its service's address,
-      // with the session's credentials.
+      // with the session's credentials (a service with a token of its own gets that one).
       return exchange(prepared, {
         send: (sent) =>
           app.upstreamFor(sent.service).request(sent.path, {
             method: sent.method,
-            session: options.session,
+            session: sessionForService(loaded?.map, sent.service, options.session),
             ...(options.headers ? { headers: options.headers } : {}),
             ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
             ...(sent.body ? { rawBody: sent.body } : {}),

@@ -1,10 +1,14 @@
 import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import {
   CALLS,
   GATEWAY_PATHS,
-  UPLOAD_KINDS,
+  UploadAnswerSchema,
+  UploadLimitsSchema,
+  UploadQuerySchema,
   checkUploadHead,
   checkUploadTail,
   cleanFileName,
@@ -18,7 +22,7 @@ import {
 import type { PreparedUpload } from '../backend-map/engine.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { GatewayError } from '../errors.js';
-import { answerSchema } from '../lib/answer-schema.js';
+import { answerSchema, envelopeAnswer } from '../lib/answer-schema.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
 import { readBackendJson } from '../lib/backend-json.js';
 import { FileTooLarge, IncomingFile } from '../uploads/file-stream.js';
@@ -38,42 +42,8 @@ import { NO_STORE } from './security.js';
  * tells the UI the limits, so it can refuse a file before sending a byte of it.
  */
 
-interface UploadQuery {
-  kind: UploadKind;
-  name: string;
-}
-
-const limitsSchema = answerSchema({
-  type: 'object',
-  required: ['maxBytes'],
-  properties: {
-    maxBytes: {
-      type: 'object',
-      required: [...UPLOAD_KINDS],
-      properties: { image: { type: 'integer' }, package: { type: 'integer' } },
-    },
-  },
-});
-
-const uploadedSchema = answerSchema({
-  type: 'object',
-  required: ['path', 'url', 'name', 'size', 'md5', 'contentType'],
-  properties: {
-    path: { type: 'string' },
-    url: { type: ['string', 'null'] },
-    name: { type: 'string' },
-    size: { type: 'integer' },
-    md5: { type: 'string' },
-    contentType: { type: 'string' },
-  },
-});
-
-/** A refusal of the backend's (its envelope, code not 200) goes to the browser as any other call's would. */
-const refusalSchema = {
-  type: 'object',
-  required: ['code', 'msg'],
-  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: {} },
-} as const;
+const limitsSchema = answerSchema(UploadLimitsSchema);
+const uploadedSchema = answerSchema(UploadAnswerSchema);
 
 function typeRefused(kind: UploadKind, refusal: UploadRefusal): GatewayError {
   const accepted = uploadExtensions(kind);
@@ -184,22 +154,15 @@ export default fp<UploadPluginOptions>(
       // The body is read here, chunk by chunk, never by a parser: BODY_LIMIT_BYTES is for JSON, not files.
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-      scope.post<{ Querystring: UploadQuery }>(
+      scope.withTypeProvider<TypeBoxTypeProvider>().post(
         GATEWAY_PATHS.upload,
         {
           onRequest: app.sessions.require,
           preHandler: app.sessionCalls.limit,
           schema: {
-            querystring: {
-              type: 'object',
-              required: ['kind', 'name'],
-              additionalProperties: false,
-              properties: {
-                kind: { type: 'string', enum: [...UPLOAD_KINDS] },
-                name: { type: 'string', minLength: 1, maxLength: 255 },
-              },
-            },
-            response: { 200: { anyOf: [uploadedSchema, refusalSchema] } },
+            querystring: UploadQuerySchema,
+            // A refusal of the backend's (its envelope, code not 200) goes to the browser as any other call's would.
+            response: { 200: Type.Union([uploadedSchema, envelopeAnswer]) },
           },
         },
         async (request, reply) => {
@@ -242,7 +205,7 @@ export default fp<UploadPluginOptions>(
       );
 
       async function send(
-        request: FastifyRequest<{ Querystring: UploadQuery }>,
+        request: FastifyRequest,
         reply: FastifyReply,
         kind: UploadKind,
         name: string,

@@ -9,6 +9,7 @@ import {
   type OwnCallName,
   type Resource,
 } from '../contract/index.js';
+import { sessionForService } from '../backend-map/services.js';
 import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap } from '../backend-map/engine.js';
 import { exchange, type Transport } from '../backend-map/exchange.js';
@@ -81,14 +82,23 @@ export interface ProbeOptions {
   withdrawalCountPath?: string;
   /** The map's services (`service`), each reached at its own address; a call naming none goes to the backend's. */
   services?: Readonly<Record<string, Upstream>>;
+  /** The resources the console declares (RESOURCES); a test names one more to see how a backend meets a new screen. */
+  resources?: readonly Resource[];
 }
+
+/** The reads the probe makes outside the management screens, each reported as a screen of its own. */
+export const FRAME_READS = ['dashboard', 'deploymentMonitor', 'menuAndBadge'] as const;
+
+/** How many screens the probe reports: one per resource, and the frame's reads. */
+export const probedScreens = (resources: readonly Resource[] = RESOURCES): number =>
+  resources.length + FRAME_READS.length;
 
 /** The calls the console makes outside the management screens, by the screen they serve; `own` names the map's console call. */
 function fixedReads(
   now: number,
   withdrawalCountPath: string,
   ownPermissions: boolean,
-): { id: string; reads: { own: OwnCallName | null; path: string }[] }[] {
+): { id: (typeof FRAME_READS)[number]; reads: { own: OwnCallName | null; path: string }[] }[] {
   const range = `startDate=${day(now - 6 * 86_400_000)}&endDate=${day(now)}`;
   const own = (name: OwnCallName, path: string) => ({ own: name, path });
   return [
@@ -158,7 +168,8 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   const transport: Transport = {
     send: (sent) =>
       (sent.service === undefined ? upstream : (options.services?.[sent.service] ?? upstream)).request(sent.path, {
-        session,
+        // A service with a token of its own (OpenIM Server's imToken) gets it, as through the gateway.
+        session: sessionForService(map?.file, sent.service, session),
         method: sent.method,
         ...(sent.body ? { rawBody: sent.body } : {}),
       }),
@@ -304,7 +315,7 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
   }
 
   const screens: ScreenReport[] = [];
-  for (const resource of RESOURCES) {
+  for (const resource of options.resources ?? RESOURCES) {
     if (unsupported.resources.includes(resource.id)) {
       screens.push({ id: resource.id, verdict: 'UNSUPPORTED', detail: 'marked unsupported in the map: not asked' });
       continue;

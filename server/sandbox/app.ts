@@ -19,7 +19,7 @@ import { SandboxStore } from './store/sandbox-store.js';
 import type { Seed } from './store/seeds.js';
 import { RESOURCES, type Resource } from '../contract/index.js';
 import { registerLegacyDialect } from './legacy/routes.js';
-import { registerOpenImChatApi, registerOpenImDialect } from './openim/routes.js';
+import { registerOpenImChatApi, registerOpenImDialect, registerOpenImServerApi } from './openim/routes.js';
 import type { OpenImState } from './openim/state.js';
 import { registerShikuDialect } from './shiku/routes.js';
 
@@ -143,8 +143,14 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     chat.addHook('onRequest', record);
     registerOpenImChatApi(chat, state);
     services.chat = chat;
+    // OpenIM Server (groups), the third service, reached with the login's imToken.
+    const im = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
+    im.addHook('onRequest', record);
+    registerOpenImServerApi(im, state);
+    services.im = im;
     app.addHook('onClose', async () => {
       await chat.close();
+      await im.close();
     });
   } else {
     legacy = registerContract(app, store, dialect, options.clock ?? Date.now, options, uploads);

@@ -52,6 +52,7 @@ for (const [name, url] of Object.entries(started.services)) {
 process.stdout.write(`RESPONSE_AES_KEY=${SANDBOX_AES_KEY_TEXT}\n`);
 // OpenIM's chat API, for the shipped map's service of that name (server/backend-map/bindings/openim-chat.json).
 if (started.services.chat) process.stdout.write(`OPENIM_CHAT_API_URL=${started.services.chat}\n`);
+if (started.services.im) process.stdout.write(`OPENIM_SERVER_API_URL=${started.services.im}\n`);
 
 exitGracefully({
   log: started.app.log,

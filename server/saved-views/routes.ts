@@ -1,54 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   GATEWAY_PATHS,
   LIST_RESOURCES,
   SAVED_VIEW_LIMITS,
   SUCCESS_CODE,
-  type SavedView,
-  type SavedViewList,
+  SavedViewListParamsSchema,
+  SavedViewListSchema,
+  SavedViewParamsSchema,
+  SavedViewSchema,
 } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import { listAnswerSchema } from '../lib/answer-schema.js';
+import { answerSchema, okAnswer } from '../lib/answer-schema.js';
 import { NO_STORE } from '../plugins/security.js';
 import type { SavedViewStore, ViewLimits } from './store.js';
-
-const resourceParam = { type: 'string', pattern: SAVED_VIEW_LIMITS.resourcePattern } as const;
-// A name with something to read in it; surrounding spaces are dropped before it is kept.
-const nameSchema = { type: 'string', minLength: 1, maxLength: SAVED_VIEW_LIMITS.maxNameChars, pattern: '\\S' } as const;
-
-const resourceParams = { type: 'object', required: ['resource'], properties: { resource: resourceParam } } as const;
-const oneParams = {
-  type: 'object',
-  required: ['resource', 'name'],
-  properties: { resource: resourceParam, name: nameSchema },
-} as const;
-
-const saveBody = {
-  type: 'object',
-  required: ['name', 'query'],
-  additionalProperties: false,
-  properties: {
-    name: nameSchema,
-    // The query string of a list's address, without its "?", and no control characters.
-    query: {
-      type: 'string',
-      maxLength: SAVED_VIEW_LIMITS.maxQueryChars,
-      pattern: '^[^?\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$|^$',
-    },
-  },
-} as const;
-
-const listAnswer = listAnswerSchema({
-  type: 'object',
-  required: ['name', 'query'],
-  properties: { name: { type: 'string' }, query: { type: 'string' } },
-});
-const okAnswer = {
-  type: 'object',
-  required: ['code', 'msg'],
-  properties: { code: { type: 'integer' }, msg: { type: 'string' } },
-} as const;
 
 /**
  * Fastify's validator drops unknown members and turns numbers into strings; a save is refused
@@ -65,7 +31,7 @@ function strictBody(body: unknown): void {
     throw new GatewayError('BAD_REQUEST', 'name and query must be strings');
 }
 
-type ListReply = { code: number; msg: string; data: SavedViewList };
+const listAnswer = answerSchema(SavedViewListSchema);
 
 /** A list the console has: any other name (an invented one, `__proto__`) is 404, whatever the store would make of it. */
 function knownList(resource: string): void {
@@ -80,7 +46,9 @@ function knownList(resource: string): void {
  * lists have views, and a save needs the list's permission; reading and deleting one's own views
  * do not, so views of a screen taken away can still be cleared from the cap.
  */
-export function registerSavedViewRoutes(app: FastifyInstance, store: SavedViewStore): void {
+export function registerSavedViewRoutes(scope: FastifyInstance, store: SavedViewStore): void {
+  // The contract's schemas are the routes' validators and, through the type provider, their types.
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const base = GATEWAY_PATHS.savedViews;
   const limits: ViewLimits = {
     perList: SAVED_VIEW_LIMITS.maxPerResource,
@@ -88,8 +56,8 @@ export function registerSavedViewRoutes(app: FastifyInstance, store: SavedViewSt
   };
 
   /** A view is saved only for a list the caller may open, as the backend says now. */
-  const mayOpen = async (request: FastifyRequest<{ Params: { resource: string } }>): Promise<void> => {
-    const resource = LIST_RESOURCES.get(request.params.resource)!;
+  const mayOpen = async (request: FastifyRequest, list: string): Promise<void> => {
+    const resource = LIST_RESOURCES.get(list)!;
     const held = await app.permissions.of(request.session!);
     if (held === 'unauthorized') throw new GatewayError('NOT_LOGGED_IN', 'the backend no longer takes this session');
     if (!held.includes(resource.permission))
@@ -99,10 +67,10 @@ export function registerSavedViewRoutes(app: FastifyInstance, store: SavedViewSt
       );
   };
 
-  app.get<{ Params: { resource: string } }>(
+  app.get(
     `${base}/:resource`,
-    { onRequest: app.sessions.require, schema: { params: resourceParams, response: { 200: listAnswer } } },
-    async (request, reply): Promise<ListReply> => {
+    { onRequest: app.sessions.require, schema: { params: SavedViewListParamsSchema, response: { 200: listAnswer } } },
+    async (request, reply) => {
       reply.header('cache-control', NO_STORE);
       knownList(request.params.resource);
       const list = await store.list(request.session!.userId, request.params.resource);
@@ -110,18 +78,18 @@ export function registerSavedViewRoutes(app: FastifyInstance, store: SavedViewSt
     },
   );
 
-  app.put<{ Params: { resource: string }; Body: SavedView }>(
+  app.put(
     `${base}/:resource`,
     {
       onRequest: app.sessions.require,
       bodyLimit: SAVED_VIEW_LIMITS.maxBodyBytes,
       preValidation: async (request) => strictBody(request.body),
-      schema: { params: resourceParams, body: saveBody, response: { 200: listAnswer } },
+      schema: { params: SavedViewListParamsSchema, body: SavedViewSchema, response: { 200: listAnswer } },
     },
-    async (request, reply): Promise<ListReply> => {
+    async (request, reply) => {
       reply.header('cache-control', NO_STORE);
       knownList(request.params.resource);
-      await mayOpen(request);
+      await mayOpen(request, request.params.resource);
       const view = { name: request.body.name.trim(), query: request.body.query };
       const outcome = await store.put(request.session!.userId, request.params.resource, view, limits);
       if (!outcome.saved) {
@@ -137,9 +105,9 @@ export function registerSavedViewRoutes(app: FastifyInstance, store: SavedViewSt
     },
   );
 
-  app.delete<{ Params: { resource: string; name: string } }>(
+  app.delete(
     `${base}/:resource/:name`,
-    { onRequest: app.sessions.require, schema: { params: oneParams, response: { 200: okAnswer } } },
+    { onRequest: app.sessions.require, schema: { params: SavedViewParamsSchema, response: { 200: okAnswer } } },
     async (request, reply) => {
       reply.header('cache-control', NO_STORE);
       knownList(request.params.resource);

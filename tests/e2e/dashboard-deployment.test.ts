@@ -5,6 +5,9 @@ import { CALLS } from '../../server/contract/index.js';
 import { SandboxError } from '../../server/sandbox/errors.js';
 import { errorToasts, storePreference, useHarness } from './harness.js';
 
+/** The monitor's refresh period (MONITOR_REFRESH_MS of web/deployment/queries.ts). */
+const MONITOR_REFRESH_MS = 5_000;
+
 const h = useHarness();
 
 const deployment = () => h.sandbox.app.sandbox.deployment;
@@ -108,6 +111,9 @@ describe('dashboard', () => {
 describe('deployment screens', () => {
   it('monitors the host and services with a refreshing, pausable history', async () => {
     const { page } = await h.pageAs('admin');
+    // The page's timers run on a clock of the test's: time flows as usual, and the refresh period
+    // passes at once when the test says so instead of in real seconds.
+    await page.clock.install();
     await page.goto('/deployconfig/monitor');
     await expect.poll(() => page.getByTestId('host-cpu').locator('dd').textContent()).toMatch(/%/);
     expect(await page.getByTestId('host-panel').locator('h2').textContent()).toContain('chat-prod-01');
@@ -117,9 +123,8 @@ describe('deployment screens', () => {
     );
     await chartDrawn(page, 'history-chart');
     // The 5-second refresh adds a second sample.
-    await expect
-      .poll(() => page.getByTestId('history-chart').getAttribute('data-points'), { timeout: 12_000 })
-      .toBe('2');
+    await page.clock.runFor(MONITOR_REFRESH_MS);
+    await expect.poll(() => page.getByTestId('history-chart').getAttribute('data-points')).toBe('2');
 
     await page.getByTestId('monitor-pause').click();
     expect(await page.getByTestId('monitor-pause').getAttribute('aria-pressed')).toBe('true');
@@ -128,9 +133,17 @@ describe('deployment screens', () => {
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === CALLS.monitoring) polled++;
     });
-    await page.waitForTimeout(6_000);
+    // Two refresh periods pass, and every timer due in them fires: a refresh would ask now. The
+    // page's requests reach the test before the answer of a call into the page made after them.
+    await page.clock.runFor(2 * MONITOR_REFRESH_MS + 1_000);
+    await page.evaluate(() => document.readyState);
     expect(polled).toBe(0);
     expect(await errorToasts(page)).toEqual([]);
+    // Resumed, the next period asks again: the count above would have seen a refresh.
+    await page.getByTestId('monitor-pause').click();
+    expect(await page.getByTestId('monitor-pause').getAttribute('aria-pressed')).toBe('false');
+    await page.clock.runFor(MONITOR_REFRESH_MS);
+    await expect.poll(() => polled).toBeGreaterThan(0);
   });
 
   it('flips a start switch, and rolls one back when the backend refuses it', async () => {

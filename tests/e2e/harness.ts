@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -14,7 +14,7 @@ import type { SandboxOptions } from '../../server/sandbox/app.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { withSandboxServices } from '../../server/backend-map/services.js';
-import { launchChromium } from '../support/chromium.js';
+import { openBrowser } from '../support/browser.js';
 import { postLogin, submitLogin, type Account } from '../support/login.js';
 
 export const UI_DIR = path.resolve('dist/web');
@@ -61,7 +61,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** What useHarness needs beside the Harness: the browsers a test opened close when it ends. */
+/** What useHarness needs beside the Harness: the pages a test opened close when it ends. */
 interface ScopedHarness extends Harness {
   /** From now on, new pages belong to the running test. */
   beginTest(): void;
@@ -80,7 +80,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
     throw new Error('dist/web/index.html is missing: run `node build.mjs` before the browser tests');
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'console-e2e-data-'));
-  const profileDir = await mkdtemp(path.join(tmpdir(), 'console-e2e-chromium-'));
   const sandbox = await startSandbox({ ...options.sandbox, port: 0 });
   const config = loadConfig({
     CHAT_BACKEND_URL: sandbox.url,
@@ -119,15 +118,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
   await startGateway();
   const url = `http://127.0.0.1:${port}`;
 
+  // One Chromium for the file (the run's shared one when there is one), a context per page.
+  let browser: Promise<Browser> | null = null;
   const contexts: BrowserContext[] = [];
-  // Every page is a whole Chromium: one left open keeps its timers, polls and event stream going
-  // for the rest of the file, and a long file then starves the tests at its end on 2 cores.
+  // A page left open keeps its timers, polls and event stream going for the rest of the file,
+  // and a long file then starves the tests at its end on 2 cores: a test's pages close with it.
   let testContexts: BrowserContext[] | null = null;
   const pageErrors: string[] = [];
   const recentCalls = new WeakMap<Page, string[]>();
   /**
-   * Each page gets its own browser with a fresh profile directory: Playwright only accepts a
-   * user data directory through a persistent context, which also isolates cookies per test.
+   * Each page gets a context of its own (cookies, storage, cache), as a browser with a fresh
+   * profile would have, without a Chromium start per page.
    */
   const newPage = async ({
     width = 1280,
@@ -135,12 +136,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
     locale = 'en-US',
     initScript,
   }: NewPageOptions = {}): Promise<OpenedPage> => {
-    const dir = await mkdtemp(path.join(profileDir, 'profile-'));
-    const context = await launchChromium(dir, { viewport: { width, height }, locale, baseURL: url });
+    browser ??= openBrowser();
+    const context = await (await browser).newContext({ viewport: { width, height }, locale, baseURL: url });
     contexts.push(context);
     testContexts?.push(context);
     if (initScript) await context.addInitScript(initScript);
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
     // The page's last calls to the gateway, for a failure's dump: whether a call a step waited on
     // was sent, and what came back.
@@ -217,10 +218,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Scoped
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
+      // The shared Chromium only disconnects; a file's own one ends.
+      if (browser) await (await browser).close();
       await stopGateway();
       await sandbox.close();
       await rm(dataDir, { recursive: true, force: true });
-      await rm(profileDir, { recursive: true, force: true });
     },
   };
 }

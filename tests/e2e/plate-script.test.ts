@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 import { useHarness } from './harness.js';
@@ -49,6 +50,13 @@ const h = useHarness({ env });
 
 const beacons = () => files.calls.filter((c) => c.url.startsWith('/plate/beacon')).map((c) => c.url);
 
+/** The paths the page asks for from now on, as the page's own request events tell them. */
+function pageRequests(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+  return paths;
+}
+
 /** Runs in the page: adds <script src> and resolves with which of load and error it fired. */
 function addScript(path: string): Promise<string> {
   return new Promise<string>((resolve) => {
@@ -82,20 +90,25 @@ describe('a /plate answer in a console page', () => {
 
   it('an SVG opened on its own runs no script', async () => {
     const { page } = await h.newPage();
+    const asked = pageRequests(page);
     const answer = await page.goto('/plate/evil.svg');
     expect(answer?.status()).toBe(200);
     expect(answer?.headers()['content-security-policy']).toContain('sandbox');
-    // Give a script every chance to have run; its beacon would be on the file server by now.
-    await page.waitForTimeout(500);
+    // The document has loaded, so its inline script ran or never will; a beacon it sent is a
+    // request of the page's, told to the test before the load that ends goto().
+    expect(asked.filter((p) => p.startsWith('/plate/beacon'))).toEqual([]);
     expect(beacons()).toEqual([]);
   });
 
   it('an HTML page is downloaded, never rendered on the console origin', async () => {
     const { page } = await h.newPage();
+    const asked = pageRequests(page);
     const download = page.waitForEvent('download');
     await page.goto('/plate/evil.html').catch(() => undefined); // "Download is starting" aborts the navigation
     expect((await download).suggestedFilename()).toBe('evil.html');
-    await page.waitForTimeout(500);
+    // Nothing was rendered: the page is still the blank one it started as, and sent no beacon.
+    expect(await page.evaluate(() => location.href)).toBe('about:blank');
+    expect(asked.filter((p) => p.startsWith('/plate/beacon'))).toEqual([]);
     expect(beacons()).toEqual([]);
   });
 });

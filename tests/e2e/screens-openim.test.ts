@@ -16,7 +16,9 @@ import { walkBoundScreens } from './screen-walk.js';
  * OpenIM lacks are gone from the menu and say so at their URL, and the writes it binds (a ban, a
  * selection banned one call per user, a settings save over two calls, generated invitation codes,
  * a new administrator, a generated password) land in the sandbox's store; the statistics and the
- * dashboard show the store's counts.
+ * dashboard show the store's counts. The groups come from OpenIM Server (the map's `im` service,
+ * reached with the login's `imToken`): listed, a group's page with its members, muted, unmuted
+ * and dissolved.
  */
 const MAP_FILE = path.join(REPO_ROOT, 'server/backend-map/bindings/openim-chat.json');
 const MAP = JSON.parse(readFileSync(MAP_FILE, 'utf8')) as BackendMapFile;
@@ -56,6 +58,7 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
       '/invitationcode',
       '/operation/statistics',
       '/system/admins',
+      '/groupset',
     ]) {
       expect(menuLinks).toContain(offered);
     }
@@ -228,4 +231,41 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     await result.getByRole('button', { name: 'Close' }).click();
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
+
+  it('lists OpenIM Server’s groups, opens one with its members, mutes, unmutes and dissolves it', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/groupset');
+    await rows(page).first().waitFor();
+    const shown = await rows(page).evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-row-id'))));
+    // Only live groups: OpenIM Server's get_groups leaves dismissed ones out.
+    for (const id of shown) expect(store().groups.get(id)?.status).toBe('normal');
+    const id = shown.find((n) => {
+      const g = store().groups.get(n)!;
+      return !g.muted && (store().members.get(n) ?? []).length > 1;
+    })!;
+    const group = () => store().groups.get(id)!;
+
+    await page.goto(`/groupset/${id}`);
+    const members = page.getByTestId('group-members');
+    await members.waitFor();
+    const stored = store().members.get(id)!;
+    await expect.poll(() => members.locator('tbody tr').count()).toBe(Math.min(stored.length, 20));
+    const owner = store().users.get(stored.find((m) => m.role === 'owner')!.userId)!;
+    expect(await members.locator('tbody tr').first().textContent()).toContain(owner.nickname);
+
+    await page.goto('/groupset');
+    const at = page.locator(`tr[data-row-id="${id}"]`);
+    await at.waitFor();
+    await rowCommand(at, '[data-action="muteAll"]');
+    await expect.poll(() => group().muted).toBe(true);
+    await rowCommand(at, '[data-action="unmuteAll"]');
+    await expect.poll(() => group().muted).toBe(false);
+    await rowCommand(at, '[data-action="dissolve"]');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => group().status).toBe('dissolved');
+    // OpenIM keeps a dismissed group's members (deleteMember false).
+    expect(store().members.get(id)).toHaveLength(stored.length);
+    await expect.poll(() => page.locator(`tr[data-row-id="${id}"]`).count()).toBe(0);
+    expect(await errorToasts(page)).toEqual([]);
+  }, 120_000);
 });

@@ -19,7 +19,8 @@ import { walkBoundScreens } from './screen-walk.js';
  * edited, muted, unmuted and dissolved as the logged-in administrator; an administrator's password
  * reset (its md5) and the administrator deleted;
  * a selection banned and words, codes and an administrator deleted one Shiku call per id; codes
- * generated one call each; the site configuration saved over Shiku's whole Config. The daily
+ * generated one call each; the site configuration saved over Shiku's whole Config; reports deleted one
+ * call each and a custom website added. The daily
  * statistics (Shiku's per-day counts over three calls) and the dashboard show the store's.
  */
 const MAP = path.join(REPO_ROOT, 'server/backend-map/bindings/shiku-im.json');
@@ -71,10 +72,12 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     await expect.poll(() => page.getByTestId('sandbox-banner').textContent()).toContain('Backend dialect: shiku');
     const { problems, walked, menuLinks } = await walkBoundScreens(page, UNOFFERED);
     expect(problems).toEqual([]);
-    expect(walked).toBeGreaterThanOrEqual(9);
+    expect(walked).toBeGreaterThanOrEqual(15);
     expect(menuLinks).toContain('/userpage/userset');
     expect(menuLinks).toContain('/WithDrawMoneyCheck');
-  }, 240_000);
+    // Issue 39: Shiku's reports, custom websites, online users and request log.
+    for (const link of ['/suggestion', '/homelist']) expect(menuLinks).toContain(link);
+  }, 360_000);
 
   it('approves one withdrawal and rejects another with a reason, through Shiku’s auditStatus', async () => {
     const { page } = await h.pageAs('admin');
@@ -381,4 +384,31 @@ describe('the Shiku IM writes that take the session, the clock, one call per id 
     });
     expect(await errorToasts(page)).toEqual([]);
   }, 90_000);
+
+  it('deletes reports one deleteReport call each and adds a custom website through addFriendsterWebsite', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/suggestion');
+    await rows(page).first().waitFor();
+    const hexes = (await rowIds(page)).slice(0, 2);
+    const reports = hexes.map((hex) => parseObjectId('report', hex)!);
+    for (const id of reports) expect(store().suggestions.get(id)).toBeDefined();
+    for (const hex of hexes) await page.getByLabel(`Select row ${hex}`, { exact: true }).check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await confirmDialog(page).getByRole('button', { name: 'Confirm' }).click();
+    for (const id of reports) await expect.poll(() => store().suggestions.get(id)).toBeUndefined();
+
+    await page.goto('/homelist');
+    await rows(page).first().waitFor();
+    await page.getByTestId('list-create').click();
+    const form = dialog(page);
+    await form.getByLabel('Icon').fill('https://cdn.example.com/shiku-e2e.png');
+    await form.getByLabel('Title').fill('shiku-e2e-site');
+    await form.getByLabel('Link').fill('https://shiku-e2e.example.com/');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => store().discover.find((d) => d.title === 'shiku-e2e-site')?.url)
+      .toBe('https://shiku-e2e.example.com/');
+    expect(await errorToasts(page)).toEqual([]);
+  }, 120_000);
 });

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { logIn } from '../support/login.js';
+import { SseClient } from '../support/sse-client.js';
 import { loginElsewhere, sessionLoggedIn, useHarness } from './harness.js';
 
 /*
@@ -69,8 +71,15 @@ describe('finance badge fed by the event stream', () => {
   it('shows no badge to the operator, who does not review withdrawals', async () => {
     const page = await pageAs('operator');
     sandbox().addPendingWithdrawal();
-    // Let several poll periods pass: a badge that were going to appear would have by now.
-    await page.waitForTimeout(POLL_MS * 5);
+    const pending = sandbox().pendingWithdrawalCount();
+    // The gateway has published the new count once a reviewer's stream carries it; a badge this
+    // page were going to show would come from that same count.
+    const reviewer = await SseClient.open(Number(new URL(h.url).port), await logIn(h.url, 'admin'));
+    try {
+      await reviewer.waitFor(() => reviewer.counts().includes(pending), `the count ${pending} on a reviewer's stream`);
+    } finally {
+      reviewer.close();
+    }
     expect(await page.getByTestId('withdrawal-badge').count()).toBe(0);
     const status = await page.evaluate(
       async () => (await fetch('/api/events', { headers: { accept: 'text/event-stream' } })).status,

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { APPROVAL_CALLS, CALLS } from '../../server/contract/index.js';
+import { APPROVAL_CALLS } from '../../server/contract/index.js';
 import { setPassword } from '../../server/sandbox/store/accounts.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { hasProgram, skipWithout } from '../support/ci.js';
 import { RedisServer } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait.js';
-import { SAME_ORIGIN } from '../server/support/gateway.js';
+import { logInInject } from '../support/login.js';
 import {
   applyWithdrawal,
   approvalGateway,
@@ -34,16 +34,8 @@ let sandbox: StartedSandbox;
 let a: ApprovalGateway;
 let b: ApprovalGateway;
 
-async function logInAs(app: FastifyInstance, account: string, password: string): Promise<Cookies> {
-  const res = await app.inject({
-    method: 'POST',
-    url: CALLS.login,
-    headers: SAME_ORIGIN,
-    payload: { account, password, code: '' },
-  });
-  expect(res.json<{ code: number }>().code, res.body).toBe(200);
-  return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
-}
+const logInAs = (app: FastifyInstance, account: string, password: string): Promise<Cookies> =>
+  logInInject(app, { account, password });
 
 describe.skipIf(skip)('holds shared by replicas through Redis', { timeout: 60_000 }, () => {
   beforeAll(async () => {

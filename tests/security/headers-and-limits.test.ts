@@ -201,7 +201,8 @@ describe('what the probes tell anyone', () => {
       expect(JSON.parse(text)).toEqual({ status: 'ready' });
       expect(text).not.toContain('127.0.0.1');
       await rig.backend.close();
-      await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the readiness cache
+      // Not ready once the readiness cache (about a second) has run out.
+      await expect.poll(async () => (await fetch(`${rig.url}/readyz`)).status).toBe(503);
       const down = await fetch(`${rig.url}/readyz`);
       const downText = await down.text();
       expect(down.status).toBe(503);
@@ -273,12 +274,16 @@ describe('event streams per session', () => {
       streams.push(other);
       expect(other.status).toBe(200);
 
-      // A tab that closes frees its place.
+      // A tab that closes frees its place, once the gateway has seen its socket close: until then
+      // a new one is refused, as above, and ends at once.
       streams[0]!.close();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const again = await SseClient.open(rig.port, cookie);
-      streams.push(again);
-      expect(again.status).toBe(200);
+      await expect
+        .poll(async () => {
+          const again = await SseClient.open(rig.port, cookie);
+          streams.push(again);
+          return again.status;
+        })
+        .toBe(200);
     } finally {
       for (const stream of streams) stream.close();
       await rig.close();

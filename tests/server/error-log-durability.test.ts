@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorLogEntry } from '../../server/contract/gateway.js';
+import type { ErrorLogEntry } from '../../server/contract/error-log.js';
 import { Child } from '../support/child.js';
 import { CHILDREN_DIR } from '../support/paths.js';
 import { CALLS } from '../../server/contract/index.js';

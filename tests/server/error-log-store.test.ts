@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ErrorLogEntry } from '../../server/contract/gateway.js';
+import type { ErrorLogEntry } from '../../server/contract/error-log.js';
 import { readLinesBackward } from '../../server/lib/json-lines-file.js';
 import { ErrorLogStore, parseEntry } from '../../server/error-log/store.js';
 

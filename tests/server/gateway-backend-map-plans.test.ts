@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { CALLS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
+import { RESOURCES, resourceCalls } from '../../server/contract/index.js';
 import type { BackendMapFile } from '../../server/backend-map/types.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
+import { logInInject } from '../support/login.js';
 
 /**
  * The plans of the shipped Shiku map through the gateway, against the sandbox's Shiku dialect: a
@@ -24,16 +25,7 @@ function writeMap(map: BackendMapFile): string {
   return file;
 }
 
-async function logIn(app: FastifyInstance): Promise<Record<string, string>> {
-  const res = await app.inject({
-    method: 'POST',
-    url: CALLS.login,
-    headers: SAME_ORIGIN,
-    payload: { account: 'admin', password: 'admin123' },
-  });
-  expect(res.json()).toMatchObject({ code: 200 });
-  return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
-}
+const logIn = (app: FastifyInstance) => logInInject(app, 'admin');
 
 describe('a delete sent once per id, through the gateway', () => {
   let sandbox: StartedSandbox;

@@ -9,6 +9,7 @@ import { encodeBody } from '../../server/codec/index.js';
 import { loadConfig } from '../../server/config.js';
 import { loggerOptions } from '../../server/lib/logger.js';
 import { SAME_ORIGIN, TEST_KEY_TEXT, writeFakeUi } from './support/gateway.js';
+import { logInInject } from '../support/login.js';
 import { sendJson, startFakeBackend, type FakeBackend } from '../support/fake-backend.js';
 
 /**
@@ -86,14 +87,7 @@ async function gatewayLoggingTo(lines: string[], level: string): Promise<Fastify
 
 /** Logs in through the gateway as a browser would and returns the cookies it set. */
 async function logIn(app: FastifyInstance, password = SECRETS.password): Promise<Record<string, string>> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/manage/logIn',
-    headers: SAME_ORIGIN,
-    payload: { account: 'admin', password },
-  });
-  expect(response.statusCode).toBe(200);
-  const cookies = Object.fromEntries(response.cookies.map((c) => [c.name, c.value]));
+  const cookies = await logInInject(app, { account: 'admin', password });
   expect(Object.keys(cookies).sort()).toEqual(['token', 'userId']);
   return cookies;
 }

@@ -15,6 +15,7 @@ import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js
 import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { SAME_ORIGIN, writeFakeUi } from './support/gateway.js';
+import { logInInject } from '../support/login.js';
 import { BackendClient } from '../../server/sandbox/client.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,16 +47,7 @@ async function gateway(backend: string, map: string | null): Promise<FastifyInst
   return buildApp({ config, logger: false });
 }
 
-async function login(app: FastifyInstance): Promise<Record<string, string>> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/manage/logIn',
-    headers: SAME_ORIGIN,
-    payload: { account: 'admin', password: 'admin123', code: '' },
-  });
-  expect(res.json().code).toBe(200);
-  return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
-}
+const login = (app: FastifyInstance) => logInInject(app, 'admin');
 
 beforeAll(async () => {
   legacy = await startSandbox({ seed: SEED, now: NOW, withdrawalTickMs: 0, dialect: 'legacy' });

@@ -1,9 +1,12 @@
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import type { BrowserContext, Page } from 'playwright-core';
 import { buildApp } from '../../server/app.js';
+import { BackendMap } from '../../server/backend-map/engine.js';
+import { loadBackendMap } from '../../server/backend-map/load.js';
 import { loadConfig } from '../../server/config.js';
 import {
   PERMISSIONS,
@@ -19,6 +22,13 @@ import type { RecordOf } from '../../server/sandbox/store/record-of.js';
 import type { Seed } from '../../server/sandbox/store/seeds.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { SAME_ORIGIN, writeFakeUi } from './support/gateway.js';
+import { ARTICLES, buildWithNewScreen } from './support/four-places.js';
+import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
+import { skipWithout } from '../support/ci.js';
+import { logIn, submitLogin } from '../support/login.js';
+import { freePort } from '../support/ports.js';
+import { NodeProcess, removeTempDirs, tempDir, waitHealthy } from '../support/processes.js';
+import { rowCommand, rowOffers } from '../e2e/harness.js';
 
 /**
  * A new management screen is its declaration: a list resource nobody wrote a sandbox binding,
@@ -51,6 +61,8 @@ const GADGETS = {
   actions: [
     { name: 'paint', target: 'row', inputs: [{ key: 'colour', kind: 'select', options: COLOURS, required: true }] },
     { name: 'paint', target: 'bulk', inputs: [{ key: 'colour', kind: 'select', options: COLOURS, required: true }] },
+    // No inputs: what it does is declared, and the sandbox serves it without a binding.
+    { name: 'retire', target: 'row', when: { field: 'enabled', in: [true] }, sets: { enabled: false } },
   ],
 } as const satisfies ListResource;
 
@@ -169,12 +181,31 @@ for (const dialect of ['default', 'legacy'] as const) {
       expect(painted.code, painted.msg).toBe(200);
       expect((await list({ colour: 'blue' })).list.map((r) => r.id).sort()).toEqual([1, 2, id]);
 
+      // The record edited above is disabled already: the action is refused there, as declared (`when`).
+      expect((await post(calls.action('retire'), { id })).code).toBe(400);
+      const retired = await post(calls.action('retire'), { id: 1 });
+      expect(retired.code, retired.msg).toBe(200);
+      expect((await list({ id: '1' })).list[0]).toMatchObject({ enabled: false });
+
       expect((await post(calls.remove, { ids: [id] })).code).toBe(200);
       expect((await list()).total).toBe(2);
       expect((await list({ id: String(id) })).total).toBe(0);
     });
   });
 }
+
+describe('the shipped maps and a resource they do not name', () => {
+  it('offer it as unsupported (the menu and the probe read this offer), where the legacy map passes it through', () => {
+    for (const file of ['shiku-im.json', 'openim-chat.json']) {
+      const map = new BackendMap(loadBackendMap(path.join(REPO_ROOT, 'server/backend-map/bindings', file)), resources);
+      expect(map.offer().unsupported.resources, file).toContain(GADGETS.id);
+      expect(map.names(GADGETS.id), file).toBe(true);
+    }
+    const legacy = new BackendMap(loadBackendMap(path.join(REPO_ROOT, 'server/sandbox/legacy-map.json')), resources);
+    expect(legacy.offer().unsupported.resources).not.toContain(GADGETS.id);
+    expect(legacy.names(GADGETS.id)).toBe(false);
+  });
+});
 
 describe('a declared list resource without a seed', () => {
   it('starts empty rather than failing', async () => {
@@ -190,4 +221,115 @@ describe('a declared list resource without a seed', () => {
       await sandbox.close();
     }
   });
+});
+
+/**
+ * The same, end to end and in four places only: a copy of the repository gets a screen with a
+ * permission of its own and a row action without inputs (declaration, route line, `npm run labels`
+ * with one label translated, seed: support/four-places.ts), is built, and its gateway (the built
+ * bundle, on the sandbox) shows the screen in Chromium: the menu entry by its label, the seeded
+ * rows under the generated labels, the action publishing a draft in the sandbox's store. On the
+ * shipped OpenIM and Shiku maps, which do not name the new resource, the screen is nowhere.
+ */
+const NO_CHROMIUM = skipWithout(existsSync(CHROMIUM_PATH) ? [] : ['chromium'], 'the four-places screen test');
+
+describe.skipIf(NO_CHROMIUM)('a new screen in four places, built and opened in Chromium', () => {
+  let copy: string;
+  const started: NodeProcess[] = [];
+  let browser: BrowserContext | null = null;
+
+  beforeAll(async () => {
+    copy = await buildWithNewScreen();
+    browser = await launchChromium(tempDir('four-places-chromium-'));
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const gateway of started) await gateway.stop();
+    removeTempDirs();
+  });
+
+  /** The copy's built gateway on its sandbox, in a dialect through its shipped map. */
+  async function gatewayOn(dialect: 'default' | 'shiku' | 'openim'): Promise<string> {
+    const port = await freePort();
+    const maps = { shiku: 'shiku-im.json', openim: 'openim-chat.json' } as const;
+    const gateway = new NodeProcess([path.join(copy, 'dist/server/main.js')], {
+      cwd: copy,
+      env: {
+        PORT: String(port),
+        DATA_DIR: tempDir('four-places-data-'),
+        UI_DIR: path.join(copy, 'dist/web'),
+        LOG_LEVEL: 'warn',
+        ...(dialect === 'default'
+          ? {}
+          : {
+              SANDBOX_DIALECT: dialect,
+              BACKEND_MAP: path.join(copy, 'server/backend-map/bindings', maps[dialect]),
+            }),
+      },
+    });
+    started.push(gateway);
+    const base = `http://127.0.0.1:${port}`;
+    await waitHealthy(gateway, base, 120_000);
+    return base;
+  }
+
+  async function loggedIn(base: string): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${base}/login`);
+    await submitLogin(page, 'admin');
+    await page.waitForURL(/\/dashboard/);
+    return { page, errors };
+  }
+
+  it('on the sandbox: in the menu by its label, its seeded rows, its action run, its labels shown', async () => {
+    const base = await gatewayOn('default');
+    const { page, errors } = await loggedIn(base);
+    const entry = page.locator(`nav a[href="${ARTICLES.path}"]`);
+    await expect.poll(() => entry.textContent()).toContain(ARTICLES.title);
+    // Its group (Operations) may be closed: the entry is there either way, and leads here.
+    expect(await entry.getAttribute('href')).toBe(ARTICLES.path);
+    await page.goto(`${base}${ARTICLES.path}`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe(ARTICLES.title);
+
+    const rows = page.locator('[data-testid="list-table"]:not([aria-busy]) tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    // The generated skeleton: the humanised keys, written by npm run labels.
+    const headers = await page.locator('[data-testid="list-table"] thead th').allTextContents();
+    expect(headers.join('|')).toContain('Publish date');
+    const draft = rows.filter({ hasText: 'Launch notes' });
+    await expect.poll(() => draft.textContent()).toContain('Draft');
+
+    await rowCommand(draft, '[data-action="publish"]');
+    await expect.poll(() => draft.textContent()).toContain('Published');
+    expect(await rowOffers(draft, '[data-action="publish"]')).toBe(false);
+    // In the sandbox's store, read over HTTP as any client would.
+    const cookie = await logIn(base);
+    const answer = (await (await fetch(`${base}${ARTICLES.list}?id=1`, { headers: { cookie } })).json()) as {
+      data: ListAnswer<Row>;
+    };
+    expect(answer.data.list[0]).toMatchObject({ id: 1, status: 'published' });
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  for (const dialect of ['shiku', 'openim'] as const) {
+    it(`on the ${dialect} map, which does not name it: not in the menu, not offered at its address`, async () => {
+      const base = await gatewayOn(dialect);
+      const { page, errors } = await loggedIn(base);
+      // The menu is drawn (the users' screen, which both maps bind) without the new screen.
+      await page.locator('nav a[href="/userpage/userset"]').first().waitFor({ state: 'attached' });
+      expect(await page.locator(`nav a[href="${ARTICLES.path}"]`).count()).toBe(0);
+      await page.goto(`${base}${ARTICLES.path}`);
+      await page.getByTestId('not-offered').waitFor();
+      // And the gateway refuses its calls without asking the backend.
+      const cookie = await logIn(base);
+      const answer = (await (await fetch(`${base}${ARTICLES.list}`, { headers: { cookie } })).json()) as {
+        error?: string;
+      };
+      expect(answer.error).toBe('UNSUPPORTED_BY_BACKEND');
+      expect(errors).toEqual([]);
+    }, 180_000);
+  }
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { aesDecrypt } from '../../server/codec/aes.js';
 import { decodeBody, detectCompression } from '../../server/codec/index.js';
 import type { PermissionEntry, WithdrawalListAnswer, WithdrawalRecord } from '../../server/contract/index.js';
@@ -256,20 +256,34 @@ describe('withdrawal review', () => {
 
 describe('withdrawal timer', () => {
   it('brings new pending withdrawals over time, and stops when closed', async () => {
-    const ticking = await startSandbox({ port: 0, seed: 7, withdrawalTickMs: 20 });
+    // The sandbox's timer runs on the test's clock: its periods pass when the test says, so the
+    // test never waits for them (sockets and the rest keep real time).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
-      const tickClient = new BackendClient(ticking.url);
-      const session = await tickClient.login('admin', 'admin123');
-      const read = async () =>
-        (await tickClient.call<number>(CALLS.withdrawalCount, { session })).envelope.data as number;
-      const start = await read();
-      await expect.poll(read, { timeout: 10_000, interval: 25 }).toBeGreaterThan(start);
+      const ticking = await startSandbox({ port: 0, seed: 7, withdrawalTickMs: 20 });
+      try {
+        const tickClient = new BackendClient(ticking.url);
+        const session = await tickClient.login('admin', 'admin123');
+        const read = async () =>
+          (await tickClient.call<number>(CALLS.withdrawalCount, { session })).envelope.data as number;
+        const start = await read();
+        await expect
+          .poll(async () => {
+            vi.advanceTimersByTime(20);
+            return read();
+          })
+          .toBeGreaterThan(start);
+      } finally {
+        await ticking.close();
+      }
+      const ticks = ticking.app.sandbox.counters.withdrawalTicks;
+      expect(ticks).toBeGreaterThan(0);
+      // Fifty periods after the close: not one more tick.
+      vi.advanceTimersByTime(50 * 20);
+      expect(ticking.app.sandbox.counters.withdrawalTicks).toBe(ticks);
     } finally {
-      await ticking.close();
+      vi.useRealTimers();
     }
-    const ticks = ticking.app.sandbox.counters.withdrawalTicks;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(ticking.app.sandbox.counters.withdrawalTicks).toBe(ticks);
   });
 
   it('brings a few an hour by default, so the demo badge stays believable', () => {

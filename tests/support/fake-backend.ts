@@ -37,7 +37,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startFakeBackend(port = 0): Promise<FakeBackend> {
   const routes = new Map<string, FakeHandler>();
   const calls: ReceivedCall[] = [];
-  const server = createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const call: ReceivedCall = {
       method: req.method ?? 'GET',
       url: req.url ?? '/',
@@ -52,6 +52,11 @@ export async function startFakeBackend(port = 0): Promise<FakeBackend> {
     } catch (error) {
       if (!res.headersSent) sendJson(res, { code: 500, msg: String(error) }, 500);
     }
+  };
+  // A request body that cannot be read (the client went away) ends the exchange instead of
+  // rejecting where nobody listens.
+  const server = createServer((req, res) => {
+    serve(req, res).catch(() => res.destroy());
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

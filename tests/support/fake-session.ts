@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
 import { sendJson, type FakeBackend } from './fake-backend.js';
+import { logInInject, logInOver } from './login.js';
+
+// The logins themselves are login.ts's; these names stay for the tests that import them here.
+export { logInInject, logInOver };
 
 /**
- * Sessions for tests. The gateway trusts only the `token` cookie it sealed at a login, so a test
- * that needs a session logs in through the backend's login, as a browser does; these helpers do
- * it against a fake backend (routeFakeLogin) or any backend with real accounts.
+ * Sessions of a fake backend: its login answers any `<token>/<userId>` account (routeFakeLogin),
+ * and fakeLogIn/fakeLogInOver log in as one through login.ts's helpers.
  */
 
 /** The backend credentials a fake login hands out. */
@@ -61,43 +63,9 @@ export function cookieHeader(cookies: Record<string, string>): string {
     .join('; ');
 }
 
-/** Logs in through an app built with buildApp() (inject); returns the cookies for later injects. */
-export async function logInInject(
-  app: FastifyInstance,
-  credentials: { account: string; password: string },
-  headers: Record<string, string> = { origin: 'http://localhost:80', host: 'localhost:80' },
-): Promise<Record<string, string>> {
-  const response = await app.inject({
-    method: 'POST',
-    url: CALLS.login,
-    headers,
-    payload: { ...credentials, code: '' },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  expect(response.json()).toMatchObject({ code: 200 });
-  const cookies = setCookieValues(response.headers['set-cookie']);
-  expect(cookies.token, 'the login set no token cookie').toBeTruthy();
-  return cookies;
-}
-
 /** Logs in as a fake backend session through an injected app (the backend needs routeFakeLogin). */
 export function fakeLogIn(app: FastifyInstance, session: BackendSession): Promise<Record<string, string>> {
   return logInInject(app, { account: fakeAccount(session), password: FAKE_PASSWORD });
-}
-
-/** Logs in through a listening gateway; returns the Cookie header a browser would send back. */
-export async function logInOver(baseUrl: string, credentials: { account: string; password: string }): Promise<string> {
-  const response = await fetch(`${baseUrl}${CALLS.login}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl },
-    body: JSON.stringify({ ...credentials, code: '' }),
-  });
-  const text = await response.text();
-  expect(response.status, text).toBe(200);
-  expect(JSON.parse(text)).toMatchObject({ code: 200 });
-  const cookies = setCookieValues(response.headers.getSetCookie());
-  expect(cookies.token, 'the login set no token cookie').toBeTruthy();
-  return cookieHeader(cookies);
 }
 
 /** Logs in as a fake backend session through a listening gateway (the backend needs routeFakeLogin). */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
 import { sendJson, type FakeBackend } from './fake-backend.js';
 import { SAME_ORIGIN } from '../server/support/gateway.js';
+import { logInInject } from './login.js';
 
 /**
  * Sessions as a browser gets them: the backend answers the login, the gateway sets its cookies,
@@ -17,21 +17,12 @@ export function answerLogins(backend: FakeBackend, token = 'tok-session-1', user
   );
 }
 
-/** Logs in through `app` (inject) and returns the cookies it set, ready for `inject({ cookies })`. */
-export async function logInThrough(
+/** Logs in as admin through `app` (inject) and returns the cookies it set, ready for `inject({ cookies })`. */
+export function logInThrough(
   app: FastifyInstance,
   headers: Record<string, string> = SAME_ORIGIN,
 ): Promise<Record<string, string>> {
-  const response = await app.inject({
-    method: 'POST',
-    url: CALLS.login,
-    headers,
-    payload: { account: 'admin', password: 'admin123' },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const cookies = Object.fromEntries(response.cookies.map((cookie) => [cookie.name, cookie.value]));
-  expect(Object.keys(cookies).length, 'the login set cookies').toBeGreaterThan(0);
-  return cookies;
+  return logInInject(app, 'admin', headers);
 }
 
 /** The same cookies as one Cookie header, for clients other than inject (values encoded as the gateway sends them). */

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCES, type FieldDef, type Resource } from '../../server/contract/index.js';
+import { RESOURCES } from '../../server/contract/index.js';
 import en from '../../web/i18n/resources/en.js';
 import zh from '../../web/i18n/resources/zh.js';
 import es from '../../web/i18n/resources/es.js';
 import ja from '../../web/i18n/resources/ja.js';
-import {
-  actionKey,
-  actionLabel,
-  fieldKey,
-  fieldLabel,
-  optionKey,
-  resourceKey,
-  resourceTitle,
-} from '../../web/engine/shared/labels.js';
+import { actionLabel, fieldKey, fieldLabel, resourceTitle } from '../../web/engine/shared/labels.js';
+import { labelKeysOf } from '../../web/engine/shared/label-keys.js';
 import type { LabelT } from '../../web/i18n/resources/index.js';
 import { humanise } from '../../web/lib/humanise.js';
 import { ROW_ANNOTATIONS } from '../../web/screens/views.js';
@@ -22,33 +15,8 @@ const ANNOTATION_LABELS = Object.values(ROW_ANNOTATIONS).map((a) => fieldKey(a.f
 
 const LANGS: Record<string, Record<string, string>> = { en, zh, es, ja };
 
-function fieldLabels(field: Pick<FieldDef, 'key' | 'options'>): string[] {
-  return [fieldKey(field.key), ...(field.options ?? []).map((o) => optionKey(field.key, o))];
-}
-
 /** Every label a resource's screen shows, built with the same key functions the engine uses. */
-function labelsOf(resource: Resource): string[] {
-  const keys = [resourceKey(resource.id)];
-  switch (resource.kind) {
-    case 'list':
-    case 'settings':
-      for (const f of resource.fields) keys.push(...fieldLabels(f));
-      for (const a of resource.actions ?? []) {
-        keys.push(actionKey(a.name));
-        for (const f of a.inputs ?? []) keys.push(...fieldLabels(f));
-      }
-      break;
-    case 'operation':
-      keys.push(actionKey(resource.run));
-      for (const f of resource.inputs) keys.push(...fieldLabels(f));
-      break;
-    case 'statistics':
-      for (const s of resource.series) keys.push(fieldKey(s.key));
-      if (resource.dimension) keys.push(...fieldLabels(resource.dimension));
-      break;
-  }
-  return keys;
-}
+const labelsOf = labelKeysOf;
 
 describe('screen labels', () => {
   for (const [lang, messages] of Object.entries(LANGS)) {

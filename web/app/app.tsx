@@ -15,7 +15,7 @@ import { Splash } from '../ui/splash.js';
 import { fullStylesReady } from '../ui/full-styles.js';
 import { ErrorBoundary } from './error-boundary.js';
 import { t, useT } from '../i18n/index.js';
-import type { MessageKey } from '../i18n/index.js';
+import type { TitleKey } from '../i18n/index.js';
 
 const LoginPage = lazy(() => import('../pages/login-page.js'));
 const ErrorPage = lazy(() => import('../pages/error-page.js'));
@@ -54,7 +54,7 @@ function startPermissionLoad(wanted: string): void {
     });
 }
 
-function titleKeyOf(decision: Decision): MessageKey | null {
+function titleKeyOf(decision: Decision): TitleKey | null {
   switch (decision.kind) {
     case 'page':
     case 'forbidden':

@@ -1,4 +1,6 @@
-import { ERROR_LOG_LIMITS, GATEWAY_PATHS, type ErrorLogInput } from '#contract/gateway';
+import { ERROR_LOG_LIMITS, GATEWAY_PATHS } from '#contract/gateway';
+// A type only (erased): the schema module stays out of the login page's first load.
+import type { ErrorLogInput } from '#contract/error-log';
 
 /** At most this many reports per page load: a render loop must not flood the gateway. */
 const MAX_REPORTS = 20;

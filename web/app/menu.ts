@@ -1,5 +1,5 @@
 import { isAllowed } from '#contract/permissions';
-import type { MessageKey } from '../i18n/index.js';
+import type { TitleKey } from '../i18n/index.js';
 import type { IconName } from '../ui/icons.js';
 import type { RecordLinks } from '../engine/record/record-links.js';
 import { recordRoute } from './navigation.js';
@@ -17,7 +17,7 @@ import {
 
 export interface MenuItem {
   key: string;
-  title: MessageKey;
+  title: TitleKey;
   icon?: IconName;
   /** Leaves navigate; groups open. */
   path?: string;
@@ -79,7 +79,7 @@ export function openGroupFor(menu: readonly MenuItem[], path: string): string | 
 }
 
 export interface Crumb {
-  title: MessageKey;
+  title: TitleKey;
   /** Absent on the last crumb and on crumbs that cannot be opened. */
   path?: string;
   /** A record's page: this crumb is the record (id `record`), the one before it the list it belongs to. */

@@ -1,6 +1,6 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { OwnCallName } from '#contract/calls';
-import type { MessageKey } from '../i18n/index.js';
+import type { TitleKey } from '../i18n/index.js';
 import type { ScreenDecl } from '../screens/declare.js';
 import type { IconName } from '../ui/icons.js';
 import type { PageProps, PageRoute, RouteMeta } from '../ui/page.js';
@@ -41,14 +41,19 @@ export type RouteEntry = LeafRoute | GroupRoute;
 interface EntryBase {
   path: string;
   name: string;
-  title: MessageKey;
+  title: TitleKey;
   icon: IconName;
 }
 
 /** The rest of a leaf's meta, by name (`hidden: true`, `badge: 'withdrawal'`). */
 type MetaFields = Omit<RouteMeta, 'title' | 'icon'>;
 
-/** A management screen: allowed to whoever holds its resource's permission. */
+/**
+ * A management screen: allowed to whoever holds its resource's permission. Without a title it is
+ * titled by its resource's label (`resource.<id>`, the screens' labels, humanised until written)
+ * and named by its resource id, so a new screen's entry is one line:
+ * `screen({ path: '/articles', icon: 'document', screen: listScreen('articles', P.article) })`.
+ */
 export function screen({
   path,
   name,
@@ -56,8 +61,17 @@ export function screen({
   icon,
   screen: decl,
   ...meta
-}: EntryBase & MetaFields & { screen: ScreenDecl }): LeafRoute {
-  return { kind: 'leaf', path, name, meta: { title, icon, permission: [decl.permission], ...meta }, screen: decl };
+}: Omit<EntryBase, 'name' | 'title'> &
+  Partial<Pick<EntryBase, 'name' | 'title'>> &
+  MetaFields & { screen: ScreenDecl }): LeafRoute {
+  const titled: TitleKey = title ?? `resource.${decl.id}`;
+  return {
+    kind: 'leaf',
+    path,
+    name: name ?? decl.id,
+    meta: { title: titled, icon, permission: [decl.permission], ...meta },
+    screen: decl,
+  };
 }
 
 /** A page of its own; without a permission it is open to every logged-in user. */

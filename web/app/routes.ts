@@ -10,8 +10,9 @@ import { group, page, screen, type GroupRoute, type LazyPage, type LeafRoute, ty
  * A management screen is a declaration on the screen engine: `listScreen('users', P.userProfile)`
  * names the contract's resource and the permission it needs. The resource itself (its fields and
  * actions), the engine, the views and the screen labels load only behind the login, with the first
- * screen that shows them: the login page carries none of the 41 declarations. A test holds each
- * screen's kind and permission to its resource's.
+ * screen that shows them: the login page carries none of the declarations. A test holds each
+ * screen's kind and permission to its resource's. A screen's entry is one line: without a title
+ * it is titled by its resource's label (`resource.<id>`), and named by the resource id.
  */
 
 export type { GroupRoute, LazyPage, LeafRoute, RouteEntry } from './route-entry.js';

@@ -8,6 +8,13 @@ import { lazyBundles } from './lazy-bundles.js';
 
 /** The frame's messages (in the entry) and the pages' (fetched with the first page that needs them). */
 export type MessageKey = FrameMessageKey | PageMessageKey;
+/**
+ * The title of a screen whose route names none: its resource's label, one of the screens' labels
+ * (fetched after the login), read as the humanised id until it is written or while it loads.
+ */
+export type ScreenTitleKey = `resource.${string}`;
+/** What a route's title, a menu entry or a crumb names: a message, or a screen's resource label. */
+export type TitleKey = MessageKey | ScreenTitleKey;
 
 // English frame messages ship in the entry chunk; the other languages are fetched when chosen,
 // and every language's page messages with the first page that needs them, which keeps the login
@@ -58,6 +65,9 @@ export function initI18n(): typeof i18next {
     keySeparator: false,
     nsSeparator: false,
     interpolation: { escapeValue: false },
+    // Redrawn when the screens' labels arrive, so a screen title's stand-in gives way to its label
+    // (i18n/resources/index.ts, loaded behind the login, sets the stand-in).
+    react: { bindI18nStore: 'added' },
     // Resources are bundled, so init is synchronous and the first render is already translated.
     initAsync: false,
   });
@@ -67,7 +77,7 @@ export function initI18n(): typeof i18next {
 // i18next's own key typing is bypassed: MessageKey already pins the keys.
 type Loose = (key: string, vars?: object) => string;
 
-export type TFunction = (key: MessageKey, vars?: Record<string, string | number>) => string;
+export type TFunction = (key: TitleKey, vars?: Record<string, string | number>) => string;
 
 /** Translation outside React (toasts, titles). */
 export const t: TFunction = (key, vars) => (i18next.t as unknown as Loose)(key, vars);

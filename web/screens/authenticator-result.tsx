@@ -47,6 +47,7 @@ export function AuthenticatorResult({ data, t }: ResultRendererProps) {
   if (typeof secret !== 'string' || typeof otpauthUrl !== 'string' || typeof id !== 'number')
     return <GenericResult data={data} t={t} />;
 
+  // The form calls it without awaiting (`void`): every failure is caught below and shown on the form.
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setProblem('');
@@ -85,7 +86,7 @@ export function AuthenticatorResult({ data, t }: ResultRendererProps) {
         </p>
       ) : (
         <form
-          onSubmit={submit}
+          onSubmit={(e) => void submit(e)}
           noValidate
           className="flex flex-wrap items-end gap-2"
           data-testid="authenticator-confirm"

@@ -1,10 +1,10 @@
 import type { Permission } from '#contract';
-import type { MessageKey } from '../i18n/index.js';
+import type { TitleKey } from '../i18n/index.js';
 import type { IconName } from './icons.js';
 
 /** What the route table says about a screen, read by the menu, the guards, the breadcrumb and the search. */
 export interface RouteMeta {
-  title: MessageKey;
+  title: TitleKey;
   icon?: IconName;
   /** Allowed when the user holds any of these; none means no requirement. */
   permission?: readonly Permission[];

@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '../permissions.js';
-import type { ListResource, SettingsResource } from '../resource.js';
+import type { ListResource, Resource, SettingsResource } from '../resource.js';
 import { EDITABLE, ID, at } from './common-fields.js';
 
 export const APP_INTERFACE = {
@@ -106,3 +106,6 @@ export const APP_VERSIONS = {
     { key: 'publishTime', kind: 'datetime', required: true, column: true, sortable: true, defaultNow: true },
   ],
 } as const satisfies ListResource;
+
+/** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
+export const APP_SETTINGS_RESOURCES: readonly Resource[] = [APP_INTERFACE, PUSH_CONFIG, SMS_CONFIG, APP_VERSIONS];

@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '../permissions.js';
-import type { ListResource, SettingsResource } from '../resource.js';
+import type { ListResource, Resource, SettingsResource } from '../resource.js';
 import { ascending } from '../field-rules.js';
 import { EDITABLE, ENABLED, ID, SORT_ORDER, at, shown } from './common-fields.js';
 
@@ -185,3 +185,14 @@ export const BILLING_RECORDS = {
     shown('createTime', 'datetime', { sortable: true, filter: true }),
   ],
 } as const satisfies ListResource;
+
+/** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
+export const FINANCE_RESOURCES: readonly Resource[] = [
+  RECHARGE_CHANNELS,
+  SIGN_IN_CONFIG,
+  WITHDRAWAL_CONFIG,
+  WITHDRAWAL_REVIEW,
+  PERSONAL_RED_ENVELOPES,
+  GROUP_RED_ENVELOPES,
+  BILLING_RECORDS,
+];

@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '../permissions.js';
-import type { ListResource, OperationResource, StatisticsResource } from '../resource.js';
+import type { ListResource, OperationResource, Resource, StatisticsResource } from '../resource.js';
 import { USER_CHANNELS } from './users.js';
 import { EDITABLE, ENABLED, ID, SORT_ORDER, at, shown } from './common-fields.js';
 
@@ -223,3 +223,17 @@ export const SUGGESTIONS = {
     { name: 'reply', target: 'row', inputs: [{ key: 'reply', kind: 'longtext', required: true, maxLength: 2000 }] },
   ],
 } as const satisfies ListResource;
+
+/** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
+export const OPERATION_RESOURCES: readonly Resource[] = [
+  DAILY_STATISTICS,
+  CHANNEL_STATISTICS,
+  IP_BLACKLIST,
+  DATA_CLEAN,
+  FREQUENCY_LIMITS,
+  ONLINE_USERS,
+  LOGIN_RECORDS,
+  MASS_MESSAGES,
+  DISTRIBUTION_ADDRESSES,
+  SUGGESTIONS,
+];

@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '../permissions.js';
-import type { ListResource, SettingsResource } from '../resource.js';
+import type { ListResource, Resource, SettingsResource } from '../resource.js';
 import { EDITABLE, ENABLED, ID, SORT_ORDER, at, shown } from './common-fields.js';
 
 export const LANGUAGES = ['zh', 'en', 'es', 'ja'] as const;
@@ -258,3 +258,19 @@ export const TERMS_OF_USE = {
   permission: PERMISSIONS.privilegedUser,
   fields: LANGUAGES.map((language) => ({ key: `terms_${language}`, kind: 'longtext', maxLength: 50000 }) as const),
 } as const satisfies SettingsResource;
+
+/** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
+export const SITE_CONFIG_RESOURCES: readonly Resource[] = [
+  SITE_FUNCTIONS,
+  DEFAULT_FRIENDS,
+  DEFAULT_GROUPS,
+  DEFAULT_AVATARS,
+  DEFAULT_EMOJI,
+  SECURITY_QUESTIONS,
+  DISCOVER_ENTRIES,
+  ANNOUNCEMENTS,
+  INVITE_CODES,
+  SENSITIVE_WORDS,
+  PRIVILEGED_USERS,
+  TERMS_OF_USE,
+];

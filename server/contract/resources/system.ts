@@ -1,5 +1,5 @@
 import { ALL_PERMISSIONS, PERMISSIONS } from '../permissions.js';
-import type { ListResource } from '../resource.js';
+import type { ListResource, Resource } from '../resource.js';
 import { EDITABLE, ID, SORTABLE_ID, at, shown } from './common-fields.js';
 
 export const ADMIN_STATUSES = ['enabled', 'disabled'] as const;
@@ -108,3 +108,6 @@ export const GOOGLE_VERIFY = {
     { name: 'unbind', target: 'row', destructive: true, when: { field: 'googleBound', in: [true] } },
   ],
 } as const satisfies ListResource;
+
+/** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
+export const SYSTEM_RESOURCES: readonly Resource[] = [ADMINS, OPERATION_LOG, GOOGLE_VERIFY];

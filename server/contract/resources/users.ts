@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '../permissions.js';
-import type { ListResource } from '../resource.js';
+import type { ListResource, Resource } from '../resource.js';
 import { SORTABLE_ID, at, shown } from './common-fields.js';
 
 export const USER_STATUSES = ['normal', 'banned'] as const;
@@ -121,3 +121,6 @@ export interface GroupDetail {
     muted: boolean;
   }[];
 }
+
+/** This area's resources in menu order. RESOURCES joins the areas' lists, so a declaration is listed beside itself. */
+export const USER_RESOURCES: readonly Resource[] = [USERS, GROUPS];

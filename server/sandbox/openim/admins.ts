@@ -3,7 +3,7 @@ import { ALL_PERMISSIONS, PERMISSIONS } from '../../contract/index.js';
 import { createAdmin, type AdminAccount } from '../store/accounts.js';
 import { OPENIM_CODES, OpenImError, argsError, noPermission, notFound } from './envelope.js';
 import { listOrNull, type OpenImBody } from './request.js';
-import { ADMIN_USER_TYPE, signToken } from './tokens.js';
+import { ADMIN_USER_TYPE } from './tokens.js';
 import { IM_ADMIN_USER_ID, NORMAL_ADMIN_LEVEL, SUPER_ADMIN_LEVEL, type OpenImState } from './state.js';
 
 /**
@@ -24,15 +24,6 @@ function genUserID(): string {
   return id;
 }
 
-/**
- * Stands in for the `imToken` the admin API fetches from OpenIM Server for `imUserID`: the sandbox
- * has no OpenIM Server, so it is a token of the same form that nothing here accepts.
- */
-function imToken(now: number): string {
-  // OpenIM Server's default secret (`openIM123`), its admin platform id left at 0.
-  return signToken(IM_ADMIN_USER_ID, 1, now, 'openIM123');
-}
-
 /** `/account/login` (`AdminLogin`; rpc `Login`; answer `apistruct.AdminLoginResp`). */
 export function login(state: OpenImState, body: OpenImBody, now: number): Row {
   const account = body.str('account');
@@ -47,7 +38,7 @@ export function login(state: OpenImState, body: OpenImBody, now: number): Row {
   if (!admin) throw new OpenImError(OPENIM_CODES.accountNotFound, '');
   const profile = state.profile(admin);
   if (profile.password !== password) throw new OpenImError(OPENIM_CODES.password, '');
-  const im = imToken(now);
+  const im = state.imAdminToken(now);
   const adminToken = state.tokens.create(profile.userID, ADMIN_USER_TYPE, now);
   return {
     adminAccount: admin.account,

@@ -3,8 +3,11 @@ import type { OpenImState } from './state.js';
 
 /** One OpenIM call as the dialect's handlers see it, and the route table's rows. */
 
-/** Who may call: `none` (no middleware), `admin` (`mw.CheckAdmin`), `token` (`mw.CheckToken`, any token type). */
-export type OpenImGuard = 'none' | 'admin' | 'token';
+/**
+ * Who may call: `none` (no middleware), `admin` (`mw.CheckAdmin`), `token` (`mw.CheckToken`, any
+ * token type), `im` (OpenIM Server's `GinParseToken`: one of its own tokens, the `imToken`).
+ */
+export type OpenImGuard = 'none' | 'admin' | 'token' | 'im';
 
 export interface OpenImCall {
   state: OpenImState;

@@ -14,16 +14,16 @@ import type { OpenImState } from './state.js';
 
 type Row = Record<string, unknown>;
 
-/** OpenIM Server's group status (`constant.GroupOk` 0, `GroupStatusDismissed` 2). */
-const GROUP_STATUS = { normal: 0, dissolved: 2 } as const;
+/** OpenIM Server's group status (protocol `constant.GroupOk` 0, `GroupStatusDismissed` 2, `GroupStatusMuted` 3): one field for both. */
+export const GROUP_STATUS = { normal: 0, dissolved: 2, muted: 3 } as const;
 /** `constant.WorkingGroup`: the only type OpenIM Server creates. */
 const WORKING_GROUP = 2;
 
-const groupByID = (state: OpenImState, groupID: string): GroupRecord | undefined =>
+export const groupByID = (state: OpenImState, groupID: string): GroupRecord | undefined =>
   /^[1-9]\d{0,15}$/.test(groupID) ? state.store.groups.get(Number(groupID)) : undefined;
 
 /** `sdkws.GroupInfo` (protocol `sdkws/sdkws.proto`), every field written. */
-function groupInfo(group: GroupRecord): Row {
+export function groupInfo(group: GroupRecord): Row {
   const owner = String(group.ownerId);
   return {
     groupID: String(group.id),
@@ -35,7 +35,8 @@ function groupInfo(group: GroupRecord): Row {
     createTime: Date.parse(group.createTime),
     memberCount: group.memberCount,
     ex: '',
-    status: GROUP_STATUS[group.status],
+    status:
+      group.status === 'dissolved' ? GROUP_STATUS.dissolved : group.muted ? GROUP_STATUS.muted : GROUP_STATUS.normal,
     // The store keeps no creator: the owner is the one who made the group unless it was handed over.
     creatorUserID: owner,
     groupType: WORKING_GROUP,

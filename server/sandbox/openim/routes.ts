@@ -10,6 +10,7 @@ import { registerRoutes } from './register.js';
 import { siteRoutes } from './site.js';
 import { statisticRoutes } from './statistics.js';
 import { userLimitRoutes } from './user-limits.js';
+import { imServerRoutes } from './im-server.js';
 import { OpenImState } from './state.js';
 import { UnansweredError, type OpenImRoute } from './call.js';
 import { ADMIN_USER_TYPE } from './tokens.js';
@@ -26,8 +27,11 @@ import { blockUser, findUsers, resetPassword, searchBlocked, searchUsers, unbloc
  * have no counterpart in the contract's routes.
  */
 
-/** Which of OpenIM Chat's two HTTP services: the admin API (`SetAdminRoute`) or the chat API (`SetChatRoute`). */
-export type OpenImApi = 'admin' | 'chat';
+/**
+ * Which HTTP service: OpenIM Chat's admin API (`SetAdminRoute`) or chat API (`SetChatRoute`), or
+ * OpenIM Server's API (`im`, port 10002: the groups, reached with the login's `imToken`).
+ */
+export type OpenImApi = 'admin' | 'chat' | 'im';
 
 const NOT_FOUND_BODY = '404 page not found';
 
@@ -60,6 +64,7 @@ const CHAT_API_PATHS = new Set([
  * the chat API serves it to anyone (the apps read it before login).
  */
 export function openImRoutes(api: OpenImApi = 'admin'): OpenImRoute[] {
+  if (api === 'im') return imServerRoutes();
   const all = allRoutes();
   if (api === 'chat') return all.filter((route) => CHAT_API_PATHS.has(route.path));
   return all
@@ -120,6 +125,11 @@ export function registerOpenImChatApi(app: FastifyInstance, state: OpenImState):
   registerApi(app, state, 'chat');
 }
 
+/** OpenIM Server's API (its group calls) on a listener of its own, over the same state. */
+export function registerOpenImServerApi(app: FastifyInstance, state: OpenImState): void {
+  registerApi(app, state, 'im');
+}
+
 function registerApi(app: FastifyInstance, state: OpenImState, api: OpenImApi): void {
   // OpenIM's binder reads the raw body whatever the Content-Type says.
   app.removeAllContentTypeParsers();
@@ -142,7 +152,12 @@ function registerApi(app: FastifyInstance, state: OpenImState, api: OpenImApi): 
     app.post(route.path, async (request, reply) => {
       let userID = '';
       try {
-        if (route.guard !== 'none') {
+        if (route.guard === 'im') {
+          // OpenIM Server's GinParseToken: "header must have token", then its auth RPC's ParseToken.
+          const token = header(request, 'token');
+          if (!token) throw new OpenImError(OPENIM_CODES.args, 'header must have token');
+          userID = state.imTokens.parse(token).userID;
+        } else if (route.guard !== 'none') {
           const owner = state.tokens.parse(header(request, 'token'));
           if (route.guard === 'admin' && owner.userType !== ADMIN_USER_TYPE)
             throw new OpenImError(OPENIM_CODES.args, 'token type error');

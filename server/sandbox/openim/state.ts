@@ -4,6 +4,7 @@ import { SANDBOX_ACCOUNTS, type AdminAccount } from '../store/accounts.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { UserRecord } from '../store/types.js';
 import { OpenImTokens } from './tokens.js';
+import { OPENIM_CODES } from './envelope.js';
 
 /**
  * What OpenIM Chat keeps that the sandbox's store has no field for: admin user ids, levels, face
@@ -15,6 +16,12 @@ export const SUPER_ADMIN_LEVEL = 100;
 export const NORMAL_ADMIN_LEVEL = 80;
 /** `openIM.adminUserID` of `config/share.yml`: the seeded super admin's user id. */
 export const IM_ADMIN_USER_ID = 'imAdmin';
+
+/** OpenIM Server's default `secret` (`config/share.yml`), which signs its tokens. */
+const IM_SECRET = 'openIM123';
+/** The claim our token parser reads as a user's type: OpenIM Server's claims carry none, a plain user's 1 reads alike. */
+const IM_ADMIN_PLATFORM_USER_TYPE = 1;
+const IM_TOKEN_CACHE_MS = 4 * 60 * 1000;
 
 export const md5hex = (text: string) => createHash('md5').update(text).digest('hex');
 
@@ -34,6 +41,9 @@ export interface BlockMark {
 
 export class OpenImState {
   readonly tokens = new OpenImTokens();
+  /** OpenIM Server's tokens (the sandbox's IM service, im-server.ts): its own secret, 1507 for one it does not keep. */
+  readonly imTokens = new OpenImTokens(IM_SECRET, OPENIM_CODES.imTokenNotExist);
+  private imCached: { token: string; until: number } | null = null;
   private readonly admins = new Map<number, AdminProfile>();
   /** Users' md5 passwords, set by a reset; the store keeps none (nobody logs in as a chat user here). */
   readonly userPasswords = new Map<string, string>();
@@ -69,6 +79,18 @@ export class OpenImState {
       this.admins.set(account.id, profile);
     }
     return profile;
+  }
+
+  /**
+   * The `imToken` of an admin login: chat's `ImAdminTokenWithDefaultAdmin` asks OpenIM Server's
+   * `/auth/get_admin_token` for `imAdmin` and reuses the answer for four minutes
+   * (`pkg/common/imapi/caller.go` `GetAdminTokenCache`); OpenIM Server keeps every token it issues.
+   */
+  imAdminToken(now: number): string {
+    if (this.imCached && this.imCached.until > now) return this.imCached.token;
+    const token = this.imTokens.create(IM_ADMIN_USER_ID, IM_ADMIN_PLATFORM_USER_TYPE, now);
+    this.imCached = { token, until: now + IM_TOKEN_CACHE_MS };
+    return token;
   }
 
   setProfile(account: AdminAccount, profile: AdminProfile): void {

@@ -43,8 +43,18 @@ export class OpenImTokens {
   /** userID → its live tokens (the value mirrors OpenIM's token status, 0 = normal). */
   private readonly sets = new Map<string, Map<string, number>>();
 
+  /**
+   * OpenIM Chat's tokens by default; OpenIM Server's (`/auth/get_admin_token`, the `imToken`) are
+   * signed with its own secret (`openIM123`, `config/share.yml`) and a token it does not keep is
+   * 1507 `TokenNotExistError` there (`internal/rpc/auth/auth.go` `parseToken`).
+   */
+  constructor(
+    private readonly secret = SECRET,
+    private readonly notExistCode: number = OPENIM_CODES.tokenNotExist,
+  ) {}
+
   create(userID: string, userType: number, nowMs = Date.now()): string {
-    const token = signToken(userID, userType, nowMs);
+    const token = signToken(userID, userType, nowMs, this.secret);
     const set = this.sets.get(userID) ?? new Map<string, number>();
     set.set(token, 0);
     this.sets.set(userID, set);
@@ -65,7 +75,7 @@ export class OpenImTokens {
     const parts = token.split('.');
     const claims = parts.length === 3 ? decode(parts[1]!) : null;
     if (!claims || decode(parts[0]!) === null) throw new OpenImError(OPENIM_CODES.tokenMalformed, '');
-    const expected = sign(`${parts[0]}.${parts[1]}`);
+    const expected = sign(`${parts[0]}.${parts[1]}`, this.secret);
     const given = Buffer.from(parts[2]!, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
       throw new OpenImError(OPENIM_CODES.tokenUnknown, '');
@@ -79,7 +89,7 @@ export class OpenImTokens {
     if (userType !== ADMIN_USER_TYPE && userType !== NORMAL_USER_TYPE)
       throw new OpenImError(OPENIM_CODES.tokenUnknown, 'token type unknown');
     const status = this.sets.get(userID)?.get(token);
-    if (status === undefined) throw new OpenImError(OPENIM_CODES.tokenNotExist, '');
+    if (status === undefined) throw new OpenImError(this.notExistCode, '');
     if (status !== 0) throw new OpenImError(OPENIM_CODES.tokenExpired, '');
     return { userID, userType };
   }

@@ -5,8 +5,10 @@ import { registerConsole } from './console.js';
 import { type RouteTable, mapping, setShikuAdmin, unknownPath } from './handler.js';
 import { ShikuClientConfig, ShikuConfig } from './config.js';
 import { registerAdmins } from './admins.js';
+import { registerApiLog } from './api-log.js';
 import { registerMoney } from './money.js';
 import { ShikuRooms, registerRooms } from './rooms.js';
+import { registerReports } from './reports.js';
 import { registerStatistics } from './statistics.js';
 import { registerUsers } from './users.js';
 import { LOGIN_ROLES, ShikuPasswords, ShikuSessions, roleOf } from './sessions.js';
@@ -207,6 +209,8 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
   registerRooms(map, store, rooms, config);
   registerMoney(map, store);
   registerUsers(map, store);
+  registerReports(map, store, clock());
+  registerApiLog(app, map, routes, { store, config, sessions, clock });
 
   // Paths no controller maps, after the filter has passed them (unknown /console paths need a valid call).
   const unknown = async (request: FastifyRequest, reply: FastifyReply) =>

@@ -99,6 +99,9 @@ export const TABLES = {
   groupRedPacket: 'a1c00006',
   role: 'a1c00007',
   bankCard: 'a1c00008',
+  report: 'a1c00009',
+  website: 'a1c0000a',
+  apiLog: 'a1c0000b',
 } as const;
 export type Table = keyof typeof TABLES;
 

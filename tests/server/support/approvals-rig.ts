@@ -7,7 +7,6 @@ import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import {
   APPROVAL_CALLS,
-  CALLS,
   WITHDRAWAL_REVIEW,
   resourceCalls,
   type ApprovalView,
@@ -17,6 +16,7 @@ import type { ApprovalEvent } from '../../../server/approvals/events.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../../server/sandbox/key.js';
 import type { StartedSandbox } from '../../../server/sandbox/start.js';
 import { SAME_ORIGIN, writeFakeUi } from './gateway.js';
+import { logInInject } from '../../support/login.js';
 
 /**
  * Gateways with dual control in front of a sandbox backend, driven through inject as a browser
@@ -62,15 +62,8 @@ export async function approvalGateway(
   return { app, events, dataDir };
 }
 
-export async function logIn(app: FastifyInstance, who: Who): Promise<Cookies> {
-  const res = await app.inject({
-    method: 'POST',
-    url: CALLS.login,
-    headers: SAME_ORIGIN,
-    payload: { account: who, password: PASSWORDS[who], code: '' },
-  });
-  expect(res.json<Envelope>().code, res.body).toBe(200);
-  return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
+export function logIn(app: FastifyInstance, who: Who): Promise<Cookies> {
+  return logInInject(app, { account: who, password: PASSWORDS[who] });
 }
 
 export async function post(

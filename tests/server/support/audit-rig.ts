@@ -4,12 +4,13 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig, type Config } from '../../../server/config.js';
-import { CALLS, GATEWAY_PATHS } from '../../../server/contract/index.js';
+import { GATEWAY_PATHS } from '../../../server/contract/index.js';
 import type { AuditEntry, AuditPage } from '../../../server/contract/audit.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../../server/sandbox/key.js';
 import type { StartedSandbox } from '../../../server/sandbox/start.js';
 import { tempDir } from '../../support/processes.js';
 import { SAME_ORIGIN } from './gateway.js';
+import { logInInject } from '../../support/login.js';
 
 export const RIG_SECRET = 'audit-rig-session-secret-0123456789abcdef';
 
@@ -36,15 +37,8 @@ export async function auditGateway(sandbox: StartedSandbox, env: Record<string, 
 export type Cookies = Record<string, string>;
 
 /** Logs in through the gateway as the login form does; the cookies it set. */
-export async function logInAs(app: FastifyInstance, account: string, password: string, code = ''): Promise<Cookies> {
-  const response = await app.inject({
-    method: 'POST',
-    url: CALLS.login,
-    headers: SAME_ORIGIN,
-    payload: { account, password, code },
-  });
-  expect(response.json(), response.body).toMatchObject({ code: 200 });
-  return Object.fromEntries(response.cookies.map((c) => [c.name, c.value]));
+export function logInAs(app: FastifyInstance, account: string, password: string, code = ''): Promise<Cookies> {
+  return logInInject(app, { account, password, code });
 }
 
 /** A call as the browser makes it: same origin, the session's cookies, JSON. */

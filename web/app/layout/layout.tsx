@@ -12,6 +12,7 @@ import { closeSidebar, device, fixedHeader, sidebarOpened, tagsView } from '../.
 import { ErrorBoundary } from '../error-boundary.js';
 import { Splash } from '../../ui/splash.js';
 import { useT } from '../../i18n/index.js';
+import { loadScreenTitles } from '../../i18n/resources/index.js';
 import ErrorPage from '../../pages/error-page.js';
 import NotOfferedPage from '../../pages/not-offered-page.js';
 import { Navbar } from './navbar.js';
@@ -78,6 +79,9 @@ export default function Layout({ decision }: { decision: FrameDecision }) {
   // A backend without the count (its map marks it unsupported) has no badge and no event stream.
   const epoch = sessionEpoch.value;
   const showBadge = held.includes(WITHDRAWAL_REVIEW_PERMISSION) && !unoffered.has(ownCallKey('withdrawalCount'));
+
+  // A screen whose route names no title is titled by its resource's label: the menu needs the labels.
+  useEffect(loadScreenTitles, []);
 
   useEffect(() => {
     if (!showBadge) return;

@@ -3,7 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { Link, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { accountName } from '../../api/session.js';
-import { pageMessagesReady, useT, type MessageKey } from '../../i18n/index.js';
+import { pageMessagesReady, useT, type MessageKey, type TitleKey } from '../../i18n/index.js';
 import { recordTitle } from '../../lib/record-nav.js';
 import { UiIcon } from '../../ui/icons.js';
 import { REDIRECT_PREFIX } from '../navigation.js';
@@ -43,7 +43,7 @@ function readStored(account: string): VisitedView[] {
 /** The page shown now, as the layout knows it. */
 export interface CurrentView {
   path: string;
-  title: MessageKey;
+  title: TitleKey;
   record?: string;
   affix?: boolean;
   noCache?: boolean;

@@ -1,4 +1,4 @@
-import type { MessageKey } from '../../i18n/index.js';
+import type { TitleKey } from '../../i18n/index.js';
 
 /**
  * The tab bar's model: the pages an administrator has opened in this browser tab, each once, in the
@@ -11,7 +11,7 @@ export interface VisitedView {
   /** Where the tab goes back to: the address as last seen, query included (a list's page, filters). */
   fullPath: string;
   /** The route's title. */
-  title: MessageKey;
+  title: TitleKey;
   /** A record's page: its id, shown until its name is known. */
   record?: string;
   /** The record's name, once its page has read it. */

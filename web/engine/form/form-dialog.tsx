@@ -101,6 +101,7 @@ function OpenFormDialog(props: FormDialogProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- an opening resets the form, a new `initial` object does not
   }, [open]);
 
+  // The form calls it without awaiting (`void`): every failure is caught below and shown on the form.
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (submitting.current) return;
@@ -157,7 +158,7 @@ function OpenFormDialog(props: FormDialogProps) {
           className={`flex w-full flex-col bg-white shadow-xl sm:max-w-lg ${wide ? 'lg:max-w-5xl' : ''} ${placement ? 'max-h-full rounded-lg' : 'h-full sm:h-auto sm:max-h-[90vh] sm:rounded-lg'}`}
           data-testid="form-dialog"
         >
-          <form onSubmit={submit} noValidate className="flex min-h-0 flex-1 flex-col">
+          <form onSubmit={(e) => void submit(e)} noValidate className="flex min-h-0 flex-1 flex-col">
             <div className="shrink-0 border-b border-slate-200 px-5 py-3">
               <DialogTitle className="text-lg font-semibold text-slate-800">{title}</DialogTitle>
               {question && (

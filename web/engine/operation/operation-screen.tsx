@@ -74,6 +74,7 @@ export function OperationScreen({
     }
   };
 
+  // The form calls it without awaiting (`void`): every failure is caught below and shown on the form.
   const onRun = async (e: FormEvent) => {
     e.preventDefault();
     const inputs = validInputs();
@@ -96,7 +97,7 @@ export function OperationScreen({
 
   return (
     <form
-      onSubmit={onRun}
+      onSubmit={(e) => void onRun(e)}
       noValidate
       className="flex max-w-2xl flex-col gap-5 rounded-md border border-slate-200 bg-white p-5"
       data-testid="operation-form"

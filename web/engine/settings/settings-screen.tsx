@@ -69,6 +69,7 @@ export function SettingsScreen({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new answer fills the form; becoming clean must not
   }, [loaded]);
 
+  // The form calls it without awaiting (`void`): every failure is caught below and shown on the form.
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
@@ -143,7 +144,7 @@ export function SettingsScreen({
         </div>
       )}
       <form
-        onSubmit={submit}
+        onSubmit={(e) => void submit(e)}
         noValidate
         className="flex flex-col gap-5 rounded-md border border-slate-200 bg-white p-5"
         data-testid="settings-form"

@@ -5,15 +5,10 @@ import { formatCount } from '../../lib/format.js';
 import { language } from '../../lib/settings.js';
 import type { FieldErrorCode } from '../form/form-values.js';
 
-/** Where each resource label lives; the i18n test walks RESOURCES with these same functions. */
+import { actionKey, fieldKey, optionKey, resourceKey, resultKey } from './label-keys.js';
 
-export const fieldKey = (key: string) => `field.${key}`;
-export const optionKey = (field: string, value: string | number | boolean) => `option.${field}.${String(value)}`;
-export const actionKey = (name: string) => `action.${name}`;
-export const resourceKey = (id: string) => `resource.${id}`;
-export const resultKey = (key: string) => `result.${key}`;
-/** The past-tense toast of an action ("Banned {{name}}"), where it has one. */
-export const doneKey = (name: string) => `done.${name}`;
+/** Where each resource label lives (label-keys.ts); the i18n test walks RESOURCES with these same functions. */
+export { actionKey, doneKey, fieldKey, optionKey, resourceKey, resultKey } from './label-keys.js';
 
 export const VALIDATION_KEYS: Record<FieldErrorCode, LabelKey> = {
   required: 'validation.required',

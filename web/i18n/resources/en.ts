@@ -639,6 +639,7 @@ const en = {
   'search.searching': 'Searching…',
   'search.failed': 'Could not search here',
   'search.more': '{{count}} found: show them all',
+  // npm run labels writes the labels of new screens above this line
   ...approvals,
   ...savedViews,
   ...relogin,

@@ -634,6 +634,7 @@ const es = {
   'search.searching': 'Buscando…',
   'search.failed': 'No se pudo buscar aquí',
   'search.more': '{{count}} encontrados: verlos todos',
+  // npm run labels writes the labels of new screens above this line
   ...approvals,
   ...savedViews,
   ...relogin,

@@ -6,6 +6,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import type { Language } from '../../lib/language.js';
 import type { LabelKey, Labels } from './en.js';
 import { lazyBundles } from '../lazy-bundles.js';
+import { humanise } from '../../lib/humanise.js';
 
 export type { LabelKey, Labels };
 
@@ -37,6 +38,24 @@ function followLanguage(): void {
   listening = true;
   i18next.on('languageChanged', (lng) => void loadLabels(lng));
 }
+
+/**
+ * From the frame's first drawing after the login: a screen whose route names no title is titled
+ * by its resource's label (`resource.<id>`), so the menu, tabs and breadcrumb need the labels of
+ * the current language, and of the next one chosen. Until they arrive the title reads humanised.
+ */
+export function loadScreenTitles(): void {
+  followLanguage();
+  void labelsReady();
+}
+
+// Set as this module loads (with the frame, behind the login), so the login page's first load
+// carries none of it: a screen titled by its resource's label reads as the humanised id until the
+// label is written, and while the labels load ("articleDrafts": "Article drafts"). Other missing
+// keys stay visible as keys.
+const SCREEN_TITLE = 'resource.';
+i18next.options.parseMissingKeyHandler = (key: string) =>
+  key.startsWith(SCREEN_TITLE) ? humanise(key.slice(SCREEN_TITLE.length)) : key;
 
 /** A plural label by its base name: i18next picks `_one`, `_other` (and the like) from `count`. */
 export type PluralKey = { [K in LabelKey]: K extends `${infer Base}_other` ? Base : never }[LabelKey];

@@ -634,6 +634,7 @@ const ja = {
   'search.searching': '検索中…',
   'search.failed': 'ここでは検索できませんでした',
   'search.more': '{{count}} 件見つかりました：すべて表示',
+  // npm run labels writes the labels of new screens above this line
   ...approvals,
   ...savedViews,
   ...relogin,

@@ -634,6 +634,7 @@ const zh = {
   'search.searching': '正在搜索…',
   'search.failed': '无法在此搜索',
   'search.more': '共找到 {{count}} 条：查看全部',
+  // npm run labels writes the labels of new screens above this line
   ...approvals,
   ...savedViews,
   ...relogin,
