@@ -404,8 +404,10 @@ export class BackendMap {
     for (const [name, value] of Object.entries(map.extra ?? {})) params[name] = value as Scalar;
     Object.assign(params, sessionParams(map, context), clockParams(map, context, this.offset), added);
     // A merged save: the backend's record as read, its plain members only (a form cannot carry more).
-    for (const name in base) {
-      const value = base[name];
+    // `mergeAs`: the name the backend binds, where it differs from the one it answered.
+    for (const read in base) {
+      const value = base[read];
+      const name = map.mergeAs && Object.hasOwn(map.mergeAs, read) ? map.mergeAs[read]! : read;
       if (!(name in params) && value !== null && ['string', 'number', 'boolean'].includes(typeof value))
         params[name] = value;
     }

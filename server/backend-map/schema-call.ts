@@ -105,6 +105,19 @@ export const field = closed({
         'Sent as the lower-case hex digest of its text (a password the backend stores as md5); empty text stays empty; answers pass unchanged.',
     }),
   ),
+  after: Type.Optional(
+    Type.String({
+      description:
+        'Read only the text after this prefix ("审核拒绝:<reason>" reads as the reason); text without it reads as null. Sent unchanged.',
+      minLength: 1,
+    }),
+  ),
+  reads: Type.Optional(
+    mapOf(scalarRef, {
+      description:
+        'More of the backend\'s values (as text) read as a console value, one way: `values` says what is sent ({"-1": "normal"}: a locked room is a normal group to the console).',
+    }),
+  ),
 });
 const fieldsOf = (description?: string) => mapOf(ref('field', field), description === undefined ? {} : { description });
 
@@ -260,6 +273,12 @@ export const callMembers = {
     constOf('config', {
       description:
         "config: a settings save that replaces the backend's whole record; the gateway reads it with the config call first and sends it with the console's changes over it.",
+    }),
+  ),
+  mergeAs: Type.Optional(
+    mapOf(Type.String({ minLength: 1 }), {
+      description:
+        'With merge: members of the record as read sent back under another name, for a backend that writes a member out under one name and binds it under another (Shiku answers xMPPTimeout and binds XMPPTimeout).',
     }),
   ),
   each: Type.Optional(
