@@ -257,13 +257,24 @@ export class BackendMap {
     input: Row,
     context: CallContext,
   ): PreparedStep {
-    const { request, values } = this.request(bound, fields, call, input, context);
+    // A list filtered at the gateway (`keep`): every row is asked for, the console's page is cut here.
+    const keep = name === 'list' ? bound.call.keep : undefined;
+    let sent = input;
+    let window: PreparedStep['window'];
+    if (keep) {
+      const { pageNum, pageSize, ...rest } = input;
+      const positive = (v: unknown, fallback: number) => (Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fallback);
+      window = { page: positive(pageNum, 1), size: positive(pageSize, 20) };
+      sent = rest;
+    }
+    const { request, values } = this.request(bound, fields, call, sent, context, keep?.all);
     return {
       call,
       name,
       bound,
       fields,
       request,
+      ...(window ? { window } : {}),
       ...(values ? { values } : {}),
       ...(bound.days.length > 0 ? { range: dayRange(input) } : {}),
     };

@@ -281,6 +281,38 @@ export const callMembers = {
         'With merge: members of the record as read sent back under another name, for a backend that writes a member out under one name and binds it under another (Shiku answers xMPPTimeout and binds XMPPTimeout).',
     }),
   ),
+  lookup: Type.Optional(
+    closed(
+      {
+        field: Type.String({ minLength: 1, description: "The console's field whose value is looked up (it holds the key)." }),
+        path: Type.String({ pattern: '^/', description: 'A GET under the backend base URL that lists the records.' }),
+        extra: Type.Optional(mapOf(scalarRef, { description: 'Its fixed query parameters (every row at once).' })),
+        list: pointerRef,
+        match: Type.String({ minLength: 1, description: "The member of the listed records equal to the field's value." }),
+        take: Type.String({ minLength: 1, description: 'The member that becomes the value; a key no record has reads as null.' }),
+      },
+      {
+        description:
+          "A list's field shown as another record's member, looked up with one more call after the list (a red packet's roomJid as its room's name).",
+      },
+    ),
+  ),
+  keep: Type.Optional(
+    closed(
+      {
+        present: Type.Optional(Type.String({ minLength: 1 })),
+        absent: Type.Optional(Type.String({ minLength: 1 })),
+        all: mapOf(scalarRef, {
+          description: "The parameters that ask the backend for every row at once, in place of the console's page.",
+        }),
+      },
+      {
+        description:
+          "A list the backend cannot filter: the gateway asks for every row (`all`), keeps those whose backend member is present (not null or empty) or absent, and pages and counts them itself (Shiku's one red-packet list, personal packets without roomJid).",
+        minProperties: 2,
+      },
+    ),
+  ),
   each: Type.Optional(
     constOf(true, {
       description: 'The backend takes one id per call: a delete or a selection is sent once per id, as {id}.',
