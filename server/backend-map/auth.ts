@@ -154,7 +154,12 @@ export class BackendAuth {
           ? message
           : `The chat backend refused the login (code ${scalarText(code)})`;
       const needed = typeof message === 'string' && (this.login.answer.authenticatorNeeded ?? []).includes(message);
-      return { ok: false, code: numeric === 200 ? 500 : numeric, msg, ...(needed ? { authenticatorNeeded: true } : {}) };
+      return {
+        ok: false,
+        code: numeric === 200 ? 500 : numeric,
+        msg,
+        ...(needed ? { authenticatorNeeded: true } : {}),
+      };
     }
     const token = readPointer(json, this.token);
     if (typeof token !== 'string' || token === '')

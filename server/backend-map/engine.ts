@@ -263,7 +263,8 @@ export class BackendMap {
     let window: PreparedStep['window'];
     if (keep) {
       const { pageNum, pageSize, ...rest } = input;
-      const positive = (v: unknown, fallback: number) => (Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fallback);
+      const positive = (v: unknown, fallback: number) =>
+        Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fallback;
       window = { page: positive(pageNum, 1), size: positive(pageSize, 20) };
       sent = rest;
     }

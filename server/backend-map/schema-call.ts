@@ -284,12 +284,21 @@ export const callMembers = {
   lookup: Type.Optional(
     closed(
       {
-        field: Type.String({ minLength: 1, description: "The console's field whose value is looked up (it holds the key)." }),
+        field: Type.String({
+          minLength: 1,
+          description: "The console's field whose value is looked up (it holds the key).",
+        }),
         path: Type.String({ pattern: '^/', description: 'A GET under the backend base URL that lists the records.' }),
         extra: Type.Optional(mapOf(scalarRef, { description: 'Its fixed query parameters (every row at once).' })),
         list: pointerRef,
-        match: Type.String({ minLength: 1, description: "The member of the listed records equal to the field's value." }),
-        take: Type.String({ minLength: 1, description: 'The member that becomes the value; a key no record has reads as null.' }),
+        match: Type.String({
+          minLength: 1,
+          description: "The member of the listed records equal to the field's value.",
+        }),
+        take: Type.String({
+          minLength: 1,
+          description: 'The member that becomes the value; a key no record has reads as null.',
+        }),
       },
       {
         description:

@@ -195,7 +195,9 @@ export default fp<LoginPluginOptions>(
           await refused();
           // The map names the backend's "bind an authenticator first": the console says it in its own words.
           if (outcome.authenticatorNeeded)
-            throw new GatewayError('AUTHENTICATOR_NEEDED', undefined, { data: { authenticatorNeeded: true, backendMsg: outcome.msg } });
+            throw new GatewayError('AUTHENTICATOR_NEEDED', undefined, {
+              data: { authenticatorNeeded: true, backendMsg: outcome.msg },
+            });
           return { code: outcome.code, msg: outcome.msg };
         }
 

@@ -203,7 +203,10 @@ async function shikuCall(path: string, params: Record<string, string>): Promise<
     body: new URLSearchParams(body).toString(),
   });
   const login = (await (
-    await fetch(`${h.sandbox.url}/console/login`, form({ account: 'admin', password: md5('admin123'), googlecode: '0' }))
+    await fetch(
+      `${h.sandbox.url}/console/login`,
+      form({ account: 'admin', password: md5('admin123'), googlecode: '0' }),
+    )
   ).json()) as {
     data: { access_Token: string; account: string; apiKey: string };
   };

@@ -150,7 +150,13 @@ describe('call keep and lookup', () => {
       },
       read: async (_answer, request) =>
         request.path.startsWith('/rooms')
-          ? { code: 1, data: [{ jid: 'j1', name: 'Room one' }, { jid: 'j2', name: 'Room two' }] }
+          ? {
+              code: 1,
+              data: [
+                { jid: 'j1', name: 'Room one' },
+                { jid: 'j2', name: 'Room two' },
+              ],
+            }
           : { code: 1, data: packets, count: packets.length },
     });
     return { sent, data: answer.body.data as { list: Record<string, unknown>[]; total: number } };

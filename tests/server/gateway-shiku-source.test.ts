@@ -108,7 +108,8 @@ describe('finance on Shiku', () => {
   it('reads the withdrawal method from payType (bank card 4, transfers 3) and the reason after "审核拒绝:"', async () => {
     const store = sandbox.app.sandbox;
     const { list: rows } = await list('withdrawalReview');
-    const stored = (row: Row) => store.withdrawals.all().find((w) => objectId('consume', w.id, w.createTime) === row.id)!;
+    const stored = (row: Row) =>
+      store.withdrawals.all().find((w) => objectId('consume', w.id, w.createTime) === row.id)!;
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       const w = stored(row);
@@ -139,7 +140,9 @@ describe('finance on Shiku', () => {
     expect(group.total).toBe(store.groupRedEnvelopes.size);
     expect(group.list.length).toBe(Math.min(20, store.groupRedEnvelopes.size));
     for (const row of group.list) {
-      const packet = store.groupRedEnvelopes.all().find((p) => objectId('groupRedPacket', p.id, p.createTime) === row.id)!;
+      const packet = store.groupRedEnvelopes
+        .all()
+        .find((p) => objectId('groupRedPacket', p.id, p.createTime) === row.id)!;
       const room = store.groups.get(packet.groupId);
       // A room deleted since reads as no name, never as its jid.
       expect(row.groupName).toBe(room && room.status !== 'dissolved' ? room.name : null);

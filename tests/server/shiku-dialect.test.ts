@@ -849,7 +849,7 @@ describe('the shiku dialect: what issue 39 read in the source', () => {
     expect((await get('/console/config', admin)).data).toMatchObject({ xMPPTimeout: 180, sMSType: 'aliyun' });
   });
 
-  it('never writes an administrator\'s lastLoginTime (modifyRole matches role 0)', async () => {
+  it("never writes an administrator's lastLoginTime (modifyRole matches role 0)", async () => {
     await login('admin', 'admin123');
     const rows = (await get('/console/adminList', admin, { adminId: '86admin', type: '0', page: '1', limit: '50' }))
       .data as Row[];

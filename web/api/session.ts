@@ -183,7 +183,10 @@ export async function login(
     const wait = throttledSeconds(error);
     if (wait !== null) throw new LoginThrottledError(wait);
     if (error instanceof ApiError && error.code === 0) throw new LoginError(t('api.connectionError'));
-    if (error instanceof ApiError && (error.data as { authenticatorNeeded?: unknown } | undefined)?.authenticatorNeeded) {
+    if (
+      error instanceof ApiError &&
+      (error.data as { authenticatorNeeded?: unknown } | undefined)?.authenticatorNeeded
+    ) {
       // The gateway's AUTHENTICATOR_NEEDED: the console's own words, from the lazy page messages
       // (the login page's first load carries none of them).
       await pageMessagesReady();
