@@ -127,6 +127,27 @@ export function mapAnswer(
         'UPSTREAM_BAD_ANSWER',
         `${sent.path}: the total at ${bound.totalHeader ?? pointerText(bound.total!)} is not a number`,
       );
+    const keep = bound.call.keep;
+    if (keep && prepared.window) {
+      // Filtered at the gateway: the kept rows are the list, their number its total, the page cut here.
+      const filled = (row: unknown, name: string) => {
+        const value = typeof row === 'object' && row !== null ? (row as Row)[name] : undefined;
+        return value !== undefined && value !== null && value !== '';
+      };
+      const kept = list.filter(
+        (row) =>
+          (keep.present === undefined || filled(row, keep.present)) &&
+          (keep.absent === undefined || !filled(row, keep.absent)),
+      );
+      const { page, size } = prepared.window;
+      const rows = kept
+        .slice((page - 1) * size, page * size)
+        .map((row) =>
+          typeof row === 'object' && row !== null ? fields.fromBackend(lifted(row as Row, bound.lift)) : row,
+        );
+      // The backend's totals are of rows the gateway dropped too: none are given.
+      return { status: 200, body: { code: 200, msg, data: { list: rows, total: kept.length } } };
+    }
     const rows = list.map((row) =>
       typeof row === 'object' && row !== null ? fields.fromBackend(lifted(row as Row, bound.lift)) : row,
     );

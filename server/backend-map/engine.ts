@@ -262,13 +262,25 @@ export class BackendMap {
     input: Row,
     context: CallContext,
   ): PreparedStep {
-    const { request, values } = this.request(bound, fields, call, input, context);
+    // A list filtered at the gateway (`keep`): every row is asked for, the console's page is cut here.
+    const keep = name === 'list' ? bound.call.keep : undefined;
+    let sent = input;
+    let window: PreparedStep['window'];
+    if (keep) {
+      const { pageNum, pageSize, ...rest } = input;
+      const positive = (v: unknown, fallback: number) =>
+        Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fallback;
+      window = { page: positive(pageNum, 1), size: positive(pageSize, 20) };
+      sent = rest;
+    }
+    const { request, values } = this.request(bound, fields, call, sent, context, keep?.all);
     return {
       call,
       name,
       bound,
       fields,
       request,
+      ...(window ? { window } : {}),
       ...(values ? { values } : {}),
       ...(bound.days.length > 0 ? { range: dayRange(input) } : {}),
     };
@@ -409,8 +421,10 @@ export class BackendMap {
     for (const [name, value] of Object.entries(map.extra ?? {})) params[name] = value as Scalar;
     Object.assign(params, sessionParams(map, context), clockParams(map, context, this.offset), added);
     // A merged save: the backend's record as read, its plain members only (a form cannot carry more).
-    for (const name in base) {
-      const value = base[name];
+    // `mergeAs`: the name the backend binds, where it differs from the one it answered.
+    for (const read in base) {
+      const value = base[read];
+      const name = map.mergeAs && Object.hasOwn(map.mergeAs, read) ? map.mergeAs[read]! : read;
       if (!(name in params) && value !== null && ['string', 'number', 'boolean'].includes(typeof value))
         params[name] = value;
     }

@@ -237,10 +237,42 @@ function baseCodec(key: string, kind: FieldKind, map: FieldMap, offset: number):
   return null;
 }
 
+/**
+ * Backend values read as a console value and never sent (`reads`): checked before the field's own
+ * codec, so `values` alone says what goes out.
+ */
+function readsCodec(kind: FieldKind, reads: Record<string, Scalar>, inner: ValueCodec | null): ValueCodec {
+  return {
+    toBackend: (v) => (inner ? inner.toBackend(v) : v),
+    fromBackend: (v) => {
+      const key = keyOf(v);
+      if (Object.hasOwn(reads, key)) return ourValue(kind, keyOf(reads[key]));
+      return inner ? inner.fromBackend(v) : v;
+    },
+  };
+}
+
+/**
+ * Text of which only what follows a prefix is the console's value (Shiku's `desc` holds
+ * "审核拒绝:<reason>", or a status text that is no reason at all): without the prefix, null.
+ */
+function afterCodec(prefix: string, inner: ValueCodec | null): ValueCodec {
+  return {
+    toBackend: (v) => (inner ? inner.toBackend(v) : v),
+    fromBackend: (v) => {
+      if (typeof v !== 'string' || !v.startsWith(prefix)) return null;
+      const rest = v.slice(prefix.length);
+      return inner ? inner.fromBackend(rest) : rest;
+    },
+  };
+}
+
 /** The codec of one field, or null when its values pass unchanged. */
 export function valueCodec(key: string, kind: FieldKind, map: FieldMap, offset: number): ValueCodec | null {
   let codec = baseCodec(key, kind, map, offset);
   if (map.asText) codec = textCodec(kind, codec);
   if (map.hash) codec = hashCodec(map.hash, codec);
+  if (map.reads) codec = readsCodec(kind, map.reads, codec);
+  if (map.after !== undefined) codec = afterCodec(map.after, codec);
   return codec;
 }
