@@ -126,6 +126,15 @@ describe('row and bulk variants of one action', () => {
     });
   });
 
+  it('names a refused field renamed by params with the console’s name, not its key-cased form', () => {
+    const bulk = ready(map.prepare(callOf(USERS, 'action', 'ban'), { ids: [1], reason: 'x' }));
+    const refused = { code: 40000, message: 'too many', result: { field: 'id_list' } };
+    expect(map.answer(bulk, 200, {}, refused).body).toEqual({ code: 400, msg: 'too many', data: { field: 'ids' } });
+    // A field the params do not rename still reads through the key case.
+    const other = { code: 40000, message: 'bad', result: { field: 'ban_reason' } };
+    expect(map.answer(bulk, 200, {}, other).body).toMatchObject({ data: { field: 'banReason' } });
+  });
+
   it('refuses a bulk call on an action the console never sends over a selection, naming the place', () => {
     const bad = { resources: { users: { actions: { resetPassword: { bulk: { path: '/x' } } } } } };
     expect(() => parseBackendMap(JSON.stringify(bad), 'm.json')).toThrow(
@@ -431,7 +440,7 @@ describe('money: a fraction of the smallest unit', () => {
 
   it('is refused on the way out too', () => {
     expect(() => map.prepare(callOf(USERS, 'save'), { id: 1, balance: 12.5 })).toThrow(
-      expect.objectContaining({ errorName: 'BAD_REQUEST' }),
+      expect.objectContaining({ errorName: 'BAD_REQUEST', data: { field: 'balance' } }),
     );
     expect(bodyOf(ready(map.prepare(callOf(USERS, 'save'), { id: 1, balance: 1999 })))).toMatchObject({
       balance: 19.99,
