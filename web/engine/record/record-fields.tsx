@@ -1,4 +1,6 @@
-import type { ListResource } from '#contract';
+import type { FieldDef, ListResource } from '#contract';
+import { useSignals } from '@preact/signals-react/runtime';
+import { backendOffer } from '../../api/session.js';
 import { useLabelT } from '../../i18n/resources/index.js';
 import { fieldLabel } from '../shared/labels.js';
 import type { Row } from '../shared/queries.js';
@@ -13,12 +15,19 @@ export function recordOf(resource: Pick<ListResource, 'fields'>, data: unknown):
   return (inner as Row | undefined) ?? obj;
 }
 
-/** Every field of a record but its secrets, label beside value. */
+/**
+ * Every field of a record but its secrets, label beside value; then the bound backend's fields
+ * outside the contract that its map shows (`shown`), read-only, labelled by their key.
+ */
 export function FieldList({ resource, record }: { resource: ListResource; record: Row }) {
+  useSignals();
   const t = useLabelT();
+  const shown: FieldDef[] = (backendOffer.value.shown?.[resource.id] ?? []).filter(
+    (f) => !resource.fields.some((own) => own.key === f.key),
+  );
   return (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm" data-testid="record-fields">
-      {resource.fields
+      {[...resource.fields, ...shown]
         .filter((f) => f.kind !== 'password')
         .map((f) => (
           <div key={f.key} className="contents">
