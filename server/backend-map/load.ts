@@ -25,7 +25,7 @@ export class BackendMapError extends Error {
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
 const validate = ajv.compile<BackendMapFile>(backendMapJsonSchema());
 
-function describeError(error: ErrorObject): string {
+export function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   if (
     error.keyword === 'additionalProperties' &&
