@@ -174,8 +174,16 @@ function listEntry(
       if (v === undefined || typeof v === 'object') continue;
       const key = rule.ours(member);
       if (fields[key] || resource.fields.some((f) => f.key === key)) continue;
-      const shown = typeof v === 'boolean' ? 'switch' : typeof v === 'number' ? 'number' : 'text';
-      fields[key] = { ...(key === rule.theirs(key) || rule.theirs(key) === member ? {} : { name: member }), shown };
+      // A time is shown as one, read in the form its text has.
+      const time = typeof v === 'string' ? readField({ key, kind: 'datetime' }, [v]) : null;
+      const timed = time && !time.question ? time : null;
+      const shown = typeof v === 'boolean' ? 'switch' : typeof v === 'number' ? 'number' : timed ? 'datetime' : 'text';
+      localTime ||= timed?.localTime === true;
+      fields[key] = {
+        ...(rule.theirs(key) === member ? {} : { name: member }),
+        shown,
+        ...(timed ? timed.map : {}),
+      };
     }
     if (Object.keys(fields).length) entry.fields = fields;
     // Keys written in another case than the map's: this entry says its own.
