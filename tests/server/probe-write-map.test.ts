@@ -124,7 +124,7 @@ describe('--write-map against a backend it has never seen', () => {
     expect(asked.get('/permissions')).toContain('"all"');
   });
 
-  it('writes a map that loads and passes map:check, listing its questions', async () => {
+  it('writes a map that loads and passes map:check, listing its questions', { timeout: 60_000 }, async () => {
     expect(() => parseBackendMap(readFileSync(mapFile, 'utf8'), mapFile)).not.toThrow();
     expect(checkMapText(readFileSync(mapFile, 'utf8'), mapFile).errors).toEqual([]);
     const ran = await run(['server/backend-map/check-main.ts', mapFile]);
@@ -201,7 +201,7 @@ describe('--map X --write-map Y', () => {
     expect(again!.map.auth).toEqual(written.auth);
   });
 
-  it('refuses to write over the file it reads', async () => {
+  it('refuses to write over the file it reads', { timeout: 60_000 }, async () => {
     const ran = await run([
       'server/probe/main.ts',
       ...['--backend', backend.url, '--account', 'root', '--password', 'hunter2'],
