@@ -30,13 +30,19 @@ export function checkMapText(text: string, file: string): MapCheck {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { errors: [{ at: '', reason: `not JSON (${error instanceof Error ? error.message : String(error)})` }], questions: [] };
+    return {
+      errors: [{ at: '', reason: `not JSON (${error instanceof Error ? error.message : String(error)})` }],
+      questions: [],
+    };
   }
   if (!everyError(json)) {
     const errors = (everyError.errors ?? []).map((e) => ({ at: e.instancePath, reason: describeError(e) }));
     // One place's alternatives (oneOf) fail alike: each error once.
     const seen = new Set<string>();
-    return { errors: errors.filter((e) => !seen.has(`${e.at} ${e.reason}`) && seen.add(`${e.at} ${e.reason}`)), questions: [] };
+    return {
+      errors: errors.filter((e) => !seen.has(`${e.at} ${e.reason}`) && seen.add(`${e.at} ${e.reason}`)),
+      questions: [],
+    };
   }
   const map = json;
   const errors: MapProblem[] = [];
@@ -60,7 +66,10 @@ export function checkMapText(text: string, file: string): MapCheck {
     try {
       new BackendMap(map);
     } catch (error) {
-      errors.push({ at: error instanceof BackendMapError ? error.at : '', reason: error instanceof Error ? error.message : String(error) });
+      errors.push({
+        at: error instanceof BackendMapError ? error.at : '',
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   return { errors, questions: (map.questions ?? []).map((q) => ({ at: q.at, reason: q.ask })) };

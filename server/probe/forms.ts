@@ -13,7 +13,18 @@ type Row = Record<string, unknown>;
 const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const CODE_NAMES = ['code', 'errcode', 'errorcode', 'resultcode', 'statuscode', 'status', 'retcode', 'ret'];
-const MESSAGE_NAMES = ['msg', 'message', 'detail', 'error', 'errmsg', 'errormsg', 'errormessage', 'resultmsg', 'description', 'info'];
+const MESSAGE_NAMES = [
+  'msg',
+  'message',
+  'detail',
+  'error',
+  'errmsg',
+  'errormsg',
+  'errormessage',
+  'resultmsg',
+  'description',
+  'info',
+];
 const TOTAL_NAMES = ['total', 'totalcount', 'totalelements', 'totalitems', 'count', 'totalrecords', 'totalsize'];
 
 export interface ListShape {
@@ -52,7 +63,8 @@ export function readListAnswer(json: unknown): ListShape | null {
   const walk = (node: Row, path: string[]) => {
     for (const [key, value] of Object.entries(node)) {
       if (found) return;
-      if (Array.isArray(value) && (value.length === 0 || isRow(value[0]))) found = { path: [...path, key], rows: value };
+      if (Array.isArray(value) && (value.length === 0 || isRow(value[0])))
+        found = { path: [...path, key], rows: value };
     }
     if (path.length < 2) for (const [key, value] of Object.entries(node)) if (isRow(value)) walk(value, [...path, key]);
   };
@@ -96,7 +108,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 function timeOf(values: unknown[]): { time?: TimeFormat; local?: boolean } | null {
   const v = values[0];
   if (typeof v === 'number') return { time: v >= 1e12 ? 'epoch-millis' : 'epoch-seconds' };
-  if (typeof v === 'string' && /^\d{10,13}$/.test(v)) return { time: v.length === 13 ? 'epoch-millis' : 'epoch-seconds' };
+  if (typeof v === 'string' && /^\d{10,13}$/.test(v))
+    return { time: v.length === 13 ? 'epoch-millis' : 'epoch-seconds' };
   if (typeof v !== 'string') return null;
   if (ISO_ZONED.test(v)) return {};
   if (LOCAL_TIME.test(v) && v.includes(' ')) return { time: 'yyyy-MM-dd HH:mm:ss', local: true };
@@ -118,7 +131,11 @@ const OPTION_WORDS: Record<string, string[]> = {
  * How one contract field reads from the values the backend answered for it (and the document's
  * type for it, if any): the members of its binding beyond its name.
  */
-export function readField(field: Pick<FieldDef, 'key' | 'kind' | 'options'>, values: unknown[], docType?: string): FieldReading {
+export function readField(
+  field: Pick<FieldDef, 'key' | 'kind' | 'options'>,
+  values: unknown[],
+  docType?: string,
+): FieldReading {
   const seen = values.filter((v) => v !== null && v !== undefined && v !== '');
   if (seen.length === 0)
     return { map: {}, question: `no value of ${field.key} was seen: check its form (${field.kind})` };
@@ -130,7 +147,9 @@ export function readField(field: Pick<FieldDef, 'key' | 'kind' | 'options'>, val
       return { map: form.time ? { time: form.time } : {}, ...(form.local ? { localTime: true } : {}) };
     }
     case 'money': {
-      const fraction = seen.some((v) => (typeof v === 'number' && !Number.isInteger(v)) || (typeof v === 'string' && v.includes('.')));
+      const fraction = seen.some(
+        (v) => (typeof v === 'number' && !Number.isInteger(v)) || (typeof v === 'string' && v.includes('.')),
+      );
       if (fraction || docType === 'number') return { map: { money: 'yuan' } };
       return {
         map: { money: 'cent' },
@@ -142,12 +161,15 @@ export function readField(field: Pick<FieldDef, 'key' | 'kind' | 'options'>, val
       if (seen.every((v) => v === 0 || v === 1)) return { map: { values: { true: 1, false: 0 } } };
       if (seen.every((v) => v === '0' || v === '1')) return { map: { values: { true: '1', false: '0' } } };
       if (seen.every((v) => v === 'Y' || v === 'N')) return { map: { values: { true: 'Y', false: 'N' } } };
-      if (seen.every((v) => v === 'true' || v === 'false')) return { map: { values: { true: 'true', false: 'false' } } };
+      if (seen.every((v) => v === 'true' || v === 'false'))
+        return { map: { values: { true: 'true', false: 'false' } } };
       return { map: {}, question: `${field.key} is ${JSON.stringify(seen[0])}: which values mean on and off?` };
     }
     case 'select': {
       const options = field.options ?? [];
-      const distinct = [...new Set(seen.map((v) => (typeof v === 'string' || typeof v === 'number' ? v : JSON.stringify(v))))];
+      const distinct = [
+        ...new Set(seen.map((v) => (typeof v === 'string' || typeof v === 'number' ? v : JSON.stringify(v)))),
+      ];
       if (distinct.every((v) => typeof v === 'string' && options.includes(v))) return { map: {} };
       const table: Record<string, string | number> = {};
       for (const value of distinct) {
@@ -157,7 +179,8 @@ export function readField(field: Pick<FieldDef, 'key' | 'kind' | 'options'>, val
       }
       const untold = distinct.filter((v) => !Object.values(table).includes(v));
       const untranslated = options.filter((o) => table[o] === undefined);
-      if (untold.length === 0 && Object.keys(table).length > 0 && untranslated.length === 0) return { map: { values: table } };
+      if (untold.length === 0 && Object.keys(table).length > 0 && untranslated.length === 0)
+        return { map: { values: table } };
       return {
         map: Object.keys(table).length > 0 ? { values: table } : {},
         question: `${field.key}: the backend answered ${distinct.map((v) => JSON.stringify(v)).join(', ')}; the console's values are ${options.join(', ')}: complete "values"`,

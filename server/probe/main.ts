@@ -103,7 +103,9 @@ const closeAll = () => Promise.all([upstream, ...Object.values(services), ...ope
 const write = (file: string, map: BackendMapFile) => {
   writeFileSync(file, `${JSON.stringify(map, null, 2)}\n`);
   const questions = map.questions?.length ?? 0;
-  process.stdout.write(`a starting map is in ${file}${questions ? `, with ${questions} questions (npm run map:check ${file})` : ''}\n`);
+  process.stdout.write(
+    `a starting map is in ${file}${questions ? `, with ${questions} questions (npm run map:check ${file})` : ''}\n`,
+  );
 };
 
 try {

@@ -72,7 +72,11 @@ const ACTION_WORDS: Record<string, string[]> = {
   dissolve: ['disband', 'dismiss'],
 };
 
-const singular = (word: string) => word.replace(/(ies)$/, 'y').replace(/(ses|xes)$/, (m) => m.slice(0, -2)).replace(/s$/, '');
+const singular = (word: string) =>
+  word
+    .replace(/(ies)$/, 'y')
+    .replace(/(ses|xes)$/, (m) => m.slice(0, -2))
+    .replace(/s$/, '');
 
 function resourceWords(resource: Resource): Set<string> {
   const id = flat(resource.id);

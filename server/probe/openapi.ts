@@ -38,7 +38,8 @@ function resolver(doc: Row) {
   const at = (ref: string): unknown => {
     if (!ref.startsWith('#/')) return undefined;
     let node: unknown = doc;
-    for (const part of ref.slice(2).split('/')) node = isRow(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    for (const part of ref.slice(2).split('/'))
+      node = isRow(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
     return node;
   };
   const resolve = (node: unknown, seen: ReadonlySet<string> = new Set()): unknown => {
@@ -51,7 +52,10 @@ function resolver(doc: Row) {
     // allOf: the members of every part, as one object schema.
     if (Array.isArray(node.allOf)) {
       const parts = node.allOf.map((p) => resolve(p, seen)).filter(isRow);
-      return { type: 'object', properties: Object.assign({}, ...parts.map((p) => (isRow(p.properties) ? p.properties : {}))) };
+      return {
+        type: 'object',
+        properties: Object.assign({}, ...parts.map((p) => (isRow(p.properties) ? p.properties : {}))),
+      };
     }
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v, seen)]));
   };

@@ -74,7 +74,10 @@ export async function proposeAuth(
   if (!token || !userId) return null;
   const envelope = envelopeOf(envelopeAround(answer, token.split('/').slice(1)));
   if (!doc.token)
-    questions.push({ at: '/auth/token', ask: 'the document names no security scheme: is the token sent as "Authorization: Bearer …"?' });
+    questions.push({
+      at: '/auth/token',
+      ask: 'the document names no security scheme: is the token sent as "Authorization: Bearer …"?',
+    });
   questions.push({
     at: '/auth/login/password',
     ask: 'the password is sent as typed: if the backend compares a digest, set "md5" or "sha256"',
@@ -86,7 +89,9 @@ export async function proposeAuth(
       fields: { account, password, ...(code === undefined ? {} : { code }) },
       answer: { token, userId },
     },
-    token: doc.token ? { headers: [doc.token.header], ...(doc.token.prefix ? { prefix: doc.token.prefix } : {}) } : { headers: ['Authorization'], prefix: 'Bearer ' },
+    token: doc.token
+      ? { headers: [doc.token.header], ...(doc.token.prefix ? { prefix: doc.token.prefix } : {}) }
+      : { headers: ['Authorization'], prefix: 'Bearer ' },
   };
   return { auth, envelope };
 }
@@ -125,11 +130,20 @@ function listEntry(
     if (param !== undefined && param !== name) params[name] = param;
   }
   if (!params.pageNum && !list.query.includes('pageNum'))
-    questions.push({ at: at('calls', 'list', 'params'), ask: 'no paging parameter was recognised: name the page and size parameters' });
+    questions.push({
+      at: at('calls', 'list', 'params'),
+      ask: 'no paging parameter was recognised: name the page and size parameters',
+    });
   if (params.pageNum && /^(page|p|pageindex)$/i.test(flat(params.pageNum)))
-    questions.push({ at: at('calls', 'list', 'firstPage'), ask: `does ${params.pageNum} count from 1 (as written) or 0 ("firstPage": 0)?` });
+    questions.push({
+      at: at('calls', 'list', 'firstPage'),
+      ask: `does ${params.pageNum} count from 1 (as written) or 0 ("firstPage": 0)?`,
+    });
   if (matchParam('sort', list.query))
-    questions.push({ at: at('calls', 'list', 'sort'), ask: 'the list takes a sort parameter: write its form (sort=-field, or two parameters in "sort")' });
+    questions.push({
+      at: at('calls', 'list', 'sort'),
+      ask: 'the list takes a sort parameter: write its form (sort=-field, or two parameters in "sort")',
+    });
   const listCall: CallMap = { path: list.path };
   if (Object.keys(params).length) listCall.params = params;
   const entry: ResourceMap = { calls: { list: listCall } };
@@ -138,7 +152,11 @@ function listEntry(
   let localTime = false;
   if (shape) {
     listCall.answer = { list: shape.list, ...(shape.total ? { total: shape.total } : {}) };
-    if (!shape.total) questions.push({ at: at('calls', 'list', 'answer', 'total'), ask: 'no total was found beside the rows: where is it?' });
+    if (!shape.total)
+      questions.push({
+        at: at('calls', 'list', 'answer', 'total'),
+        ask: 'no total was found beside the rows: where is it?',
+      });
     keyCase = keyCaseOf(shape.rows);
     const rule = new KeyCaseRule(keyCase ?? 'camel');
     const members = [...new Set(shape.rows.flatMap((r) => Object.keys(r)))];
@@ -152,10 +170,16 @@ function listEntry(
       const member = matched.get(field.key);
       if (member === undefined) {
         fields[field.key] = { absent: true };
-        questions.push({ at: at('fields', field.key), ask: `no member of the answer looked like ${field.key}: name it ("name"), or keep it absent` });
+        questions.push({
+          at: at('fields', field.key),
+          ask: `no member of the answer looked like ${field.key}: name it ("name"), or keep it absent`,
+        });
         continue;
       }
-      const reading = readField(field, shape.rows.map((r) => r[member]));
+      const reading = readField(
+        field,
+        shape.rows.map((r) => r[member]),
+      );
       const map: FieldMap = { ...(member === rule.theirs(field.key) ? {} : { name: member }), ...reading.map };
       if (field.key === 'id' && shape.rows.some((r) => typeof r[member] === 'string')) {
         entry.id = 'string';
@@ -189,7 +213,10 @@ function listEntry(
     // Keys written in another case than the map's: this entry says its own.
     if (keyCase !== mapCase) entry.keyCase = keyCase ?? 'camel';
   } else {
-    questions.push({ at: at('calls', 'list'), ask: 'the list answer showed no rows array: set answer.list and answer.total, and the fields' });
+    questions.push({
+      at: at('calls', 'list'),
+      ask: 'the list answer showed no rows array: set answer.list and answer.total, and the fields',
+    });
   }
   if (resource.detail) {
     if (found.detail) {
@@ -200,9 +227,12 @@ function listEntry(
     } else calls.detail = { unsupported: true };
   }
   if (resource.create) calls.create = found.create ? bodyCall(found.create, found.create.path) : { unsupported: true };
-  if (resource.edit) calls.update = found.update ? bodyCall(found.update, withId(found.update.path)) : { unsupported: true };
+  if (resource.edit)
+    calls.update = found.update ? bodyCall(found.update, withId(found.update.path)) : { unsupported: true };
   if (resource.remove)
-    calls.delete = found.delete ? { method: 'DELETE', path: withId(found.delete.path), each: true } : { unsupported: true };
+    calls.delete = found.delete
+      ? { method: 'DELETE', path: withId(found.delete.path), each: true }
+      : { unsupported: true };
   const actions: Record<string, CallMap> = {};
   for (const action of resource.actions ?? []) {
     if (actions[action.name]) continue;
@@ -216,9 +246,13 @@ function listEntry(
     const renames = matchFields(inputs, op.body);
     for (const input of inputs) {
       const name = renames.get(input);
-      if (name !== undefined && name !== new KeyCaseRule(keyCase ?? mapCase ?? 'camel').theirs(input)) (call.params ??= {})[input] = name;
+      if (name !== undefined && name !== new KeyCaseRule(keyCase ?? mapCase ?? 'camel').theirs(input))
+        (call.params ??= {})[input] = name;
       if (name === undefined && op.body.length > 0)
-        questions.push({ at: at('actions', action.name), ask: `the document's body has no member like ${input}: ${op.body.join(', ')}` });
+        questions.push({
+          at: at('actions', action.name),
+          ask: `the document's body has no member like ${input}: ${op.body.join(', ')}`,
+        });
     }
     // Over a selection, one request per row: the document shows no call for several.
     if ((resource.actions ?? []).some((a) => a.name === action.name && a.target === 'bulk')) call.bulk = { each: true };
@@ -242,7 +276,9 @@ export interface ProposeInput {
 }
 
 /** The resources and envelope of a starting map: every list and settings screen the document serves, the rest unsupported. */
-export async function proposeResources(input: ProposeInput): Promise<Pick<BackendMapFile, 'answer' | 'keyCase' | 'resources'>> {
+export async function proposeResources(
+  input: ProposeInput,
+): Promise<Pick<BackendMapFile, 'answer' | 'keyCase' | 'resources'>> {
   const { doc, upstream, session, questions } = input;
   const matched = matchResources(doc.operations);
   const resources: Record<string, ResourceMap> = {};
@@ -276,9 +312,13 @@ export async function proposeResources(input: ProposeInput): Promise<Pick<Backen
     localTime ||= reading.localTime;
     resources[resource.id] = reading.entry;
   }
-  if (!answer && input.envelope === undefined) questions.push({ at: '/answer', ask: 'no code was found in the answers: where does the backend say success?' });
+  if (!answer && input.envelope === undefined)
+    questions.push({ at: '/answer', ask: 'no code was found in the answers: where does the backend say success?' });
   if (localTime)
-    questions.push({ at: '/timeZone', ask: 'the backend writes times without a zone: set its UTC offset ("+08:00"); UTC until then' });
+    questions.push({
+      at: '/timeZone',
+      ask: 'the backend writes times without a zone: set its UTC offset ("+08:00"); UTC until then',
+    });
   return { ...(answer && !input.envelope ? { answer } : {}), ...(keyCase ? { keyCase } : {}), resources };
 }
 

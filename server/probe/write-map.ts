@@ -109,7 +109,10 @@ export async function writeStartingMapFromDocument(
   });
   for (const screen of report.screens) {
     if (screen.verdict === 'OK' || screen.verdict === 'UNSUPPORTED' || !map.resources?.[screen.id]) continue;
-    questions.push({ at: `/resources/${screen.id}`, ask: `the probe through this map: ${screen.verdict} ${screen.detail}` });
+    questions.push({
+      at: `/resources/${screen.id}`,
+      ask: `the probe through this map: ${screen.verdict} ${screen.detail}`,
+    });
   }
   if (questions.length) map.questions = questions;
   return { map, report, from: found.from };

@@ -130,7 +130,9 @@ describe('--write-map against a backend it has never seen', () => {
     const ran = await run(['server/backend-map/check-main.ts', mapFile]);
     expect(ran.status, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toContain('question /resources/users/actions/ban:');
-    expect(ran.stdout).toContain(`${mapFile}: the gateway would load this map, ${written.questions!.length} questions open`);
+    expect(ran.stdout).toContain(
+      `${mapFile}: the gateway would load this map, ${written.questions!.length} questions open`,
+    );
   });
 
   it('binds the users list through the gateway: the console logs in with its own form and reads its rows', async () => {

@@ -45,8 +45,14 @@ const OPENAPI = {
       },
     },
     '/api/v2/members/{memberId}': {
-      get: { parameters: [{ name: 'memberId', in: 'path', required: true }], responses: { '200': { description: 'one' } } },
-      patch: { parameters: [{ name: 'memberId', in: 'path', required: true }], responses: { '200': { description: 'saved' } } },
+      get: {
+        parameters: [{ name: 'memberId', in: 'path', required: true }],
+        responses: { '200': { description: 'one' } },
+      },
+      patch: {
+        parameters: [{ name: 'memberId', in: 'path', required: true }],
+        responses: { '200': { description: 'saved' } },
+      },
     },
     '/api/v2/members/{memberId}/suspend': {
       post: {
@@ -120,7 +126,8 @@ export async function startForeignBackend(): Promise<ForeignBackend> {
       return ok({ access_token: TOKEN, admin_id: 1, expires_in: 3600 });
     }
     if (!url.pathname.startsWith('/api/v2/')) return send(404, { error: 'no route' });
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { status: 'DENIED', detail: 'sign in first' });
+    if (req.headers.authorization !== `Bearer ${TOKEN}`)
+      return send(401, { status: 'DENIED', detail: 'sign in first' });
     const page = (rows: Row[]) => {
       const n = Math.max(1, Number(url.searchParams.get('page') ?? 1));
       const size = Math.max(1, Number(url.searchParams.get('per_page') ?? 20));
