@@ -86,6 +86,8 @@ export class FieldBinding {
   private readonly shadowed = new Set<string>();
   private readonly keyCase: KeyCaseRule | null;
   private readonly ids: ValueCodec | null;
+  /** The backend's fields outside the contract (`shown`): read back, never taken from the console. */
+  readonly shown = new Set<string>();
   /** True when no field is renamed, transformed or absent and no key case applies: rows pass unchanged. */
   readonly identity: boolean;
 
@@ -104,6 +106,7 @@ export class FieldBinding {
         codec: map.future ? futureCodec(map.future, rules.offset) : valueCodec(key, kind, map, rules.offset),
       };
       this.byKey.set(key, field);
+      if (map.shown) this.shown.add(key);
       if (!field.absent) this.byName.set(field.name, [...(this.byName.get(field.name) ?? []), field]);
     }
     for (const field of this.byKey.values())

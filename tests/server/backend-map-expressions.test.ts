@@ -487,3 +487,52 @@ describe('zero-based pages and writes answered with a redirect', () => {
     expect(redirectAnswer(list, 302)).toBeNull();
   });
 });
+
+describe('backend fields outside the contract (shown)', () => {
+  const shownMap = new BackendMap(
+    parseBackendMap(
+      JSON.stringify({
+        keyCase: 'snake',
+        resources: {
+          users: {
+            fields: {
+              online: { name: 'is_online', shown: 'switch', values: { true: 1, false: 0 } },
+              banTime: { shown: 'datetime', time: 'epoch-seconds' },
+            },
+          },
+        },
+      }),
+      'shown-map.json',
+    ),
+  );
+
+  it('reads them in their kind beside the contract’s fields, and lists them in the offer', () => {
+    const list = ready(shownMap.prepare(callOf(USERS, 'list'), {}));
+    const answer = { code: 200, msg: 'ok', data: { list: [{ id: 1, is_online: 1, ban_time: 1717200000 }], total: 1 } };
+    expect((shownMap.answer(list, 200, {}, answer).body.data as { list: unknown[] }).list).toEqual([
+      { id: 1, online: true, banTime: '2024-06-01T00:00:00.000Z' },
+    ]);
+    expect(shownMap.offer().shown).toEqual({
+      users: [
+        { key: 'online', kind: 'switch' },
+        { key: 'banTime', kind: 'datetime' },
+      ],
+    });
+  });
+
+  it('never sends them back: a save carries the contract’s members only', () => {
+    const save = ready(shownMap.prepare(callOf(USERS, 'save'), { id: 1, nickname: 'Ann', online: true, banTime: 'x' }));
+    expect(bodyOf(save)).toEqual({ id: 1, nickname: 'Ann' });
+  });
+
+  it('is refused without "shown", and on a field the console has, naming the place', () => {
+    const without = { resources: { users: { fields: { online: { name: 'is_online' } } } } };
+    expect(() => parseBackendMap(JSON.stringify(without), 'm.json')).toThrow(
+      /m\.json at \/resources\/users\/fields\/online: users has no field "online".*needs "shown"/,
+    );
+    const own = { resources: { users: { fields: { nickname: { shown: 'text' } } } } };
+    expect(() => parseBackendMap(JSON.stringify(own), 'm.json')).toThrow(
+      'm.json at /resources/users/fields/nickname/shown: "nickname" is a field of the console\'s users',
+    );
+  });
+});

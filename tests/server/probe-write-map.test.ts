@@ -31,7 +31,7 @@ let mapFile: string;
 
 function run(args: string[]) {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(tsx, args, { cwd: REPO_ROOT, env: process.env, timeout: 50_000 }, (error, stdout, stderr) => {
+    execFile(tsx, args, { cwd: REPO_ROOT, env: process.env, timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
@@ -124,7 +124,7 @@ describe('--write-map against a backend it has never seen', () => {
     expect(asked.get('/permissions')).toContain('"all"');
   });
 
-  it('writes a map that loads and passes map:check, listing its questions', { timeout: 60_000 }, async () => {
+  it('writes a map that loads and passes map:check, listing its questions', { timeout: 150_000 }, async () => {
     expect(() => parseBackendMap(readFileSync(mapFile, 'utf8'), mapFile)).not.toThrow();
     expect(checkMapText(readFileSync(mapFile, 'utf8'), mapFile).errors).toEqual([]);
     const ran = await run(['server/backend-map/check-main.ts', mapFile]);
@@ -203,7 +203,7 @@ describe('--map X --write-map Y', () => {
     expect(again!.map.auth).toEqual(written.auth);
   });
 
-  it('refuses to write over the file it reads', { timeout: 60_000 }, async () => {
+  it('refuses to write over the file it reads', { timeout: 150_000 }, async () => {
     const ran = await run([
       'server/probe/main.ts',
       ...['--backend', backend.url, '--account', 'root', '--password', 'hunter2'],

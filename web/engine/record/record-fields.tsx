@@ -6,6 +6,9 @@ import { fieldLabel } from '../shared/labels.js';
 import type { Row } from '../shared/queries.js';
 import { ValueView } from '../shared/value-cell.js';
 
+/** The kinds a map may show a backend's own field as (a field's `shown`): anything else is left out. */
+const SHOWN_KINDS: ReadonlySet<string> = new Set(['text', 'number', 'switch', 'datetime', 'date', 'money']);
+
 /** The record a detail answer is about: either the answer itself or its first object member ({user, wallet, …}). */
 export function recordOf(resource: Pick<ListResource, 'fields'>, data: unknown): Row | null {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
@@ -22,8 +25,14 @@ export function recordOf(resource: Pick<ListResource, 'fields'>, data: unknown):
 export function FieldList({ resource, record }: { resource: ListResource; record: Row }) {
   useSignals();
   const t = useLabelT();
-  const shown: FieldDef[] = (backendOffer.value.shown?.[resource.id] ?? []).filter(
-    (f) => !resource.fields.some((own) => own.key === f.key),
+  const listed: unknown = backendOffer.value.shown?.[resource.id];
+  const shown: FieldDef[] = (Array.isArray(listed) ? (listed as unknown[]) : []).filter(
+    (f): f is FieldDef =>
+      typeof f === 'object' &&
+      f !== null &&
+      typeof (f as FieldDef).key === 'string' &&
+      SHOWN_KINDS.has((f as FieldDef).kind) &&
+      !resource.fields.some((own) => own.key === (f as FieldDef).key),
   );
   return (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm" data-testid="record-fields">
