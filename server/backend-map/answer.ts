@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors.js';
-import type { PreparedStep } from './bound.js';
+import type { Bound, PreparedStep } from './bound.js';
+import type { FieldBinding } from './fields.js';
 import { dayData, daysAreRows } from './days.js';
 import { readPointer, type Pointer } from './pointer.js';
 import { shapeRecord } from './relations.js';
@@ -66,6 +67,15 @@ export function redirectAnswer(prepared: PreparedStep, status: number): { status
  * The backend's answer in the console's envelope and shape. A missing path (HTTP 404, or the
  * backend's "no such path" in its envelope) becomes BACKEND_NO_SUCH_CALL naming what was sent.
  */
+/**
+ * The console's name of a field the backend refused: a `params` rename read back first (a bulk
+ * call's `id_list` is the console's `ids`, not the key-cased `idList`), then the fields' names.
+ */
+function refusedKey(name: string, bound: Bound, fields: FieldBinding): string {
+  for (const [key, renamed] of Object.entries(bound.call.params ?? {})) if (renamed === name) return key;
+  return fields.keyOf(name);
+}
+
 export function mapAnswer(
   prepared: PreparedStep,
   status: number,
@@ -90,7 +100,7 @@ export function mapAnswer(
     const detail = readPointer(json, bound.envelope.data);
     const field =
       typeof detail === 'object' && detail !== null && typeof (detail as Row).field === 'string'
-        ? { data: { field: fields.keyOf((detail as Row).field as string) } }
+        ? { data: { field: refusedKey((detail as Row).field as string, bound, fields) } }
         : {};
     return { status: status >= 400 ? status : 200, body: { code: numeric === 200 ? 500 : numeric, msg, ...field } };
   }

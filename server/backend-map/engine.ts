@@ -22,7 +22,7 @@ import type {
 export type { BackendRequest, Prepared, PreparedUpload } from './bound.js';
 import { actionNamesOf, consoleCalls, consoleRoute, type ConsoleCall } from './calls.js';
 import { compileCall, DEFAULT_ENVELOPE } from './compile.js';
-import { FieldBinding, fieldKinds, type BindingRules } from './fields.js';
+import { FieldBinding, boundKinds, type BindingRules } from './fields.js';
 import { keyCaseRule } from './key-case.js';
 import { fillTemplate, type Lookup } from './template.js';
 import { generatedValue } from './generate.js';
@@ -161,7 +161,7 @@ export class BackendMap {
       : { method: 'POST' as Method, path: resourceCalls(resource).action(action!) };
     // A selection's call: the row call's members, then the bulk call's own.
     const bulk = call?.bulk ? this.bind(context, { ...call, bulk: undefined, ...call.bulk }, name, action) : undefined;
-    const record = { kinds: fieldKinds(resource), maps: entry.fields ?? {}, rules: context.rules };
+    const record = { kinds: boundKinds(resource, entry.fields ?? {}), maps: entry.fields ?? {}, rules: context.rules };
     return { ...(bulk === undefined ? {} : { bulk }), ...compileCall(base, call, start, context.refusals, record) };
   }
 
@@ -307,6 +307,10 @@ export class BackendMap {
         else calls.push(name);
       }
       const absent = [...compiled.fields.byKey.values()].filter((f) => f.absent).map((f) => f.key);
+      const shown = Object.entries(this.file.resources?.[id]?.fields ?? {}).flatMap(([key, map]) =>
+        map.shown ? [{ key, kind: map.shown }] : [],
+      );
+      if (shown.length > 0) (offer.shown ??= {})[id] = shown;
       if (calls.length > 0) offer.unsupported.calls[id] = calls;
       if (actions.length > 0) offer.unsupported.actions[id] = actions;
       if (absent.length > 0) offer.unsupported.fields[id] = absent;

@@ -102,6 +102,12 @@ export const field = closed({
         'The backend keeps the value as text (a map<string,string>): a number or switch goes out as its text ("500", "true") and reads back as the number or switch.',
     }),
   ),
+  shown: Type.Optional(
+    enumOf(['text', 'number', 'switch', 'datetime', 'date', 'money'], {
+      description:
+        "A backend field outside the console's contract (an online flag, a ban's end), keyed by a name of your choice: shown read-only on the record page as this kind, its other members (name, values, time, money) read as for any field. Never sent back.",
+    }),
+  ),
   hash: Type.Optional(
     ref('hashName', hashName, {
       description:

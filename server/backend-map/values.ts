@@ -130,7 +130,10 @@ function moneyCodec(key: string, unit: 'yuan' | 'cent'): ValueCodec {
     toBackend: (v) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) return v;
       if (!Number.isInteger(v))
-        throw new GatewayError('BAD_REQUEST', `${key} is ${v}: amounts are whole smallest units`);
+        // data.field: the form points at the amount, as at any refused field.
+        throw new GatewayError('BAD_REQUEST', `${key} is ${v}: amounts are whole smallest units`, {
+          data: { field: key },
+        });
       return unit === 'yuan' ? v / 100 : v;
     },
     fromBackend: (v) => {

@@ -104,6 +104,8 @@ export async function loadBackendOffer(): Promise<BackendOffer> {
       const offer = fullOffer();
       for (const key of OFFER_LISTS) offer.unsupported[key] = names(raw[key]);
       for (const key of OFFER_TABLES) offer.unsupported[key] = lists(raw[key]);
+      // Checked where it is drawn (record-fields.tsx), out of the login page's first load.
+      if (body.shown) offer.shown = body.shown;
       backendOffer.value = offer;
     } else backendOffer.value = NOTHING_LEFT_OUT;
   } catch {
