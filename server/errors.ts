@@ -33,6 +33,10 @@ export const GATEWAY_ERRORS = {
   MISDIRECTED_REQUEST: { status: 421, msg: 'This console does not answer for that host name' },
   CROSS_ORIGIN: { status: 403, msg: 'Cross-origin requests are refused' },
   NOT_LOGGED_IN: { status: 401, msg: 'Not logged in' },
+  AUTHENTICATOR_NEEDED: {
+    status: 403,
+    msg: 'This account must bind an authenticator on the chat backend before it may log in',
+  },
   FORBIDDEN: { status: 403, msg: 'This session lacks the permission for this call' },
   NOT_FOUND: { status: 404, msg: 'No such endpoint' },
   BACKEND_NO_SUCH_CALL: { status: 404, msg: 'The chat backend has no such call' },

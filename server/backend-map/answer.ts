@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors.js';
-import type { PreparedStep } from './bound.js';
+import type { Bound, PreparedStep } from './bound.js';
+import type { FieldBinding } from './fields.js';
 import { dayData, daysAreRows } from './days.js';
 import { readPointer, type Pointer } from './pointer.js';
 import { shapeRecord } from './relations.js';
@@ -67,6 +68,15 @@ export function redirectAnswer(prepared: PreparedStep, status: number): { status
  * The backend's answer in the console's envelope and shape. A missing path (HTTP 404, or the
  * backend's "no such path" in its envelope) becomes BACKEND_NO_SUCH_CALL naming what was sent.
  */
+/**
+ * The console's name of a field the backend refused: a `params` rename read back first (a bulk
+ * call's `id_list` is the console's `ids`, not the key-cased `idList`), then the fields' names.
+ */
+function refusedKey(name: string, bound: Bound, fields: FieldBinding): string {
+  for (const [key, renamed] of Object.entries(bound.call.params ?? {})) if (renamed === name) return key;
+  return fields.keyOf(name);
+}
+
 export function mapAnswer(
   prepared: PreparedStep,
   status: number,
@@ -97,7 +107,7 @@ export function mapAnswer(
     const detail = readPointer(json, bound.envelope.data);
     const field =
       typeof detail === 'object' && detail !== null && typeof (detail as Row).field === 'string'
-        ? { data: { field: fields.keyOf((detail as Row).field as string) } }
+        ? { data: { field: refusedKey((detail as Row).field as string, bound, fields) } }
         : {};
     return { status: status >= 400 ? status : 200, body: { code: numeric === 200 ? 500 : numeric, msg, ...field } };
   }
@@ -134,6 +144,27 @@ export function mapAnswer(
         'UPSTREAM_BAD_ANSWER',
         `${sent.path}: the total at ${bound.totalHeader ?? pointerText(bound.total!)} is not a number`,
       );
+    const keep = bound.call.keep;
+    if (keep && prepared.window) {
+      // Filtered at the gateway: the kept rows are the list, their number its total, the page cut here.
+      const filled = (row: unknown, name: string) => {
+        const value = typeof row === 'object' && row !== null ? (row as Row)[name] : undefined;
+        return value !== undefined && value !== null && value !== '';
+      };
+      const kept = list.filter(
+        (row) =>
+          (keep.present === undefined || filled(row, keep.present)) &&
+          (keep.absent === undefined || !filled(row, keep.absent)),
+      );
+      const { page, size } = prepared.window;
+      const rows = kept
+        .slice((page - 1) * size, page * size)
+        .map((row) =>
+          typeof row === 'object' && row !== null ? fields.fromBackend(lifted(row as Row, bound.lift)) : row,
+        );
+      // The backend's totals are of rows the gateway dropped too: none are given.
+      return { status: 200, body: { code: 200, msg, data: { list: rows, total: kept.length } } };
+    }
     const rows = list.map((row) =>
       typeof row === 'object' && row !== null ? fields.fromBackend(lifted(row as Row, bound.lift)) : row,
     );

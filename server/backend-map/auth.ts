@@ -30,7 +30,7 @@ export interface ConsoleLogin {
 /** What the backend's login answer says: a session's credentials, or its refusal in the console's terms. */
 export type LoginOutcome =
   | { ok: true; credentials: SessionCredentials }
-  | { ok: false; code: number; msg: string }
+  | { ok: false; code: number; msg: string; authenticatorNeeded?: true }
   | { ok: false; unusable: string };
 
 /** The backend's login call as the gateway sends it. */
@@ -134,6 +134,11 @@ export class BackendAuth {
       [names.password]: transform === 'none' ? form.password : hexDigest(transform, form.password),
     };
     if (login.fields?.code !== undefined) params[login.fields.code] = form.code;
+    // A field the form left empty goes as the map's stand-in (Shiku's `int googlecode` refuses '').
+    for (const [field, value] of Object.entries(login.whenEmpty ?? {}) as [keyof ConsoleLogin, Scalar][]) {
+      const name = names[field];
+      if (name !== undefined && form[field] === '' && name in params) params[name] = value;
+    }
     const method = login.method ?? 'POST';
     const where = login.in ?? (method === 'GET' ? 'query' : 'json');
     if (where === 'json')
@@ -193,7 +198,13 @@ export class BackendAuth {
         typeof message === 'string' && message !== ''
           ? message
           : `The chat backend refused the login (code ${scalarText(code)})`;
-      return { ok: false, code: numeric === 200 ? 500 : numeric, msg };
+      const needed = typeof message === 'string' && (this.login.answer.authenticatorNeeded ?? []).includes(message);
+      return {
+        ok: false,
+        code: numeric === 200 ? 500 : numeric,
+        msg,
+        ...(needed ? { authenticatorNeeded: true } : {}),
+      };
     }
     const token = readPointer(json, this.token);
     if (typeof token !== 'string' || token === '')

@@ -100,6 +100,8 @@ export interface PreparedStep {
   values?: Lookup;
   /** The days the console asked for (startDate, endDate), when the answer is counts keyed by day. */
   range?: { from: string; to: string } | null;
+  /** The console's page, when the gateway pages a list itself (`keep`): 1-based. */
+  window?: { page: number; size: number };
 }
 
 /** A call of the console as the gateway is to send it (its `also` steps after it), or why it cannot be. */

@@ -28,7 +28,7 @@ function actionInputs(resource: Resource, action: string | null): string[] {
 export function clientInput(call: ConsoleCall, fields: FieldBinding, renames: Record<string, string>, input: Row): Row {
   const allowed = new Set<string>([
     ...GENERIC_KEYS,
-    ...fields.byKey.keys(),
+    ...[...fields.byKey.keys()].filter((key) => !fields.shown.has(key)),
     ...actionInputs(call.resource, call.action),
   ]);
   const out: Row = Object.create(null) as Row;

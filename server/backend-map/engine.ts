@@ -22,7 +22,7 @@ import type {
 export type { BackendRequest, Prepared, PreparedUpload } from './bound.js';
 import { actionNamesOf, consoleCalls, consoleRoute, type ConsoleCall } from './calls.js';
 import { compileCall, DEFAULT_ENVELOPE, type BaseEnvelope } from './compile.js';
-import { FieldBinding, fieldKinds, type BindingRules } from './fields.js';
+import { FieldBinding, boundKinds, type BindingRules } from './fields.js';
 import { keyCaseRule } from './key-case.js';
 import { fillTemplate, type Lookup } from './template.js';
 import { generatedValue } from './generate.js';
@@ -161,7 +161,7 @@ export class BackendMap {
       : { method: 'POST' as Method, path: resourceCalls(resource).action(action!) };
     // A selection's call: the row call's members, then the bulk call's own.
     const bulk = call?.bulk ? this.bind(context, { ...call, bulk: undefined, ...call.bulk }, name, action) : undefined;
-    const record = { kinds: fieldKinds(resource), maps: entry.fields ?? {}, rules: context.rules };
+    const record = { kinds: boundKinds(resource, entry.fields ?? {}), maps: entry.fields ?? {}, rules: context.rules };
     return { ...(bulk === undefined ? {} : { bulk }), ...compileCall(base, call, start, context.refusals, record) };
   }
 
@@ -267,13 +267,25 @@ export class BackendMap {
     input: Row,
     context: CallContext,
   ): PreparedStep {
-    const { request, values } = this.request(bound, fields, call, input, context);
+    // A list filtered at the gateway (`keep`): every row is asked for, the console's page is cut here.
+    const keep = name === 'list' ? bound.call.keep : undefined;
+    let sent = input;
+    let window: PreparedStep['window'];
+    if (keep) {
+      const { pageNum, pageSize, ...rest } = input;
+      const positive = (v: unknown, fallback: number) =>
+        Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fallback;
+      window = { page: positive(pageNum, 1), size: positive(pageSize, 20) };
+      sent = rest;
+    }
+    const { request, values } = this.request(bound, fields, call, sent, context, keep?.all);
     return {
       call,
       name,
       bound,
       fields,
       request,
+      ...(window ? { window } : {}),
       ...(values ? { values } : {}),
       ...(bound.days.length > 0 ? { range: dayRange(input) } : {}),
     };
@@ -300,6 +312,10 @@ export class BackendMap {
         else calls.push(name);
       }
       const absent = [...compiled.fields.byKey.values()].filter((f) => f.absent).map((f) => f.key);
+      const shown = Object.entries(this.file.resources?.[id]?.fields ?? {}).flatMap(([key, map]) =>
+        map.shown ? [{ key, kind: map.shown }] : [],
+      );
+      if (shown.length > 0) (offer.shown ??= {})[id] = shown;
       if (calls.length > 0) offer.unsupported.calls[id] = calls;
       if (actions.length > 0) offer.unsupported.actions[id] = actions;
       if (absent.length > 0) offer.unsupported.fields[id] = absent;
@@ -414,8 +430,10 @@ export class BackendMap {
     for (const [name, value] of Object.entries(map.extra ?? {})) params[name] = value as Scalar;
     Object.assign(params, sessionParams(map, context), clockParams(map, context, this.offset), added);
     // A merged save: the backend's record as read, its plain members only (a form cannot carry more).
-    for (const name in base) {
-      const value = base[name];
+    // `mergeAs`: the name the backend binds, where it differs from the one it answered.
+    for (const read in base) {
+      const value = base[read];
+      const name = map.mergeAs && Object.hasOwn(map.mergeAs, read) ? map.mergeAs[read]! : read;
       if (!(name in params) && value !== null && ['string', 'number', 'boolean'].includes(typeof value))
         params[name] = value;
     }

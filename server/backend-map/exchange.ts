@@ -4,6 +4,7 @@ import { mapAnswer, redirectAnswer } from './answer.js';
 import { dayRows, daysAreRows, rowsData } from './days.js';
 import type { Plan } from './plan.js';
 import { sendPlanned, type OneAnswer } from './plan-run.js';
+import { parsePointer, readPointer } from './pointer.js';
 
 /**
  * Sending a prepared console call: its backend call (or every request of its plan: one per id, one
@@ -68,6 +69,30 @@ function merge(steps: readonly PreparedStep[], answers: readonly MappedAnswer[])
   return { status, body: { ...body, ...(data === undefined ? {} : { data }) } };
 }
 
+type Lookup = NonNullable<PreparedStep['bound']['call']['lookup']>;
+
+/**
+ * `lookup`: the rows' field replaced by the member `take` of the record whose `match` equals it,
+ * read with one more call. An answer without the list (a refusal) leaves every such field null,
+ * never the raw key; a call that cannot be made fails the list as its own call would.
+ */
+async function lookUp(lookup: Lookup, answer: MappedAnswer, transport: Transport): Promise<void> {
+  const data = answer.body.data;
+  const rows = isRow(data) && Array.isArray(data.list) ? (data.list as unknown[]).filter(isRow) : [];
+  if (rows.length === 0) return;
+  const query = new URLSearchParams(Object.entries(lookup.extra ?? {}).map(([k, v]) => [k, String(v)])).toString();
+  const request: BackendRequest = { method: 'GET', path: query ? `${lookup.path}?${query}` : lookup.path };
+  const json = await transport.read(await transport.send(request), request);
+  const found = readPointer(json, parsePointer(lookup.list));
+  const records = Array.isArray(found) ? found.filter(isRow) : [];
+  const byKey = new Map(records.map((r) => [String(r[lookup.match]), r[lookup.take] ?? null]));
+  for (const row of rows) {
+    const key = row[lookup.field];
+    if (key === undefined || key === null || key === '') continue;
+    row[lookup.field] = byKey.get(String(key)) ?? null;
+  }
+}
+
 /**
  * Sends the call and its `also` calls one after the other: the first refusal is the console's
  * answer and the calls after it are not made (a settings save over two calls is not atomic: what
@@ -83,6 +108,8 @@ export async function exchange(
     ? await sendPlanned({ ...step, plan }, (s) => one(s, transport))
     : withoutJson(await one(step, transport));
   const rest = also ?? [];
+  if (step.bound.call.lookup && step.name === 'list' && first.body.code === 200)
+    await lookUp(step.bound.call.lookup, first, transport);
   if (rest.length === 0 || first.body.code !== 200) return first;
   const answers = [first];
   for (const part of rest) {

@@ -40,6 +40,16 @@ export function fieldKinds(resource: Resource): Map<string, FieldKind> {
 }
 
 /**
+ * A resource's field kinds as a map binds them: the contract's, and the backend fields outside it
+ * the map shows on the record page (`shown`), so their values are read as that kind.
+ */
+export function boundKinds(resource: Resource, maps: Record<string, FieldMap>): Map<string, FieldKind> {
+  const kinds = fieldKinds(resource);
+  for (const [key, map] of Object.entries(maps)) if (map.shown && !kinds.has(key)) kinds.set(key, map.shown);
+  return kinds;
+}
+
+/**
  * The kind of a field the contract types only in TypeScript (a detail's wallet, logins, members),
  * told from its binding: what the codecs need to read a value back as the console's.
  */
@@ -76,6 +86,8 @@ export class FieldBinding {
   private readonly shadowed = new Set<string>();
   private readonly keyCase: KeyCaseRule | null;
   private readonly ids: ValueCodec | null;
+  /** The backend's fields outside the contract (`shown`): read back, never taken from the console. */
+  readonly shown = new Set<string>();
   /** True when no field is renamed, transformed or absent and no key case applies: rows pass unchanged. */
   readonly identity: boolean;
 
@@ -94,6 +106,7 @@ export class FieldBinding {
         codec: map.future ? futureCodec(map.future, rules.offset) : valueCodec(key, kind, map, rules.offset),
       };
       this.byKey.set(key, field);
+      if (map.shown) this.shown.add(key);
       if (!field.absent) this.byName.set(field.name, [...(this.byName.get(field.name) ?? []), field]);
     }
     for (const field of this.byKey.values())
@@ -103,7 +116,7 @@ export class FieldBinding {
   }
 
   static forResource(resource: Resource, maps: Record<string, FieldMap>, rules: BindingRules): FieldBinding {
-    return new FieldBinding(fieldKinds(resource), maps, rules);
+    return new FieldBinding(boundKinds(resource, maps), maps, rules);
   }
 
   /** A backend record as the console's. */

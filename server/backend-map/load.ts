@@ -26,7 +26,7 @@ export class BackendMapError extends Error {
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
 const validate = ajv.compile<BackendMapFile>(backendMapJsonSchema());
 
-function describeError(error: ErrorObject): string {
+export function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   if (
     error.keyword === 'additionalProperties' &&
@@ -69,12 +69,19 @@ function checkAgainstContract(file: string, map: BackendMapFile): void {
         `no resource "${id}" in the console (known: ${[...byId.keys()].join(', ')})`,
       );
     const keys = [...fieldKinds(resource).keys()];
-    for (const key of Object.keys(entry.fields ?? {})) {
-      if (!keys.includes(key))
+    for (const [key, field] of Object.entries(entry.fields ?? {})) {
+      // A backend field outside the contract is welcome when the map says how to show it.
+      if (keys.includes(key) && field.shown)
+        throw new BackendMapError(
+          file,
+          at('fields', key, 'shown'),
+          `"${key}" is a field of the console's ${id}: it is shown already, as its own kind`,
+        );
+      if (!keys.includes(key) && !field.shown)
         throw new BackendMapError(
           file,
           at('fields', key),
-          `${id} has no field "${key}" (its fields: ${keys.join(', ')})`,
+          `${id} has no field "${key}" (its fields: ${keys.join(', ')}); a backend field outside them needs "shown" (its kind) to appear on the record page`,
         );
     }
     for (const name of Object.keys(entry.calls ?? {}) as CallName[]) {

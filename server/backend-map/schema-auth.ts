@@ -64,6 +64,19 @@ export const login = closed(
         },
       ),
     ),
+    whenEmpty: Type.Optional(
+      closed(
+        {
+          account: Type.Optional(ref('scalar', scalar)),
+          password: Type.Optional(ref('scalar', scalar)),
+          code: Type.Optional(ref('scalar', scalar)),
+        },
+        {
+          description:
+            'What is sent in place of a field the form left empty: a backend that types its one-time code as a required number refuses an empty one (Shiku: googlecode 0).',
+        },
+      ),
+    ),
     answer: closed({
       token: Type.Optional(pointerRef),
       userId: Type.Optional(pointerRef),
@@ -79,6 +92,13 @@ export const login = closed(
       message: Type.Optional(pointerRef),
       success: Type.Optional(
         Type.Array(Type.Unsafe<number | string>({ type: ['integer', 'string'] }), { minItems: 1 }),
+      ),
+      authenticatorNeeded: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), {
+          description:
+            'Refusal messages by which the backend says the account must bind an authenticator before it may log in: the gateway answers its own AUTHENTICATOR_NEEDED, which the console shows in its language.',
+          minItems: 1,
+        }),
       ),
     }),
   },

@@ -108,10 +108,29 @@ export const field = closed({
         'The backend keeps the value as text (a map<string,string>): a number or switch goes out as its text ("500", "true") and reads back as the number or switch.',
     }),
   ),
+  shown: Type.Optional(
+    enumOf(['text', 'number', 'switch', 'datetime', 'date', 'money'], {
+      description:
+        "A backend field outside the console's contract (an online flag, a ban's end), keyed by a name of your choice: shown read-only on the record page as this kind, its other members (name, values, time, money) read as for any field. Never sent back.",
+    }),
+  ),
   hash: Type.Optional(
     ref('hashName', hashName, {
       description:
         'Sent as the lower-case hex digest of its text (a password the backend stores as md5); empty text stays empty; answers pass unchanged.',
+    }),
+  ),
+  after: Type.Optional(
+    Type.String({
+      description:
+        'Read only the text after this prefix ("审核拒绝:<reason>" reads as the reason); text without it reads as null. Sent unchanged.',
+      minLength: 1,
+    }),
+  ),
+  reads: Type.Optional(
+    mapOf(scalarRef, {
+      description:
+        'More of the backend\'s values (as text) read as a console value, one way: `values` says what is sent ({"-1": "normal"}: a locked room is a normal group to the console).',
     }),
   ),
 });
@@ -301,6 +320,53 @@ export const callMembers = {
       description:
         "config: a settings save that replaces the backend's whole record; the gateway reads it with the config call first and sends it with the console's changes over it.",
     }),
+  ),
+  mergeAs: Type.Optional(
+    mapOf(Type.String({ minLength: 1 }), {
+      description:
+        'With merge: members of the record as read sent back under another name, for a backend that writes a member out under one name and binds it under another (Shiku answers xMPPTimeout and binds XMPPTimeout).',
+    }),
+  ),
+  lookup: Type.Optional(
+    closed(
+      {
+        field: Type.String({
+          minLength: 1,
+          description: "The console's field whose value is looked up (it holds the key).",
+        }),
+        path: Type.String({ pattern: '^/', description: 'A GET under the backend base URL that lists the records.' }),
+        extra: Type.Optional(mapOf(scalarRef, { description: 'Its fixed query parameters (every row at once).' })),
+        list: pointerRef,
+        match: Type.String({
+          minLength: 1,
+          description: "The member of the listed records equal to the field's value.",
+        }),
+        take: Type.String({
+          minLength: 1,
+          description: 'The member that becomes the value; a key no record has reads as null.',
+        }),
+      },
+      {
+        description:
+          "A list's field shown as another record's member, looked up with one more call after the list (a red packet's roomJid as its room's name).",
+      },
+    ),
+  ),
+  keep: Type.Optional(
+    closed(
+      {
+        present: Type.Optional(Type.String({ minLength: 1 })),
+        absent: Type.Optional(Type.String({ minLength: 1 })),
+        all: mapOf(scalarRef, {
+          description: "The parameters that ask the backend for every row at once, in place of the console's page.",
+        }),
+      },
+      {
+        description:
+          "A list the backend cannot filter: the gateway asks for every row (`all`), keeps those whose backend member is present (not null or empty) or absent, and pages and counts them itself (Shiku's one red-packet list, personal packets without roomJid).",
+        minProperties: 2,
+      },
+    ),
   ),
   each: Type.Optional(
     constOf(true, {

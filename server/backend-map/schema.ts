@@ -125,6 +125,18 @@ const members = {
       },
     }),
   ),
+  questions: Type.Optional(
+    Type.Array(
+      closed({
+        at: ref('pointer', pointer),
+        ask: Type.String({ minLength: 1 }),
+      }),
+      {
+        description:
+          "What the probe's --write-map could not tell, each at the place in this map it concerns: the gateway ignores them; npm run map:check lists them. Answer each by editing the place, then delete it.",
+      },
+    ),
+  ),
   services: Type.Optional(
     Type.Unsafe<Record<string, Static<typeof service>>>({
       description: 'Base URLs of their own for the calls that name them (a backend split over services), by name.',

@@ -130,7 +130,10 @@ function moneyCodec(key: string, unit: 'yuan' | 'cent'): ValueCodec {
     toBackend: (v) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) return v;
       if (!Number.isInteger(v))
-        throw new GatewayError('BAD_REQUEST', `${key} is ${v}: amounts are whole smallest units`);
+        // data.field: the form points at the amount, as at any refused field.
+        throw new GatewayError('BAD_REQUEST', `${key} is ${v}: amounts are whole smallest units`, {
+          data: { field: key },
+        });
       return unit === 'yuan' ? v / 100 : v;
     },
     fromBackend: (v) => {
@@ -237,10 +240,42 @@ function baseCodec(key: string, kind: FieldKind, map: FieldMap, offset: number):
   return null;
 }
 
+/**
+ * Backend values read as a console value and never sent (`reads`): checked before the field's own
+ * codec, so `values` alone says what goes out.
+ */
+function readsCodec(kind: FieldKind, reads: Record<string, Scalar>, inner: ValueCodec | null): ValueCodec {
+  return {
+    toBackend: (v) => (inner ? inner.toBackend(v) : v),
+    fromBackend: (v) => {
+      const key = keyOf(v);
+      if (Object.hasOwn(reads, key)) return ourValue(kind, keyOf(reads[key]));
+      return inner ? inner.fromBackend(v) : v;
+    },
+  };
+}
+
+/**
+ * Text of which only what follows a prefix is the console's value (Shiku's `desc` holds
+ * "审核拒绝:<reason>", or a status text that is no reason at all): without the prefix, null.
+ */
+function afterCodec(prefix: string, inner: ValueCodec | null): ValueCodec {
+  return {
+    toBackend: (v) => (inner ? inner.toBackend(v) : v),
+    fromBackend: (v) => {
+      if (typeof v !== 'string' || !v.startsWith(prefix)) return null;
+      const rest = v.slice(prefix.length);
+      return inner ? inner.fromBackend(rest) : rest;
+    },
+  };
+}
+
 /** The codec of one field, or null when its values pass unchanged. */
 export function valueCodec(key: string, kind: FieldKind, map: FieldMap, offset: number): ValueCodec | null {
   let codec = baseCodec(key, kind, map, offset);
   if (map.asText) codec = textCodec(kind, codec);
   if (map.hash) codec = hashCodec(map.hash, codec);
+  if (map.reads) codec = readsCodec(kind, map.reads, codec);
+  if (map.after !== undefined) codec = afterCodec(map.after, codec);
   return codec;
 }

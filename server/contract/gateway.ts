@@ -38,6 +38,17 @@ export interface BackendOffer {
   unsupported: { [K in (typeof OFFER_LISTS)[number]]: string[] } & {
     [K in (typeof OFFER_TABLES)[number]]: Record<string, string[]>;
   };
+  /**
+   * The backend's fields outside the contract the map shows on a record's page (a field's
+   * `shown`), by resource id: each read-only, as its kind. Absent: none.
+   */
+  shown?: Record<string, ShownField[]>;
+}
+
+/** A backend field outside the contract, shown on the record page as one of these kinds. */
+export interface ShownField {
+  key: string;
+  kind: 'text' | 'number' | 'switch' | 'datetime' | 'date' | 'money';
 }
 
 /** An offer that leaves nothing out: without a map, or when the gateway cannot say. */

@@ -52,6 +52,18 @@ const offerSchema = {
         ...Object.fromEntries(OFFER_TABLES.map((key) => [key, namesById])),
       },
     },
+    // The backend's fields outside the contract the record page shows, by resource id.
+    shown: {
+      type: 'object',
+      additionalProperties: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['key', 'kind'],
+          properties: { key: { type: 'string' }, kind: { type: 'string' } },
+        },
+      },
+    },
   },
 };
 

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENABLE_MODE_HEADER } from '../contract/index.js';
 import { decodeBody, parseEnableMode } from '../codec/index.js';
@@ -7,17 +8,20 @@ import { BackendMap } from '../backend-map/engine.js';
 import { Upstream, type RawAnswer } from '../lib/upstream.js';
 import { backendAuthOf } from '../backend-map/auth.js';
 import { serviceUrls } from '../backend-map/services.js';
+import type { BackendMapFile } from '../backend-map/types.js';
 import { LoginFailed, formatReport, probe, startingMap } from './probe.js';
+import { writeStartingMapFromDocument } from './write-map.js';
 
 /**
- * `npm run probe -- --backend URL --account A --password P [--map FILE] [--code C] [--write-map F]`:
- * which screens a backend answers as the console expects. Decodes with the gateway's own
+ * `npm run probe -- --backend URL --account A --password P [--map FILE] [--code C] [--write-map F] [--openapi URL]`:
+ * which screens a backend answers as the console expects; with --write-map, a starting map (from
+ * the backend's OpenAPI document when it serves one, write-map.ts). Decodes with the gateway's own
  * RESPONSE_AES_* variables. Exit 0 when it ran (whatever it found), 2 when the login failed,
  * 64 for bad arguments, 78 for a bad map or AES variable, 1 when the backend cannot be reached.
  */
 
 const USAGE =
-  'usage: npm run probe -- --backend URL --account A --password P [--map FILE] [--code C] [--write-map FILE]';
+  'usage: npm run probe -- --backend URL --account A --password P [--map FILE] [--code C] [--write-map FILE] [--openapi URL]';
 
 function fail(code: number, message: string): never {
   process.stderr.write(`${message}\n`);
@@ -34,6 +38,7 @@ try {
       code: { type: 'string' },
       map: { type: 'string' },
       'write-map': { type: 'string' },
+      openapi: { type: 'string' },
     },
     strict: true,
   }).values;
@@ -41,6 +46,21 @@ try {
   fail(64, `${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
 }
 if (!args.backend || !args.account || args.password === undefined) fail(64, USAGE);
+if (args.openapi !== undefined && !args['write-map']) fail(64, `--openapi is read for --write-map only\n${USAGE}`);
+
+/** The file itself, through links: a map is never written over the one it is read from. */
+const sameFile = (a: string, b: string) => {
+  const real = (f: string) => {
+    try {
+      return realpathSync(f);
+    } catch {
+      return path.resolve(f);
+    }
+  };
+  return real(a) === real(b);
+};
+if (args.map && args['write-map'] && sameFile(args.map, args['write-map']))
+  fail(64, `--write-map ${args['write-map']} is the map read (--map): write the new one elsewhere and compare`);
 
 let config: Config;
 try {
@@ -59,7 +79,7 @@ const decoder = async (answer: RawAnswer, _path: string): Promise<Buffer> => {
     maxBytes: config.decodeMaxBytes,
   });
 };
-const connect = (baseUrl: string) =>
+const connect = (baseUrl: string, map: BackendMapFile | undefined = config.backendMap?.map) =>
   new Upstream({
     baseUrl,
     timeoutMs: Math.min(config.upstreamTimeoutMs, 30_000),
@@ -68,7 +88,7 @@ const connect = (baseUrl: string) =>
     decoder,
     connections: 4,
     // The map's login and token travel, as the gateway uses them.
-    auth: backendAuthOf(config.backendMap?.map),
+    auth: backendAuthOf(map),
   });
 const upstream = connect(config.chatBackendUrl!);
 // The map's services at the addresses their variables give, else at --backend's.
@@ -78,9 +98,39 @@ const services = Object.fromEntries(
     connect(url),
   ]),
 );
-const closeAll = () => Promise.all([upstream, ...Object.values(services)].map((u) => u.close()));
+const opened: Upstream[] = [];
+const closeAll = () => Promise.all([upstream, ...Object.values(services), ...opened].map((u) => u.close()));
+const write = (file: string, map: BackendMapFile) => {
+  writeFileSync(file, `${JSON.stringify(map, null, 2)}\n`);
+  const questions = map.questions?.length ?? 0;
+  process.stdout.write(
+    `a starting map is in ${file}${questions ? `, with ${questions} questions (npm run map:check ${file})` : ''}\n`,
+  );
+};
 
 try {
+  const written = args['write-map']
+    ? await writeStartingMapFromDocument({
+        account: args.account,
+        password: args.password,
+        ...(args.code === undefined ? {} : { code: args.code }),
+        base: config.backendMap?.map ?? null,
+        ...(args.openapi === undefined ? {} : { openapi: args.openapi }),
+        connect: (map) => {
+          const u = connect(config.chatBackendUrl!, map ?? undefined);
+          opened.push(u);
+          return u;
+        },
+        withdrawalCountPath: config.withdrawalCountPath,
+      })
+    : null;
+  if (written) {
+    process.stdout.write(`read ${written.from}\n`);
+    for (const line of formatReport(written.report)) process.stdout.write(`${line}\n`);
+    write(args['write-map']!, written.map);
+    await closeAll();
+    process.exit(0);
+  }
   const report = await probe(upstream, {
     account: args.account,
     password: args.password,
@@ -90,10 +140,7 @@ try {
     services,
   });
   for (const line of formatReport(report)) process.stdout.write(`${line}\n`);
-  if (args['write-map']) {
-    writeFileSync(args['write-map'], `${JSON.stringify(startingMap(report), null, 2)}\n`);
-    process.stdout.write(`a starting map is in ${args['write-map']}\n`);
-  }
+  if (args['write-map']) write(args['write-map'], startingMap(report, config.backendMap?.map ?? null));
   await closeAll();
 } catch (error) {
   await closeAll();

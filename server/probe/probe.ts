@@ -124,7 +124,7 @@ function fixedReads(
 }
 
 /** The contract's login, or the map's (auth.login) when the upstream carries its auth. */
-async function logIn(upstream: Upstream, form: ConsoleLogin): Promise<SessionCredentials> {
+export async function logIn(upstream: Upstream, form: ConsoleLogin): Promise<SessionCredentials> {
   const auth = upstream.options.auth;
   if (auth) {
     const skew = auth.map.clock
@@ -446,16 +446,18 @@ function observe(json: unknown): ScreenReport['seen'] {
 }
 
 /**
- * A starting map from what the probe saw, for the operator to finish. A screen is unsupported
+ * A starting map from what the probe saw, for the operator to finish; with the map it probed
+ * through (`base`), that whole map with entries added for the screens it does not name. A screen is unsupported
  * only when every call the probe made for it answered 404 (or the map already said so); a call
  * missing beside others that answered is unsupported alone (a list without its detail). The
  * frame's own reads (dashboard, monitor, menu) are not resources of a map and are never written.
  */
-export function startingMap(report: ProbeReport): BackendMapFile {
+export function startingMap(report: ProbeReport, base: BackendMapFile | null = null): BackendMapFile {
   const resources: Record<string, ResourceMap> = {};
   const known = new Set(RESOURCES.map((r) => r.id));
   for (const screen of report.screens) {
-    if (!known.has(screen.id)) continue;
+    // An entry of the map probed through is kept as written, bound or not.
+    if (!known.has(screen.id) || base?.resources?.[screen.id]) continue;
     const tried = screen.calls?.tried ?? [];
     const missing = new Set(screen.calls?.missing ?? []);
     if (screen.verdict === 'UNSUPPORTED' || (tried.length > 0 && tried.every((c) => missing.has(c)))) {
@@ -482,7 +484,8 @@ export function startingMap(report: ProbeReport): BackendMapFile {
     $schema: BACKEND_MAP_SCHEMA_ID,
     description:
       'Written by npm run probe --write-map: a start. Fill in paths, field names and units (docs/binding.md).',
-    resources,
+    ...base,
+    resources: { ...resources, ...base?.resources },
   };
 }
 

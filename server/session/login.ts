@@ -194,6 +194,11 @@ export default fp<LoginPluginOptions>(
             throw new GatewayError('UPSTREAM_BAD_ANSWER', `the login answer: ${outcome.unusable}`);
           }
           await refused();
+          // The map names the backend's "bind an authenticator first": the console says it in its own words.
+          if (outcome.authenticatorNeeded)
+            throw new GatewayError('AUTHENTICATOR_NEEDED', undefined, {
+              data: { authenticatorNeeded: true, backendMsg: outcome.msg },
+            });
           return { code: outcome.code, msg: outcome.msg };
         }
 

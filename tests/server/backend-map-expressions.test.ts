@@ -126,6 +126,15 @@ describe('row and bulk variants of one action', () => {
     });
   });
 
+  it('names a refused field renamed by params with the console’s name, not its key-cased form', () => {
+    const bulk = ready(map.prepare(callOf(USERS, 'action', 'ban'), { ids: [1], reason: 'x' }));
+    const refused = { code: 40000, message: 'too many', result: { field: 'id_list' } };
+    expect(map.answer(bulk, 200, {}, refused).body).toEqual({ code: 400, msg: 'too many', data: { field: 'ids' } });
+    // A field the params do not rename still reads through the key case.
+    const other = { code: 40000, message: 'bad', result: { field: 'ban_reason' } };
+    expect(map.answer(bulk, 200, {}, other).body).toMatchObject({ data: { field: 'banReason' } });
+  });
+
   it('refuses a bulk call on an action the console never sends over a selection, naming the place', () => {
     const bad = { resources: { users: { actions: { resetPassword: { bulk: { path: '/x' } } } } } };
     expect(() => parseBackendMap(JSON.stringify(bad), 'm.json')).toThrow(
@@ -431,7 +440,7 @@ describe('money: a fraction of the smallest unit', () => {
 
   it('is refused on the way out too', () => {
     expect(() => map.prepare(callOf(USERS, 'save'), { id: 1, balance: 12.5 })).toThrow(
-      expect.objectContaining({ errorName: 'BAD_REQUEST' }),
+      expect.objectContaining({ errorName: 'BAD_REQUEST', data: { field: 'balance' } }),
     );
     expect(bodyOf(ready(map.prepare(callOf(USERS, 'save'), { id: 1, balance: 1999 })))).toMatchObject({
       balance: 19.99,
@@ -476,5 +485,54 @@ describe('zero-based pages and writes answered with a redirect', () => {
     expect(redirectAnswer(create, 200)).toBeNull();
     const list = ready(zero.prepare(callOf(WORDS, 'list'), { pageNum: '1', pageSize: '10' }));
     expect(redirectAnswer(list, 302)).toBeNull();
+  });
+});
+
+describe('backend fields outside the contract (shown)', () => {
+  const shownMap = new BackendMap(
+    parseBackendMap(
+      JSON.stringify({
+        keyCase: 'snake',
+        resources: {
+          users: {
+            fields: {
+              online: { name: 'is_online', shown: 'switch', values: { true: 1, false: 0 } },
+              banTime: { shown: 'datetime', time: 'epoch-seconds' },
+            },
+          },
+        },
+      }),
+      'shown-map.json',
+    ),
+  );
+
+  it('reads them in their kind beside the contract’s fields, and lists them in the offer', () => {
+    const list = ready(shownMap.prepare(callOf(USERS, 'list'), {}));
+    const answer = { code: 200, msg: 'ok', data: { list: [{ id: 1, is_online: 1, ban_time: 1717200000 }], total: 1 } };
+    expect((shownMap.answer(list, 200, {}, answer).body.data as { list: unknown[] }).list).toEqual([
+      { id: 1, online: true, banTime: '2024-06-01T00:00:00.000Z' },
+    ]);
+    expect(shownMap.offer().shown).toEqual({
+      users: [
+        { key: 'online', kind: 'switch' },
+        { key: 'banTime', kind: 'datetime' },
+      ],
+    });
+  });
+
+  it('never sends them back: a save carries the contract’s members only', () => {
+    const save = ready(shownMap.prepare(callOf(USERS, 'save'), { id: 1, nickname: 'Ann', online: true, banTime: 'x' }));
+    expect(bodyOf(save)).toEqual({ id: 1, nickname: 'Ann' });
+  });
+
+  it('is refused without "shown", and on a field the console has, naming the place', () => {
+    const without = { resources: { users: { fields: { online: { name: 'is_online' } } } } };
+    expect(() => parseBackendMap(JSON.stringify(without), 'm.json')).toThrow(
+      /m\.json at \/resources\/users\/fields\/online: users has no field "online".*needs "shown"/,
+    );
+    const own = { resources: { users: { fields: { nickname: { shown: 'text' } } } } };
+    expect(() => parseBackendMap(JSON.stringify(own), 'm.json')).toThrow(
+      'm.json at /resources/users/fields/nickname/shown: "nickname" is a field of the console\'s users',
+    );
   });
 });

@@ -64,6 +64,8 @@ const SHIKU_MAP: BackendMapFile = {
       in: 'form',
       fields: { code: 'googlecode' },
       password: 'md5',
+      // Shiku's googlecode is a required int: the form's empty code goes as 0 (AdminController 641).
+      whenEmpty: { code: 0 },
       answer: {
         token: '/data/access_Token',
         userId: '/data/account',

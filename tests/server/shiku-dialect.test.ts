@@ -33,8 +33,20 @@ async function form(path: string, fields: Record<string, string>): Promise<Respo
   });
 }
 
-async function login(account: string, password: string, googlecode = ''): Promise<Row> {
+async function login(account: string, password: string, googlecode = '0'): Promise<Row> {
   return (await form('/console/login', { account, password: md5(password), googlecode })).json() as Promise<Row>;
+}
+
+/**
+ * An account other than "1000" logs in only with a bound authenticator (AC 664-685): bind one the
+ * console's way (google/qrcreate, as the super admin), then log in with its current code.
+ */
+async function loginBound(account: string, password: string): Promise<Login> {
+  await fetch(`${sandbox.url}/console/google/qrcreate?${signed(admin, { nickName: account }).toString()}`);
+  const secret = sandbox.app.sandbox.accounts.find((a) => a.account === account)!.googleSecret!;
+  const answer = await login(account, password, totp(secret, now));
+  expect(answer.resultCode).toBe(1);
+  return answer.data as Login;
 }
 
 /** What Shiku's console's request() adds to every call. */
@@ -66,7 +78,7 @@ afterAll(async () => {
 
 describe('the shiku dialect: login', () => {
   it('answers the login with Shiku fields: a 32-hex token, the user id as account, the apiKey and the role', async () => {
-    const answer = await login('admin', 'admin123', '');
+    const answer = await login('admin', 'admin123', '0');
     expect(answer).toMatchObject({ resultCode: 1, currentTime: now });
     expect(answer.data).toMatchObject({
       account: admin.account,
@@ -83,8 +95,8 @@ describe('the shiku dialect: login', () => {
   });
 
   it('refuses a wrong password, an unknown account, a missing or non-numeric code, and a bad code for a bound account', async () => {
-    expect(await login('admin', 'wrong', '')).toMatchObject({ resultCode: 0, resultMsg: '帐号或密码错误！' });
-    expect(await login('nobody', 'x', '')).toMatchObject({ resultCode: 0, resultMsg: '账号不存在' });
+    expect(await login('admin', 'wrong')).toMatchObject({ resultCode: 0, resultMsg: '帐号或密码错误！' });
+    expect(await login('nobody', 'x')).toMatchObject({ resultCode: 0, resultMsg: '账号不存在' });
     const missing = (await (
       await form('/console/login', { account: 'admin', password: md5('admin123') })
     ).json()) as Row;
@@ -96,13 +108,32 @@ describe('the shiku dialect: login', () => {
     const secret = 'JBSWY3DPEHPK3PXP';
     Object.assign(bound, { googleBound: true, googleSecret: secret });
     try {
-      expect(await login('admin', 'admin123', '')).toMatchObject({ resultCode: 0, resultMsg: '谷歌验证失败' });
+      expect(await login('admin', 'admin123', '0')).toMatchObject({ resultCode: 0, resultMsg: '谷歌验证失败' });
       const wrong = String((Number(totp(secret, now)) + 1) % 1_000_000).padStart(6, '0');
       expect(await login('admin', 'admin123', wrong)).toMatchObject({ resultCode: 0, resultMsg: '谷歌验证失败' });
       expect(await login('admin', 'admin123', totp(secret, now))).toMatchObject({ resultCode: 1 });
     } finally {
       Object.assign(bound, { googleBound: false, googleSecret: null });
     }
+  });
+
+  it('takes no empty code, and lets no unbound account in but "1000" (AC 641, 664-685)', async () => {
+    // @RequestParam int googlecode: '' fails Spring's conversion, for every account.
+    for (const account of ['admin', '1000'])
+      expect(await login(account, account === '1000' ? '1000' : 'admin123', '')).toMatchObject({
+        resultCode: 1020101,
+        resultMsg: '接口内部异常',
+      });
+    // An account without a Google secret: refused before its password is even compared.
+    const unbound = sandbox.app.sandbox.accounts.find((a) => a.account === 'support_tanaka')!;
+    expect(unbound.googleSecret).toBeNull();
+    expect(await login('support_tanaka', 'wrong-anyway')).toEqual({
+      resultCode: 0,
+      resultMsg: '请绑定谷歌验证后使用',
+      currentTime: now,
+    });
+    // "1000" skips the check while unbound, with any number.
+    expect(await login('1000', '1000', '424242')).toMatchObject({ resultCode: 1, data: { account: '1000' } });
   });
 
   it('redirects GET /console/login to the page and refuses JSON bodies as missing parameters', async () => {
@@ -292,7 +323,7 @@ describe('the shiku dialect: data', () => {
       await post('/console/updateUserPassword', admin, { userId: support.userId, password: md5('support123') })
     ).json()) as Row;
     expect(reset.resultCode).toBe(1);
-    const session = (await login('support_tanaka', 'support123')).data as Login;
+    const session = await loginBound('support_tanaka', 'support123');
     expect(session.role).toBe('4');
     const refused = await post('/console/addkeyword', session, { word: '客服加的词' });
     expect(refused.status).toBe(200);
@@ -490,7 +521,7 @@ describe('the shiku dialect: administrators', () => {
       resultMsg: '密码有误',
     });
 
-    const support = (await login('support_tanaka', 'support123')).data as Login;
+    const support = await loginBound('support_tanaka', 'support123');
     expect(await get('/console/delAdmin', support, { adminId: String(user.id), type: '7' })).toMatchObject({
       resultCode: 0,
       resultMsg: '权限不足',
@@ -517,7 +548,7 @@ describe('the shiku dialect: administrators', () => {
     await fetch(`${sandbox.url}/console/google/qrcreate?${signed(admin, { nickName: 'operator' }).toString()}`);
     expect(operatorAccount.googleSecret).toBe(secret);
     try {
-      expect(await login('operator', 'operator123', '')).toMatchObject({ resultCode: 0, resultMsg: '谷歌验证失败' });
+      expect(await login('operator', 'operator123', '0')).toMatchObject({ resultCode: 0, resultMsg: '谷歌验证失败' });
       expect(await login('operator', 'operator123', totp(secret, now))).toMatchObject({ resultCode: 1 });
       expect(
         (await (await post('/console/google/qrcreate', admin, { nickName: 'operator' })).json()) as Row,
@@ -635,6 +666,19 @@ describe('the shiku dialect: users, rooms and invitation codes', () => {
       resultCode: 1,
     });
     expect(group.status).toBe('dissolved');
+    // deleteRoom removes the room (AC 319-333): no longer listed, no longer found; a locked room
+    // (s: -1, Room.java "被禁用") is still listed.
+    const listed = async () =>
+      ((await get('/console/roomList', admin, { page: '1', limit: '0' })).data as Row[]).map((r) => r.id);
+    expect(await listed()).not.toContain(roomId);
+    expect((await get('/console/getRoomMember', admin, { roomId })).data).toBeUndefined();
+    const other = store.groups.find((g) => g.status === 'normal' && g.id !== group.id)!;
+    const otherId = `${Math.floor(Date.parse(other.createTime) / 1000)
+      .toString(16)
+      .padStart(8, '0')}a1c00001${other.id.toString(16).padStart(8, '0')}`;
+    await get('/console/updateRoom', admin, { userId: admin.account, roomId: otherId, s: '-1' });
+    const rows = (await get('/console/roomList', admin, { page: '1', limit: '0' })).data as Row[];
+    expect(rows.find((r) => r.id === otherId)).toMatchObject({ s: -1 });
   });
 
   it('creates an invitation code only in the one-code-per-user mode, and a code once', async () => {
@@ -770,5 +814,50 @@ describe('the shiku dialect: money and client config', () => {
     const after = (await get('/console/clientConfig', admin)).data as Row;
     expect(after).toMatchObject({ isOpenRegister: 1, displayRedPacket: 0 });
     expect(after).not.toHaveProperty('companyName');
+  });
+});
+
+describe('the shiku dialect: what issue 39 read in the source', () => {
+  it('writes withdrawals as Shiku does: bank cards payType 4 with their card, transfers 3, status text in desc', async () => {
+    const rows = (await get('/console/systemRecharge', admin, { type: '2', page: '1', limit: '0' })).data as Row[];
+    const store = sandbox.app.sandbox;
+    const methodOf = (r: Row) => store.withdrawals.find((w) => w.orderNo === r.tradeNo)!.method;
+    const cards = rows.filter((r) => methodOf(r) === 'bankCard');
+    const alipay = rows.filter((r) => methodOf(r) === 'alipay');
+    expect(cards.length).toBeGreaterThan(0);
+    expect(alipay.length).toBeGreaterThan(0);
+    // ConsumeRecordManagerImpl.applyDrawings 409: SYSTEMPAY with the card; TransfersRecordManagerImpl: BALANCEAY.
+    for (const r of cards) expect(r).toMatchObject({ payType: 4, bankCardId: expect.stringMatching(/^[0-9a-f]{24}$/) });
+    for (const r of alipay) expect(r.payType).toBe(3);
+    expect(rows.some((r) => r.payType === 1)).toBe(false);
+    for (const r of rows.filter((row) => row.auditStatus === 1)) expect(r.desc).toBe('提现待审核');
+    // The applicant's nickname is userName (recharge(), line 325); the account is userId.
+    const first = rows[0]!;
+    expect(first.userName).toBe(store.users.get(Number(first.userId))!.nickname);
+  });
+
+  it('answers xMPPTimeout and sMSType as fastjson names them and binds XMPPTimeout and SMSType', async () => {
+    const config = (await get('/console/config', admin)).data as Row;
+    expect(config).toMatchObject({ xMPPTimeout: 180, sMSType: 'aliyun' });
+    expect(config).not.toHaveProperty('XMPPTimeout');
+    const set = (fields: Record<string, string>) => post('/console/config/set', admin, fields);
+    await set({ XMPPTimeout: '60', SMSType: 'tencent' });
+    expect((await get('/console/config', admin)).data).toMatchObject({ xMPPTimeout: 60, sMSType: 'tencent' });
+    // The read fields posted back as answered do not bind: both return to Config's defaults.
+    const read = (await get('/console/config', admin)).data as Row;
+    await set(Object.fromEntries(Object.entries(read).map(([k, v]) => [k, String(v)])));
+    expect((await get('/console/config', admin)).data).toMatchObject({ xMPPTimeout: 180, sMSType: 'aliyun' });
+  });
+
+  it("never writes an administrator's lastLoginTime (modifyRole matches role 0)", async () => {
+    await login('admin', 'admin123');
+    const rows = (await get('/console/adminList', admin, { adminId: '86admin', type: '0', page: '1', limit: '50' }))
+      .data as Row[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r.lastLoginTime).toBe(0);
+      // type 0: roles 5 and 6 only (RoleManagerImpl.adminList).
+      expect([5, 6]).toContain(r.role);
+    }
   });
 });

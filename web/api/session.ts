@@ -12,7 +12,7 @@ import {
   type SessionInfo,
 } from '#contract/gateway';
 import { api, ApiError } from './client.js';
-import { t, type MessageKey } from '../i18n/index.js';
+import { pageMessagesReady, t, type MessageKey } from '../i18n/index.js';
 import { isString, persistedSignal } from '../lib/persisted.js';
 
 /**
@@ -104,6 +104,8 @@ export async function loadBackendOffer(): Promise<BackendOffer> {
       const offer = fullOffer();
       for (const key of OFFER_LISTS) offer.unsupported[key] = names(raw[key]);
       for (const key of OFFER_TABLES) offer.unsupported[key] = lists(raw[key]);
+      // Checked where it is drawn (record-fields.tsx), out of the login page's first load.
+      if (body.shown) offer.shown = body.shown;
       backendOffer.value = offer;
     } else backendOffer.value = NOTHING_LEFT_OUT;
   } catch {
@@ -183,6 +185,15 @@ export async function login(
     const wait = throttledSeconds(error);
     if (wait !== null) throw new LoginThrottledError(wait);
     if (error instanceof ApiError && error.code === 0) throw new LoginError(t('api.connectionError'));
+    if (
+      error instanceof ApiError &&
+      (error.data as { authenticatorNeeded?: unknown } | undefined)?.authenticatorNeeded
+    ) {
+      // The gateway's AUTHENTICATOR_NEEDED: the console's own words, from the lazy page messages
+      // (the login page's first load carries none of them).
+      await pageMessagesReady();
+      throw new LoginError(t('login.authenticatorNeeded'));
+    }
     throw new LoginError(t('login.failed', { msg: error instanceof Error ? error.message : String(error) }));
   }
   // Logging in again in place keeps the list: the screen on show stays (the caller reloads for another account).

@@ -10,6 +10,7 @@ import { MissingParameter, type Params, type Row } from './wire.js';
 /** Config.java's numeric fields and their initial values (the string ones start null and are left out). */
 const NUMERIC_DEFAULTS: Readonly<Record<string, number>> = {
   id: 10000,
+  XMPPTimeout: 180,
   fileValidTime: -1,
   chatRecordTimeOut: -1,
   telephoneSearchUser: 1,
@@ -59,8 +60,13 @@ export class ShikuConfig {
 
   read(): Row {
     const site = this.site;
+    // Lombok's getXMPPTimeout / getSMSType, named by fastjson: the first letter lowered ("xMPPTimeout",
+    // "sMSType"); Spring binds the setters' properties as "XMPPTimeout" / "SMSType" (Introspector).
+    const { XMPPTimeout, SMSType, ...rest } = this.values;
     return {
-      ...this.values,
+      ...rest,
+      xMPPTimeout: XMPPTimeout,
+      sMSType: SMSType,
       // registerInviteCode: 0 off, 1 one code per user and required, 2 shared codes and optional.
       registerInviteCode:
         site.inviteCodeRequired === true

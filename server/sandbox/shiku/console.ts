@@ -147,7 +147,8 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
   // AC deleteUser: disabled in the source, for everyone.
   map('/console/deleteUser', ({ now }) => failure(now, '权限不足,请联系技术删除'));
 
-  // AC roomList: name contains (ignoring case), userSize > leastNumbers, newest first.
+  // AC roomList: name contains (ignoring case), userSize > leastNumbers, newest first; no dates
+  // (AC line 754 takes none). A dissolved room is gone: deleteRoom removes it (line 319).
   map('/console/roomList', ({ params, now }) => {
     const page = params.int('page', 0);
     const limit = params.int('limit', 15);
@@ -156,7 +157,12 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     const rows = byNewest(
       store.groups
         .all()
-        .filter((g) => (!keyWorld || g.name.toLowerCase().includes(keyWorld)) && (least <= 0 || g.memberCount > least)),
+        .filter(
+          (g) =>
+            g.status !== 'dissolved' &&
+            (!keyWorld || g.name.toLowerCase().includes(keyWorld)) &&
+            (least <= 0 || g.memberCount > least),
+        ),
       (g) => g.createTime,
     );
     return pageResult(
@@ -169,7 +175,7 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
   map('/console/getRoomMember', ({ params, now }) => {
     const id = parseObjectId('room', params.str('roomId'));
     const group = id === null ? undefined : store.groups.get(id);
-    if (!group) return success(now);
+    if (!group || group.status === 'dissolved') return success(now);
     const members = (store.members.get(group.id) ?? []).flatMap((m) => {
       const user = store.users.get(m.userId);
       // Member.role: 1 owner, 2 admin, 3 member.

@@ -62,7 +62,6 @@ export function shikuUser(user: UserRecord): Row {
   };
 }
 
-/** Room.java: `s` 1 normal / -1 locked; dissolved groups are gone from Shiku, so they read as locked. */
 /** What the dialect keeps of a room beyond the store: the console's lock and the mute's end. */
 export interface RoomExtras {
   locked?: boolean;
@@ -84,7 +83,9 @@ export function shikuRoom(group: GroupRecord, extras: RoomExtras = {}): Row {
     userSize: group.memberCount,
     maxUserSize: group.maxMembers,
     createTime: seconds(group.createTime),
-    s: group.status === 'dissolved' || extras.locked ? -1 : 1,
+    // Room.s: 1 normal, -1 locked by an administrator (Room.java "被禁用"); a dissolved room is gone
+    // from Shiku (deleteRoom removes it), so roomList leaves it out rather than calling it locked.
+    s: extras.locked ? -1 : 1,
     // Room.talkTime: the end of an all-members mute (seconds); a mute set by the contract's screens
     // has no end, so it reads as far ahead.
     talkTime: extras.talkTime ?? (group.muted ? 4_102_444_800 : 0),
@@ -93,8 +94,13 @@ export function shikuRoom(group: GroupRecord, extras: RoomExtras = {}): Row {
 }
 
 const AUDIT = { pending: 1, approved: 0, rejected: 2 } as const;
-/** ConsumeRecord.payType has no bank card or USDT: withdrawals to them leave the balance (3). */
-const PAY_TYPE = { alipay: 1, bankCard: 3, usdt: 3 } as const;
+/**
+ * ConsumeRecord.payType of a withdrawal: a bank card's is SYSTEMPAY 4 with its bankCardId
+ * (ConsumeRecordManagerImpl.applyDrawings, line 409); Alipay's and WeChat's are BALANCEAY 3
+ * (TransfersRecordManagerImpl.transfersToAliPay / transfersToWXUser). ALIPAY 1 is a recharge channel.
+ * Shiku has no USDT: the sandbox's read as the transfers' 3.
+ */
+const PAY_TYPE = { alipay: 3, bankCard: 4, usdt: 3 } as const;
 
 /** ConsumeRecord.java as /console/systemRecharge?type=2 writes a withdrawal (type 2, PUT_RAISE_CASH). */
 export function shikuWithdrawal(w: WithdrawalRecord, balanceAfter: number | undefined): Row {
@@ -208,9 +214,11 @@ export function shikuRole(account: AdminAccount, role: number): Row {
     phone: account.account,
     role,
     status: account.status === 'enabled' ? 1 : -1,
-    // Role's times are primitive longs: 0 for an administrator who never logged in, never null.
+    // Role's times are primitive longs, never null. lastLoginTime stays 0: the login's
+    // updateLastLoginTime sends `new Role(userId)`, whose role 0 matches no row in modifyRole
+    // (RoleManagerImpl line 191), so it is never written.
     createTime: seconds(account.createTime) ?? 0,
-    lastLoginTime: seconds(account.lastLoginTime) ?? 0,
+    lastLoginTime: 0,
     nickName: account.nickname,
   };
 }

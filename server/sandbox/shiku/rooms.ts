@@ -126,7 +126,8 @@ export function registerRooms(map: Map, store: SandboxStore, rooms: ShikuRooms, 
 
   // AC deleteRoom: admin or super admin; then RoomManagerImplForIM.delete(roomId, userId): an unknown
   // room is no error; a known one needs `userId` to be the owner or to hold role 5 or 6, else the
-  // failure "暂无权限解散群组". The sandbox keeps a dissolved group (as the contract's dissolve does).
+  // failure "暂无权限解散群组". The room is removed: the store keeps it dissolved (as the contract's
+  // dissolve does), and this dialect's roomList and getRoomMember no longer find it.
   map('/console/deleteRoom', ({ params, admin, now }) => {
     if (!editor(admin)) return failure(now, TEXT.noPermission);
     const roomText = params.str('roomId');

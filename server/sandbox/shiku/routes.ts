@@ -131,10 +131,10 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
     }
     const params = bound.values;
     const rawCode = params.get('googlecode');
-    // @RequestParam int googlecode: absent → 1010101; not a number → a type mismatch (1020101).
-    // An empty code is accepted for the console's own form, which may send none (see README).
+    // @RequestParam int googlecode (AC line 641): absent → 1010101; empty or not a number → Spring's
+    // conversion fails before the method runs, and ExceptionHandlerAdvice answers 1020101.
     if (rawCode === undefined) return { resultCode: RESULT.badParameter, resultMsg: TEXT.badParameter, detailMsg: '' };
-    if (rawCode.trim() !== '' && !/^[-+]?\d+$/.test(rawCode.trim())) {
+    if (!/^[-+]?\d+$/.test(rawCode.trim())) {
       return {
         resultCode: RESULT.internal,
         resultMsg: TEXT.internal,
@@ -149,13 +149,15 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
     const role = roleOf(admin);
     if (!LOGIN_ROLES.has(role)) return failure(now, TEXT.noPermission);
     if (admin.status !== 'enabled') return failure(now, '您的账号已被禁用');
-    // Real Shiku refuses every unbound account but "1000"; the sandbox's administrators are the
-    // console's, so an unbound one passes with any code (a deliberate deviation).
+    // AC lines 664-685: a bound secret needs its code; an unbound account is refused, but for
+    // account "1000" (and the README's built-in accounts, which stand in for it here: see README).
     if (admin.googleBound && admin.googleSecret) {
       // GoogleAuthenticator.authorize(secret, int): the int loses leading zeros, so compare as numbers.
-      const code = rawCode.trim() === '' ? -1 : Number(rawCode.trim());
+      const code = Number(rawCode.trim());
       if (code < 0 || !verifyTotp(admin.googleSecret, String(code).padStart(6, '0'), now))
         return failure(now, '谷歌验证失败');
+    } else if (!admin.builtIn) {
+      return failure(now, TEXT.bindGoogle);
     }
     if (!passwords.matches(admin, params.get('password') ?? '')) return failure(now, '帐号或密码错误！');
     const token = sessions.open(admin);

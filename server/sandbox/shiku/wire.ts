@@ -25,6 +25,8 @@ export const TEXT = {
   badParameter: '请求参数验证失败，缺少必填参数或参数错误',
   internal: '接口内部异常',
   noPermission: '权限不足',
+  /** AC login line 677: an account other than "1000" without a Google secret. */
+  bindGoogle: '请绑定谷歌验证后使用',
 } as const;
 
 /** Shiku's JSONMessage: null fields are left out (fastjson without WriteMapNullValue). */

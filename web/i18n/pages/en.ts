@@ -59,6 +59,8 @@ const en = {
   'audit.resourceAudit': 'Audit trail',
   'audit.kindName.change': 'Change',
   'audit.kindName.export': 'Export',
+  'login.authenticatorNeeded':
+    "This account has no authenticator bound on the chat backend yet, and the backend lets none in without one. Bind one in the chat backend's own console, then log in with its code.",
   'audit.kindName.login': 'Login',
   'audit.kindName.logout': 'Logout',
   'audit.kindName.hold': 'Held for approval',

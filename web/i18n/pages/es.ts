@@ -57,6 +57,8 @@ const es = {
   'audit.resourceAudit': 'Registro de auditoría',
   'audit.kindName.change': 'Cambio',
   'audit.kindName.export': 'Exportación',
+  'login.authenticatorNeeded':
+    'Esta cuenta aún no tiene un autenticador vinculado en el backend del chat, y el backend no deja entrar sin uno. Vincule uno en la consola propia del backend y luego inicie sesión con su código.',
   'audit.kindName.login': 'Inicio de sesión',
   'audit.kindName.logout': 'Cierre de sesión',
   'audit.kindName.hold': 'Retenido para aprobación',

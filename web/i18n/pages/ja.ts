@@ -56,6 +56,8 @@ const ja = {
   'audit.resourceAudit': '監査証跡',
   'audit.kindName.change': '変更',
   'audit.kindName.export': 'エクスポート',
+  'login.authenticatorNeeded':
+    'このアカウントはチャットバックエンドに認証アプリがまだ登録されておらず、バックエンドは登録なしのログインを受け付けません。バックエンド自身の管理画面で登録してから、そのコードでログインしてください。',
   'audit.kindName.login': 'ログイン',
   'audit.kindName.logout': 'ログアウト',
   'audit.kindName.hold': '承認待ち',

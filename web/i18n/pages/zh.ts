@@ -56,6 +56,8 @@ const zh = {
   'audit.resourceAudit': '审计记录',
   'audit.kindName.change': '变更',
   'audit.kindName.export': '导出',
+  'login.authenticatorNeeded':
+    '此账号尚未在聊天后端绑定身份验证器，后端不允许未绑定的账号登录。请先在后端自带的管理台绑定，再用验证码登录。',
   'audit.kindName.login': '登录',
   'audit.kindName.logout': '退出',
   'audit.kindName.hold': '待审批',
