@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RESOURCES } from '../../server/contract/index.js';
+import type { BackendMapFile } from '../../server/backend-map/types.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { describeEjabberd, useEjabberd } from '../support/ejabberd-suite.js';
+import { seedEjabberd, type Seeded } from '../support/ejabberd-seed.js';
+import { XmppClient } from '../support/xmpp-client.js';
+import { errorToasts, rowCommand, useHarness } from './harness.js';
+import { walkBoundScreens } from './screen-walk.js';
+
+/**
+ * The console in Chromium on a real ejabberd 23.01 through the shipped map: the login form lets
+ * the server's administrator in, every screen the map binds shows the server's data, the rest are
+ * gone from the menu and say so at their address, and a ban and a dissolve made with the mouse
+ * are checked through ejabberd's own API.
+ */
+const MAP_FILE = path.join(REPO_ROOT, 'server/backend-map/bindings/ejabberd.json');
+const MAP = JSON.parse(readFileSync(MAP_FILE, 'utf8')) as BackendMapFile;
+const named = MAP.resources ?? {};
+// Unnamed resources are unsupported (the map says `unnamed: unsupported`).
+const UNOFFERED = new Set(RESOURCES.map((r) => r.id).filter((id) => !named[id] || named[id]!.unsupported));
+// Mass messages: ejabberd sends them but keeps no history to list; checked on their own below.
+const APART = new Set(['massMessages']);
+const rows = (p: Page) => p.locator('[data-testid="list-table"] tbody tr');
+const dialog = (p: Page) => p.getByTestId('form-dialog');
+
+describeEjabberd('every screen ejabberd offers, in Chromium against the real server', () => {
+  // The harness's admin account logs in with admin123: the server's administrator has that password.
+  const ej = useEjabberd({ adminPassword: 'admin123' });
+  let seeded: Seeded;
+  let online: XmppClient | null = null;
+  const h = useHarness({
+    env: {
+      BACKEND_MAP: MAP_FILE,
+      // Read when the harness starts, after the server below has.
+      get CHAT_BACKEND_URL() {
+        return ej.server.url;
+      },
+      get EJABBERD_HOST() {
+        return ej.server.host;
+      },
+    },
+  });
+
+  beforeAll(async () => {
+    seeded = await seedEjabberd(ej.server, { users: 30, rooms: 3 });
+    const user = seeded.users[3]!;
+    online = await XmppClient.connect({
+      port: ej.server.c2sPort,
+      host: ej.server.host,
+      account: user.account,
+      password: user.password,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await online?.close();
+  });
+
+  it('shows every bound screen with the server’s data, and a clear page for the rest', async () => {
+    const { page } = await h.pageAs('admin');
+    const { problems, menuLinks } = await walkBoundScreens(page, UNOFFERED, APART);
+    expect(problems).toEqual([]);
+    for (const offered of ['/userpage/userset', '/groupset']) expect(menuLinks).toContain(offered);
+    await page.goto('/userpage/userset');
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
+    const first = seeded.users[0]!;
+    await page.getByText(first.nickname).first().waitFor();
+  }, 300_000);
+
+  it('bans an account with a reason, and ejabberd no longer takes its password', async () => {
+    const { server } = ej;
+    const user = seeded.users[1]!;
+    const { page } = await h.pageAs('admin');
+    await page.goto(`/userpage/userset?keyword=${user.account}`);
+    const row = page.locator(`tr[data-row-id="${user.account}"]`);
+    await row.waitFor();
+    await rowCommand(row, '[data-action="ban"]');
+    await dialog(page).getByLabel('Reason').fill('Spam, banned on ejabberd');
+    await dialog(page).getByRole('button', { name: 'Ban' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await server.api('check_password', { user: user.account, host: server.host, password: user.password })).json,
+      )
+      .toBe(1);
+    expect(await errorToasts(page)).toEqual([]);
+  });
+
+  it('dissolves a room, and ejabberd no longer has it', async () => {
+    const { server } = ej;
+    const room = seeded.rooms[2]!;
+    const { page } = await h.pageAs('admin');
+    await page.goto('/groupset');
+    const row = page.locator(`tr[data-row-id="${room.name}"]`);
+    await row.waitFor();
+    await rowCommand(row, '[data-action="dissolve"]');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();
+    await expect
+      .poll(async () => (await server.api('muc_online_rooms', { service: server.mucHost })).json as string[])
+      .not.toContain(room.jid);
+  });
+
+  it('sends a mass message to every account, stored offline for those not connected', async () => {
+    const { server } = ej;
+    const user = seeded.users[9]!;
+    const count = async () =>
+      ((await server.api('get_offline_count', { user: user.account, host: server.host })).json as { value: number })
+        .value;
+    const before = await count();
+    const { page } = await h.pageAs('admin');
+    await page.goto('/masshelper');
+    await page.locator('[data-action="send"]').click();
+    await dialog(page).getByLabel('Audience').selectOption('all');
+    await dialog(page).getByLabel('Title').fill('Maintenance <tonight>');
+    await dialog(page).getByLabel('Content').fill('The service pauses from 02:00 & resumes at 02:30.');
+    await dialog(page).getByRole('button', { name: 'Compose and send' }).click();
+    await page.getByTestId('result-dialog').waitFor();
+    await expect.poll(count).toBe(before + 1);
+    // ejabberd keeps no history of what was sent: the only toast says the list is not offered.
+    expect(await errorToasts(page)).toEqual([expect.stringContaining('massMessages.list')]);
+  });
+});
