@@ -22,6 +22,7 @@ export const KEPT_MAX_RECORDS = 10_000;
 const MAX_INPUT_CHARS = 500;
 
 type Table = Map<string, Map<string, KeptValue>>;
+const EMPTY: ReadonlyMap<string, KeptValue> = new Map();
 
 function isKept(value: unknown): value is KeptValue {
   if (typeof value !== 'object' || value === null) return false;
@@ -78,6 +79,11 @@ export class KeptStore {
 
   get(resource: string, id: string): KeptValue | undefined {
     return this.table.get(resource)?.get(id);
+  }
+
+  /** The ids with a kept value (a live view: do not change it). */
+  idsOf(resource: string): ReadonlySet<string> | ReadonlyMap<string, KeptValue> {
+    return this.table.get(resource) ?? EMPTY;
   }
 
   has(resource: string, id: string): boolean {

@@ -71,6 +71,18 @@ export function sortRows(rows: readonly Row[], sort: string): Row[] {
   return indexed.map((entry) => entry.row);
 }
 
+/** A row's keyword fields in lower case, made once per row object (a kept list's rows are read again and again). */
+const haystacks = new WeakMap<Row, string>();
+function haystackOf(row: Row, keys: readonly string[]): string {
+  let hay = haystacks.get(row);
+  if (hay === undefined) {
+    // A separator no keyword holds keeps a match from spanning two fields.
+    hay = keys.map((key) => text(row[key]).toLowerCase()).join('\u0000');
+    haystacks.set(row, hay);
+  }
+  return hay;
+}
+
 /** A filter's test for one row, from the console's query member and the field it names. */
 function filterOf(field: FieldDef, query: Row): ((row: Row) => boolean) | null {
   const key = field.key;
@@ -115,7 +127,7 @@ export function pageOf(
   const keyword = text(query.keyword).trim().toLowerCase();
   if (keyword !== '') {
     const keys = resource.keywordFields ?? [];
-    rows = rows.filter((row) => keys.some((key) => text(row[key]).toLowerCase().includes(keyword)));
+    rows = rows.filter((row) => haystackOf(row, keys).includes(keyword));
   }
   for (const field of resource.fields) {
     if (!field.filter) continue;
