@@ -214,11 +214,15 @@ export class GatewayLists {
             'UPSTREAM_BAD_ANSWER',
             `${prepared.request.path}: ${list.length} rows, more than the ${max} the gateway pages`,
           );
+        // Every row starts as a record without a kept value reads (a user not banned); kept ones are set per page.
+        const off = Object.assign({}, ...this.keptSets(compiled.resource as ListResource).map((r) => r.off)) as Row;
         const mapped = list.map((item) => {
           const row = itemRow(item, whole.item);
-          return typeof row === 'object' && row !== null && !Array.isArray(row)
-            ? compiled.fields.fromBackend(row as Row)
-            : {};
+          const fields =
+            typeof row === 'object' && row !== null && !Array.isArray(row)
+              ? compiled.fields.fromBackend(row as Row)
+              : {};
+          return { ...fields, ...off };
         });
         return { rows: mapped, sorted: new Map() };
       })
