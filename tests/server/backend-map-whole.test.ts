@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { RESOURCES, type ListResource } from '../../server/contract/index.js';
+import { BackendAuth } from '../../server/backend-map/auth.js';
+import { parseBackendMap } from '../../server/backend-map/load.js';
+import { fillTemplate } from '../../server/backend-map/template.js';
+import { TtlCache } from '../../server/backend-map/ttl-cache.js';
+import { itemRow, pageOf, sortRows } from '../../server/backend-map/whole-list.js';
+import { KeptStore, KEPT_MAX_RECORDS } from '../../server/backend-map/kept-store.js';
+
+/**
+ * The expressions for a backend that does less than the console asks (ejabberd's API): the pure
+ * parts, each both ways where it has two. The whole path against the real server is
+ * tests/server/ejabberd-gateway.test.ts.
+ */
+
+const users = RESOURCES.find((r) => r.id === 'users') as ListResource;
+type Row = Record<string, unknown>;
+const rows: Row[] = ['carol', 'Ann', 'bob', 'dave', 'émile'].map((name, i) => ({
+  id: name,
+  account: name,
+  nickname: i % 2 === 0 ? `Nick ${name}` : undefined,
+  status: name === 'bob' ? 'banned' : 'normal',
+}));
+const view = (sort: string) => (sort === '' ? rows : sortRows(rows, sort));
+
+describe('a whole list paged at the gateway', () => {
+  it('pages, counts and sorts both ways, absent values last', () => {
+    const first = pageOf(users, { pageNum: 1, pageSize: 2, sort: 'account' }, view);
+    expect(first).toEqual({ list: [rows[1], rows[2]], total: 5 });
+    expect(pageOf(users, { pageNum: 3, pageSize: 2, sort: 'account' }, view).list).toEqual([rows[4]]);
+    expect(pageOf(users, { pageNum: 1, pageSize: 2, sort: '-account' }, view).list.map((r) => r.id)).toEqual([
+      'émile',
+      'dave',
+    ]);
+    expect(sortRows([{ n: 2 }, {}, { n: 1 }], '-n')).toEqual([{ n: 2 }, { n: 1 }, {}]);
+  });
+
+  it('searches the keyword fields without case, filters, finds one id, and ignores a sort the screen does not offer', () => {
+    expect(pageOf(users, { keyword: 'NICK C' }, view).list.map((r) => r.id)).toEqual(['carol']);
+    expect(pageOf(users, { status: 'banned' }, view)).toEqual({ list: [rows[2]], total: 1 });
+    expect(pageOf(users, { id: 'dave' }, view).list).toEqual([rows[3]]);
+    // nickname is not sortable on the users screen: the default sort (absent here) keeps the order.
+    expect(pageOf(users, { sort: 'nickname' }, view).list.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+  });
+
+  it('makes rows of scalar and object items, a JID cut at "@"', () => {
+    expect(itemRow('user1', { id: '{item}', account: '{item}' })).toEqual({ id: 'user1', account: 'user1' });
+    expect(
+      itemRow({ jid: 'lobby@conference.x', participants: 3 }, { id: '{jid|local}', memberCount: '{participants}' }),
+    ).toEqual({
+      id: 'lobby',
+      memberCount: 3,
+    });
+  });
+});
+
+describe('placeholder filters xml and local', () => {
+  it('escapes text placed inside a stanza and cuts a JID', () => {
+    const body = fillTemplate('<body>{text|xml}</body>', (n) => (n === 'text' ? `a<b>&"c'` : undefined));
+    expect(body).toBe('<body>a&lt;b&gt;&amp;&quot;c&apos;</body>');
+    expect(fillTemplate({ user: '{id|local}' }, () => 'bob@chat.test/phone')).toEqual({ user: 'bob' });
+  });
+});
+
+describe('the kept-value store', () => {
+  it('keeps, drops and bounds what an action left', async () => {
+    const store = new KeptStore(null);
+    await store.keep('users', ['a', 'b'], {
+      inputs: { reason: 'x'.repeat(900) },
+      time: '2026-01-01T00:00:00Z',
+      by: 'admin',
+    });
+    expect(store.get('users', 'a')?.inputs.reason).toHaveLength(500);
+    await store.drop('users', ['a']);
+    expect([...store.idsOf('users').keys()]).toEqual(['b']);
+    const many = Array.from({ length: KEPT_MAX_RECORDS + 5 }, (_, i) => `u${i}`);
+    await store.keep('users', many, { inputs: {}, time: 't', by: 'admin' });
+    expect(store.idsOf('users').size).toBe(KEPT_MAX_RECORDS);
+    expect(store.has('users', 'b')).toBe(false);
+  });
+});
+
+describe('the short-lived cache of backend answers', () => {
+  it('shares one read, expires, and bounds its weight', async () => {
+    let now = 0;
+    let reads = 0;
+    const cache = new TtlCache<number[]>({ ttlMs: 100, maxWeight: 5, weigh: (v) => v.length, now: () => now });
+    const read = async () => {
+      reads += 1;
+      return [1, 2, 3];
+    };
+    await Promise.all([cache.get('a', read), cache.get('a', read)]);
+    expect(reads).toBe(1);
+    now = 150;
+    await cache.get('a', read);
+    expect(reads).toBe(2);
+    await cache.get('b', read);
+    expect(cache.totalWeight).toBeLessThanOrEqual(5);
+    expect(cache.size).toBe(1);
+    cache.forget('b');
+    expect(cache.size).toBe(0);
+  });
+});
+
+describe('variables, answers without an envelope and a Basic login in a map', () => {
+  const text = JSON.stringify({
+    variables: {
+      host: { env: 'XMPP_HOST', default: 'localhost' },
+      muc: { env: 'XMPP_MUC', default: 'conference.{$host}' },
+    },
+    answer: { status: true, message: '/message' },
+    auth: {
+      login: {
+        path: '/api/registered_users',
+        basic: { user: '{account}@{$host}' },
+        extra: { host: '{$host}' },
+        answer: {},
+      },
+      token: { headers: ['authorization'], prefix: 'Basic ' },
+    },
+    resources: { groups: { calls: { list: { path: '/api/rooms', template: { service: '{$muc}' } } } } },
+  });
+
+  it('writes the environment into the map, a default using an earlier variable', () => {
+    const map = parseBackendMap(text, 'm.json', { XMPP_HOST: 'chat.test' });
+    expect(map.auth?.login.extra).toEqual({ host: 'chat.test' });
+    expect(map.resources?.groups?.calls?.list?.template).toEqual({ service: 'conference.chat.test' });
+    expect(() => parseBackendMap(text, 'm.json', { XMPP_HOST: 'a b' })).toThrow(/host-like/);
+    expect(() => parseBackendMap(text.replace('{$muc}', '{$nope}'), 'm.json', {})).toThrow(/no variable "nope"/);
+  });
+
+  it('logs in with Basic credentials, lets 2xx in and answers 401 and 403 as a wrong login', () => {
+    const map = parseBackendMap(text, 'm.json', {});
+    const auth = new BackendAuth(map.auth!);
+    const sent = auth.loginRequest({ account: 'admin', password: 'pw', code: '' });
+    const basic = Buffer.from('admin@localhost:pw').toString('base64');
+    expect(sent.headers).toEqual({ authorization: `Basic ${basic}` });
+    expect(JSON.parse(sent.body!.text)).toEqual({ host: 'localhost' });
+    expect(auth.readLogin(['admin'], 200, sent)).toEqual({
+      ok: true,
+      credentials: { token: basic, userId: 'admin@localhost' },
+    });
+    expect(auth.readLogin({ status: 'error' }, 401, sent)).toMatchObject({ ok: false, code: 1001 });
+    expect(auth.readLogin({ status: 'error' }, 403, sent)).toMatchObject({ ok: false, code: 1001 });
+    expect(auth.loginRequest({ account: 'root@other.test', password: 'pw', code: '' }).basic?.user).toBe(
+      'root@other.test',
+    );
+    expect(auth.credentials({ token: basic, userId: 'admin@localhost' }, 'POST', '/api/x').headers.authorization).toBe(
+      `Basic ${basic}`,
+    );
+  });
+});
