@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatAmount } from '../../web/lib/format.js';
 import { formatMoneyIn } from '../../web/engine/shared/money.js';
-import { errorToasts, useHarness, rowCommand } from './harness.js';
+import { errorToasts, useHarness, rowCommand, downloadedText } from './harness.js';
 import { parseCsv } from '../support/csv.js';
 
 // No sandbox timer adding withdrawals: every change of the review queue is one a test made.
@@ -46,7 +45,7 @@ describe('finance screens: their own actions', () => {
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^billingRecords-\d{4}-\d{2}-\d{2}\.csv$/);
-    const text = await readFile(await download.path(), 'utf8');
+    const text = await downloadedText(download);
     expect(text.startsWith('\uFEFF')).toBe(true);
     const [header, ...lines] = parseCsv(text.slice(1));
     expect(header).toEqual(['ID', 'User account', 'Type', 'Amount', 'Balance after', 'Remark', 'Created at']);

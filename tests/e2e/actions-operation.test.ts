@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatDay } from '../../web/lib/format.js';
 import { formatMoneyIn } from '../../web/engine/shared/money.js';
 import { parseCsv } from '../support/csv.js';
-import { errorToasts, useHarness, rowCommand } from './harness.js';
+import { errorToasts, useHarness, rowCommand, downloadedText } from './harness.js';
 
 const h = useHarness();
 const store = () => h.sandbox.app.sandbox;
@@ -71,7 +70,7 @@ describe('statistics: a range and a dimension', () => {
 
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
-    const [header, ...lines] = parseCsv((await readFile(await (await downloading).path(), 'utf8')).slice(1));
+    const [header, ...lines] = parseCsv((await downloadedText(await downloading)).slice(1));
     // The same figures, plain for a spreadsheet: ISO days, no digit groups.
     const plain = (r: Record<string, string>) =>
       Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.replace(/,/g, '')]));

@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -369,4 +369,19 @@ export async function rowOffers(row: Locator, selector: string): Promise<boolean
  */
 export async function docsScreenshot(page: Page, name: string): Promise<void> {
   if (process.env.DOCS_SCREENSHOTS === '1') await page.screenshot({ path: path.resolve('docs/images', name) });
+}
+
+/**
+ * A download's text. The shared browser is connected remotely, where `download.path()` is not
+ * available: the file is saved to a temp folder and read back.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'console-e2e-download-'));
+  const file = path.join(dir, download.suggestedFilename() || 'download');
+  await download.saveAs(file);
+  try {
+    return await readFile(file, 'utf8');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
