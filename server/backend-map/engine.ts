@@ -41,7 +41,6 @@ import {
   type BackendMapFile,
   type CallMap,
   type CallName,
-  type EnvelopeMap,
   type ResourceMap,
   type Scalar,
 } from './types.js';
