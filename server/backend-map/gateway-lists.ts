@@ -72,7 +72,7 @@ function requestKey(request: BackendRequest): string {
 }
 
 export class GatewayLists {
-  private readonly whole: TtlCache<WholeRows>;
+  private readonly whole: TtlCache<WholeRows | Answer>;
   private readonly rowValues: TtlCache<Row | null>;
   private readonly concurrency: number;
   private readonly now: () => number;
@@ -87,7 +87,8 @@ export class GatewayLists {
     this.whole = new TtlCache({
       ttlMs: options.wholeTtlMs ?? 15_000,
       maxWeight: options.maxCachedRows ?? 1_000_000,
-      weigh: (value) => value.rows.length,
+      weigh: (value) => ('rows' in value ? value.rows.length : 0),
+      keep: (value) => 'rows' in value,
       now: this.now,
     });
     this.rowValues = new TtlCache({
@@ -195,42 +196,31 @@ export class GatewayLists {
     const bound = prepared.bound;
     const whole = bound.call.whole ?? {};
     const max = whole.max ?? WHOLE_LIST_MAX;
-    let refusal: Answer | null = null;
     const key = `${session.id}\n${compiled.resource.id}\n${requestKey(prepared.request)}`;
-    const rows = await this.whole
-      .get(key, async () => {
-        const { status, json } = await this.send(prepared.request, session);
-        const checked = mapAnswer({ ...prepared, name: 'whole' }, status, {}, json);
-        if (checked.body.code !== 200) {
-          refusal = checked;
-          throw new RefusedRead();
-        }
-        const found = readPointer(json, bound.list);
-        const list = found === null || found === undefined ? [] : found;
-        if (!Array.isArray(list))
-          throw new GatewayError('UPSTREAM_BAD_ANSWER', `${prepared.request.path}: the whole list is not an array`);
-        if (list.length > max)
-          throw new GatewayError(
-            'UPSTREAM_BAD_ANSWER',
-            `${prepared.request.path}: ${list.length} rows, more than the ${max} the gateway pages`,
-          );
-        // Every row starts as a record without a kept value reads (a user not banned); kept ones are set per page.
-        const off = Object.assign({}, ...this.keptSets(compiled.resource as ListResource).map((r) => r.off)) as Row;
-        const mapped = list.map((item) => {
-          const row = itemRow(item, whole.item);
-          const fields =
-            typeof row === 'object' && row !== null && !Array.isArray(row)
-              ? compiled.fields.fromBackend(row as Row)
-              : {};
-          return { ...fields, ...off };
-        });
-        return { rows: mapped, sorted: new Map() };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof RefusedRead && refusal) return refusal;
-        throw error;
+    return this.whole.get(key, async (): Promise<WholeRows | Answer> => {
+      const { status, json } = await this.send(prepared.request, session);
+      const checked = mapAnswer({ ...prepared, name: 'whole' }, status, {}, json);
+      // A refusal reaches every caller sharing this read, and is not kept (the cache keeps lists only).
+      if (checked.body.code !== 200) return checked;
+      const found = readPointer(json, bound.list);
+      const list = found === null || found === undefined ? [] : found;
+      if (!Array.isArray(list))
+        throw new GatewayError('UPSTREAM_BAD_ANSWER', `${prepared.request.path}: the whole list is not an array`);
+      if (list.length > max)
+        throw new GatewayError(
+          'UPSTREAM_BAD_ANSWER',
+          `${prepared.request.path}: ${list.length} rows, more than the ${max} the gateway pages`,
+        );
+      // Every row starts as a record without a kept value reads (a user not banned); kept ones are set per page.
+      const off = Object.assign({}, ...this.keptSets(compiled.resource as ListResource).map((r) => r.off)) as Row;
+      const mapped = list.map((item) => {
+        const row = itemRow(item, whole.item);
+        const fields =
+          typeof row === 'object' && row !== null && !Array.isArray(row) ? compiled.fields.fromBackend(row as Row) : {};
+        return { ...fields, ...off };
       });
-    return rows;
+      return { rows: mapped, sorted: new Map() };
+    });
   }
 
   /** The rows with the values of the call's per-row calls. */
@@ -298,9 +288,6 @@ export class GatewayLists {
     });
   }
 }
-
-/** Thrown inside a cached read to carry a refusal out without caching it. */
-class RefusedRead extends Error {}
 
 /** The console's list call of a resource (a detail's whole list is the list call's). */
 function consoleListCall(call: ConsoleCall): ConsoleCall {

@@ -2,7 +2,7 @@
  * A small cache of answers the gateway reads again within seconds (a whole list, a row's vCard):
  * each entry lives `ttlMs`, the cache holds at most `maxWeight` in all (a list weighs its rows)
  * and drops the least recently used first. Two callers asking for one key while it is being read
- * share the one read. A failed read is not kept.
+ * share the one read. A failed read is not kept, nor a value `keep` turns down.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; at: number; weight: number }>();
@@ -14,6 +14,8 @@ export class TtlCache<V> {
       ttlMs: number;
       maxWeight: number;
       weigh?: (value: V) => number;
+      /** False for a value served to the callers of its read but not kept (a refusal). */
+      keep?: (value: V) => boolean;
       now?: () => number;
     },
   ) {}
@@ -37,7 +39,7 @@ export class TtlCache<V> {
     const reading = read().finally(() => this.reading.delete(key));
     this.reading.set(key, reading);
     const value = await reading;
-    this.put(key, value);
+    if (this.options.keep?.(value) ?? true) this.put(key, value);
     return value;
   }
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES, type ListResource } from '../../server/contract/index.js';
 import { BackendAuth } from '../../server/backend-map/auth.js';
-import { parseBackendMap } from '../../server/backend-map/load.js';
+import { loadBackendMap, parseBackendMap } from '../../server/backend-map/load.js';
+import { BackendMap } from '../../server/backend-map/engine.js';
+import { consoleCalls } from '../../server/backend-map/calls.js';
+import { GatewayLists } from '../../server/backend-map/gateway-lists.js';
 import { fillTemplate } from '../../server/backend-map/template.js';
 import { TtlCache } from '../../server/backend-map/ttl-cache.js';
 import { itemRow, pageOf, sortRows } from '../../server/backend-map/whole-list.js';
@@ -148,5 +151,31 @@ describe('variables, answers without an envelope and a Basic login in a map', ()
     expect(auth.credentials({ token: basic, userId: 'admin@localhost' }, 'POST', '/api/x').headers.authorization).toBe(
       `Basic ${basic}`,
     );
+  });
+});
+
+describe('a whole list the backend refuses', () => {
+  it('answers the refusal to every caller sharing the read, and reads again next time', async () => {
+    const map = new BackendMap(loadBackendMap('server/backend-map/bindings/ejabberd.json', {}));
+    const list = consoleCalls(users).find((c) => c.kind === 'list')!;
+    let reads = 0;
+    let refuse = true;
+    const send = async () => {
+      reads += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+      return refuse
+        ? { status: 403, json: { status: 'error', code: 32, message: 'AccessRules: no right' } }
+        : { status: 200, json: ['ann', 'bob'] };
+    };
+    const lists = new GatewayLists(map, send, new KeptStore(null), { rowConcurrency: 1 });
+    const session = { id: 's', token: 't', userId: 'admin@localhost', account: 'admin' };
+    const both = await Promise.all([lists.answer(list, {}, session), lists.answer(list, {}, session)]);
+    expect(reads).toBe(1);
+    for (const answer of both)
+      expect(answer).toMatchObject({ status: 403, body: { code: 403, msg: 'AccessRules: no right' } });
+    refuse = false;
+    const after = await lists.answer(list, { pageSize: 1, sort: 'account' }, session);
+    expect(after.body).toMatchObject({ code: 200, data: { total: 2, list: [{ id: 'ann', status: 'normal' }] } });
+    expect(reads).toBeGreaterThan(1);
   });
 });
