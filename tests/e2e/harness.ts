@@ -338,15 +338,28 @@ export async function storePreference(
 
 /**
  * Clicks one of a list row's commands: a table shows a row's first two as buttons and the others
- * in its "⋯" menu, so a command not among the buttons is looked for in the menu.
+ * in its "⋯" menu, so a command not among the buttons is looked for in the menu. A command that
+ * follows another (unmute after mute) appears only once the list has read the row again: until
+ * then the menu is closed and looked at again, up to `timeout`.
  */
-export async function rowCommand(row: Locator, selector: string): Promise<void> {
+export async function rowCommand(row: Locator, selector: string, timeout = 30_000): Promise<void> {
   // The row's commands must be drawn before asking which of them are buttons.
   await row.locator('[data-command], [data-testid="row-more"]').first().waitFor();
-  const button = row.locator(selector);
-  if ((await button.count()) > 0) return button.click();
-  await row.getByTestId('row-more').click();
-  await row.page().getByTestId('row-menu').locator(selector).click();
+  const page = row.page();
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const button = row.locator(selector);
+    if ((await button.count()) > 0) return button.click();
+    await row.getByTestId('row-more').click();
+    const menu = page.getByTestId('row-menu');
+    await menu.waitFor();
+    const item = menu.locator(selector);
+    if ((await item.count()) > 0) return item.click();
+    if (Date.now() > deadline) throw new Error(`the row never offered ${selector}`);
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await page.waitForTimeout(200);
+  }
 }
 
 /** Whether a row offers a command, as a button or in its "⋯" menu (which it closes again). */
