@@ -9,7 +9,7 @@ import { readPointer } from './pointer.js';
 import { rowValues } from './set-values.js';
 import { fillTemplate } from './template.js';
 import { TtlCache } from './ttl-cache.js';
-import { WHOLE_LIST_MAX, itemRow, pageOf, sortRows } from './whole-list.js';
+import { WHOLE_LIST_MAX, haystacksOf, itemRow, pageOf, sortRows } from './whole-list.js';
 
 /**
  * The gateway's own work for a backend that does less than the console asks (ejabberd's API):
@@ -47,10 +47,33 @@ export interface GatewayListsOptions {
   now?: () => number;
 }
 
-/** A whole list as kept: its rows in the backend's order, and the orders asked for so far. */
+/**
+ * A whole list as kept: its rows in the backend's order, and each order asked for so far with
+ * what is made of it once and read by every page: its keyword strings, and the rows as the
+ * kept values have them (made again only when those change).
+ */
 interface WholeRows {
   rows: Row[];
-  sorted: Map<string, Row[]>;
+  orders: Map<string, Order>;
+}
+
+interface Order {
+  rows: Row[];
+  haystacks?: string[];
+  withKept?: { version: number; rows: readonly Row[] };
+}
+
+/** A per-row call's request for one row, made once per row of a kept list, with its cache key. */
+interface RowRequest {
+  request: BackendRequest;
+  key: string;
+  /** The cache key with the last session's prefix, kept as one string: its hash is made once. */
+  scoped?: { prefix: string; key: string };
+}
+
+function scopedKey(made: RowRequest, prefix: string): string {
+  if (made.scoped?.prefix !== prefix) made.scoped = { prefix, key: prefix + made.key };
+  return made.scoped.key;
 }
 
 type Answer = { status: number; body: Row };
@@ -59,10 +82,13 @@ const text = (value: unknown): string =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 
 /** Runs `work` over `items`, at most `limit` at a time. */
-async function pooled<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+async function pooled<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index]!, index);
+    }
   });
   await Promise.all(lanes);
 }
@@ -115,9 +141,14 @@ export class GatewayLists {
     const listCall = consoleListCall(call);
     const whole = await this.wholeRows(listCall, compiled, session);
     if ('status' in whole) return whole;
-    const view = (sort: string): readonly Row[] => this.withKept(resource, this.sortedOnce(whole, sort));
+    const view = (sort: string): readonly Row[] => this.withKept(resource, this.order(whole, sort));
     if (call.kind === 'list') {
-      const page = pageOf(resource, query, view);
+      // Keyword fields are never among those a kept value sets: the order's strings hold for its kept view.
+      const haystacks = (sort: string, keys: readonly string[]) => {
+        const order = this.order(whole, sort);
+        return (order.haystacks ??= haystacksOf(order.rows, keys));
+      };
+      const page = pageOf(resource, query, view, haystacks);
       const list = await this.enrich(compiled, compiled.calls.get('list')!, page.list, session);
       return { status: 200, body: { code: 200, msg: 'ok', data: { list, total: page.total } } };
     }
@@ -157,11 +188,10 @@ export class GatewayLists {
     }
   }
 
-  private sortedOnce(whole: WholeRows, sort: string): Row[] {
-    if (sort === '') return whole.rows;
-    let rows = whole.sorted.get(sort);
-    if (!rows) whole.sorted.set(sort, (rows = sortRows(whole.rows, sort)));
-    return rows;
+  private order(whole: WholeRows, sort: string): Order {
+    let order = whole.orders.get(sort);
+    if (!order) whole.orders.set(sort, (order = { rows: sort === '' ? whole.rows : sortRows(whole.rows, sort) }));
+    return order;
   }
 
   /** The fields kept values set on a record (`on`) and those their end sets (`off`), per rule of the resource. */
@@ -175,14 +205,18 @@ export class GatewayLists {
 
   /**
    * The rows with what the gateway keeps: a kept record reads with the fields its action sets (the
-   * rows were made with those its end sets). Only the few kept records are copied: a page of a
-   * 100,000-row list costs a look-up per row, not a copy.
+   * rows were made with those its end sets). Only the few kept records are copied, once per
+   * change of the kept values, not once per page.
    */
-  private withKept(resource: ListResource, rows: readonly Row[]): readonly Row[] {
+  private withKept(resource: ListResource, order: Order): readonly Row[] {
     const kept = this.kept.idsOf(resource.id);
-    if (kept.size === 0) return rows;
+    if (kept.size === 0) return order.rows;
+    const version = this.kept.version;
+    if (order.withKept?.version === version) return order.withKept.rows;
     const on = Object.assign({}, ...this.keptSets(resource).map((r) => r.on)) as Row;
-    return rows.map((row) => (kept.has(text(row.id)) ? { ...row, ...on } : row));
+    const rows = order.rows.map((row) => (kept.has(text(row.id)) ? { ...row, ...on } : row));
+    order.withKept = { version, rows };
+    return rows;
   }
 
   private async wholeRows(
@@ -219,20 +253,55 @@ export class GatewayLists {
           typeof row === 'object' && row !== null && !Array.isArray(row) ? compiled.fields.fromBackend(row as Row) : {};
         return { ...fields, ...off };
       });
-      return { rows: mapped, sorted: new Map() };
+      return { rows: mapped, orders: new Map() };
     });
   }
 
-  /** The rows with the values of the call's per-row calls. */
+  /**
+   * The rows with the values of the call's per-row calls. Values still kept are added at once;
+   * only the others are asked for, at most `concurrency` at a time.
+   */
   private async enrich(compiled: CompiledResource, bound: Bound, rows: Row[], session: ListSession): Promise<Row[]> {
     if (bound.rows.length === 0) return rows;
-    const out = rows.map((row) => ({ ...row }));
-    const tasks = out.flatMap((row) => bound.rows.map((part) => ({ row, part })));
-    await pooled(tasks, this.concurrency, async ({ row, part }) => {
-      const values = await this.rowCall(compiled, part, row, session);
+    const prefix = `${session.id}\n${compiled.resource.id}\n`;
+    const out: Row[] = [];
+    const missing: { row: Row; part: Bound; made: RowRequest }[] = [];
+    for (const source of rows) {
+      const requests = this.rowRequestsOf(bound, source);
+      // The row is copied key by key with its kept values: Object.assign onto a spread copy cost
+      // about 1 KB of garbage per row (a new backing store per added key).
+      const row: Row = {};
+      for (const key in source) row[key] = source[key];
+      for (let i = 0; i < bound.rows.length; i++) {
+        const made = requests[i];
+        if (!made) continue;
+        const values = this.rowValues.peek(scopedKey(made, prefix));
+        if (values === undefined) missing.push({ row, part: bound.rows[i]!, made });
+        else if (values) for (const key in values) row[key] = values[key];
+      }
+      out.push(row);
+    }
+    await pooled(missing, this.concurrency, async ({ row, part, made }) => {
+      const values = await this.rowCall(compiled, part, made, session);
       if (values) Object.assign(row, values);
     });
     return out;
+  }
+
+  /** A row's per-row requests (null where the row lacks a placeholder), made once per kept row object. */
+  private readonly madeRequests = new WeakMap<Row, Map<Bound, (RowRequest | null)[]>>();
+  private rowRequestsOf(bound: Bound, row: Row): (RowRequest | null)[] {
+    let byBound = this.madeRequests.get(row);
+    if (!byBound) this.madeRequests.set(row, (byBound = new Map()));
+    let made = byBound.get(bound);
+    if (!made) {
+      made = bound.rows.map((part) => {
+        const request = rowRequest(part, row);
+        return request ? { request, key: requestKey(request) } : null;
+      });
+      byBound.set(bound, made);
+    }
+    return made;
   }
 
   /** A detail out of the whole list: the row, its per-row calls' values and relations, and what the gateway keeps of it. */
@@ -240,8 +309,10 @@ export class GatewayLists {
     const bound = compiled.calls.get('detail')!;
     const record: Row = { ...row };
     const related: Row = {};
-    await pooled(bound.rows, this.concurrency, async (part) => {
-      const values = await this.rowCall(compiled, part, row, session);
+    const requests = this.rowRequestsOf(bound, row);
+    await pooled(bound.rows, this.concurrency, async (part, i) => {
+      const made = requests[i];
+      const values = made ? await this.rowCall(compiled, part, made, session) : null;
       if (!values) return;
       for (const [key, value] of Object.entries(values)) {
         if (part.relations.some((r) => r.key === key)) related[key] = value;
@@ -260,10 +331,9 @@ export class GatewayLists {
   }
 
   /** One per-row call for one row: its `set` values (mapped through the fields) and relations; null when it failed. */
-  private async rowCall(compiled: CompiledResource, part: Bound, row: Row, session: ListSession): Promise<Row | null> {
-    const request = rowRequest(part, row);
-    if (!request) return null;
-    const key = `${session.id}\n${compiled.resource.id}\n${requestKey(request)}`;
+  private async rowCall(compiled: CompiledResource, part: Bound, made: RowRequest, session: ListSession): Promise<Row | null> {
+    const { request } = made;
+    const key = scopedKey(made, `${session.id}\n${compiled.resource.id}\n`);
     return this.rowValues.get(key, async () => {
       try {
         const { status, json } = await this.send(request, session);

@@ -39,6 +39,7 @@ function isKept(value: unknown): value is KeptValue {
 export class KeptStore {
   private readonly table: Table = new Map();
   private count = 0;
+  private changes = 0;
   private readonly file: SnapshotFile | null;
 
   /** `dir`: DATA_DIR; null keeps the values in memory only (tests, a read-only disk). */
@@ -90,7 +91,13 @@ export class KeptStore {
     return this.table.get(resource)?.has(id) ?? false;
   }
 
+  /** Grows with every change: a view made over the kept values is current while this is the same. */
+  get version(): number {
+    return this.changes;
+  }
+
   private place(resource: string, id: string, value: KeptValue): void {
+    this.changes++;
     let records = this.table.get(resource);
     if (!records) this.table.set(resource, (records = new Map()));
     if (!records.delete(id)) this.count++;
@@ -125,6 +132,7 @@ export class KeptStore {
       for (const id of ids) {
         if (records?.delete(id)) {
           this.count--;
+          this.changes++;
           changed = true;
         }
       }

@@ -179,3 +179,72 @@ describe('a whole list the backend refuses', () => {
     expect(reads).toBeGreaterThan(1);
   });
 });
+
+describe('pages of a kept whole list, read again and again', () => {
+  it('counts a search’s matches and keeps only its page, with the haystacks the caller made once', () => {
+    const many: Row[] = Array.from({ length: 50 }, (_, i) => ({ id: `u${i}`, account: i % 2 ? `odd${i}` : `even${i}` }));
+    let made = 0;
+    const haystacks = (_sort: string, keys: readonly string[]) => {
+      made += 1;
+      return many.map((row) => keys.map((k) => String(row[k] ?? '').toLowerCase()).join('\u0000'));
+    };
+    const second = pageOf(users, { keyword: 'ODD', pageNum: 2, pageSize: 10 }, () => many, haystacks);
+    expect(second.total).toBe(25);
+    expect(second.list.map((r) => r.id)).toEqual(['u21', 'u23', 'u25', 'u27', 'u29', 'u31', 'u33', 'u35', 'u37', 'u39']);
+    // Beyond the matches: an empty page, the count still right.
+    expect(pageOf(users, { keyword: 'odd', pageNum: 9, pageSize: 10 }, () => many, haystacks)).toEqual({
+      list: [],
+      total: 25,
+    });
+    expect(made).toBe(2);
+    // The same answer without the caller's haystacks.
+    expect(pageOf(users, { keyword: 'ODD', pageNum: 2, pageSize: 10 }, () => many)).toEqual(second);
+  });
+
+  it('shows a ban on the next page read and its end after the unban, the list read once', async () => {
+    const map = new BackendMap(loadBackendMap('server/backend-map/bindings/ejabberd.json', {}));
+    const list = consoleCalls(users).find((c) => c.kind === 'list')!;
+    let reads = 0;
+    const send = async (request: { path: string }) => {
+      if (request.path.endsWith('/registered_users')) {
+        reads += 1;
+        return { status: 200, json: ['ann', 'bob', 'carol'] };
+      }
+      return { status: 200, json: { content: '', status: "Registered but didn't login" } };
+    };
+    const kept = new KeptStore(null);
+    const lists = new GatewayLists(map, send, kept, { rowConcurrency: 1 });
+    const session = { id: 's', token: 't', userId: 'admin@localhost', account: 'admin' };
+    const statuses = async () => {
+      const answer = await lists.answer(list, { sort: 'account' }, session);
+      return (answer.body.data as { list: Row[] }).list.map((r) => `${String(r.id)}:${String(r.status)}`);
+    };
+    expect(await statuses()).toEqual(['ann:normal', 'bob:normal', 'carol:normal']);
+    const before = kept.version;
+    await kept.keep('users', ['bob'], { inputs: {}, time: 't', by: 'admin' });
+    expect(kept.version).toBeGreaterThan(before);
+    expect(await statuses()).toEqual(['ann:normal', 'bob:banned', 'carol:normal']);
+    await kept.drop('users', ['bob']);
+    expect(await statuses()).toEqual(['ann:normal', 'bob:normal', 'carol:normal']);
+    expect(reads).toBe(1);
+  });
+});
+
+describe('peeking into the short-lived cache', () => {
+  it('answers a fresh value at once, nothing for a stale one, and lets the oldest go first', async () => {
+    let now = 0;
+    const cache = new TtlCache<{ n: number }>({ ttlMs: 100, maxWeight: 2, now: () => now });
+    expect(cache.peek('a')).toBeUndefined();
+    await cache.get('a', async () => ({ n: 1 }));
+    now = 10;
+    await cache.get('b', async () => ({ n: 2 }));
+    expect(cache.peek('a')).toEqual({ n: 1 });
+    // A read does not keep an entry longer: 'a' is still the oldest and goes first.
+    await cache.get('c', async () => ({ n: 3 }));
+    expect(cache.peek('a')).toBeUndefined();
+    expect(cache.peek('b')).toEqual({ n: 2 });
+    now = 200;
+    expect(cache.peek('b')).toBeUndefined();
+    expect(cache.size).toBe(1);
+  });
+});
