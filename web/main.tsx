@@ -30,11 +30,13 @@ applyDocumentSettings((lang) => void activateLanguage(lang));
 installLeaveGuard();
 if (process.env.NODE_ENV === 'production') installErrorReporter();
 
-void loadSiteConfig().then((config) => {
-  document.title = siteTitle.value;
-  setTabIcon(config?.webIconPath);
-});
-void loadSession();
+// The session says first whether the backend offers the site configuration at all.
+void loadSession()
+  .then(loadSiteConfig)
+  .then((config) => {
+    document.title = siteTitle.value;
+    setTabIcon(config?.webIconPath);
+  });
 
 const container = document.getElementById('app');
 // Wait for a non-English language's messages so the first paint is not English for a moment.

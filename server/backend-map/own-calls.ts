@@ -45,6 +45,15 @@ export interface CompiledOwnCall {
   fields: FieldBinding;
 }
 
+/**
+ * Whether a map leaves one of the console's own calls to the backend: false only when its `console`
+ * section marks the call unsupported (an own call the map does not name keeps the console's contract).
+ * Asked before the map is compiled: the session answer tells the login page about the site configuration.
+ */
+export function offersOwnCall(file: BackendMapFile | null | undefined, name: OwnCallName): boolean {
+  return file?.console?.calls?.[name]?.unsupported !== true;
+}
+
 /** The site configuration is read before login: the gateway sends it without the session. */
 export function isOpenOwnCall(name: OwnCallName): boolean {
   return name === 'siteConfig';

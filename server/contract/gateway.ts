@@ -81,6 +81,12 @@ export interface SessionInfo {
   sandboxDialect: SandboxDialect | null;
   /** ISO 4217 code of the wallet's money (CURRENCY): the backend's amounts never name it. */
   currency: string;
+  /**
+   * Whether the backend offers the site configuration (the tab's title and icon, the menu's logo): a
+   * backend map may mark it unsupported, and the UI then never asks for it. Told before login, as
+   * the site configuration is read there too.
+   */
+  siteConfigOffered: boolean;
 }
 
 export const WITHDRAWAL_EVENT = 'withdrawal-count';

@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { COOKIE_TOKEN, COOKIE_USER_ID, GATEWAY_PATHS, SESSION_NAME, type SessionInfo } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
+import { offersOwnCall } from '../backend-map/own-calls.js';
 import { areaOf, pathOf } from '../lib/request-path.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { ClusterRevocations } from './cluster.js';
@@ -251,6 +252,8 @@ export default fp<SessionPluginOptions>(
     };
     app.decorate('sessions', service);
 
+    // Told before login, as the site configuration is read: a backend without it is never asked.
+    const siteConfigOffered = offersOwnCall(app.config.backendMap?.map, 'siteConfig');
     app.get(
       GATEWAY_PATHS.session,
       {
@@ -258,7 +261,16 @@ export default fp<SessionPluginOptions>(
           response: {
             200: {
               type: 'object',
-              required: ['loggedIn', 'userId', 'name', 'sandbox', 'webClientUrl', 'sandboxDialect', 'currency'],
+              required: [
+                'loggedIn',
+                'userId',
+                'name',
+                'sandbox',
+                'webClientUrl',
+                'sandboxDialect',
+                'currency',
+                'siteConfigOffered',
+              ],
               properties: {
                 loggedIn: { type: 'boolean' },
                 userId: { type: ['string', 'null'] },
@@ -267,6 +279,7 @@ export default fp<SessionPluginOptions>(
                 webClientUrl: { type: ['string', 'null'] },
                 sandboxDialect: { type: ['string', 'null'] },
                 currency: { type: 'string' },
+                siteConfigOffered: { type: 'boolean' },
               },
             },
           },
@@ -285,6 +298,7 @@ export default fp<SessionPluginOptions>(
           webClientUrl: app.config.webClientUrl,
           sandboxDialect: options.sandbox ? app.config.sandboxDialect : null,
           currency: app.config.currency,
+          siteConfigOffered,
         };
       },
     );

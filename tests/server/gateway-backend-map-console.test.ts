@@ -147,6 +147,11 @@ describe('the gateway with a map binding the console own calls', () => {
     expect(guest.json()).toMatchObject({ data: { chatRoomName: 'Shiku chat' } });
   });
 
+  it('tells the session that the site configuration is offered', async () => {
+    const guest = await app.inject({ method: 'GET', url: GATEWAY_PATHS.session });
+    expect(guest.json()).toMatchObject({ loggedIn: false, siteConfigOffered: true });
+  });
+
   it('maps a dashboard figure both ways, with the session', async () => {
     const res = await app.inject({ method: 'GET', url: CALLS.count, cookies: session });
     expect(res.json()).toEqual({ code: 200, msg: 'ok', data: { userCount: 12, rechargeToday: 4560, onlineUsers: 2 } });
@@ -260,6 +265,13 @@ describe('the gateway with a map marking the console own calls unsupported', () 
     expect((await app.inject({ method: 'GET', url: GATEWAY_PATHS.session, cookies: own })).json()).toMatchObject({
       loggedIn: false,
     });
+  });
+
+  it('tells before login that the site configuration is not offered, and after it too', async () => {
+    const guest = await app.inject({ method: 'GET', url: GATEWAY_PATHS.session });
+    expect(guest.json()).toMatchObject({ loggedIn: false, siteConfigOffered: false });
+    const known = await app.inject({ method: 'GET', url: GATEWAY_PATHS.session, cookies: session });
+    expect(known.json()).toMatchObject({ loggedIn: true, siteConfigOffered: false });
   });
 
   it('says in the offer what is left out', async () => {

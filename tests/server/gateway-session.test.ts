@@ -129,6 +129,7 @@ describe('session: login, logout and /api/session', () => {
       webClientUrl: null,
       sandboxDialect: null,
       currency: 'CNY',
+      siteConfigOffered: true,
     });
     const forged = await app.inject({ method: 'GET', url: '/api/session', cookies: { token: 'abc', userId: '7' } });
     expect(forged.json()).toEqual({
@@ -139,6 +140,7 @@ describe('session: login, logout and /api/session', () => {
       webClientUrl: null,
       sandboxDialect: null,
       currency: 'CNY',
+      siteConfigOffered: true,
     });
     const cookies = await logInInject(app, { account: 'admin', password: 'admin123' });
     // The userId cookie is not what the gateway believes: the sealed value is.
@@ -151,6 +153,7 @@ describe('session: login, logout and /api/session', () => {
       webClientUrl: null,
       sandboxDialect: null,
       currency: 'CNY',
+      siteConfigOffered: true,
     });
   });
 

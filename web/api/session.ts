@@ -121,33 +121,32 @@ export async function loadSession(): Promise<SessionInfo> {
 }
 
 async function fetchSession(): Promise<SessionInfo> {
-  let info: SessionInfo;
+  // A gateway that cannot be reached or read answers nothing: logged out, with every default.
+  let raw: Partial<SessionInfo> = {};
   try {
     const res = await fetch(GATEWAY_PATHS.session, { credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
     const body = (await res.json()) as Partial<SessionInfo> & { data?: Partial<SessionInfo> };
     // Accept the bare object or one wrapped in the envelope.
-    const raw = typeof body.loggedIn === 'boolean' ? body : (body.data ?? {});
-    info = {
-      loggedIn: raw.loggedIn === true,
-      userId: raw.userId ?? null,
-      name: 'Admin',
-      sandbox: raw.sandbox === true,
-      webClientUrl: typeof raw.webClientUrl === 'string' ? raw.webClientUrl : null,
-      sandboxDialect: SANDBOX_DIALECTS.find((d) => d === raw.sandboxDialect) ?? null,
-      currency: typeof raw.currency === 'string' && /^[A-Z]{3}$/.test(raw.currency) ? raw.currency : '',
-    };
+    raw = typeof body.loggedIn === 'boolean' ? body : (body.data ?? {});
   } catch {
-    info = {
-      loggedIn: false,
-      userId: null,
-      name: 'Admin',
-      sandbox: false,
-      webClientUrl: null,
-      sandboxDialect: null,
-      currency: '',
-    };
+    /* as logged out */
   }
-  return info;
+  return readSession(raw);
+}
+
+/** The session as the gateway told it, each member checked; what it leaves out takes its default. */
+function readSession(raw: Partial<SessionInfo>): SessionInfo {
+  return {
+    loggedIn: raw.loggedIn === true,
+    userId: raw.userId ?? null,
+    name: 'Admin',
+    sandbox: raw.sandbox === true,
+    webClientUrl: typeof raw.webClientUrl === 'string' ? raw.webClientUrl : null,
+    sandboxDialect: SANDBOX_DIALECTS.find((d) => d === raw.sandboxDialect) ?? null,
+    currency: typeof raw.currency === 'string' && /^[A-Z]{3}$/.test(raw.currency) ? raw.currency : '',
+    // Absent (an older gateway): asked for, as before a map could leave it out.
+    siteConfigOffered: raw.siteConfigOffered !== false,
+  };
 }
 
 export class LoginError extends Error {}
@@ -205,15 +204,8 @@ export async function login(
 /** Forgets the session in the UI only: the gateway already refuses it. The guard then goes to login. */
 export function forgetSession(): void {
   permissions.value = null;
-  session.value = {
-    loggedIn: false,
-    userId: null,
-    name: 'Admin',
-    sandbox: session.value?.sandbox ?? false,
-    webClientUrl: session.value?.webClientUrl ?? null,
-    sandboxDialect: session.value?.sandboxDialect ?? null,
-    currency: session.value?.currency ?? '',
-  };
+  // What the gateway told of itself (the sandbox, the currency...) stays; only the login goes.
+  session.value = { ...readSession(session.value ?? {}), loggedIn: false, userId: null };
 }
 
 export async function logout(): Promise<void> {
@@ -264,7 +256,12 @@ export async function loadPermissions(): Promise<readonly string[]> {
   return list;
 }
 
-export async function loadSiteConfig(): Promise<SiteConfig | null> {
+/**
+ * The site configuration, asked for only when the session says the backend offers it: one its map
+ * marks unsupported would answer 404 on every page load.
+ */
+export async function loadSiteConfig(info: Pick<SessionInfo, 'siteConfigOffered'>): Promise<SiteConfig | null> {
+  if (!info.siteConfigOffered) return null;
   try {
     const env = await api.get<SiteConfig>(CALLS.siteConfig, undefined, { quiet: true });
     siteConfig.value = env.data ?? null;
