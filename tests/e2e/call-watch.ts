@@ -10,6 +10,9 @@ export interface CallWatch {
   refused(): Promise<string[]>;
 }
 
+/** The gateway's calls: its own (/api) and the backend's (/manage, the site configuration under /api). */
+const isCall = (pathname: string) => pathname.startsWith('/api/') || pathname.startsWith('/manage/');
+
 /**
  * Records a page's calls from now on. A refusal is told by its answer's body, read as it arrives;
  * `refused()` waits for every answer seen so far to be read, so nothing is missed by timing.
@@ -20,11 +23,13 @@ export function watchCalls(page: Page): CallWatch {
   const reads: Promise<string | null>[] = [];
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());
-    if (pathname.startsWith('/api/') || pathname.startsWith('/manage/')) asked.push(`${request.method()} ${pathname}`);
+    if (isCall(pathname)) asked.push(`${request.method()} ${pathname}`);
   });
   page.on('response', (response) => {
-    if (response.status() !== 404) return;
-    const call = `${response.request().method()} ${new URL(response.url()).pathname}`;
+    const { pathname } = new URL(response.url());
+    // Files (a picture the file server lacks) are not calls the map binds.
+    if (response.status() !== 404 || !isCall(pathname)) return;
+    const call = `${response.request().method()} ${pathname}`;
     reads.push(
       response.text().then(
         (body) => (body.includes('UNSUPPORTED_BY_BACKEND') ? call : null),

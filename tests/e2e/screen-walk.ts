@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { ScreenDecl } from '../../web/screens/declare.js';
 import { LEAF_ROUTES } from '../../web/app/routes.js';
+import { watchCalls } from './call-watch.js';
 import { errorToasts } from './harness.js';
 
 /** What a working screen of each engine kind shows once its data is in. */
@@ -56,7 +57,8 @@ export async function sortUsersByBalanceAndTurnPage(page: Page): Promise<Locator
 /**
  * Walks every management screen of the route table on a backend bound by a map: a screen the
  * backend does not offer (`unoffered`, by resource id) must show the not-offered page at its URL
- * and be gone from the menu; every other one must draw its rows, chart or form without an error.
+ * and be gone from the menu; every other one must draw its rows, chart or form without an error;
+ * and no page may ask for a call the map leaves out (the gateway's 404 UNSUPPORTED_BY_BACKEND).
  * Returns the problems found and how many screens were walked, and the menu's links.
  */
 export async function walkBoundScreens(
@@ -66,6 +68,7 @@ export async function walkBoundScreens(
   apart: ReadonlySet<string> = new Set(),
 ): Promise<{ problems: string[]; walked: number; menuLinks: string[] }> {
   const problems: string[] = [];
+  const watch = watchCalls(page);
   let walked = 0;
   for (const { path, screen: decl } of LEAF_ROUTES) {
     if (!decl || apart.has(decl.id)) continue;
@@ -86,5 +89,6 @@ export async function walkBoundScreens(
     if (route.screen && unoffered.has(route.screen.id) && menuLinks.includes(route.path))
       problems.push(`${route.path}: still in the menu`);
   }
+  for (const call of new Set(await watch.refused())) problems.push(`${call}: asked, though the map leaves it out`);
   return { problems, walked, menuLinks };
 }

@@ -62,6 +62,10 @@ describe('every engine screen on the OpenIM Chat dialect through its binding', (
     ]) {
       expect(menuLinks).toContain(offered);
     }
+    // OpenIM Server lists no online users over HTTP (its list is a gRPC method only): the screen is
+    // not offered, and the walk above found its not-offered page.
+    expect(UNOFFERED).toContain('onlineUsers');
+    expect(menuLinks).not.toContain('/onlineuser');
   }, 240_000);
 
   it('bans a user with a reason through OpenIM’s /block/add', async () => {
