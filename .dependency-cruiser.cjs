@@ -1,6 +1,7 @@
 // The structure, checked by `npm run lint` (README, "Structure"): the UI's layers import only
 // downward, features stand apart, the contract imports nothing of ours, only the entry point
-// knows the sandbox, and no module of server/ or web/ imports itself through others.
+// knows the sandbox and the sandbox takes only the contract, and no module of server/, web/ or
+// sandbox/ imports itself through others.
 
 const FEATURES = '(screens|dashboard|deployment|pages)';
 const downward = 'Layers import only downward: shared (lib, i18n, api, ui) <- engine <- features <- app <- main.tsx.';
@@ -12,7 +13,7 @@ module.exports = {
       name: 'no-cycle',
       comment: 'A module never imports itself through others.',
       severity: 'error',
-      from: { path: '^(server|web)/' },
+      from: { path: '^(server|web|sandbox)/' },
       to: { circular: true },
     },
     {
@@ -112,10 +113,17 @@ module.exports = {
     {
       name: 'only-the-entry-point-knows-the-sandbox',
       comment:
-        'Only server/main.ts imports the sandbox (handed to startGateway), so a production gateway never loads it.',
+        'Only server/main.ts imports the sandbox (handed to startGateway, loaded from its own bundle), so a production gateway never loads it.',
       severity: 'error',
-      from: { path: '^server/', pathNot: '^server/(main\\.ts$|sandbox/)' },
-      to: { path: '^server/sandbox/' },
+      from: { path: '^(server|web)/', pathNot: '^server/main\\.ts$' },
+      to: { path: '^sandbox/' },
+    },
+    {
+      name: 'sandbox-takes-only-the-contract',
+      comment: 'The sandbox is a package of its own: of the rest it imports only the contract, the calls it answers.',
+      severity: 'error',
+      from: { path: '^sandbox/' },
+      to: { path: '^(server|web|tests|scripts)/', pathNot: '^server/contract/' },
     },
   ],
   options: {

@@ -2,6 +2,7 @@
 #
 # The chat admin console: the built UI and the gateway in one image.
 #   docker build -t chat-admin-console .
+#   docker build --build-arg SANDBOX=0 -t chat-admin-console .      # no built-in sandbox backend
 #   docker run -p 8080:8080 -v console-data:/data chat-admin-console          # sandbox mode
 #   docker run -p 8080:8080 -v console-data:/data \
 #     -e CHAT_BACKEND_URL=http://chat-backend:8081 -e RESPONSE_AES_KEY=... chat-admin-console
@@ -21,8 +22,12 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY build.mjs tsconfig.json ./
 COPY server ./server
+COPY sandbox ./sandbox
 COPY web ./web
-RUN npm run build
+# SANDBOX=0 leaves the simulated backend out of dist/ (no sandbox-start.js, no sandbox.js): the
+# image's gateway then needs CHAT_BACKEND_URL and exits 78 at start without it.
+ARG SANDBOX=1
+RUN SANDBOX=${SANDBOX} npm run build
 
 # ---------- runtime: production dependencies and dist/ only ----------
 FROM ${NODE_IMAGE} AS runtime

@@ -14,9 +14,14 @@ import zlib from 'node:zlib';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const webDir = path.join(root, 'web');
-const outWeb = path.join(root, 'dist', 'web');
-const outServer = path.join(root, 'dist', 'server');
+// OUT_DIR puts dist/ elsewhere (a test builds into a temporary folder); `--server-only` skips the UI.
+const outDir = path.resolve(root, process.env.OUT_DIR || 'dist');
+const outWeb = path.join(outDir, 'web');
+const outServer = path.join(outDir, 'server');
 const watchMode = process.argv.includes('--watch');
+const serverOnly = process.argv.includes('--server-only');
+// SANDBOX=0 builds an image without the simulated backend: its gateway needs CHAT_BACKEND_URL.
+const withSandbox = process.env.SANDBOX !== '0';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -24,9 +29,16 @@ const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
 
 const SERVER_ENTRIES = [
   { in: 'server/main.ts', out: 'main' },
-  { in: 'server/sandbox/main.ts', out: 'sandbox' },
   // The image has no tsx: `node dist/server/audit-verify.js /data` checks the audit chain there.
   { in: 'server/audit/verify-main.ts', out: 'audit-verify' },
+  // The sandbox stays out of main.js: main.ts loads sandbox-start.js, beside it, by a path esbuild
+  // does not follow, and only when no CHAT_BACKEND_URL is set. sandbox.js runs it alone.
+  ...(withSandbox
+    ? [
+        { in: 'sandbox/start.ts', out: 'sandbox-start' },
+        { in: 'sandbox/main.ts', out: 'sandbox' },
+      ]
+    : []),
 ];
 
 // ---------- Tailwind ----------
@@ -267,6 +279,14 @@ async function buildServer() {
   const entries = presentServerEntries();
   if (entries.length === 0) return;
   await mkdir(outServer, { recursive: true });
+  // A build without the sandbox must not leave an earlier build's bundles behind for main.js to load.
+  if (!withSandbox) {
+    await Promise.all(
+      ['sandbox-start', 'sandbox'].flatMap((name) =>
+        [`${name}.js`, `${name}.js.map`].map((file) => rm(path.join(outServer, file), { force: true })),
+      ),
+    );
+  }
   await esbuild.build(serverOptions(entries));
   for (const e of entries) {
     const s = await stat(path.join(outServer, `${e.out}.js`));
@@ -387,7 +407,7 @@ try {
   if (watchMode) {
     await runWatch();
   } else {
-    await Promise.all([buildWeb(), buildServer()]);
+    await Promise.all([serverOnly ? null : buildWeb(), buildServer()]);
     console.log(`built in ${Math.round(performance.now() - started)} ms`);
   }
 } catch (error) {

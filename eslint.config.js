@@ -29,7 +29,7 @@ export default tseslint.config(
     // lost, or crashes the process), a promise where a void callback or a condition is expected
     // (an async onClick, `if (promise)`), an await on something that is not a promise. These rules
     // need the program's types: the project service reads tsconfig.json, the one program of server,
-    // web and tests (typecheck's), so the files are checked with the types tsc sees.
+    // sandbox, web and tests (typecheck's), so the files are checked with the types tsc sees.
     files: ['**/*.{ts,tsx}'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

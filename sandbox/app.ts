@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import type { SandboxDialect } from '../contract/gateway.js';
+import type { SandboxDialect } from '../server/contract/gateway.js';
 import { registerEncoding } from './encoded-routes.js';
 import { SandboxError } from './errors.js';
-import type { CodecKey } from '../codec/index.js';
+import type { CodecKey } from './codec.js';
 import { sandboxCodecKey } from './key.js';
 import { registerAuth } from './routes/auth.js';
 import { registerDashboard } from './routes/dashboard.js';
@@ -17,7 +17,7 @@ import { registerFinance } from './routes/finance.js';
 import { registerResources } from './routes/resources.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import type { Seed } from './store/seeds.js';
-import { RESOURCES, type Resource } from '../contract/index.js';
+import { RESOURCES, type Resource } from '../server/contract/index.js';
 import { registerLegacyDialect } from './legacy/routes.js';
 import { registerOpenImChatApi, registerOpenImDialect, registerOpenImServerApi } from './openim/routes.js';
 import type { OpenImState } from './openim/state.js';
@@ -63,7 +63,7 @@ export interface SandboxOptions {
   seeds?: Readonly<Record<string, Seed>>;
 }
 
-export type { SandboxDialect } from '../contract/gateway.js';
+export type { SandboxDialect } from '../server/contract/gateway.js';
 
 /** One call that reached the sandbox from outside, as its record keeps it. */
 export interface RecordedCall {

@@ -1,10 +1,10 @@
-import type { Envelope, LoginAnswer } from '../contract/index.js';
-import { CALLS, ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../contract/index.js';
-import { decodeBody, parseEnableMode, type CodecKey } from '../codec/index.js';
+import type { Envelope, LoginAnswer } from '../server/contract/index.js';
+import { CALLS, ENABLE_MODE_HEADER, TOKEN_HEADER, USER_ID_HEADER } from '../server/contract/index.js';
+import { decodeBody, parseEnableMode, type CodecKey } from './codec.js';
 import { sandboxCodecKey } from './key.js';
 
 /**
- * A small client of the chat backend's /manage contract, decoding encoded answers the way the
+ * A small client of the chat backend's /manage contract, decoding encoded answers as the
  * gateway does. The sandbox's tests use it, and so can the gateway's tests and the bench to talk to
  * a sandbox directly.
  */
@@ -55,8 +55,8 @@ export class BackendClient {
       body,
     });
     const raw = Buffer.from(await response.arrayBuffer());
-    const mode = parseEnableMode(response.headers.get(ENABLE_MODE_HEADER) ?? undefined);
-    const json = mode === null ? raw : await decodeBody(raw, mode, this.key, { maxBytes: 32 * 1024 * 1024 });
+    const mode = parseEnableMode(response.headers.get(ENABLE_MODE_HEADER));
+    const json = mode === null ? raw : decodeBody(raw, mode, this.key);
     return {
       status: response.status,
       mode,

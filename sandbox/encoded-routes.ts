@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { CodecKey, CompressionFormat, EncodedMode } from '../codec/index.js';
-import { encodeBody } from '../codec/index.js';
-import { CALLS, ENABLE_MODE_HEADER } from '../contract/index.js';
+import { encodeBody, type CodecKey, type CompressionFormat, type EncodedMode } from './codec.js';
+import { CALLS, ENABLE_MODE_HEADER } from '../server/contract/index.js';
 import { refusedRequests } from './routes/auth.js';
 
 interface Encoding {

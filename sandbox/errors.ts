@@ -1,5 +1,5 @@
-import type { Envelope } from '../contract/index.js';
-import { SUCCESS_CODE } from '../contract/index.js';
+import type { Envelope } from '../server/contract/index.js';
+import { SUCCESS_CODE } from '../server/contract/index.js';
 
 /**
  * A business refusal: answered as HTTP 200 with the code in the envelope, the way the chat

@@ -1,5 +1,4 @@
-import type { CodecKey } from '../codec/index.js';
-import { parseKeyText } from '../config.js';
+import type { CodecKey } from './codec.js';
 
 /**
  * The sandbox backend's response key. Public on purpose: it only protects simulated data, and the
@@ -11,7 +10,7 @@ export const SANDBOX_AES_KEY_TEXT = 'sandbox-chat-admin-aes256-key-01';
 /** CBC with the gateway's default IV (16 zero bytes). */
 export function sandboxCodecKey(): CodecKey {
   return {
-    key: parseKeyText('SANDBOX_AES_KEY_TEXT', SANDBOX_AES_KEY_TEXT, [32]),
+    key: Buffer.from(SANDBOX_AES_KEY_TEXT, 'utf8'),
     iv: Buffer.alloc(16),
     mode: 'cbc',
   };

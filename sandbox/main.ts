@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { exitGracefully } from '../lib/lifecycle.js';
 import type { SandboxDialect } from './app.js';
 import { SANDBOX_AES_KEY_TEXT } from './key.js';
 import { startSandbox } from './start.js';
@@ -54,11 +53,19 @@ process.stdout.write(`RESPONSE_AES_KEY=${SANDBOX_AES_KEY_TEXT}\n`);
 if (started.services.chat) process.stdout.write(`OPENIM_CHAT_API_URL=${started.services.chat}\n`);
 if (started.services.im) process.stdout.write(`OPENIM_SERVER_API_URL=${started.services.im}\n`);
 
-exitGracefully({
-  log: started.app.log,
-  shutdown: async (signal) => {
+// SIGTERM or SIGINT closes the backend and exits 0; a second signal while it closes exits at once.
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
     started.app.log.info({ signal }, 'sandbox shutting down');
-    await started.close();
-    return 0;
-  },
-});
+    started.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        started.app.log.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  });
+}

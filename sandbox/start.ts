@@ -2,6 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildSandbox, type SandboxApp, type SandboxOptions } from './app.js';
 
+// The gateway loads this module alone (its own bundle, dist/server/sandbox-start.js) and needs the
+// key beside the start.
+export { SANDBOX_AES_KEY_TEXT } from './key.js';
+
 export interface StartSandboxOptions extends SandboxOptions {
   port?: number;
   host?: string;

@@ -75,6 +75,11 @@ export const GATEWAY_ERRORS = {
   SHUTTING_DOWN: { status: 503, msg: 'The gateway is shutting down' },
   NOT_READY: { status: 503, msg: 'The chat backend is not reachable' },
   INTERNAL: { status: 500, msg: 'The gateway failed unexpectedly' },
+  // Never answered: the gateway stops at start with it (exit 78), so the status is only nominal.
+  SANDBOX_NOT_BUILT: {
+    status: 503,
+    msg: 'This gateway was built without the sandbox backend (SANDBOX=0): set CHAT_BACKEND_URL to the chat backend',
+  },
 } as const satisfies Record<string, GatewayErrorSpec>;
 
 export type GatewayErrorName = keyof typeof GATEWAY_ERRORS;

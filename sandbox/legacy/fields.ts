@@ -1,4 +1,4 @@
-import type { FieldKind, Resource } from '../../contract/index.js';
+import type { FieldKind, Resource } from '../../server/contract/index.js';
 
 /**
  * How the legacy dialect writes the contract's fields: a typical Java admin backend's names

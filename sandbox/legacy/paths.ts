@@ -1,4 +1,4 @@
-import type { Resource } from '../../contract/index.js';
+import type { Resource } from '../../server/contract/index.js';
 import legacyMap from '../legacy-map.json' with { type: 'json' };
 
 /**

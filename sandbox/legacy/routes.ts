@@ -8,7 +8,7 @@ import {
   resourceCalls,
   type Envelope,
   type Resource,
-} from '../../contract/index.js';
+} from '../../server/contract/index.js';
 import { SandboxError } from '../errors.js';
 import { bodyObject, queryObject } from '../routes/common.js';
 import type { UploadStore } from '../routes/uploads.js';

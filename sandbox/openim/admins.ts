@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { ALL_PERMISSIONS, PERMISSIONS } from '../../contract/index.js';
+import { ALL_PERMISSIONS, PERMISSIONS } from '../../server/contract/index.js';
 import { createAdmin, type AdminAccount } from '../store/accounts.js';
 import { OPENIM_CODES, OpenImError, argsError, noPermission, notFound } from './envelope.js';
 import { listOrNull, type OpenImBody } from './request.js';

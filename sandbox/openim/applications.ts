@@ -1,4 +1,4 @@
-import { APP_PLATFORMS } from '../../contract/index.js';
+import { APP_PLATFORMS } from '../../server/contract/index.js';
 import type { AppVersionRecord } from '../store/records.js';
 import { argsError, mongoError } from './envelope.js';
 import { listOrNull, pageOf, type OpenImBody } from './request.js';

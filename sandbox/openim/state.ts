@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ALL_PERMISSIONS } from '../../contract/index.js';
+import { ALL_PERMISSIONS } from '../../server/contract/index.js';
 import { SANDBOX_ACCOUNTS, type AdminAccount } from '../store/accounts.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { UserRecord } from '../store/types.js';

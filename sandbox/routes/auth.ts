@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LoginAnswer, PermissionEntry } from '../../contract/index.js';
-import { ALL_PERMISSIONS, CALLS, TOKEN_HEADER, USER_ID_HEADER } from '../../contract/index.js';
+import type { LoginAnswer, PermissionEntry } from '../../server/contract/index.js';
+import { ALL_PERMISSIONS, CALLS, TOKEN_HEADER, USER_ID_HEADER } from '../../server/contract/index.js';
 import { CODES, MESSAGES, SandboxError, badRequest, ok } from '../errors.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { passwordMatches } from '../store/accounts.js';

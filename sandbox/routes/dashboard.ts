@@ -5,7 +5,7 @@ import {
   DAILY_FIGURE_PERMISSIONS,
   FINANCE_FIGURE_PERMISSIONS,
   visibleFigures,
-} from '../../contract/index.js';
+} from '../../server/contract/index.js';
 import { badRequest, ok } from '../errors.js';
 import { DAY, parseDayKey, startOfDay } from '../lib/time.js';
 import type { SandboxStore } from '../store/sandbox-store.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { RunnerSwitch } from '../../contract/index.js';
-import { CALLS } from '../../contract/index.js';
+import type { RunnerSwitch } from '../../server/contract/index.js';
+import { CALLS } from '../../server/contract/index.js';
 import { badRequest, ok } from '../errors.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { bodyObject } from './common.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { SiteConfig } from '../../contract/index.js';
-import { CALLS } from '../../contract/index.js';
+import type { SiteConfig } from '../../server/contract/index.js';
+import { CALLS } from '../../server/contract/index.js';
 import { ok } from '../errors.js';
 import { identiconPng } from '../lib/identicon-png.js';
 import { hashText } from '../lib/prng.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { WithdrawalSyncAnswer } from '../../contract/index.js';
-import { CALLS } from '../../contract/index.js';
+import type { WithdrawalSyncAnswer } from '../../server/contract/index.js';
+import { CALLS } from '../../server/contract/index.js';
 import { ok } from '../errors.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 

@@ -1,5 +1,5 @@
-import type { FieldDef, FieldRule, ValidationCode } from '../../contract/index.js';
-import { VALIDATION_MESSAGES_ZH, checkRules, graphemeCount, validateField } from '../../contract/index.js';
+import type { FieldDef, FieldRule, ValidationCode } from '../../server/contract/index.js';
+import { VALIDATION_MESSAGES_ZH, checkRules, graphemeCount, validateField } from '../../server/contract/index.js';
 import { CODES, SandboxError } from '../errors.js';
 
 /**

@@ -7,8 +7,8 @@ import type {
   Resource,
   SettingsResource,
   StatisticsResource,
-} from '../../contract/index.js';
-import { RESOURCES, formFields, resourceCalls } from '../../contract/index.js';
+} from '../../server/contract/index.js';
+import { RESOURCES, formFields, resourceCalls } from '../../server/contract/index.js';
 import { CODES, SandboxError, badRequest, ok } from '../errors.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { Identified } from '../store/collection.js';

@@ -13,7 +13,7 @@ import {
   checkUploadTail,
   cleanFileName,
   type UploadKind,
-} from '../../contract/index.js';
+} from '../../server/contract/index.js';
 import { badRequest, ok } from '../errors.js';
 import { MultipartError, boundaryOf, readMultipart } from '../lib/multipart.js';
 

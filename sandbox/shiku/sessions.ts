@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_PERMISSIONS, PERMISSIONS } from '../../contract/index.js';
+import { ALL_PERMISSIONS, PERMISSIONS } from '../../server/contract/index.js';
 import type { AdminAccount } from '../store/accounts.js';
 import { SANDBOX_ACCOUNTS, createAdmin } from '../store/accounts.js';
 import type { SandboxStore } from '../store/sandbox-store.js';

@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { ADMIN_STATUSES } from '../../contract/index.js';
-import { ALL_PERMISSIONS, PERMISSIONS } from '../../contract/index.js';
+import type { ADMIN_STATUSES } from '../../server/contract/index.js';
+import { ALL_PERMISSIONS, PERMISSIONS } from '../../server/contract/index.js';
 import { DAY, iso } from '../lib/time.js';
 import { Collection } from './collection.js';
 

@@ -1,4 +1,4 @@
-import type { CLEAN_TARGETS } from '../../contract/index.js';
+import type { CLEAN_TARGETS } from '../../server/contract/index.js';
 import type { Prng } from '../lib/prng.js';
 import { DAY, iso, startOfDay } from '../lib/time.js';
 import type { Collection, Identified } from './collection.js';

@@ -6,13 +6,13 @@ import type {
   RunnerSwitch,
   ServiceMetrics,
   ServiceStatus,
-} from '../../contract/index.js';
+} from '../../server/contract/index.js';
 import {
   RUNNER_LINK_SCHEMES,
   VALIDATION_MESSAGES_ZH,
   WEB_SCHEMES,
   isLink as isLinkText,
-} from '../../contract/index.js';
+} from '../../server/contract/index.js';
 import { badRequest } from '../errors.js';
 import { Prng, hashText } from '../lib/prng.js';
 import { HOUR, DAY, iso } from '../lib/time.js';

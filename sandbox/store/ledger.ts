@@ -1,4 +1,4 @@
-import type { WithdrawalMethod } from '../../contract/index.js';
+import type { WithdrawalMethod } from '../../server/contract/index.js';
 import { SandboxError, badRequest } from '../errors.js';
 import type { Prng } from '../lib/prng.js';
 import { dayKey, iso } from '../lib/time.js';

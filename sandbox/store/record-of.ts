@@ -1,4 +1,4 @@
-import type { FieldKind } from '../../contract/index.js';
+import type { FieldKind } from '../../server/contract/index.js';
 
 /**
  * A record's type read off its resource's declaration, so a table's row type is never restated by

@@ -21,7 +21,7 @@ import type {
   SECURITY_QUESTIONS,
   SENSITIVE_WORDS,
   SUGGESTIONS,
-} from '../../contract/index.js';
+} from '../../server/contract/index.js';
 import type { RecordOf } from './record-of.js';
 
 /**

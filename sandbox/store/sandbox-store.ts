@@ -20,7 +20,7 @@ import {
   SENSITIVE_WORDS,
   SUGGESTIONS,
   type ListResource,
-} from '../../contract/index.js';
+} from '../../server/contract/index.js';
 import { Prng, hashText } from '../lib/prng.js';
 import { iso } from '../lib/time.js';
 import { type AdminAccount, Sessions, makeAdminAccounts } from './accounts.js';

@@ -1,4 +1,4 @@
-import { APP_PLATFORMS } from '../../contract/index.js';
+import { APP_PLATFORMS } from '../../server/contract/index.js';
 import type { Prng } from '../lib/prng.js';
 import { DAY, HOUR, MINUTE, iso } from '../lib/time.js';
 import type {

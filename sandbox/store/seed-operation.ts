@@ -1,5 +1,5 @@
-import type { SEGMENTS } from '../../contract/index.js';
-import { LIMITED_ACTIONS } from '../../contract/index.js';
+import type { SEGMENTS } from '../../server/contract/index.js';
+import { LIMITED_ACTIONS } from '../../server/contract/index.js';
 import type { Prng } from '../lib/prng.js';
 import { DAY, HOUR, MINUTE, iso } from '../lib/time.js';
 import type {

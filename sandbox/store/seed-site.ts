@@ -1,5 +1,5 @@
-import type { EMOJI_CATEGORIES, LANGUAGES } from '../../contract/index.js';
-import { PRIVILEGES } from '../../contract/index.js';
+import type { EMOJI_CATEGORIES, LANGUAGES } from '../../server/contract/index.js';
+import { PRIVILEGES } from '../../server/contract/index.js';
 import type { Prng } from '../lib/prng.js';
 import { DAY, HOUR, iso } from '../lib/time.js';
 import type {

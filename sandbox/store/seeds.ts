@@ -1,4 +1,4 @@
-import { DISTRIBUTION_ADDRESSES, FREQUENCY_LIMITS } from '../../contract/index.js';
+import { DISTRIBUTION_ADDRESSES, FREQUENCY_LIMITS } from '../../server/contract/index.js';
 import type { Prng } from '../lib/prng.js';
 import { seedDistributionAddresses, seedFrequencyLimits } from './seed-operation.js';
 import type { GroupRecord, UserRecord } from './types.js';

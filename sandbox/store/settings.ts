@@ -1,4 +1,4 @@
-import { LANGUAGES } from '../../contract/index.js';
+import { LANGUAGES } from '../../server/contract/index.js';
 
 /** Starting values of every settings page, the way a running product has them configured. */
 

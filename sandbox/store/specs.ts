@@ -1,4 +1,4 @@
-import { RECORD_ID_FILTER, type ListResource } from '../../contract/index.js';
+import { RECORD_ID_FILTER, type ListResource } from '../../server/contract/index.js';
 import type { FilterFn, QuerySpec } from './collection.js';
 import { filterBy } from './collection.js';
 

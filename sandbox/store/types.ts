@@ -4,7 +4,7 @@ import type {
   USER_CHANNELS,
   USER_STATUSES,
   WithdrawalRecord,
-} from '../../contract/index.js';
+} from '../../server/contract/index.js';
 import type { Locale } from './names.js';
 
 /**

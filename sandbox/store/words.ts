@@ -1,4 +1,4 @@
-import type { SENSITIVE_WORD_CATEGORIES } from '../../contract/index.js';
+import type { SENSITIVE_WORD_CATEGORIES } from '../../server/contract/index.js';
 
 type Category = (typeof SENSITIVE_WORD_CATEGORIES)[number];
 

@@ -28,11 +28,11 @@ export interface Lifecycle {
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * The one process lifecycle of the gateway, its cluster primary and workers, and the sandbox run
- * alone: SIGTERM or SIGINT starts a single graceful shutdown whose result is the exit code; a
- * shutdown still running after the time limit exits with 1; a second signal exits at once unless
- * told otherwise. Unlike close-with-grace it leaves uncaught errors to Node (a crash keeps its
- * stack and exit code) and lets a worker ignore the second signal.
+ * The one process lifecycle of the gateway, its cluster primary and its workers: SIGTERM or
+ * SIGINT starts a single graceful shutdown whose result is the exit code; a shutdown still running
+ * after the time limit exits with 1; a second signal exits at once unless told otherwise. Unlike
+ * close-with-grace it leaves uncaught errors to Node (a crash keeps its stack and exit code) and
+ * lets a worker ignore the second signal.
  */
 export function exitGracefully(plan: ShutdownPlan): Lifecycle {
   const { log } = plan;

@@ -3,8 +3,8 @@ import { BackendMap } from '../../server/backend-map/engine.js';
 import { consoleCalls } from '../../server/backend-map/calls.js';
 import { loadBackendMap } from '../../server/backend-map/load.js';
 import { RESOURCES } from '../../server/contract/index.js';
-import { BackendClient } from '../../server/sandbox/client.js';
-import { startSandbox } from '../../server/sandbox/start.js';
+import { BackendClient } from '../../sandbox/client.js';
+import { startSandbox } from '../../sandbox/start.js';
 import { REPO_ROOT } from '../support/paths.js';
 import type { BenchContext } from './lib/context.js';
 import { fixed, percentile, printBudgets, type BudgetCheck, type ScenarioResult } from './lib/report.js';
@@ -21,7 +21,7 @@ export async function backendMapScenario(context: BenchContext): Promise<Scenari
     const client = new BackendClient(sandbox.url);
     const session = await client.login('admin', 'admin123');
     const json = (await client.call('/manage/user/page', { session, query: { current: 1, size: 100 } })).envelope;
-    const map = new BackendMap(loadBackendMap(path.join(REPO_ROOT, 'server/sandbox/legacy-map.json')));
+    const map = new BackendMap(loadBackendMap(path.join(REPO_ROOT, 'sandbox/legacy-map.json')));
     const users = RESOURCES.find((r) => r.id === 'users')!;
     const prepared = map.prepare(
       consoleCalls(users).find((c) => c.kind === 'list')!,

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { launchChromium } from '../support/chromium.js';
 import { Child } from '../support/child.js';
 import { loginForm, submitLogin } from '../support/login.js';

@@ -24,7 +24,7 @@ import path from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
 import { loginForm, submitLogin } from '../support/login.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { Child } from '../support/child.js';
 import { CHILDREN_DIR } from '../support/paths.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';

@@ -22,7 +22,7 @@ import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
 import { loginForm, submitLogin } from '../support/login.js';
 import { Child } from '../support/child.js';
 import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { recordKeyword } from '../../web/engine/record/record-search.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { fixed, percentile, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PERMISSIONS } from '../../server/contract/index.js';
 import { loginForm } from '../support/login.js';
-import { totp } from '../../server/sandbox/lib/totp.js';
+import { totp } from '../../sandbox/lib/totp.js';
 import { errorToasts, useHarness, rowCommand } from './harness.js';
 
 const h = useHarness();

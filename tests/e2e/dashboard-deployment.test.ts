@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { RunnerSwitch } from '../../server/contract/index.js';
 import { CALLS } from '../../server/contract/index.js';
-import { SandboxError } from '../../server/sandbox/errors.js';
+import { SandboxError } from '../../sandbox/errors.js';
 import { errorToasts, storePreference, useHarness } from './harness.js';
 
 /** The monitor's refresh period (MONITOR_REFRESH_MS of web/deployment/queries.ts). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { countAnswer } from '../../server/sandbox/store/statistics.js';
+import { countAnswer } from '../../sandbox/store/statistics.js';
 import { errorToasts, useHarness } from './harness.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { userDetail } from '../../server/sandbox/routes/bindings/users.js';
+import { userDetail } from '../../sandbox/routes/bindings/users.js';
 import { formatCurrency } from '../../web/lib/currency.js';
 import { RELATED_ROWS } from '../../web/engine/record/related.js';
 import { errorToasts, storePreference, useHarness, rowCommand, rowOffers } from './harness.js';

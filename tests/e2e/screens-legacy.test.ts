@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
+import { LEGACY_UNOFFERED } from '../../sandbox/legacy/paths.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { errorToasts, useHarness } from './harness.js';
 import { walkBoundScreens, sortUsersByBalanceAndTurnPage } from './screen-walk.js';
@@ -13,7 +13,7 @@ import { walkBoundScreens, sortUsersByBalanceAndTurnPage } from './screen-walk.j
  */
 const h = useHarness({
   sandbox: { dialect: 'legacy' },
-  env: { BACKEND_MAP: path.join(REPO_ROOT, 'server/sandbox/legacy-map.json'), SANDBOX_DIALECT: 'legacy' },
+  env: { BACKEND_MAP: path.join(REPO_ROOT, 'sandbox/legacy-map.json'), SANDBOX_DIALECT: 'legacy' },
 });
 
 describe('every engine screen on the legacy dialect through its map', () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { squarePng } from '../../server/sandbox/lib/png.js';
+import { squarePng } from '../../sandbox/lib/png.js';
 import { seriousViolations } from '../support/axe.js';
 import { useHarness } from './harness.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS } from '../../server/contract/index.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { readDockerfile, type Stage } from '../ops/support/dockerfile.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { freePort } from '../support/ports.js';

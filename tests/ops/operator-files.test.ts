@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { skipWithout } from '../support/ci.js';
 import { readDockerfile } from './support/dockerfile.js';
 import { REPO_ROOT } from '../support/paths.js';

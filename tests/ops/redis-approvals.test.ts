@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { APPROVAL_CALLS } from '../../server/contract/index.js';
-import { setPassword } from '../../server/sandbox/store/accounts.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { setPassword } from '../../sandbox/store/accounts.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { hasProgram, skipWithout } from '../support/ci.js';
 import { RedisServer } from '../support/redis-server.js';
 import { waitUntil } from '../support/wait.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, ENABLE_MODE_HEADER, WITHDRAWAL_REVIEW_PERMISSION } from '../../server/contract/index.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { SseClient } from '../support/sse-client.js';
 import { removeTempDirs, tempDir, waitHealthy, type NodeProcess } from '../support/processes.js';
 import { freePort } from '../support/ports.js';

@@ -7,7 +7,7 @@ import {
   type AuditEntry,
 } from '../../server/contract/index.js';
 import { normalisedId } from '../../server/approvals/held-body.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import {
   REVIEW,
   applyWithdrawal,

@@ -7,7 +7,7 @@ import { HoldTable } from '../../server/approvals/store.js';
 import { IpcApprovalStore, approvalPrimary } from '../../server/approvals/ipc-store.js';
 import type { PrimaryChannel } from '../../server/cluster/ipc.js';
 import { EXPIRED_KEPT_MS, type Hold } from '../../server/approvals/hold.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { SAME_ORIGIN } from './support/gateway.js';
 import {
@@ -177,7 +177,7 @@ describe('behind a backend map (the legacy dialect)', () => {
   });
 
   it('holds before the translation, confirms through it, and refuses the backend’s own path of the call', async () => {
-    const gw = await approvalGateway(sandbox, { BACKEND_MAP: path.join(REPO_ROOT, 'server/sandbox/legacy-map.json') });
+    const gw = await approvalGateway(sandbox, { BACKEND_MAP: path.join(REPO_ROOT, 'sandbox/legacy-map.json') });
     try {
       const admin = await logIn(gw.app, 'admin');
       const record = applyWithdrawal(sandbox, 250_000);

@@ -7,7 +7,7 @@ import {
   resourceCalls,
   type AuditEntry,
 } from '../../server/contract/index.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { SAME_ORIGIN } from './support/gateway.js';
 import {
   REVIEW,

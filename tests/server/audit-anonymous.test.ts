@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS } from '../../server/contract/index.js';
 import type { AuditEntry } from '../../server/contract/audit.js';
 import { AnonymousShare, OTHER_ADDRESSES } from '../../server/audit/anonymous-share.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { removeTempDirs } from '../support/processes.js';
 import { SAME_ORIGIN } from './support/gateway.js';
 import { auditGateway, fileText } from './support/audit-rig.js';

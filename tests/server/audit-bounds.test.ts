@@ -10,7 +10,7 @@ import { AuditFileStore } from '../../server/audit/file-store.js';
 import { recordOf } from '../../server/audit/redact.js';
 import { verifyFile } from '../../server/audit/verify.js';
 import { withoutUrlSecrets } from '../../server/lib/url-secrets.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { removeTempDirs, tempDir } from '../support/processes.js';
 import { auditGateway, call, fileText, logInAs, newest, type AuditGateway, type Cookies } from './support/audit-rig.js';
 

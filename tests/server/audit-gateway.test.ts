@@ -16,7 +16,7 @@ import {
 import { consoleCalls } from '../../server/backend-map/calls.js';
 import { SessionSealer } from '../../server/session/seal.js';
 import { verifyFile } from '../../server/audit/verify.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { removeTempDirs } from '../support/processes.js';
 import { parseCsv } from '../support/csv.js';
 import {

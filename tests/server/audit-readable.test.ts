@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, RESOURCES, resourceCalls, type ListResource } from '../../server/contract/index.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { removeTempDirs } from '../support/processes.js';
 import { auditGateway, call, logInAs, newest, type AuditGateway, type Cookies } from './support/audit-rig.js';
 

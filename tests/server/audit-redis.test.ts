@@ -3,7 +3,7 @@ import { PERMISSIONS } from '../../server/contract/index.js';
 import { verifyFile, verifyRedis } from '../../server/audit/verify.js';
 import { RedisAuditStore } from '../../server/audit/redis-store.js';
 import { AuditFileStore } from '../../server/audit/file-store.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { hasProgram, skipWithout } from '../support/ci.js';
 import { removeTempDirs } from '../support/processes.js';
 import { RedisServer } from '../support/redis-server.js';

@@ -11,8 +11,8 @@ import {
   resourceCalls,
   type AuditEntry,
 } from '../../server/contract/index.js';
-import { parseObjectId } from '../../server/sandbox/shiku/wire.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { parseObjectId } from '../../sandbox/shiku/wire.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_FUNCTIONS, USERS, WITHDRAWAL_CONFIG, resourceCalls } from '../../server/contract/index.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { trail } from './support/audit-rig.js';
 import {
   REVIEW,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionDef, FieldDef, ListAnswer, ListResource, Resource } from '../../server/contract/index.js';
 import { RESOURCES, VALIDATION_MESSAGES_ZH, formFields, resourceCalls } from '../../server/contract/index.js';
-import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { totp } from '../../server/sandbox/lib/totp.js';
+import { BackendClient, type BackendSession } from '../../sandbox/client.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
+import { totp } from '../../sandbox/lib/totp.js';
 
 /**
  * Every call the resource contract declares, made against the sandbox backend as the full

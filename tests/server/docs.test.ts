@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 /**
@@ -78,7 +78,7 @@ function brokenBecause({ from, target }: Link): string | null {
   return anchorsOf(read(file)).has(anchor) ? null : `${file} has no heading #${anchor}`;
 }
 
-/** Every variable the server reads: through loadConfig, `process.env`, the constants it names them by, and a map's services. */
+/** Every variable the server and its sandbox read: through loadConfig, `process.env`, the constants it names them by, and a map's services. */
 function variablesTheServerReads(): string[] {
   const seen = new Set<string>();
   const env = new Proxy({} as Record<string, string | undefined>, {
@@ -88,7 +88,7 @@ function variablesTheServerReads(): string[] {
     },
   });
   loadConfig(env, { sandboxKey: SANDBOX_AES_KEY_TEXT });
-  const sources = filesUnder('server', '.ts').map(read);
+  const sources = [...filesUnder('server', '.ts'), ...filesUnder('sandbox', '.ts')].map(read);
   const constants = new Map<string, string>();
   for (const source of sources) {
     for (const m of source.matchAll(/\bconst ([A-Z][A-Z0-9_]*) = '([A-Z][A-Z0-9_]*)'/g)) constants.set(m[1]!, m[2]!);
@@ -102,7 +102,7 @@ function variablesTheServerReads(): string[] {
     }
     for (const m of source.matchAll(/process\.env\[['"]([A-Z][A-Z0-9_]*)['"]\]/g)) seen.add(m[1]!);
   }
-  for (const map of filesUnder('server', '.json')) {
+  for (const map of [...filesUnder('server', '.json'), ...filesUnder('sandbox', '.json')]) {
     for (const m of read(map).matchAll(/"env": "([A-Z][A-Z0-9_]*)"/g)) seen.add(m[1]!);
   }
   return [...seen].sort();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { RESOURCES, resourceCalls } from '../../server/contract/index.js';
 import type { BackendMapFile } from '../../server/backend-map/types.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 import { logInInject } from '../support/login.js';
 

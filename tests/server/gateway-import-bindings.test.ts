@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS, GATEWAY_PATHS, INVITE_CODES, SENSITIVE_WORDS, resourceCalls } from '../../server/contract/index.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 
 /**

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { CALLS, GATEWAY_PATHS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
 import type { BackendMapFile } from '../../server/backend-map/types.js';
-import { objectId } from '../../server/sandbox/shiku/wire.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { objectId } from '../../sandbox/shiku/wire.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 
 /**

@@ -9,9 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_PATHS, type UploadAnswer } from '../../server/contract/index.js';
 import { PLATE_CONTENT_SECURITY_POLICY } from '../../server/lib/plate-headers.js';
-import { squarePng } from '../../server/sandbox/lib/png.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { squarePng } from '../../sandbox/lib/png.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { logIn } from '../support/login.js';
 import { buildTestGateway } from './support/gateway.js';
 
@@ -262,7 +262,7 @@ describe('uploads bound by a backend map', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'upload-legacy-'));
     const sandbox = await startSandbox({ withdrawalTickMs: 0, dialect: 'legacy', dataDir });
     const gateway = await startGateway(
-      { CHAT_BACKEND_URL: sandbox.url, BACKEND_MAP: path.resolve('server/sandbox/legacy-map.json') },
+      { CHAT_BACKEND_URL: sandbox.url, BACKEND_MAP: path.resolve('sandbox/legacy-map.json') },
       sandbox,
     );
     try {

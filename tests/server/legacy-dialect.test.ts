@@ -10,13 +10,13 @@ import {
   type ListAnswer,
   type Resource,
 } from '../../server/contract/index.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
+import { LEGACY_UNOFFERED } from '../../sandbox/legacy/paths.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { SAME_ORIGIN, writeFakeUi } from './support/gateway.js';
 import { logInInject } from '../support/login.js';
-import { BackendClient } from '../../server/sandbox/client.js';
+import { BackendClient } from '../../sandbox/client.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -52,7 +52,7 @@ const login = (app: FastifyInstance) => logInInject(app, 'admin');
 beforeAll(async () => {
   legacy = await startSandbox({ seed: SEED, now: NOW, withdrawalTickMs: 0, dialect: 'legacy' });
   plain = await startSandbox({ seed: SEED, now: NOW, withdrawalTickMs: 0 });
-  mapped = await gateway(legacy.url, path.join(REPO_ROOT, 'server/sandbox/legacy-map.json'));
+  mapped = await gateway(legacy.url, path.join(REPO_ROOT, 'sandbox/legacy-map.json'));
   direct = await gateway(plain.url, null);
   cookies.mapped = await login(mapped);
   cookies.direct = await login(direct);

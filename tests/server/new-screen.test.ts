@@ -16,10 +16,10 @@ import {
   type ListResource,
 } from '../../server/contract/index.js';
 import { ENABLED, ID, shown } from '../../server/contract/resources/common-fields.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import type { RecordOf } from '../../server/sandbox/store/record-of.js';
-import type { Seed } from '../../server/sandbox/store/seeds.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
+import type { RecordOf } from '../../sandbox/store/record-of.js';
+import type { Seed } from '../../sandbox/store/seeds.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { SAME_ORIGIN, writeFakeUi } from './support/gateway.js';
 import { ARTICLES, buildWithNewScreen } from './support/four-places.js';
@@ -121,7 +121,7 @@ for (const dialect of ['default', 'legacy'] as const) {
       sandbox = await startSandbox({ seed: 5, withdrawalTickMs: 0, dialect, resources, seeds: SEEDS });
       app = await gateway(
         sandbox.url,
-        dialect === 'legacy' ? path.join(REPO_ROOT, 'server/sandbox/legacy-map.json') : null,
+        dialect === 'legacy' ? path.join(REPO_ROOT, 'sandbox/legacy-map.json') : null,
       );
       const res = await app.inject({
         method: 'POST',
@@ -201,7 +201,7 @@ describe('the shipped maps and a resource they do not name', () => {
       expect(map.offer().unsupported.resources, file).toContain(GADGETS.id);
       expect(map.names(GADGETS.id), file).toBe(true);
     }
-    const legacy = new BackendMap(loadBackendMap(path.join(REPO_ROOT, 'server/sandbox/legacy-map.json')), resources);
+    const legacy = new BackendMap(loadBackendMap(path.join(REPO_ROOT, 'sandbox/legacy-map.json')), resources);
     expect(legacy.offer().unsupported.resources).not.toContain(GADGETS.id);
     expect(legacy.names(GADGETS.id)).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 
 /**
  * SANDBOX_DIALECT=openim over HTTP, as OpenIM's own admin front end talks to OpenIM Chat: POST with

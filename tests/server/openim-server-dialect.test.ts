@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 
 /**
  * The sandbox's OpenIM Server (SANDBOX_DIALECT=openim, service `im`) over HTTP, as OpenIM's admin

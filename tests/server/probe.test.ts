@@ -18,16 +18,16 @@ import {
   startingMap,
   type ProbeReport,
 } from '../../server/probe/probe.js';
-import { SANDBOX_AES_KEY_TEXT, sandboxCodecKey } from '../../server/sandbox/key.js';
-import { LEGACY_UNOFFERED } from '../../server/sandbox/legacy/paths.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { SANDBOX_AES_KEY_TEXT, sandboxCodecKey } from '../../sandbox/key.js';
+import { LEGACY_UNOFFERED } from '../../sandbox/legacy/paths.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { sendJson, startFakeBackend } from '../support/fake-backend.js';
 import { parseBackendMap } from '../../server/backend-map/load.js';
 
 /** The probe against both dialects of the sandbox, with and without the legacy map; it only reads. */
 
-const LEGACY_MAP = path.join(REPO_ROOT, 'server/sandbox/legacy-map.json');
+const LEGACY_MAP = path.join(REPO_ROOT, 'sandbox/legacy-map.json');
 const SHIKU_MAP = path.join(REPO_ROOT, 'server/backend-map/bindings/shiku-im.json');
 let plain: StartedSandbox;
 let legacy: StartedSandbox;

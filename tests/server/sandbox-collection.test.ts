@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Collection, filterBy, type ListQuery } from '../../server/sandbox/store/collection.js';
+import { Collection, filterBy, type ListQuery } from '../../sandbox/store/collection.js';
 
 /**
  * The sandbox's table under its list calls: a page with no filter is cut straight from the kept

@@ -9,10 +9,10 @@ import type {
   WithdrawalListAnswer,
 } from '../../server/contract/index.js';
 import { CALLS, PERMISSIONS } from '../../server/contract/index.js';
-import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
-import { DAY, dayKey, startOfDay } from '../../server/sandbox/lib/time.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
-import { SandboxStore } from '../../server/sandbox/store/sandbox-store.js';
+import { BackendClient, type BackendSession } from '../../sandbox/client.js';
+import { DAY, dayKey, startOfDay } from '../../sandbox/lib/time.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
+import { SandboxStore } from '../../sandbox/store/sandbox-store.js';
 
 const NOW = Date.UTC(2025, 5, 15, 12, 0, 0);
 

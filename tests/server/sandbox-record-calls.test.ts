@@ -10,8 +10,8 @@ import {
   WITHDRAWAL_REVIEW,
   resourceCalls,
 } from '../../server/contract/index.js';
-import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { BackendClient, type BackendSession } from '../../sandbox/client.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 
 /**
  * The calls a record's page and the header search make of the sandbox: one record by the list's

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListAnswer, PermissionEntry, UserDetail } from '../../server/contract/index.js';
 import { CALLS, CLEAN_CONFIRM_TEXT, PERMISSIONS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
-import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
-import { totp } from '../../server/sandbox/lib/totp.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { BackendClient, type BackendSession } from '../../sandbox/client.js';
+import { totp } from '../../sandbox/lib/totp.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 
 type Row = Record<string, unknown>;
 

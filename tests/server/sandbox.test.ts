@@ -3,12 +3,12 @@ import { aesDecrypt } from '../../server/codec/aes.js';
 import { decodeBody, detectCompression } from '../../server/codec/index.js';
 import type { PermissionEntry, WithdrawalListAnswer, WithdrawalRecord } from '../../server/contract/index.js';
 import { ALL_PERMISSIONS, CALLS, PERMISSIONS } from '../../server/contract/index.js';
-import { BackendClient, type BackendSession } from '../../server/sandbox/client.js';
-import { DEFAULT_MAX_PENDING_WITHDRAWALS, DEFAULT_WITHDRAWAL_TICK_MS } from '../../server/sandbox/app.js';
-import { ENCODED_ROUTES } from '../../server/sandbox/encoded-routes.js';
-import { sandboxCodecKey } from '../../server/sandbox/key.js';
-import { requiredPermission } from '../../server/sandbox/routes/auth.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { BackendClient, type BackendSession } from '../../sandbox/client.js';
+import { DEFAULT_MAX_PENDING_WITHDRAWALS, DEFAULT_WITHDRAWAL_TICK_MS } from '../../sandbox/app.js';
+import { ENCODED_ROUTES } from '../../sandbox/encoded-routes.js';
+import { sandboxCodecKey } from '../../sandbox/key.js';
+import { requiredPermission } from '../../sandbox/routes/auth.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 
 const ELSEWHERE = 'Your account has logged in elsewhere, please log in again';
 const EXPIRED = 'Login expired, please log in again';

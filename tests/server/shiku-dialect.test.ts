@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totp } from '../../server/sandbox/lib/totp.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { totp } from '../../sandbox/lib/totp.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 
 /**
  * The shiku dialect spoken to over HTTP the way Shiku IM's own console does: form posts, query

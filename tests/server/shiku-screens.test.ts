@@ -11,9 +11,9 @@ import {
   USERS,
   resourceCalls,
 } from '../../server/contract/index.js';
-import { USER_REPORT_REASONS, reportOf } from '../../server/sandbox/shiku/reports.js';
-import { objectId, parseObjectId } from '../../server/sandbox/shiku/wire.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { USER_REPORT_REASONS, reportOf } from '../../sandbox/shiku/reports.js';
+import { objectId, parseObjectId } from '../../sandbox/shiku/wire.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 

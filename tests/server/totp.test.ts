@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base32Decode, totp, verifyTotp } from '../../server/sandbox/lib/totp.js';
+import { base32Decode, totp, verifyTotp } from '../../sandbox/lib/totp.js';
 
 // RFC 6238 appendix B, SHA-1, secret "12345678901234567890"; authenticators show the last 6 digits.
 const RFC_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';

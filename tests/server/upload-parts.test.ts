@@ -11,7 +11,7 @@ import {
 import { TailWindow } from '../../server/uploads/file-stream.js';
 import { multipartFrame } from '../../server/uploads/multipart.js';
 import { storedPath } from '../../server/uploads/stored-path.js';
-import { MultipartError, boundaryOf, readMultipart } from '../../server/sandbox/lib/multipart.js';
+import { MultipartError, boundaryOf, readMultipart } from '../../sandbox/lib/multipart.js';
 
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));

@@ -12,7 +12,7 @@
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SANDBOX_AES_KEY_TEXT } from '../../server/sandbox/key.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { Child } from '../support/child.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { builtGatewayArgs } from '../ops/support/built-gateway.js';

@@ -3,7 +3,7 @@
  * and start it again where the gateway expects it. IPC `slow` makes every answer wait `ms` first,
  * past the gateway's UPSTREAM_TIMEOUT_MS; `fast` ends that.
  */
-import { buildSandbox } from '../../server/sandbox/app.js';
+import { buildSandbox } from '../../sandbox/app.js';
 import { sendReady, serveRequests } from '../support/child.js';
 
 const port = Number(process.env.PORT);

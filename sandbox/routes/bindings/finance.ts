@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { WithdrawalReviewAnswer, WithdrawalSyncAnswer } from '../../../contract/index.js';
+import type { WithdrawalReviewAnswer, WithdrawalSyncAnswer } from '../../../server/contract/index.js';
 import {
   APP_VERSIONS,
   BILLING_RECORDS,
@@ -10,7 +10,7 @@ import {
   SMS_CONFIG,
   WITHDRAWAL_CONFIG,
   WITHDRAWAL_REVIEW,
-} from '../../../contract/index.js';
+} from '../../../server/contract/index.js';
 import { badRequest } from '../../errors.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { AppVersionRecord, RechargeChannelRecord } from '../../store/records.js';

@@ -1,4 +1,4 @@
-import type { ListResource } from '../../../contract/index.js';
+import type { ListResource } from '../../../server/contract/index.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { ActionHandler, ListBinding } from './types.js';
 import { listBinding } from './types.js';

@@ -1,4 +1,4 @@
-import { RESOURCES, type Resource } from '../../../contract/index.js';
+import { RESOURCES, type Resource } from '../../../server/contract/index.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { Bindings } from '../resources.js';
 import { financeBindings } from './finance.js';

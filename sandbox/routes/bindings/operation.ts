@@ -1,4 +1,4 @@
-import type { CLEAN_TARGETS, SEGMENTS } from '../../../contract/index.js';
+import type { CLEAN_TARGETS, SEGMENTS } from '../../../server/contract/index.js';
 import {
   CHANNEL_STATISTICS,
   DAILY_STATISTICS,
@@ -10,7 +10,7 @@ import {
   SEGMENTS as SEGMENT_LIST,
   SUGGESTIONS,
   USER_CHANNELS,
-} from '../../../contract/index.js';
+} from '../../../server/contract/index.js';
 import { badRequest } from '../../errors.js';
 import { DAY, dayKey, iso } from '../../lib/time.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';

@@ -9,7 +9,7 @@ import {
   PRIVILEGED_USERS,
   SECURITY_QUESTIONS,
   SENSITIVE_WORDS,
-} from '../../../contract/index.js';
+} from '../../../server/contract/index.js';
 import { CODES, SandboxError, badRequest } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ADMINS, GOOGLE_VERIFY, OPERATION_LOG } from '../../../contract/index.js';
+import { ADMINS, GOOGLE_VERIFY, OPERATION_LOG } from '../../../server/contract/index.js';
 import { CODES, SandboxError, badRequest } from '../../errors.js';
 import { type AdminAccount, base32Secret, createAdmin, setPassword } from '../../store/accounts.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { GroupDetail, UserDetail } from '../../../contract/index.js';
-import { GROUPS, USERS } from '../../../contract/index.js';
+import type { GroupDetail, UserDetail } from '../../../server/contract/index.js';
+import { GROUPS, USERS } from '../../../server/contract/index.js';
 import { CODES, SandboxError, badRequest } from '../../errors.js';
 import { Prng } from '../../lib/prng.js';
 import { DAY, iso } from '../../lib/time.js';

@@ -8,8 +8,8 @@
  * GC requests are then refused: they would only see the primary.
  */
 import { loadConfig } from '../../../server/config.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../../server/sandbox/key.js';
-import { startSandbox } from '../../../server/sandbox/start.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../../sandbox/key.js';
+import { startSandbox } from '../../../sandbox/start.js';
 import { startGateway } from '../../../server/start-gateway.js';
 import { isGatewayWorker } from '../../../server/cluster/worker.js';
 import { procStatusBytes, resetPeakRss } from '../lib/proc.js';

@@ -5,7 +5,7 @@
  * key), so the 100,000-user store lives in its own process as a real backend would.
  */
 import { exitGracefully } from '../../../server/lib/lifecycle.js';
-import { startSandbox } from '../../../server/sandbox/start.js';
+import { startSandbox } from '../../../sandbox/start.js';
 import { sendReady, serveRequests } from '../../support/child.js';
 
 const usersText = process.env.BENCH_SANDBOX_USERS?.trim() ?? '';

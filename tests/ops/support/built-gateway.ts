@@ -26,8 +26,10 @@ export function builtGatewayArgs(): string[] {
   } catch {
     throw new Error(`${GATEWAY_BUNDLE} is missing: run \`node build.mjs\` first (npm test does)`);
   }
-  if (newestSource(path.join(REPO_ROOT, 'server')) > built) {
-    throw new Error(`${GATEWAY_BUNDLE} is older than the server sources: run \`node build.mjs\` again`);
+  // The sandbox is a bundle of its own (sandbox-start.js) built beside main.js by the same build.
+  const newest = Math.max(newestSource(path.join(REPO_ROOT, 'server')), newestSource(path.join(REPO_ROOT, 'sandbox')));
+  if (newest > built) {
+    throw new Error(`${GATEWAY_BUNDLE} is older than the server or sandbox sources: run \`node build.mjs\` again`);
   }
   return [GATEWAY_BUNDLE];
 }

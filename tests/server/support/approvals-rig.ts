@@ -13,8 +13,8 @@ import {
   type WithdrawalRecord,
 } from '../../../server/contract/index.js';
 import type { ApprovalEvent } from '../../../server/approvals/events.js';
-import { SANDBOX_AES_KEY_TEXT } from '../../../server/sandbox/key.js';
-import type { StartedSandbox } from '../../../server/sandbox/start.js';
+import { SANDBOX_AES_KEY_TEXT } from '../../../sandbox/key.js';
+import type { StartedSandbox } from '../../../sandbox/start.js';
 import { SAME_ORIGIN, writeFakeUi } from './gateway.js';
 import { logInInject } from '../../support/login.js';
 

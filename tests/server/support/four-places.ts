@@ -15,7 +15,16 @@ import { tempDir } from '../../support/processes.js';
 const run = promisify(execFile);
 
 /** What the copy needs to build and run: the sources, the build, the formatting, the packages (linked). */
-const COPIED = ['server', 'web', 'scripts', 'build.mjs', 'package.json', 'tsconfig.json', '.prettierrc.json'];
+const COPIED = [
+  'server',
+  'sandbox',
+  'web',
+  'scripts',
+  'build.mjs',
+  'package.json',
+  'tsconfig.json',
+  '.prettierrc.json',
+];
 
 /** The new screen: a permission of its own, a status enum, a row action without inputs that only sets a field. */
 export const ARTICLES = {
@@ -108,7 +117,7 @@ export async function buildWithNewScreen(): Promise<string> {
   if (!labelled.includes(ARTICLES.title)) throw new Error('npm run labels wrote no resource.articles');
   writeFileSync(en, labelled);
   // 4. The seed.
-  insertAfter(at('server/sandbox/store/seeds.ts'), /export const SEEDS[^=]*= \{\n/, SEED);
+  insertAfter(at('sandbox/store/seeds.ts'), /export const SEEDS[^=]*= \{\n/, SEED);
 
   await run(process.execPath, ['build.mjs'], { cwd: copy, timeout: 240_000 });
   return copy;
