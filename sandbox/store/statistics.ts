@@ -1,4 +1,9 @@
-import type { CountAnswer, DailyStatisticsAnswer, DailyStatisticsRow, FinanceData } from '../../server/contract/index.js';
+import type {
+  CountAnswer,
+  DailyStatisticsAnswer,
+  DailyStatisticsRow,
+  FinanceData,
+} from '../../server/contract/index.js';
 import { hashText } from '../lib/prng.js';
 import { DAY, dayKey, startOfDay } from '../lib/time.js';
 import type { SandboxStore } from './sandbox-store.js';

@@ -119,10 +119,7 @@ for (const dialect of ['default', 'legacy'] as const) {
 
     beforeAll(async () => {
       sandbox = await startSandbox({ seed: 5, withdrawalTickMs: 0, dialect, resources, seeds: SEEDS });
-      app = await gateway(
-        sandbox.url,
-        dialect === 'legacy' ? path.join(REPO_ROOT, 'sandbox/legacy-map.json') : null,
-      );
+      app = await gateway(sandbox.url, dialect === 'legacy' ? path.join(REPO_ROOT, 'sandbox/legacy-map.json') : null);
       const res = await app.inject({
         method: 'POST',
         url: '/manage/logIn',
