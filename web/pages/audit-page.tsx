@@ -1,13 +1,12 @@
-import { use, useState, type FormEvent } from 'react';
+import { use, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useSearch } from 'wouter';
-import { navigate } from 'wouter/use-browser-location';
 import { RESOURCES } from '#contract';
-import { AUDIT_KINDS, type AuditKind } from '#contract/audit';
+import { AUDIT_KINDS } from '#contract/audit';
 import { auditCsvUrl, fetchAuditPage, type AuditFilters } from '../api/audit.js';
 import { pageMessagesReady, useT } from '../i18n/index.js';
 import { labelsReady, useLabelT, type LabelT } from '../i18n/resources/index.js';
 import { language } from '../lib/settings.js';
+import { filledFilters, useAddressFilters } from '../engine/list/address-filters.js';
 import { Pagination } from '../engine/list/pagination.js';
 import { auditActionName, auditActionNames } from '../engine/record/audit-wording.js';
 import { AuditEntries, resourceName } from './audit-entries.js';
@@ -31,24 +30,10 @@ function actionChoices(lt: LabelT, current: string): { name: string; label: stri
     .sort((a, b) => a.label.localeCompare(b.label, language.value));
 }
 
-function stateOf(search: string) {
-  const params = new URLSearchParams(search);
-  const draft = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Draft;
-  const pageNum = Math.max(1, Number(params.get('pageNum')) || 1);
-  const asked = Number(params.get('pageSize'));
-  const pageSize = (SIZES as readonly number[]).includes(asked) ? asked : SIZES[0];
-  return { draft, pageNum, pageSize };
-}
-
+/** The filled filters as the trail's query takes them, in the form's order. */
 function filtersOf(draft: Draft): AuditFilters {
-  const out: AuditFilters = {};
-  for (const name of FILTERS) {
-    const value = draft[name].trim();
-    if (value === '') continue;
-    if (name === 'kind') out.kind = value as AuditKind;
-    else out[name] = value;
-  }
-  return out;
+  // The kind is taken as the address gives it, as the trail's own query checks it.
+  return filledFilters(draft, FILTERS) as AuditFilters;
 }
 
 /** A day of the form's date fields as the instant it starts or ends in the reader's own time zone. */
@@ -79,16 +64,9 @@ export default function AuditPage({ route }: PageProps) {
   const t = useT();
   const lt = useLabelT();
   const density = useDensity();
-  const search = useSearch();
-  const { draft: applied, pageNum, pageSize } = stateOf(search);
-  const [draft, setDraft] = useState<Draft>(applied);
-  const [shownFor, setShownFor] = useState(search);
+  const address = useAddressFilters(route.path, FILTERS, SIZES);
+  const { filters: applied, pageNum, pageSize, draft, go } = address;
   const [expanded, setExpanded] = useState<string | null>(null);
-  // A new address (a link, Back) brings its filters into the form.
-  if (shownFor !== search) {
-    setShownFor(search);
-    setDraft(applied);
-  }
   const filters = filtersOf(applied);
   const asked = askedOf(filters);
 
@@ -98,21 +76,7 @@ export default function AuditPage({ route }: PageProps) {
     placeholderData: keepPreviousData,
   });
 
-  const go = (next: { draft?: Draft; pageNum?: number; pageSize?: number }) => {
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(filtersOf(next.draft ?? applied))) params.set(name, String(value));
-    const size = next.pageSize ?? pageSize;
-    const page = next.pageNum ?? pageNum;
-    if (page > 1) params.set('pageNum', String(page));
-    if (size !== SIZES[0]) params.set('pageSize', String(size));
-    const qs = params.toString();
-    navigate(`${route.path}${qs ? `?${qs}` : ''}`);
-  };
-  const onSearch = (e: FormEvent) => {
-    e.preventDefault();
-    go({ draft, pageNum: 1 });
-  };
-  const set = (name: FilterName) => (value: string) => setDraft((d) => ({ ...d, [name]: value }));
+  const set = (name: FilterName) => (value: string) => address.set(name, value);
   const input = `mt-1 rounded-md border border-slate-300 bg-white ${density.input}`;
   const data = query.data;
 
@@ -120,7 +84,7 @@ export default function AuditPage({ route }: PageProps) {
     <section className="p-4 sm:p-6" data-testid="audit-page">
       <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
       <form
-        onSubmit={onSearch}
+        onSubmit={address.search}
         className="mb-4 flex flex-wrap items-end gap-3 text-sm text-slate-700"
         role="search"
         aria-label={t('audit.filters')}
@@ -213,7 +177,7 @@ export default function AuditPage({ route }: PageProps) {
         <button
           type="button"
           className="btn"
-          onClick={() => go({ draft: Object.fromEntries(FILTERS.map((n) => [n, ''])) as Draft, pageNum: 1 })}
+          onClick={address.reset}
         >
           {t('audit.reset')}
         </button>
@@ -245,7 +209,7 @@ export default function AuditPage({ route }: PageProps) {
           entries={data.list}
           expanded={expanded}
           onToggle={(id) => setExpanded((open) => (open === id ? null : id))}
-          onActor={(actor) => go({ draft: { ...applied, actor }, pageNum: 1 })}
+          onActor={(actor) => go({ filters: { ...applied, actor }, pageNum: 1 })}
           t={t}
           lt={lt}
         />

@@ -1,16 +1,17 @@
-import { use, useState, type FormEvent } from 'react';
+import { use, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearch } from 'wouter';
-import { navigate } from 'wouter/use-browser-location';
 import { GATEWAY_PATHS, type ErrorLogPage as LogPage } from '#contract';
 import { api } from '../api/client.js';
 import { toast } from '../lib/toast.js';
 import { pageMessagesReady, useT } from '../i18n/index.js';
 import { ConfirmDialog } from '../ui/confirm-dialog.js';
+import { useAddressFilters } from '../engine/list/address-filters.js';
 import { ErrorLogEntries } from './error-log-entries.js';
 import type { PageProps } from '../ui/page.js';
 
 const PAGE_SIZE = 20;
+const FILTERS = ['keyword'] as const;
+const SIZES = [PAGE_SIZE] as const;
 
 /**
  * The persisted UI error log: list (a table, or cards on a phone), keyword filter and page kept in
@@ -20,10 +21,9 @@ export default function ErrorLogPage({ route }: PageProps) {
   // Suspends (inside the layout's Suspense) until this page's messages are in.
   use(pageMessagesReady());
   const t = useT();
-  const search = new URLSearchParams(useSearch());
-  const keyword = search.get('keyword') ?? '';
-  const pageNum = Math.max(1, Number(search.get('pageNum')) || 1);
-  const [draft, setDraft] = useState(keyword);
+  const address = useAddressFilters(route.path, FILTERS, SIZES);
+  const { pageNum, go } = address;
+  const { keyword } = address.filters;
   const [confirming, setConfirming] = useState(false);
   const [expanded, setExpanded] = useState<string | null>(null);
   const client = useQueryClient();
@@ -46,21 +46,6 @@ export default function ErrorLogPage({ route }: PageProps) {
     },
   });
 
-  const go = (next: { keyword?: string; pageNum?: number }) => {
-    const params = new URLSearchParams();
-    const k = next.keyword ?? keyword;
-    const p = next.pageNum ?? pageNum;
-    if (k) params.set('keyword', k);
-    if (p > 1) params.set('pageNum', String(p));
-    const qs = params.toString();
-    navigate(`${route.path}${qs ? `?${qs}` : ''}`);
-  };
-
-  const onSearch = (e: FormEvent) => {
-    e.preventDefault();
-    go({ keyword: draft.trim(), pageNum: 1 });
-  };
-
   const data = query.data;
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));
 
@@ -69,7 +54,7 @@ export default function ErrorLogPage({ route }: PageProps) {
       <h1 className="mb-4 text-2xl font-semibold text-slate-800">{t(route.meta.title)}</h1>
       <div className="mb-4 flex flex-wrap items-end gap-3">
         <form
-          onSubmit={onSearch}
+          onSubmit={address.search}
           className="flex min-w-0 flex-1 items-end gap-2 sm:flex-none"
           role="search"
           aria-label={t('audit.filters')}
@@ -77,8 +62,8 @@ export default function ErrorLogPage({ route }: PageProps) {
           <label className="flex min-w-0 flex-1 flex-col text-sm text-slate-700">
             {t('errorLog.keyword')}
             <input
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
+              value={address.draft.keyword}
+              onChange={(e) => address.set('keyword', e.target.value)}
               className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1"
             />
           </label>

@@ -243,6 +243,21 @@ function parseHeldMark(mark: string): { mine: boolean; action: string } | null {
   return at < 0 ? null : { mine: mark.slice(0, at) === 'mine', action: mark.slice(at + 1) };
 }
 
+/** Every held row's mark (heldMark), by record id, from the holds by the record they name. */
+export function heldMarks(byTarget: ReadonlyMap<string, { mine: boolean; action: string | null }>): Map<string, string> {
+  return new Map([...byTarget].map(([id, hold]) => [id, heldMark(hold)]));
+}
+
+/** The action names of `running` (keys `name:id`) whose call is about this one row. */
+export function runningOn(running: ReadonlySet<string>, id: string): string {
+  const names: string[] = [];
+  for (const key of running) {
+    const at = key.lastIndexOf(':');
+    if (key.slice(at + 1) === id) names.push(key.slice(0, at));
+  }
+  return names.join(',');
+}
+
 /** The line a held row shows above its commands. */
 export function HeldChip({ mark, t }: { mark: string; t: LabelT }) {
   if (!mark) return null;

@@ -1,47 +1,12 @@
 import { memo, useMemo } from 'react';
 import type { FieldDef, ListResource } from '#contract';
-import type { LabelT } from '../../i18n/resources/index.js';
-import type { Density } from '../../ui/density.js';
 import { fieldLabel } from '../shared/labels.js';
 import type { Row } from '../shared/queries.js';
 import { mainFieldKey, recordName } from '../record/record-summary.js';
-import { recordPath } from '../../lib/record-nav.js';
 import { RecordLink } from '../record/record-link.js';
-import {
-  buildRowCommands,
-  HeldChip,
-  RowCommands,
-  useStableRowHandlers,
-  type StableRowHandlers,
-  type OfferedCommands,
-} from '../actions/row-commands.js';
-import type { ScreenRowCommands as Commands } from '../actions/row-commands.js';
+import { HeldChip, RowCommands } from '../actions/row-commands.js';
 import { moneyText, ValueView, valueText } from '../shared/value-cell.js';
-
-interface Props {
-  resource: ListResource;
-  columns: readonly FieldDef[];
-  rows: readonly Row[];
-  sort: string;
-  onSort: (sort: string) => void;
-  selectable: boolean;
-  selected: ReadonlySet<string>;
-  onSelect: (ids: string[], on: boolean) => void;
-  commands: Commands;
-  totals?: Record<string, number> | undefined;
-  t: LabelT;
-  density: Density;
-  busy: boolean;
-  /** The signed-in administrator's account, for resources with a `selfField`. */
-  self?: string;
-  runningOn: (id: string) => string;
-  /** The list's path: each card's name links to the record's page under it. */
-  recordBase?: string;
-  /** Rows with a held call, as heldMark gives it, by id. */
-  held?: ReadonlyMap<string, string>;
-  current?: number | null;
-  navigable?: boolean;
-}
+import { rowCommandsOf, rowId, useListRows, type ListRowsProps, type RowItemProps } from './list-rows.js';
 
 const STATUS_KEYS = ['status', 'state'];
 
@@ -54,23 +19,8 @@ export function cardLayout(resource: ListResource, columns: readonly FieldDef[])
   return { main, status, rest };
 }
 
-interface CardProps {
-  row: Row;
-  resource: ListResource;
+interface CardProps extends RowItemProps {
   layout: ReturnType<typeof cardLayout>;
-  selectable: boolean;
-  checked: boolean;
-  has: OfferedCommands;
-  handlers: StableRowHandlers;
-  t: LabelT;
-  density: Density;
-  runningNames: string;
-  self: string;
-  recordBase: string;
-  held: string;
-  index: number;
-  current: boolean;
-  navigable: boolean;
 }
 
 /** A fact too long for half a phone's width takes the card's whole width rather than breaking. */
@@ -83,37 +33,11 @@ const HALF_WIDTH_CHARS = 16;
 const isFact = (f: FieldDef, row: Row) =>
   !(f.key === 'id' && f.identifier) && row[f.key] !== null && row[f.key] !== undefined && row[f.key] !== '';
 
-const Card = memo(function Card({
-  row,
-  resource,
-  layout,
-  selectable,
-  checked,
-  has,
-  handlers,
-  t,
-  density,
-  runningNames,
-  self,
-  recordBase,
-  held,
-  index,
-  current,
-  navigable,
-}: CardProps) {
-  const id = String(row.id);
-  const href = recordBase ? recordPath(recordBase, row.id) : null;
+const Card = memo(function Card(props: CardProps) {
+  const { row, resource, layout, selectable, checked, handlers, t, density, held, index, current, navigable } = props;
+  const id = rowId(row);
   const { main, status, rest } = layout;
-  const commands = buildRowCommands(
-    resource,
-    row,
-    has,
-    handlers,
-    t,
-    runningNames ? runningNames.split(',') : [],
-    self,
-    held,
-  );
+  const { commands, href } = rowCommandsOf(props);
   // The actions that move money are what a reviewer is here for: buttons of their own, in reach
   // of a thumb. The rest wait behind "⋯".
   const money = commands.filter(
@@ -207,32 +131,11 @@ const Card = memo(function Card({
  * A phone's list: one card per row (its name, status and the facts it has), the money actions as
  * buttons and the other commands behind "⋯", sorting by a select.
  */
-export function ListCards(props: Props) {
-  const {
-    resource,
-    columns,
-    rows,
-    sort,
-    onSort,
-    selectable,
-    selected,
-    onSelect,
-    commands,
-    totals,
-    t,
-    density,
-    busy,
-    runningOn,
-    self = '',
-    recordBase = '',
-    held,
-    current = null,
-    navigable = false,
-  } = props;
+export function ListCards(props: ListRowsProps) {
+  const { resource, columns, rows, sort, onSort, selectable, totals, t, density, busy } = props;
   const layout = useMemo(() => cardLayout(resource, columns), [resource, columns]);
-  const { handlers, has } = useStableRowHandlers(commands, onSelect);
+  const wiring = useListRows(props);
   const sortable = columns.filter((f) => f.sortable);
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(String(r.id)));
 
   return (
     <div
@@ -247,13 +150,8 @@ export function ListCards(props: Props) {
               <input
                 type="checkbox"
                 className="h-4 w-4 accent-primary"
-                checked={allSelected}
-                onChange={(e) =>
-                  onSelect(
-                    rows.map((r) => String(r.id)),
-                    e.target.checked,
-                  )
-                }
+                checked={wiring.allSelected}
+                onChange={(e) => wiring.selectAll(e.target.checked)}
               />
               {t('engine.selectAll')}
             </label>
@@ -282,30 +180,9 @@ export function ListCards(props: Props) {
         </div>
       )}
       <ul className="flex flex-col gap-2">
-        {rows.map((row, index) => {
-          const id = String(row.id);
-          return (
-            <Card
-              key={id}
-              row={row}
-              resource={resource}
-              layout={layout}
-              selectable={selectable}
-              checked={selected.has(id)}
-              has={has}
-              handlers={handlers}
-              t={t}
-              density={density}
-              runningNames={runningOn(id)}
-              self={self}
-              recordBase={recordBase}
-              held={held?.get(id) ?? ''}
-              index={index}
-              current={current === index}
-              navigable={navigable}
-            />
-          );
-        })}
+        {rows.map((row, index) => (
+          <Card key={rowId(row)} {...wiring.itemProps(row, index)} layout={layout} />
+        ))}
       </ul>
       {totals && (
         <dl

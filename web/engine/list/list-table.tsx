@@ -1,57 +1,16 @@
 import { memo, useLayoutEffect, useRef } from 'react';
-import type { FieldDef, ListResource } from '#contract';
+import type { FieldDef } from '#contract';
 import type { LabelT } from '../../i18n/resources/index.js';
 import type { Density } from '../../ui/density.js';
 import { tableStyle } from '../../ui/data-table.js';
 import { fieldLabel } from '../shared/labels.js';
 import { mainFieldKey, recordName } from '../record/record-summary.js';
-import { recordPath } from '../../lib/record-nav.js';
 import { RecordLink } from '../record/record-link.js';
-import {
-  buildRowCommands,
-  HeldChip,
-  INLINE_COMMANDS,
-  RowCommands,
-  useStableRowHandlers,
-  type ScreenRowCommands,
-  type StableRowHandlers,
-  type OfferedCommands,
-} from '../actions/row-commands.js';
-import type { Row } from '../shared/queries.js';
+import { HeldChip, INLINE_COMMANDS, RowCommands } from '../actions/row-commands.js';
 import { moneyText, valueNode } from '../shared/value-cell.js';
+import { rowCommandsOf, rowId, useListRows, type ListRowsProps, type RowItemProps } from './list-rows.js';
 import { useRowWindow } from './row-window.js';
-
-export type { ScreenRowCommands as RowCommands } from '../actions/row-commands.js';
-
-interface Props {
-  resource: ListResource;
-  columns: readonly FieldDef[];
-  rows: readonly Row[];
-  sort: string;
-  onSort: (key: string) => void;
-  selectable: boolean;
-  selected: ReadonlySet<string>;
-  onSelect: (ids: string[], on: boolean) => void;
-  commands: ScreenRowCommands;
-  totals?: Record<string, number> | undefined;
-  t: LabelT;
-  density: Density;
-  busy: boolean;
-  /** The signed-in administrator's account, for resources with a `selfField`. */
-  self?: string;
-  /** Calls under way, as `callKey` gives them: their buttons wait. */
-  running?: ReadonlySet<string>;
-  /** The list's path: each row's naming cell links to the record's page under it. */
-  recordBase?: string;
-  /** Rows with a held call (two-person approval), as heldMark gives it, by id. */
-  held?: ReadonlyMap<string, string>;
-  /** The row keys move between (j and k), by its place on the page; null: none yet. */
-  current?: number | null;
-  /** Rows can take the focus for keyboard work (the screen has keys). */
-  navigable?: boolean;
-}
-
-const rowId = (row: Row) => String(row.id);
+import { nextSort } from './url-state.js';
 
 /**
  * Short values kept on one line: a number or a status broken in two doubles the row's height
@@ -70,16 +29,6 @@ const NUMERIC = new Set<FieldDef['kind']>(['money', 'number', 'bytes']);
 function wrapping(kind: FieldDef['kind']): string {
   if (ONE_LINE.has(kind)) return 'whitespace-nowrap';
   return kind === 'select' ? 'break-keep' : 'wrap-anywhere';
-}
-
-/** The action names of `running` (keys `name:id`) whose call is about this one row. */
-export function runningOn(running: ReadonlySet<string>, id: string): string {
-  const names: string[] = [];
-  for (const key of running) {
-    const at = key.lastIndexOf(':');
-    if (key.slice(at + 1) === id) names.push(key.slice(0, at));
-  }
-  return names.join(',');
 }
 
 function SortHeader({
@@ -112,58 +61,22 @@ function SortHeader({
   );
 }
 
-interface RowProps {
-  row: Row;
-  resource: ListResource;
+interface RowProps extends RowItemProps {
   columns: readonly FieldDef[];
-  selectable: boolean;
-  checked: boolean;
   hasCommands: boolean;
-  has: OfferedCommands;
-  commands: StableRowHandlers;
-  t: LabelT;
-  density: Density;
-  /** Names of this row's actions whose call is under way, joined (a string keeps the memo cheap). */
-  runningNames: string;
-  self: string;
-  recordBase: string;
   /** The column whose cell links to the record's page. */
   linkKey: string;
-  held: string;
-  index: number;
-  current: boolean;
-  navigable: boolean;
   /** Measures the drawn row's height, on a page drawn only near the view. */
   measure: ((element: HTMLTableRowElement | null) => void) | undefined;
   /** The row's place among all the table's rows (header first), told where not all are drawn. */
   ariaRowIndex: number | undefined;
 }
 
-const TableRow = memo(function TableRow({
-  row,
-  resource,
-  columns,
-  selectable,
-  checked,
-  hasCommands,
-  has,
-  commands,
-  t,
-  density,
-  runningNames,
-  self,
-  recordBase,
-  linkKey,
-  held,
-  index,
-  current,
-  navigable,
-  measure,
-  ariaRowIndex,
-}: RowProps) {
+const TableRow = memo(function TableRow(props: RowProps) {
+  const { row, resource, columns, selectable, checked, hasCommands, handlers, t, density } = props;
+  const { held, index, current, navigable, linkKey, measure, ariaRowIndex } = props;
   const id = rowId(row);
-  const href = recordBase ? recordPath(recordBase, row.id) : null;
-  const waiting = runningNames ? runningNames.split(',') : [];
+  const { commands, href } = rowCommandsOf(props);
   return (
     <tr
       ref={measure}
@@ -183,7 +96,7 @@ const TableRow = memo(function TableRow({
             className="accent-primary"
             aria-label={t('engine.selectRow', { id })}
             checked={checked}
-            onChange={(e) => commands.select(id, e.target.checked)}
+            onChange={(e) => handlers.select(id, e.target.checked)}
           />
         </td>
       )}
@@ -194,7 +107,7 @@ const TableRow = memo(function TableRow({
           data-col={f.key}
         >
           {href && f.key === linkKey ? (
-            <RecordLink href={href} onOpen={() => commands.open(row)}>
+            <RecordLink href={href} onOpen={() => handlers.open(row)}>
               {valueNode(t, f, row[f.key])}
             </RecordLink>
           ) : (
@@ -206,7 +119,7 @@ const TableRow = memo(function TableRow({
         <td className={`${density.cell} ${tableStyle.stickyEnd}`}>
           <HeldChip mark={held} t={t} />
           <RowCommands
-            commands={buildRowCommands(resource, row, has, commands, t, waiting, self, held)}
+            commands={commands}
             inline={INLINE_COMMANDS}
             t={t}
             name={recordName(t, resource, row)}
@@ -218,36 +131,19 @@ const TableRow = memo(function TableRow({
 });
 
 /** The table of one page: sortable headers, selection, row commands and the totals row. */
-export function ListTable({
-  resource,
-  columns,
-  rows,
-  sort,
-  onSort,
-  selectable,
-  selected,
-  onSelect,
-  commands,
-  totals,
-  t,
-  density,
-  busy,
-  running,
-  self = '',
-  recordBase = '',
-  held,
-  current = null,
-  navigable = false,
-}: Props) {
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(rowId(r)));
+export function ListTable(props: ListRowsProps) {
+  const { resource, columns, rows, sort, onSort, selectable, commands, totals, t, density, busy } = props;
+  const current = props.current ?? null;
+  const wiring = useListRows(props);
   const hasCommands = !!(
     commands.detail ||
     commands.edit ||
     commands.remove ||
     resource.actions?.some((a) => a.target === 'row')
   );
+  // A header click goes ascending, then descending, then back to the default.
+  const sortBy = (key: string) => onSort(nextSort(sort, key, resource.defaultSort));
   const ariaSort = (f: FieldDef) => (sort === f.key ? 'ascending' : sort === `-${f.key}` ? 'descending' : undefined);
-  const { handlers: stable, has } = useStableRowHandlers(commands, onSelect);
   // The record's name links to its page; without that column, its id.
   const main = mainFieldKey(resource);
   const linkKey = columns.some((f) => f.key === main) ? main : 'id';
@@ -279,8 +175,8 @@ export function ListTable({
                   type="checkbox"
                   className="accent-primary"
                   aria-label={t('engine.selectAll')}
-                  checked={allSelected}
-                  onChange={(e) => onSelect(rows.map(rowId), e.target.checked)}
+                  checked={wiring.allSelected}
+                  onChange={(e) => wiring.selectAll(e.target.checked)}
                 />
               </th>
             )}
@@ -291,7 +187,7 @@ export function ListTable({
                 className={`${density.cell} ${NUMERIC.has(f.kind) ? 'text-right' : ''}`}
                 aria-sort={ariaSort(f)}
               >
-                <SortHeader field={f} sort={sort} onSort={onSort} t={t} />
+                <SortHeader field={f} sort={sort} onSort={sortBy} t={t} />
               </th>
             ))}
             {/* Sticky so the row's actions stay in reach when a wide table scrolls sideways. */}
@@ -309,28 +205,13 @@ export function ListTable({
               the time a page change took. Nothing in a row keeps state that belongs to its record. */}
           {rows.slice(drawn.first, drawn.last + 1).map((row, at) => {
             const index = drawn.first + at;
-            const id = rowId(row);
             return (
               <TableRow
                 key={index}
-                row={row}
-                resource={resource}
+                {...wiring.itemProps(row, index)}
                 columns={columns}
-                selectable={selectable}
-                checked={selected.has(id)}
                 hasCommands={hasCommands}
-                has={has}
-                commands={stable}
-                t={t}
-                density={density}
-                runningNames={running?.size ? runningOn(running, id) : ''}
-                self={self}
-                recordBase={recordBase}
                 linkKey={linkKey}
-                held={held?.get(id) ?? ''}
-                index={index}
-                current={current === index}
-                navigable={navigable}
                 measure={drawn.measure}
                 ariaRowIndex={drawn.windowed ? index + 2 : undefined}
               />

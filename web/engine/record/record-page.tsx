@@ -10,7 +10,6 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { FormDialog } from '../form/form-dialog.js';
 import { resourceTitle } from '../shared/labels.js';
 import { Empty, LoadFailed, Loading } from '../shared/states.js';
-import { runningOn } from '../list/list-table.js';
 import { useDeleteMutation, useSaveMutation, type Row } from '../shared/queries.js';
 import { deleteQuestion } from './record-names.js';
 import { FieldList } from './record-fields.js';
@@ -20,7 +19,7 @@ import { RecordCommandBar } from './record-commands.js';
 import { recordName } from './record-summary.js';
 import { relatedFilters } from './related.js';
 import { RelatedListSection } from './related-list.js';
-import { buildRowCommands } from '../actions/row-commands.js';
+import { buildRowCommands, runningOn } from '../actions/row-commands.js';
 import type { ListScreenOptions } from '../shared/types.js';
 import { useActionRunner } from '../actions/use-action-runner.js';
 

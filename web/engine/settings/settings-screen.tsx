@@ -24,8 +24,8 @@ import { configQueryOptions, useConfigMutation } from '../shared/queries.js';
 import type { SettingsScreenOptions } from '../shared/types.js';
 import { useActionRunner } from '../actions/use-action-runner.js';
 import { LoadFailed, Loading } from '../shared/states.js';
-import { useHeldAnswer, useHolds } from '../actions/approvals.js';
-import { HeldApprovalsPanel, useHoldDialogs } from '../actions/held-approvals.js';
+import { useHeldAnswer } from '../actions/approvals.js';
+import { useHeldApprovals } from '../actions/use-held-approvals.js';
 
 /** A settings page: GET {path}/config into typed fields, validated, saved with POST {path}/config. */
 export function SettingsScreen({
@@ -40,9 +40,8 @@ export function SettingsScreen({
   const query = useQuery(configQueryOptions(resource));
   const save = useConfigMutation(resource);
   const runner = useActionRunner(resource, options.results);
-  const holds = useHolds(resource.id);
   // A held save is checked against the rules with the settings as they are now (it may send only some fields).
-  const holdDialogs = useHoldDialogs(resource, t, undefined, { rules: resource.rules, current: query.data });
+  const holds = useHeldApprovals(resource, t, { ruleCheck: { rules: resource.rules, current: query.data } });
   const heldAnswer = useHeldAnswer();
   const fields = resource.fields;
   useSignals();
@@ -126,14 +125,7 @@ export function SettingsScreen({
 
   return (
     <div className="flex max-w-3xl flex-col gap-4">
-      <HeldApprovalsPanel
-        holds={holds.holds}
-        failed={holds.failed}
-        resource={resource}
-        t={t}
-        onConfirm={holdDialogs.askConfirm}
-        onDecline={holdDialogs.askDecline}
-      />
+      {holds.panel}
       {pageActions.length > 0 && (
         <div className="flex flex-wrap gap-2">
           {pageActions.map((a) => (
@@ -201,7 +193,7 @@ export function SettingsScreen({
       </form>
       <LeaveGuard dirty={dirty} />
       {runner.dialogs}
-      {holdDialogs.dialogs}
+      {holds.dialogs}
     </div>
   );
 }
