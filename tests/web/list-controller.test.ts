@@ -112,7 +112,7 @@ describe('list controller: address and rows', () => {
 });
 
 describe('row wiring shared by the table and the cards', () => {
-  it("names the actions under way on one row only, not on a row whose id ends the same", () => {
+  it('names the actions under way on one row only, not on a row whose id ends the same', () => {
     const running = new Set(['approve:12', 'reject:2', 'approve:2']);
     expect(runningOn(running, '2')).toBe('reject,approve');
     expect(runningOn(running, '12')).toBe('approve');

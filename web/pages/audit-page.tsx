@@ -174,11 +174,7 @@ export default function AuditPage({ route }: PageProps) {
         <button type="submit" className="btn btn-primary">
           {t('audit.search')}
         </button>
-        <button
-          type="button"
-          className="btn"
-          onClick={address.reset}
-        >
+        <button type="button" className="btn" onClick={address.reset}>
           {t('audit.reset')}
         </button>
         <a className="btn ml-auto" href={auditCsvUrl(asked)} download data-testid="audit-csv">

@@ -244,7 +244,9 @@ function parseHeldMark(mark: string): { mine: boolean; action: string } | null {
 }
 
 /** Every held row's mark (heldMark), by record id, from the holds by the record they name. */
-export function heldMarks(byTarget: ReadonlyMap<string, { mine: boolean; action: string | null }>): Map<string, string> {
+export function heldMarks(
+  byTarget: ReadonlyMap<string, { mine: boolean; action: string | null }>,
+): Map<string, string> {
   return new Map([...byTarget].map(([id, hold]) => [id, heldMark(hold)]));
 }
 

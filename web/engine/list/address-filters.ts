@@ -30,7 +30,10 @@ export function readAddress<N extends string>(
 }
 
 /** The filters as sent: trimmed, the empty ones left out. */
-export function filledFilters<N extends string>(filters: Record<N, string>, names: readonly N[]): Partial<Record<N, string>> {
+export function filledFilters<N extends string>(
+  filters: Record<N, string>,
+  names: readonly N[],
+): Partial<Record<N, string>> {
   const out: Partial<Record<N, string>> = {};
   for (const name of names) {
     const value = filters[name].trim();

@@ -73,9 +73,7 @@ export function isSelectable(resource: ListResource): boolean {
   return bulkActions(resource).length > 0 || !!resource.remove;
 }
 
-export type BulkPlan =
-  | { kind: 'matching' }
-  | { kind: 'rows'; targets: readonly Row[]; skipped: number };
+export type BulkPlan = { kind: 'matching' } | { kind: 'rows'; targets: readonly Row[]; skipped: number };
 
 /**
  * How a bulk action runs: over every matching record (which of them apply is known only once

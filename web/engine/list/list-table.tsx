@@ -118,12 +118,7 @@ const TableRow = memo(function TableRow(props: RowProps) {
       {hasCommands && (
         <td className={`${density.cell} ${tableStyle.stickyEnd}`}>
           <HeldChip mark={held} t={t} />
-          <RowCommands
-            commands={commands}
-            inline={INLINE_COMMANDS}
-            t={t}
-            name={recordName(t, resource, row)}
-          />
+          <RowCommands commands={commands} inline={INLINE_COMMANDS} t={t} name={recordName(t, resource, row)} />
         </td>
       )}
     </tr>

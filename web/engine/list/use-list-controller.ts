@@ -107,12 +107,7 @@ export function useListController(contractResource: ListResource, options: ListS
       return;
     }
     if (plan.skipped > 0) toast.warning(t('engine.skipped', { count: plan.skipped }));
-    if (plan.targets.length > 0)
-      runner.start(
-        action,
-        { ids: plan.targets.map((r) => r.id) },
-        plan.targets,
-      );
+    if (plan.targets.length > 0) runner.start(action, { ids: plan.targets.map((r) => r.id) }, plan.targets);
   };
 
   // What the table and the phone's cards are drawn from, alike.
