@@ -45,13 +45,8 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
         onCreate={c.dialogs.startCreate}
       />
 
-      {options.watch && (
-        <NewRecordsBar
-          count={options.watch}
-          t={t}
-          dataUpdatedAt={query.dataUpdatedAt}
-          onShow={() => void query.refetch()}
-        />
+      {c.watch && (
+        <NewRecordsBar count={c.watch} t={t} dataUpdatedAt={query.dataUpdatedAt} onShow={() => void query.refetch()} />
       )}
 
       {c.holds.panel}

@@ -15,7 +15,7 @@ import { seedRecord } from '../record/record-query.js';
 import type { Row } from '../shared/queries.js';
 import type { ListScreenOptions } from '../shared/types.js';
 import { useListColumns } from './column-chooser.js';
-import { bulkPlan, isSelectable, keyedAction, pageCount, rowsKeyOf, sameRows } from './list-controller-parts.js';
+import { bulkPlan, isSelectable, keyedAction, rowsKeyOf, sameRows } from './list-controller-parts.js';
 import type { ListRowsProps } from './list-rows.js';
 import { useListDialogs } from './use-list-dialogs.js';
 import { useListQuery } from './use-list-query.js';
@@ -150,13 +150,14 @@ export function useListController(contractResource: ListResource, options: ListS
     query,
     rows,
     total,
-    pages: pageCount(total, state.pageSize),
     go,
     cols,
     t,
     density,
     narrow,
     keys,
+    /** How many records wait beyond the list, for the bar that offers to show them. */
+    watch: options.watch,
     csvImport,
     rowsProps,
     selection: {
