@@ -82,7 +82,11 @@ const text = (value: unknown): string =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 
 /** Runs `work` over `items`, at most `limit` at a time. */
-async function pooled<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+async function pooled<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {
@@ -331,7 +335,12 @@ export class GatewayLists {
   }
 
   /** One per-row call for one row: its `set` values (mapped through the fields) and relations; null when it failed. */
-  private async rowCall(compiled: CompiledResource, part: Bound, made: RowRequest, session: ListSession): Promise<Row | null> {
+  private async rowCall(
+    compiled: CompiledResource,
+    part: Bound,
+    made: RowRequest,
+    session: ListSession,
+  ): Promise<Row | null> {
     const { request } = made;
     const key = scopedKey(made, `${session.id}\n${compiled.resource.id}\n`);
     return this.rowValues.get(key, async () => {
