@@ -14,7 +14,9 @@ import { consoleCalls, type ConsoleCall } from '../backend-map/calls.js';
 import { BackendMap } from '../backend-map/engine.js';
 import { exchange, type Transport } from '../backend-map/exchange.js';
 import { GatewayError } from '../errors.js';
-import { backendClockSkew, withSkew } from '../backend-map/clock.js';
+import { mapLogin } from '../backend-map/map-login.js';
+import { GatewayLists } from '../backend-map/gateway-lists.js';
+import { KeptStore } from '../backend-map/kept-store.js';
 import type { Upstream } from '../lib/upstream.js';
 import { answeredFields, listFindings, recordFindings, withdrawalStateFindings } from './checks.js';
 import { readBackendJson } from '../lib/backend-json.js';
@@ -127,20 +129,7 @@ function fixedReads(
 export async function logIn(upstream: Upstream, form: ConsoleLogin): Promise<SessionCredentials> {
   const auth = upstream.options.auth;
   if (auth) {
-    const skew = auth.map.clock
-      ? await backendClockSkew(auth.map.clock, async (method, path) =>
-          readBackendJson(upstream.options.decoder, await upstream.request(path, { method }), method, path),
-        ).catch(() => 0)
-      : 0;
-    const sent = auth.loginRequest(form);
-    const answer = await upstream.request(sent.path, {
-      method: sent.method,
-      ...(sent.body ? { rawBody: sent.body } : {}),
-    });
-    const outcome = withSkew(
-      auth.readLogin(await readBackendJson(upstream.options.decoder, answer, sent.method, sent.path)),
-      skew,
-    );
+    const outcome = await mapLogin(auth, form, (path, init) => upstream.request(path, init), upstream.options.decoder);
     if (outcome.ok) return outcome.credentials;
     throw new LoginFailed('unusable' in outcome ? `the login answer: ${outcome.unusable}` : outcome.msg);
   }
@@ -180,8 +169,32 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
     },
   };
 
+  // Lists the backend answers whole (ejabberd's) are paged by the gateway, and a record read out
+  // of one: the probe asks them through the gateway's own code, so it reads what the console reads.
+  const lists = map
+    ? new GatewayLists(
+        map,
+        async (sent) => {
+          const answer = await transport.send(sent);
+          const json = await transport.read(answer, sent);
+          return { status: answer.status, json };
+        },
+        new KeptStore(null),
+      )
+    : null;
+  const listSession = { id: 'probe', token: session.token, userId: session.userId, account: options.account };
+
   /** One read call, as the gateway would send it; the answer in the console's envelope and shape. */
   async function read(call: ConsoleCall, input: Row): Promise<{ sent: string; envelope: Row; raw: Answer }> {
+    if (lists?.takes(call)) {
+      firstJson = undefined;
+      const answer = await lists.answer(call, input, listSession);
+      return {
+        sent: `${call.kind} of ${call.resource.id}, paged by the gateway`,
+        envelope: answer.body,
+        raw: { status: answer.status, headers: {}, json: firstJson },
+      };
+    }
     if (map && map.names(call.resource.id)) {
       const p = map.prepare(call, input, { session });
       if ('unsupported' in p) throw new GatewayError('UNSUPPORTED_BY_BACKEND', p.unsupported);
@@ -256,7 +269,12 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
       map.names(resource.id) &&
       (map.file.resources?.[resource.id]?.id ?? map.file.resources?.[resource.id]?.fields?.id?.id ?? map.file.id) ===
         'string';
-    const fields = answeredFields(resource, absent).map((f) =>
+    // A value a per-row call adds (ejabberd's vCard nickname, last login) is left out where that
+    // call has none for the row (`unless`, or no vCard): its absence says nothing of the binding.
+    const perRow = new Set(
+      (map?.file.resources?.[resource.id]?.calls?.list?.rows ?? []).flatMap((part) => Object.keys(part.set ?? {})),
+    );
+    const fields = answeredFields(resource, new Set([...absent, ...perRow])).map((f) =>
       textIds && f.key === 'id' ? { ...f, kind: 'text' as const } : f,
     );
     let firstRow: Row | null = null;

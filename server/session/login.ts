@@ -2,14 +2,13 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CALLS, GATEWAY_PATHS, SUCCESS_CODE, type LoginAnswer, type LoginThrottled } from '../contract/index.js';
 import { GatewayError } from '../errors.js';
-import { backendClockSkew, withSkew } from '../backend-map/clock.js';
+import { mapLogin } from '../backend-map/map-login.js';
 import type { PrimaryChannel } from '../cluster/ipc.js';
 import { backendRequestHeaders } from '../lib/forwarded.js';
 import { IpcAttemptCounter } from './cluster.js';
 import { LoginThrottle, MemoryAttemptCounter, THROTTLE_WINDOW_MS, type AttemptCounter } from './login-throttle.js';
 import { COOKIE_VALUE, type Session } from './plugin.js';
 import { RedisAttemptCounter } from './redis-store.js';
-import { readBackendJson } from '../lib/backend-json.js';
 import type { ConsoleLogin, LoginOutcome } from '../backend-map/auth.js';
 
 export interface LoginPluginOptions {
@@ -97,26 +96,13 @@ export default fp<LoginPluginOptions>(
     };
     /** The backend map's login (auth.login): the backend's own call, its answer read the map's way. */
     const backendLogin = async (request: FastifyRequest, form: ConsoleLogin): Promise<LoginOutcome> => {
-      const auth = app.upstream.options.auth!;
-      // A clock that cannot be read leaves the times uncorrected: the login then says whether the backend is there.
-      const skew = auth.map.clock
-        ? await backendClockSkew(auth.map.clock, async (method, path) =>
-            readBackendJson(
-              app.decodeAnswer,
-              await app.upstream.request(path, { method, headers: backendRequestHeaders(request) }),
-              method,
-              path,
-            ),
-          ).catch(() => 0)
-        : 0;
-      const sent = auth.loginRequest(form);
-      const answer = await app.upstream.request(sent.path, {
-        method: sent.method,
-        headers: { ...backendRequestHeaders(request), ...sent.headers },
-        ...(sent.body ? { rawBody: sent.body } : {}),
-      });
-      const json = await readBackendJson(app.decodeAnswer, answer, sent.method, sent.path);
-      return withSkew(auth.readLogin(json, answer.status, sent), skew);
+      const forwarded = backendRequestHeaders(request);
+      return mapLogin(
+        app.upstream.options.auth!,
+        form,
+        (path, init) => app.upstream.request(path, { ...init, headers: { ...forwarded, ...init.headers } }),
+        app.decodeAnswer,
+      );
     };
     const endSessionAfterFailure = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const ended = await app.sessions.end(request, reply);
