@@ -82,6 +82,12 @@ const templateRef = ref('template', template);
 export const field = closed({
   name: Type.Optional(Type.String({ description: "The backend's name of the field.", minLength: 1 })),
   absent: Type.Optional(constOf(true, { description: 'The backend has no such field.' })),
+  filter: Type.Optional(
+    constOf(false, {
+      description:
+        "The backend has the field but its list cannot be filtered by it: the console offers no filter on it (the offer's unsupported.filters), and a list call carrying one (a value or a date bound) is refused with 400 rather than answered unfiltered.",
+    }),
+  ),
   money: Type.Optional(
     enumOf(['yuan', 'cent'], {
       description:
@@ -367,6 +373,14 @@ export const callMembers = {
         minProperties: 2,
       },
     ),
+  ),
+  needs: Type.Optional(
+    Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 1,
+      uniqueItems: true,
+      description:
+        "Filters (the console's field keys) the backend cannot list without: a list call lacking one is refused with 400 naming it, before the backend is asked (Shiku's userBill lists one user's bills only).",
+    }),
   ),
   each: Type.Optional(
     constOf(true, {

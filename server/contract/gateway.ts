@@ -25,13 +25,16 @@ export const GATEWAY_PATHS = {
 
 /** The offer's lists of names: whole screens (resource ids), and the console's own calls (OWN_CALLS). */
 export const OFFER_LISTS = ['resources', 'console'] as const;
-/** The offer's lists of names by resource id (or `console.<own call>` for fields): calls, actions, fields. */
-export const OFFER_TABLES = ['calls', 'actions', 'fields'] as const;
+/**
+ * The offer's lists of names by resource id (or `console.<own call>` for fields): calls, actions,
+ * fields, and the fields a list cannot be filtered by.
+ */
+export const OFFER_TABLES = ['calls', 'actions', 'fields', 'filters'] as const;
 
 /**
  * What the backend map (BACKEND_MAP) leaves out, by the contract's resource ids: whole screens,
  * calls of a screen (list, detail, create, update, delete, config, saveConfig, preview), named
- * actions, and fields the backend lacks; and by name (OWN_CALLS) the console's own calls it lacks
+ * actions, fields the backend lacks and fields its lists cannot be filtered by; and by name (OWN_CALLS) the console's own calls it lacks
  * (a dashboard figure, a deployment call, the withdrawal count, the logout). All empty without a map.
  */
 export interface BackendOffer {
