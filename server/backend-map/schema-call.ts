@@ -234,6 +234,13 @@ const whole = closed(
           'Each item of the whole list as a row, a template over the item: "{item}" is a scalar item itself, "{item|local}" its text before "@", "{name}" an object item\'s member.',
       }),
     ),
+    items: Type.Optional(
+      Type.Array(ref('template', template), {
+        minItems: 1,
+        description:
+          'Rows made of one record: the answer at `list` is a single record, and each template here, filled from its members ("{name}"), is one row (Shiku\'s ClientConfig holds each platform\'s version and download address as androidVersion, iosAppUrl, ...).',
+      }),
+    ),
     max: Type.Optional(
       Type.Integer({
         minimum: 1,

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { CALLS, GATEWAY_PATHS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
+import { SEEDED_WEBSITE } from '../../server/sandbox/shiku/config.js';
 import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 
@@ -10,12 +12,14 @@ import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
  * sandbox's Shiku dialect: roomList takes no dates, status or mute, so the groups screen offers no
  * such filter and the gateway refuses one rather than answer unfiltered; the bill is
  * /console/userBill, one user's at a time; the login records are each user's latest login, the
- * loginLog userList nests in every user.
+ * loginLog userList nests in every user; app versions and download addresses are rows of the one
+ * ClientConfig record.
  */
 
 const SHIKU_MAP = path.resolve('server/backend-map/bindings/shiku-im.json');
 const calls = (id: string) => resourceCalls(RESOURCES.find((r) => r.id === id)!);
 type Row = Record<string, unknown>;
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
 let sandbox: StartedSandbox;
 let app: FastifyInstance;
@@ -152,5 +156,65 @@ describe('login records from userList’s loginLog', () => {
     };
     expect(offer.unsupported.filters.loginRecords?.sort()).toEqual(['account', 'time']);
     expect(offer.unsupported.fields.loginRecords?.sort()).toEqual(['device', 'ip', 'region', 'result']);
+  });
+});
+
+describe('app versions and download addresses from ClientConfig', () => {
+  /** The dialect's ClientConfig as Shiku's console reads it: logged in as 1000, signed. */
+  async function shikuClientConfig(): Promise<Row> {
+    const form = (body: Record<string, string>) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(body).toString(),
+    });
+    const login = (await (
+      await fetch(`${sandbox.url}/console/login`, form({ account: '1000', password: md5('1000'), googlecode: '0' }))
+    ).json()) as { data: { access_Token: string; account: string } };
+    const token = login.data.access_Token;
+    const time = String(Math.floor(Date.now() / 1000));
+    const secret = md5(`mihuanim${time}${login.data.account}${token}`);
+    const res = await fetch(`${sandbox.url}/console/clientConfig`, form({ access_token: token, time, secret }));
+    return ((await res.json()) as { data: Row }).data;
+  }
+
+  it('lists one version per platform from androidVersion, iosAppUrl, …, searched and filtered at the gateway', async () => {
+    const versions = sandbox.app.sandbox.appVersions.all();
+    const latest = (platform: string) =>
+      versions.filter((v) => v.platform === platform).sort((a, b) => b.buildNumber - a.buildNumber)[0]!;
+    const config = await shikuClientConfig();
+    expect(config).toMatchObject({
+      androidVersion: latest('android').buildNumber,
+      pcAppUrl: latest('windows').downloadUrl,
+    });
+    const { list: rows, total } = await list('appVersions', 'pageNum=1&pageSize=20');
+    expect(total).toBe(4);
+    expect(rows.map((r) => r.platform)).toEqual(['android', 'ios', 'windows', 'mac']);
+    for (const row of rows) {
+      const v = latest(row.platform as string);
+      expect(row).toMatchObject({ buildNumber: v.buildNumber, downloadUrl: v.downloadUrl });
+    }
+    const ios = await list('appVersions', 'pageNum=1&pageSize=20&platform=ios');
+    expect(ios.list.map((r) => r.platform)).toEqual(['ios']);
+    const before = sent('/console/clientConfig/set').length;
+    const edit = await app.inject({
+      method: 'POST',
+      url: calls('appVersions').save,
+      cookies,
+      headers: SAME_ORIGIN,
+      payload: { id: 1, version: '2', buildNumber: 2 },
+    });
+    expect(edit.json()).toMatchObject({ error: 'UNSUPPORTED_BY_BACKEND' });
+    expect(sent('/console/clientConfig/set').length).toBe(before);
+  });
+
+  it('lists the Android and iOS download addresses and the download page (website)', async () => {
+    const { list: rows } = await list('distributionAddresses', 'pageNum=1&pageSize=20');
+    const config = await shikuClientConfig();
+    expect(rows.map((r) => [r.platform, r.url])).toEqual([
+      ['android', config.androidAppUrl],
+      ['ios', config.iosAppUrl],
+      ['web', config.website],
+    ]);
+    expect(config.website).toBe(SEEDED_WEBSITE);
   });
 });
