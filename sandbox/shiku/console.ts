@@ -495,7 +495,7 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
           (b) =>
             b.userId === userId &&
             (type === 0 || consumeType(b) === type) &&
-            (range === null || seconds(b.createTime) < range.to),
+            (range === null || (seconds(b.createTime) ?? 0) < range.to),
         ),
       (b) => b.createTime,
     );
