@@ -318,6 +318,8 @@ export class BackendMap {
         map.shown ? [{ key, kind: map.shown }] : [],
       );
       if (shown.length > 0) (offer.shown ??= {})[id] = shown;
+      const needs = compiled.calls.get('list')?.call.needs ?? [];
+      if (needs.length > 0) (offer.needs ??= {})[id] = [...needs];
       if (calls.length > 0) offer.unsupported.calls[id] = calls;
       if (actions.length > 0) offer.unsupported.actions[id] = actions;
       if (absent.length > 0) offer.unsupported.fields[id] = absent;

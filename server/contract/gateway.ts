@@ -46,6 +46,11 @@ export interface BackendOffer {
    * `shown`), by resource id: each read-only, as its kind. Absent: none.
    */
   shown?: Record<string, ShownField[]>;
+  /**
+   * The filters (field keys) a list cannot be read without (a list call's `needs`), by resource
+   * id: the screen asks for them rather than show the backend's refusal. Absent: none.
+   */
+  needs?: Record<string, string[]>;
 }
 
 /** A backend field outside the contract, shown on the record page as one of these kinds. */
