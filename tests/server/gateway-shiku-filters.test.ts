@@ -92,6 +92,9 @@ describe('the bill from /console/userBill', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'BAD_REQUEST', data: { field: 'userAccount' } });
     expect(sent('/console/userBill').length).toBe(before);
+    // The offer says so, and the screen asks for the user rather than send the call.
+    const offer = (await get(GATEWAY_PATHS.backendOffer)).json() as { needs?: Record<string, string[]> };
+    expect(offer.needs).toEqual({ billingRecords: ['userAccount'] });
   });
 
   it('lists every type of one user’s bills, newest first, unsigned yuan read as fen, types by ConsumeType', async () => {
