@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { CALLS, GATEWAY_PATHS, RESOURCES, resourceCalls } from '../../server/contract/index.js';
-import { SEEDED_WEBSITE } from '../../server/sandbox/shiku/config.js';
-import { startSandbox, type StartedSandbox } from '../../server/sandbox/start.js';
+import { SEEDED_WEBSITE } from '../../sandbox/shiku/config.js';
+import { startSandbox, type StartedSandbox } from '../../sandbox/start.js';
 import { SAME_ORIGIN, buildTestGateway } from './support/gateway.js';
 
 /**
