@@ -151,6 +151,16 @@ const CLIENT_TEXT = [
   'macDisable',
 ];
 
+/** The console's platforms of app versions and ClientConfig's prefix of each. */
+const CLIENT_PLATFORMS = [
+  ['android', 'android'],
+  ['ios', 'ios'],
+  ['windows', 'pc'],
+  ['mac', 'mac'],
+] as const;
+/** ClientConfig.website (公司下载页网址), the company's download page: null in Shiku until set. */
+export const SEEDED_WEBSITE = 'https://download.sandbox.example/';
+
 /**
  * Shiku's ClientConfig (`/console/clientConfig`, `/console/clientConfig/set`). The store's site
  * functions have no column for any of it, so the dialect keeps it; `set` binds a new ClientConfig
@@ -158,7 +168,27 @@ const CLIENT_TEXT = [
  * the form goes back to its default, as with Config.
  */
 export class ShikuClientConfig {
-  private values: Row = { ...CLIENT_DEFAULTS };
+  private values: Row;
+
+  /**
+   * Seeded as a deployment keeps it: each platform's latest version in the store (its build number
+   * is Shiku's int version), and a download page.
+   */
+  constructor(store?: SandboxStore) {
+    this.values = { ...CLIENT_DEFAULTS };
+    if (!store) return;
+    for (const [platform, prefix] of CLIENT_PLATFORMS) {
+      const latest = store.appVersions
+        .all()
+        .filter((v) => v.platform === platform)
+        .sort((a, b) => b.buildNumber - a.buildNumber)[0];
+      if (!latest) continue;
+      this.values[`${prefix}Version`] = latest.buildNumber;
+      this.values[`${prefix}AppUrl`] = latest.downloadUrl;
+      if (latest.releaseNotes) this.values[`${prefix}Explain`] = latest.releaseNotes;
+    }
+    this.values.website = SEEDED_WEBSITE;
+  }
 
   read(): Row {
     return { ...this.values };

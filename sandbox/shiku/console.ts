@@ -471,30 +471,74 @@ export function registerConsole(map: Map, store: SandboxStore, deps: Deps): void
     return success(now);
   });
 
-  // AC userBill: super admin or finance; one user's bills, newest first.
+  // AC userBill (2528) and ConsumeRecordManagerImpl.consumeRecordList (168): super admin or finance;
+  // one user's finished records (status 1), newest first, as raw documents (`_id`, money unsigned,
+  // the ConsumeType in `type`), `type` 0 for every type. The dates apply only when both are given,
+  // and then only the end: the query appends `time` twice to one BasicDBObject, the second ($lt the
+  // day after endDate) replacing the first ($gt startDate).
   map('/console/userBill', ({ params, admin, now }) => {
     const role = roleOfCall(admin);
     if (role !== ROLE.superAdmin && role !== ROLE.finance) return failure(now, TEXT.noPermission);
     const userId = params.int('userId');
-    const page = params.int('page', 0);
-    const limit = params.int('limit', 10);
+    if (!store.users.get(userId)) return failure(now, '用户不存在!');
+    // Plain `int page, int limit` without @RequestParam: absent, Spring cannot bind null to an int.
+    if (!params.has('page') || !params.has('limit'))
+      throw new InternalError('Optional int parameter is present but cannot be translated into a null value');
+    const page = params.int('page');
+    const limit = params.int('limit');
+    const type = params.int('type', 0);
     const range = dayRange(params);
     const rows = byNewest(
-      store.bills.all().filter((b) => b.userId === userId && within(b.createTime, range)),
+      store.bills
+        .all()
+        .filter(
+          (b) =>
+            b.userId === userId &&
+            (type === 0 || consumeType(b) === type) &&
+            (range === null || (seconds(b.createTime) ?? 0) < range.to),
+        ),
       (b) => b.createTime,
     );
-    const out = pageOf(rows, page, limit).map((b) => ({
-      id: objectId('consume', b.id + 0x1000000, b.createTime),
+    // page > 0 ? page - 1 : page, then skip(page * limit).
+    const skip = (page > 0 ? page - 1 : page) * limit;
+    const out = (limit === 0 ? rows.slice(skip) : rows.slice(skip, skip + limit)).map((b) => ({
+      _id: objectId('consume', b.id + 0x1000000, b.createTime),
       tradeNo: b.orderNo,
       userId: b.userId,
       money: yuan(Math.abs(b.amount)),
       currentBalance: yuan(b.balanceAfter),
       desc: b.remark,
       status: 1,
+      type: consumeType(b),
       time: seconds(b.createTime),
     }));
-    return pageResult(now, out, rows.length, sum(out));
+    return pageResult(now, out, rows.length);
   });
+}
+
+/**
+ * KConstants.ConsumeType of a store bill: 1 user recharge, 2 withdrawal, 3 system recharge (the
+ * console's credits and other adjustments), 4 red packet sent, 5 received, 7 transfer out and 8 in
+ * by the amount's sign, 17 system return (a refund); a sign-in reward has no Shiku type and reads
+ * as a system recharge.
+ */
+function consumeType(bill: { type: string; amount: number }): number {
+  switch (bill.type) {
+    case 'recharge':
+      return 1;
+    case 'withdraw':
+      return 2;
+    case 'redPackSend':
+      return 4;
+    case 'redPackReceive':
+      return 5;
+    case 'transfer':
+      return bill.amount < 0 ? 7 : 8;
+    case 'refund':
+      return 17;
+    default:
+      return 3;
+  }
 }
 
 /** PageResult.total: the page's money, added as BigDecimal so it stays a clean two-decimal Double. */

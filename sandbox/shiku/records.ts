@@ -51,14 +51,12 @@ export function shikuUser(user: UserRecord): Row {
     regInviteCode: user.inviteCode || undefined,
     // 1: an ordinary user (2 public account, 3 robot are never seeded here).
     userType: 1,
-    loginLog: {
-      loginTime: login,
-      loginIp: user.lastLoginIp,
-      latestTime: login,
-      offlineTime: user.online ? undefined : login,
-      isFirstLogin: 0,
-      serial: user.device,
-    },
+    // User.UserLoginLog.init: the latest login only, in seconds, with what the client reported
+    // (model, serial, place); no IP. offlineTime is 0 until the user goes offline.
+    loginLog:
+      login === undefined
+        ? undefined
+        : { isFirstLogin: 0, loginTime: login, serial: user.device, offlineTime: user.online ? 0 : login },
   };
 }
 

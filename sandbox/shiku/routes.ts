@@ -186,7 +186,7 @@ export function registerShikuDialect(app: FastifyInstance, store: SandboxStore, 
 
   // AC getClientConfig / setClientConfig: reading has no role check, setting is super admin only and
   // answers any exception as a failure with its message.
-  const clientConfig = new ShikuClientConfig();
+  const clientConfig = new ShikuClientConfig(store);
   map('/console/clientConfig', ({ now }) => success(now, clientConfig.read()));
   map('/console/clientConfig/set', ({ params, admin, now }) => {
     if (roleOf(admin!) !== 6) return failure(now, TEXT.noPermission);

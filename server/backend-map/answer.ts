@@ -6,6 +6,7 @@ import { readPointer, type Pointer } from './pointer.js';
 import { shapeRecord } from './relations.js';
 import { fillTemplate } from './template.js';
 import { readsBySet, rowValues } from './set-values.js';
+import { recordItems } from './whole-list.js';
 import type { CallName } from './types.js';
 
 type Row = Record<string, unknown>;
@@ -130,7 +131,8 @@ export function mapAnswer(
   if (name === 'list') {
     // Go backends write an empty list as null (OpenIM's `"users": null` past the last page).
     const found = readPointer(json, bound.list);
-    const list = found === null ? [] : found;
+    const items = bound.call.whole?.items;
+    const list = items ? recordItems(found, items, sent.path ?? '') : found === null ? [] : found;
     if (!Array.isArray(list))
       throw new GatewayError(
         'UPSTREAM_BAD_ANSWER',

@@ -27,6 +27,7 @@ import { keyCaseRule } from './key-case.js';
 import { fillTemplate, type Lookup } from './template.js';
 import { generatedValue } from './generate.js';
 import { clientInput } from './client-keys.js';
+import { checkListFilters } from './list-filters.js';
 import { dayRange } from './days.js';
 import {
   BROWSER_OWN_CALLS,
@@ -268,6 +269,7 @@ export class BackendMap {
   ): PreparedStep {
     // A list filtered at the gateway (`keep`): every row is asked for, the console's page is cut here.
     const keep = name === 'list' ? bound.call.keep : undefined;
+    if (name === 'list') checkListFilters(bound.call, fields, input);
     let sent = input;
     let window: PreparedStep['window'];
     if (keep) {
@@ -311,13 +313,17 @@ export class BackendMap {
         else calls.push(name);
       }
       const absent = [...compiled.fields.byKey.values()].filter((f) => f.absent).map((f) => f.key);
+      const unfiltered = [...compiled.fields.byKey.values()].filter((f) => f.unfiltered).map((f) => f.key);
       const shown = Object.entries(this.file.resources?.[id]?.fields ?? {}).flatMap(([key, map]) =>
         map.shown ? [{ key, kind: map.shown }] : [],
       );
       if (shown.length > 0) (offer.shown ??= {})[id] = shown;
+      const needs = compiled.calls.get('list')?.call.needs ?? [];
+      if (needs.length > 0) (offer.needs ??= {})[id] = [...needs];
       if (calls.length > 0) offer.unsupported.calls[id] = calls;
       if (actions.length > 0) offer.unsupported.actions[id] = actions;
       if (absent.length > 0) offer.unsupported.fields[id] = absent;
+      if (unfiltered.length > 0) offer.unsupported.filters[id] = unfiltered;
     }
     return offer;
   }

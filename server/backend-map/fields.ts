@@ -11,6 +11,8 @@ export interface BoundField {
   /** The backend's name. */
   name: string;
   absent: boolean;
+  /** The backend lists records but cannot filter them by this field (`filter: false`). */
+  unfiltered: boolean;
   codec: ValueCodec | null;
 }
 
@@ -103,6 +105,7 @@ export class FieldBinding {
         kind,
         name,
         absent: map.absent === true,
+        unfiltered: map.filter === false,
         codec: map.future ? futureCodec(map.future, rules.offset) : valueCodec(key, kind, map, rules.offset),
       };
       this.byKey.set(key, field);

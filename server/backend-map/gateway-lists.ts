@@ -9,7 +9,7 @@ import { readPointer } from './pointer.js';
 import { rowValues } from './set-values.js';
 import { fillTemplate } from './template.js';
 import { TtlCache } from './ttl-cache.js';
-import { WHOLE_LIST_MAX, haystacksOf, itemRow, pageOf, sortRows } from './whole-list.js';
+import { WHOLE_LIST_MAX, haystacksOf, itemRow, pageOf, recordItems, sortRows } from './whole-list.js';
 
 /**
  * The gateway's own work for a backend that does less than the console asks (ejabberd's API):
@@ -241,7 +241,11 @@ export class GatewayLists {
       // A refusal reaches every caller sharing this read, and is not kept (the cache keeps lists only).
       if (checked.body.code !== 200) return checked;
       const found = readPointer(json, bound.list);
-      const list = found === null || found === undefined ? [] : found;
+      const list = whole.items
+        ? recordItems(found, whole.items, prepared.request.path)
+        : found === null || found === undefined
+          ? []
+          : found;
       if (!Array.isArray(list))
         throw new GatewayError('UPSTREAM_BAD_ANSWER', `${prepared.request.path}: the whole list is not an array`);
       if (list.length > max)

@@ -82,6 +82,12 @@ const templateRef = ref('template', template);
 export const field = closed({
   name: Type.Optional(Type.String({ description: "The backend's name of the field.", minLength: 1 })),
   absent: Type.Optional(constOf(true, { description: 'The backend has no such field.' })),
+  filter: Type.Optional(
+    constOf(false, {
+      description:
+        "The backend has the field but its list cannot be filtered by it: the console offers no filter on it (the offer's unsupported.filters), and a list call carrying one (a value or a date bound) is refused with 400 rather than answered unfiltered.",
+    }),
+  ),
   money: Type.Optional(
     enumOf(['yuan', 'cent'], {
       description:
@@ -228,6 +234,13 @@ const whole = closed(
           'Each item of the whole list as a row, a template over the item: "{item}" is a scalar item itself, "{item|local}" its text before "@", "{name}" an object item\'s member.',
       }),
     ),
+    items: Type.Optional(
+      Type.Array(ref('template', template), {
+        minItems: 1,
+        description:
+          'Rows made of one record: the answer at `list` is a single record, and each template here, filled from its members ("{name}"), is one row (Shiku\'s ClientConfig holds each platform\'s version and download address as androidVersion, iosAppUrl, ...).',
+      }),
+    ),
     max: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -367,6 +380,14 @@ export const callMembers = {
         minProperties: 2,
       },
     ),
+  ),
+  needs: Type.Optional(
+    Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 1,
+      uniqueItems: true,
+      description:
+        "Filters (the console's field keys) the backend cannot list without: a list call lacking one is refused with 400 naming it, before the backend is asked (Shiku's userBill lists one user's bills only).",
+    }),
   ),
   each: Type.Optional(
     constOf(true, {

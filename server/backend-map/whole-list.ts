@@ -1,4 +1,5 @@
 import type { FieldDef, ListResource } from '../contract/index.js';
+import { GatewayError } from '../errors.js';
 import { fillTemplate } from './template.js';
 import type { Template } from './types.js';
 
@@ -33,6 +34,17 @@ export function itemRow(item: unknown, template: Template | undefined): unknown 
     }
     return lookup(name);
   });
+}
+
+/**
+ * The rows a backend keeps as one record (`whole.items`): each template filled from the record's
+ * members; a member the record lacks leaves its row without it.
+ */
+export function recordItems(record: unknown, templates: readonly Template[], path: string): unknown[] {
+  if (typeof record !== 'object' || record === null || Array.isArray(record))
+    throw new GatewayError('UPSTREAM_BAD_ANSWER', `${path}: the record the rows are made of is not an object`);
+  const members = record as Row;
+  return templates.map((t) => fillTemplate(t, (name) => (Object.hasOwn(members, name) ? members[name] : undefined)));
 }
 
 const text = (value: unknown): string =>

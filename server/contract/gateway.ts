@@ -25,13 +25,16 @@ export const GATEWAY_PATHS = {
 
 /** The offer's lists of names: whole screens (resource ids), and the console's own calls (OWN_CALLS). */
 export const OFFER_LISTS = ['resources', 'console'] as const;
-/** The offer's lists of names by resource id (or `console.<own call>` for fields): calls, actions, fields. */
-export const OFFER_TABLES = ['calls', 'actions', 'fields'] as const;
+/**
+ * The offer's lists of names by resource id (or `console.<own call>` for fields): calls, actions,
+ * fields, and the fields a list cannot be filtered by.
+ */
+export const OFFER_TABLES = ['calls', 'actions', 'fields', 'filters'] as const;
 
 /**
  * What the backend map (BACKEND_MAP) leaves out, by the contract's resource ids: whole screens,
  * calls of a screen (list, detail, create, update, delete, config, saveConfig, preview), named
- * actions, and fields the backend lacks; and by name (OWN_CALLS) the console's own calls it lacks
+ * actions, fields the backend lacks and fields its lists cannot be filtered by; and by name (OWN_CALLS) the console's own calls it lacks
  * (a dashboard figure, a deployment call, the withdrawal count, the logout). All empty without a map.
  */
 export interface BackendOffer {
@@ -43,6 +46,11 @@ export interface BackendOffer {
    * `shown`), by resource id: each read-only, as its kind. Absent: none.
    */
   shown?: Record<string, ShownField[]>;
+  /**
+   * The filters (field keys) a list cannot be read without (a list call's `needs`), by resource
+   * id: the screen asks for them rather than show the backend's refusal. Absent: none.
+   */
+  needs?: Record<string, string[]>;
 }
 
 /** A backend field outside the contract, shown on the record page as one of these kinds. */

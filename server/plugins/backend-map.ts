@@ -52,6 +52,8 @@ const offerSchema = {
         ...Object.fromEntries(OFFER_TABLES.map((key) => [key, namesById])),
       },
     },
+    // The filters a list cannot be read without, by resource id.
+    needs: namesById,
     // The backend's fields outside the contract the record page shows, by resource id.
     shown: {
       type: 'object',

@@ -150,7 +150,11 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
     code: options.code ?? '',
   });
   const { map } = options;
-  const unsupported = (map?.offer() ?? fullOffer()).unsupported;
+  const offer = map?.offer() ?? fullOffer();
+  const unsupported = offer.unsupported;
+  // First rows' values by key, for a list its backend reads only filtered (`needs`): Shiku's bill
+  // takes the user of the withdrawal probed before it.
+  const known: Row = {};
   /** The first backend answer of a mapped read, as JSON: what its list looked like, for --write-map. */
   let firstJson: unknown;
   // As the gateway sends a map's calls: each to its service, one after the other (`also`).
@@ -281,7 +285,16 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
     const stop = await (async () => {
       switch (resource.kind) {
         case 'list': {
-          const out = await run(find('list'), { pageNum: 1, pageSize: 1 }, (data, raw) => {
+          const needs = offer.needs?.[resource.id] ?? [];
+          const lacking = needs.filter((key) => known[key] === undefined);
+          if (lacking.length > 0)
+            return {
+              id: resource.id,
+              verdict: 'MISMATCH' as const,
+              detail: `the list needs ${lacking.join(', ')}, which no list probed before it gave`,
+            };
+          const filters = Object.fromEntries(needs.map((key) => [key, known[key]]));
+          const out = await run(find('list'), { pageNum: 1, pageSize: 1, ...filters }, (data, raw) => {
             seen = observe(raw.json);
             const problems = listFindings(data);
             findings.push(...problems);
@@ -289,6 +302,9 @@ export async function probe(upstream: Upstream, options: ProbeOptions): Promise<
             if (typeof row === 'object' && row !== null) {
               firstRow = row as Row;
               findings.push(...recordFindings(fields, firstRow));
+              for (const [key, value] of Object.entries(firstRow))
+                if (known[key] === undefined && (typeof value === 'string' || typeof value === 'number'))
+                  known[key] = value;
             }
           });
           if (out || !resource.detail || !firstRow || (unsupported.calls[resource.id] ?? []).includes('detail'))

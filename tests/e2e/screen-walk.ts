@@ -66,6 +66,8 @@ export async function walkBoundScreens(
   unoffered: ReadonlySet<string>,
   /** Screens the caller checks on its own (one a backend offers only in part). */
   apart: ReadonlySet<string> = new Set(),
+  /** Query strings some screens are opened with, by resource id (a list its backend lists only filtered). */
+  queries: Readonly<Record<string, string>> = {},
 ): Promise<{ problems: string[]; walked: number; menuLinks: string[] }> {
   const problems: string[] = [];
   const watch = watchCalls(page);
@@ -82,7 +84,7 @@ export async function walkBoundScreens(
       continue;
     }
     walked += 1;
-    problems.push(...(await screenProblems(page, path, decl)));
+    problems.push(...(await screenProblems(page, `${path}${queries[decl.id] ?? ''}`, decl)));
   }
   const menuLinks = await page.locator('nav a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
   for (const route of LEAF_ROUTES) {

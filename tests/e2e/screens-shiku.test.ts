@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { SEEDED_WEBSITE } from '../../sandbox/shiku/config.js';
 import { parseObjectId } from '../../sandbox/shiku/wire.js';
 import { totp } from '../../sandbox/lib/totp.js';
 import { createAdmin } from '../../sandbox/store/accounts.js';
@@ -71,13 +72,19 @@ describe('every engine screen on the Shiku IM dialect through its binding', () =
     expect(UNOFFERED.size).toBeGreaterThan(0);
     const { page } = await h.pageAs('admin');
     await expect.poll(() => page.getByTestId('sandbox-banner').textContent()).toContain('Backend dialect: shiku');
-    const { problems, walked, menuLinks } = await walkBoundScreens(page, UNOFFERED);
+    // Shiku's bill is one user's (userBill takes a required userId): the screen opens on a user's.
+    const billed = store().bills.all()[0]!.userId;
+    const { problems, walked, menuLinks } = await walkBoundScreens(page, UNOFFERED, new Set(), {
+      billingRecords: `?userAccount=${billed}`,
+    });
     expect(problems).toEqual([]);
-    expect(walked).toBeGreaterThanOrEqual(15);
+    expect(walked).toBeGreaterThanOrEqual(18);
     expect(menuLinks).toContain('/userpage/userset');
     expect(menuLinks).toContain('/WithDrawMoneyCheck');
     // Issue 39: Shiku's reports, custom websites, online users and request log.
     for (const link of ['/suggestion', '/homelist']) expect(menuLinks).toContain(link);
+    // Shiku's latest login per user, and ClientConfig's versions and download addresses.
+    for (const link of ['/loginuser', '/versionupdate/appupdate', '/distribution']) expect(menuLinks).toContain(link);
   }, 360_000);
 
   it('approves one withdrawal and rejects another with a reason, through Shiku’s auditStatus', async () => {
@@ -416,6 +423,76 @@ describe('the Shiku IM writes that take the session, the clock, one call per id 
     await expect
       .poll(() => store().discover.find((d) => d.title === 'shiku-e2e-site')?.url)
       .toBe('https://shiku-e2e.example.com/');
+    expect(await errorToasts(page)).toEqual([]);
+  }, 120_000);
+});
+
+describe('the Shiku screens read from userBill, loginLog and ClientConfig, and the filters Shiku cannot apply', () => {
+  const filters = (page: Page) =>
+    page.locator('[data-filter]').evaluateAll((els) => els.map((e) => e.getAttribute('data-filter')));
+
+  it('offers the groups no date, state or mute filter (roomList takes none) while users keep their dates', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/userpage/userset');
+    await rows(page).first().waitFor();
+    expect(await filters(page)).toContain('registerTimeFrom');
+    // userList takes no status.
+    expect(await filters(page)).not.toContain('status');
+    await page.goto('/groupset');
+    await rows(page).first().waitFor();
+    expect(await filters(page)).toEqual([]);
+    expect(await page.locator('th[data-col="createTime"], [data-col="createTime"]').count()).toBeGreaterThan(0);
+    expect(await errorToasts(page)).toEqual([]);
+  }, 90_000);
+
+  it('lists a user’s bills from userBill, and says so when the bill names no user', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/BillingRecords');
+    // The screen asks for the user (the offer's needs) rather than show Shiku's refusal.
+    await page.getByTestId('list-needs-filter').waitFor();
+    expect(await page.getByTestId('list-error').count()).toBe(0);
+    expect(await filters(page)).toContain('userAccount');
+    const userId = store().bills.all()[0]!.userId;
+    const bills = store()
+      .bills.all()
+      .filter((b) => b.userId === userId);
+    await page.goto(`/BillingRecords?userAccount=${userId}&pageSize=100`);
+    await rows(page).first().waitFor();
+    await expect.poll(() => rows(page).count()).toBe(Math.min(bills.length, 100));
+    const accounts = await rows(page).locator('[data-col="userAccount"]').allTextContents();
+    expect(new Set(accounts)).toEqual(new Set([String(userId)]));
+  }, 90_000);
+
+  it('lists each user’s latest login, and each platform’s version and download address', async () => {
+    const { page } = await h.pageAs('admin');
+    await page.goto('/loginuser');
+    await rows(page).first().waitFor();
+    const first = Number((await rowIds(page))[0]);
+    expect(store().users.get(first)).toBeDefined();
+    const at = page.locator(`tr[data-row-id="${first}"]`);
+    expect(await at.locator('[data-col="account"]').textContent()).toBe(String(first));
+    expect((await at.locator('[data-col="time"]').textContent())?.trim()).not.toBe('');
+    // No filter by account or time: userList filters neither.
+    expect(await filters(page)).toEqual([]);
+
+    await page.goto('/versionupdate/appupdate');
+    await rows(page).first().waitFor();
+    const versions = store().appVersions.all();
+    const latest = (platform: string) =>
+      versions.filter((v) => v.platform === platform).sort((a, b) => b.buildNumber - a.buildNumber)[0]!;
+    await expect.poll(() => rows(page).count()).toBe(4);
+    const shown = await rows(page).evaluateAll((trs) =>
+      trs.map((tr) => tr.querySelector('[data-col="buildNumber"]')!.textContent!.replaceAll(',', '')),
+    );
+    expect(shown).toEqual(['android', 'ios', 'windows', 'mac'].map((p) => String(latest(p).buildNumber)));
+    expect(await page.getByTestId('list-create').count()).toBe(0);
+
+    await page.goto('/distribution');
+    await rows(page).first().waitFor();
+    await expect.poll(() => rows(page).count()).toBe(3);
+    const links = await rows(page).locator('[data-col="url"]').allTextContents();
+    expect(links[0]).toContain(latest('android').downloadUrl);
+    expect(links[2]).toContain(SEEDED_WEBSITE);
     expect(await errorToasts(page)).toEqual([]);
   }, 120_000);
 });

@@ -140,6 +140,7 @@ describe('backend map: requests', () => {
       calls: { users: ['create'] },
       actions: { users: ['resetPassword'] },
       fields: { users: ['avatar'] },
+      filters: {},
       console: [],
     });
   });

@@ -282,6 +282,7 @@ describe('the gateway with a map marking the console own calls unsupported', () 
         calls: {},
         actions: { withdrawalReview: ['syncCashWithdrawal'] },
         fields: {},
+        filters: {},
         console: ['siteConfig', 'financeData', 'runner', 'monitoring', 'withdrawalCount', 'logout'],
       },
     });

@@ -168,6 +168,7 @@ describe('the gateway with a backend map', () => {
         calls: {},
         actions: { users: ['resetPassword'] },
         fields: {},
+        filters: {},
         console: [],
       },
     });

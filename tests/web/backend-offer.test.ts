@@ -95,6 +95,7 @@ describe('offeredResource', () => {
       calls: { users: ['update', 'detail'] },
       actions: { users: ['resetPassword'] },
       fields: { users: ['avatar', 'balance'] },
+      filters: {},
       console: [],
     },
   };
@@ -120,6 +121,17 @@ describe('offeredResource', () => {
       field: 'privileged',
       in: [false],
     });
+  });
+
+  it('keeps the column of a field the backend cannot filter by, without its filter', () => {
+    const groups = RESOURCES.find((r) => r.id === 'groups') as ListResource;
+    const noDates: BackendOffer = { unsupported: { ...offer.unsupported, filters: { groups: ['createTime'] } } };
+    const offered = offeredResource(groups, noDates);
+    const createTime = offered.fields.find((f) => f.key === 'createTime')!;
+    expect(createTime.column).toBe(true);
+    expect(createTime.filter).toBeFalsy();
+    expect(groups.fields.find((f) => f.key === 'createTime')!.filter).toBe(true);
+    expect(offered.fields.find((f) => f.key === 'status')!.filter).toBe(true);
   });
 
   it('keeps a resource the map leaves whole as it is', () => {

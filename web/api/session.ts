@@ -106,6 +106,7 @@ export async function loadBackendOffer(): Promise<BackendOffer> {
       for (const key of OFFER_TABLES) offer.unsupported[key] = lists(raw[key]);
       // Checked where it is drawn (record-fields.tsx), out of the login page's first load.
       if (body.shown) offer.shown = body.shown;
+      if (body.needs) offer.needs = lists(body.needs);
       backendOffer.value = offer;
     } else backendOffer.value = NOTHING_LEFT_OUT;
   } catch {

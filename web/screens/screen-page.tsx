@@ -55,14 +55,20 @@ export function resolveScreen(decl: ScreenDecl): Resolved {
   return { ...decl, resource } as Resolved;
 }
 
-/** The related lists a list screen declares, as the bound backend offers their resources. */
+/**
+ * The related lists a list screen declares, as the bound backend offers their resources. A list
+ * its backend cannot filter by the record's field is left out: unfiltered, it would not be the
+ * record's (Shiku's login records take no account).
+ */
 function relatedLists(name: ListScreenDecl['related'], offer: BackendOffer): RelatedList[] {
   const related: Readonly<Record<string, Readonly<Record<string, string>>>> = name ? RELATED_LISTS[name] : {};
-  return Object.entries(related).map(([id, filter]) => {
+  return Object.entries(related).flatMap(([id, filter]) => {
     const resource = RESOURCE_BY_ID.get(id);
     if (resource?.kind !== 'list')
       throw new Error(`a screen relates list resource "${id}", which the contract does not declare`);
-    return { resource: offeredResource(resource, offer), filter };
+    const unfiltered = offer.unsupported.filters[id] ?? [];
+    if (Object.keys(filter).some((key) => unfiltered.includes(key))) return [];
+    return [{ resource: offeredResource(resource, offer), filter }];
   });
 }
 

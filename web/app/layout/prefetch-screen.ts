@@ -16,5 +16,7 @@ export function prefetchScreen(client: QueryClient, path: string, offer: Backend
   if (screen?.kind !== 'list') return;
   const resource = LIST_RESOURCES.get(screen.id);
   if (!resource) return;
+  // A list its backend reads only filtered (offer.needs) opens asking for the filter: nothing to send.
+  if ((offer.needs?.[resource.id] ?? []).some((key) => !screen.options?.filters?.[key])) return;
   sendEarly(client, openingListQuery(offeredResource(resource, offer), screen.options?.filters));
 }

@@ -3,7 +3,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { FormDialog } from '../form/form-dialog.js';
 import { ImportDialog } from '../import/import-dialog.js';
 import { deleteQuestion } from '../record/record-names.js';
-import { actionLabel, resourceTitle } from '../shared/labels.js';
+import { actionLabel, fieldLabel, resourceTitle } from '../shared/labels.js';
 import { Empty, LoadFailed, Loading } from '../shared/states.js';
 import type { ListScreenOptions } from '../shared/types.js';
 import { ListCards } from './list-cards.js';
@@ -67,7 +67,11 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
         />
       )}
 
-      {query.isPending ? (
+      {c.needed.length > 0 ? (
+        <Empty testId="list-needs-filter">
+          {t('engine.needsFilter', { fields: c.needed.map((key) => fieldLabel(t, key)).join(', ') })}
+        </Empty>
+      ) : query.isPending ? (
         <>
           <Loading hidden />
           <TableSkeleton columns={c.rowsProps.columns.length} density={density} />

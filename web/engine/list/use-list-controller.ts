@@ -34,7 +34,7 @@ export function useListController(contractResource: ListResource, options: ListS
   const density = useDensity();
   const narrow = useNarrow();
   const list = useListQuery(contractResource, options);
-  const { resource, shape, state, params, path, here, query, rows, total } = list;
+  const { resource, shape, state, params, path, here, query, rows, total, needed } = list;
   const bulk = bulkActions(resource);
   const selection = useListSelection(rows, total, rowsKeyOf(state, shape), bulk);
 
@@ -150,6 +150,8 @@ export function useListController(contractResource: ListResource, options: ListS
     query,
     rows,
     total,
+    /** Filters the backend cannot list without that the address lacks: the screen asks for them. */
+    needed,
     go,
     cols,
     t,

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { navigate } from 'wouter/use-browser-location';
 import type { ListResource } from '#contract';
+import { backendOffer } from '../../api/session.js';
 import { useScreenLocation } from '../../lib/screen-location.js';
 import { rememberListQuery } from '../../lib/record-nav.js';
 import { listQueryOptions } from '../shared/queries.js';
@@ -31,7 +32,9 @@ export function useListQuery(
   const shape = useMemo(() => listShape(resource, defaultFilters), [resource, defaultFilters]);
   const state = useMemo(() => parseListState(search, shape), [search, shape]);
   const params = useMemo(() => listQueryParams(state), [state]);
-  const listQuery = listQueryOptions(resource, params);
+  // Filters the backend cannot list without (Shiku's bill is one user's): the screen asks for them.
+  const needed = (backendOffer.value.needs?.[resource.id] ?? []).filter((key) => !state.filters[key]);
+  const listQuery = { ...listQueryOptions(resource, params), enabled: needed.length === 0 };
   const client = useQueryClient();
   // A screen built afresh sends for its page as it starts to render rather than once it is
   // committed, so the call is under way while the screen is built (about 30 ms on a first visit).
@@ -39,7 +42,7 @@ export function useListQuery(
   // the click's own render would only hold that render up. A page cached but stale is left to the
   // query too, which shows it while asking again.
   useState(() => {
-    if (!client.getQueryState(listQuery.queryKey)) sendEarly(client, listQuery);
+    if (needed.length === 0 && !client.getQueryState(listQuery.queryKey)) sendEarly(client, listQuery);
   });
   const query = useQuery(listQuery);
   useHeldWhileHidden(listQuery.queryKey);
@@ -64,5 +67,5 @@ export function useListQuery(
   const moveTo = pageToMoveTo(state, query.data, query.isPlaceholderData);
   if (moveTo !== null) queueMicrotask(() => go({ ...state, pageNum: moveTo }, true));
 
-  return { resource, shape, state, params, path, here, query, rows, total, go };
+  return { resource, shape, state, params, path, here, query, rows, total, go, needed };
 }

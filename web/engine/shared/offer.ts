@@ -2,21 +2,23 @@ import type { BackendOffer, Resource } from '#contract';
 
 /**
  * A resource as the bound backend offers it: the calls, actions and fields its backend map marks
- * unsupported or absent are taken out, so buttons, columns, filters and form fields that would
- * fail never show (as if the resource never had them). Unchanged resources keep their identity.
+ * unsupported or absent are taken out, and the filters its backend cannot apply, so buttons,
+ * columns, filters and form fields that would fail never show (as if the resource never had them). Unchanged resources keep their identity.
  */
 export function offeredResource<R extends Resource>(resource: R, offer: BackendOffer): R {
   const { calls, actions, fields } = offer.unsupported;
   const noCalls = new Set(calls[resource.id] ?? []);
   const noActions = new Set(actions[resource.id] ?? []);
   const absent = new Set(fields[resource.id] ?? []);
-  if (noCalls.size === 0 && noActions.size === 0 && absent.size === 0) return resource;
+  const unfiltered = new Set(offer.unsupported.filters[resource.id] ?? []);
+  if (noCalls.size === 0 && noActions.size === 0 && absent.size === 0 && unfiltered.size === 0) return resource;
   const keep = <T extends { key: string }>(list: readonly T[]) => list.filter((f) => !absent.has(f.key));
   switch (resource.kind) {
     case 'list':
       return {
         ...resource,
-        fields: keep(resource.fields),
+        // A field the backend cannot filter by keeps its column but loses its filter.
+        fields: keep(resource.fields).map((f) => (unfiltered.has(f.key) && f.filter ? { ...f, filter: false } : f)),
         keywordFields: resource.keywordFields.filter((k) => !absent.has(k)),
         create: resource.create && !noCalls.has('create'),
         edit: resource.edit && !noCalls.has('update'),

@@ -39,6 +39,7 @@ const en = {
   'engine.noData': 'No data',
   'engine.loading': 'Loading…',
   'engine.retry': 'Retry',
+  'engine.needsFilter': 'This backend lists these records only for one {{fields}}: set it in the filters.',
   'engine.loadFailed': 'Could not load the data',
   'engine.missingCall': 'The chat backend has no call {{method}} {{path}}, which this screen needs.',
   'engine.missingCallHint':

@@ -34,6 +34,8 @@ const ja = {
   'engine.noData': 'データがありません',
   'engine.loading': '読み込み中…',
   'engine.retry': '再試行',
+  'engine.needsFilter':
+    'このバックエンドは、{{fields}}を1つ指定した場合にのみこれらの記録を表示します。フィルターで指定してください。',
   'engine.loadFailed': 'データを読み込めませんでした',
   'engine.missingCall': 'チャットバックエンドには、この画面に必要な呼び出し {{method}} {{path}} がありません。',
   'engine.missingCallHint':
