@@ -104,9 +104,9 @@ export async function loadBackendOffer(): Promise<BackendOffer> {
       const offer = fullOffer();
       for (const key of OFFER_LISTS) offer.unsupported[key] = names(raw[key]);
       for (const key of OFFER_TABLES) offer.unsupported[key] = lists(raw[key]);
-      // Checked where it is drawn (record-fields.tsx), out of the login page's first load.
-      if (body.shown) offer.shown = body.shown;
-      if (body.needs) offer.needs = lists(body.needs);
+      // Checked where they are read (record-fields.tsx, neededFilters), out of the login page's first load.
+      offer.shown = body.shown;
+      offer.needs = body.needs;
       backendOffer.value = offer;
     } else backendOffer.value = NOTHING_LEFT_OUT;
   } catch {

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { LIST_RESOURCES, type BackendOffer } from '#contract';
-import { offeredResource } from '../../engine/shared/offer.js';
+import { neededFilters, offeredResource } from '../../engine/shared/offer.js';
 import { openingListQuery, sendEarly } from '../../engine/list/opening-query.js';
 import { findRoute } from '../routes.js';
 
@@ -17,6 +17,6 @@ export function prefetchScreen(client: QueryClient, path: string, offer: Backend
   const resource = LIST_RESOURCES.get(screen.id);
   if (!resource) return;
   // A list its backend reads only filtered (offer.needs) opens asking for the filter: nothing to send.
-  if ((offer.needs?.[resource.id] ?? []).some((key) => !screen.options?.filters?.[key])) return;
+  if (neededFilters(offer, resource.id).some((key) => !screen.options?.filters?.[key])) return;
   sendEarly(client, openingListQuery(offeredResource(resource, offer), screen.options?.filters));
 }

@@ -38,6 +38,7 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
         t={t}
         density={density}
         narrow={c.narrow}
+        listed={!c.unlisted}
         go={c.go}
         onPageAction={(a) => c.runner.start(a, {})}
         csvImport={c.csvImport}
@@ -67,7 +68,9 @@ export function ListScreen({ resource, options = {} }: { resource: ListResource;
         />
       )}
 
-      {c.needed.length > 0 ? (
+      {c.unlisted ? (
+        <Empty testId="list-unlisted">{t('engine.notListed')}</Empty>
+      ) : c.needed.length > 0 ? (
         <Empty testId="list-needs-filter">
           {t('engine.needsFilter', { fields: c.needed.map((key) => fieldLabel(t, key)).join(', ') })}
         </Empty>

@@ -29,6 +29,8 @@ interface Props {
   t: LabelT;
   density: Density;
   narrow: boolean;
+  /** False where the backend keeps no list of these: only the page's own actions are offered. */
+  listed?: boolean;
   go: (next: ListState, replace?: boolean) => void;
   onPageAction: (action: ActionDef) => void;
   csvImport: ImportSpec | null;
@@ -53,6 +55,7 @@ export function ListToolbar({
   t,
   density,
   narrow,
+  listed = true,
   go,
   onPageAction,
   csvImport,
@@ -92,6 +95,17 @@ export function ListToolbar({
       onChange={(change) => go(withChange(state, change), change.keyword !== undefined && change.filters === undefined)}
     />
   );
+
+  if (!listed)
+    return (
+      <div className="flex flex-wrap justify-end gap-2">
+        {pageActions(resource).map((a) => (
+          <button key={a.name} type="button" className="btn" onClick={() => onPageAction(a)} data-action={a.name}>
+            {actionLabel(t, a.name)}
+          </button>
+        ))}
+      </div>
+    );
 
   return (
     <>

@@ -34,7 +34,7 @@ export function useListController(contractResource: ListResource, options: ListS
   const density = useDensity();
   const narrow = useNarrow();
   const list = useListQuery(contractResource, options);
-  const { resource, shape, state, params, path, here, query, rows, total, needed } = list;
+  const { resource, shape, state, params, path, here, query, rows, total, needed, unlisted } = list;
   const bulk = bulkActions(resource);
   const selection = useListSelection(rows, total, rowsKeyOf(state, shape), bulk);
 
@@ -152,6 +152,8 @@ export function useListController(contractResource: ListResource, options: ListS
     total,
     /** Filters the backend cannot list without that the address lacks: the screen asks for them. */
     needed,
+    /** The backend keeps no list of these: nothing is asked, the page's own actions stay. */
+    unlisted,
     go,
     cols,
     t,

@@ -5,6 +5,7 @@ import type { ListResource } from '#contract';
 import { backendOffer } from '../../api/session.js';
 import { useScreenLocation } from '../../lib/screen-location.js';
 import { rememberListQuery } from '../../lib/record-nav.js';
+import { neededFilters } from '../shared/offer.js';
 import { listQueryOptions } from '../shared/queries.js';
 import type { ListScreenOptions } from '../shared/types.js';
 import { annotatedRows, pageToMoveTo, withAnnotation } from './list-controller-parts.js';
@@ -33,8 +34,11 @@ export function useListQuery(
   const state = useMemo(() => parseListState(search, shape), [search, shape]);
   const params = useMemo(() => listQueryParams(state), [state]);
   // Filters the backend cannot list without (Shiku's bill is one user's): the screen asks for them.
-  const needed = (backendOffer.value.needs?.[resource.id] ?? []).filter((key) => !state.filters[key]);
-  const listQuery = { ...listQueryOptions(resource, params), enabled: needed.length === 0 };
+  const needed = neededFilters(backendOffer.value, resource.id).filter((key) => !state.filters[key]);
+  // A backend that keeps no list of these (ejabberd's mass messages: sent, never listed) is never
+  // asked for one: the screen keeps its own actions and says why there is nothing to show.
+  const unlisted = (backendOffer.value.unsupported.calls[resource.id] ?? []).includes('list');
+  const listQuery = { ...listQueryOptions(resource, params), enabled: needed.length === 0 && !unlisted };
   const client = useQueryClient();
   // A screen built afresh sends for its page as it starts to render rather than once it is
   // committed, so the call is under way while the screen is built (about 30 ms on a first visit).
@@ -42,7 +46,7 @@ export function useListQuery(
   // the click's own render would only hold that render up. A page cached but stale is left to the
   // query too, which shows it while asking again.
   useState(() => {
-    if (needed.length === 0 && !client.getQueryState(listQuery.queryKey)) sendEarly(client, listQuery);
+    if (listQuery.enabled && !client.getQueryState(listQuery.queryKey)) sendEarly(client, listQuery);
   });
   const query = useQuery(listQuery);
   useHeldWhileHidden(listQuery.queryKey);
@@ -67,5 +71,5 @@ export function useListQuery(
   const moveTo = pageToMoveTo(state, query.data, query.isPlaceholderData);
   if (moveTo !== null) queueMicrotask(() => go({ ...state, pageNum: moveTo }, true));
 
-  return { resource, shape, state, params, path, here, query, rows, total, go, needed };
+  return { resource, shape, state, params, path, here, query, rows, total, go, needed, unlisted };
 }

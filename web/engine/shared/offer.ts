@@ -43,3 +43,12 @@ export function offeredResource<R extends Resource>(resource: R, offer: BackendO
       return { ...resource, inputs: keep(resource.inputs), preview: resource.preview && !noCalls.has('preview') };
   }
 }
+
+/**
+ * The filters a list cannot be read without on this backend (Shiku's bill needs its user). Read
+ * here, leniently, rather than when the offer arrives, to keep that check out of the login page.
+ */
+export function neededFilters(offer: BackendOffer, resourceId: string): string[] {
+  const keys: unknown = offer.needs?.[resourceId];
+  return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
+}

@@ -39,6 +39,7 @@ const en = {
   'engine.noData': 'No data',
   'engine.loading': 'Loading…',
   'engine.retry': 'Retry',
+  'engine.notListed': 'This chat server keeps no list of these: what is sent from here is not listed afterwards.',
   'engine.needsFilter': 'This backend lists these records only for one {{fields}}: set it in the filters.',
   'engine.loadFailed': 'Could not load the data',
   'engine.missingCall': 'The chat backend has no call {{method}} {{path}}, which this screen needs.',

@@ -34,6 +34,8 @@ const es = {
   'engine.noData': 'Sin datos',
   'engine.loading': 'Cargando…',
   'engine.retry': 'Reintentar',
+  'engine.notListed':
+    'Este servidor de chat no guarda una lista de estos: lo que se envía desde aquí no se muestra después.',
   'engine.needsFilter': 'Este backend solo muestra estos registros de un {{fields}}: indíquelo en los filtros.',
   'engine.loadFailed': 'No se pudieron cargar los datos',
   'engine.missingCall': 'El backend de chat no tiene la llamada {{method}} {{path}} que necesita esta pantalla.',

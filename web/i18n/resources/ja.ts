@@ -34,6 +34,8 @@ const ja = {
   'engine.noData': 'データがありません',
   'engine.loading': '読み込み中…',
   'engine.retry': '再試行',
+  'engine.notListed':
+    'このチャットサーバーはこれらの一覧を保持しません。ここから送信した内容は後から一覧に表示されません。',
   'engine.needsFilter':
     'このバックエンドは、{{fields}}を1つ指定した場合にのみこれらの記録を表示します。フィルターで指定してください。',
   'engine.loadFailed': 'データを読み込めませんでした',

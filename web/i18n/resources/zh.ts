@@ -34,6 +34,7 @@ const zh = {
   'engine.noData': '暂无数据',
   'engine.loading': '加载中…',
   'engine.retry': '重试',
+  'engine.notListed': '此聊天服务器不保留这些记录的列表：从这里发送的内容之后不会列出。',
   'engine.needsFilter': '此后端仅按单个{{fields}}列出这些记录：请在筛选中填写。',
   'engine.loadFailed': '数据加载失败',
   'engine.missingCall': '聊天后端没有此页面所需的接口 {{method}} {{path}}。',
