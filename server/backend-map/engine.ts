@@ -357,7 +357,9 @@ export class BackendMap {
     if (plan.kind === 'each' && bound.also.length > 0) {
       // A delete of several records over several calls each: every id's calls follow its own first request.
       const { ids: _ids, ...rest } = input;
-      plan.then = plan.ids.map((id) => bound.also.map((b) => this.step(call, name, b, fields, { ...rest, id }, context)));
+      plan.then = plan.ids.map((id) =>
+        bound.also.map((b) => this.step(call, name, b, fields, { ...rest, id }, context)),
+      );
       return { call, name, bound, fields, request: first, plan };
     }
     // A plan's requests (one per id or code, a read before a save) come first; its `also` calls follow them.
