@@ -20,7 +20,7 @@ const SINGLE_OWN_CALLS = new Set(['withdrawalCount', 'logout']);
 
 interface Place {
   at: (string | number)[];
-  /** May it have `also` calls (settings, statistics, a detail, the console's figures)? */
+  /** May it have `also` calls (settings, statistics, a detail, a create or delete, the console's figures)? */
   spread: boolean;
   /** May its answer be counts keyed by day (statistics, the console's figures)? */
   days: boolean;
@@ -62,7 +62,7 @@ function checkCall(fail: Fail, map: BackendMapFile, call: AnyCall, place: Place,
   if (!place.spread) {
     fail(
       at('also'),
-      'one console call over several backend calls is for settings (config, saveConfig), statistics, a detail and the console’s figures',
+      'one console call over several backend calls is for settings (config, saveConfig), statistics, a detail, a create, a delete and the console’s figures',
     );
   }
   call.also.forEach((item, index) => {
@@ -103,10 +103,12 @@ export function checkExpressions(map: BackendMapFile, fail: Fail): void {
       const statistics = resource.kind === 'statistics' && name === 'list';
       // A detail may be read over several calls too: a record from one, its relations from another
       // (OpenIM Server's group from get_groups_info, its members from get_group_member_list).
+      // So may a record's create or delete: ejabberd's default friend is two shared roster groups,
+      // each made and filled by calls of their own.
       const spread =
         statistics ||
         (resource.kind === 'settings' && (name === 'config' || name === 'saveConfig')) ||
-        (resource.kind === 'list' && name === 'detail');
+        (resource.kind === 'list' && (name === 'detail' || name === 'create' || name === 'delete'));
       const keys = resource.kind === 'statistics' ? resource.series.map((s) => s.key) : null;
       checkCall(fail, map, call, { at: ['resources', id, 'calls', name], spread, days: statistics, keys });
     }

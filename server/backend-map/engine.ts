@@ -353,8 +353,16 @@ export class BackendMap {
     };
     const plan = planOf(bound, input, make, readConfig);
     if (plan === null) return this.steps(call, name, bound, fields, singleOfEach(bound.call, input), context);
-    // A plan's requests (one per id or code, a read before a save) come first; its `also` calls follow them.
     const first = plan.kind === 'merge' ? plan.read.request : plan.requests[0]!;
+    if (plan.kind === 'each' && bound.also.length > 0) {
+      // A delete of several records over several calls each: every id's calls follow its own first request.
+      const { ids: _ids, ...rest } = input;
+      plan.then = plan.ids.map((id) =>
+        bound.also.map((b) => this.step(call, name, b, fields, { ...rest, id }, context)),
+      );
+      return { call, name, bound, fields, request: first, plan };
+    }
+    // A plan's requests (one per id or code, a read before a save) come first; its `also` calls follow them.
     const also = bound.also.map((b) => this.step(call, name, b, fields, input, context));
     return { call, name, bound, fields, request: first, ...(also.length > 0 ? { also } : {}), plan };
   }

@@ -255,7 +255,9 @@ export class GatewayLists {
         );
       // Every row starts as a record without a kept value reads (a user not banned); kept ones are set per page.
       const off = Object.assign({}, ...this.keptSets(compiled.resource as ListResource).map((r) => r.off)) as Row;
-      const mapped = list.map((item) => {
+      const prefix = whole.prefix;
+      const items = prefix === undefined ? list : list.filter((i) => typeof i === 'string' && i.startsWith(prefix));
+      const mapped = items.map((item) => {
         const row = itemRow(item, whole.item);
         const fields =
           typeof row === 'object' && row !== null && !Array.isArray(row) ? compiled.fields.fromBackend(row as Row) : {};

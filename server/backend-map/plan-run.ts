@@ -56,7 +56,12 @@ async function sendEach(
   for (let i = 0; i < plan.requests.length; i++) {
     const id = plan.ids[i];
     try {
-      const answer = await send({ ...prepared, request: plan.requests[i]! });
+      let answer = await send({ ...prepared, request: plan.requests[i]! });
+      // The id's further calls (`also`), in order; the first refusal is the id's.
+      for (const step of plan.then?.[i] ?? []) {
+        if (!succeeded(answer)) break;
+        answer = await send(step);
+      }
       if (succeeded(answer)) done.push(id);
       else refused.push({ id, ...refusalOf(answer) });
     } catch (error) {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { GatewayError } from '../errors.js';
-import type { BackendRequest, Bound, Prepared } from './bound.js';
+import type { BackendRequest, Bound, Prepared, PreparedStep } from './bound.js';
 import { nowValue } from './clock-values.js';
 import type { CallMap } from './types.js';
 
@@ -25,7 +25,7 @@ export type MakeRequest = (input: Row, added?: Row, base?: Row) => BackendReques
 
 /** A call of several requests, told by kind; sent by plan-run.ts. */
 export type Plan =
-  | { kind: 'each'; ids: unknown[]; requests: BackendRequest[] }
+  | { kind: 'each'; ids: unknown[]; requests: BackendRequest[]; then?: PreparedStep[][] }
   | { kind: 'repeat'; codes: string[]; requests: BackendRequest[] }
   | { kind: 'merge'; read: Extract<Prepared, { bound: Bound }>; request: (record: Row) => BackendRequest };
 

@@ -241,6 +241,13 @@ const whole = closed(
           'Rows made of one record: the answer at `list` is a single record, and each template here, filled from its members ("{name}"), is one row (Shiku\'s ClientConfig holds each platform\'s version and download address as androidVersion, iosAppUrl, ...).',
       }),
     ),
+    prefix: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "Only the items that are text starting with this prefix are rows (ejabberd's srg_list names every shared roster group of the host; the console's default friends are those named console-friend-<account>).",
+      }),
+    ),
     max: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -442,7 +449,7 @@ export type CallMap = Static<TObject<typeof callMembers>> & { bulk?: CallMap; al
 const callRef = Type.Unsafe<CallMap>({ $ref: '#/definitions/call' });
 const also = Type.Array(callRef, {
   description:
-    "Further backend calls made for the same console call, in order, their answers merged: a settings screen read or saved over two calls, statistics or figures from several calls. Settings, statistics and the console's own calls only.",
+    "Further backend calls made for the same console call, in order, their answers merged; the first refusal stops the rest: a settings screen read or saved over two calls, statistics or figures from several calls, a record created or deleted over several calls (with `each`, per id). Settings, statistics, a list's detail, create and delete, and the console's own calls only.",
   minItems: 1,
 });
 

@@ -14,8 +14,8 @@ import { walkBoundScreens } from './screen-walk.js';
 /**
  * The console in Chromium on a real ejabberd 23.01 through the shipped map: the login form lets
  * the server's administrator in, every screen the map binds shows the server's data, the rest are
- * gone from the menu and say so at their address, and a ban and a dissolve made with the mouse
- * are checked through ejabberd's own API.
+ * gone from the menu and say so at their address, and a ban, a dissolve and a default friend made
+ * with the mouse are checked through ejabberd's own API.
  */
 const MAP_FILE = path.join(REPO_ROOT, 'server/backend-map/bindings/ejabberd.json');
 const MAP = JSON.parse(readFileSync(MAP_FILE, 'utf8')) as BackendMapFile;
@@ -47,6 +47,16 @@ describeEjabberd('every screen ejabberd offers, in Chromium against the real ser
 
   beforeAll(async () => {
     seeded = await seedEjabberd(ej.server, { users: 30, rooms: 3 });
+    // A default friend as the map makes one, so its screen has a row to show on the walk.
+    const host = ej.server.host;
+    const account = seeded.users[20]!.account;
+    for (const [group, display, member] of [
+      [`console-friend-${account}`, `console-everyone-${account}`, account],
+      [`console-everyone-${account}`, `console-friend-${account}`, '@all@'],
+    ] as const) {
+      await ej.server.api('srg_create', { group, host, label: group, description: '', display });
+      await ej.server.api('srg_user_add', { user: member, host, group, grouphost: host });
+    }
     const user = seeded.users[3]!;
     online = await XmppClient.connect({
       port: ej.server.c2sPort,
@@ -63,7 +73,8 @@ describeEjabberd('every screen ejabberd offers, in Chromium against the real ser
     const { page } = await h.pageAs('admin');
     const { problems, menuLinks } = await walkBoundScreens(page, UNOFFERED, APART);
     expect(problems).toEqual([]);
-    for (const offered of ['/userpage/userset', '/groupset']) expect(menuLinks).toContain(offered);
+    for (const offered of ['/userpage/userset', '/groupset', '/defaultfriend']) expect(menuLinks).toContain(offered);
+    expect(menuLinks).not.toContain('/defaultgroup');
     await page.goto('/userpage/userset');
     await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
     const first = seeded.users[0]!;
@@ -101,6 +112,33 @@ describeEjabberd('every screen ejabberd offers, in Chromium against the real ser
     await expect
       .poll(async () => (await server.api('muc_online_rooms', { service: server.mucHost })).json as string[])
       .not.toContain(room.jid);
+  });
+
+  it('makes a default friend every account sees in its roster, and deletes it', async () => {
+    const { server } = ej;
+    const [friend, other] = [seeded.users[12]!, seeded.users[13]!];
+    const friendsOf = async (account: string) =>
+      ((await server.api('get_roster', { user: account, host: server.host })).json as { jid: string; group: string }[])
+        .filter((c) => c.group === 'Friends')
+        .map((c) => c.jid);
+    const { page } = await h.pageAs('admin');
+    await page.goto('/defaultfriend');
+    await page.getByTestId('list-create').click();
+    await dialog(page).getByLabel('User account').fill(friend.account);
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    const row = page.locator(`tr[data-row-id="${friend.account}"]`);
+    await row.waitFor();
+    await row.getByText(friend.nickname).waitFor();
+    await expect.poll(() => friendsOf(other.account)).toEqual([`${friend.account}@${server.host}`]);
+
+    await rowCommand(row, '[data-command="remove"]');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.waitFor({ state: 'detached' });
+    await expect.poll(() => friendsOf(other.account)).toEqual([]);
+    const left = (await server.api('srg_list', { host: server.host })).json as string[];
+    expect(left.filter((g) => g.endsWith(`-${friend.account}`))).toEqual([]);
+    expect(await errorToasts(page)).toEqual([]);
   });
 
   it('sends a mass message to every account, stored offline for those not connected', async () => {

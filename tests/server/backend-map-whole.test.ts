@@ -9,6 +9,7 @@ import { fillTemplate } from '../../server/backend-map/template.js';
 import { TtlCache } from '../../server/backend-map/ttl-cache.js';
 import { itemRow, pageOf, sortRows } from '../../server/backend-map/whole-list.js';
 import { KeptStore, KEPT_MAX_RECORDS } from '../../server/backend-map/kept-store.js';
+import { sendPlanned } from '../../server/backend-map/plan-run.js';
 
 /**
  * The expressions for a backend that does less than the console asks (ejabberd's API): the pure
@@ -182,7 +183,10 @@ describe('a whole list the backend refuses', () => {
 
 describe('pages of a kept whole list, read again and again', () => {
   it('counts a search’s matches and keeps only its page, with the haystacks the caller made once', () => {
-    const many: Row[] = Array.from({ length: 50 }, (_, i) => ({ id: `u${i}`, account: i % 2 ? `odd${i}` : `even${i}` }));
+    const many: Row[] = Array.from({ length: 50 }, (_, i) => ({
+      id: `u${i}`,
+      account: i % 2 ? `odd${i}` : `even${i}`,
+    }));
     let made = 0;
     const haystacks = (_sort: string, keys: readonly string[]) => {
       made += 1;
@@ -190,7 +194,18 @@ describe('pages of a kept whole list, read again and again', () => {
     };
     const second = pageOf(users, { keyword: 'ODD', pageNum: 2, pageSize: 10 }, () => many, haystacks);
     expect(second.total).toBe(25);
-    expect(second.list.map((r) => r.id)).toEqual(['u21', 'u23', 'u25', 'u27', 'u29', 'u31', 'u33', 'u35', 'u37', 'u39']);
+    expect(second.list.map((r) => r.id)).toEqual([
+      'u21',
+      'u23',
+      'u25',
+      'u27',
+      'u29',
+      'u31',
+      'u33',
+      'u35',
+      'u37',
+      'u39',
+    ]);
     // Beyond the matches: an empty page, the count still right.
     expect(pageOf(users, { keyword: 'odd', pageNum: 9, pageSize: 10 }, () => many, haystacks)).toEqual({
       list: [],
@@ -246,5 +261,78 @@ describe('peeking into the short-lived cache', () => {
     now = 200;
     expect(cache.peek('b')).toBeUndefined();
     expect(cache.size).toBe(1);
+  });
+});
+
+describe('records made and deleted over several calls, a whole list cut to a prefix', () => {
+  const friends = RESOURCES.find((r) => r.id === 'defaultFriends') as ListResource;
+  const map = new BackendMap(
+    loadBackendMap('server/backend-map/bindings/ejabberd.json', { EJABBERD_HOST: 'chat.test' }),
+  );
+  const callOf = (kind: string) => consoleCalls(friends).find((c) => c.kind === kind)!;
+  const sentOf = (request: { path: string; body?: { text: string } }) =>
+    `${request.path} ${request.body ? String((JSON.parse(request.body.text) as Row).group) : ''}`;
+
+  it('lists only the items named with the prefix, read through the fields', async () => {
+    const send = async () => ({
+      status: 200,
+      json: ['everyone', 'console-friend-ann', 'console-everyone-ann', 'console-friend-bob'],
+    });
+    const lists = new GatewayLists(map, send, new KeptStore(null), { rowConcurrency: 1 });
+    const session = { id: 's', token: 't', userId: 'admin@chat.test', account: 'admin' };
+    const answer = await lists.answer(callOf('list'), { pageSize: 10 }, session);
+    expect(answer.body).toMatchObject({
+      code: 200,
+      data: {
+        total: 2,
+        list: [
+          { id: 'ann', userAccount: 'ann' },
+          { id: 'bob', userAccount: 'bob' },
+        ],
+      },
+    });
+  });
+
+  it('creates with each call in order, from the same form', () => {
+    const prepared = map.prepare(callOf('save'), { userAccount: 'ann' });
+    if ('unsupported' in prepared) throw new Error(prepared.unsupported);
+    expect([prepared.request, ...(prepared.also ?? []).map((s) => s.request)].map(sentOf)).toEqual([
+      '/api/srg_create console-friend-ann',
+      '/api/srg_create console-everyone-ann',
+      '/api/srg_user_add console-friend-ann',
+      '/api/srg_user_add console-everyone-ann',
+    ]);
+  });
+
+  it('deletes each id with its own further calls, a refused id reported apart', async () => {
+    const single = map.prepare(callOf('delete'), { ids: ['ann'] });
+    if ('unsupported' in single) throw new Error(single.unsupported);
+    expect([single.request, ...(single.also ?? []).map((s) => s.request)].map(sentOf)).toEqual([
+      '/api/srg_delete console-friend-ann',
+      '/api/srg_delete console-everyone-ann',
+    ]);
+    const several = map.prepare(callOf('delete'), { ids: ['ann', 'bob', 'carol'] });
+    if ('unsupported' in several) throw new Error(several.unsupported);
+    expect(several.also).toBeUndefined();
+    const sent: string[] = [];
+    const answer = await sendPlanned(several, async (step) => {
+      sent.push(sentOf(step.request));
+      // bob's first group is refused: his second is never asked for, carol's still are.
+      const refused = sentOf(step.request).endsWith('console-friend-bob');
+      return refused ? { status: 400, body: { code: 400, msg: 'no' } } : { status: 200, body: { code: 200 } };
+    });
+    expect(sent).toEqual([
+      '/api/srg_delete console-friend-ann',
+      '/api/srg_delete console-everyone-ann',
+      '/api/srg_delete console-friend-bob',
+      '/api/srg_delete console-friend-carol',
+      '/api/srg_delete console-everyone-carol',
+    ]);
+    expect(answer.body).toMatchObject({ code: 400, data: { done: ['ann', 'carol'], refused: [{ id: 'bob' }] } });
+  });
+
+  it('refuses several calls for a list read or an action', () => {
+    const base = { resources: { users: { calls: { list: { path: '/a', also: [{ path: '/b' }] } } } } };
+    expect(() => parseBackendMap(JSON.stringify(base), 'm.json', {})).toThrow(/a create, a delete/);
   });
 });

@@ -18,6 +18,7 @@ const users = calls('users');
 const groups = calls('groups');
 const online = calls('onlineUsers');
 const mass = calls('massMessages');
+const friends = calls('defaultFriends');
 
 // The gateway's answers here have many shapes (pages, records, figures), read member by member in the assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -187,10 +188,68 @@ describeEjabberd('the console on a real ejabberd', () => {
       content: 'Back at 02:00 & later',
     });
     expect(sent).toMatchObject({ code: 200, data: { state: 'sent' } });
-    const after = (await server.api('get_offline_count', { user: user.account, host: server.host })).json as {
-      value: number;
-    };
-    expect(after.value).toBe(before.value + 1);
+    // mod_announce fans the message out in its own process after send_stanza answers: wait for the store.
+    const count = async () =>
+      ((await server.api('get_offline_count', { user: user.account, host: server.host })).json as { value: number })
+        .value;
+    await expect.poll(count, { timeout: 30_000 }).toBe(before.value + 1);
+  });
+
+  it('makes, lists and deletes a default friend as two shared roster groups, seen in every roster', async () => {
+    const { server } = ej;
+    const [friend, ann, bob] = seeded.users.slice(10, 13);
+    const host = server.host;
+    // The seed's shared group `everyone` shows every account to every account: its entries are left out here.
+    const rosterOf = async (account: string) =>
+      ((await server.api('get_roster', { user: account, host })).json as { jid: string; group: string }[])
+        .filter((c) => c.group !== seeded.sharedGroup!.label)
+        .map((c) => `${c.jid} ${c.group}`);
+    // A shared roster group the console did not make is not a default friend.
+    expect(
+      (await server.api('srg_create', { group: 'staff', host, label: 'Staff', description: '', display: '' })).json,
+    ).toBe(0);
+
+    expect(await post(friends.save, { userAccount: friend!.account })).toMatchObject({ code: 200 });
+    const groupsNow = (await server.api('srg_list', { host })).json as string[];
+    expect(groupsNow).toEqual(
+      expect.arrayContaining([`console-friend-${friend!.account}`, `console-everyone-${friend!.account}`, 'everyone']),
+    );
+    expect((await server.api('srg_get_members', { group: `console-friend-${friend!.account}`, host })).json).toEqual([
+      `${friend!.account}@${host}`,
+    ]);
+    // Every account sees the friend, and only the friend; the friend sees every account.
+    expect(await rosterOf(ann!.account)).toEqual([`${friend!.account}@${host} Friends`]);
+    expect(await rosterOf(bob!.account)).toEqual([`${friend!.account}@${host} Friends`]);
+    expect(await rosterOf(friend!.account)).toEqual(
+      expect.arrayContaining([`${ann!.account}@${host} All accounts`, `${bob!.account}@${host} All accounts`]),
+    );
+
+    const list = await get(`${friends.list}?pageSize=20`);
+    expect(list.data.total).toBe(1);
+    expect(list.data.list[0]).toMatchObject({
+      id: friend!.account,
+      userAccount: friend!.account,
+      nickname: friend!.nickname,
+    });
+    expect((await get(`${friends.list}?id=${friend!.account}`)).data.list).toHaveLength(1);
+
+    expect(await post(friends.remove, { ids: [friend!.account] })).toMatchObject({ code: 200 });
+    expect(((await server.api('srg_list', { host })).json as string[]).sort()).toEqual(['everyone', 'staff']);
+    expect(await rosterOf(ann!.account)).toEqual([]);
+    expect((await get(friends.list)).data.total).toBe(0);
+  });
+
+  it('deletes several default friends at once, both groups of each', async () => {
+    const { server } = ej;
+    const host = server.host;
+    const accounts = seeded.users.slice(14, 16).map((u) => u.account);
+    for (const account of accounts) {
+      expect(await post(friends.save, { userAccount: account })).toMatchObject({ code: 200 });
+    }
+    expect((await get(friends.list)).data.total).toBe(2);
+    expect(await post(friends.remove, { ids: accounts })).toMatchObject({ code: 200 });
+    const left = (await server.api('srg_list', { host })).json as string[];
+    expect(left.filter((g) => g.startsWith('console-'))).toEqual([]);
   });
 
   it('counts accounts, rooms and who is online for the dashboard, and offers only what it binds', async () => {
@@ -200,5 +259,9 @@ describeEjabberd('the console on a real ejabberd', () => {
     const offer = (await app.inject({ method: 'GET', url: '/api/backend-offer', headers: { cookie } })).json();
     expect(offer.unsupported.resources).toContain('withdrawalReview');
     expect(offer.unsupported.resources).not.toContain('users');
+    expect(offer.unsupported.resources).not.toContain('defaultFriends');
+    expect(offer.unsupported.resources).toContain('defaultGroups');
+    expect(offer.unsupported.calls.defaultFriends).toEqual(['update']);
+    expect(offer.unsupported.fields.defaultFriends).toEqual(['welcomeMessage', 'sort', 'createTime']);
   });
 });

@@ -217,6 +217,55 @@ describeEjabberd('ejabberd 23.01 HTTP API: rooms, shared roster groups, private 
     expect(await call('srg_get_info', { group: 'staff', host: HOST })).toEqual({ status: 200, json: [] });
   });
 
+  it('shows a group’s members one way, to the groups it is displayed to, accounts made later too', async () => {
+    const [friend, other] = [seeded.users[9]!.account, seeded.users[10]!.account];
+    const group = (name: string, label: string, display: string) =>
+      call('srg_create', { group: name, host: HOST, label, description: '', display });
+    const add = (user: string, name: string) =>
+      call('srg_user_add', { user, host: HOST, group: name, grouphost: HOST });
+    // The seed's `everyone` shows every account to every account: only these groups' labels are read.
+    const seen = async (account: string, label: string) =>
+      ((await call('get_roster', { user: account, host: HOST })).json as { jid: string; group: string }[])
+        .filter((c) => c.group === label)
+        .map((c) => c.jid);
+
+    // A member added to a group displayed to one that does not exist yet: ejabberd crashes.
+    expect(await group('lonely', 'Lonely', 'nowhere')).toEqual({ status: 200, json: 0 });
+    expect(await add(friend, 'lonely')).toEqual({ status: 500, json: 'internal_error' });
+    expect(await call('srg_delete', { group: 'lonely', host: HOST })).toEqual({ status: 200, json: 0 });
+
+    // The default friend's layout: both groups first, then their members.
+    expect(await group('friend', 'Friends', 'all')).toEqual({ status: 200, json: 0 });
+    expect(await group('all', 'All accounts', 'friend')).toEqual({ status: 200, json: 0 });
+    expect(await add(friend, 'friend')).toEqual({ status: 200, json: 0 });
+    expect(await add('@all@', 'all')).toEqual({ status: 200, json: 0 });
+    expect(await seen(other, 'Friends')).toEqual([`${friend}@${HOST}`]);
+    expect(await seen(other, 'All accounts')).toEqual([]);
+    expect(await seen(friend, 'All accounts')).toContain(`${other}@${HOST}`);
+    expect(await call('register', { user: 'newcomer', host: HOST, password: 'pw-newcomer' })).toMatchObject({
+      status: 200,
+    });
+    expect(await seen('newcomer', 'Friends')).toEqual([`${friend}@${HOST}`]);
+
+    // Made again: label and displayed groups rewritten, members kept.
+    expect(await group('friend', 'Pals', 'all')).toEqual({ status: 200, json: 0 });
+    expect(await call('srg_get_members', { group: 'friend', host: HOST })).toEqual({
+      status: 200,
+      json: [`${friend}@${HOST}`],
+    });
+    // Nothing is checked on add: an account that does not exist becomes a member, a missing group is not made.
+    expect(await add('nobody', 'friend')).toEqual({ status: 200, json: 0 });
+    expect((await call('srg_get_members', { group: 'friend', host: HOST })).json).toContain(`nobody@${HOST}`);
+    // …and every account sees it in its roster, an address nobody answers.
+    expect((await seen(other, 'Pals')).sort()).toEqual([`${friend}@${HOST}`, `nobody@${HOST}`].sort());
+    expect(await add(friend, 'no-such-group')).toEqual({ status: 200, json: 0 });
+    expect((await call('srg_list', { host: HOST })).json).not.toContain('no-such-group');
+
+    for (const name of ['friend', 'all']) await call('srg_delete', { group: name, host: HOST });
+    await call('unregister', { user: 'newcomer', host: HOST });
+    expect(await call('srg_list', { host: HOST })).toEqual({ status: 200, json: ['everyone'] });
+  });
+
   it('adds and lists stored roster items (process_rosteritems lists them for any account)', async () => {
     const [a, b] = [seeded.users[5]!.account, seeded.users[6]!.account];
     const item = { localuser: a, localhost: HOST, user: b, host: HOST, nick: 'Bee', group: 'Friends', subs: 'both' };
