@@ -2,7 +2,7 @@
  * `npm run bench`: the scenarios of issue 7, each printing its tables and budgets and writing its
  * figures to tests/bench/results/<scenario>.json; a summary of every budget closes the run.
  *
- *   --only proxy,decode,events,events-redis,ui,map,audit,upload,records,whole   run a subset (in this order)
+ *   --only proxy,decode,events,events-redis,ui,map,audit,upload,records,whole,ejabberd-ui   run a subset (in this order)
  *   --seconds N                     length of each measured load run (default 10)
  *   --connections N                 keep-alive connections at saturation (default 64)
  *   --quick                         short runs to check the machinery (figures are not meaningful)
@@ -21,6 +21,7 @@ import { auditScenario } from './audit.js';
 import { uploadScenario } from './upload.js';
 import { recordScenario } from './ui-record.js';
 import { wholeListScenario } from './whole-list.js';
+import { ejabberdUiScenario } from './ejabberd-ui.js';
 
 const SCENARIOS: Record<string, Scenario> = {
   proxy: proxyScenario,
@@ -33,6 +34,7 @@ const SCENARIOS: Record<string, Scenario> = {
   upload: uploadScenario,
   records: recordScenario,
   whole: wholeListScenario,
+  'ejabberd-ui': ejabberdUiScenario,
 };
 
 function argValue(name: string): string | undefined {

@@ -21,22 +21,23 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { loginForm, submitLogin } from '../support/login.js';
 import { SANDBOX_AES_KEY_TEXT } from '../../sandbox/key.js';
 import { Child } from '../support/child.js';
 import { CHILDREN_DIR } from '../support/paths.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
+import { PAGE_SCRIPT, STEP_TIMEOUT_MS, armScreen, waitForScreen } from './lib/list-recorder.js';
 import {
-  PAGE_SCRIPT,
-  STEP_TIMEOUT_MS,
-  arm,
-  armScreen,
-  waitForList,
-  waitForScreen,
-  type WaitAnswer,
-} from './lib/list-recorder.js';
+  changeList,
+  login,
+  median,
+  nearestRank,
+  openList,
+  pageStep,
+  spread,
+  type StepFigures,
+} from './lib/list-steps.js';
 import { fixed, mib, printTable, type BudgetCheck } from './lib/report.js';
 import { trackRequests } from './lib/settle.js';
 
@@ -82,27 +83,9 @@ function plan(quick: boolean): Step[] {
   return [...next(5), ...sorts];
 }
 
-export interface ListStep {
+export interface ListStep extends StepFigures {
   step: number;
   action: string;
-  url: string;
-  pageNum: number;
-  sort: string;
-  rows: number;
-  total: number | null;
-  /** Response end (resource timing) to rows in the DOM and a frame painted: the budget figure. */
-  drawnMs: number;
-  /** The app's JSON parse done (our fetch wrapper) to painted. */
-  parsedToPaintedMs: number;
-  /** Rows in the DOM to painted. */
-  inDomToPaintedMs: number;
-  /** The click that made the change to painted (server and network included). */
-  clickToPaintedMs: number | null;
-  /** Request sent to first byte of the answer (gateway plus backend), as the browser saw it. */
-  serverMs: number | null;
-  /** The whole call, fetch() to body read. */
-  callMs: number | null;
-  answerBytes: number | null;
   /** First call of a new sort order: the backend sorts 100,000 users for it. */
   newSort: boolean;
   heapUsed: number | null;
@@ -147,18 +130,6 @@ export interface ListBench {
   backendRss: number | null;
 }
 
-function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function nearestRank(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
 async function heapAfterGc(
   cdp: CDPSession,
 ): Promise<{ heapUsed: number | null; domNodes: number | null; jsListeners: number | null }> {
@@ -182,50 +153,6 @@ async function heapAfterGc(
   }
 }
 
-async function login(page: Page, baseUrl: string): Promise<void> {
-  await page.goto(`${baseUrl}/login`, { waitUntil: 'commit' });
-  await loginForm(page).account.waitFor({ timeout: 15_000 });
-  await submitLogin(page, 'admin');
-  await page.waitForURL(/\/dashboard(?:[?#]|$)/, { timeout: 15_000 });
-}
-
-function stepFigures(
-  answer: Extract<WaitAnswer, { ok: true }>,
-): Pick<
-  ListStep,
-  | 'drawnMs'
-  | 'parsedToPaintedMs'
-  | 'inDomToPaintedMs'
-  | 'clickToPaintedMs'
-  | 'serverMs'
-  | 'callMs'
-  | 'answerBytes'
-  | 'rows'
-  | 'total'
-  | 'url'
-  | 'pageNum'
-  | 'sort'
-> {
-  const { record, timing } = answer;
-  // Without a resource entry (should not happen on one origin) the parse end stands in for arrival.
-  const arrivedAt = timing ? timing.responseEnd : record.parsedAt;
-  const query = new URL(record.url).searchParams;
-  return {
-    drawnMs: answer.paintedAt - arrivedAt,
-    parsedToPaintedMs: answer.paintedAt - record.parsedAt,
-    inDomToPaintedMs: answer.paintedAt - answer.inDomAt,
-    clickToPaintedMs: answer.clickAt === null ? null : answer.paintedAt - answer.clickAt,
-    serverMs: timing && timing.requestStart > 0 ? timing.responseStart - timing.requestStart : null,
-    callMs: timing ? timing.responseEnd - timing.startTime : record.parsedAt - record.sentAt,
-    answerBytes: timing ? timing.encodedBodySize : null,
-    rows: record.count,
-    total: record.total,
-    url: answer.url,
-    pageNum: Number(query.get('pageNum') ?? 1),
-    sort: query.get('sort') ?? '',
-  };
-}
-
 async function browse(
   baseUrl: string,
   userDataDir: string,
@@ -241,19 +168,14 @@ async function browse(
     await login(page, baseUrl);
 
     // The list screen, 100 rows a page, the default sort: a full load (chunks, session, menu).
-    const listCall = page.waitForResponse((r) => r.url().includes(LIST_CALL), { timeout: STEP_TIMEOUT_MS });
-    // A fresh document: its recorder starts armed at zero, so the first answer counts.
-    await page.goto(`${baseUrl}${LIST_PATH}?pageSize=${LIST_PAGE_SIZE}`, { waitUntil: 'commit' });
-    await listCall;
-    const first = await waitForList(page);
-    const firstFigures = stepFigures(first);
-    if (first.record.count !== LIST_PAGE_SIZE)
-      throw new Error(`the users list shows ${first.record.count} rows, expected ${LIST_PAGE_SIZE}`);
+    const firstFigures = await openList(page, baseUrl, `${LIST_PATH}?pageSize=${LIST_PAGE_SIZE}`, LIST_CALL);
+    if (firstFigures.rows !== LIST_PAGE_SIZE)
+      throw new Error(`the users list shows ${firstFigures.rows} rows, expected ${LIST_PAGE_SIZE}`);
     const firstLoad = { drawnMs: firstFigures.drawnMs, serverMs: firstFigures.serverMs, total: firstFigures.total };
 
     const table = page.locator('[data-testid="list-table"]');
-    // Found by its marker: its label is translated, and its place moves as page numbers come and go.
-    const nextButton = page.locator('[data-testid="list-screen"] [data-page-step="next"]');
+    // Found by its marker: its place moves as page numbers come and go.
+    const nextButton = pageStep(page, 'next');
     const results: ListStep[] = [];
     const seenSorts = new Set<string>([firstFigures.sort]);
     const deadline = performance.now() + LIST_DEADLINE_MS;
@@ -261,17 +183,7 @@ async function browse(
       if (performance.now() > deadline)
         throw new Error(`the list bench ran past ${LIST_DEADLINE_MS / 1000} s after ${index} changes`);
       const target = step.kind === 'next' ? nextButton : table.locator(`thead button[data-sort="${step.field}"]`);
-      // Scrolled to first, then the page read before the click: the rows and pictures the scroll
-      // brings into view are in, as for someone who scrolls down a page before its Next button.
-      // (A click scrolls by itself, and the rows and pictures it brought then came with the change.)
-      await target.scrollIntoViewIfNeeded({ timeout: STEP_TIMEOUT_MS });
-      await requests.settled(STEP_TIMEOUT_MS);
-      await arm(page);
-      const response = page.waitForResponse((r) => r.url().includes(LIST_CALL), { timeout: STEP_TIMEOUT_MS });
-      await target.click({ timeout: STEP_TIMEOUT_MS });
-      await response;
-      const answer = await waitForList(page);
-      const figures = stepFigures(answer);
+      const figures = await changeList(page, requests, target, LIST_CALL);
       const newSort = !seenSorts.has(figures.sort);
       seenSorts.add(figures.sort);
       // Measured after the draw, so the forced GC never lands inside a measured change.
@@ -414,14 +326,7 @@ export async function listBench(
     if (totals.length !== 1 || totals[0] !== LIST_USERS)
       notes.push(`the list's total was ${totals.join(', ')}, expected ${LIST_USERS}`);
 
-    const drawnValues = results.filter((s) => s.rows === LIST_PAGE_SIZE).map((s) => s.drawnMs);
-    const drawn = {
-      median: median(drawnValues),
-      max: Math.max(...drawnValues),
-      p90: nearestRank(drawnValues, 90),
-      p95: nearestRank(drawnValues, 95),
-      count: drawnValues.length,
-    };
+    const drawn = spread(results.filter((s) => s.rows === LIST_PAGE_SIZE).map((s) => s.drawnMs));
     const sortClicks = results
       .filter((s) => s.action.startsWith('sort') && s.clickToPaintedMs !== null)
       .map((s) => s.clickToPaintedMs!);

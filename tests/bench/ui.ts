@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Request } from 'playwright-core';
@@ -7,6 +6,7 @@ import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
 import { ACCOUNTS, loginForm } from '../support/login.js';
 import { Child } from '../support/child.js';
 import { CHILDREN_DIR, REPO_ROOT } from '../support/paths.js';
+import { build } from './lib/build.js';
 import { measureBundle } from './lib/bundle.js';
 import { Cleanup, logFile, type BenchContext } from './lib/context.js';
 import { fixed, kib, printBudgets, printTable, type BudgetCheck, type ScenarioResult } from './lib/report.js';
@@ -20,18 +20,6 @@ const VUE_ELEMENT_ADMIN_LOGIN_BYTES = 340 * 1024;
 /** No API call for this long after the dashboard's URL means its data has arrived. */
 const QUIET_MS = 300;
 const RUNS = 3;
-
-async function build(context: BenchContext): Promise<void> {
-  const log = logFile(context, 'ui-build');
-  const fd = openSync(log, 'a');
-  const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'build.mjs')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
-  if (code !== 0) throw new Error(`node build.mjs failed (exit ${code}); see ${log}`);
-}
 
 /** API traffic the page waits on; the event stream never ends and the error log is fire-and-forget. */
 function isApiCall(request: Request): boolean {

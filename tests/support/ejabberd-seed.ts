@@ -172,3 +172,34 @@ export async function seedEjabberd(server: Ejabberd, options: SeedOptions = {}):
 
   return { users, rooms, offline, sharedGroup };
 }
+
+/**
+ * Many accounts for a bench, each with a nickname in its vCard (what the users list shows), and
+ * nothing else: two calls per account (register, set_vcard), `concurrency` in flight. ejabberd's
+ * API has no bulk register, and its import commands read files from the server's disk, which an
+ * operator's data does not come through. Names as seedEjabberd's (user0001...).
+ */
+export async function seedAccounts(server: Ejabberd, count: number, concurrency = 32): Promise<SeededUser[]> {
+  const users: SeededUser[] = Array.from({ length: count }, (_, i) => {
+    const index = i + 1;
+    const first = FIRST_NAMES[i % FIRST_NAMES.length]!;
+    return {
+      account: seededAccount(index),
+      password: `pw-${seededAccount(index)}`,
+      nickname: `${first} ${index}`,
+      fullName: '',
+      lastSeen: null,
+      lastStatus: null,
+    };
+  });
+  await inBatches(users, concurrency, async (user) => {
+    await must(server, 'register', { user: user.account, host: server.host, password: user.password });
+    await must(server, 'set_vcard', {
+      user: user.account,
+      host: server.host,
+      name: 'NICKNAME',
+      content: user.nickname,
+    });
+  });
+  return users;
+}
