@@ -48,7 +48,11 @@ interface EjabberdStep extends StepFigures {
   pass: Pass;
 }
 
-async function walk(page: Page, baseUrl: string, block: number): Promise<{ first: StepFigures; steps: EjabberdStep[] }> {
+async function walk(
+  page: Page,
+  baseUrl: string,
+  block: number,
+): Promise<{ first: StepFigures; steps: EjabberdStep[] }> {
   const requests = trackRequests(page);
   await login(page, baseUrl);
   const address = (pageNum: number) =>
