@@ -161,7 +161,11 @@ describeEjabberd('every screen ejabberd offers, in Chromium against the real ser
     await row.waitFor();
     // The seeded shared group lists the contact too (ejabberd answers it once per group): one row.
     expect(await row.count()).toBe(1);
-    expect(await row.locator('td').allTextContents()).toEqual([`${contact.account}@${server.host}`, 'Old friend', 'Mutual']);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      `${contact.account}@${server.host}`,
+      'Old friend',
+      'Mutual',
+    ]);
     expect(await errorToasts(page)).toEqual([]);
   });
 

@@ -209,7 +209,11 @@ describeEjabberd('the console on a real ejabberd', () => {
       password: here!.password,
     });
     try {
-      const sent = await post(mass.action('send'), { segment: 'online', title: 'Now', content: 'Restart in 5 minutes' });
+      const sent = await post(mass.action('send'), {
+        segment: 'online',
+        title: 'Now',
+        content: 'Restart in 5 minutes',
+      });
       expect(sent).toMatchObject({ code: 200, data: { segment: 'online', state: 'sent' } });
       await expect.poll(() => client.received.includes('Restart in 5 minutes'), { timeout: 30_000 }).toBe(true);
       // A message to /announce/all sent after it is stored for the offline account: once that one is
@@ -246,7 +250,11 @@ describeEjabberd('the console on a real ejabberd', () => {
     expect(detail.code).toBe(200);
     expect(detail.data.user).toMatchObject({ id: owner!.account });
     expect(detail.data.friends).toContainEqual(
-      expect.objectContaining({ account: `${contact!.account}@${server.host}`, nickname: 'Old friend', subscription: 'both' }),
+      expect.objectContaining({
+        account: `${contact!.account}@${server.host}`,
+        nickname: 'Old friend',
+        subscription: 'both',
+      }),
     );
   });
 

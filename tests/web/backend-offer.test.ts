@@ -144,9 +144,13 @@ describe('offeredResource', () => {
     const offered = offeredResource(mass, some);
     const send = offered.actions!.find((a) => a.name === 'send')!;
     expect(send.inputs!.find((i) => i.key === 'segment')!.options).toEqual(['all', 'online']);
-    expect(send.inputs!.find((i) => i.key === 'title')).toEqual(mass.actions![0]!.inputs!.find((i) => i.key === 'title'));
+    expect(send.inputs!.find((i) => i.key === 'title')).toEqual(
+      mass.actions![0]!.inputs!.find((i) => i.key === 'title'),
+    );
     // The history's filter reads what was sent before, on any audience.
-    expect(offered.fields.find((f) => f.key === 'segment')!.options).toEqual(mass.fields.find((f) => f.key === 'segment')!.options);
+    expect(offered.fields.find((f) => f.key === 'segment')!.options).toEqual(
+      mass.fields.find((f) => f.key === 'segment')!.options,
+    );
   });
 
   it('keeps a resource the map leaves whole as it is', () => {
