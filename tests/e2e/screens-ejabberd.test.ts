@@ -157,6 +157,8 @@ describeEjabberd('every screen ejabberd offers, in Chromium against the real ser
     const { page } = await h.pageAs('admin');
     await page.goto(`/userpage/userset/${owner.account}`);
     const friends = page.getByTestId('user-friends');
+    // Every seeded account is a contact too (the seed's shared group of @all@): a first few, then all.
+    await friends.getByTestId('friends-all').click();
     const row = friends.locator('tbody tr', { hasText: `${contact.account}@${server.host}` });
     await row.waitFor();
     // The seeded shared group lists the contact too (ejabberd answers it once per group): one row.

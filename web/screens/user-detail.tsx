@@ -90,6 +90,9 @@ function Linked({ href, children }: { href: string | null; children: ReactNode }
   );
 }
 
+/** Members (and friends) shown before "Show all": a large group has hundreds. */
+export const MEMBERS_SHOWN = 20;
+
 export function UserDetailView({ data, t, related }: DetailRendererProps) {
   const links = useRecordLinks();
   const detail = (data ?? {}) as Partial<UserDetail>;
@@ -97,6 +100,8 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
   const moments = detail.moments ?? [];
   const ban = detail.ban;
   const friends = detail.friends && oneEach(detail.friends);
+  // A shared roster of the whole host (ejabberd's @all@) makes every account a contact: a first few.
+  const [allFriends, setAllFriends] = useState(false);
   return (
     <>
       {ban && (
@@ -162,13 +167,18 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
         <Section title={`${t('detail.friends')} (${friends.length})`} testId="user-friends">
           <SimpleTable
             t={t}
-            rows={friends}
+            rows={allFriends ? friends : friends.slice(0, MEMBERS_SHOWN)}
             columns={[
               { label: fieldLabel(t, 'account'), value: (f) => f.account },
               { label: fieldLabel(t, 'nickname'), value: (f) => f.nickname },
               { label: t('detail.subscription'), value: (f) => subscription(t, f.subscription) },
             ]}
           />
+          {!allFriends && friends.length > MEMBERS_SHOWN && (
+            <button type="button" className="btn mt-2" onClick={() => setAllFriends(true)} data-testid="friends-all">
+              {t('detail.showAll', { count: friends.length })}
+            </button>
+          )}
         </Section>
       )}
       <Section title={t('detail.moments')} testId="user-moments">
@@ -206,9 +216,6 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
     </>
   );
 }
-
-/** Members shown before "Show all": a large group has hundreds. */
-export const MEMBERS_SHOWN = 20;
 
 export function GroupDetailView({ data, t }: DetailRendererProps) {
   const links = useRecordLinks();
