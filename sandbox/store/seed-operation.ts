@@ -92,7 +92,9 @@ export function segmentCount(users: readonly UserRecord[], segment: (typeof SEGM
       (segment === 'ios' && u.device === 'ios') ||
       (segment === 'active7d' && u.lastLoginTime >= weekAgo) ||
       (segment === 'newUsers30d' && u.registerTime >= monthAgo) ||
-      (segment === 'privileged' && u.privileged)
+      (segment === 'privileged' && u.privileged) ||
+      // Connected now: kept in step with the online sessions by every logout, kick and ban.
+      (segment === 'online' && u.online)
     ) {
       n++;
     }

@@ -28,6 +28,7 @@ import { fillTemplate, type Lookup } from './template.js';
 import { generatedValue } from './generate.js';
 import { clientInput } from './client-keys.js';
 import { checkListFilters } from './list-filters.js';
+import { inputOptions } from './offer-options.js';
 import { dayRange } from './days.js';
 import {
   BROWSER_OWN_CALLS,
@@ -318,6 +319,8 @@ export class BackendMap {
         map.shown ? [{ key, kind: map.shown }] : [],
       );
       if (shown.length > 0) (offer.shown ??= {})[id] = shown;
+      const options = inputOptions(compiled.resource, this.file.resources?.[id]?.fields);
+      if (options) (offer.inputOptions ??= {})[id] = options;
       const needs = compiled.calls.get('list')?.call.needs ?? [];
       if (needs.length > 0) (offer.needs ??= {})[id] = [...needs];
       if (calls.length > 0) offer.unsupported.calls[id] = calls;

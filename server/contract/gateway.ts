@@ -51,6 +51,12 @@ export interface BackendOffer {
    * id: the screen asks for them rather than show the backend's refusal. Absent: none.
    */
   needs?: Record<string, string[]>;
+  /**
+   * The options a select input (an action's or an operation's) keeps, by resource id and input key,
+   * where the map can send fewer than the contract offers (ejabberd's mass message: all, online).
+   * The others are not offered. Absent: every option of every input.
+   */
+  inputOptions?: Record<string, Record<string, string[]>>;
 }
 
 /** A backend field outside the contract, shown on the record page as one of these kinds. */

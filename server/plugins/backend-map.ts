@@ -54,6 +54,8 @@ const offerSchema = {
     },
     // The filters a list cannot be read without, by resource id.
     needs: namesById,
+    // The options a select input keeps where the map sends fewer, by resource id and input key.
+    inputOptions: { type: 'object', additionalProperties: namesById },
     // The backend's fields outside the contract the record page shows, by resource id.
     shown: {
       type: 'object',

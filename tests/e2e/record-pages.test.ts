@@ -149,6 +149,8 @@ describe('record pages at 1440 px', () => {
     // The login records list shows the logins, so the detail's own short list is not repeated.
     expect(await page.getByTestId('user-logins').count()).toBe(0);
     await page.getByTestId('user-wallet').waitFor();
+    // The sandbox keeps no contact list: no friends section rather than an empty one.
+    expect(await page.getByTestId('user-friends').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
 
     await related.getByTestId('related-all').click();

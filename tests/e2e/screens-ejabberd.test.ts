@@ -141,6 +141,36 @@ describeEjabberd('every screen ejabberd offers, in Chromium against the real ser
     expect(await errorToasts(page)).toEqual([]);
   });
 
+  it('shows a user’s roster on the record page, one row per contact', async () => {
+    const { server } = ej;
+    const [owner, contact] = [seeded.users[22]!, seeded.users[23]!];
+    const added = await server.api('add_rosteritem', {
+      localuser: owner.account,
+      localhost: server.host,
+      user: contact.account,
+      host: server.host,
+      nick: 'Old friend',
+      group: 'Friends',
+      subs: 'both',
+    });
+    expect(added.json).toBe(0);
+    const { page } = await h.pageAs('admin');
+    await page.goto(`/userpage/userset/${owner.account}`);
+    const friends = page.getByTestId('user-friends');
+    // Every seeded account is a contact too (the seed's shared group of @all@): a first few, then all.
+    await friends.getByTestId('friends-all').click();
+    const row = friends.locator('tbody tr', { hasText: `${contact.account}@${server.host}` });
+    await row.waitFor();
+    // The seeded shared group lists the contact too (ejabberd answers it once per group): one row.
+    expect(await row.count()).toBe(1);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      `${contact.account}@${server.host}`,
+      'Old friend',
+      'Mutual',
+    ]);
+    expect(await errorToasts(page)).toEqual([]);
+  });
+
   it('sends a mass message to every account, stored offline for those not connected', async () => {
     const { server } = ej;
     const user = seeded.users[9]!;
@@ -153,6 +183,13 @@ describeEjabberd('every screen ejabberd offers, in Chromium against the real ser
     page.on('request', (request) => asked.push(new URL(request.url()).pathname));
     await page.goto('/masshelper');
     await page.locator('[data-action="send"]').click();
+    // Only the audiences mod_announce has: every account, or those connected.
+    expect(
+      await dialog(page)
+        .getByLabel('Audience')
+        .locator('option:not([value=""])')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual(['all', 'online']);
     await dialog(page).getByLabel('Audience').selectOption('all');
     await dialog(page).getByLabel('Title').fill('Maintenance <tonight>');
     await dialog(page).getByLabel('Content').fill('The service pauses from 02:00 & resumes at 02:30.');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
-import { RESOURCES, resourceCalls, type Resource } from '../../server/contract/index.js';
+import { RESOURCES, SEGMENTS, resourceCalls, type Resource } from '../../server/contract/index.js';
 import { BackendMap, type Prepared } from '../../server/backend-map/engine.js';
 import { consoleCalls } from '../../server/backend-map/calls.js';
 import { BackendMapError, parseBackendMap } from '../../server/backend-map/load.js';
@@ -143,6 +143,18 @@ describe('backend map: requests', () => {
       filters: {},
       console: [],
     });
+  });
+
+  it('names the options of a select input the map can send, where its values name fewer than the contract', () => {
+    expect(map.offer().inputOptions).toBeUndefined();
+    const narrow = new BackendMap({
+      resources: { massMessages: { fields: { segment: { values: { online: 'here', all: 'everyone' } } } } },
+    });
+    // In the contract's order, whatever the map's.
+    expect(narrow.offer().inputOptions).toEqual({ massMessages: { segment: ['all', 'online'] } });
+    const whole = Object.fromEntries(SEGMENTS.map((s) => [s, s.toUpperCase()]));
+    const full = new BackendMap({ resources: { massMessages: { fields: { segment: { values: whole } } } } });
+    expect(full.offer().inputOptions).toBeUndefined();
   });
 
   it('refuses a call that lacks what the backend path needs', () => {

@@ -195,6 +195,69 @@ describeEjabberd('the console on a real ejabberd', () => {
     await expect.poll(count, { timeout: 30_000 }).toBe(before.value + 1);
   });
 
+  it('sends a mass message to the accounts online only: a connected one receives it, nothing is stored offline', async () => {
+    const { server } = ej;
+    const [here, away] = seeded.users.slice(24, 26);
+    const offline = async () =>
+      ((await server.api('get_offline_count', { user: away!.account, host: server.host })).json as { value: number })
+        .value;
+    const before = await offline();
+    const client = await XmppClient.connect({
+      port: server.c2sPort,
+      host: server.host,
+      account: here!.account,
+      password: here!.password,
+    });
+    try {
+      const sent = await post(mass.action('send'), {
+        segment: 'online',
+        title: 'Now',
+        content: 'Restart in 5 minutes',
+      });
+      expect(sent).toMatchObject({ code: 200, data: { segment: 'online', state: 'sent' } });
+      await expect.poll(() => client.received.includes('Restart in 5 minutes'), { timeout: 30_000 }).toBe(true);
+      // A message to /announce/all sent after it is stored for the offline account: once that one is
+      // counted, mod_announce has handled the earlier one, which stored nothing.
+      await post(mass.action('send'), { segment: 'all', title: 'Later', content: 'For everyone' });
+      await expect.poll(offline, { timeout: 30_000 }).toBe(before + 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('offers only the audiences ejabberd can announce to: all and online', async () => {
+    const offer = (await app.inject({ method: 'GET', url: '/api/backend-offer', headers: { cookie } })).json();
+    expect(offer.inputOptions).toEqual({ massMessages: { segment: ['all', 'online'] } });
+  });
+
+  it('answers a user’s roster, added through ejabberd’s own add_rosteritem, as the detail’s friends', async () => {
+    const { server } = ej;
+    const [owner, contact] = seeded.users.slice(20, 22);
+    expect(
+      (
+        await server.api('add_rosteritem', {
+          localuser: owner!.account,
+          localhost: server.host,
+          user: contact!.account,
+          host: server.host,
+          nick: 'Old friend',
+          group: 'Friends',
+          subs: 'both',
+        })
+      ).json,
+    ).toBe(0);
+    const detail = await get(`${users.detail}?id=${owner!.account}`);
+    expect(detail.code).toBe(200);
+    expect(detail.data.user).toMatchObject({ id: owner!.account });
+    expect(detail.data.friends).toContainEqual(
+      expect.objectContaining({
+        account: `${contact!.account}@${server.host}`,
+        nickname: 'Old friend',
+        subscription: 'both',
+      }),
+    );
+  });
+
   it('makes, lists and deletes a default friend as two shared roster groups, seen in every roster', async () => {
     const { server } = ej;
     const [friend, ann, bob] = seeded.users.slice(10, 13);

@@ -278,6 +278,35 @@ describeEjabberd('ejabberd 23.01 HTTP API: accounts, sessions, messages', () => 
     });
   });
 
+  it('answers a roster as a bare list of {jid, nick, subscription, ask, group}, a contact once per group', async () => {
+    const owner = user(20);
+    const contact = user(21);
+    expect(
+      await call('add_rosteritem', {
+        localuser: owner.account,
+        localhost: host(),
+        user: contact.account,
+        host: host(),
+        nick: 'Cousin <Ann>',
+        group: 'Family',
+        subs: 'both',
+      }),
+    ).toEqual({ status: 200, json: 0 });
+    const roster = await call('get_roster', { user: owner.account, host: host() });
+    expect(roster.status).toBe(200);
+    const entries = roster.json as Record<string, unknown>[];
+    // One entry per roster group: the contact is also in the seeded shared group (@all@), under the same nick.
+    const jid = `${contact.account}@${host()}`;
+    expect(entries.filter((e) => e.jid === jid)).toEqual([
+      { jid, nick: 'Cousin <Ann>', subscription: 'both', ask: 'undefined', group: 'Family' },
+      { jid, nick: 'Cousin <Ann>', subscription: 'both', ask: 'undefined', group: 'Everyone' },
+    ]);
+    expect(new Set(entries.map((e) => e.jid)).size).toBeGreaterThan(100);
+    for (const entry of entries) {
+      expect(Object.keys(entry).sort()).toEqual(['ask', 'group', 'jid', 'nick', 'subscription']);
+    }
+  });
+
   it('sends to every registered account through mod_announce: offline ones get it stored, online ones live', async () => {
     const offlineUser = user(11);
     const onlineUser = user(12);

@@ -326,6 +326,24 @@ describe('operations', () => {
     expect(Number(listed.deliveredCount)).toBeLessThanOrEqual(preview.targetCount);
   });
 
+  it('sends to the users online now: as many as the online list holds, one fewer after a kick', async () => {
+    const mass = calls('massMessages');
+    const online = calls('onlineUsers');
+    const connected = async () => (await data<ListAnswer<Row>>(online.list, { query: { pageSize: 1 } })).total;
+    const preview = async () =>
+      (await data<{ targetCount: number }>(mass.preview, { query: { segment: 'online' } })).targetCount;
+    const before = await connected();
+    expect(before).toBeGreaterThan(0);
+    expect(await preview()).toBe(before);
+    const first = (await data<ListAnswer<Row>>(online.list, { query: { pageSize: 1 } })).list[0]!;
+    await data(online.action('forceLogout'), { body: { ids: [first.id] } });
+    expect(await preview()).toBe(before - 1);
+    const sent = await data<Row>(mass.action('send'), {
+      body: { segment: 'online', title: 'Now', content: 'For whoever is here' },
+    });
+    expect(sent).toMatchObject({ segment: 'online', targetCount: before - 1 });
+  });
+
   it('refuses a data clean-up without the typed confirmation, and a confirmed one leaves less to find', async () => {
     const clean = calls('dataClean');
     const inputs = { target: 'loginRecords', olderThanDays: 30 };

@@ -134,6 +134,25 @@ describe('offeredResource', () => {
     expect(offered.fields.find((f) => f.key === 'status')!.filter).toBe(true);
   });
 
+  it("offers only the options of an input the map can send, and leaves the list's own options whole", () => {
+    const mass = RESOURCES.find((r) => r.id === 'massMessages') as ListResource;
+    const some: BackendOffer = {
+      unsupported: { ...offer.unsupported, calls: {}, actions: {}, fields: {} },
+      // Read leniently: a value that is no list of names is passed over.
+      inputOptions: { massMessages: { segment: ['online', 'all', 7 as unknown as string], title: 'x' as never } },
+    };
+    const offered = offeredResource(mass, some);
+    const send = offered.actions!.find((a) => a.name === 'send')!;
+    expect(send.inputs!.find((i) => i.key === 'segment')!.options).toEqual(['all', 'online']);
+    expect(send.inputs!.find((i) => i.key === 'title')).toEqual(
+      mass.actions![0]!.inputs!.find((i) => i.key === 'title'),
+    );
+    // The history's filter reads what was sent before, on any audience.
+    expect(offered.fields.find((f) => f.key === 'segment')!.options).toEqual(
+      mass.fields.find((f) => f.key === 'segment')!.options,
+    );
+  });
+
   it('keeps a resource the map leaves whole as it is', () => {
     const groups = RESOURCES.find((r) => r.id === 'groups')!;
     expect(offeredResource(groups, offer)).toBe(groups);

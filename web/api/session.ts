@@ -101,12 +101,11 @@ export async function loadBackendOffer(): Promise<BackendOffer> {
     const body = (await res.json()) as Partial<BackendOffer>;
     const raw = res.ok && body.unsupported ? body.unsupported : null;
     if (raw) {
-      const offer = fullOffer();
+      // The other members (shown, needs, inputOptions) are checked where they are read (record-fields.tsx,
+      // offer.ts), out of the login page's first load; unsupported is rebuilt here from checked lists.
+      const offer: BackendOffer = { ...body, ...fullOffer() };
       for (const key of OFFER_LISTS) offer.unsupported[key] = names(raw[key]);
       for (const key of OFFER_TABLES) offer.unsupported[key] = lists(raw[key]);
-      // Checked where they are read (record-fields.tsx, neededFilters), out of the login page's first load.
-      offer.shown = body.shown;
-      offer.needs = body.needs;
       backendOffer.value = offer;
     } else backendOffer.value = NOTHING_LEFT_OUT;
   } catch {

@@ -11,7 +11,7 @@ import { language } from '../lib/settings.js';
 
 /**
  * The sections a user's and a group's pages add from their detail answers: a user's ban, wallet,
- * groups, moments and recent logins; a group's members. Groups and members link to their pages.
+ * groups, friends (only from a backend that keeps them), moments and recent logins; a group's members. Groups and members link to their pages.
  */
 
 function Empty({ t }: { t: LabelT }) {
@@ -68,6 +68,17 @@ function SimpleTable<R>({ rows, columns, t }: { rows: readonly R[]; columns: Col
 
 const role = (t: LabelT, r: string) => t(`detail.role.${r}` as LabelKey);
 
+/** A roster can list a contact once per group it is filed under (ejabberd does): one row per contact. */
+function oneEach<R extends { account: string }>(rows: readonly R[]): R[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => !seen.has(r.account) && (seen.add(r.account), true));
+}
+
+const SUBSCRIPTIONS: readonly string[] = ['none', 'to', 'from', 'both'];
+/** XMPP's four subscription states are labelled; any other word a backend uses is shown as it comes. */
+const subscription = (t: LabelT, s: string) =>
+  SUBSCRIPTIONS.includes(s) ? t(`detail.subscription.${s}` as LabelKey) : s;
+
 /** A record of another resource by name, linking to its page when the administrator may open it. */
 function Linked({ href, children }: { href: string | null; children: ReactNode }) {
   return href ? (
@@ -79,12 +90,18 @@ function Linked({ href, children }: { href: string | null; children: ReactNode }
   );
 }
 
+/** Members (and friends) shown before "Show all": a large group has hundreds. */
+export const MEMBERS_SHOWN = 20;
+
 export function UserDetailView({ data, t, related }: DetailRendererProps) {
   const links = useRecordLinks();
   const detail = (data ?? {}) as Partial<UserDetail>;
   const wallet = detail.wallet;
   const moments = detail.moments ?? [];
   const ban = detail.ban;
+  const friends = detail.friends && oneEach(detail.friends);
+  // A shared roster of the whole host (ejabberd's @all@) makes every account a contact: a first few.
+  const [allFriends, setAllFriends] = useState(false);
   return (
     <>
       {ban && (
@@ -145,6 +162,25 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
           ]}
         />
       </Section>
+      {/* Absent, not empty, where the backend keeps no contact list: no section then, rather than a false "none". */}
+      {friends && (
+        <Section title={`${t('detail.friends')} (${friends.length})`} testId="user-friends">
+          <SimpleTable
+            t={t}
+            rows={allFriends ? friends : friends.slice(0, MEMBERS_SHOWN)}
+            columns={[
+              { label: fieldLabel(t, 'account'), value: (f) => f.account },
+              { label: fieldLabel(t, 'nickname'), value: (f) => f.nickname },
+              { label: t('detail.subscription'), value: (f) => subscription(t, f.subscription) },
+            ]}
+          />
+          {!allFriends && friends.length > MEMBERS_SHOWN && (
+            <button type="button" className="btn mt-2" onClick={() => setAllFriends(true)} data-testid="friends-all">
+              {t('detail.showAll', { count: friends.length })}
+            </button>
+          )}
+        </Section>
+      )}
       <Section title={t('detail.moments')} testId="user-moments">
         {moments.length === 0 ? (
           <Empty t={t} />
@@ -180,9 +216,6 @@ export function UserDetailView({ data, t, related }: DetailRendererProps) {
     </>
   );
 }
-
-/** Members shown before "Show all": a large group has hundreds. */
-export const MEMBERS_SHOWN = 20;
 
 export function GroupDetailView({ data, t }: DetailRendererProps) {
   const links = useRecordLinks();

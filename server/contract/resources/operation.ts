@@ -139,7 +139,8 @@ export const LOGIN_RECORDS = {
   ],
 } as const satisfies ListResource;
 
-export const SEGMENTS = ['all', 'android', 'ios', 'active7d', 'newUsers30d', 'privileged'] as const;
+/** online: only the users connected when the message is sent; nothing is kept for the others. */
+export const SEGMENTS = ['all', 'android', 'ios', 'active7d', 'newUsers30d', 'privileged', 'online'] as const;
 export const MASS_MESSAGE_STATES = ['sending', 'sent', 'failed'] as const;
 
 /** `send` answers the new history record; `preview` (GET with segment) answers {targetCount}. */

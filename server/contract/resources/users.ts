@@ -15,7 +15,7 @@ const BAN = {
   sets: { status: 'banned' },
 } as const;
 
-/** GET {path}/detail?id also answers wallet, moments, groups and recentLogins (UserDetail). */
+/** GET {path}/detail?id also answers wallet, moments, groups and recentLogins, and friends where kept (UserDetail). */
 export const USERS = {
   kind: 'list',
   id: 'users',
@@ -76,6 +76,12 @@ export interface UserDetail {
   moments: { id: number; content: string; likes: number; comments: number; createTime: string }[];
   groups: { id: number; name: string; role: 'owner' | 'admin' | 'member'; joinTime: string }[];
   recentLogins: { time: string; ip: string; device: string; region: string }[];
+  /**
+   * The user's contact list (an XMPP roster): each contact's address, the name the user gave it and
+   * the subscription state as the backend words it (XMPP: none, to, from, both). A backend that
+   * keeps none leaves it out, and the record page then shows no such section.
+   */
+  friends?: { account: string; nickname: string; subscription: string }[];
   /** While the user is banned: why, when and by which administrator (account). A backend that keeps none leaves it out. */
   ban?: { reason: string; time: string; by: string };
 }
