@@ -209,6 +209,16 @@ describeEjabberd('the console on a real ejabberd', () => {
       password: here!.password,
     });
     try {
+      // Online once ejabberd lists the session (the client's login can be answered before the
+      // server has it among the host's sessions, which announce/online reads).
+      await expect
+        .poll(
+          async () =>
+            ((await server.api('user_sessions_info', { user: here!.account, host: server.host })).json as unknown[])
+              .length,
+          { timeout: 30_000 },
+        )
+        .toBeGreaterThan(0);
       const sent = await post(mass.action('send'), {
         segment: 'online',
         title: 'Now',
@@ -223,7 +233,7 @@ describeEjabberd('the console on a real ejabberd', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 90_000);
 
   it('offers only the audiences ejabberd can announce to: all and online', async () => {
     const offer = (await app.inject({ method: 'GET', url: '/api/backend-offer', headers: { cookie } })).json();
